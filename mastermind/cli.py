@@ -1,0 +1,55 @@
+"""The ``mastermind`` command: a thin typer shell over the library.
+
+Every command lives in a module of :mod:`mastermind.commands` with a ``register(app)``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+import typer
+
+from mastermind.commands import basics
+
+app = typer.Typer(
+    name="mastermind",
+    help="Optimal and heuristic strategies for generalized Mastermind.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+for _module in (basics,):
+    _module.register(app)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: usage errors become one line and exit code 2, as bad values do."""
+    try:
+        result = app(args=argv, prog_name="mastermind", standalone_mode=False)
+    except (typer.Exit, click.exceptions.Exit) as exc:
+        return exc.exit_code
+    except (typer.Abort, click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("", err=True)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:
+        # usage errors of typer's (vendored) click: one line, their own exit code (2)
+        if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
+            raise
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            click.echo(exc.format_message(), err=True)
+            return 2
+        click.echo(f"error: {exc.format_message()}", err=True)
+        return exc.exit_code
+    return result if isinstance(result, int) else 0
+
+
+def run() -> None:  # pragma: no cover - console script
+    sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()
