@@ -257,8 +257,10 @@ class Rules:
     def answers(self) -> tuple[Feedback, ...]:
         """The feedbacks that some pair of codes of this game produces, in index order."""
         p, c = self.pegs, self.colors
+        if self.n_codes == 1:
+            return (Feedback(p, 0),)
         if self.repeat:
-            least_shared = p if c == 1 else 0
+            least_shared = 0
         else:
             least_shared = max(0, 2 * p - c)
         return tuple(
@@ -266,6 +268,8 @@ class Rules:
             for fb in self.answer_feedbacks
             if least_shared <= fb.black + fb.white
             and not (fb.black == p - 1 and fb.white == 1)
+            # with two colours misplaced pegs come in swapped pairs
+            and not (c == 2 and fb.white % 2 == 1)
         )
 
     def parse_feedback(self, text: str) -> Feedback:

@@ -1,0 +1,217 @@
+"""Rules, codes, feedback and the score table."""
+
+import itertools
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mastermind.errors import MastermindError
+from mastermind.game import (
+    CodeTable, Feedback, Rules, all_digit_tuples, canonical_first_guesses, colour_counts, score,
+    score_digits, score_matrix_numpy,
+)
+from mastermind._kernels import score_matrix
+
+SMALL_RULES = [Rules(p, c, r) for p in range(1, 5) for c in range(1, 7) for r in (True, False)
+               if (r or c >= p) and (c ** p if r else 1) <= 1296]
+
+
+@st.composite
+def rules_and_pair(draw):
+    pegs = draw(st.integers(1, 7))
+    repeat = draw(st.booleans())
+    colors = draw(st.integers(1 if repeat else pegs, 12))
+    rules = Rules(pegs, colors, repeat)
+    a = draw(st.integers(0, rules.n_codes - 1))
+    b = draw(st.integers(0, rules.n_codes - 1))
+    return rules, a, b
+
+
+def slow_score(secret, guess):
+    """Pegs matched one by one: blacks first, then each guess peg takes an unused secret peg."""
+    secret, guess = list(secret), list(guess)
+    used_s = [False] * len(secret)
+    used_g = [False] * len(guess)
+    black = white = 0
+    for i, (s, g) in enumerate(zip(secret, guess)):
+        if s == g:
+            black += 1
+            used_s[i] = used_g[i] = True
+    for i, g in enumerate(guess):
+        if used_g[i]:
+            continue
+        for j, s in enumerate(secret):
+            if not used_s[j] and s == g:
+                used_s[j] = True
+                white += 1
+                break
+    return Feedback(black, white)
+
+
+@given(rules_and_pair())
+@settings(max_examples=300, deadline=None)
+def test_score_properties(case):
+    rules, a, b = case
+    fb = score(rules, a, b)
+    assert fb == score(rules, b, a)
+    assert fb.black + fb.white <= rules.pegs
+    assert fb in rules.answers
+    assert fb == slow_score(rules.code_digits(a), rules.code_digits(b))
+
+
+@given(rules_and_pair(), st.randoms(use_true_random=False))
+@settings(max_examples=200, deadline=None)
+def test_score_invariant_under_symmetry(case, rnd):
+    rules, a, b = case
+    pos = list(range(rules.pegs))
+    col = list(range(rules.colors))
+    rnd.shuffle(pos)
+    rnd.shuffle(col)
+    def move(code):
+        d = rules.code_digits(code)
+        return rules.code_from_digits(col[d[pos[i]]] for i in range(rules.pegs))
+    assert score(rules, move(a), move(b)) == score(rules, a, b)
+
+
+@pytest.mark.parametrize("rules", SMALL_RULES + [Rules(5, 8, False), Rules(4, 10, False)], ids=str)
+def test_table_matches_reference(rules):
+    table = CodeTable(rules)
+    assert table.codes.dtype == np.int8 and table.scores.dtype == np.uint8
+    assert table.scores.shape == (rules.n_codes, rules.n_codes)
+    ref = score_matrix_numpy(table.codes, table.counts, rules.answer_lut)
+    assert np.array_equal(table.scores, ref)
+    assert np.array_equal(table.scores, table.scores.T)
+    # a sample of cells against the reference scorer on digit tuples
+    rng = np.random.default_rng(1)
+    for g, s in rng.integers(0, rules.n_codes, size=(50, 2)):
+        fb = score_digits(rules.code_digits(int(s)), rules.code_digits(int(g)))
+        assert rules.answer_feedbacks[table.scores[g, s]] == fb
+    # the answers that occur are exactly rules.answers
+    seen = {rules.answer_feedbacks[a] for a in np.unique(table.scores)}
+    assert seen == set(rules.answers)
+
+
+def test_codes_in_lexicographic_order():
+    for rules in SMALL_RULES:
+        expected = list(all_digit_tuples(rules))
+        assert [tuple(r) for r in rules.codes_array().tolist()] == expected
+        assert [rules.code_digits(i) for i in range(rules.n_codes)] == expected
+        assert all(rules.code_from_digits(d) == i for i, d in enumerate(expected))
+
+
+@pytest.mark.parametrize("rules,count", [("p4c6", 1296), ("p4c6n", 360), ("p4c8n", 1680), ("p5c8n", 6720),
+                                         ("p4c10n", 5040), ("p5c8", 32768)])
+def test_sizes(rules, count):
+    r = Rules.parse(rules)
+    assert r.n_codes == count == len(r.codes_array())
+    last = r.code_text(count - 1)
+    assert r.parse_code(last) == count - 1
+
+
+def test_answer_counts():
+    for p in range(1, 8):
+        assert len(Rules(p, 8).answers) == (p + 1) * (p + 2) // 2 - 1
+    assert len(Rules(4, 6).answers) == 14
+    assert Feedback(3, 1) not in Rules(4, 6).answers
+    # without repetition 4 of 6 colours always share at least 2
+    assert min(a.black + a.white for a in Rules(4, 6, False).answers) == 2
+
+
+def test_rules_text():
+    assert Rules.parse("p4c6") == Rules.parse("p4c6r") == Rules(4, 6, True)
+    assert Rules.parse("P4C6N") == Rules(4, 6, False)
+    assert str(Rules(4, 10, False)) == "p4c10n"
+    for bad in ["p0c6", "p5c4n", "4x6", "p4", "p4c99", ""]:
+        with pytest.raises(MastermindError):
+            Rules.parse(bad)
+
+
+def test_code_text():
+    r = Rules(4, 6)
+    assert r.parse_code("1123") == r.parse_code("1 1 2 3") == r.parse_code("1,1,2,3")
+    assert r.code_text(r.parse_code("6543")) == "6543"
+    big = Rules(3, 12)
+    assert big.code_text(big.parse_code("9ab")) == "9AB"
+    assert big.parse_code("9 10 11") == big.parse_code("9AB")
+    for bad in ["112", "11234", "1173", "0123", "11x3", ""]:
+        with pytest.raises(MastermindError):
+            r.parse_code(bad)
+    with pytest.raises(MastermindError, match="repeats"):
+        Rules(4, 6, False).parse_code("1123")
+
+
+def test_feedback_text():
+    for text in ["2B1W", "2b1w", "2 1", "2,1", "BBW.", "BBW", "2A1B", " 2B1W "]:
+        assert Feedback.parse(text, 4) == Feedback(2, 1), text
+    assert str(Feedback(1, 2)) == "1B2W"
+    assert Feedback.parse("....", 4) == Feedback(0, 0)
+    for bad in ["3B1W", "4B1W", "2B3W", "BBBBB", "xyz", ""]:
+        with pytest.raises(MastermindError):
+            Feedback.parse(bad, 4)
+
+
+def test_published_partition_table():
+    r = Rules(4, 6)
+    t = CodeTable(r, full=False)
+    published = {
+        "0B0W": [625, 256, 256, 81, 16], "0B1W": [0, 308, 256, 276, 152], "0B2W": [0, 61, 96, 222, 312],
+        "0B3W": [0, 0, 16, 44, 136], "0B4W": [0, 0, 1, 2, 9], "1B0W": [500, 317, 256, 182, 108],
+        "1B1W": [0, 156, 208, 230, 252], "1B2W": [0, 27, 36, 84, 132], "1B3W": [0, 0, 0, 4, 8],
+        "2B0W": [150, 123, 114, 105, 96], "2B1W": [0, 24, 32, 40, 48], "2B2W": [0, 3, 4, 5, 6],
+        "3B0W": [20, 20, 20, 20, 20], "4B0W": [1, 1, 1, 1, 1],
+    }
+    guesses = [r.parse_code(g) for g in ["1111", "1112", "1122", "1123", "1234"]]
+    for text, counts in published.items():
+        idx = r.answer_index(Feedback.parse(text))
+        assert [int(t.partition(g)[idx]) for g in guesses] == counts
+
+
+def test_canonical_first_guesses():
+    r = Rules(4, 6)
+    assert [r.code_text(g) for g in canonical_first_guesses(r)] == ["1111", "1112", "1122", "1123", "1234"]
+    assert len(canonical_first_guesses(Rules(4, 3))) == 4  # aaaa aaab aabb aabc (abcd needs 4 colours)
+    assert [Rules(5, 8, False).code_text(g) for g in canonical_first_guesses(Rules(5, 8, False))] == ["12345"]
+    # every code is equivalent to exactly one canonical guess: same pattern
+    from mastermind.symmetry import pattern
+    for rules in SMALL_RULES:
+        firsts = canonical_first_guesses(rules)
+        pats = {pattern(rules.code_digits(g)) for g in firsts}
+        assert len(pats) == len(firsts)
+        assert pats == {pattern(d) for d in all_digit_tuples(rules)}
+
+
+def test_filter_and_partition_without_table():
+    r = Rules(4, 6)
+    full, lazy = CodeTable(r), CodeTable(r, full=False)
+    g = r.parse_code("1344")
+    cands = full.all_codes[::7]
+    assert np.array_equal(full.answers(g, cands), lazy.answers(g, cands))
+    fb = Feedback(1, 1)
+    kept = full.filter(full.all_codes, g, fb)
+    assert all(score(r, int(s), g) == fb for s in kept)
+    assert len(kept) == full.partition(g)[r.answer_index(fb)]
+
+
+def test_memory_limit_refuses_with_estimate():
+    with pytest.raises(MastermindError, match="GiB"):
+        CodeTable(Rules(6, 9), memory_limit=2 * 1024**3)
+    with pytest.raises(MastermindError, match="limit"):
+        CodeTable(Rules(4, 6), memory_limit=1000)
+
+
+def test_possible_answers_match_enumeration():
+    # every guess is equivalent to a canonical first guess, so these see every answer
+    for p in range(1, 7):
+        for c in range(1, 9):
+            for rep in (True, False):
+                if (not rep and c < p) or (c ** p if rep else 1) > 20000:
+                    continue
+                rules = Rules(p, c, rep)
+                table = CodeTable(rules, full=False)
+                seen = set()
+                for g in canonical_first_guesses(rules):
+                    seen |= {rules.answer_feedbacks[a] for a in np.unique(table.answers(g))}
+                assert seen == set(rules.answers), rules

@@ -1,0 +1,66 @@
+"""StrategyTree replay, statistics and error reporting."""
+
+import numpy as np
+import pytest
+
+from mastermind.game import CodeTable, Rules
+from mastermind.strategy import TreeStrategy
+from mastermind.tree import Stats, TreeError, build_tree
+
+
+def first_candidate(cands, history):
+    return int(cands[0])
+
+
+@pytest.mark.parametrize("rules", [Rules(2, 2), Rules(3, 3), Rules(4, 4, False), Rules(2, 5)], ids=str)
+def test_stats_agree_with_direct_play(rules):
+    table = CodeTable(rules)
+    tree = build_tree(table, first_candidate)
+    depths = tree.depths(table)
+    # play each secret directly with the same rule
+    for secret in range(table.n):
+        cands, n = table.all_codes, 0
+        while True:
+            g = int(cands[0])
+            n += 1
+            if g == secret:
+                break
+            cands = cands[table.answers(g, cands) == table.scores[g, secret]]
+        assert depths[secret] == n
+    s = tree.stats(table)
+    assert s.total == depths.sum() and s.secrets == table.n and sum(s.histogram) == table.n
+    assert s.worst == len(s.histogram) and set(s.worst_secrets) == set(np.flatnonzero(depths == s.worst))
+    assert tree.root.candidates == table.n and tree.root.solves_here
+
+
+def test_guesses_for_and_tree_strategy():
+    table = CodeTable(Rules(3, 3))
+    tree = build_tree(table, first_candidate)
+    game = tree.guesses_for(table, 26)
+    assert game[-1][0] == 26 and game[-1][1] == table.rules.win_index
+    strat = TreeStrategy(tree, table)
+    history = [(g, a) for g, a, _ in game[:-1]]
+    assert strat.next_guess(table.all_codes, history) == 26
+
+
+def test_replay_names_the_path_of_a_wrong_count():
+    table = CodeTable(Rules(3, 3))
+    tree = build_tree(table, first_candidate)
+    child = next(iter(tree.root.children.values()))
+    child.candidates += 1
+    with pytest.raises(TreeError, match="path 111 "):
+        tree.depths(table)
+
+
+def test_replay_reports_a_missing_branch():
+    table = CodeTable(Rules(3, 3))
+    tree = build_tree(table, first_candidate)
+    a = max(tree.root.children)
+    del tree.root.children[a]
+    with pytest.raises(TreeError, match="no branch"):
+        tree.depths(table)
+
+
+def test_stats_from_depths():
+    s = Stats.from_depths(np.array([1, 2, 2, 3]))
+    assert (s.total, s.worst, s.histogram, s.worst_secrets, s.average) == (8, 3, [1, 2, 1], [3], 2.0)
