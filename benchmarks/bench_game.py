@@ -1,0 +1,37 @@
+"""Score table build times: numba kernel against the plain numpy reference, same run.
+
+    python benchmarks/bench_game.py
+"""
+
+import time
+
+from mastermind.game import CodeTable, Rules, score_matrix_numpy
+
+
+def best_of(fn, repeat=3):
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main() -> None:
+    t = time.perf_counter()
+    CodeTable(Rules(2, 2))
+    print(f"first table (numba load/compile): {time.perf_counter() - t:.3f} s")
+    print(f"{'rules':8} {'codes':>6} {'table s':>9} {'numpy s':>9} {'ratio':>6}")
+    for text in ["p4c6", "p4c6n", "p4c8n", "p4c10n", "p5c8n", "p5c8"]:
+        rules = Rules.parse(text)
+        fast = best_of(lambda: CodeTable(rules))
+        table = CodeTable(rules)
+        if rules.n_codes <= 7000:
+            slow = best_of(lambda: score_matrix_numpy(table.codes, table.counts, rules.answer_lut), 1)
+            print(f"{text:8} {rules.n_codes:6} {fast:9.4f} {slow:9.4f} {slow / fast:6.1f}")
+        else:
+            print(f"{text:8} {rules.n_codes:6} {fast:9.4f} {'-':>9} {'-':>6}")
+
+
+if __name__ == "__main__":
+    main()
