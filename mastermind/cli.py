@@ -10,7 +10,7 @@ import sys
 import click
 import typer
 
-from mastermind.commands import basics
+from mastermind.commands import basics, play, files, heuristics, reports, gamevalue
 
 app = typer.Typer(
     name="mastermind",
@@ -20,7 +20,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for _module in (basics,):
+for _module in (basics, play, files, heuristics, reports, gamevalue):
     _module.register(app)
 
 

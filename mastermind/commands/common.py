@@ -11,6 +11,7 @@ import functools
 import inspect
 import json
 import sys
+import typing
 from typing import Annotated, Any, Callable, Optional
 
 import typer
@@ -55,7 +56,11 @@ def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = Tr
 
     def decorate(fn: Callable) -> Callable:
         sig = inspect.signature(fn)
-        own = [p for n, p in sig.parameters.items() if n not in ("rules", "json_output", "memory_limit")]
+        # resolve string annotations (modules with `from __future__ import annotations`), or
+        # typer would lose the options' names and help
+        hints = typing.get_type_hints(fn, include_extras=True)
+        own = [p.replace(annotation=hints.get(n, p.annotation)) for n, p in sig.parameters.items()
+               if n not in ("rules", "json_output", "memory_limit")]
         kw = inspect.Parameter.KEYWORD_ONLY
         extra = [
             inspect.Parameter("rules_text", kw, default=None, annotation=RulesOpt),

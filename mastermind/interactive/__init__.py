@@ -1,7 +1,11 @@
 """Playing one game at a time: the computer as codebreaker or codemaker, or one secret solved.
 
-The sessions here know nothing about terminals: :class:`~mastermind.interactive.assistant.Assistant`
-and :class:`~mastermind.interactive.codemaker.Codemaker` take each typed line and return the
-text to show, so they are driven the same way by a person, a pipe or a test.
-:mod:`mastermind.interactive.terminal` is the thin loop that reads lines and prints replies.
+The sessions know nothing about terminals: :class:`~mastermind.interactive.assistant.Assistant`
+(``mastermind assist``) and :class:`~mastermind.interactive.codemaker.Codemaker`
+(``mastermind play``) take each typed line and return the text to show, so a person, a pipe
+and a test drive them alike; :mod:`~mastermind.interactive.terminal` is the thin loop that
+reads lines and prints replies. :mod:`~mastermind.interactive.solve` plays one secret
+(``mastermind solve``); :mod:`~mastermind.interactive.optimal` keeps optimal advice going when
+a person leaves the optimal tree; :mod:`~mastermind.interactive.explain` says how a guess splits
+the candidates and which answers contradict each other.
 """

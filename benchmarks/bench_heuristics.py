@@ -1,0 +1,102 @@
+"""Wall time of the one-step heuristics, played on every secret, against a numpy baseline.
+
+    python benchmarks/bench_heuristics.py            # p4c6, p5c8n and p5c8 (1 GiB table)
+    python benchmarks/bench_heuristics.py --no-big   # skip p5c8
+
+Targets (issue 3): all six heuristics on p4c6 together <= 0.25 s; minimax tree of p5c8n
+<= 1 s; minimax tree of p5c8 <= 15 s within 2 GiB. Times are the best of ``--repeat`` runs
+after a warm-up (numba compilation or cache load). The baseline is the same decision rule
+with the class counts taken by plain numpy (a fancy-indexed block of the score table and
+one bincount), recorded with mastermind.tree.build_tree; the ratio is baseline / ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import time
+
+import numpy as np
+
+from mastermind.game import CodeTable, Rules
+from mastermind.heuristics import STRATEGY_NAMES, make_strategy, play_all
+from mastermind.heuristics.scores import TOLERANCE, keys_from_counts
+from mastermind.symmetry import canonical_first_guesses
+from mastermind.tree import build_tree
+
+
+def numpy_rule(table: CodeTable, criterion: str):
+    """The default decision rule with numpy class counts: the baseline."""
+    firsts = np.array(canonical_first_guesses(table.rules))
+    slots = table.rules.n_answer_slots
+
+    def next_guess(cands, history):
+        if len(cands) <= 2:
+            return int(cands[0])
+        pool = firsts if not history and len(cands) == table.n else table.all_codes
+        block = table.scores[np.ix_(pool, cands)].astype(np.int64)
+        block += (np.arange(len(pool)) * slots)[:, None]
+        counts = np.bincount(block.ravel(), minlength=len(pool) * slots).reshape(len(pool), slots)
+        keys = keys_from_counts(counts, criterion)
+        tied = pool[keys <= keys.min() + TOLERANCE]
+        preferred = tied[np.isin(tied, cands)]
+        return int((preferred if len(preferred) else tied).min())
+
+    return next_guess
+
+
+def best_of(repeat: int, fn) -> tuple[float, object]:
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def p4c6_all_six(repeat: int) -> None:
+    table = CodeTable(Rules(4, 6))
+    run = lambda: [play_all(make_strategy(n, table, seed=0)).stats(table).total for n in STRATEGY_NAMES]
+    run()  # warm-up
+    ours, totals = best_of(repeat, run)
+    scored = STRATEGY_NAMES[:4]
+    base, base_totals = best_of(
+        max(1, repeat // 2),
+        lambda: [build_tree(table, numpy_rule(table, n)).stats(table).total for n in scored],
+    )
+    ours4, _ = best_of(repeat, lambda: [play_all(make_strategy(n, table)) for n in scored])
+    assert base_totals == totals[:4], (base_totals, totals)
+    print(f"p4c6   all six heuristics      {ours:7.3f} s   (target <= 0.25 s) totals {totals}")
+    print(f"p4c6   four scored, numpy      {base:7.3f} s   ours {ours4:.3f} s   ratio {base / ours4:5.1f}x")
+
+
+def minimax_tree(text: str, repeat: int, target: float, baseline: bool) -> None:
+    start = time.perf_counter()
+    table = CodeTable(Rules.parse(text))
+    built = time.perf_counter() - start
+    ours, tree = best_of(repeat, lambda: play_all(make_strategy("minimax", table)))
+    stats = tree.stats(table)
+    line = (f"{text:6} minimax tree            {ours:7.3f} s   (target <= {target:g} s) "
+            f"total {stats.total} worst {stats.worst} avg {stats.average:.4f}; table {built:.2f} s")
+    print(line)
+    if baseline:
+        base, base_tree = best_of(1, lambda: build_tree(table, numpy_rule(table, "minimax")))
+        assert base_tree.root == tree.root
+        print(f"{text:6} minimax tree, numpy     {base:7.3f} s   ratio {base / ours:5.1f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-big", action="store_true", help="skip p5c8 (1 GiB table)")
+    args = parser.parse_args()
+    p4c6_all_six(args.repeat)
+    minimax_tree("p5c8n", args.repeat, 1.0, baseline=True)
+    if not args.no_big:
+        minimax_tree("p5c8", 1, 15.0, baseline=False)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024**2
+    print(f"peak resident memory {peak:.2f} GiB (target <= 2 GiB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,525 @@
+"""numba kernels of the exact search; each has a pure-Python twin in
+:mod:`mastermind.exact.kernels_reference` or :mod:`mastermind.symmetry` that the tests compare.
+
+Candidate sets reach the kernels ordered by weight, heaviest first, with their weights alongside
+(all ones without weights), so that the weighted perfect-tree bound is one pass: the k-th
+secret of a class to arrive takes the k-th cheapest slot, ``rank_cost[k]``.
+"""
+
+import numba as nb
+import numpy as np
+
+_M1 = np.uint64(0x9E3779B97F4A7C15)
+_M2 = np.uint64(0xBF58476D1CE4E5B9)
+_M3 = np.uint64(0x94D049BB133111EB)
+
+
+@nb.njit(cache=True, nogil=True)
+def _mix(h, x):  # pragma: no cover - compiled
+    """splitmix64 step: a well-mixed 64-bit hash of the running hash and one more value."""
+    z = h ^ (np.uint64(x) + _M1 + (h << np.uint64(6)) + (h >> np.uint64(2)))
+    z = (z ^ (z >> np.uint64(30))) * _M2
+    z = (z ^ (z >> np.uint64(27))) * _M3
+    return z ^ (z >> np.uint64(31))
+
+
+@nb.njit(cache=True, nogil=True)
+def partition_counts(scores, guesses, cands, n_slots, win):  # pragma: no cover - compiled
+    """Class sizes of every guess over a candidate set, ``out[g, answer]``, and per guess
+    the number of non-winning classes, the largest class and the sum of squared sizes."""
+    n_guesses = guesses.shape[0]
+    n = cands.shape[0]
+    counts = np.zeros((n_guesses, n_slots), dtype=np.int32)
+    parts = np.zeros(n_guesses, dtype=np.int32)
+    largest = np.zeros(n_guesses, dtype=np.int32)
+    spread = np.zeros(n_guesses, dtype=np.int64)
+    for gi in range(n_guesses):
+        row = scores[guesses[gi]]
+        count = counts[gi]
+        for j in range(n):
+            count[row[cands[j]]] += 1
+        big = 0
+        sq = 0
+        n_parts = 0
+        for a in range(n_slots):
+            c = count[a]
+            sq += c * c
+            if c > big:
+                big = c
+            if c > 0 and a != win:
+                n_parts += 1
+        parts[gi] = n_parts
+        largest[gi] = big
+        spread[gi] = sq
+    return counts, parts, largest, spread
+
+
+@nb.njit(cache=True, nogil=True)
+def partition_signature(row, cands, n_slots, win):  # pragma: no cover - compiled
+    """128-bit signature of the partition a guess makes, up to renaming its classes (the
+    winning class kept apart): guesses with equal signatures are searched once."""
+    label = np.full(n_slots, -1, dtype=np.int32)
+    n_labels = 0
+    h1 = np.uint64(1)
+    h2 = np.uint64(2)
+    for j in range(cands.shape[0]):
+        a = row[cands[j]]
+        if a == win:
+            x = 255
+        else:
+            if label[a] < 0:
+                label[a] = n_labels
+                n_labels += 1
+            x = label[a]
+        h1 = _mix(h1, x)
+        h2 = _mix(h2 ^ np.uint64(0x5555), x + 7)
+    return h1, h2
+
+
+@nb.njit(cache=True, nogil=True)
+def class_bound(scores, members, member_weights, rank_cost, unit, refine, seen):  # pragma: no cover
+    """Lower bound for finishing one class (members heaviest first).
+
+    The perfect-tree bound; when ``refine`` (a third guess is allowed) and the class fits in
+    two levels, it is raised where no member splits the others into singletons: a member
+    guessed first then leaves some pair together, a non-member guesses every secret twice.
+    For three secrets the refined bound is exact. ``seen``: scratch of one int64 per answer
+    plus a stamp counter in the last entry (no allocation in the hot loop)."""
+    m = members.shape[0]
+    total = member_weights[0] * 0
+    for k in range(m):
+        total += member_weights[k] * rank_cost[k]
+    if not refine or m < 3 or rank_cost[m - 1] != rank_cost[1]:
+        return total
+    w_sum = member_weights[0] * 0
+    for k in range(m):
+        w_sum += member_weights[k]
+    w_max = member_weights[0]
+    w_min = member_weights[m - 1]
+    best = 2 * w_sum - w_max + w_min
+    if 2 * w_sum < best:
+        best = 2 * w_sum
+    last = seen.shape[0] - 1
+    for gi in range(m):
+        row = scores[members[gi]]
+        seen[last] += 1
+        stamp = seen[last]
+        distinct = True
+        for j in range(m):
+            if j != gi:
+                a = row[members[j]]
+                if seen[a] == stamp:
+                    distinct = False
+                    break
+                seen[a] = stamp
+        if distinct:
+            v = 2 * w_sum - member_weights[gi]
+            if v < best:
+                best = v
+            break  # members are heaviest first: the first perfect one is the best
+    refined = unit * best
+    return refined if refined > total else total
+
+
+@nb.njit(cache=True, nogil=True)
+def guess_bounds(scores, guesses, counts, cands, weights, rank_cost, size_cost, win, weighted):  # pragma: no cover
+    """Perfect-tree bound of every guess: the sum over its non-winning classes (the caller
+    adds the cost of the guess itself), and whether every class fits in the guesses left.
+
+    Without weights a class of m secrets costs ``size_cost[m]``; with weights the k-th
+    secret of a class to arrive (heaviest first) takes the slot costing ``rank_cost[k]``.
+    ``rank_cost``/``size_cost`` hold -1 where there is no room."""
+    n_guesses, n_slots = counts.shape
+    n = cands.shape[0]
+    bound = np.zeros(n_guesses, dtype=weights.dtype)
+    ok = np.ones(n_guesses, dtype=np.bool_)
+    n_rank = rank_cost.shape[0]
+    seen = np.zeros(n_slots, dtype=np.int32)
+    for gi in range(n_guesses):
+        count = counts[gi]
+        total = bound[gi] * 0
+        fits = True
+        if not weighted:
+            for a in range(n_slots):
+                m = count[a]
+                if m == 0 or a == win:
+                    continue
+                c = size_cost[m]
+                if c < 0:
+                    fits = False
+                else:
+                    total += c
+        else:
+            row = scores[guesses[gi]]
+            for a in range(n_slots):
+                seen[a] = 0
+            for j in range(n):
+                a = row[cands[j]]
+                if a == win:
+                    continue
+                k = seen[a]
+                seen[a] = k + 1
+                if k >= n_rank or rank_cost[k] < 0:
+                    fits = False
+                else:
+                    total += weights[j] * rank_cost[k]
+        bound[gi] = total
+        ok[gi] = fits
+    return bound, ok
+
+
+@nb.njit(cache=True, nogil=True)
+def split_classes(scores, guess, cands, weights, rank_cost, n_slots, win, unit, refine):  # pragma: no cover
+    """The non-winning classes of one guess: candidates grouped by answer (order kept within
+    a class), class start offsets, sizes, answers and lower bounds (``class_bound``)."""
+    row = scores[guess]
+    n = cands.shape[0]
+    count = np.zeros(n_slots + 1, dtype=np.int64)
+    for j in range(n):
+        count[row[cands[j]] + 1] += 1
+    start = np.zeros(n_slots + 1, dtype=np.int64)
+    for a in range(n_slots):
+        start[a + 1] = start[a] + count[a + 1]
+    pos = start.copy()
+    out = np.empty(n, dtype=cands.dtype)
+    out_w = np.empty(n, dtype=weights.dtype)
+    for j in range(n):
+        a = row[cands[j]]
+        out[pos[a]] = cands[j]
+        out_w[pos[a]] = weights[j]
+        pos[a] += 1
+    n_classes = 0
+    for a in range(n_slots):
+        if a != win and count[a + 1] > 0:
+            n_classes += 1
+    starts = np.empty(n_classes, dtype=np.int64)
+    sizes = np.empty(n_classes, dtype=np.int64)
+    answers = np.empty(n_classes, dtype=np.int64)
+    bounds = np.zeros(n_classes, dtype=weights.dtype)
+    seen = np.zeros(n_slots + 1, dtype=np.int64)
+    i = 0
+    for a in range(n_slots):
+        if a != win and count[a + 1] > 0:
+            starts[i] = start[a]
+            sizes[i] = count[a + 1]
+            answers[i] = a
+            lo = start[a]
+            hi = lo + sizes[i]
+            bounds[i] = class_bound(scores, out[lo:hi], out_w[lo:hi], rank_cost, unit, refine, seen)
+            i += 1
+    return out, out_w, starts, sizes, answers, bounds
+
+
+@nb.njit(cache=True, nogil=True)
+def canonical_mask(codes, perms, cmaps, free):  # pragma: no cover - compiled
+    """``out[i]``: no group element maps code i to a lexicographically smaller code.
+
+    Twin of :func:`mastermind.symmetry.is_canonical_reference`.
+    """
+    n, p = codes.shape
+    k = perms.shape[0]
+    c = cmaps.shape[1]
+    out = np.ones(n, dtype=np.bool_)
+    rename = np.empty(c, dtype=np.int8)
+    for i in range(n):
+        for e in range(k):
+            for col in range(c):
+                rename[col] = -1
+            n_free = 0
+            cmp = 0
+            for j in range(p):
+                a = codes[i, perms[e, j]]
+                b = cmaps[e, a]
+                if b < 0:
+                    b = rename[a]
+                    if b < 0:
+                        b = free[n_free]
+                        n_free += 1
+                        rename[a] = b
+                x = codes[i, j]
+                if b < x:
+                    cmp = -1
+                    break
+                if b > x:
+                    cmp = 1
+                    break
+            if cmp < 0:
+                out[i] = False
+                break
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def restrict_group_kernel(perms, cmaps, guess):  # pragma: no cover - compiled
+    """Twin of :func:`mastermind.symmetry.restrict_group_reference`."""
+    k, p = perms.shape
+    c = cmaps.shape[1]
+    used = np.zeros(c, dtype=np.bool_)
+    for col in range(c):
+        used[col] = cmaps[0, col] >= 0
+    new = cmaps.copy()
+    keep = np.zeros(k, dtype=np.bool_)
+    for e in range(k):
+        ok = True
+        for j in range(p):
+            a = guess[perms[e, j]]
+            b = guess[j]
+            t = new[e, a]
+            if t >= 0:
+                if t != b:
+                    ok = False
+            else:
+                if used[b]:
+                    ok = False
+                else:
+                    for col in range(c):
+                        if new[e, col] == b:
+                            ok = False
+                    new[e, a] = b
+            if not ok:
+                break
+        keep[e] = ok
+    return keep, new
+
+
+@nb.njit(cache=True, nogil=True)
+def stabilizer_mask(codes, lookup, values, perms, colour_perms, colors):  # pragma: no cover
+    """``out[e, f]``: (position perm e, colour perm f) keeps ``values`` of every code."""
+    n, p = codes.shape
+    out = np.zeros((perms.shape[0], colour_perms.shape[0]), dtype=np.bool_)
+    for e in range(perms.shape[0]):
+        for f in range(colour_perms.shape[0]):
+            good = True
+            for i in range(n):
+                flat = 0
+                for j in range(p):
+                    flat = flat * colors + colour_perms[f, codes[i, perms[e, j]]]
+                image = lookup[flat]
+                if image < 0 or values[image] != values[i]:
+                    good = False
+                    break
+            out[e, f] = good
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def refined_bound(scores, guess, cands, weights, rank_cost, n_slots, win, unit, refine, buf, buf_w,
+                  start, pos, seen):  # pragma: no cover
+    """Sum of ``class_bound`` over the non-winning classes of one guess (buffers reused)."""
+    row = scores[guess]
+    n = cands.shape[0]
+    for a in range(n_slots + 1):
+        start[a] = 0
+    for j in range(n):
+        start[row[cands[j]] + 1] += 1
+    for a in range(n_slots):
+        start[a + 1] += start[a]
+        pos[a] = start[a]
+    for j in range(n):
+        a = row[cands[j]]
+        buf[pos[a]] = cands[j]
+        buf_w[pos[a]] = weights[j]
+        pos[a] += 1
+    total = weights[0] * 0
+    for a in range(n_slots):
+        lo = start[a]
+        hi = start[a + 1]
+        if a != win and hi > lo:
+            total += class_bound(scores, buf[lo:hi], buf_w[lo:hi], rank_cost, unit, refine, seen)
+    return total
+
+
+@nb.njit(cache=True, nogil=True)
+def _has_refinable(count, win, two_level):  # pragma: no cover - compiled
+    for a in range(count.shape[0]):
+        if a != win and 3 <= count[a] <= two_level:
+            return True
+    return False
+
+
+@nb.njit(cache=True, nogil=True)
+def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win, weighted,
+              unit, refine):  # pragma: no cover
+    """Everything the search needs to know about one node, in one pass over the guesses.
+
+    ``rank_tables[b]``/``size_tables[b]``: perfect-tree slot costs when no guess makes more
+    than b non-winning classes (see ``guess_bounds``); b is taken as the most classes any
+    guess makes on this set, since no guess splits a subset into more. Guesses below the
+    cut-off get the refined bound of ``class_bound``. Returns the guesses worth searching
+    (bound below ``beta`` and below the best exactly-solved guess, one per partition, sorted
+    by bound then by sum of squared class sizes) with their bounds (``own`` included), the
+    best exactly-solved guess (-1 if none) and its cost, the smallest bound among the guesses
+    left out (for the lower bound when the search fails) and b.
+    """
+    n_slots = win + 1  # the win is the last answer slot
+    counts, parts, largest, spread = partition_counts(scores, guesses, cands, n_slots, win)
+    n_guesses = guesses.shape[0]
+    useful = np.zeros(n_guesses, dtype=np.bool_)
+    most = 1
+    for gi in range(n_guesses):
+        if counts[gi, win] > 0 or parts[gi] > 1:
+            useful[gi] = True
+            if parts[gi] > most:
+                most = parts[gi]
+    b = min(most, rank_tables.shape[0] - 1)
+    rank_cost = rank_tables[b]
+    bound, ok = guess_bounds(scores, guesses, counts, cands, weights, rank_cost, size_tables[b],
+                             win, weighted)
+    # with a third guess allowed, classes of three are solved exactly by the refined bound
+    exact_size = 2
+    if refine and rank_cost.shape[0] > 2 and rank_cost[2] == rank_cost[1]:
+        exact_size = 3
+    two_level = 2  # largest class that the perfect tree puts within two levels
+    while two_level < rank_cost.shape[0] and rank_cost[two_level] == rank_cost[1]:
+        two_level += 1
+    exact_guess = -1
+    exact_value = own
+    for gi in range(n_guesses):
+        if useful[gi] and ok[gi] and largest[gi] <= 2:
+            v = bound[gi] + own
+            if exact_guess < 0 or v < exact_value:
+                exact_guess = guesses[gi]
+                exact_value = v
+    cutoff = beta
+    if exact_guess >= 0 and exact_value < cutoff:
+        cutoff = exact_value
+    n = cands.shape[0]
+    buf = np.empty(n, dtype=cands.dtype)
+    buf_w = np.empty(n, dtype=weights.dtype)
+    start = np.empty(n_slots + 1, dtype=np.int64)
+    pos = np.empty(n_slots, dtype=np.int64)
+    seen = np.zeros(n_slots + 1, dtype=np.int64)
+    rest_min = np.inf
+    n_plan = 0
+    pick = np.empty(n_guesses, dtype=np.int64)
+    for gi in range(n_guesses):
+        if not (useful[gi] and ok[gi]) or largest[gi] <= 2:
+            continue
+        v = bound[gi] + own
+        if v < cutoff and refine and _has_refinable(counts[gi], win, two_level):
+            v = refined_bound(scores, guesses[gi], cands, weights, rank_cost, n_slots, win, unit,
+                              refine, buf, buf_w, start, pos, seen) + own
+            bound[gi] = v - own
+            if largest[gi] <= exact_size:
+                if exact_guess < 0 or v < exact_value:
+                    exact_guess = guesses[gi]
+                    exact_value = v
+                    if v < cutoff:
+                        cutoff = v
+                continue
+        if v < cutoff:
+            pick[n_plan] = gi
+            n_plan += 1
+        elif v < rest_min:
+            rest_min = v
+    if exact_guess >= 0 and exact_value >= beta and exact_value < rest_min:
+        rest_min = exact_value
+    pick = pick[:n_plan]
+    # sort by bound, ties by spread (stable passes); drop those above the final cut-off
+    order = np.argsort(spread[pick], kind="mergesort")
+    pick = pick[order]
+    order = np.argsort(bound[pick], kind="mergesort")
+    pick = pick[order]
+    # one guess per partition: a cheap key from the class sizes first, the 128-bit signature
+    # only where two cheap keys meet
+    first = dict()
+    first[np.int64(-1)] = np.int64(-1)
+    sigs = dict()
+    sigs[np.uint64(0)] = np.uint64(0)
+    plan = np.empty(n_plan, dtype=np.int64)
+    plan_bound = np.empty(n_plan, dtype=bound.dtype)
+    k = 0
+    for gi in pick:
+        v = bound[gi] + own
+        if v >= cutoff:
+            if v < rest_min:
+                rest_min = v
+            continue
+        cheap = np.int64(spread[gi] * 1000003 + largest[gi] * 1009 + parts[gi] * 2
+                         + (1 if counts[gi, win] > 0 else 0))
+        if cheap in first:
+            other = first[cheap]
+            if other >= 0:
+                s1, s2 = partition_signature(scores[guesses[other]], cands, n_slots, win)
+                sigs[s1] = s2
+                first[cheap] = -2  # signatures of this key are in sigs now
+            s1, s2 = partition_signature(scores[guesses[gi]], cands, n_slots, win)
+            if s1 in sigs and sigs[s1] == s2:
+                continue
+            sigs[s1] = s2
+        else:
+            first[cheap] = gi
+        plan[k] = guesses[gi]
+        plan_bound[k] = v
+        k += 1
+    return plan[:k], plan_bound[:k], exact_guess, exact_value, rest_min, most
+
+
+@nb.njit(cache=True, nogil=True)
+def perfect_member(scores, cands, n_slots):  # pragma: no cover - compiled
+    """Position of the first candidate (candidates come heaviest first) whose answers
+    tell all the other candidates apart, or -1. Guessing it reaches the perfect-tree bound."""
+    n = cands.shape[0]
+    seen = np.zeros(n_slots, dtype=np.int64)
+    for gi in range(n):
+        row = scores[cands[gi]]
+        distinct = True
+        for j in range(n):
+            if j != gi:
+                a = row[cands[j]]
+                if seen[a] == gi + 1:
+                    distinct = False
+                    break
+                seen[a] = gi + 1
+        if distinct:
+            return gi
+    return -1
+
+
+@nb.njit(cache=True, nogil=True)
+def canonical_mask_blocks(codes, perms, cmaps, block, block_colours):  # pragma: no cover
+    """``out[i]``: no group element maps code i to a lexicographically smaller code, where
+    the group is the listed elements times every permutation inside each block of colours
+    (``block[col]`` >= 0; ``block_colours[b]`` lists block b ascending, -1 padded).
+    A colour without a map (free) stays put before its block renames it.
+
+    Twin of :func:`mastermind.symmetry.is_canonical_reference`."""
+    n, p = codes.shape
+    k = perms.shape[0]
+    c = cmaps.shape[1]
+    n_blocks = block_colours.shape[0]
+    out = np.ones(n, dtype=np.bool_)
+    rename = np.empty(c, dtype=np.int8)
+    used = np.empty(max(n_blocks, 1), dtype=np.int64)
+    for i in range(n):
+        for e in range(k):
+            for col in range(c):
+                rename[col] = -1
+            for bl in range(n_blocks):
+                used[bl] = 0
+            cmp = 0
+            for j in range(p):
+                a = codes[i, perms[e, j]]
+                b = cmaps[e, a]
+                if b < 0:
+                    b = a
+                bl = block[b]
+                if bl >= 0:
+                    r = rename[b]
+                    if r < 0:
+                        r = block_colours[bl, used[bl]]
+                        used[bl] += 1
+                        rename[b] = r
+                    b = r
+                x = codes[i, j]
+                if b < x:
+                    cmp = -1
+                    break
+                if b > x:
+                    cmp = 1
+                    break
+            if cmp < 0:
+                out[i] = False
+                break
+    return out
+

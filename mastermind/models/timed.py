@@ -1,0 +1,110 @@
+"""Run functions in a child process with a wall-time limit, for solvers that cannot stop themselves.
+
+The child is started with "spawn" (forking after numba's OpenMP threads started is unsafe) and
+kept for the next job, so imports and cached kernels load once; a job past its time limit has
+its child terminated, and the next job starts a fresh one.
+
+>>> with TimedWorker() as worker:
+...     worker.run(pow, (2, 10), time_limit=60), worker.run(max, (3, 4), time_limit=60)
+(1024, 4)
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import traceback
+from typing import Any, Callable
+
+from mastermind.errors import MastermindError
+
+
+def _serve(conn) -> None:
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:
+            return
+        if job is None:
+            return
+        fn, args = job
+        try:
+            conn.send(("ok", fn(*args)))
+        except MastermindError as exc:
+            conn.send(("error", str(exc)))
+        except BaseException:  # reported to the parent as one line
+            conn.send(("crash", traceback.format_exc().strip().splitlines()[-1]))
+
+
+class TimedWorker:
+    """One child process that runs jobs one at a time, each with its own time limit."""
+
+    def __init__(self) -> None:
+        self._ctx = mp.get_context("spawn")
+        self._proc = None
+        self._conn = None
+
+    def _start(self) -> None:
+        parent, child = self._ctx.Pipe(duplex=True)
+        self._proc = self._ctx.Process(target=_serve, args=(child,), daemon=True)
+        self._proc.start()
+        child.close()
+        self._conn = parent
+
+    def run(self, fn: Callable, args: tuple, time_limit: float) -> Any | None:
+        """``fn(*args)`` from the child, or ``None`` if it took more than ``time_limit`` seconds.
+
+        A :class:`MastermindError` in the child is raised again here; any other failure
+        becomes a MastermindError naming it.
+        """
+        if not time_limit > 0:
+            raise MastermindError(f"time limit must be positive seconds, got {time_limit}")
+        if self._proc is None or not self._proc.is_alive():
+            self._start()
+        assert self._conn is not None
+        self._conn.send((fn, args))
+        if not self._conn.poll(time_limit):
+            self.close(kill=True)
+            return None
+        try:
+            kind, value = self._conn.recv()
+        except EOFError:
+            code = self._proc.exitcode if self._proc is not None else None
+            self.close(kill=True)
+            raise MastermindError(f"{getattr(fn, '__name__', 'job')} stopped without an answer "
+                                  f"(exit code {code}); out of memory?") from None
+        if kind == "ok":
+            return value
+        if kind == "error":
+            raise MastermindError(value)
+        raise MastermindError(f"{getattr(fn, '__name__', 'job')} failed: {value}")
+
+    def close(self, kill: bool = False) -> None:
+        proc, conn = self._proc, self._conn
+        self._proc = self._conn = None
+        if proc is None:
+            return
+        if not kill and proc.is_alive():
+            try:
+                conn.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+            proc.join(5)
+        if proc.is_alive():
+            proc.terminate()
+            proc.join(5)
+        if proc.is_alive():  # pragma: no cover
+            proc.kill()
+            proc.join()
+        conn.close()
+
+    def __enter__(self) -> "TimedWorker":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def run_with_time_limit(fn: Callable, args: tuple, time_limit: float) -> Any | None:
+    """One job in a fresh child: ``fn(*args)`` or ``None`` past ``time_limit`` seconds."""
+    with TimedWorker() as worker:
+        return worker.run(fn, args, time_limit)

@@ -1,0 +1,84 @@
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from mastermind.game import CodeTable, Rules
+from mastermind.gamevalue import game_value
+from mastermind.gamevalue.bestreply import exact_solver_available
+from mastermind.gamevalue.bruteforce import (brute_force_value, brute_force_value_glop,
+                                             depth_vectors)
+from mastermind.gamevalue.classes import code_classes
+
+TINY = ["p2c2", "p2c3", "p3c2"]
+
+
+def check_result(table, result):
+    """The reported mixes prove the reported value, recomputed from the trees alone."""
+    classes = code_classes(table)
+    assert result.proven and result.lower == result.value
+    assert sum(m.probability for m in result.maker) == 1
+    assert sum(b.weight for b in result.breaker) == 1
+    per_code = [result.maker[k].per_code for k in classes.of_code.tolist()]
+    # breaker guarantee: played under a random symmetry every code of a class costs the
+    # class average, at most the value
+    for k, size in enumerate(classes.sizes.tolist()):
+        members = classes.members(k)
+        cost = sum(b.weight * Fraction(int(b.tree.depths(table)[members].sum()), size)
+                   for b in result.breaker)
+        assert cost <= result.value
+    return per_code
+
+
+@pytest.mark.parametrize("text", TINY)
+def test_tiny_games_agree_with_brute_force(text):
+    table = CodeTable(Rules.parse(text))
+    result = game_value(table, solver="search")
+    expected = brute_force_value(table)
+    assert result.value == expected
+    assert float(expected) == pytest.approx(brute_force_value_glop(table), abs=1e-9)
+    per_code = check_result(table, result)
+    # maker guarantee against every deterministic strategy, not only the symmetric ones
+    vecs = depth_vectors(table)
+    assert min(sum(p * int(d) for p, d in zip(per_code, v)) for v in vecs) == result.value
+    # the value lies between the uniform optimum and the worst single secret
+    assert Fraction(result.uniform_total, table.n) <= result.value
+
+
+def test_pareto_pruning_keeps_the_value():
+    table = CodeTable(Rules(2, 2))
+    assert brute_force_value(table, pareto=False) == brute_force_value(table)
+
+
+def test_to_dict_has_the_documented_keys():
+    result = game_value(CodeTable(Rules(2, 3)), solver="search")
+    data = result.to_dict()
+    for key in ("rules", "value_numerator", "value_denominator", "value", "maker", "breaker",
+                "iterations", "seconds"):
+        assert key in data
+    assert Fraction(data["value_numerator"], data["value_denominator"]) == result.value
+    assert data["rules"] == "p2c3r" and data["iterations"] == result.iterations >= 2
+
+
+needs_exact = pytest.mark.skipif(not exact_solver_available(), reason="no weighted exact solver")
+
+
+@needs_exact
+@pytest.mark.parametrize("text", ["p2c3", "p3c2", "p3c3", "p2c5", "p3c4"])
+def test_exact_solver_and_search_give_the_same_value(text):
+    table = CodeTable(Rules.parse(text))
+    fast = game_value(table, solver="exact")
+    check_result(table, fast)
+    if table.n <= 27:
+        assert game_value(table, solver="search").value == fast.value
+
+
+@needs_exact
+@pytest.mark.slow
+def test_p4c6_value_is_wiener_5600_over_1290():
+    table = CodeTable(Rules(4, 6))
+    result = game_value(table, solver="exact")
+    assert result.value == Fraction(5600, 1290)
+    assert result.uniform_total == 5625
+    assert result.maker[0].name == "aaaa" and result.maker[0].probability == 0
+    check_result(table, result)

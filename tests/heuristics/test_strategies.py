@@ -1,0 +1,195 @@
+"""The decision rules against a plain reference, the fast tree recorder against build_tree,
+pools, tie-breaks, the registry and its errors."""
+
+import sys
+
+import numpy as np
+import pytest
+
+from mastermind import partitions
+from mastermind.errors import MastermindError
+from mastermind.game import CodeTable, Rules
+from mastermind.heuristics import ALL_NAMES, STRATEGY_NAMES, make_strategy, play_all
+from mastermind.heuristics.scores import CRITERIA
+from mastermind.strategy import Strategy
+from mastermind.symmetry import canonical_first_guesses
+from mastermind.tree import build_tree
+
+SMALL_GAMES = [Rules(3, 4), Rules(4, 4), Rules(3, 5, repeat=False), Rules(2, 7)]
+
+# scores as the textbooks state them, in floating point: bigger is better
+MEASURES = {
+    "minimax": lambda c: -partitions.largest(c),
+    "expected-size": lambda c: -partitions.expected_size(c),
+    "entropy": partitions.entropy_bits,
+    "most-parts": partitions.parts,
+}
+
+
+def reference_rule(table, criterion, pool="all", sort_classes=False):
+    """The issue's decision rule written plainly: no kernel, no shortcuts."""
+    firsts = canonical_first_guesses(table.rules)
+
+    def next_guess(cands, history):
+        cands = [int(c) for c in cands]
+        if len(cands) <= 2:
+            return cands[0]
+        if not history and len(cands) == table.n:
+            codes = firsts
+        elif pool == "consistent":
+            codes = cands
+        else:
+            codes = range(table.n)
+        dist = {g: table.partition(g, np.array(cands)) for g in codes}
+        value = {g: MEASURES[criterion](d) for g, d in dist.items()}
+        top = max(value.values())
+        best = [g for g in codes if value[g] >= top - 1e-9]
+        if sort_classes:
+            key = {g: sorted(dist[g].tolist(), reverse=True) for g in best}
+            smallest = min(key.values())
+            best = [g for g in best if key[g] == smallest]
+        preferred = [g for g in best if g in set(cands)]
+        return min(preferred or best)
+
+    return next_guess
+
+
+@pytest.mark.parametrize("rules", SMALL_GAMES, ids=str)
+@pytest.mark.parametrize("pool", ["all", "consistent"])
+def test_heuristics_follow_the_reference_rule(rules, pool):
+    table = CodeTable(rules)
+    for criterion in CRITERIA:
+        fast = play_all(make_strategy(criterion, table, pool=pool))
+        slow = build_tree(table, reference_rule(table, criterion, pool))
+        assert fast.root == slow.root, (criterion, pool)
+
+
+@pytest.mark.parametrize("rules", [Rules(3, 4), Rules(4, 4)], ids=str)
+def test_sorted_tie_break_follows_the_reference(rules):
+    table = CodeTable(rules)
+    for criterion in CRITERIA:
+        fast = play_all(make_strategy(criterion, table, tie_break="sorted"))
+        slow = build_tree(table, reference_rule(table, criterion, sort_classes=True))
+        assert fast.root == slow.root, criterion
+
+
+def test_sorted_tie_break_on_p4c6_is_a_valid_different_strategy():
+    table = CodeTable(Rules(4, 6))
+    stats = play_all(make_strategy("minimax", table, tie_break="sorted")).stats(table)
+    assert stats.secrets == 1296 and stats.worst == 5
+    assert stats.total != 5801  # the rule changes the tree of Knuth's heuristic
+
+
+@pytest.mark.parametrize("name", ["simple", *CRITERIA])
+def test_fast_recorder_equals_build_tree(name):
+    for rules in (Rules(4, 5), Rules(4, 6, repeat=False)):
+        table = CodeTable(rules)
+        strategy = make_strategy(name, table)
+        assert strategy.first_of_two
+        assert play_all(strategy).root == build_tree(table, strategy.next_guess).root
+
+
+def test_table_without_matrix_gives_the_same_trees():
+    rules = Rules(3, 5)
+    full, rows_only = CodeTable(rules), CodeTable(rules, full=False)
+    for name in ("simple", *CRITERIA):
+        a = play_all(make_strategy(name, full))
+        b = play_all(make_strategy(name, rows_only))
+        assert a.root == b.root, name
+
+
+class Recorder:
+    """A strategy wrapper that remembers every question and answer."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.table, self.calls = inner, inner.name, inner.table, []
+
+    def next_guess(self, candidates, history=()):
+        guess = self.inner.next_guess(candidates, history)
+        self.calls.append((np.asarray(candidates).copy(), tuple(history), guess))
+        return guess
+
+
+def test_consistent_pool_only_guesses_candidates():
+    table = CodeTable(Rules(4, 6))
+    for criterion in CRITERIA:
+        rec = Recorder(make_strategy(criterion, table, pool="consistent"))
+        stats = play_all(rec).stats(table)
+        assert all(guess in cands for cands, _, guess in rec.calls)
+        assert stats.secrets == 1296
+
+
+def test_random_tie_break_is_seeded_and_picks_best_keys():
+    table = CodeTable(Rules(4, 4))
+    trees = [play_all(make_strategy("minimax", table, tie_break="random", seed=s)) for s in (5, 5, 6)]
+    assert trees[0].root == trees[1].root
+    for tree in trees:
+        tree.stats(table)  # complete and consistent
+    rec = Recorder(make_strategy("expected-size", table, tie_break="random", seed=2))
+    play_all(rec)
+    for cands, history, guess in rec.calls:
+        if len(cands) <= 2:
+            assert guess == cands[0]
+            continue
+        pool = canonical_first_guesses(table.rules) if not history else range(table.n)
+        value = {g: partitions.sum_squares(table.partition(g, cands)) for g in pool}
+        assert value[guess] == min(value.values())
+        if history and any(value[c] == value[guess] for c in cands.tolist()):
+            assert guess in cands
+
+
+def test_random_strategy_guesses_uniform_candidates():
+    table = CodeTable(Rules(3, 4))
+    strategy = make_strategy("random", table, seed=11)
+    cands = np.array([3, 17, 40])
+    picks = [strategy.next_guess(cands, ((0, 0),)) for _ in range(300)]
+    assert set(picks) == {3, 17, 40}
+    assert min(picks.count(c) for c in (3, 17, 40)) > 60
+    again = make_strategy("random", table, seed=11)
+    assert [again.next_guess(cands, ((0, 0),)) for _ in range(300)] == picks
+
+
+def test_registry_and_protocol():
+    table = CodeTable(Rules(3, 3))
+    assert STRATEGY_NAMES == ("minimax", "expected-size", "entropy", "most-parts", "simple", "random")
+    for name in STRATEGY_NAMES:
+        strategy = make_strategy(name, table, seed=0)
+        assert isinstance(strategy, Strategy) and strategy.name == name
+        guess = strategy.next_guess(table.all_codes)
+        assert 0 <= guess < table.n
+
+
+@pytest.mark.parametrize("kwargs, word", [
+    ({"name": "knuth"}, "strategy 'knuth'"),
+    ({"name": "minimax", "pool": "some"}, "pool 'some'"),
+    ({"name": "entropy", "tie_break": "first"}, "tie-break 'first'"),
+])
+def test_bad_names_are_one_line_errors(kwargs, word):
+    table = CodeTable(Rules(2, 2))
+    name = kwargs.pop("name")
+    with pytest.raises(MastermindError, match=word) as info:
+        make_strategy(name, table, **kwargs)
+    assert "\n" not in str(info.value)
+
+
+def test_no_candidates_left_is_an_error():
+    table = CodeTable(Rules(2, 3))
+    for name in STRATEGY_NAMES:
+        with pytest.raises(MastermindError, match="no secret"):
+            make_strategy(name, table).next_guess(np.array([], dtype=np.int32), ((0, 0),))
+
+
+def test_optimal_without_the_exact_solver_is_a_clear_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "mastermind.exact", None)  # import now fails
+    with pytest.raises(MastermindError, match="exact solver"):
+        make_strategy("optimal", CodeTable(Rules(2, 2)))
+
+
+def test_optimal_is_at_least_as_good_as_every_heuristic():
+    pytest.importorskip("mastermind.exact")
+    assert "optimal" in ALL_NAMES
+    table = CodeTable(Rules(3, 3))
+    best = play_all(make_strategy("optimal", table)).stats(table)
+    assert best.secrets == 27
+    for name in CRITERIA:
+        assert best.total <= play_all(make_strategy(name, table)).stats(table).total

@@ -1,0 +1,79 @@
+"""solve_game and ``mastermind solve``: the probes against one secret."""
+
+import json
+
+import pytest
+
+from mastermind.errors import MastermindError
+from mastermind.interactive.solve import solve_game
+
+from .conftest import FirstCandidate
+
+KNUTH_3632 = ["1122 1B0W 256", "1344 0B1W 44", "3526 1B2W 7", "1462 1B1W 1", "3632 4B0W"]
+
+
+def test_every_secret_is_solved_and_counts_shrink(table33):
+    strategy = FirstCandidate(table33)
+    rules = table33.rules
+    for secret in range(rules.n_codes):
+        probes = solve_game(strategy, secret)
+        assert probes[-1].guess == secret and probes[-1].won and probes[-1].left == 0
+        assert all(not p.won for p in probes[:-1])
+        lefts = [rules.n_codes] + [p.left for p in probes[:-1]]
+        assert all(a > b >= 1 for a, b in zip(lefts, lefts[1:]))
+        # each count is the number of codes that give every answer so far
+        cands = table33.all_codes
+        for p in probes[:-1]:
+            cands = table33.filter(cands, p.guess, p.feedback)
+            assert len(cands) == p.left and secret in cands
+
+
+def test_a_guess_that_teaches_nothing_is_refused(table33):
+    class Repeats(FirstCandidate):
+        def next_guess(self, candidates, history=()):
+            return 0  # 111 again and again: after its first answer it teaches nothing
+
+    with pytest.raises(MastermindError, match="does not narrow"):
+        solve_game(Repeats(table33), table33.rules.parse_code("333"))
+
+
+def test_solve_3632_minimax_knuth(cli):
+    code, out, err = cli(["solve", "3632", "--strategy", "minimax"])
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[:5] == KNUTH_3632
+    assert lines[5] == "5 guesses"
+
+
+def test_solve_json_is_a_list(cli):
+    code, out, _ = cli(["solve", "3 6 3 2", "--json"])
+    data = json.loads(out)
+    assert code == 0 and isinstance(data, list)
+    assert [f"{d['guess']} {d['feedback']} {d['left']}" for d in data[:4]] == KNUTH_3632[:4]
+    assert data[-1] == {"guess": "3632", "feedback": "4B0W", "black": 4, "white": 0, "left": 0}
+
+
+@pytest.mark.parametrize("name", ["expected-size", "entropy", "most-parts", "simple", "random"])
+def test_solve_with_each_heuristic_wins(cli, name):
+    code, out, _ = cli(["solve", "2 5 5 1", "--strategy", name, "--seed", "3", "--json"])
+    data = json.loads(out)
+    assert code == 0 and data[-1]["guess"] == "2551" and data[-1]["feedback"] == "4B0W"
+    lefts = [1296] + [d["left"] for d in data[:-1]]
+    assert all(a > b for a, b in zip(lefts, lefts[1:]))
+
+
+def test_solve_other_rules(cli):
+    code, out, _ = cli(["solve", "3 1 2", "--rules", "p3c5n", "--json"])
+    assert code == 0 and json.loads(out)[-1]["guess"] == "312"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["solve", "3637"], "colour '7'"),
+    (["solve", "363"], "has 3 pegs"),
+    (["solve", "3632", "--strategy", "clever"], "unknown strategy 'clever'"),
+    (["solve", "1123", "--rules", "p4c6n"], "repeats a colour"),
+])
+def test_solve_bad_input_is_one_line(cli, args, message):
+    code, out, err = cli(args)
+    assert code == 2 and out == ""
+    assert message in err and err.startswith("error: ") and err.count("\n") == 1

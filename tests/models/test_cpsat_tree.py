@@ -1,0 +1,81 @@
+"""The CP-SAT strategy-tree model against the exact search and a brute-force reference."""
+
+import pytest
+
+from mastermind.errors import MastermindError
+from mastermind.exact import solve
+from mastermind.game import CodeTable, Rules
+from mastermind.models.bounds import lookahead_total_bound
+from mastermind.models.cpsat_tree import depth_feasible, solve_tree, worst_case_lower_bound
+
+from .reference import INF, reference_optimum
+
+TINY = [(2, 2), (2, 3), (3, 2), (2, 4)]
+
+
+@pytest.mark.parametrize("pegs,colors", TINY)
+def test_optimal_total_agrees_with_exact_and_brute_force(pegs, colors):
+    table = CodeTable(Rules(pegs, colors))
+    exact = solve(table)
+    depth = exact.worst  # the exact optimum fits in this depth
+    result = solve_tree(table, depth, time_limit=60, workers=2)
+    assert result.proven and result.status == "OPTIMAL"
+    assert result.value == exact.total == reference_optimum(table, depth)[0]
+    stats = result.solution.stats(table)  # replays every secret: the tree is a real strategy
+    assert stats.total == result.value and stats.worst <= depth
+
+
+@pytest.mark.parametrize("pegs,colors", TINY + [(3, 3), (4, 2), (2, 5)])
+def test_depth_infeasibility_proves_the_worst_case(pegs, colors):
+    table = CodeTable(Rules(pegs, colors))
+    worst = solve(table, objective="worst").worst
+    assert worst == reference_optimum(table)[1] if table.n <= 16 else True
+    below = depth_feasible(table, worst - 1, time_limit=60, workers=2)
+    assert below.status == "INFEASIBLE" and below.proven
+    if table.n <= 16:
+        at = depth_feasible(table, worst, time_limit=60, workers=2)
+        assert at.feasible and at.solution.stats(table).worst <= worst
+
+
+def test_depth_limited_total_matches_reference():
+    # p2c5: the least total (81) needs 5 guesses for some secret; within 4 guesses it costs more
+    table = CodeTable(Rules(2, 5))
+    ref4 = reference_optimum(table, 4)[0]
+    assert ref4 < INF
+    assert solve(table, max_guesses=4).total == ref4
+    result = solve_tree(table, 4, time_limit=60, workers=2,
+                        lower_bound=lookahead_total_bound(table, 2))
+    assert result.proven and result.value == ref4
+
+
+def test_lower_bound_seed_does_not_change_the_optimum():
+    table = CodeTable(Rules(3, 2))
+    plain = solve_tree(table, 3, time_limit=30, workers=1)
+    seeded = solve_tree(table, 3, time_limit=30, workers=1, lower_bound=lookahead_total_bound(table, 2))
+    assert plain.value == seeded.value == 18
+
+
+def test_worst_case_lower_bound_climbs_to_the_optimum():
+    table = CodeTable(Rules(2, 4))
+    assert worst_case_lower_bound(table, 1, time_limit=30, workers=1) == (4, True)
+
+
+def test_time_limit_reports_unproven():
+    table = CodeTable(Rules(2, 4))
+    result = solve_tree(table, 5, time_limit=0.01, workers=1)
+    assert result.proven == (result.status == "OPTIMAL")
+    if not result.proven:
+        assert result.status in ("FEASIBLE", "UNKNOWN")
+        assert result.bound is not None and result.bound <= 45
+    if result.value is not None:
+        assert result.value >= 45
+
+
+def test_bad_arguments_are_one_line_errors():
+    table = CodeTable(Rules(2, 2))
+    with pytest.raises(MastermindError, match="time limit"):
+        solve_tree(table, 3, time_limit=0)
+    with pytest.raises(MastermindError, match="workers"):
+        solve_tree(table, 3, workers=0)
+    with pytest.raises(MastermindError, match="above"):
+        solve_tree(CodeTable(Rules(4, 4)), 6)

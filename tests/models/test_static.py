@@ -1,0 +1,54 @@
+"""Static Mastermind: CP-SAT optimum, known values, and a brute-force check on tiny games."""
+
+from itertools import combinations
+
+import pytest
+
+from mastermind.game import CodeTable, Rules
+from mastermind.models.static import counting_static_bound, separates, solve_static
+
+
+def brute_force_static(table, black_only):
+    for size in range(1, table.n + 1):
+        for guesses in combinations(range(table.n), size):
+            if separates(table, list(guesses), black_only):
+                return size
+    raise AssertionError
+
+
+# known values, without the final guess: 2 pegs, colours 2..7
+@pytest.mark.parametrize("colors,expected", [(2, 2), (3, 2), (4, 3), (5, 4), (6, 4), (7, 5)])
+def test_two_pegs_black_white_known_values(colors, expected):
+    table = CodeTable(Rules(2, colors))
+    result = solve_static(table, time_limit=60, workers=1)
+    assert result.proven and result.status == "OPTIMAL"
+    assert result.value == result.bound == expected
+    assert separates(table, result.solution)
+    assert len(result.solution) == expected
+
+
+@pytest.mark.parametrize("pegs,colors", [(2, 2), (2, 3), (2, 4), (3, 2)])
+@pytest.mark.parametrize("black_only", [False, True])
+def test_agrees_with_brute_force(pegs, colors, black_only):
+    table = CodeTable(Rules(pegs, colors))
+    result = solve_static(table, black_only=black_only, time_limit=30, workers=1)
+    assert result.proven
+    assert result.value == brute_force_static(table, black_only)
+
+
+def test_black_only_needs_at_least_as_many_guesses():
+    table = CodeTable(Rules(2, 5))
+    bw = solve_static(table, time_limit=30, workers=1)
+    black = solve_static(table, black_only=True, time_limit=30, workers=1)
+    assert black.proven and black.value >= bw.value
+    assert not separates(table, bw.solution, black_only=True) or black.value == bw.value
+
+
+def test_unproven_run_reports_status_and_bound():
+    table = CodeTable(Rules(3, 4))
+    result = solve_static(table, black_only=True, time_limit=0.2, workers=1)
+    if not result.proven:
+        assert result.status in ("FEASIBLE", "UNKNOWN")
+        assert result.bound is None or result.bound >= counting_static_bound(table, True)
+    if result.value is not None:
+        assert separates(table, result.solution, black_only=True)
