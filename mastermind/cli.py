@@ -10,7 +10,7 @@ import sys
 import click
 import typer
 
-from mastermind.commands import basics, play, files, heuristics, reports, gamevalue
+from mastermind.commands import basics, play, files, heuristics, reports, gamevalue, exact
 
 app = typer.Typer(
     name="mastermind",
@@ -20,7 +20,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for _module in (basics, play, files, heuristics, reports, gamevalue):
+for _module in (basics, play, files, heuristics, reports, gamevalue, exact):
     _module.register(app)
 
 

@@ -114,8 +114,10 @@ def simulate(
     if json_output:
         print_json(data)
         return
-    out = console()
-    out.print(f"{rules}, {strategy}: {games} games against random secrets (seed {seed})")
-    out.print(f"mean guesses     {result.mean:.4f}  (95% CI {result.ci_low:.4f} .. {result.ci_high:.4f})")
-    out.print(f"worst            {result.worst}")
-    out.print(f"histogram        {histogram_text(result.histogram)}  (games won with 1, 2, ... guesses)")
+    lines = [
+        f"{rules}, {strategy}: {games} games against random secrets (seed {seed})",
+        f"mean guesses     {result.mean:.4f}  (95% CI {result.ci_low:.4f} .. {result.ci_high:.4f})",
+        f"worst            {result.worst}",
+        f"histogram        {histogram_text(result.histogram)}  (games won with 1, 2, ... guesses)",
+    ]
+    console().print("\n".join(lines), highlight=False)

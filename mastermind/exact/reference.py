@@ -24,10 +24,10 @@ INF = math.inf
 
 def reference_cost(
     table: CodeTable, cands: Sequence[int], max_guesses: int | None = None, *,
-    pool: str = "all", weights: Sequence[float] | None = None,
+    pool: str = "all", weights: Sequence[float] | None = None, unit: int = 1, penalty: int = 0,
 ) -> float:
-    """Least sum over ``cands`` of weight x guesses, finishing within ``max_guesses``
-    (INF if impossible)."""
+    """Least sum over ``cands`` of weight x (unit x guesses, plus ``penalty`` when solved by
+    the ``max_guesses``-th guess), finishing within ``max_guesses`` (INF if impossible)."""
     scores = table.scores
     win = table.rules.win_index
     w = np.ones(table.n, dtype=np.int64) if weights is None else np.asarray(weights)
@@ -38,13 +38,14 @@ def reference_cost(
         if not s:
             return 0
         # a strategy worth having never needs more guesses than there are secrets left
-        r = min(r, len(s))
+        # (one more keeps a penalty at the last level out of reach)
+        r = min(r, len(s) + 1)
         if r == 0:
             return INF
         key = (s, r)
         if key in memo:
             return memo[key]
-        own = sum(w[x] for x in s)
+        own = unit * sum(w[x] for x in s)
         best = INF
         for g in (s if pool == "consistent" else all_guesses):
             row = scores[g]
@@ -53,7 +54,7 @@ def reference_cost(
                 a = int(row[x])
                 if a != win:
                     classes.setdefault(a, []).append(x)
-            total = own
+            total = own + (penalty * w[g] if r == 1 and g in s else 0)
             for part in classes.values():
                 total += cost(tuple(part), r - 1)
                 if total >= best:

@@ -29,7 +29,7 @@ from fractions import Fraction
 from mastermind.errors import MastermindError
 from mastermind.game import Code, CodeTable, Rules
 from mastermind.gamevalue.bestreply import best_reply, exact_solver_available
-from mastermind.gamevalue.classes import CodeClasses, code_classes
+from mastermind.gamevalue.classes import code_classes
 from mastermind.gamevalue.lp import solve_breaker_lp
 from mastermind.gamevalue.rational import solve_matrix_game
 from mastermind.progress import NoProgress, Progress
@@ -82,6 +82,7 @@ class GameValue:
             "value_denominator": self.value.denominator,
             "value": float(self.value),
             "proven": self.proven,
+            "lower_bound": float(self.lower),
             "maker": [
                 {"pattern": m.name, "codes": m.size, "example": rules.code_text(m.example),
                  "probability": float(m.probability), "probability_fraction": str(m.probability),
@@ -102,9 +103,16 @@ class GameValue:
 
 def game_value(
     table: CodeTable, *, solver: str = "auto", max_iterations: int = 500, jobs: int = 1,
-    progress: Progress | None = None,
+    smoothing: float = 0.5, progress: Progress | None = None,
 ) -> GameValue:
-    """Solve the maker-versus-breaker game of ``table`` (which needs the full score table)."""
+    """Solve the maker-versus-breaker game of ``table`` (which needs the full score table).
+
+    ``smoothing`` in [0, 1) moves the LP's maker prices towards the best maker mix found so
+    far before asking for a best reply, which damps the oscillation of plain column
+    generation; 0 uses the LP prices as they are.
+    """
+    if not 0 <= smoothing < 1:
+        raise MastermindError(f"smoothing must be in [0, 1), got {smoothing}")
     start = time.perf_counter()
     progress = progress or NoProgress()
     if table.scores is None:
@@ -127,35 +135,62 @@ def game_value(
     def reply(weights):
         return best_reply(table, weights, solver=solver, jobs=jobs)
 
+    of_code = classes.of_code.tolist()
     progress.start(None, f"game value of {table.rules}")
     uniform_total, first = reply([1] * table.n)
     add(first)
+    uniform = (Fraction(1, table.n),) * len(sizes)
+    # best replies to exact maker mixes (probability of each code of each class)
+    replies: dict[tuple[Fraction, ...], tuple[Fraction, StrategyTree]] = {
+        uniform: (Fraction(int(uniform_total), table.n), first)}
     iterations, history = 1, []
     progress.advance()
 
-    # float phase: GLOP prices, best replies to them
-    while iterations < max_iterations:
+    # float phase: GLOP prices, smoothed towards the best maker mix so far (Wentges), and
+    # best replies to them; a single class leaves the maker nothing to choose
+    best_low, best_mix = float(uniform_total) / table.n, [float(u) for u in uniform]
+    alpha = smoothing
+    while len(sizes) > 1 and iterations < max_iterations:
         sol = solve_breaker_lp([c[1] for c in columns], sizes)
-        low, tree = reply([sol.maker[k] for k in classes.of_code.tolist()])
+        tol = FLOAT_TOLERANCE * max(1.0, sol.value)
+        if best_low >= sol.value - tol:
+            break
+        point = [alpha * b + (1 - alpha) * m for b, m in zip(best_mix, sol.maker)]
+        low, tree = reply([point[k] for k in of_code])
         iterations += 1
         progress.advance()
-        history.append((float(low), sol.value))
-        if low >= sol.value - FLOAT_TOLERANCE * max(1.0, sol.value) or not add(tree):
-            break
+        if low > best_low:
+            best_low, best_mix = float(low), point
+        history.append((best_low, sol.value))
+        totals = classes.totals(tree.depths(table))
+        priced = sum(sol.maker[k] * totals[k] for k in range(len(sizes)))
+        if priced < sol.value - tol:
+            add(tree)
+        elif alpha == 0:
+            break  # the LP duals have no improving tree: GLOP has converged
+        else:
+            alpha = 0.0  # mispricing: the smoothed point found no column, use the duals
 
     # exact phase: rational LP, best reply to its exact prices, until they agree exactly
-    proven = False
+    proven, lower = False, best_low
     while True:
         value, class_mix, tree_mix = solve_matrix_game(
             [[Fraction(c[1][k], sizes[k]) for c in columns] for k in range(len(sizes))]
         )
         per_code = [class_mix[k] / sizes[k] for k in range(len(sizes))]
-        scale = math.lcm(*(p.denominator for p in per_code))
-        int_weights = [int(per_code[k] * scale) for k in classes.of_code.tolist()]
-        low_scaled, tree = reply(int_weights)
-        low = Fraction(low_scaled, scale)
-        iterations += 1
-        progress.advance()
+        key = tuple(per_code)
+        if key in replies:
+            low, tree = replies[key]
+        elif iterations >= max_iterations:
+            break
+        else:
+            scale = math.lcm(*(p.denominator for p in per_code))
+            low_scaled, tree = reply([int(per_code[k] * scale) for k in of_code])
+            low = Fraction(low_scaled, scale)
+            replies[key] = (low, tree)
+            iterations += 1
+            progress.advance()
+        lower = max(lower, low)
         history.append((float(low), float(value)))
         if low > value:
             raise AssertionError(f"best reply {low} above the LP value {value}: a solver is wrong")
@@ -164,8 +199,6 @@ def game_value(
             break
         if not add(tree):
             raise AssertionError("best reply below the LP value but already in the LP")
-        if iterations >= max_iterations:
-            break
 
     _check_certificate(columns, sizes, value, class_mix, tree_mix)
     maker = [
@@ -178,16 +211,17 @@ def game_value(
         key=lambda b: -b.weight,
     )
     return GameValue(
-        table.rules, value, low, proven, maker, breaker, iterations, len(columns), int(uniform_total),
-        time.perf_counter() - start, solver, history,
+        table.rules, value, value if proven else lower, proven, maker, breaker, iterations,
+        len(columns), int(uniform_total), time.perf_counter() - start, solver, history,
     )
 
 
 def _check_certificate(columns, sizes, value, class_mix, tree_mix) -> None:
     """Recompute the LP's guarantees from the mixes alone, in exact arithmetic."""
-    assert sum(tree_mix) == 1 and min(tree_mix) >= 0
-    assert sum(class_mix) == 1 and min(class_mix) >= 0
-    for k, size in enumerate(sizes):
-        assert sum(w * Fraction(t[k], size) for (_, t), w in zip(columns, (tree_mix))) <= value
-    for _, totals in columns:
-        assert sum(class_mix[k] * Fraction(totals[k], sizes[k]) for k in range(len(sizes))) >= value
+    ok = sum(tree_mix) == 1 and min(tree_mix) >= 0 and sum(class_mix) == 1 and min(class_mix) >= 0
+    for k, size in enumerate(sizes):  # the breaker's mix: at most the value on every class
+        ok = ok and sum(w * Fraction(t[k], size) for (_, t), w in zip(columns, tree_mix)) <= value
+    for _, totals in columns:  # the maker's mix: at least the value against every tree
+        ok = ok and sum(class_mix[k] * Fraction(totals[k], sizes[k]) for k in range(len(sizes))) >= value
+    if not ok:
+        raise AssertionError("the exact LP solution does not certify its value")

@@ -13,6 +13,7 @@ from mastermind.errors import MastermindError
 from mastermind.game import CodeTable
 from mastermind.heuristics.montecarlo import MonteCarloResult, monte_carlo
 from mastermind.heuristics.play import play_all
+from mastermind.heuristics.scores import CRITERIA, Scorer, guess_keys
 from mastermind.heuristics.strategies import (
     POOLS, TIE_BREAKS, RandomStrategy, ScoredStrategy, SimpleStrategy, check_choice,
 )
@@ -24,8 +25,8 @@ STRATEGY_NAMES = ("minimax", "expected-size", "entropy", "most-parts", "simple",
 ALL_NAMES = (*STRATEGY_NAMES, "optimal")
 """Every name :func:`make_strategy` accepts."""
 
-__all__ = ["ALL_NAMES", "MonteCarloResult", "POOLS", "STRATEGY_NAMES", "TIE_BREAKS",
-           "make_strategy", "monte_carlo", "play_all"]
+__all__ = ["ALL_NAMES", "CRITERIA", "MonteCarloResult", "POOLS", "STRATEGY_NAMES", "Scorer",
+           "TIE_BREAKS", "guess_keys", "make_strategy", "monte_carlo", "play_all"]
 
 
 def make_strategy(name: str, table: CodeTable, *, pool: str = "all", tie_break: str = "default",

@@ -9,7 +9,7 @@ import numba as nb
 import numpy as np
 
 MINIMAX, SUM_SQUARES, SUM_XLOGX, NEG_PARTS = 0, 1, 2, 3
-BLOCK = 256  # guesses scored together (and per parallel work item)
+BLOCK = 512  # guesses scored together (and per parallel work item)
 
 # scores, codes, counts, lut, candidates, guesses, n_slots, criterion, xlogx
 _COMMON = ("uint8[:, ::1], int8[:, ::1], int8[:, ::1], uint8[::1], int32[::1], int32[::1], "

@@ -72,7 +72,11 @@ class Scorer:
         self._tail = (table.rules.n_answer_slots, criterion_code(criterion), xlogx_table(table.n))
 
     def keys(self, candidates: np.ndarray, guesses: np.ndarray) -> np.ndarray:
-        """Key (float64, smaller is better) of every guess over the candidate set."""
+        """Key (float64, smaller is better) of every guess over the candidate set.
+
+        Both must hold valid code indices: the kernel does not check them (see
+        :func:`guess_keys`, which does).
+        """
         cands = np.ascontiguousarray(candidates, dtype=np.int32)
         gs = np.ascontiguousarray(guesses, dtype=np.int32)
         out = np.empty(len(gs), dtype=np.float64)
@@ -89,6 +93,10 @@ class Scorer:
 def guess_keys(table: CodeTable, candidates: np.ndarray, guesses: np.ndarray,
                criterion: str) -> np.ndarray:
     """Key (float64, smaller is better) of every guess over the candidate set (numba)."""
+    for what, codes in (("candidate", candidates), ("guess", guesses)):
+        codes = np.asarray(codes)
+        if codes.size and (codes.min() < 0 or codes.max() >= table.n):
+            raise MastermindError(f"{what} index out of range 0..{table.n - 1} for {table.rules}")
     return Scorer(table, criterion).keys(candidates, guesses)
 
 

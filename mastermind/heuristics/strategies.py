@@ -4,7 +4,10 @@ Default decision rule (it reproduces the published figures): with at most two ca
 left guess the first; otherwise score every code of the pool, keep the best-scoring ones,
 prefer one that is still a candidate, then the lowest index. Before the first guess only
 the canonical first guesses (one per colour pattern) are scored: every other code is a
-symmetric image of one of them.
+symmetric image of one of them. Later, the same holds for the symmetries that fix the
+guesses made (:mod:`mastermind.heuristics.orbits`), and two exact shortcuts spare most
+scans: a candidate that splits as evenly as any code could is chosen at once, and
+otherwise the scan in index order stops at the first code that does.
 
 >>> from mastermind.game import CodeTable, Rules
 >>> table = CodeTable(Rules(4, 6))
@@ -27,6 +30,8 @@ from mastermind.symmetry import canonical_first_guesses
 from mastermind.tree import History
 
 POOLS = ("all", "consistent")
+SYMMETRY_MIN_CANDIDATES = 24  # below, scoring every code costs less than finding orbits
+SCAN_CHUNK = 1024  # first chunk of codes scored before looking for an early stop
 TIE_BREAKS = ("default", "sorted", "random")
 
 
@@ -66,8 +71,6 @@ class ScoredStrategy:
         self._first_guesses = np.array(canonical_first_guesses(table.rules), dtype=np.int32)
         self._scorer = Scorer(table, criterion)
         self._n_answers = len(table.rules.answers)
-        self._class_sizes: dict[int, np.ndarray] = {}
-        self._orbits: dict[int, np.ndarray | None] = {}
 
     def next_guess(self, candidates: np.ndarray, history: History = ()) -> Code:
         cands = _nonempty(candidates)
@@ -79,22 +82,31 @@ class ScoredStrategy:
         elif self.pool == "consistent":
             guesses = cands
         else:
-            guesses = self._after_first_guess(cands, history)  # None: every code, guesses[j] == j
-        if self.pool == "all" and not opening and self.tie_break != "sorted":
-            # a candidate that splits as evenly as any code can wins the tie-break anyway:
-            # scoring the candidates alone (n x n) then spares the N x n scan of all codes
-            keys = self._scorer.keys(cands, cands)
-            best = keys.min()
-            if best <= self._best_possible(len(cands)) + TOLERANCE:
-                return self._pick(cands[keys <= best + TOLERANCE])
+            guesses = self._symmetric_pool(cands, history)  # None: every code, guesses[j] == j
         pool = self.table.all_codes if guesses is None else guesses
-        keys = self._scorer.keys(cands, pool)
+        keys = None
+        if (self.pool == "all" and not opening and self.tie_break != "sorted"
+                and 8 * len(cands) <= len(pool)):
+            # a candidate that splits as evenly as any code can wins the tie-break anyway:
+            # scoring the candidates alone (n x n) then spares the scan of the whole pool
+            cand_keys = self._scorer.keys(cands, cands)
+            best = cand_keys.min()
+            bound = self._best_possible(len(cands))
+            if best <= bound + TOLERANCE:
+                return self._pick(cands[cand_keys <= best + TOLERANCE])
+            if self.tie_break == "default":
+                # no candidate reaches the bound: the first code that does is the answer
+                keys, hit = self._scan(cands, pool, bound)
+                if hit is not None:
+                    return hit
+        if keys is None:
+            keys = self._scorer.keys(cands, pool)
         limit = keys.min() + TOLERANCE
         if self.tie_break == "default" and guesses is None:
             # fast path over all N codes: candidates first, both in index order
             in_cands = keys[cands] <= limit
             if in_cands.any():
-                return int(cands[np.argmax(in_cands)])
+                return int(cands[in_cands].min())
             return int(np.argmax(keys <= limit))
         tied = pool[keys <= limit]
         if self.tie_break == "sorted" and len(tied) > 1:
@@ -105,18 +117,35 @@ class ScoredStrategy:
                 tied = consistent
         return self._pick(tied)
 
-    def _after_first_guess(self, cands: np.ndarray, history: History) -> np.ndarray | None:
-        """One code per orbit of the first guess's stabiliser, when ``cands`` is a whole
-        class of the first guess (not a subset someone passed in); else None."""
-        if len(history) != 1 or self.tie_break == "random":
-            return None  # random ties must be drawn over codes, not orbits
-        guess, answer = (int(x) for x in history[0])
-        if guess not in self._class_sizes:
-            self._class_sizes[guess] = self.table.partition(guess)
-            self._orbits[guess] = orbit_minima(self.table, guess)
-        if self._class_sizes[guess][answer] != len(cands):
+    def _scan(self, cands: np.ndarray, pool: np.ndarray, bound: float) -> tuple[np.ndarray, Code | None]:
+        """Keys of the pool in index order, in growing chunks, stopping at the first code
+        whose key reaches ``bound`` (returned as the hit, with the keys left incomplete)."""
+        keys = np.empty(len(pool))
+        start, size = 0, SCAN_CHUNK
+        while start < len(pool):
+            stop = min(len(pool), start + size)
+            part = self._scorer.keys(cands, pool[start:stop])
+            keys[start:stop] = part
+            reached = part <= bound + TOLERANCE
+            if reached.any():
+                return keys, int(pool[start + int(np.argmax(reached))])
+            start, size = stop, 2 * size
+        return keys, None
+
+    def _symmetric_pool(self, cands: np.ndarray, history: History) -> np.ndarray | None:
+        """One code per orbit of the symmetries fixing the guesses so far, when ``cands``
+        are all the secrets consistent with the history (not a subset someone passed in)
+        and that saves at least half the work; else None (score every code)."""
+        if self.tie_break == "random" or not history or len(cands) < SYMMETRY_MIN_CANDIDATES:
+            return None  # random ties are drawn over codes, not orbits; small sets: no gain
+        reps = orbit_minima(self.table, [g for g, _ in history])
+        if reps is None or 2 * len(reps) > self.table.n:
             return None
-        return self._orbits[guess]
+        consistent = None
+        for guess, answer in history:
+            match = self.table.answers(int(guess)) == answer
+            consistent = match if consistent is None else consistent & match
+        return reps if int(np.count_nonzero(consistent)) == len(cands) else None
 
     def _pick(self, tied: np.ndarray) -> Code:
         """The final choice among equally good guesses (sorted by index)."""

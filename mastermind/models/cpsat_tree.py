@@ -57,10 +57,6 @@ def _layout(answers: list[int], max_depth: int) -> _Layout:
     return _Layout(parent, depth, children)
 
 
-def _status_name(solver, status) -> str:
-    return solver.status_name(status)
-
-
 def solve_tree(
     table: CodeTable, max_depth: int, *, objective: str = "total", candidates: np.ndarray | None = None,
     time_limit: float = 60.0, workers: int = 1, lower_bound: int | None = None,
@@ -101,12 +97,11 @@ def solve_tree(
     for v in range(n_nodes):
         model.add_exactly_one(x[v])
         # an unreached node guesses code 0: removes symmetric copies of empty subtrees
-        model.add_implication(x[v][0].Not(), _reached(model, y, v, n_s))
+        model.add_implication(~x[v][0], _reached(model, y, v, n_s))
     if first is not None:
         for g in range(n_g):
             if g not in first:
                 model.add(x[0][g] == 0)
-    secret_pos = {int(s): i for i, s in enumerate(secrets)}
     for i in range(n_s):
         s = int(secrets[i])
         model.add(y[i][0] == 1)
@@ -125,7 +120,6 @@ def solve_tree(
                     model.add(y[i][c] <= sum(x[v][g] for g in gs))
                 else:
                     model.add(y[i][c] == 0)
-    del secret_pos
     visits = sum(y[i][v] for i in range(n_s) for v in range(n_nodes))
     if lower_bound is not None:
         model.add(visits >= int(lower_bound))
@@ -134,7 +128,7 @@ def solve_tree(
     solver = make_solver(time_limit, workers)
     status = solver.solve(model)
     seconds = time.perf_counter() - start
-    name = _status_name(solver, status)
+    name = solver.status_name(status)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         value = int(sum(solver.value(y[i][v]) for i in range(n_s) for v in range(n_nodes)))
         tree = _extract(table, solver, x, y, layout, secrets)

@@ -19,8 +19,10 @@ from mastermind.models.bounds import (
 )
 from mastermind.models.timed import TimedWorker
 
-# lookahead levels used by the reports: level 2 is cheap up to a few thousand codes
+# lookahead levels used by the reports: level 2 is cheap up to a few thousand codes; the
+# refined bottom bound costs about 20 s on p4c6, a few seconds up to p4c5
 MAX_LOOKAHEAD_CODES = 5000
+MAX_REFINED_CODES = 1296
 CPSAT_MAX_CODES = 27
 
 
@@ -35,7 +37,10 @@ def _exact_job(rules: Rules, objective: str, memory_limit: int) -> dict:
 def exact_with_limit(worker: TimedWorker, rules: Rules, objective: str, time_limit: float,
                      memory_limit: int = DEFAULT_MEMORY_LIMIT) -> dict | None:
     """The exact optimum (``total``, ``worst``, ``proven``) or None past ``time_limit`` seconds."""
-    result = worker.run(_exact_job, (rules, objective, memory_limit), time_limit)
+    return _proven(worker.run(_exact_job, (rules, objective, memory_limit), time_limit))
+
+
+def _proven(result: dict | None) -> dict | None:
     return result if result is not None and result["proven"] else None
 
 
@@ -59,13 +64,20 @@ class Bounds:
                 "cpsat_worst": self.cpsat_worst, "worst": self.worst, "total": self.total}
 
 
-def game_bounds(table: CodeTable, *, cpsat_time: float = 0.0, workers: int = 1) -> Bounds:
-    """Every lower bound that is cheap for this game; CP-SAT depth refutation on tiny games."""
+def game_bounds(table: CodeTable, *, cpsat_time: float = 0.0, workers: int = 1,
+                max_refined: int = MAX_REFINED_CODES) -> Bounds:
+    """Every lower bound that is cheap for this game; CP-SAT depth refutation on tiny games.
+
+    The refined two-level bound is used up to ``max_refined`` codes.
+    """
     rules = table.rules
     _, mu = knuth_first_guess(table)
     levels = 2 if table.n <= MAX_LOOKAHEAD_CODES else 0
-    total = lookahead_total_bound(table, levels) if levels else perfect_tree_total(rules, table.n)
-    worst_look = lookahead_worst_bound(table, levels) if levels else counting_worst_bound(rules, table.n)
+    refined = table.n <= max_refined
+    total = (lookahead_total_bound(table, levels, refined=refined) if levels
+             else perfect_tree_total(rules, table.n))
+    worst_look = (lookahead_worst_bound(table, levels, refined=refined) if levels
+                  else counting_worst_bound(rules, table.n))
     bounds = Bounds(crude_worst_bound(rules, mu), counting_worst_bound(rules, table.n), worst_look,
                     max(total, 0))
     # a worst case of w gives a total of at most w * n: a total bound is a worst-case bound too
@@ -118,10 +130,16 @@ def knuth_table_row(rules: Rules, worker: TimedWorker, *, time_limit: float,
 
     start = time.perf_counter()
     table = CodeTable(rules, memory_limit=memory_limit)
-    first, mu = knuth_first_guess(table)
-    knuth = play_all(make_strategy("minimax", table)).stats(table)
-    bounds = game_bounds(table, cpsat_time=cpsat_time, workers=workers)
-    total = exact_with_limit(worker, rules, "total", time_limit, memory_limit)
+    # the exact solver works in the child while the bounds are computed here
+    worker.submit(_exact_job, (rules, "total", memory_limit), time_limit)
+    try:
+        first, mu = knuth_first_guess(table)
+        knuth = play_all(make_strategy("minimax", table)).stats(table)
+        bounds = game_bounds(table, cpsat_time=cpsat_time, workers=workers)
+    except BaseException:
+        worker.close(kill=True)
+        raise
+    total = _proven(worker.result())
     worst = exact_with_limit(worker, rules, "worst", time_limit, memory_limit)
     return TableRow(
         rules, len(rules.answers), rules.code_text(first), mu, knuth.worst, knuth.total, bounds,
@@ -225,8 +243,12 @@ def _optimal_job(rules: Rules, memory_limit: int) -> dict:
 
 
 def compare(rules: Rules, *, strategies: Sequence[str] | None = None, time_limit: float = 300.0,
-            seed: int = 0, memory_limit: int = DEFAULT_MEMORY_LIMIT, progress=None) -> Comparison:
-    """Every heuristic against the optimum (if found within ``time_limit``) and the lower bounds."""
+            seed: int = 0, memory_limit: int = DEFAULT_MEMORY_LIMIT, progress=None,
+            max_refined: int = MAX_REFINED_CODES) -> Comparison:
+    """Every heuristic against the optimum (if found within ``time_limit``) and the lower bounds.
+
+    The refined bound (about 20 s on p4c6) runs while the child searches the optimum.
+    """
     from mastermind.heuristics import STRATEGY_NAMES, make_strategy, play_all
 
     start = time.perf_counter()
@@ -234,21 +256,21 @@ def compare(rules: Rules, *, strategies: Sequence[str] | None = None, time_limit
     table = CodeTable(rules, memory_limit=memory_limit)
     if progress is not None:
         progress.start(len(names) + 2, f"compare {rules}")
-    bounds = game_bounds(table)
-    if progress is not None:
-        progress.advance(1)
     with TimedWorker() as worker:
-        optimal = worker.run(_optimal_job, (rules, memory_limit), time_limit)
-    if optimal is not None and not optimal["proven"]:
-        optimal = None
+        # the exact optimum is searched in the child while heuristics and bounds run here
+        worker.submit(_optimal_job, (rules, memory_limit), time_limit)
+        stats = {}
+        for name in names:
+            stats[name] = play_all(make_strategy(name, table, seed=seed)).stats(table)
+            if progress is not None:
+                progress.advance(1)
+        bounds = game_bounds(table, max_refined=max_refined)
+        if progress is not None:
+            progress.advance(1)
+        optimal = _proven(worker.result())
     if progress is not None:
         progress.advance(1)
     opt_total = None if optimal is None else optimal["total"]
-    rows = []
-    for name in names:
-        stats = play_all(make_strategy(name, table, seed=seed)).stats(table)
-        rows.append(CompareRow(name, stats.total, stats.worst, list(stats.histogram), stats.secrets,
-                               opt_total, bounds.total))
-        if progress is not None:
-            progress.advance(1)
+    rows = [CompareRow(name, s.total, s.worst, list(s.histogram), s.secrets, opt_total, bounds.total)
+            for name, s in stats.items()]
     return Comparison(rules, rows, optimal, bounds, time.perf_counter() - start)

@@ -12,6 +12,7 @@ its child terminated, and the next job starts a fresh one.
 from __future__ import annotations
 
 import multiprocessing as mp
+import time
 import traceback
 from typing import Any, Callable
 
@@ -42,6 +43,7 @@ class TimedWorker:
         self._ctx = mp.get_context("spawn")
         self._proc = None
         self._conn = None
+        self._pending: tuple[Callable, float] | None = None
 
     def _start(self) -> None:
         parent, child = self._ctx.Pipe(duplex=True)
@@ -56,13 +58,32 @@ class TimedWorker:
         A :class:`MastermindError` in the child is raised again here; any other failure
         becomes a MastermindError naming it.
         """
+        self.submit(fn, args, time_limit)
+        return self.result()
+
+    def submit(self, fn: Callable, args: tuple, time_limit: float) -> None:
+        """Start ``fn(*args)`` in the child and return at once; :meth:`result` collects it.
+
+        The time limit counts from now, so the parent can work meanwhile.
+        """
         if not time_limit > 0:
             raise MastermindError(f"time limit must be positive seconds, got {time_limit}")
+        if self._pending is not None:
+            raise RuntimeError("one job at a time: collect the result first")
         if self._proc is None or not self._proc.is_alive():
             self._start()
         assert self._conn is not None
         self._conn.send((fn, args))
-        if not self._conn.poll(time_limit):
+        self._pending = (fn, time.monotonic() + time_limit)
+
+    def result(self) -> Any | None:
+        """The submitted job's value, or ``None`` when its time limit passed first."""
+        if self._pending is None:
+            raise RuntimeError("no job submitted")
+        fn, deadline = self._pending
+        self._pending = None
+        assert self._conn is not None
+        if not self._conn.poll(max(0.0, deadline - time.monotonic())):
             self.close(kill=True)
             return None
         try:
@@ -81,6 +102,9 @@ class TimedWorker:
     def close(self, kill: bool = False) -> None:
         proc, conn = self._proc, self._conn
         self._proc = self._conn = None
+        if self._pending is not None:  # a job still running: do not wait for it
+            kill = True
+            self._pending = None
         if proc is None:
             return
         if not kill and proc.is_alive():

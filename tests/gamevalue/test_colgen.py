@@ -1,6 +1,5 @@
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 from mastermind.game import CodeTable, Rules
@@ -30,7 +29,7 @@ def check_result(table, result):
     return per_code
 
 
-@pytest.mark.parametrize("text", TINY)
+@pytest.mark.parametrize("text", TINY + ["p2c3n", "p3c3n"])
 def test_tiny_games_agree_with_brute_force(text):
     table = CodeTable(Rules.parse(text))
     result = game_value(table, solver="search")
@@ -75,10 +74,36 @@ def test_exact_solver_and_search_give_the_same_value(text):
 
 @needs_exact
 @pytest.mark.slow
-def test_p4c6_value_is_wiener_5600_over_1290():
+def test_p4c6_value_is_wiener_5600_over_1290(request):
+    if "slow" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("several minutes: run with -m slow")
     table = CodeTable(Rules(4, 6))
     result = game_value(table, solver="exact")
     assert result.value == Fraction(5600, 1290)
     assert result.uniform_total == 5625
     assert result.maker[0].name == "aaaa" and result.maker[0].probability == 0
     check_result(table, result)
+
+
+@pytest.mark.parametrize("smoothing", [0.0, 0.5, 0.9])
+def test_smoothing_changes_the_path_not_the_value(smoothing):
+    table = CodeTable(Rules(3, 2))
+    result = game_value(table, solver="search", smoothing=smoothing)
+    assert result.value == Fraction(23, 10) == brute_force_value(table)
+    check_result(table, result)
+
+
+def test_bad_smoothing_and_partial_table():
+    from mastermind.errors import MastermindError
+
+    with pytest.raises(MastermindError, match="smoothing"):
+        game_value(CodeTable(Rules(2, 2)), smoothing=1.0)
+    with pytest.raises(MastermindError, match="full score table"):
+        game_value(CodeTable(Rules(2, 2), full=False))
+
+
+def test_iteration_limit_reports_bounds_without_proof():
+    table = CodeTable(Rules(3, 2))
+    result = game_value(table, solver="search", max_iterations=2, smoothing=0.0)
+    assert not result.proven
+    assert result.lower <= brute_force_value(table) <= result.value

@@ -80,3 +80,18 @@ def test_simulate_beyond_the_memory_limit_uses_rows(capsys):
                          "--memory-limit", "0.001", "--json")
     assert code == 0, err
     assert json.loads(out)["games"] == 20
+
+
+def test_simulate_shows_a_progress_bar_on_a_terminal():
+    pexpect = pytest.importorskip("pexpect")
+    import sys
+
+    # random play has no shared positions to remember: enough work for the bar to show
+    child = pexpect.spawn(sys.executable, ["-m", "mastermind.cli", "simulate", "-s", "random",
+                                           "-n", "3000"], encoding="utf-8", timeout=180,
+                          dimensions=(40, 120))
+    child.expect_exact("simulating random")
+    child.expect_exact("95% CI")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "Traceback" not in child.before

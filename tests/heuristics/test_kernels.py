@@ -97,3 +97,20 @@ def test_sorted_distributions_and_lexicographic_minima():
     assert dists[0, 0] == 256 and list(dists[0]) == list(dists[2])
     assert (np.diff(dists, axis=1) <= 0).all()
     assert lexicographic_minima(dists).tolist() == [0, 2]
+
+
+def test_out_of_range_codes_are_refused():
+    from mastermind.errors import MastermindError
+
+    table = CodeTable(Rules(2, 3))
+    with pytest.raises(MastermindError, match="out of range"):
+        guess_keys(table, np.array([0, 9]), table.all_codes, "minimax")
+    with pytest.raises(MastermindError, match="guess index"):
+        guess_keys(table, table.all_codes, np.array([-1]), "entropy")
+
+
+def test_criterion_codes_match_the_kernel():
+    from mastermind.heuristics import scores
+
+    assert scores._CODES == {"minimax": _kernels.MINIMAX, "expected-size": _kernels.SUM_SQUARES,
+                             "entropy": _kernels.SUM_XLOGX, "most-parts": _kernels.NEG_PARTS}

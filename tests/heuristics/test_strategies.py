@@ -17,46 +17,9 @@ from mastermind.tree import build_tree
 
 SMALL_GAMES = [Rules(3, 4), Rules(4, 4), Rules(3, 5, repeat=False), Rules(2, 7)]
 
-# scores as the textbooks state them, in floating point: bigger is better
-MEASURES = {
-    "minimax": lambda c: -partitions.largest(c),
-    "expected-size": lambda c: -partitions.expected_size(c),
-    "entropy": partitions.entropy_bits,
-    "most-parts": partitions.parts,
-}
-
-
-def reference_rule(table, criterion, pool="all", sort_classes=False):
-    """The issue's decision rule written plainly: no kernel, no shortcuts."""
-    firsts = canonical_first_guesses(table.rules)
-
-    def next_guess(cands, history):
-        cands = [int(c) for c in cands]
-        if len(cands) <= 2:
-            return cands[0]
-        if not history and len(cands) == table.n:
-            codes = firsts
-        elif pool == "consistent":
-            codes = cands
-        else:
-            codes = range(table.n)
-        dist = {g: table.partition(g, np.array(cands)) for g in codes}
-        value = {g: MEASURES[criterion](d) for g, d in dist.items()}
-        top = max(value.values())
-        best = [g for g in codes if value[g] >= top - 1e-9]
-        if sort_classes:
-            key = {g: sorted(dist[g].tolist(), reverse=True) for g in best}
-            smallest = min(key.values())
-            best = [g for g in best if key[g] == smallest]
-        preferred = [g for g in best if g in set(cands)]
-        return min(preferred or best)
-
-    return next_guess
-
-
 @pytest.mark.parametrize("rules", SMALL_GAMES, ids=str)
 @pytest.mark.parametrize("pool", ["all", "consistent"])
-def test_heuristics_follow_the_reference_rule(rules, pool):
+def test_heuristics_follow_the_reference_rule(rules, pool, reference_rule):
     table = CodeTable(rules)
     for criterion in CRITERIA:
         fast = play_all(make_strategy(criterion, table, pool=pool))
@@ -65,7 +28,7 @@ def test_heuristics_follow_the_reference_rule(rules, pool):
 
 
 @pytest.mark.parametrize("rules", [Rules(3, 4), Rules(4, 4)], ids=str)
-def test_sorted_tie_break_follows_the_reference(rules):
+def test_sorted_tie_break_follows_the_reference(rules, reference_rule):
     table = CodeTable(rules)
     for criterion in CRITERIA:
         fast = play_all(make_strategy(criterion, table, tie_break="sorted"))
@@ -193,3 +156,23 @@ def test_optimal_is_at_least_as_good_as_every_heuristic():
     assert best.secrets == 27
     for name in CRITERIA:
         assert best.total <= play_all(make_strategy(name, table)).stats(table).total
+
+
+def test_chunked_scan_with_early_stop_follows_the_reference(monkeypatch, reference_rule):
+    from mastermind.heuristics import strategies
+
+    monkeypatch.setattr(strategies, "SCAN_CHUNK", 7)  # many chunks, stops inside them
+    table = CodeTable(Rules(4, 4))
+    for criterion in CRITERIA:
+        fast = play_all(make_strategy(criterion, table))
+        assert fast.root == build_tree(table, reference_rule(table, criterion)).root, criterion
+
+
+def test_unsorted_candidates_still_get_the_lowest_index():
+    table = CodeTable(Rules(3, 4))
+    strategy = make_strategy("minimax", table)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        cands = np.sort(rng.choice(table.n, 12, replace=False))
+        history = ((0, 0),)  # not the real history: no symmetry is used for a stranger's set
+        assert strategy.next_guess(cands[::-1].copy(), history) == strategy.next_guess(cands, history)

@@ -37,6 +37,17 @@ def test_depth_infeasibility_proves_the_worst_case(pegs, colors):
         assert at.feasible and at.solution.stats(table).worst <= worst
 
 
+@pytest.mark.parametrize("pegs,colors", [(4, 2), pytest.param(3, 3, marks=pytest.mark.slow)])
+def test_seeded_model_agrees_with_exact_on_larger_games(pegs, colors):
+    # with the two-level bound as a seed CP-SAT proves p4c2 in seconds, p3c3 in about 30 s
+    table = CodeTable(Rules(pegs, colors))
+    exact = solve(table)
+    result = solve_tree(table, exact.worst, time_limit=300, workers=2,
+                        lower_bound=lookahead_total_bound(table, 2))
+    assert result.proven and result.value == exact.total
+    assert result.solution.stats(table).total == exact.total
+
+
 def test_depth_limited_total_matches_reference():
     # p2c5: the least total (81) needs 5 guesses for some secret; within 4 guesses it costs more
     table = CodeTable(Rules(2, 5))

@@ -82,7 +82,7 @@ def test_table_open_cells_show_bounds(capsys):
     (["table", "--pegs", "2-x"], "cannot read pegs"),
     (["table", "--colors", "0-3"], "colors 0 out of range"),
     (["table", "--time-limit", "0"], "--time-limit must be positive"),
-    (["compare", "-p", "2", "-c", "3", "--plot", "/nonexistent/dir/x.png"], "plot"),
+    (["compare", "-p", "2", "-c", "3", "--plot", "/nonexistent/dir/plot.png"], "plot"),
     (["cpsat", "-p", "2", "-c", "2", "--depth", "0"], "max depth"),
     (["static", "-p", "4", "-c", "6"], "static model for p4c6r"),
 ])
@@ -133,7 +133,7 @@ def test_plot_without_or_with_matplotlib(tmp_path, capsys):
 
 
 def test_bounds_cpsat_static_commands(capsys):
-    assert main(["bounds", "-p", "3", "-c", "3", "--json"]) == 0
+    assert main(["bounds", "-p", "3", "-c", "3", "--json", "--refined"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["worst"]["best"] <= 4 and data["total"]["best"] <= 73
     assert main(["cpsat", "-p", "2", "-c", "3", "--depth", "2", "--feasible", "--json"]) == 0

@@ -12,6 +12,11 @@ def _fail(message):
     raise MastermindError(message)
 
 
+def _slow_value(seconds, value):
+    time.sleep(seconds)
+    return value
+
+
 def _crash():
     raise ZeroDivisionError("boom")
 
@@ -32,3 +37,18 @@ def test_errors_come_back_as_one_line():
         run_with_time_limit(_crash, (), 60)
     with pytest.raises(MastermindError, match="time limit"):
         run_with_time_limit(sum, ([],), 0)
+
+
+def test_submit_lets_the_parent_work_meanwhile():
+    with TimedWorker() as worker:
+        worker.run(sum, ([],), time_limit=60)  # child started and warm
+        start = time.perf_counter()
+        worker.submit(_slow_value, (1.5, "done"), time_limit=60)
+        time.sleep(1.5)  # the parent's own work
+        assert worker.result() == "done"
+        assert time.perf_counter() - start < 2.9  # both waits overlapped
+        worker.submit(time.sleep, (30,), time_limit=0.5)
+        time.sleep(1)
+        start = time.perf_counter()
+        assert worker.result() is None  # deadline counted from submit: no further wait
+        assert time.perf_counter() - start < 5

@@ -1,0 +1,145 @@
+"""The exact search over several processes (joblib), splitting at the first guess.
+
+Phase 1 solves the classes of the most promising first guess in parallel (they are disjoint
+sets, so separate memos lose nothing, and the value is needed exactly anyway). Phase 2 checks
+every other canonical first guess in parallel against that value as a budget; any that beats
+it replaces it. Objectives other than the plain total, and tie-breaks, run in one process.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from mastermind.errors import MastermindError
+from mastermind.exact.search import INF, UNLIMITED
+from mastermind.tree import Node, Stats, StrategyTree
+
+
+def _class_job(solver, guess: int, sub: np.ndarray, r: int):
+    search = solver.search()
+    key = search.child_key((), guess)
+    value = search.solve(sub, r, INF, key)
+    node = search.build(sub, r, key) if value < INF else None
+    return value, node, search.nodes, search.memo_hits
+
+
+def _first_guess_job(solver, guess: int, r: int, budget):
+    search = solver.search()
+    value = search.solve(solver.cands, r, budget, only=[guess])
+    node = search.build(solver.cands, r, guess=guess) if value < budget else None
+    return value, node, search.nodes, search.memo_hits
+
+
+def solve_parallel(solver, *, objective: str, max_guesses, tie_break: bool, jobs: int, progress=None):
+    from joblib import Parallel, delayed
+
+    from mastermind.exact.solver import ExactResult
+
+    if objective != "total" or tie_break or len(solver.cands) <= 2:
+        return solver.run(objective=objective, max_guesses=max_guesses, tie_break=tie_break,
+                          progress=progress)
+    start = time.perf_counter()
+    table, rules = solver.table, solver.rules
+    r = UNLIMITED if max_guesses is None else max_guesses
+    firsts = solver.first_guesses()
+    nodes, hits = 0, 0
+    ordered = _order_by_bound(solver, firsts, r)
+    if not ordered:
+        raise MastermindError(f"no strategy solves every secret of {rules} within {max_guesses} guesses")
+    pool = Parallel(n_jobs=jobs, backend="loky")
+    best_guess = ordered[0]
+    win = rules.win_index
+    answers = table.scores[best_guess][solver.cands]
+    classes = [(int(a), solver.cands[answers == a]) for a in np.unique(answers).tolist() if a != win]
+    classes.sort(key=lambda item: -len(item[1]))
+    if progress is not None:
+        progress.start(len(classes) + len(ordered) - 1, "optimal: subproblems")
+    out = pool(delayed(_class_job)(solver, best_guess, sub, r - 1) for _, sub in classes)
+    if progress is not None:
+        progress.advance(len(classes))
+    w = solver.search_weights
+    root = Node(best_guess, len(solver.cands))
+    best = solver.search().unit * w[solver.cands].sum().item()
+    for (a, _), (value, node, n1, h1) in zip(classes, out):
+        nodes, hits = nodes + n1, hits + h1
+        best += value
+        if node is not None:
+            root.children[a] = node
+    if best == INF:
+        root = None
+    rest = pool(delayed(_first_guess_job)(solver, g, r, best) for g in ordered[1:])
+    if progress is not None:
+        progress.advance(len(ordered) - 1)
+    for value, node, n1, h1 in rest:
+        nodes, hits = nodes + n1, hits + h1
+        if value < best and node is not None:
+            best, root = value, node
+    if root is None:
+        raise MastermindError(f"no strategy solves every secret of {rules} within {max_guesses} guesses")
+    tree = StrategyTree(rules, root, name="optimal")
+    cands = np.sort(solver.cands)
+    depths = tree.depths(table, cands)
+    stats = Stats.from_depths(depths)
+    weighted = solver.original_weights is not None
+    from fractions import Fraction
+
+    if weighted:
+        wo = solver.original_weights[cands]
+        total = (wo * depths).sum().item()
+        weight_sum = wo.sum().item()
+        if wo.dtype.kind in "iu":
+            fraction = Fraction(int(total), int(weight_sum)) if weight_sum else None
+        else:
+            exact_sum = sum((Fraction(x) for x in wo.tolist()), Fraction(0))
+            exact_total = sum((Fraction(x) * int(d) for x, d in zip(wo.tolist(), depths.tolist())), Fraction(0))
+            fraction = exact_total / exact_sum if exact_sum else None
+    else:
+        total, weight_sum, fraction = stats.total, stats.secrets, Fraction(stats.total, stats.secrets)
+    return ExactResult(
+        rules=rules, objective=objective, total=total, worst=stats.worst, tree=tree, stats=stats,
+        proven=True, nodes=nodes, memo_hits=hits, seconds=time.perf_counter() - start,
+        first_guess=root.guess, secrets=stats.secrets, weight_sum=weight_sum, fraction=fraction,
+        max_guesses=max_guesses, pool=solver.pool, weighted=weighted,
+    )
+
+
+def _order_by_bound(solver, firsts, r):
+    """The first guesses that can finish, most promising (lowest bound) first."""
+    from mastermind.exact._kernels import plan_node
+
+    search = solver.search()
+    w = search.weights[solver.cands]
+    own = search.unit * w.sum().item()
+    rank_tables, size_tables = search.node_tables(r - 1)
+    plan, _, exact_guess, _, _, _ = plan_node(
+        search.scores, np.asarray(firsts, dtype=np.int32), solver.cands, w, rank_tables,
+        size_tables, own, np.inf, search.win, search.weighted, search.unit, r - 1 >= 3)
+    ordered = plan.tolist()
+    if exact_guess >= 0 and exact_guess not in ordered:
+        ordered.insert(0, int(exact_guess))
+    # guesses with the same partition as a planned one are equivalent: the plan keeps one
+    return ordered
+
+
+def by_first_guess_parallel(solver, firsts, *, objective, max_guesses, tie_break, jobs, progress=None):
+    from joblib import Parallel, delayed
+
+    if progress is not None:
+        progress.start(len(firsts), "optimal: first guesses")
+    out = Parallel(n_jobs=jobs, backend="loky")(
+        delayed(_run_first)(solver, g, objective, max_guesses, tie_break) for g in firsts)
+    if progress is not None:
+        progress.advance(len(firsts))
+    return [r for r in out if r is not None]
+
+
+def _run_first(solver, guess, objective, max_guesses, tie_break):
+    try:
+        return solver.run(objective=objective, max_guesses=max_guesses, first_guess=guess,
+                          tie_break=tie_break)
+    except MastermindError:
+        if max_guesses is None and objective == "total":
+            raise
+        return None

@@ -1,0 +1,115 @@
+"""The numba kernels of the exact search against their pure-Python twins."""
+
+import numpy as np
+import pytest
+
+from mastermind.exact._kernels import (
+    class_bound, partition_counts, partition_signature, perfect_member, split_classes,
+    guess_bounds,
+)
+from mastermind.exact.kernels_reference import evaluate_guesses_reference, split_classes_reference
+from mastermind.exact.search import Search
+from mastermind.game import CodeTable, Rules
+from mastermind.symmetry import full_group
+
+GAMES = ["p3c4", "p4c4n", "p2c5"]
+
+
+def _setup(rules_text, seed, weighted):
+    table = CodeTable(Rules.parse(rules_text))
+    rng = np.random.default_rng(seed)
+    cands = np.sort(rng.choice(table.n, size=min(table.n, rng.integers(3, 30)), replace=False)).astype(np.int32)
+    if weighted:
+        w_all = rng.integers(0, 9, size=table.n).astype(np.int64)
+        cands = cands[np.lexsort((cands, -w_all[cands]))]
+    else:
+        w_all = np.ones(table.n, dtype=np.int64)
+    search = Search(table, w_all, full_group(table.rules), max_set=table.n)
+    return table, search, cands, w_all[cands]
+
+
+@pytest.mark.parametrize("rules_text", GAMES)
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("weighted", [False, True])
+def test_partition_and_bounds_match_reference(rules_text, seed, weighted):
+    table, search, cands, w = _setup(rules_text, seed, weighted)
+    rules = table.rules
+    guesses = table.all_codes
+    rank, size = search.rank_cost(3, 5)
+    ref = evaluate_guesses_reference(table.scores, guesses, cands, w, rank, rules.n_answer_slots,
+                                     rules.win_index)
+    counts, parts, largest, spread = partition_counts(table.scores, guesses, cands,
+                                                      rules.n_answer_slots, rules.win_index)
+    assert parts.tolist() == ref["parts"]
+    assert largest.tolist() == ref["largest"]
+    assert spread.tolist() == ref["spread"]
+    assert (counts[:, rules.win_index] > 0).tolist() == ref["candidate"]
+    bound, ok = guess_bounds(table.scores, guesses, counts, cands, w, rank, size, rules.win_index, weighted)
+    assert ok.tolist() == ref["ok"]
+    fits = np.array(ref["ok"])
+    assert bound[fits].tolist() == np.array(ref["bound"])[fits].tolist()
+    # equal signatures exactly when the partitions are equal up to renaming classes
+    sigs = [partition_signature(table.scores[g], cands, rules.n_answer_slots, rules.win_index)
+            for g in guesses.tolist()]
+    by_labels = {}
+    for sig, labels in zip(sigs, ref["labels"]):
+        by_labels.setdefault(labels, set()).add((int(sig[0]), int(sig[1])))
+    assert all(len(s) == 1 for s in by_labels.values())
+    assert len({next(iter(s)) for s in by_labels.values()}) == len(by_labels)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_split_classes_match_reference(seed):
+    table, search, cands, w = _setup("p3c4", seed, weighted=True)
+    rules = table.rules
+    rank, _ = search.rank_cost(4, 7)
+    for g in range(0, table.n, 7):
+        out, out_w, starts, sizes, answers, bounds = split_classes(
+            table.scores, g, cands, w, rank, rules.n_answer_slots, rules.win_index, 1, False)
+        ref = split_classes_reference(table.scores[g], cands, w, rank, rules.win_index)
+        got = [(int(a), out[s:s + m].tolist(), out_w[s:s + m].tolist(), int(b))
+               for a, s, m, b in zip(answers, starts, sizes, bounds)]
+        assert got == [(a, c, list(map(int, cw)), int(b)) for a, c, cw, b in ref]
+
+
+def _brute_class_cost(table, members, weights):
+    """Exact cost of finishing a class (any guess, unlimited), by plain recursion."""
+    from mastermind.exact.reference import reference_cost
+
+    full = np.zeros(table.n)
+    full[members] = weights
+    return reference_cost(table, members, weights=full)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_refined_class_bound_is_a_bound_and_exact_for_three(seed):
+    table = CodeTable(Rules.parse("p3c3"))
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(3, 7))
+    members = np.sort(rng.choice(table.n, size=m, replace=False)).astype(np.int32)
+    weights = rng.integers(0, 5, size=m).astype(np.int64)
+    order = np.lexsort((members, -weights))
+    members, weights = members[order], weights[order]
+    search = Search(table, np.ones(table.n, dtype=np.int64), full_group(table.rules))
+    rank, _ = search.rank_cost(10)
+    seen = np.zeros(table.rules.n_answer_slots + 1, dtype=np.int64)
+    bound = class_bound(table.scores, members, weights, rank, 1, True, seen)
+    exact = _brute_class_cost(table, members.tolist(), weights)
+    assert bound <= exact
+    if m == 3:
+        assert bound == exact
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_perfect_member_matches_brute_force(seed):
+    table = CodeTable(Rules.parse("p3c4"))
+    rng = np.random.default_rng(seed)
+    cands = np.sort(rng.choice(table.n, size=int(rng.integers(2, 9)), replace=False)).astype(np.int32)
+    got = perfect_member(table.scores, cands, table.rules.n_answer_slots)
+    expect = -1
+    for i, g in enumerate(cands.tolist()):
+        others = [int(table.scores[g, s]) for s in cands.tolist() if s != g]
+        if len(set(others)) == len(others):
+            expect = i
+            break
+    assert got == expect

@@ -1,0 +1,226 @@
+"""The exact solver: published values, and agreement with the plain exhaustive search."""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from mastermind.errors import MastermindError
+from mastermind.exact import solve, solve_by_first_guess
+from mastermind.exact.reference import reference_cost, reference_solve, reference_worst
+from mastermind.game import CodeTable, Rules
+
+# every game with at most ~30 codes runs by default; the rest up to 81 codes is marked slow
+SMALL = ["p1c1", "p1c4", "p2c2", "p2c3", "p2c4", "p2c5", "p3c2", "p3c3", "p4c2",
+         "p2c3n", "p2c4n", "p2c5n", "p3c3n", "p3c4n", "p4c4n"]
+LARGER = ["p2c6", "p2c7", "p2c8", "p2c9", "p3c4", "p4c3", "p2c6n", "p2c7n", "p2c8n", "p2c9n",
+          "p3c5n"]
+
+_tables: dict[str, CodeTable] = {}
+
+
+def table_of(text: str) -> CodeTable:
+    if text not in _tables:
+        _tables[text] = CodeTable(Rules.parse(text))
+    return _tables[text]
+
+
+def check_tree(table, result, cands=None):
+    """The returned tree, replayed against every secret, gives the reported numbers."""
+    stats = result.tree.stats(table) if cands is None else None
+    if stats is None:
+        from mastermind.tree import Stats
+
+        stats = Stats.from_depths(result.tree.depths(table, np.asarray(cands)))
+    assert stats.total == result.stats.total
+    assert stats.worst == result.worst
+    assert stats.histogram == result.histogram
+    return stats
+
+
+@pytest.fixture(scope="module")
+def p4c6():
+    return table_of("p4c6")
+
+
+def test_p4c6_optimal_total_is_5625(p4c6):
+    result = solve(p4c6)
+    assert (result.total, result.secrets, result.proven) == (5625, 1296, True)
+    assert round(result.average, 4) == 4.3403
+    check_tree(p4c6, result)
+    assert result.nodes > 0
+
+
+def test_p4c6_worst_case_is_5(p4c6):
+    result = solve(p4c6, objective="worst")
+    assert result.worst == 5
+    assert result.total == 5626  # the best total among strategies that never need a sixth guess
+    check_tree(p4c6, result)
+
+
+@pytest.mark.slow
+def test_p4c6_max_guesses_5_gives_5626(p4c6):
+    result = solve(p4c6, max_guesses=5)
+    assert (result.total, result.worst) == (5626, 5)
+    check_tree(p4c6, result)
+
+
+def _check_against_reference(text, **kw):
+    table = table_of(text)
+    value, _ = reference_solve(table, **kw)
+    result = solve(table, **kw)
+    assert result.total == value, kw
+    stats = check_tree(table, result)
+    if kw.get("objective") == "worst":
+        assert result.worst == reference_worst(table, range(table.n), pool=kw.get("pool", "all"))
+    if kw.get("max_guesses"):
+        assert stats.worst <= kw["max_guesses"]
+    return result
+
+
+@pytest.mark.parametrize("text", SMALL)
+def test_small_games_agree_with_exhaustive_search(text):
+    table = table_of(text)
+    plain = _check_against_reference(text)
+    worst = _check_against_reference(text, objective="worst")
+    _check_against_reference(text, pool="consistent")
+    _check_against_reference(text, objective="worst", pool="consistent")
+    # a cap at the optimal worst case, and one guess above it
+    _check_against_reference(text, max_guesses=worst.worst)
+    _check_against_reference(text, max_guesses=worst.worst + 1, pool="consistent")
+    if worst.worst > 1:
+        with pytest.raises(MastermindError, match="within"):
+            solve(table, max_guesses=worst.worst - 1)
+    assert plain.total <= worst.total
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("text", LARGER)
+def test_larger_games_agree_with_exhaustive_search(text):
+    worst = _check_against_reference(text, objective="worst")
+    _check_against_reference(text)
+    _check_against_reference(text, pool="consistent")
+    _check_against_reference(text, max_guesses=worst.worst)
+
+
+@pytest.mark.parametrize("text", ["p2c4", "p3c3", "p3c4n", "p2c5n", "p4c2"])
+@pytest.mark.parametrize("seed", range(3))
+def test_random_integer_weights_agree_with_exhaustive_search(text, seed):
+    table = table_of(text)
+    rng = np.random.default_rng(seed)
+    weights = rng.integers(0, 6, size=table.n)
+    for kw in ({}, {"pool": "consistent"}, {"max_guesses": reference_worst(table, range(table.n))}):
+        expect = reference_cost(table, range(table.n), kw.get("max_guesses"), pool=kw.get("pool", "all"),
+                                weights=weights)
+        result = solve(table, weights=weights, **kw)
+        assert result.total == expect
+        check_tree(table, result)
+        assert result.total == int((weights * result.tree.depths(table)).sum())
+        assert result.fraction == Fraction(int(expect), int(weights.sum()))
+
+
+@pytest.mark.parametrize("text", ["p3c3", "p2c5n"])
+@pytest.mark.parametrize("seed", range(3))
+def test_random_float_weights_agree_with_exhaustive_search(text, seed):
+    table = table_of(text)
+    rng = np.random.default_rng(100 + seed)
+    weights = rng.random(table.n) * (rng.random(table.n) > 0.2)  # some zero weights
+    expect = reference_cost(table, range(table.n), weights=weights)
+    result = solve(table, weights=weights)
+    assert math.isclose(result.total, expect, rel_tol=1e-12)
+    assert math.isclose(result.average, expect / weights.sum(), rel_tol=1e-12)
+    check_tree(table, result)
+
+
+def test_equal_weights_are_the_plain_search_scaled():
+    table = table_of("p3c4n")
+    plain = solve(table)
+    for w in (1, 3):
+        result = solve(table, weights=np.full(table.n, w))
+        assert result.total == w * plain.total
+        assert result.nodes == plain.nodes  # the same search, not a weighted one
+    zero = solve(table, weights=np.zeros(table.n))
+    assert zero.total == 0 and zero.stats.secrets == table.n
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_candidate_subsets_agree_with_exhaustive_search(seed):
+    table = table_of("p3c3")
+    rng = np.random.default_rng(seed)
+    cands = np.sort(rng.choice(table.n, size=int(rng.integers(4, 20)), replace=False))
+    weights = rng.integers(1, 4, size=table.n) if seed % 2 else None
+    expect = reference_cost(table, cands, weights=weights)
+    result = solve(table, candidates=cands, weights=weights)
+    assert result.total == expect
+    check_tree(table, result, cands)
+
+
+@pytest.mark.parametrize("text", ["p2c4", "p3c3", "p4c4n", "p2c5n"])
+def test_first_guess_and_by_first_guess(text):
+    table = table_of(text)
+    results = solve_by_first_guess(table)
+    assert min(r.total for r in results) == solve(table).total
+    for r in results:
+        answers = table.scores[r.first_guess]
+        win = table.rules.win_index
+        expect = table.n + sum(reference_cost(table, np.flatnonzero(answers == a))
+                               for a in np.unique(answers) if a != win)
+        assert r.total == expect
+        assert solve(table, first_guess=r.first_guess).total == expect
+        assert r.tree.root.guess == r.first_guess
+        check_tree(table, r)
+
+
+@pytest.mark.parametrize("text", ["p2c4", "p3c3", "p2c5", "p4c4n", "p3c4n"])
+def test_tie_break_prefers_smaller_worst_case(text):
+    table = table_of(text)
+    plain = solve(table)
+    tied = solve(table, tie_break=True)
+    assert tied.total == plain.total
+    # the smallest worst case among optimal strategies, by the exhaustive search
+    d = 1
+    while reference_cost(table, range(table.n), d) != plain.total:
+        d += 1
+    assert tied.worst == d
+    assert tied.histogram[-1] <= plain.histogram[-1] or tied.worst < plain.worst
+    check_tree(table, tied)
+
+
+@pytest.mark.parametrize("text", ["p3c3", "p2c4", "p3c4n"])
+def test_tie_break_counts_fewest_secrets_at_worst_case(text):
+    table = table_of(text)
+    tied = solve(table, tie_break=True)
+    # exhaustive: with d the smallest worst case of an optimal strategy, a guess costs
+    # N + 1 and a secret solved by the d-th guess one more
+    n = table.n
+    d = tied.worst
+    value = reference_cost(table, range(n), d, unit=n + 1, penalty=1)
+    assert value == (n + 1) * tied.total + tied.histogram[-1]
+
+
+def test_parallel_jobs_give_the_same_optimum():
+    table = table_of("p4c4")
+    one = solve(table)
+    two = solve(table, jobs=2)
+    assert two.total == one.total
+    check_tree(table, two)
+
+
+@pytest.mark.parametrize("kw, message", [
+    ({"objective": "average"}, "objective"),
+    ({"pool": "some"}, "pool"),
+    ({"max_guesses": 0}, "at least 1"),
+    ({"weights": [1, 2]}, "one entry per code"),
+    ({"weights": -np.ones(27)}, "non-negative"),
+    ({"candidates": []}, "empty"),
+    ({"first_guess": 99}, "out of range"),
+])
+def test_bad_input_is_a_one_line_error(kw, message):
+    with pytest.raises(MastermindError, match=message):
+        solve(table_of("p3c3"), **kw)
+
+
+def test_needs_the_full_score_table():
+    with pytest.raises(MastermindError, match="full score table"):
+        solve(CodeTable(Rules.parse("p2c2"), full=False))

@@ -1,0 +1,62 @@
+"""The group that fixes the guesses so far: kernels against the pure-Python references."""
+
+import numpy as np
+import pytest
+
+from mastermind.exact._kernels import restrict_group_kernel
+from mastermind.game import Rules
+from mastermind.symmetry import (
+    canonical_codes, full_group, is_canonical_reference, restrict_group, restrict_group_reference,
+    stabilizer_group, stabilizer_reference,
+)
+
+
+@pytest.mark.parametrize("rules_text", ["p4c6", "p3c5n", "p4c4"])
+@pytest.mark.parametrize("seed", range(3))
+def test_restrict_and_canonical_match_reference(rules_text, seed):
+    rules = Rules.parse(rules_text)
+    codes = rules.codes_array()
+    rng = np.random.default_rng(seed)
+    perms, cmaps = full_group(rules)
+    for step in range(3):
+        guess = codes[int(rng.integers(rules.n_codes))]
+        keep_ref, new_ref = restrict_group_reference(perms, cmaps, tuple(guess.tolist()))
+        keep, new = restrict_group_kernel(perms, cmaps, guess)
+        assert keep.tolist() == keep_ref.tolist()
+        assert new[keep].tolist() == new_ref[keep_ref].tolist()
+        perms, cmaps = restrict_group(perms, cmaps, guess)
+        absent = sorted(set(rng.choice(rules.colors, size=int(rng.integers(0, 3))).tolist()))
+        got = canonical_codes(codes, perms, cmaps, absent).tolist()
+        expect = [i for i, row in enumerate(codes.tolist())
+                  if is_canonical_reference(row, perms, cmaps, absent)]
+        assert got == expect
+        # every element really fixes the guess
+        for p, c in zip(perms.tolist(), cmaps.tolist()):
+            assert [c[guess[p[i]]] for i in range(rules.pegs)] == guess.tolist()
+
+
+def test_first_guesses_and_group_sizes():
+    rules = Rules.parse("p4c6")
+    codes = rules.codes_array()
+    perms, cmaps = full_group(rules)
+    assert [rules.code_text(c) for c in canonical_codes(codes, perms, cmaps)] == \
+        ["1111", "1112", "1122", "1123", "1234"]
+    p2, c2 = restrict_group(perms, cmaps, codes[rules.parse_code("1123")])
+    # swap the two 1s, and/or swap the last two pegs with colours 2 and 3; 4, 5, 6 stay free
+    assert len(p2) == 4 and int((c2[0] < 0).sum()) == 3
+    # about a tenth of the codes remain to try after 1123
+    assert 100 <= len(canonical_codes(codes, p2, c2)) <= 200
+
+
+@pytest.mark.parametrize("rules_text", ["p2c3", "p3c3", "p2c4n"])
+@pytest.mark.parametrize("seed", range(3))
+def test_stabilizer_matches_brute_force(rules_text, seed):
+    rules = Rules.parse(rules_text)
+    rng = np.random.default_rng(seed)
+    if seed == 0:
+        values = np.ones(rules.n_codes)
+    else:
+        # values constant on a random union of classes keeps some symmetry
+        values = rng.integers(0, 2, size=rules.n_codes).astype(float)
+    perms, cmaps = stabilizer_group(rules, rules.codes_array(), values)
+    assert len(perms) == stabilizer_reference(rules, values.tolist())
