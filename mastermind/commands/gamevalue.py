@@ -71,7 +71,7 @@ def _print(result) -> None:
     t = Table(title="code breaker: mix of strategy trees (each played under a random colour "
                     "and position permutation)")
     for col in ("weight", "first guess", "total", "worst", "guesses per class"):
-        t.add_column(col, justify="left" if col == "first guess" else "right")
+        t.add_column(col, justify="left" if col == "first guess" else "right", no_wrap=True)
     for b in result.breaker:
         t.add_row(f"{b.weight} ({float(b.weight):.4f})", rules.code_text(b.tree.root.guess),
                   str(b.stats.total), str(b.stats.worst), " ".join(map(str, b.class_totals)))

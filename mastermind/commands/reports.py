@@ -61,7 +61,10 @@ def table(
         if time_limit <= 0:
             raise MastermindError(f"--time-limit must be positive, got {time_limit}")
         games = [Rules(p, c, not no_repeat) for p in peg_list for c in color_list
-                 if no_repeat is False or c >= p]
+                 if not no_repeat or c >= p]
+        if not games:
+            raise MastermindError("no game in that range: without repetition colours must be "
+                                  "at least pegs")
         for rules in games:  # refuse sizes beyond memory before any work
             if rules.table_bytes() > limit:
                 table_for(rules, limit)

@@ -164,8 +164,8 @@ def game_value(
         history.append((best_low, sol.value))
         totals = classes.totals(tree.depths(table))
         priced = sum(sol.maker[k] * totals[k] for k in range(len(sizes)))
-        if priced < sol.value - tol:
-            add(tree)
+        if priced < sol.value - tol and add(tree):
+            pass
         elif alpha == 0:
             break  # the LP duals have no improving tree: GLOP has converged
         else:

@@ -121,7 +121,7 @@ class TableRow:
 
 def knuth_table_row(rules: Rules, worker: TimedWorker, *, time_limit: float,
                     memory_limit: int = DEFAULT_MEMORY_LIMIT, cpsat_time: float = 2.0,
-                    workers: int = 1) -> TableRow:
+                    workers: int = 1, max_refined: int = MAX_REFINED_CODES) -> TableRow:
     """One row of the table of Knuth's algorithm, with bounds and (time permitting) the optimum.
 
     ``time_limit`` applies to each of the two exact runs (least total, least worst case).
@@ -135,7 +135,7 @@ def knuth_table_row(rules: Rules, worker: TimedWorker, *, time_limit: float,
     try:
         first, mu = knuth_first_guess(table)
         knuth = play_all(make_strategy("minimax", table)).stats(table)
-        bounds = game_bounds(table, cpsat_time=cpsat_time, workers=workers)
+        bounds = game_bounds(table, cpsat_time=cpsat_time, workers=workers, max_refined=max_refined)
     except BaseException:
         worker.close(kill=True)
         raise

@@ -18,8 +18,11 @@ from typing import Any, Callable
 
 from mastermind.errors import MastermindError
 
+STARTUP_LIMIT = 120.0
+
 
 def _serve(conn) -> None:
+    conn.send(("ready", None, 0.0))
     while True:
         try:
             job = conn.recv()
@@ -28,12 +31,14 @@ def _serve(conn) -> None:
         if job is None:
             return
         fn, args = job
+        start = time.monotonic()
         try:
-            conn.send(("ok", fn(*args)))
+            value = fn(*args)
+            conn.send(("ok", value, time.monotonic() - start))
         except MastermindError as exc:
-            conn.send(("error", str(exc)))
+            conn.send(("error", str(exc), 0.0))
         except BaseException:  # reported to the parent as one line
-            conn.send(("crash", traceback.format_exc().strip().splitlines()[-1]))
+            conn.send(("crash", traceback.format_exc().strip().splitlines()[-1], 0.0))
 
 
 class TimedWorker:
@@ -43,7 +48,7 @@ class TimedWorker:
         self._ctx = mp.get_context("spawn")
         self._proc = None
         self._conn = None
-        self._pending: tuple[Callable, float] | None = None
+        self._pending: tuple[Callable, float, float] | None = None
 
     def _start(self) -> None:
         parent, child = self._ctx.Pipe(duplex=True)
@@ -51,6 +56,14 @@ class TimedWorker:
         self._proc.start()
         child.close()
         self._conn = parent
+        # wait until the child has started (imports done), so time limits count solver time only
+        try:
+            ready = parent.poll(STARTUP_LIMIT) and parent.recv()[0] == "ready"
+        except EOFError:
+            ready = False
+        if not ready:
+            self.close(kill=True)
+            raise MastermindError(f"the solver process did not start within {STARTUP_LIMIT} s")
 
     def run(self, fn: Callable, args: tuple, time_limit: float) -> Any | None:
         """``fn(*args)`` from the child, or ``None`` if it took more than ``time_limit`` seconds.
@@ -74,27 +87,31 @@ class TimedWorker:
             self._start()
         assert self._conn is not None
         self._conn.send((fn, args))
-        self._pending = (fn, time.monotonic() + time_limit)
+        self._pending = (fn, time.monotonic() + time_limit, time_limit)
 
     def result(self) -> Any | None:
-        """The submitted job's value, or ``None`` when its time limit passed first."""
+        """The submitted job's value, or ``None`` when its time limit passed first.
+
+        A job that finished while the parent was busy still counts as late if it ran
+        longer than its limit, so results do not depend on how long the parent worked.
+        """
         if self._pending is None:
             raise RuntimeError("no job submitted")
-        fn, deadline = self._pending
+        fn, deadline, time_limit = self._pending
         self._pending = None
         assert self._conn is not None
         if not self._conn.poll(max(0.0, deadline - time.monotonic())):
             self.close(kill=True)
             return None
         try:
-            kind, value = self._conn.recv()
+            kind, value, elapsed = self._conn.recv()
         except EOFError:
             code = self._proc.exitcode if self._proc is not None else None
             self.close(kill=True)
             raise MastermindError(f"{getattr(fn, '__name__', 'job')} stopped without an answer "
                                   f"(exit code {code}); out of memory?") from None
         if kind == "ok":
-            return value
+            return value if elapsed <= time_limit else None
         if kind == "error":
             raise MastermindError(value)
         raise MastermindError(f"{getattr(fn, '__name__', 'job')} failed: {value}")

@@ -25,6 +25,17 @@ def test_optimal_total_agrees_with_exact_and_brute_force(pegs, colors):
     assert stats.total == result.value and stats.worst <= depth
 
 
+@pytest.mark.parametrize("rules", [Rules(2, 3, False), Rules(2, 4, False), Rules(3, 4, False)],
+                         ids=str)
+def test_games_without_repetition(rules):
+    table = CodeTable(rules)
+    exact = solve(table)
+    result = solve_tree(table, exact.worst, time_limit=60, workers=2)
+    assert result.proven and result.value == exact.total
+    if table.n <= 12:
+        assert exact.total == reference_optimum(table, exact.worst)[0]
+
+
 @pytest.mark.parametrize("pegs,colors", TINY + [(3, 3), (4, 2), (2, 5)])
 def test_depth_infeasibility_proves_the_worst_case(pegs, colors):
     table = CodeTable(Rules(pegs, colors))

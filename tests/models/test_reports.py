@@ -28,7 +28,7 @@ def rows():
                 rules = Rules(pegs, colors)
                 quick = rules.n_codes <= 256
                 out[pegs, colors] = knuth_table_row(rules, worker, time_limit=60 if quick else 0.001,
-                                                    cpsat_time=1.0).to_dict()
+                                                    cpsat_time=1.0, max_refined=256).to_dict()
     return out
 
 
@@ -71,17 +71,18 @@ def test_table_cli_markdown_and_json(capsys):
 
 
 def test_table_open_cells_show_bounds(capsys):
-    assert main(["table", "--pegs", "4", "--colors", "6", "--time-limit", "0.001",
+    assert main(["table", "--pegs", "4", "--colors", "5", "--time-limit", "0.001",
                  "--cpsat-time", "0"]) == 0
     out = capsys.readouterr().out
-    assert "| 4 | 6 | 1296 | 14 | 1122 | 256 | 5 | 5 | 5 | >= 5 | >= " in out
-    assert "open" in out and "p4c6r" in out
+    assert "| 4 | 5 | 625 | 14 | 1122 | 120 | 5 | 4 | 5 | >= 5 | >= 2418 | >= 3.8688 |" in out
+    assert "open" in out and "p4c5r" in out
 
 
 @pytest.mark.parametrize("args,message", [
     (["table", "--pegs", "2-x"], "cannot read pegs"),
     (["table", "--colors", "0-3"], "colors 0 out of range"),
     (["table", "--time-limit", "0"], "--time-limit must be positive"),
+    (["table", "--pegs", "4", "--colors", "2-3", "--no-repeat"], "no game in that range"),
     (["compare", "-p", "2", "-c", "3", "--plot", "/nonexistent/dir/plot.png"], "plot"),
     (["cpsat", "-p", "2", "-c", "2", "--depth", "0"], "max depth"),
     (["static", "-p", "4", "-c", "6"], "static model for p4c6r"),
