@@ -107,3 +107,10 @@ def test_iteration_limit_reports_bounds_without_proof():
     result = game_value(table, solver="search", max_iterations=2, smoothing=0.0)
     assert not result.proven
     assert result.lower <= brute_force_value(table) <= result.value
+
+
+def test_progress_bar_is_driven():
+    from mastermind.progress import progress_bar
+
+    with progress_bar(True) as bar:
+        assert game_value(CodeTable(Rules(2, 3)), solver="search", progress=bar).proven

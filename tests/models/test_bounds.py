@@ -66,8 +66,6 @@ def test_two_level_total_bound_p4c6(p4c6):
     assert perfect_tree_total(p4c6.rules, 1296) <= lookahead_total_bound(p4c6, 1)
 
 
-@pytest.mark.xfail(strict=True, reason="the published two-level values rest on a leaf bound we "
-                   "could not reconstruct: ours give 5429 plain and 5532 refined (both proven)")
 def test_two_level_total_bound_p4c6_published(p4c6):
     by_first = lookahead_totals_by_first_guess(p4c6, 2)
     texts = {p4c6.rules.code_text(g): v for g, v in by_first.items()}
