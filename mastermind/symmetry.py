@@ -105,7 +105,7 @@ def restrict_group_reference(
     >>> perms, cmaps = full_group(Rules(4, 6))
     >>> keep, new = restrict_group_reference(perms, cmaps, (0, 0, 1, 2))
     >>> int(keep.sum()), new[keep][:, :3].tolist()
-    (2, [[0, 1, 2], [0, 1, 2]])
+    (4, [[0, 1, 2], [0, 2, 1], [0, 1, 2], [0, 2, 1]])
     """
     used = cmaps[0] >= 0
     keep = np.zeros(len(perms), dtype=bool)

@@ -211,45 +211,6 @@ def split_classes(scores, guess, cands, weights, rank_cost, n_slots, win, unit, 
 
 
 @nb.njit(cache=True, nogil=True)
-def canonical_mask(codes, perms, cmaps, free):  # pragma: no cover - compiled
-    """``out[i]``: no group element maps code i to a lexicographically smaller code.
-
-    Twin of :func:`mastermind.symmetry.is_canonical_reference`.
-    """
-    n, p = codes.shape
-    k = perms.shape[0]
-    c = cmaps.shape[1]
-    out = np.ones(n, dtype=np.bool_)
-    rename = np.empty(c, dtype=np.int8)
-    for i in range(n):
-        for e in range(k):
-            for col in range(c):
-                rename[col] = -1
-            n_free = 0
-            cmp = 0
-            for j in range(p):
-                a = codes[i, perms[e, j]]
-                b = cmaps[e, a]
-                if b < 0:
-                    b = rename[a]
-                    if b < 0:
-                        b = free[n_free]
-                        n_free += 1
-                        rename[a] = b
-                x = codes[i, j]
-                if b < x:
-                    cmp = -1
-                    break
-                if b > x:
-                    cmp = 1
-                    break
-            if cmp < 0:
-                out[i] = False
-                break
-    return out
-
-
-@nb.njit(cache=True, nogil=True)
 def restrict_group_kernel(perms, cmaps, guess):  # pragma: no cover - compiled
     """Twin of :func:`mastermind.symmetry.restrict_group_reference`."""
     k, p = perms.shape
@@ -304,8 +265,9 @@ def stabilizer_mask(codes, lookup, values, perms, colour_perms, colors):  # prag
 
 @nb.njit(cache=True, nogil=True)
 def refined_bound(scores, guess, cands, weights, rank_cost, n_slots, win, unit, refine, buf, buf_w,
-                  start, pos, seen):  # pragma: no cover
+                  start, pos, seen, local):  # pragma: no cover
     """Sum of ``class_bound`` over the non-winning classes of one guess (buffers reused)."""
+    # ``local[i, j]``: answer between candidates i and j; classes hold positions in ``cands``
     row = scores[guess]
     n = cands.shape[0]
     for a in range(n_slots + 1):
@@ -317,7 +279,7 @@ def refined_bound(scores, guess, cands, weights, rank_cost, n_slots, win, unit, 
         pos[a] = start[a]
     for j in range(n):
         a = row[cands[j]]
-        buf[pos[a]] = cands[j]
+        buf[pos[a]] = j
         buf_w[pos[a]] = weights[j]
         pos[a] += 1
     total = weights[0] * 0
@@ -325,7 +287,7 @@ def refined_bound(scores, guess, cands, weights, rank_cost, n_slots, win, unit, 
         lo = start[a]
         hi = start[a + 1]
         if a != win and hi > lo:
-            total += class_bound(scores, buf[lo:hi], buf_w[lo:hi], rank_cost, unit, refine, seen)
+            total += class_bound(local, buf[lo:hi], buf_w[lo:hi], rank_cost, unit, refine, seen)
     return total
 
 
@@ -384,11 +346,18 @@ def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, be
     if exact_guess >= 0 and exact_value < cutoff:
         cutoff = exact_value
     n = cands.shape[0]
-    buf = np.empty(n, dtype=cands.dtype)
+    buf = np.empty(n, dtype=np.int64)
     buf_w = np.empty(n, dtype=weights.dtype)
     start = np.empty(n_slots + 1, dtype=np.int64)
     pos = np.empty(n_slots, dtype=np.int64)
     seen = np.zeros(n_slots + 1, dtype=np.int64)
+    local = np.empty((0, 0), dtype=scores.dtype)
+    if refine:
+        local = np.empty((n, n), dtype=scores.dtype)
+        for i in range(n):
+            row = scores[cands[i]]
+            for j in range(n):
+                local[i, j] = row[cands[j]]
     rest_min = np.inf
     n_plan = 0
     pick = np.empty(n_guesses, dtype=np.int64)
@@ -398,7 +367,7 @@ def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, be
         v = bound[gi] + own
         if v < cutoff and refine and _has_refinable(counts[gi], win, two_level):
             v = refined_bound(scores, guesses[gi], cands, weights, rank_cost, n_slots, win, unit,
-                              refine, buf, buf_w, start, pos, seen) + own
+                              refine, buf, buf_w, start, pos, seen, local) + own
             bound[gi] = v - own
             if largest[gi] <= exact_size:
                 if exact_guess < 0 or v < exact_value:

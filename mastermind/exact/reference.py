@@ -30,7 +30,7 @@ def reference_cost(
     the ``max_guesses``-th guess), finishing within ``max_guesses`` (INF if impossible)."""
     scores = table.scores
     win = table.rules.win_index
-    w = np.ones(table.n, dtype=np.int64) if weights is None else np.asarray(weights)
+    w = [1] * table.n if weights is None else np.asarray(weights).tolist()
     all_guesses = range(table.n)
     memo: dict[tuple, float] = {}
 

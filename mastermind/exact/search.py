@@ -6,13 +6,17 @@ it is solved by the r-th guess (the tie-break counts secrets at the worst case t
 
 * Bounds: a guess costs ``unit * W(S)`` plus, for each of its non-winning classes, at least
   the perfect-tree bound: the heaviest secret of a class at depth 1, the next B at depth 2,
-  B^2 at depth 3 ... (B = number of non-winning answers). A guess whose classes all have at
-  most two secrets is solved exactly by that bound.
-* Budget: ``_solve(S, r, beta)`` returns the exact cost when it is below ``beta``, else a
+  B^2 at depth 3 ... (B = the most classes any guess makes on S, since no guess splits a
+  subset of S into more). Classes that fit in two levels get one more unit when no member
+  tells the others apart. A guess whose classes have at most two secrets (three with that
+  refinement) is solved exactly by its bound; a set with a heaviest member that tells all
+  others apart is solved at once.
+* Budget: ``solve(S, r, beta)`` returns the exact cost when it is below ``beta``, else a
   proven lower bound that is at least ``beta``; both go into the memo.
 * Symmetry: the group of (position, colour) permutations fixing every guess so far maps S
-  onto itself, so only guesses canonical under it are tried; guesses with the same partition
-  (up to renaming classes) are tried once.
+  onto itself, so only guesses canonical under it are tried; colours absent from S join the
+  freely permuted ones; guesses with the same partition (up to renaming classes) are tried
+  once; a non-candidate that does not split S is never tried.
 """
 
 from __future__ import annotations
@@ -56,7 +60,6 @@ class Search:
         self.win = rules.win_index
         self.branching = max(1, len(rules.answers) - 1)
         self.max_set = table.n if max_set is None else max_set
-        self.full_depth = self._levels_needed(self.max_set)
         self.memo: dict = {}
         self.nodes = 0
         self.memo_hits = 0

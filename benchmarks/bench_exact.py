@@ -1,0 +1,131 @@
+"""Benchmark of the exact solver: search time, nodes, memo hit rate, peak memory.
+
+    python benchmarks/bench_exact.py                   # the games of the issue
+    python benchmarks/bench_exact.py --games p4c6 p4c5 --no-baseline
+
+Each game runs in its own process (peak memory is that process's maximum resident size).
+Search time excludes numba compilation: the process first solves a tiny game; the cold
+compile time is measured once with an empty numba cache. The baseline is the same search
+without any symmetry (every guess tried at every node) on the same machine in the same run;
+the C++ column repeats the published single-thread times from the issue, for reference only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+CPP_SECONDS = {"p4c6": 0.15, "p4c5": 0.04, "p4c7n": 0.05, "p4c8n": 0.96, "p5c4": 0.23, "p4c7": 26.7}
+DEFAULT_RUNS = [("p4c6", 1), ("p4c6", 2), ("p4c5", 1), ("p4c7n", 1), ("p4c8n", 1), ("p5c4", 1),
+                ("p4c7", 1), ("p4c7", 2)]
+BASELINE_GAMES = ["p4c5", "p4c6"]
+
+
+def run_one(game: str, jobs: int, symmetry: bool) -> dict:
+    import resource
+
+    import numpy as np
+
+    from mastermind.exact import ExactSolver, solve
+    from mastermind.game import CodeTable, Rules
+
+    solve(CodeTable(Rules(3, 3)))  # compile (or load the cache) outside the timing
+    solve(CodeTable(Rules(3, 3)), weights=np.arange(27))
+    if jobs > 1:
+        solve(CodeTable(Rules(4, 4)), jobs=jobs)  # start the worker processes (and their numba)
+    t0 = time.perf_counter()
+    table = CodeTable(Rules.parse(game))
+    table_seconds = time.perf_counter() - t0
+    if symmetry:
+        result = solve(table, jobs=jobs)
+    else:
+        solver = ExactSolver(table)
+        p, c = table.rules.pegs, table.rules.colors
+        solver.group = (np.arange(p, dtype=np.int8)[None, :], np.arange(c, dtype=np.int8)[None, :])
+        result = solver.run()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"game": game, "jobs": jobs, "symmetry": symmetry, "total": result.total,
+            "secrets": result.secrets, "worst": result.worst, "seconds": result.seconds,
+            "table_seconds": table_seconds, "nodes": result.nodes, "memo_hits": result.memo_hits,
+            "hit_rate": result.memo_hit_rate, "peak_mib": peak,
+            "first_guess": table.rules.code_text(result.first_guess)}
+
+
+def compile_seconds() -> float:
+    """Import + first solve of a tiny game with an empty numba cache, minus the same warm."""
+    code = ("import time; t=time.perf_counter(); from mastermind.exact import solve; "
+            "from mastermind.game import CodeTable, Rules; import numpy as np; "
+            "solve(CodeTable(Rules(3, 3))); solve(CodeTable(Rules(3, 3)), weights=np.arange(27)); "
+            "print(time.perf_counter()-t)")
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        cold = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                                    text=True, check=True).stdout)
+        warm = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                                    text=True, check=True).stdout)
+    return cold - warm
+
+
+def child(game: str, jobs: int, symmetry: bool, timeout: float) -> dict | None:
+    cmd = [sys.executable, __file__, "--one", game, str(jobs), "1" if symmetry else "0"]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True)
+    except subprocess.TimeoutExpired:
+        return None
+    except subprocess.CalledProcessError as exc:
+        print(f"{game}: failed\n{exc.stderr}", file=sys.stderr)
+        return None
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", nargs="*", help="games to run (jobs 1), default: the issue's list")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for --games runs")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the no-symmetry baseline")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds per run before giving up")
+    parser.add_argument("--one", nargs=3, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        game, jobs, symmetry = args.one
+        print(json.dumps(run_one(game, int(jobs), symmetry == "1")))
+        return
+    runs = [(g, args.jobs) for g in args.games] if args.games else DEFAULT_RUNS
+    print(f"numba compile time on a cold cache: {compile_seconds():.1f} s")
+    header = (f"{'game':7} {'jobs':>4} {'total':>7} {'avg':>7} {'worst':>5} {'search s':>9} "
+              f"{'C++ s':>6} {'nodes':>8} {'hit rate':>8} {'peak MiB':>8}  first")
+    print(header)
+    results = {}
+    for game, jobs in runs:
+        r = child(game, jobs, True, args.timeout)
+        if r is None:
+            print(f"{game:7} {jobs:>4}  (did not finish within {args.timeout:.0f} s)")
+            continue
+        results[(game, jobs)] = r
+        print(f"{game:7} {jobs:>4} {r['total']:>7} {r['total'] / r['secrets']:>7.4f} {r['worst']:>5} "
+              f"{r['seconds']:>9.3f} {CPP_SECONDS.get(game, float('nan')):>6.2f} {r['nodes']:>8} "
+              f"{r['hit_rate']:>8.3f} {r['peak_mib']:>8.0f}  {r['first_guess']}", flush=True)
+    if args.no_baseline:
+        return
+    print("\nbaseline: the same search without symmetry (every guess at every node)")
+    for game in BASELINE_GAMES:
+        if (game, 1) not in results:
+            continue
+        b = child(game, 1, False, args.timeout)
+        if b is None:
+            print(f"{game:7} baseline did not finish within {args.timeout:.0f} s "
+                  f"(ratio > {args.timeout / results[(game, 1)]['seconds']:.0f}x)")
+            continue
+        r = results[(game, 1)]
+        assert b["total"] == r["total"], (b, r)
+        print(f"{game:7} baseline {b['seconds']:.3f} s, {b['nodes']} nodes; with symmetry "
+              f"{r['seconds']:.3f} s: {b['seconds'] / r['seconds']:.1f}x faster", flush=True)
+
+
+if __name__ == "__main__":
+    main()
