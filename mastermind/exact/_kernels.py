@@ -29,15 +29,19 @@ def partition_counts(scores, guesses, cands, n_slots, win):  # pragma: no cover 
     the number of non-winning classes, the largest class and the sum of squared sizes."""
     n_guesses = guesses.shape[0]
     n = cands.shape[0]
-    counts = np.zeros((n_guesses, n_slots), dtype=np.int32)
+    # uint16: half the memory traffic of int32; the search refuses sets above 65535 codes
+    counts = np.zeros((n_guesses, n_slots), dtype=np.uint16)
     parts = np.zeros(n_guesses, dtype=np.int32)
     largest = np.zeros(n_guesses, dtype=np.int32)
     spread = np.zeros(n_guesses, dtype=np.int64)
+    # candidates outer, guesses inner (the table is symmetric): the increments of one pass
+    # go to different guesses, so they do not wait on each other
+    for j in range(n):
+        row = scores[cands[j]]
+        for gi in range(n_guesses):
+            counts[gi, row[guesses[gi]]] += 1
     for gi in range(n_guesses):
-        row = scores[guesses[gi]]
         count = counts[gi]
-        for j in range(n):
-            count[row[cands[j]]] += 1
         big = 0
         sq = 0
         n_parts = 0
@@ -300,6 +304,40 @@ def _has_refinable(count, win, two_level):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
+def refined_bound_capped(scores, guess, cands, weights, rank_cost, count, win, unit, base, limit,
+                         buf, buf_w, seen, local):  # pragma: no cover
+    """``refined_bound`` without weights (all ones), stopping as soon as it reaches ``limit``:
+    ``base`` is the plain perfect-tree bound of the guess (``count``: its class sizes), each
+    class that fits in two levels adds what ``class_bound`` adds to its plain bound. Returns
+    the full refined bound when below ``limit``, else a lower bound of it at least ``limit``.
+    Classes are gathered one at a time, so an early stop skips the rest."""
+    row = scores[guess]
+    n = cands.shape[0]
+    total = base
+    if total >= limit:
+        return total
+    for a in range(count.shape[0]):
+        m = count[a]
+        if a == win or m < 3 or rank_cost[m - 1] != rank_cost[1]:
+            continue
+        k = 0
+        for j in range(n):
+            if row[cands[j]] == a:
+                buf[k] = j
+                buf_w[k] = weights[j]
+                k += 1
+                if k == m:
+                    break
+        plain = buf_w[0] * 0
+        for i in range(m):
+            plain += buf_w[i] * rank_cost[i]
+        total += class_bound(local, buf[:m], buf_w[:m], rank_cost, unit, True, seen) - plain
+        if total >= limit:
+            return total
+    return total
+
+
+@nb.njit(cache=True, nogil=True)
 def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win, weighted,
               unit, refine):  # pragma: no cover
     """Everything the search needs to know about one node, in one pass over the guesses.
@@ -366,10 +404,20 @@ def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, be
             continue
         v = bound[gi] + own
         if v < cutoff and refine and _has_refinable(counts[gi], win, two_level):
-            v = refined_bound(scores, guesses[gi], cands, weights, rank_cost, n_slots, win, unit,
-                              refine, buf, buf_w, start, pos, seen, local) + own
+            if weighted:
+                v = refined_bound(scores, guesses[gi], cands, weights, rank_cost, n_slots, win,
+                                  unit, refine, buf, buf_w, start, pos, seen, local) + own
+            else:
+                # only whether it reaches the cut-off matters for a guess that does
+                v = refined_bound_capped(scores, guesses[gi], cands, weights, rank_cost,
+                                         counts[gi], win, unit, bound[gi], cutoff - own, buf,
+                                         buf_w, seen, local) + own
             bound[gi] = v - own
             if largest[gi] <= exact_size:
+                if v >= cutoff:
+                    if v < rest_min:
+                        rest_min = v
+                    continue
                 if exact_guess < 0 or v < exact_value:
                     exact_guess = guesses[gi]
                     exact_value = v
@@ -492,3 +540,209 @@ def canonical_mask_blocks(codes, perms, cmaps, block, block_colours):  # pragma:
                 break
     return out
 
+
+
+@nb.njit(cache=True, nogil=True)
+def _before(bound, spread, guesses, a, b):  # pragma: no cover - compiled
+    """Plan order: bound, then sum of squared class sizes, then position."""
+    if bound[a] != bound[b]:
+        return bound[a] < bound[b]
+    if spread[a] != spread[b]:
+        return spread[a] < spread[b]
+    return a < b
+
+
+@nb.njit(cache=True, nogil=True)
+def _heap_push(heap, size, x, bound, spread, guesses):  # pragma: no cover - compiled
+    i = size
+    heap[i] = x
+    while i > 0:
+        parent = (i - 1) >> 1
+        if _before(bound, spread, guesses, heap[i], heap[parent]):
+            heap[i], heap[parent] = heap[parent], heap[i]
+            i = parent
+        else:
+            break
+    return size + 1
+
+
+@nb.njit(cache=True, nogil=True)
+def _sift_down(heap, size, i, bound, spread, guesses):  # pragma: no cover - compiled
+    while True:
+        left = 2 * i + 1
+        if left >= size:
+            break
+        child = left
+        if left + 1 < size and _before(bound, spread, guesses, heap[left + 1], heap[left]):
+            child = left + 1
+        if _before(bound, spread, guesses, heap[child], heap[i]):
+            heap[i], heap[child] = heap[child], heap[i]
+            i = child
+        else:
+            break
+
+
+@nb.njit(cache=True, nogil=True)
+def _heap_pop(heap, size, bound, spread, guesses):  # pragma: no cover - compiled
+    top = heap[0]
+    size -= 1
+    heap[0] = heap[size]
+    _sift_down(heap, size, 0, bound, spread, guesses)
+    return top, size
+
+
+@nb.njit(cache=True, nogil=True)
+def plan_node_lazy(scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win,
+                   weighted, unit, refine, limit, most_hint):  # pragma: no cover
+    """``plan_node`` that refines bounds only as far as the first ``limit`` guesses of the
+    plan need: guesses are taken in order of their plain bound and refined one by one; a
+    refined guess is planned once no unrefined guess can come before it. A search usually
+    stops after a few guesses, so most refined bounds (and partition signatures) of a full
+    plan are never looked at.
+
+    ``most_hint``: the most classes any guess makes on this set, when ``guesses`` is only
+    part of the guesses (a continuation). Returns what ``plan_node`` returns (the plan is
+    the first ``limit`` planned guesses, in ``plan_node`` order), plus the guesses not yet
+    planned (``tail``, each with a plain bound below the cut-off) and the smallest bound
+    among them (``tail_min``, at least the last planned bound); call again on the tail
+    with the cut-off then in force to continue."""
+    n_slots = win + 1
+    counts, parts, largest, spread = partition_counts(scores, guesses, cands, n_slots, win)
+    n_guesses = guesses.shape[0]
+    useful = np.zeros(n_guesses, dtype=np.bool_)
+    most = max(1, most_hint)
+    for gi in range(n_guesses):
+        if counts[gi, win] > 0 or parts[gi] > 1:
+            useful[gi] = True
+            if parts[gi] > most:
+                most = parts[gi]
+    b = min(most, rank_tables.shape[0] - 1)
+    rank_cost = rank_tables[b]
+    bound, ok = guess_bounds(scores, guesses, counts, cands, weights, rank_cost, size_tables[b],
+                             win, weighted)
+    exact_size = 2
+    if refine and rank_cost.shape[0] > 2 and rank_cost[2] == rank_cost[1]:
+        exact_size = 3
+    two_level = 2
+    while two_level < rank_cost.shape[0] and rank_cost[two_level] == rank_cost[1]:
+        two_level += 1
+    exact_guess = -1
+    exact_value = own
+    for gi in range(n_guesses):
+        if useful[gi] and ok[gi] and largest[gi] <= 2:
+            v = bound[gi] + own
+            if exact_guess < 0 or v < exact_value:
+                exact_guess = guesses[gi]
+                exact_value = v
+    cutoff = beta
+    if exact_guess >= 0 and exact_value < cutoff:
+        cutoff = exact_value
+    rest_min = np.inf
+    # the guesses to plan, in order of plain bound (then spread, then position)
+    n_pick = 0
+    pick = np.empty(n_guesses, dtype=np.int64)
+    for gi in range(n_guesses):
+        if not (useful[gi] and ok[gi]) or largest[gi] <= 2:
+            continue
+        v = bound[gi] + own
+        if v < cutoff:
+            pick[n_pick] = gi
+            n_pick += 1
+        elif v < rest_min:
+            rest_min = v
+    # a heap rather than a sort: only the first few are usually taken
+    for t in range((n_pick - 2) // 2, -1, -1):
+        _sift_down(pick, n_pick, t, bound, spread, guesses)
+    n = cands.shape[0]
+    buf = np.empty(n, dtype=np.int64)
+    buf_w = np.empty(n, dtype=weights.dtype)
+    start = np.empty(n_slots + 1, dtype=np.int64)
+    pos = np.empty(n_slots, dtype=np.int64)
+    seen = np.zeros(n_slots + 1, dtype=np.int64)
+    local = np.empty((0, 0), dtype=scores.dtype)
+    if refine:
+        local = np.empty((n, n), dtype=scores.dtype)
+        for i in range(n):
+            row = scores[cands[i]]
+            for j in range(n):
+                local[i, j] = row[cands[j]]
+    heap = np.empty(max(n_pick, 1), dtype=np.int64)
+    n_heap = 0
+    first = dict()
+    first[np.int64(-1)] = np.int64(-1)
+    sigs = dict()
+    sigs[np.uint64(0)] = np.uint64(0)
+    plan = np.empty(min(limit, n_pick), dtype=np.int64)
+    plan_bound = np.empty(min(limit, n_pick), dtype=bound.dtype)
+    k = 0
+    while k < limit:
+        if n_heap > 0 and (n_pick == 0 or not _before(bound, spread, guesses, pick[0], heap[0])):
+            gi, n_heap = _heap_pop(heap, n_heap, bound, spread, guesses)
+            v = bound[gi] + own
+            if v >= cutoff:
+                if v < rest_min:
+                    rest_min = v
+                continue
+            cheap = np.int64(spread[gi] * 1000003 + largest[gi] * 1009 + parts[gi] * 2
+                             + (1 if counts[gi, win] > 0 else 0))
+            if cheap in first:
+                other = first[cheap]
+                if other >= 0:
+                    s1, s2 = partition_signature(scores[guesses[other]], cands, n_slots, win)
+                    sigs[s1] = s2
+                    first[cheap] = -2
+                s1, s2 = partition_signature(scores[guesses[gi]], cands, n_slots, win)
+                if s1 in sigs and sigs[s1] == s2:
+                    continue
+                sigs[s1] = s2
+            else:
+                first[cheap] = gi
+            plan[k] = guesses[gi]
+            plan_bound[k] = v
+            k += 1
+            continue
+        if n_pick == 0:
+            break
+        gi, n_pick = _heap_pop(pick, n_pick, bound, spread, guesses)
+        v = bound[gi] + own
+        if v >= cutoff:
+            if v < rest_min:
+                rest_min = v
+            continue
+        if refine and _has_refinable(counts[gi], win, two_level):
+            if weighted:
+                v = refined_bound(scores, guesses[gi], cands, weights, rank_cost, n_slots, win,
+                                  unit, refine, buf, buf_w, start, pos, seen, local) + own
+            else:
+                v = refined_bound_capped(scores, guesses[gi], cands, weights, rank_cost,
+                                         counts[gi], win, unit, bound[gi], cutoff - own, buf,
+                                         buf_w, seen, local) + own
+            bound[gi] = v - own
+            if largest[gi] <= exact_size:
+                if v < cutoff:
+                    exact_guess = guesses[gi]
+                    exact_value = v
+                    cutoff = v
+                elif v < rest_min:
+                    rest_min = v
+                continue
+            if v >= cutoff:
+                if v < rest_min:
+                    rest_min = v
+                continue
+        n_heap = _heap_push(heap, n_heap, gi, bound, spread, guesses)
+    tail = np.empty(n_heap + n_pick, dtype=guesses.dtype)
+    tail_min = np.inf
+    for t in range(n_heap):
+        tail[t] = guesses[heap[t]]
+        v = bound[heap[t]] + own
+        if v < tail_min:
+            tail_min = v
+    for t in range(n_pick):
+        tail[n_heap + t] = guesses[pick[t]]
+        v = bound[pick[t]] + own
+        if v < tail_min:
+            tail_min = v
+    if exact_guess >= 0 and exact_value >= beta and exact_value < rest_min:
+        rest_min = exact_value
+    return plan[:k], plan_bound[:k], exact_guess, exact_value, rest_min, most, tail, tail_min

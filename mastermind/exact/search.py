@@ -11,6 +11,9 @@ it is solved by the r-th guess (the tie-break counts secrets at the worst case t
   tells the others apart. A guess whose classes have at most two secrets (three with that
   refinement) is solved exactly by its bound; a set with a heaviest member that tells all
   others apart is solved at once.
+* Planning is lazy (``plan_node_lazy``): every guess gets its plain bound, but the refined
+  bound and the partition check are computed in bound order only for the first few guesses;
+  the rest are planned when the search gets to them, under the budget then in force.
 * Budget: ``solve(S, r, beta)`` returns the exact cost when it is below ``beta``, else a
   proven lower bound that is at least ``beta``; both go into the memo.
 * Symmetry: the group of (position, colour) permutations fixing every guess so far maps S
@@ -25,7 +28,8 @@ import math
 
 import numpy as np
 
-from mastermind.exact._kernels import perfect_member, plan_node, split_classes
+from mastermind.exact._kernels import perfect_member, plan_node_lazy, split_classes
+from mastermind.errors import MastermindError
 from mastermind.game import CodeTable
 from mastermind.symmetry import canonical_codes, free_colours, restrict_group
 from mastermind.tree import Node
@@ -47,6 +51,9 @@ class Search:
         unit: int = 1, penalty: int = 0, consistent: bool = False, max_set: int | None = None,
     ) -> None:
         rules = table.rules
+        if table.n > 65535:
+            # the node kernels count class sizes in 16 bits
+            raise MastermindError(f"the exact search handles at most 65535 codes, {rules} has {table.n}")
         self.table = table
         self.scores = table.scores
         self.codes = table.codes
@@ -61,6 +68,8 @@ class Search:
         self.branching = max(1, len(rules.answers) - 1)
         self.max_set = table.n if max_set is None else max_set
         self.memo: dict = {}
+        # guesses planned per kernel call: a search mostly stops after the first few
+        self.plan_limit = 16
         self.nodes = 0
         self.memo_hits = 0
         self._rank_tables: dict[tuple, tuple] = {}
@@ -164,7 +173,8 @@ class Search:
         extra = absent & ~free_bits
         if extra == 0 or (extra == absent and extra & (extra - 1) == 0):
             return self.table.all_codes if trivial else canon
-        ckey = (key, absent)
+        # a trivial group is the identity alone: the answer depends only on the colour blocks
+        ckey = (None, free_bits, absent) if trivial else (key, absent)
         found = self._canon_cache.get(ckey)
         if found is None:
             colours = [c for c in range(self.table.rules.colors) if absent >> c & 1]
@@ -208,25 +218,24 @@ class Search:
         self.nodes += 1
         guesses = self.guesses(key, cands) if only is None else np.asarray(only, dtype=np.int32)
         rank_tables, size_tables = self.node_tables(r - 1)
-        plan, plan_bound, exact_guess, exact_value, rest_min, most = plan_node(
+        limit = len(guesses) if progress is not None else self.plan_limit
+        plan, plan_bound, exact_guess, exact_value, rest_min, most, tail, tail_min = plan_node_lazy(
             self.scores, guesses, cands, w, rank_tables, size_tables, own, float(beta),
-            self.win, self.weighted, self.unit, r - 1 >= 3)
+            self.win, self.weighted, self.unit, r - 1 >= 3, limit, 0)
         best, best_guess, lower = beta, -1, INF
         if r >= 1:
             if exact_guess >= 0 and exact_value < best:
                 best, best_guess = exact_value, int(exact_guess)
-            lower = rest_min if rest_min == INF or self.float_weights else int(rest_min)
-            if len(plan):
-                table = rank_tables[min(most, self.branching)]
-                if progress is not None:
-                    progress.start(len(plan), "optimal: first guesses")
-                plan, plan_bound = plan.tolist(), plan_bound.tolist()
-                pos = 0
-                while pos < len(plan):
-                    g, lb = plan[pos], plan_bound[pos]
-                    pos += 1
+            lower = self._as_cost(rest_min)
+            table = rank_tables[min(most, self.branching)]
+            if progress is not None:
+                progress.start(len(plan), "optimal: first guesses")
+            while True:
+                stopped = False
+                for g, lb in zip(plan.tolist(), plan_bound.tolist()):
                     if lb >= best:
                         lower = min(lower, lb)
+                        stopped = True
                         break
                     value = self.explore(cands, w, g, own, best, r, key, table)
                     if value < best:
@@ -235,6 +244,18 @@ class Search:
                         lower = min(lower, value)
                     if progress is not None:
                         progress.advance(1)
+                if stopped or len(tail) == 0:
+                    break
+                if tail_min >= best:
+                    lower = min(lower, self._as_cost(tail_min))
+                    break
+                # the plan so far is used up: plan the guesses left with the budget now in force
+                plan, plan_bound, exact_guess, exact_value, rest_min, _, tail, tail_min = plan_node_lazy(
+                    self.scores, tail, cands, w, rank_tables, size_tables, own, float(best),
+                    self.win, self.weighted, self.unit, r - 1 >= 3, self.plan_limit, most)
+                if exact_guess >= 0 and exact_value < best:
+                    best, best_guess = exact_value, int(exact_guess)
+                lower = min(lower, self._as_cost(rest_min))
         if only is not None:
             # a restricted root is not the set's own value: keep it out of the memo
             self.root_guess = best_guess
@@ -248,6 +269,10 @@ class Search:
         old = entry[0] if entry is not None else -INF
         self.memo[mkey] = (max(old, lower), False, -1)
         return max(old, lower)
+
+    def _as_cost(self, bound):
+        """A bound from a kernel (float) as a cost: an int unless weights are floats."""
+        return bound if bound == INF or self.float_weights else int(bound)
 
     def explore(self, cands, w, guess, own, best, r, key, table):
         """Cost of ``guess`` on ``cands`` if below ``best``, else a lower bound >= best
