@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import sys
 
-import click
 import typer
 
 from mastermind.commands import basics, play, files, heuristics, reports, gamevalue, exact
@@ -28,21 +27,27 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: usage errors become one line and exit code 2, as bad values do."""
     try:
         result = app(args=argv, prog_name="mastermind", standalone_mode=False)
-    except (typer.Exit, click.exceptions.Exit) as exc:
+    except typer.Exit as exc:
         return exc.exit_code
-    except (typer.Abort, click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("", err=True)
+    except (typer.Abort, KeyboardInterrupt):
+        print(file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
     except Exception as exc:
-        # usage errors of typer's (vendored) click: one line, their own exit code (2)
+        # typer's (vendored) click: its Exit, Abort and usage errors, known by their shape
+        name = type(exc).__name__
+        if name == "Exit" and hasattr(exc, "exit_code"):
+            return exc.exit_code
+        if name == "Abort":
+            print(file=sys.stderr)
+            return 130
         if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
             raise
-        if type(exc).__name__ == "NoArgsIsHelpError":
-            click.echo(exc.format_message(), err=True)
+        if name == "NoArgsIsHelpError":
+            print(exc.format_message(), file=sys.stderr)
             return 2
-        click.echo(f"error: {exc.format_message()}", err=True)
+        print(f"error: {exc.format_message()}", file=sys.stderr)
         return exc.exit_code
     return result if isinstance(result, int) else 0
 
