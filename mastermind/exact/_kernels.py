@@ -338,24 +338,17 @@ def refined_bound_capped(scores, guess, cands, weights, rank_cost, count, win, u
 
 
 @nb.njit(cache=True, nogil=True)
-def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win, weighted,
-              unit, refine):  # pragma: no cover
-    """Everything the search needs to know about one node, in one pass over the guesses.
-
-    ``rank_tables[b]``/``size_tables[b]``: perfect-tree slot costs when no guess makes more
-    than b non-winning classes (see ``guess_bounds``); b is taken as the most classes any
-    guess makes on this set, since no guess splits a subset into more. Guesses below the
-    cut-off get the refined bound of ``class_bound``. Returns the guesses worth searching
-    (bound below ``beta`` and below the best exactly-solved guess, one per partition, sorted
-    by bound then by sum of squared class sizes) with their bounds (``own`` included), the
-    best exactly-solved guess (-1 if none) and its cost, the smallest bound among the guesses
-    left out (for the lower bound when the search fails) and b.
-    """
-    n_slots = win + 1  # the win is the last answer slot
+def assess_guesses(scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win,
+                   weighted, refine, most_hint):  # pragma: no cover - compiled
+    """The pass over all guesses that both planners start with: class counts, the plain
+    bound of each guess, the best guess whose classes are all solved exactly (at most 2
+    secrets each) and the cut-off it sets. ``most_hint``: the most classes any guess is
+    known to make on this set (1 when ``guesses`` are all of them)."""
+    n_slots = win + 1
     counts, parts, largest, spread = partition_counts(scores, guesses, cands, n_slots, win)
     n_guesses = guesses.shape[0]
     useful = np.zeros(n_guesses, dtype=np.bool_)
-    most = 1
+    most = max(1, most_hint)
     for gi in range(n_guesses):
         if counts[gi, win] > 0 or parts[gi] > 1:
             useful[gi] = True
@@ -383,6 +376,13 @@ def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, be
     cutoff = beta
     if exact_guess >= 0 and exact_value < cutoff:
         cutoff = exact_value
+    return (counts, parts, largest, spread, useful, most, b, rank_cost, bound, ok, exact_size,
+            two_level, exact_guess, exact_value, cutoff)
+
+
+@nb.njit(cache=True, nogil=True)
+def refine_buffers(scores, cands, weights, n_slots, refine):  # pragma: no cover - compiled
+    """Scratch arrays of the refined bound; with ``refine``, the answers among ``cands``."""
     n = cands.shape[0]
     buf = np.empty(n, dtype=np.int64)
     buf_w = np.empty(n, dtype=weights.dtype)
@@ -396,6 +396,30 @@ def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, be
             row = scores[cands[i]]
             for j in range(n):
                 local[i, j] = row[cands[j]]
+    return buf, buf_w, start, pos, seen, local
+
+
+@nb.njit(cache=True, nogil=True)
+def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win, weighted,
+              unit, refine):  # pragma: no cover
+    """Everything the search needs to know about one node, in one pass over the guesses.
+
+    ``rank_tables[b]``/``size_tables[b]``: perfect-tree slot costs when no guess makes more
+    than b non-winning classes (see ``guess_bounds``); b is taken as the most classes any
+    guess makes on this set, since no guess splits a subset into more. Guesses below the
+    cut-off get the refined bound of ``class_bound``. Returns the guesses worth searching
+    (bound below ``beta`` and below the best exactly-solved guess, one per partition, sorted
+    by bound then by sum of squared class sizes) with their bounds (``own`` included), the
+    best exactly-solved guess (-1 if none) and its cost, the smallest bound among the guesses
+    left out (for the lower bound when the search fails) and b.
+    """
+    n_slots = win + 1  # the win is the last answer slot
+    (counts, parts, largest, spread, useful, most, b, rank_cost, bound, ok, exact_size,
+     two_level, exact_guess, exact_value, cutoff) = assess_guesses(
+        scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win, weighted,
+        refine, 1)
+    n_guesses = guesses.shape[0]
+    buf, buf_w, start, pos, seen, local = refine_buffers(scores, cands, weights, n_slots, refine)
     rest_min = np.inf
     n_plan = 0
     pick = np.empty(n_guesses, dtype=np.int64)
@@ -606,37 +630,12 @@ def plan_node_lazy(scores, guesses, cands, weights, rank_tables, size_tables, ow
     planned (``tail``, each with a plain bound below the cut-off) and the smallest bound
     among them (``tail_min``, at least the last planned bound); call again on the tail
     with the cut-off then in force to continue."""
-    n_slots = win + 1
-    counts, parts, largest, spread = partition_counts(scores, guesses, cands, n_slots, win)
+    n_slots = win + 1  # the win is the last answer slot
+    (counts, parts, largest, spread, useful, most, b, rank_cost, bound, ok, exact_size,
+     two_level, exact_guess, exact_value, cutoff) = assess_guesses(
+        scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win, weighted,
+        refine, most_hint)
     n_guesses = guesses.shape[0]
-    useful = np.zeros(n_guesses, dtype=np.bool_)
-    most = max(1, most_hint)
-    for gi in range(n_guesses):
-        if counts[gi, win] > 0 or parts[gi] > 1:
-            useful[gi] = True
-            if parts[gi] > most:
-                most = parts[gi]
-    b = min(most, rank_tables.shape[0] - 1)
-    rank_cost = rank_tables[b]
-    bound, ok = guess_bounds(scores, guesses, counts, cands, weights, rank_cost, size_tables[b],
-                             win, weighted)
-    exact_size = 2
-    if refine and rank_cost.shape[0] > 2 and rank_cost[2] == rank_cost[1]:
-        exact_size = 3
-    two_level = 2
-    while two_level < rank_cost.shape[0] and rank_cost[two_level] == rank_cost[1]:
-        two_level += 1
-    exact_guess = -1
-    exact_value = own
-    for gi in range(n_guesses):
-        if useful[gi] and ok[gi] and largest[gi] <= 2:
-            v = bound[gi] + own
-            if exact_guess < 0 or v < exact_value:
-                exact_guess = guesses[gi]
-                exact_value = v
-    cutoff = beta
-    if exact_guess >= 0 and exact_value < cutoff:
-        cutoff = exact_value
     rest_min = np.inf
     # the guesses to plan, in order of plain bound (then spread, then position)
     n_pick = 0
@@ -653,19 +652,7 @@ def plan_node_lazy(scores, guesses, cands, weights, rank_tables, size_tables, ow
     # a heap rather than a sort: only the first few are usually taken
     for t in range((n_pick - 2) // 2, -1, -1):
         _sift_down(pick, n_pick, t, bound, spread, guesses)
-    n = cands.shape[0]
-    buf = np.empty(n, dtype=np.int64)
-    buf_w = np.empty(n, dtype=weights.dtype)
-    start = np.empty(n_slots + 1, dtype=np.int64)
-    pos = np.empty(n_slots, dtype=np.int64)
-    seen = np.zeros(n_slots + 1, dtype=np.int64)
-    local = np.empty((0, 0), dtype=scores.dtype)
-    if refine:
-        local = np.empty((n, n), dtype=scores.dtype)
-        for i in range(n):
-            row = scores[cands[i]]
-            for j in range(n):
-                local[i, j] = row[cands[j]]
+    buf, buf_w, start, pos, seen, local = refine_buffers(scores, cands, weights, n_slots, refine)
     heap = np.empty(max(n_pick, 1), dtype=np.int64)
     n_heap = 0
     first = dict()
