@@ -1,13 +1,18 @@
-"""The exact search over several processes (joblib), splitting at the first guess.
+"""The exact search over several threads, splitting at the first guess.
+
+The search is compiled whole with numba and releases the GIL, so threads run it in
+parallel without the start-up and copying of processes; each thread has its own memo.
 
 Phase 1 solves the classes of the most promising first guess in parallel (they are disjoint
-sets, so separate memos lose nothing, and the value is needed exactly anyway). Phase 2 checks
-every other canonical first guess in parallel against that value as a budget; any that beats
-it replaces it. Objectives other than the plain total, and tie-breaks, run in one process.
+sets, so separate memos lose nothing, and the value is needed exactly anyway), largest class
+first. Phase 2 checks every other canonical first guess in parallel against that value as a
+budget; any that beats it replaces it. Objectives other than the plain total, and
+tie-breaks, run in one thread.
 """
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
@@ -17,16 +22,24 @@ from mastermind.exact.search import INF, UNLIMITED
 from mastermind.tree import Node, Stats, StrategyTree
 
 
+def worker_count(jobs: int | None) -> int:
+    """Threads for ``jobs`` (joblib's convention: -1 or 0 is every core, -2 all but one)."""
+    cores = os.cpu_count() or 1
+    if jobs is None or jobs == 0:
+        return cores
+    return max(1, jobs if jobs > 0 else cores + 1 + jobs)
+
+
 def _class_job(solver, guess: int, sub: np.ndarray, r: int):
-    search = solver.search()
-    key = search.child_key((), guess)
-    value = search.solve(sub, r, INF, key)
-    node = search.build(sub, r, key) if value < INF else None
+    search = solver.new_search()
+    group = search.child_group(search.group, guess)
+    value = search.solve(sub, r, INF, group)
+    node = search.build(sub, r, group) if value < INF else None
     return value, node, search.nodes, search.memo_hits
 
 
 def _first_guess_job(solver, guess: int, r: int, budget):
-    search = solver.search()
+    search = solver.new_search()
     value = search.solve(solver.cands, r, budget, only=[guess])
     node = search.build(solver.cands, r, guess=guess) if value < budget else None
     return value, node, search.nodes, search.memo_hits
@@ -37,6 +50,7 @@ def solve_parallel(solver, *, objective: str, max_guesses, tie_break: bool, jobs
 
     from mastermind.exact.solver import ExactResult
 
+    jobs = worker_count(jobs)
     if objective != "total" or tie_break or len(solver.cands) <= 2:
         return solver.run(objective=objective, max_guesses=max_guesses, tie_break=tie_break,
                           progress=progress)
@@ -48,7 +62,7 @@ def solve_parallel(solver, *, objective: str, max_guesses, tie_break: bool, jobs
     ordered = _order_by_bound(solver, firsts, r)
     if not ordered:
         raise MastermindError(f"no strategy solves every secret of {rules} within {max_guesses} guesses")
-    pool = Parallel(n_jobs=jobs, backend="loky")
+    pool = Parallel(n_jobs=jobs, backend="threading")
     best_guess = ordered[0]
     win = rules.win_index
     answers = table.scores[best_guess][solver.cands]
@@ -106,21 +120,9 @@ def solve_parallel(solver, *, objective: str, max_guesses, tie_break: bool, jobs
 
 
 def _order_by_bound(solver, firsts, r):
-    """The first guesses that can finish, most promising (lowest bound) first."""
-    from mastermind.exact._kernels import plan_node
-
-    search = solver.search()
-    w = search.weights[solver.cands]
-    own = search.unit * w.sum().item()
-    rank_tables, size_tables = search.node_tables(r - 1)
-    plan, _, exact_guess, _, _, _ = plan_node(
-        search.scores, np.asarray(firsts, dtype=np.int32), solver.cands, w, rank_tables,
-        size_tables, own, np.inf, search.win, search.weighted, search.unit, r - 1 >= 3)
-    ordered = plan.tolist()
-    if exact_guess >= 0 and exact_guess not in ordered:
-        ordered.insert(0, int(exact_guess))
-    # guesses with the same partition as a planned one are equivalent: the plan keeps one
-    return ordered
+    """The first guesses that can finish, most promising (lowest bound) first; guesses with
+    the same partition as a listed one are equivalent and left out."""
+    return solver.search().root_order(np.asarray(firsts, dtype=np.int32), solver.cands, r)
 
 
 def by_first_guess_parallel(solver, firsts, *, objective, max_guesses, tie_break, jobs, progress=None):
@@ -128,8 +130,8 @@ def by_first_guess_parallel(solver, firsts, *, objective, max_guesses, tie_break
 
     if progress is not None:
         progress.start(len(firsts), "optimal: first guesses")
-    out = Parallel(n_jobs=jobs, backend="loky")(
-        delayed(_run_first)(solver, g, objective, max_guesses, tie_break) for g in firsts)
+    out = Parallel(n_jobs=worker_count(jobs), backend="threading")(
+        delayed(_run_first)(solver.fork(), g, objective, max_guesses, tie_break) for g in firsts)
     if progress is not None:
         progress.advance(len(firsts))
     return [r for r in out if r is not None]

@@ -28,10 +28,12 @@ import math
 
 import numpy as np
 
-from mastermind.exact._kernels import perfect_member, plan_node_lazy, split_classes
+from mastermind.exact._dfs import (
+    LOWER, MEMO_HITS, NODES, ROOT_GUESS, child_group, dfs, memo_get, new_memo, node_guesses,
+)
+from mastermind.exact._kernels import plan_node, split_classes
 from mastermind.errors import MastermindError
 from mastermind.game import CodeTable
-from mastermind.symmetry import canonical_codes, free_colours, restrict_group
 from mastermind.tree import Node
 
 INF = math.inf
@@ -67,18 +69,13 @@ class Search:
         self.win = rules.win_index
         self.branching = max(1, len(rules.answers) - 1)
         self.max_set = table.n if max_set is None else max_set
-        self.memo: dict = {}
-        # guesses planned per kernel call: a search mostly stops after the first few
-        self.plan_limit = 16
-        self.nodes = 0
-        self.memo_hits = 0
+        self.memo = new_memo()
+        self.stats = np.zeros(3, dtype=np.int64)
+        self.root_guess = -1
         self._rank_tables: dict[tuple, tuple] = {}
         self._node_tables: dict[int, tuple] = {}
-        self._groups: dict[tuple, tuple] = {}
-        self._canon_cache: dict[tuple, np.ndarray] = {}
         self.colour_bits = (table.counts > 0).astype(np.int64) @ (1 << np.arange(rules.colors, dtype=np.int64))
-        self.all_colours = (1 << rules.colors) - 1
-        self._set_group((), group)
+        self.group = (np.ascontiguousarray(group[0], dtype=np.int8), np.ascontiguousarray(group[1], dtype=np.int8))
 
     # ---- bounds ----------------------------------------------------------------------------
     def _levels_needed(self, n: int) -> int:
@@ -136,169 +133,78 @@ class Search:
         w = self.weights[cands]
         return (w * rank[:n]).sum().item()
 
-    # ---- symmetry --------------------------------------------------------------------------
-    def _set_group(self, key: tuple, group: tuple[np.ndarray, np.ndarray]) -> None:
-        perms, cmaps = group
-        trivial = len(perms) == 1 and len(free_colours(cmaps)) <= 1
-        if trivial:
-            mask = None
-            canon = None
-        else:
-            canon = canonical_codes(self.codes, perms, cmaps)
-            mask = np.zeros(self.table.n, dtype=bool)
-            mask[canon] = True
-        free_bits = int(sum(1 << int(c) for c in free_colours(cmaps)))
-        self._groups[key] = (perms, cmaps, canon, mask, trivial, free_bits)
-
-    def child_key(self, key: tuple, guess: int) -> tuple:
-        """History key after one more guess (the group depends on the set of guesses)."""
-        child = tuple(sorted((*key, guess))) if guess not in key else key
-        if child not in self._groups:
-            perms, cmaps, _, _, trivial, _ = self._groups[key]
-            if trivial:
-                self._groups[child] = self._groups[key]
-            else:
-                self._set_group(child, restrict_group(perms, cmaps, self.codes[guess]))
-        return child
-
-    def guesses(self, key: tuple, cands: np.ndarray) -> np.ndarray:
-        """The guesses to try on ``cands`` after the guesses in ``key``: canonical under the
-        group fixing those guesses, with the colours absent from every candidate (they never
-        score, so any permutation of them leaves every answer unchanged) added to it."""
-        perms, cmaps, canon, mask, trivial, free_bits = self._groups[key]
-        if self.consistent:
-            return cands if trivial else cands[mask[cands]]
-        present = int(np.bitwise_or.reduce(self.colour_bits[cands]))
-        absent = self.all_colours & ~present
-        extra = absent & ~free_bits
-        if extra == 0 or (extra == absent and extra & (extra - 1) == 0):
-            return self.table.all_codes if trivial else canon
-        # a trivial group is the identity alone: the answer depends only on the colour blocks
-        ckey = (None, free_bits, absent) if trivial else (key, absent)
-        found = self._canon_cache.get(ckey)
-        if found is None:
-            colours = [c for c in range(self.table.rules.colors) if absent >> c & 1]
-            found = canonical_codes(self.codes, perms, cmaps, colours)
-            self._canon_cache[ckey] = found
-        return found
-
-    def group_size(self, key: tuple = ()) -> tuple[int, int]:
-        """(listed elements, free colours) of the group after the guesses in ``key``."""
-        perms, cmaps, *_ = self._groups[key]
-        return len(perms), len(free_colours(cmaps))
-
     # ---- search ----------------------------------------------------------------------------
-    def memo_key(self, cands: np.ndarray, r: int) -> tuple:
-        data = np.sort(cands).tobytes() if self.weighted else cands.tobytes()
-        return (min(r, len(cands) + 1), data)
+    def child_group(self, group: tuple[np.ndarray, np.ndarray], guess: int) -> tuple[np.ndarray, np.ndarray]:
+        """The group fixing one more guess (the group depends on the set of guesses)."""
+        return child_group(group[0], group[1], self.codes[guess])
 
-    def solve(self, cands, r, beta, key=(), only=None, progress=None):
-        """Exact cost of ``cands`` with ``r`` guesses left if below ``beta``, else a lower
-        bound at least ``beta``. ``only`` restricts the first guess (root use)."""
-        n = len(cands)
-        if n <= 2 and only is None:
-            return self.small_cost(cands, r)
-        mkey = self.memo_key(cands, r)
-        entry = self.memo.get(mkey)
-        if entry is not None and only is None:
-            value, exact, _ = entry
-            if exact or value >= beta:
-                self.memo_hits += 1
-                return value
+    def root_order(self, guesses: np.ndarray, cands: np.ndarray, r: int) -> list[int]:
+        """The first guesses worth trying on ``cands``, most promising (lowest bound) first,
+        one per partition."""
         w = self.weights[cands]
         own = self.unit * w.sum().item()
-        if n <= self.branching + 1 and only is None and r >= 2:
-            # a candidate as heavy as any that tells the others apart meets the perfect-tree
-            # bound (heaviest secret at depth 1, all others at depth 2): optimal
-            j = perfect_member(self.scores, cands, self.n_slots)
-            if j >= 0 and w[j] == w[0]:
-                value = own + (w.sum() - w[j]).item() * self.rank_cost(r - 1)[0][0].item()
-                self.memo[mkey] = (value, True, int(cands[j]))
-                return value
-        self.nodes += 1
-        guesses = self.guesses(key, cands) if only is None else np.asarray(only, dtype=np.int32)
         rank_tables, size_tables = self.node_tables(r - 1)
-        limit = len(guesses) if progress is not None else self.plan_limit
-        plan, plan_bound, exact_guess, exact_value, rest_min, most, tail, tail_min = plan_node_lazy(
-            self.scores, guesses, cands, w, rank_tables, size_tables, own, float(beta),
-            self.win, self.weighted, self.unit, r - 1 >= 3, limit, 0)
-        best, best_guess, lower = beta, -1, INF
-        if r >= 1:
-            if exact_guess >= 0 and exact_value < best:
-                best, best_guess = exact_value, int(exact_guess)
-            lower = self._as_cost(rest_min)
-            table = rank_tables[min(most, self.branching)]
-            if progress is not None:
-                progress.start(len(plan), "optimal: first guesses")
-            while True:
-                stopped = False
-                for g, lb in zip(plan.tolist(), plan_bound.tolist()):
-                    if lb >= best:
-                        lower = min(lower, lb)
-                        stopped = True
-                        break
-                    value = self.explore(cands, w, g, own, best, r, key, table)
-                    if value < best:
-                        best, best_guess = value, g
-                    else:
-                        lower = min(lower, value)
-                    if progress is not None:
-                        progress.advance(1)
-                if stopped or len(tail) == 0:
-                    break
-                if tail_min >= best:
-                    lower = min(lower, self._as_cost(tail_min))
-                    break
-                # the plan so far is used up: plan the guesses left with the budget now in force
-                plan, plan_bound, exact_guess, exact_value, rest_min, _, tail, tail_min = plan_node_lazy(
-                    self.scores, tail, cands, w, rank_tables, size_tables, own, float(best),
-                    self.win, self.weighted, self.unit, r - 1 >= 3, self.plan_limit, most)
-                if exact_guess >= 0 and exact_value < best:
-                    best, best_guess = exact_value, int(exact_guess)
-                lower = min(lower, self._as_cost(rest_min))
-        if only is not None:
-            # a restricted root is not the set's own value: keep it out of the memo
+        plan, _, exact_guess, _, _, _ = plan_node(
+            self.scores, np.asarray(guesses, dtype=np.int32), cands, w, rank_tables,
+            size_tables, own, np.inf, self.win, self.weighted, self.unit, r - 1 >= 3)
+        ordered = plan.tolist()
+        if exact_guess >= 0 and exact_guess not in ordered:
+            ordered.insert(0, int(exact_guess))
+        return ordered
+
+    def solve(self, cands, r, beta, group=None, only=None, progress=None):
+        """Exact cost of ``cands`` with ``r`` guesses left if below ``beta``, else a lower
+        bound at least ``beta``. ``group``: the symmetries fixing the guesses so far (the
+        game's by default); ``only`` restricts the first guess (root use: the choice goes
+        to ``root_guess`` and the root stays out of the memo)."""
+        group = self.group if group is None else group
+        if progress is not None and only is None and len(cands) > 2:
+            # one restricted search per first guess, so that the bar can move
+            guesses = node_guesses(self.codes, self.colour_bits, self.table.all_codes,
+                                   np.asarray(cands, dtype=np.int32), group[0], group[1],
+                                   self.consistent)
+            only = self.root_order(guesses, cands, r) or [int(guesses[0])]
+            progress.start(len(only), "optimal: first guesses")
+        if progress is not None and only is not None:
+            best, best_guess, lower = beta, -1, INF
+            for g in only:
+                value = self._run(cands, r, best, group, [g])
+                if value < best:
+                    best, best_guess = value, g
+                else:
+                    lower = min(lower, value)
+                progress.advance(1)
             self.root_guess = best_guess
             return best if best_guess >= 0 else lower
-        if best_guess >= 0:
-            self.memo[mkey] = (best, True, best_guess)
-            return best
-        if lower == INF:
-            self.memo[mkey] = (INF, True, -1)
-            return INF
-        old = entry[0] if entry is not None else -INF
-        self.memo[mkey] = (max(old, lower), False, -1)
-        return max(old, lower)
+        value = self._run(cands, r, beta, group, only)
+        if only is not None:
+            self.root_guess = int(self.stats[ROOT_GUESS])
+        return value
 
-    def _as_cost(self, bound):
-        """A bound from a kernel (float) as a cost: an int unless weights are floats."""
-        return bound if bound == INF or self.float_weights else int(bound)
+    def _run(self, cands, r, beta, group, only):
+        only_arr = np.zeros(0, dtype=np.int32) if only is None else np.asarray(only, dtype=np.int32)
+        value = dfs(self.scores, self.codes, self.colour_bits, self.table.all_codes, self.unit,
+                    self.penalty, self.consistent, self.weighted, self.win, self.branching,
+                    self.memo, self.stats, np.asarray(cands, dtype=np.int32), self.weights[cands],
+                    int(min(r, UNLIMITED)), float(beta), group[0], group[1], only_arr)
+        return self._as_cost(value)
 
-    def explore(self, cands, w, guess, own, best, r, key, table):
-        """Cost of ``guess`` on ``cands`` if below ``best``, else a lower bound >= best
-        (``own``: the cost of the guess itself; ``table``: the perfect-tree slot costs)."""
-        out, _, starts, sizes, _, bounds = split_classes(
-            self.scores, guess, cands, w, table, self.n_slots, self.win, self.unit, r - 1 >= 3)
-        child = self.child_key(key, guess)
-        # classes of two (and of three when the bound is refined) are bounded exactly
-        exact_size = 3 if r - 1 >= 3 and len(table) > 2 and table[2] == table[1] else 2
-        acc = own + bounds.sum().item()
-        if acc >= best:
-            return acc
-        for c in np.argsort(-sizes, kind="stable").tolist():
-            size = int(sizes[c])
-            if size <= exact_size:
-                break
-            start = int(starts[c])
-            sub_bound = bounds[c].item()
-            value = self.solve(out[start:start + size], r - 1, best - acc + sub_bound, child)
-            acc += value - sub_bound
-            if acc >= best:
-                return acc
-        return acc
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[NODES])
+
+    @property
+    def memo_hits(self) -> int:
+        return int(self.stats[MEMO_HITS])
+
+    def _as_cost(self, value):
+        """A cost from the search (float) as an int unless weights are floats."""
+        return value if value == INF or self.float_weights else int(value)
 
     # ---- the tree of an exact solution -------------------------------------------------------
-    def build(self, cands: np.ndarray, r: int, key: tuple = (), guess: int | None = None) -> Node:
+    def build(self, cands: np.ndarray, r: int, group=None, guess: int | None = None) -> Node:
+        """The optimal strategy tree of a solved set (subsets the memo lacks are solved)."""
+        group = self.group if group is None else group
         n = len(cands)
         if guess is None:
             if n <= 2:
@@ -306,19 +212,19 @@ class Search:
                 cands = cands[order]
                 guess = int(cands[0])
             else:
-                entry = self.memo.get(self.memo_key(cands, r))
-                if entry is None or not entry[1]:
-                    self.solve(cands, r, INF, key)
-                    entry = self.memo[self.memo_key(cands, r)]
-                guess = entry[2]
+                found, _, tag = memo_get(self.memo, cands, r)
+                if not found or tag == LOWER:
+                    self._run(cands, r, INF, group, None)
+                    found, _, tag = memo_get(self.memo, cands, r)
+                guess = int(tag)
         if guess < 0:
             raise AssertionError("no strategy for a set the search called solvable")
         node = Node(int(guess), n)
         w = self.weights[cands]
         out, _, starts, sizes, answers, _ = split_classes(
-            self.scores, guess, cands, w, self.rank_cost(r - 1)[0], self.n_slots, self.win,
+            self.scores, guess, cands, w, np.ones(n, dtype=np.int64), self.n_slots, self.win,
             self.unit, False)
-        child = self.child_key(key, guess)
+        child = self.child_group(group, guess)
         for c in range(len(sizes)):
             sub = out[int(starts[c]):int(starts[c]) + int(sizes[c])]
             node.children[int(answers[c])] = self.build(sub, r - 1, child)

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import copy
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -160,12 +161,22 @@ class ExactSolver:
         self._searches: dict[tuple, Search] = {}
 
     def search(self, unit: int = 1, penalty: int = 0) -> Search:
+        """The search of this cost unit and penalty, with the memo of earlier runs."""
         key = (unit, penalty)
         if key not in self._searches:
-            self._searches[key] = Search(
-                self.table, self.search_weights, self.group, unit=unit, penalty=penalty,
-                consistent=self.pool == "consistent", max_set=len(self.cands))
+            self._searches[key] = self.new_search(unit, penalty)
         return self._searches[key]
+
+    def new_search(self, unit: int = 1, penalty: int = 0) -> Search:
+        """A search with an empty memo of its own (one per thread)."""
+        return Search(self.table, self.search_weights, self.group, unit=unit, penalty=penalty,
+                      consistent=self.pool == "consistent", max_set=len(self.cands))
+
+    def fork(self) -> "ExactSolver":
+        """This solver with searches of its own, for another thread."""
+        other = copy.copy(self)
+        other._searches = {}
+        return other
 
     def first_guesses(self) -> list[Code]:
         """The first guesses worth comparing: canonical under the game's symmetries."""
