@@ -36,6 +36,11 @@ def new_memo() -> Dict:
     return Dict.empty(key_type=MEMO_KEY, value_type=MEMO_VALUE)
 
 
+def new_mask_cache() -> Dict:
+    """An empty cache of canonical-guess masks for :func:`dfs`."""
+    return Dict.empty(key_type=MEMO_KEY, value_type=types.boolean[::1])
+
+
 @nb.njit(cache=True, nogil=True)
 def set_key(cands, r):  # pragma: no cover - compiled
     """Memo key of a candidate sequence with ``r`` guesses left (capped: beyond n + 1
@@ -129,9 +134,26 @@ def canonical_guess_mask(codes, perms, cmaps, free_bits, absent_bits):  # pragma
 
 
 @nb.njit(cache=True, nogil=True)
-def node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent):  # pragma: no cover
+def group_key(perms, cmaps, free_bits, absent_bits):  # pragma: no cover - compiled
+    """128-bit key of a group with its free and absent colour blocks."""
+    h1 = _mix(np.uint64(0x452821E638D01377), perms.shape[0])
+    h2 = _mix(np.uint64(0xBE5466CF34E90C6C), free_bits)
+    h2 = _mix(h2, absent_bits)
+    for e in range(perms.shape[0]):
+        for j in range(perms.shape[1]):
+            h1 = _mix(h1, perms[e, j])
+            h2 = _mix(h2, perms[e, j] + 3)
+        for col in range(cmaps.shape[1]):
+            h1 = _mix(h1, cmaps[e, col] + 1)
+            h2 = _mix(h2, cmaps[e, col] + 5)
+    return (h1, h2)
+
+
+@nb.njit(cache=True, nogil=True)
+def node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent, masks):  # pragma: no cover
     """The guesses to try on ``cands``: canonical under the group fixing the guesses so far,
-    with the colours absent from every candidate (they never score) permuted freely too."""
+    with the colours absent from every candidate (they never score) permuted freely too.
+    ``masks`` caches the canonical-code masks by group (few groups recur at many nodes)."""
     colors = cmaps.shape[1]
     free_bits = 0
     n_free = 0
@@ -140,33 +162,40 @@ def node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent)
             free_bits |= 1 << col
             n_free += 1
     trivial = perms.shape[0] == 1 and n_free <= 1
+    absent = 0
     if consistent:
         if trivial:
             return cands
-        mask = canonical_guess_mask(codes, perms, cmaps, free_bits, 0)
-        keep = 0
+    else:
+        present = 0
         for j in range(cands.shape[0]):
-            if mask[cands[j]]:
-                keep += 1
-        out = np.empty(keep, dtype=cands.dtype)
-        keep = 0
-        for j in range(cands.shape[0]):
-            if mask[cands[j]]:
-                out[keep] = cands[j]
-                keep += 1
-        return out
-    present = 0
+            present |= colour_bits[cands[j]]
+        absent = ((1 << colors) - 1) & ~present
+        extra = absent & ~free_bits
+        if extra == 0 or (extra == absent and extra & (extra - 1) == 0):
+            # the absent colours add no permutation the group does not already have
+            if trivial:
+                return all_codes
+            absent = 0
+    key = group_key(perms, cmaps, free_bits, absent)
+    if key in masks:
+        mask = masks[key]
+    else:
+        mask = canonical_guess_mask(codes, perms, cmaps, free_bits, absent)
+        masks[key] = mask
+    if not consistent:
+        return np.flatnonzero(mask).astype(cands.dtype)
+    keep = 0
     for j in range(cands.shape[0]):
-        present |= colour_bits[cands[j]]
-    absent = ((1 << colors) - 1) & ~present
-    extra = absent & ~free_bits
-    if extra == 0 or (extra == absent and extra & (extra - 1) == 0):
-        # the absent colours add no permutation the group does not already have
-        if trivial:
-            return all_codes
-        absent = 0
-    mask = canonical_guess_mask(codes, perms, cmaps, free_bits, absent)
-    return np.flatnonzero(mask).astype(cands.dtype)
+        if mask[cands[j]]:
+            keep += 1
+    out = np.empty(keep, dtype=cands.dtype)
+    keep = 0
+    for j in range(cands.shape[0]):
+        if mask[cands[j]]:
+            out[keep] = cands[j]
+            keep += 1
+    return out
 
 
 @nb.njit(cache=True, nogil=True)
@@ -196,7 +225,7 @@ def child_group(perms, cmaps, code):  # pragma: no cover - compiled
 
 @nb.njit(cache=True, nogil=True)
 def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weighted, win, branching,
-        memo, stats, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - compiled
+        memo, masks, stats, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - compiled
     """Least cost of the secrets ``cands`` (weights ``w``) with ``r`` guesses left, if below
     ``beta``; else a proven lower bound at least ``beta``. ``perms``/``cmaps``: the group
     fixing every guess so far; ``only`` (non-empty): the guesses allowed here, for a root
@@ -233,13 +262,19 @@ def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weight
             memo[key] = (value, np.int64(cands[j]))
             return value
     stats[NODES] += 1
-    guesses = only if restricted else node_guesses(codes, colour_bits, all_codes, cands, perms,
-                                                   cmaps, consistent)
+    if restricted:
+        guesses = only
+        all_guesses = False
+    else:
+        guesses = node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent,
+                               masks)
+        all_guesses = guesses.shape[0] == all_codes.shape[0] and not consistent
     rank_tables, size_tables = node_rank_tables(r - 1, n, branching, unit, penalty)
     refine = r - 1 >= 3
     (counts, parts, largest, spread, useful, most, b, rank_cost, bound, ok, exact_size,
      two_level, exact_guess, exact_value, cutoff) = assess_guesses(
-        scores, guesses, cands, w, rank_tables, size_tables, own, beta, win, weighted, refine, 1)
+        scores, guesses, all_guesses, cands, w, rank_tables, size_tables, own, beta, win, weighted,
+        refine)
     best = beta
     best_guess = -1
     lower = np.inf
@@ -288,7 +323,7 @@ def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weight
                     lower = v
                 break
             cheap = np.int64(spread[gi] * 1000003 + largest[gi] * 1009 + parts[gi] * 2
-                             + (1 if counts[gi, win] > 0 else 0))
+                             + (1 if counts[win, gi] > 0 else 0))
             duplicate = False
             s1 = np.uint64(0)
             s2 = np.uint64(0)
@@ -332,7 +367,7 @@ def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weight
                         break
                     lo = starts[c]
                     value = dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent,
-                                weighted, win, branching, memo, stats, out[lo:lo + size],
+                                weighted, win, branching, memo, masks, stats, out[lo:lo + size],
                                 out_w[lo:lo + size], r - 1, best - acc + cbounds[c], c_perms,
                                 c_cmaps, only[:0])
                     acc += value - cbounds[c]
@@ -352,7 +387,7 @@ def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weight
             if v < lower:
                 lower = v
             break
-        if refine and _has_refinable(counts[gi], win, two_level):
+        if refine and _has_refinable(counts[:, gi], win, two_level):
             if not buffers_ready:
                 buf, buf_w, start, pos, seen, local = refine_buffers(scores, cands, w, win + 1, True)
                 buffers_ready = True
@@ -360,7 +395,7 @@ def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weight
                 v = refined_bound(scores, guesses[gi], cands, w, rank_cost, win + 1, win, unit,
                                   True, buf, buf_w, start, pos, seen, local) + own
             else:
-                v = refined_bound_capped(scores, guesses[gi], cands, w, rank_cost, counts[gi], win,
+                v = refined_bound_capped(scores, guesses[gi], cands, w, rank_cost, counts[:, gi], win,
                                          unit, bound[gi], best - own, buf, buf_w, seen, local) + own
             bound[gi] = v - own
             if largest[gi] <= exact_size:

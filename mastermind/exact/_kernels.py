@@ -24,38 +24,83 @@ def _mix(h, x):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def partition_counts(scores, guesses, cands, n_slots, win):  # pragma: no cover - compiled
-    """Class sizes of every guess over a candidate set, ``out[g, answer]``, and per guess
-    the number of non-winning classes, the largest class and the sum of squared sizes."""
+def _count_answers(chunk, answers, n_slots):  # pragma: no cover - compiled
+    """``chunk[a, gi] += answers[gi] == a`` for every answer slot a: one compare-and-add per
+    slot over contiguous bytes, which the compiler vectorises (a scattered ``+= 1`` per
+    guess does not vectorise and costs several times more)."""
+    n_guesses = answers.shape[0]
+    for a in range(n_slots):
+        row = chunk[a]
+        value = np.uint8(a)
+        for gi in range(n_guesses):
+            row[gi] += answers[gi] == value
+
+
+@nb.njit(cache=True, nogil=True)
+def _widen_add(counts, chunk):  # pragma: no cover - compiled
+    n_slots, n_guesses = counts.shape
+    for a in range(n_slots):
+        wide = counts[a]
+        narrow = chunk[a]
+        for gi in range(n_guesses):
+            wide[gi] += narrow[gi]
+
+
+@nb.njit(cache=True, nogil=True)
+def class_counts(scores, guesses, all_guesses, cands, n_slots):  # pragma: no cover - compiled
+    """Class sizes of every guess over a candidate set, ``counts[answer, g]`` (uint16; the
+    search refuses sets above 65535 codes). ``all_guesses``: ``guesses`` is every code in
+    order, so a score row needs no gathering. Counted in uint8 blocks of 255 candidates."""
     n_guesses = guesses.shape[0]
     n = cands.shape[0]
-    # uint16: half the memory traffic of int32; the search refuses sets above 65535 codes
-    counts = np.zeros((n_guesses, n_slots), dtype=np.uint16)
-    parts = np.zeros(n_guesses, dtype=np.int32)
-    largest = np.zeros(n_guesses, dtype=np.int32)
-    spread = np.zeros(n_guesses, dtype=np.int64)
-    # candidates outer, guesses inner (the table is symmetric): the increments of one pass
-    # go to different guesses, so they do not wait on each other
-    for j in range(n):
-        row = scores[cands[j]]
+    counts = np.zeros((n_slots, n_guesses), dtype=np.uint16)
+    chunk = np.zeros((n_slots, n_guesses), dtype=np.uint8)
+    answers = np.empty(n_guesses, dtype=scores.dtype)
+    for j0 in range(0, n, 255):
+        if j0 > 0:
+            chunk[:] = 0
+        for j in range(j0, min(n, j0 + 255)):
+            row = scores[cands[j]]
+            if all_guesses:
+                _count_answers(chunk, row, n_slots)
+            else:
+                for gi in range(n_guesses):
+                    answers[gi] = row[guesses[gi]]
+                _count_answers(chunk, answers, n_slots)
+        _widen_add(counts, chunk)
+    return counts
+
+
+@nb.njit(cache=True, nogil=True)
+def class_stats(counts, win):  # pragma: no cover - compiled
+    """Per guess: the number of non-winning classes, the largest class and the sum of
+    squared class sizes (the winning class, of size 0 or 1, counted in the last two)."""
+    n_slots, n_guesses = counts.shape
+    parts = np.zeros(n_guesses, dtype=np.uint16)
+    largest = np.zeros(n_guesses, dtype=np.uint16)
+    spread = np.zeros(n_guesses, dtype=np.uint32)
+    for a in range(n_slots):
+        row = counts[a]
+        if a == win:
+            for gi in range(n_guesses):
+                c = row[gi]
+                largest[gi] = max(largest[gi], c)
+                spread[gi] += np.uint32(c)
+            continue
         for gi in range(n_guesses):
-            counts[gi, row[guesses[gi]]] += 1
-    for gi in range(n_guesses):
-        count = counts[gi]
-        big = 0
-        sq = 0
-        n_parts = 0
-        for a in range(n_slots):
-            c = count[a]
-            sq += c * c
-            if c > big:
-                big = c
-            if c > 0 and a != win:
-                n_parts += 1
-        parts[gi] = n_parts
-        largest[gi] = big
-        spread[gi] = sq
-    return counts, parts, largest, spread
+            c = row[gi]
+            parts[gi] += c > 0
+            largest[gi] = max(largest[gi], c)
+            spread[gi] += np.uint32(c) * np.uint32(c)
+    return parts, largest, spread
+
+
+@nb.njit(cache=True, nogil=True)
+def partition_counts(scores, guesses, cands, n_slots, win):  # pragma: no cover - compiled
+    """``class_counts`` (as ``counts[g, answer]``) with ``class_stats``, for tests and tools."""
+    counts = class_counts(scores, guesses, False, cands, n_slots)
+    parts, largest, spread = class_stats(counts, win)
+    return counts.T.copy(), parts.astype(np.int32), largest.astype(np.int32), spread.astype(np.int64)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -126,47 +171,68 @@ def class_bound(scores, members, member_weights, rank_cost, unit, refine, seen):
 
 
 @nb.njit(cache=True, nogil=True)
-def guess_bounds(scores, guesses, counts, cands, weights, rank_cost, size_cost, win, weighted):  # pragma: no cover
+def guess_bounds(scores, guesses, counts, parts, largest, cands, weights, rank_cost, size_cost, win,
+                 weighted):  # pragma: no cover
     """Perfect-tree bound of every guess: the sum over its non-winning classes (the caller
     adds the cost of the guess itself), and whether every class fits in the guesses left.
 
-    Without weights a class of m secrets costs ``size_cost[m]``; with weights the k-th
+    Without weights a class of m secrets costs ``size_cost[m]``, which is
+    ``rank_cost[0] + (m - 1) * rank_cost[1]`` while the class fits in two levels: then the
+    bound follows from the number of classes and of secrets alone. With weights the k-th
     secret of a class to arrive (heaviest first) takes the slot costing ``rank_cost[k]``.
     ``rank_cost``/``size_cost`` hold -1 where there is no room."""
-    n_guesses, n_slots = counts.shape
+    n_slots, n_guesses = counts.shape
     n = cands.shape[0]
     bound = np.zeros(n_guesses, dtype=weights.dtype)
     ok = np.ones(n_guesses, dtype=np.bool_)
     n_rank = rank_cost.shape[0]
+    if not weighted:
+        c1 = rank_cost[0] if n_rank > 0 else -1
+        c2 = rank_cost[1] if n_rank > 1 else -1
+        two_level = 1  # classes up to this size fit in two levels at c1 + (m - 1) * c2
+        if c1 >= 0 and c2 >= 0:
+            while two_level < n_rank and rank_cost[two_level] == c2:
+                two_level += 1
+        for gi in range(n_guesses):
+            p = np.int64(parts[gi])
+            big = np.int64(largest[gi])
+            if big <= 1 or p == 0:
+                if p > 0 and c1 < 0:
+                    ok[gi] = False
+                else:
+                    bound[gi] = p * max(c1, 0)
+            elif big <= two_level:
+                bound[gi] = p * (c1 - c2) + (n - np.int64(counts[win, gi])) * c2
+            else:
+                total = bound[gi] * 0
+                for a in range(n_slots):
+                    m = counts[a, gi]
+                    if m == 0 or a == win:
+                        continue
+                    c = size_cost[m]
+                    if c < 0:
+                        ok[gi] = False
+                    else:
+                        total += c
+                bound[gi] = total
+        return bound, ok
     seen = np.zeros(n_slots, dtype=np.int32)
     for gi in range(n_guesses):
-        count = counts[gi]
         total = bound[gi] * 0
         fits = True
-        if not weighted:
-            for a in range(n_slots):
-                m = count[a]
-                if m == 0 or a == win:
-                    continue
-                c = size_cost[m]
-                if c < 0:
-                    fits = False
-                else:
-                    total += c
-        else:
-            row = scores[guesses[gi]]
-            for a in range(n_slots):
-                seen[a] = 0
-            for j in range(n):
-                a = row[cands[j]]
-                if a == win:
-                    continue
-                k = seen[a]
-                seen[a] = k + 1
-                if k >= n_rank or rank_cost[k] < 0:
-                    fits = False
-                else:
-                    total += weights[j] * rank_cost[k]
+        row = scores[guesses[gi]]
+        for a in range(n_slots):
+            seen[a] = 0
+        for j in range(n):
+            a = row[cands[j]]
+            if a == win:
+                continue
+            k = seen[a]
+            seen[a] = k + 1
+            if k >= n_rank or rank_cost[k] < 0:
+                fits = False
+            else:
+                total += weights[j] * rank_cost[k]
         bound[gi] = total
         ok[gi] = fits
     return bound, ok
@@ -338,26 +404,27 @@ def refined_bound_capped(scores, guess, cands, weights, rank_cost, count, win, u
 
 
 @nb.njit(cache=True, nogil=True)
-def assess_guesses(scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win,
-                   weighted, refine, most_hint):  # pragma: no cover - compiled
-    """The pass over all guesses that both planners start with: class counts, the plain
-    bound of each guess, the best guess whose classes are all solved exactly (at most 2
-    secrets each) and the cut-off it sets. ``most_hint``: the most classes any guess is
-    known to make on this set (1 when ``guesses`` are all of them)."""
+def assess_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, size_tables, own,
+                   beta, win, weighted, refine):  # pragma: no cover - compiled
+    """The pass over all guesses a node starts with: class counts (``counts[answer, g]``),
+    the plain bound of each guess, the best guess whose classes are all solved exactly (at
+    most 2 secrets each) and the cut-off it sets. The bound uses b = the most non-winning
+    classes any guess makes here (``most``), since no guess splits a subset into more."""
     n_slots = win + 1
-    counts, parts, largest, spread = partition_counts(scores, guesses, cands, n_slots, win)
+    counts = class_counts(scores, guesses, all_guesses, cands, n_slots)
+    parts, largest, spread = class_stats(counts, win)
     n_guesses = guesses.shape[0]
     useful = np.zeros(n_guesses, dtype=np.bool_)
-    most = max(1, most_hint)
+    most = 1
     for gi in range(n_guesses):
-        if counts[gi, win] > 0 or parts[gi] > 1:
+        if counts[win, gi] > 0 or parts[gi] > 1:
             useful[gi] = True
             if parts[gi] > most:
-                most = parts[gi]
+                most = np.int64(parts[gi])
     b = min(most, rank_tables.shape[0] - 1)
     rank_cost = rank_tables[b]
-    bound, ok = guess_bounds(scores, guesses, counts, cands, weights, rank_cost, size_tables[b],
-                             win, weighted)
+    bound, ok = guess_bounds(scores, guesses, counts, parts, largest, cands, weights, rank_cost,
+                             size_tables[b], win, weighted)
     # with a third guess allowed, classes of three are solved exactly by the refined bound
     exact_size = 2
     if refine and rank_cost.shape[0] > 2 and rank_cost[2] == rank_cost[1]:
@@ -416,8 +483,8 @@ def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, be
     n_slots = win + 1  # the win is the last answer slot
     (counts, parts, largest, spread, useful, most, b, rank_cost, bound, ok, exact_size,
      two_level, exact_guess, exact_value, cutoff) = assess_guesses(
-        scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win, weighted,
-        refine, 1)
+        scores, guesses, False, cands, weights, rank_tables, size_tables, own, beta, win,
+        weighted, refine)
     n_guesses = guesses.shape[0]
     buf, buf_w, start, pos, seen, local = refine_buffers(scores, cands, weights, n_slots, refine)
     rest_min = np.inf
@@ -427,14 +494,14 @@ def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, be
         if not (useful[gi] and ok[gi]) or largest[gi] <= 2:
             continue
         v = bound[gi] + own
-        if v < cutoff and refine and _has_refinable(counts[gi], win, two_level):
+        if v < cutoff and refine and _has_refinable(counts[:, gi], win, two_level):
             if weighted:
                 v = refined_bound(scores, guesses[gi], cands, weights, rank_cost, n_slots, win,
                                   unit, refine, buf, buf_w, start, pos, seen, local) + own
             else:
                 # only whether it reaches the cut-off matters for a guess that does
                 v = refined_bound_capped(scores, guesses[gi], cands, weights, rank_cost,
-                                         counts[gi], win, unit, bound[gi], cutoff - own, buf,
+                                         counts[:, gi], win, unit, bound[gi], cutoff - own, buf,
                                          buf_w, seen, local) + own
             bound[gi] = v - own
             if largest[gi] <= exact_size:
@@ -477,7 +544,7 @@ def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, be
                 rest_min = v
             continue
         cheap = np.int64(spread[gi] * 1000003 + largest[gi] * 1009 + parts[gi] * 2
-                         + (1 if counts[gi, win] > 0 else 0))
+                         + (1 if counts[win, gi] > 0 else 0))
         if cheap in first:
             other = first[cheap]
             if other >= 0:
@@ -613,123 +680,3 @@ def _heap_pop(heap, size, bound, spread, guesses):  # pragma: no cover - compile
     heap[0] = heap[size]
     _sift_down(heap, size, 0, bound, spread, guesses)
     return top, size
-
-
-@nb.njit(cache=True, nogil=True)
-def plan_node_lazy(scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win,
-                   weighted, unit, refine, limit, most_hint):  # pragma: no cover
-    """``plan_node`` that refines bounds only as far as the first ``limit`` guesses of the
-    plan need: guesses are taken in order of their plain bound and refined one by one; a
-    refined guess is planned once no unrefined guess can come before it. A search usually
-    stops after a few guesses, so most refined bounds (and partition signatures) of a full
-    plan are never looked at.
-
-    ``most_hint``: the most classes any guess makes on this set, when ``guesses`` is only
-    part of the guesses (a continuation). Returns what ``plan_node`` returns (the plan is
-    the first ``limit`` planned guesses, in ``plan_node`` order), plus the guesses not yet
-    planned (``tail``, each with a plain bound below the cut-off) and the smallest bound
-    among them (``tail_min``, at least the last planned bound); call again on the tail
-    with the cut-off then in force to continue."""
-    n_slots = win + 1  # the win is the last answer slot
-    (counts, parts, largest, spread, useful, most, b, rank_cost, bound, ok, exact_size,
-     two_level, exact_guess, exact_value, cutoff) = assess_guesses(
-        scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win, weighted,
-        refine, most_hint)
-    n_guesses = guesses.shape[0]
-    rest_min = np.inf
-    # the guesses to plan, in order of plain bound (then spread, then position)
-    n_pick = 0
-    pick = np.empty(n_guesses, dtype=np.int64)
-    for gi in range(n_guesses):
-        if not (useful[gi] and ok[gi]) or largest[gi] <= 2:
-            continue
-        v = bound[gi] + own
-        if v < cutoff:
-            pick[n_pick] = gi
-            n_pick += 1
-        elif v < rest_min:
-            rest_min = v
-    # a heap rather than a sort: only the first few are usually taken
-    for t in range((n_pick - 2) // 2, -1, -1):
-        _sift_down(pick, n_pick, t, bound, spread, guesses)
-    buf, buf_w, start, pos, seen, local = refine_buffers(scores, cands, weights, n_slots, refine)
-    heap = np.empty(max(n_pick, 1), dtype=np.int64)
-    n_heap = 0
-    first = dict()
-    first[np.int64(-1)] = np.int64(-1)
-    sigs = dict()
-    sigs[np.uint64(0)] = np.uint64(0)
-    plan = np.empty(min(limit, n_pick), dtype=np.int64)
-    plan_bound = np.empty(min(limit, n_pick), dtype=bound.dtype)
-    k = 0
-    while k < limit:
-        if n_heap > 0 and (n_pick == 0 or not _before(bound, spread, guesses, pick[0], heap[0])):
-            gi, n_heap = _heap_pop(heap, n_heap, bound, spread, guesses)
-            v = bound[gi] + own
-            if v >= cutoff:
-                if v < rest_min:
-                    rest_min = v
-                continue
-            cheap = np.int64(spread[gi] * 1000003 + largest[gi] * 1009 + parts[gi] * 2
-                             + (1 if counts[gi, win] > 0 else 0))
-            if cheap in first:
-                other = first[cheap]
-                if other >= 0:
-                    s1, s2 = partition_signature(scores[guesses[other]], cands, n_slots, win)
-                    sigs[s1] = s2
-                    first[cheap] = -2
-                s1, s2 = partition_signature(scores[guesses[gi]], cands, n_slots, win)
-                if s1 in sigs and sigs[s1] == s2:
-                    continue
-                sigs[s1] = s2
-            else:
-                first[cheap] = gi
-            plan[k] = guesses[gi]
-            plan_bound[k] = v
-            k += 1
-            continue
-        if n_pick == 0:
-            break
-        gi, n_pick = _heap_pop(pick, n_pick, bound, spread, guesses)
-        v = bound[gi] + own
-        if v >= cutoff:
-            if v < rest_min:
-                rest_min = v
-            continue
-        if refine and _has_refinable(counts[gi], win, two_level):
-            if weighted:
-                v = refined_bound(scores, guesses[gi], cands, weights, rank_cost, n_slots, win,
-                                  unit, refine, buf, buf_w, start, pos, seen, local) + own
-            else:
-                v = refined_bound_capped(scores, guesses[gi], cands, weights, rank_cost,
-                                         counts[gi], win, unit, bound[gi], cutoff - own, buf,
-                                         buf_w, seen, local) + own
-            bound[gi] = v - own
-            if largest[gi] <= exact_size:
-                if v < cutoff:
-                    exact_guess = guesses[gi]
-                    exact_value = v
-                    cutoff = v
-                elif v < rest_min:
-                    rest_min = v
-                continue
-            if v >= cutoff:
-                if v < rest_min:
-                    rest_min = v
-                continue
-        n_heap = _heap_push(heap, n_heap, gi, bound, spread, guesses)
-    tail = np.empty(n_heap + n_pick, dtype=guesses.dtype)
-    tail_min = np.inf
-    for t in range(n_heap):
-        tail[t] = guesses[heap[t]]
-        v = bound[heap[t]] + own
-        if v < tail_min:
-            tail_min = v
-    for t in range(n_pick):
-        tail[n_heap + t] = guesses[pick[t]]
-        v = bound[pick[t]] + own
-        if v < tail_min:
-            tail_min = v
-    if exact_guess >= 0 and exact_value >= beta and exact_value < rest_min:
-        rest_min = exact_value
-    return plan[:k], plan_bound[:k], exact_guess, exact_value, rest_min, most, tail, tail_min

@@ -29,7 +29,7 @@ import math
 import numpy as np
 
 from mastermind.exact._dfs import (
-    LOWER, MEMO_HITS, NODES, ROOT_GUESS, child_group, dfs, memo_get, new_memo, node_guesses,
+    LOWER, MEMO_HITS, NODES, ROOT_GUESS, child_group, dfs, memo_get, new_mask_cache, new_memo, node_guesses,
 )
 from mastermind.exact._kernels import plan_node, split_classes
 from mastermind.errors import MastermindError
@@ -70,6 +70,7 @@ class Search:
         self.branching = max(1, len(rules.answers) - 1)
         self.max_set = table.n if max_set is None else max_set
         self.memo = new_memo()
+        self.masks = new_mask_cache()
         self.stats = np.zeros(3, dtype=np.int64)
         self.root_guess = -1
         self._rank_tables: dict[tuple, tuple] = {}
@@ -162,7 +163,7 @@ class Search:
             # one restricted search per first guess, so that the bar can move
             guesses = node_guesses(self.codes, self.colour_bits, self.table.all_codes,
                                    np.asarray(cands, dtype=np.int32), group[0], group[1],
-                                   self.consistent)
+                                   self.consistent, self.masks)
             only = self.root_order(guesses, cands, r) or [int(guesses[0])]
             progress.start(len(only), "optimal: first guesses")
         if progress is not None and only is not None:
@@ -185,7 +186,7 @@ class Search:
         only_arr = np.zeros(0, dtype=np.int32) if only is None else np.asarray(only, dtype=np.int32)
         value = dfs(self.scores, self.codes, self.colour_bits, self.table.all_codes, self.unit,
                     self.penalty, self.consistent, self.weighted, self.win, self.branching,
-                    self.memo, self.stats, np.asarray(cands, dtype=np.int32), self.weights[cands],
+                    self.memo, self.masks, self.stats, np.asarray(cands, dtype=np.int32), self.weights[cands],
                     int(min(r, UNLIMITED)), float(beta), group[0], group[1], only_arr)
         return self._as_cost(value)
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from mastermind.exact._kernels import (
-    class_bound, partition_counts, partition_signature, perfect_member, split_classes,
-    guess_bounds,
+    class_bound, class_counts, class_stats, guess_bounds, partition_signature, perfect_member,
+    split_classes,
 )
 from mastermind.exact.kernels_reference import evaluate_guesses_reference, split_classes_reference
 from mastermind.exact.search import Search
@@ -31,20 +31,23 @@ def _setup(rules_text, seed, weighted):
 @pytest.mark.parametrize("rules_text", GAMES)
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("weighted", [False, True])
-def test_partition_and_bounds_match_reference(rules_text, seed, weighted):
+@pytest.mark.parametrize("levels,branching,penalty", [(3, 5, 0), (1, 13, 0), (2, 3, 0), (2, 13, 1), (6, 2, 0)])
+def test_partition_and_bounds_match_reference(rules_text, seed, weighted, levels, branching, penalty):
     table, search, cands, w = _setup(rules_text, seed, weighted)
+    search.penalty = penalty
     rules = table.rules
     guesses = table.all_codes
-    rank, size = search.rank_cost(3, 5)
+    rank, size = search.rank_cost(levels, branching)
     ref = evaluate_guesses_reference(table.scores, guesses, cands, w, rank, rules.n_answer_slots,
                                      rules.win_index)
-    counts, parts, largest, spread = partition_counts(table.scores, guesses, cands,
-                                                      rules.n_answer_slots, rules.win_index)
+    counts = class_counts(table.scores, guesses, True, cands, rules.n_answer_slots)
+    parts, largest, spread = class_stats(counts, rules.win_index)
     assert parts.tolist() == ref["parts"]
     assert largest.tolist() == ref["largest"]
     assert spread.tolist() == ref["spread"]
-    assert (counts[:, rules.win_index] > 0).tolist() == ref["candidate"]
-    bound, ok = guess_bounds(table.scores, guesses, counts, cands, w, rank, size, rules.win_index, weighted)
+    assert (counts[rules.win_index] > 0).tolist() == ref["candidate"]
+    bound, ok = guess_bounds(table.scores, guesses, counts, parts, largest, cands, w, rank, size,
+                             rules.win_index, weighted)
     assert ok.tolist() == ref["ok"]
     fits = np.array(ref["ok"])
     assert bound[fits].tolist() == np.array(ref["bound"])[fits].tolist()
@@ -113,3 +116,19 @@ def test_perfect_member_matches_brute_force(seed):
             expect = i
             break
     assert got == expect
+
+
+@pytest.mark.parametrize("n", [1, 40, 255, 256, 300, 600])
+@pytest.mark.parametrize("all_guesses", [True, False])
+def test_class_counts_match_a_plain_count(n, all_guesses):
+    """Blocks of 255 candidates counted in bytes add up right, for every guess list."""
+    table = CodeTable(Rules.parse("p4c5"))
+    rng = np.random.default_rng(n)
+    cands = np.sort(rng.choice(table.n, size=n, replace=False)).astype(np.int32)
+    guesses = table.all_codes if all_guesses else rng.permutation(table.n)[:200].astype(np.int32)
+    counts = class_counts(table.scores, guesses, all_guesses, cands, table.rules.n_answer_slots)
+    expect = np.zeros((table.rules.n_answer_slots, len(guesses)), dtype=np.int64)
+    for gi, g in enumerate(guesses.tolist()):
+        np.add.at(expect[:, gi], table.scores[g, cands].astype(np.int64), 1)
+    assert counts.dtype == np.uint16
+    assert (counts == expect).all()
