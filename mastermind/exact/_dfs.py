@@ -396,7 +396,8 @@ def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weight
                                   True, buf, buf_w, start, pos, seen, local) + own
             else:
                 v = refined_bound_capped(scores, guesses[gi], cands, w, rank_cost, counts[:, gi], win,
-                                         unit, bound[gi], best - own, buf, buf_w, seen, local) + own
+                                         unit, bound[gi], best - own, buf, buf_w, start, pos, seen,
+                                         local) + own
             bound[gi] = v - own
             if largest[gi] <= exact_size:
                 # classes of at most three: the refined bound is the exact cost

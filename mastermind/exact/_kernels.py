@@ -193,28 +193,39 @@ def guess_bounds(scores, guesses, counts, parts, largest, cands, weights, rank_c
         if c1 >= 0 and c2 >= 0:
             while two_level < n_rank and rank_cost[two_level] == c2:
                 two_level += 1
+        wins = counts[win]
+        if c1 >= 0 and c2 >= 0:
+            # one vectorised pass for every guess, then the exceptions one by one
+            for gi in range(n_guesses):
+                bound[gi] = np.int64(parts[gi]) * (c1 - c2) + (n - np.int64(wins[gi])) * c2
+        n_slow = 0
+        slow = np.empty(n_guesses, dtype=np.int64)
         for gi in range(n_guesses):
-            p = np.int64(parts[gi])
-            big = np.int64(largest[gi])
-            if big <= 1 or p == 0:
-                if p > 0 and c1 < 0:
+            big = largest[gi]
+            if big <= 1 or parts[gi] == 0:
+                if parts[gi] > 0 and c1 < 0:
                     ok[gi] = False
                 else:
-                    bound[gi] = p * max(c1, 0)
-            elif big <= two_level:
-                bound[gi] = p * (c1 - c2) + (n - np.int64(counts[win, gi])) * c2
-            else:
-                total = bound[gi] * 0
-                for a in range(n_slots):
-                    m = counts[a, gi]
-                    if m == 0 or a == win:
-                        continue
-                    c = size_cost[m]
-                    if c < 0:
-                        ok[gi] = False
-                    else:
-                        total += c
-                bound[gi] = total
+                    bound[gi] = np.int64(parts[gi]) * max(c1, 0)
+            elif big > two_level:
+                slow[n_slow] = gi
+                n_slow += 1
+                bound[gi] = 0
+        # the guesses with a class beyond two levels: sum the table, one answer row at a time
+        for a in range(n_slots):
+            if a == win:
+                continue
+            row = counts[a]
+            for k in range(n_slow):
+                gi = slow[k]
+                m = row[gi]
+                if m == 0:
+                    continue
+                c = size_cost[m]
+                if c < 0:
+                    ok[gi] = False
+                else:
+                    bound[gi] += c
         return bound, ok
     seen = np.zeros(n_slots, dtype=np.int32)
     for gi in range(n_guesses):
@@ -371,33 +382,43 @@ def _has_refinable(count, win, two_level):  # pragma: no cover - compiled
 
 @nb.njit(cache=True, nogil=True)
 def refined_bound_capped(scores, guess, cands, weights, rank_cost, count, win, unit, base, limit,
-                         buf, buf_w, seen, local):  # pragma: no cover
+                         buf, buf_w, start, pos, seen, local):  # pragma: no cover
     """``refined_bound`` without weights (all ones), stopping as soon as it reaches ``limit``:
     ``base`` is the plain perfect-tree bound of the guess (``count``: its class sizes), each
     class that fits in two levels adds what ``class_bound`` adds to its plain bound. Returns
     the full refined bound when below ``limit``, else a lower bound of it at least ``limit``.
-    Classes are gathered one at a time, so an early stop skips the rest."""
+    Only the classes that can add anything are gathered, in one pass over the candidates."""
     row = scores[guess]
     n = cands.shape[0]
+    n_slots = count.shape[0]
     total = base
     if total >= limit:
         return total
-    for a in range(count.shape[0]):
+    refinable = False
+    start[0] = 0
+    for a in range(n_slots):
         m = count[a]
-        if a == win or m < 3 or rank_cost[m - 1] != rank_cost[1]:
+        take = a != win and m >= 3 and rank_cost[m - 1] == rank_cost[1]
+        start[a + 1] = start[a] + (m if take else 0)
+        pos[a] = start[a]
+        refinable = refinable or take
+    if not refinable:
+        return total
+    for j in range(n):
+        a = row[cands[j]]
+        if start[a + 1] > start[a]:
+            buf[pos[a]] = j
+            buf_w[pos[a]] = weights[j]
+            pos[a] += 1
+    for a in range(n_slots):
+        lo = start[a]
+        hi = start[a + 1]
+        if hi == lo:
             continue
-        k = 0
-        for j in range(n):
-            if row[cands[j]] == a:
-                buf[k] = j
-                buf_w[k] = weights[j]
-                k += 1
-                if k == m:
-                    break
         plain = buf_w[0] * 0
-        for i in range(m):
-            plain += buf_w[i] * rank_cost[i]
-        total += class_bound(local, buf[:m], buf_w[:m], rank_cost, unit, True, seen) - plain
+        for i in range(hi - lo):
+            plain += buf_w[lo + i] * rank_cost[i]
+        total += class_bound(local, buf[lo:hi], buf_w[lo:hi], rank_cost, unit, True, seen) - plain
         if total >= limit:
             return total
     return total
@@ -414,13 +435,12 @@ def assess_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, si
     counts = class_counts(scores, guesses, all_guesses, cands, n_slots)
     parts, largest, spread = class_stats(counts, win)
     n_guesses = guesses.shape[0]
-    useful = np.zeros(n_guesses, dtype=np.bool_)
-    most = 1
+    useful = np.empty(n_guesses, dtype=np.bool_)
+    wins = counts[win]
+    most = 1  # a guess that is not useful makes at most one class: the max over all is fine
     for gi in range(n_guesses):
-        if counts[win, gi] > 0 or parts[gi] > 1:
-            useful[gi] = True
-            if parts[gi] > most:
-                most = np.int64(parts[gi])
+        useful[gi] = (wins[gi] > 0) | (parts[gi] > 1)
+        most = max(most, np.int64(parts[gi]))
     b = min(most, rank_tables.shape[0] - 1)
     rank_cost = rank_tables[b]
     bound, ok = guess_bounds(scores, guesses, counts, parts, largest, cands, weights, rank_cost,
@@ -502,7 +522,7 @@ def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, be
                 # only whether it reaches the cut-off matters for a guess that does
                 v = refined_bound_capped(scores, guesses[gi], cands, weights, rank_cost,
                                          counts[:, gi], win, unit, bound[gi], cutoff - own, buf,
-                                         buf_w, seen, local) + own
+                                         buf_w, start, pos, seen, local) + own
             bound[gi] = v - own
             if largest[gi] <= exact_size:
                 if v >= cutoff:

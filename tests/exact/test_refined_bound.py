@@ -44,7 +44,7 @@ def test_capped_refined_bound_matches_refined_bound(seed):
         base = sum(int(rank[:m].sum()) for a, m in enumerate(counts[g].tolist()) if a != win)
         for limit in (base, base + 1, base + 2, full, full + 1, 10**9):
             got = refined_bound_capped(table.scores, g, cands, w, rank, counts[g], win, 1, base,
-                                       limit, buf, buf_w, seen, local)
+                                       limit, buf, buf_w, start, pos, seen, local)
             if full < limit:
                 assert got == full
             else:
