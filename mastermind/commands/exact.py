@@ -18,7 +18,7 @@ PoolOpt = Annotated[str, typer.Option("--pool", help="Guesses allowed: all codes
 FirstOpt = Annotated[Optional[str], typer.Option("--first", help="Fix the first guess, e.g. 1123.", show_default=False)]
 ByFirstOpt = Annotated[bool, typer.Option("--by-first-guess", help="The optimum for each canonical first guess, as a table.")]
 TieBreakOpt = Annotated[bool, typer.Option("--tie-break", help="Among optimal strategies prefer the smaller worst case, then fewer secrets at it.")]
-JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="Processes to use (0: all cores).")]
+JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="Threads to use (0: all cores).")]
 OutOpt = Annotated[Optional[str], typer.Option("--out", "-o", help="Write the optimal strategy tree to this file (JSON).", show_default=False)]
 
 
@@ -32,7 +32,7 @@ def optimal(
     rules: Rules, json_output: bool, memory_limit: int,
     objective: ObjectiveOpt = "total", max_guesses: MaxGuessesOpt = None, pool: PoolOpt = "all",
     first: FirstOpt = None, by_first_guess: ByFirstOpt = False, tie_break: TieBreakOpt = False,
-    jobs: JobsOpt = 1, out: OutOpt = None,
+    jobs: JobsOpt = 0, out: OutOpt = None,
 ) -> None:
     from mastermind.exact import solve, solve_by_first_guess
     from mastermind.exact.solver import OBJECTIVES, POOLS

@@ -18,8 +18,8 @@ from numba.typed import Dict
 
 from mastermind.exact._kernels import (
     _before, _has_refinable, _heap_pop, _heap_push, _mix, _sift_down, assess_guesses,
-    canonical_mask_blocks, partition_signature, perfect_member, refine_buffers, refined_bound,
-    refined_bound_capped, restrict_group_kernel, split_classes,
+    canonical_mask_blocks, most_classes, partition_signature, perfect_member, refine_buffers,
+    refined_bound, refined_bound_capped, restrict_group_kernel, split_classes,
 )
 
 EXACT_NONE = -1
@@ -262,9 +262,14 @@ def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weight
             memo[key] = (value, np.int64(cands[j]))
             return value
     stats[NODES] += 1
+    most_hint = 1
     if restricted:
         guesses = only
         all_guesses = False
+        # the perfect-tree bound below uses the most classes ANY guess makes here
+        every = node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent, masks)
+        every_all = every.shape[0] == all_codes.shape[0] and not consistent
+        most_hint = most_classes(scores, every, every_all, cands, win)
     else:
         guesses = node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent,
                                masks)
@@ -274,7 +279,7 @@ def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weight
     (counts, parts, largest, spread, useful, most, b, rank_cost, bound, ok, exact_size,
      two_level, exact_guess, exact_value, cutoff) = assess_guesses(
         scores, guesses, all_guesses, cands, w, rank_tables, size_tables, own, beta, win, weighted,
-        refine)
+        refine, most_hint)
     best = beta
     best_guess = -1
     lower = np.inf

@@ -426,7 +426,7 @@ def refined_bound_capped(scores, guess, cands, weights, rank_cost, count, win, u
 
 @nb.njit(cache=True, nogil=True)
 def assess_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, size_tables, own,
-                   beta, win, weighted, refine):  # pragma: no cover - compiled
+                   beta, win, weighted, refine, most_hint):  # pragma: no cover - compiled
     """The pass over all guesses a node starts with: class counts (``counts[answer, g]``),
     the plain bound of each guess, the best guess whose classes are all solved exactly (at
     most 2 secrets each) and the cut-off it sets. The bound uses b = the most non-winning
@@ -437,7 +437,10 @@ def assess_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, si
     n_guesses = guesses.shape[0]
     useful = np.empty(n_guesses, dtype=np.bool_)
     wins = counts[win]
-    most = 1  # a guess that is not useful makes at most one class: the max over all is fine
+    # a guess that is not useful makes at most one class: the max over all is fine.
+    # ``most_hint``: the most classes of the guesses not in ``guesses`` (a restricted root
+    # must still bound its subsets by what every guess can do there)
+    most = max(1, most_hint)
     for gi in range(n_guesses):
         useful[gi] = (wins[gi] > 0) | (parts[gi] > 1)
         most = max(most, np.int64(parts[gi]))
@@ -465,6 +468,17 @@ def assess_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, si
         cutoff = exact_value
     return (counts, parts, largest, spread, useful, most, b, rank_cost, bound, ok, exact_size,
             two_level, exact_guess, exact_value, cutoff)
+
+
+@nb.njit(cache=True, nogil=True)
+def most_classes(scores, guesses, all_guesses, cands, win):  # pragma: no cover - compiled
+    """The most non-winning classes any of ``guesses`` makes on ``cands`` (at least 1)."""
+    counts = class_counts(scores, guesses, all_guesses, cands, win + 1)
+    parts, _, _ = class_stats(counts, win)
+    most = 1
+    for gi in range(guesses.shape[0]):
+        most = max(most, np.int64(parts[gi]))
+    return most
 
 
 @nb.njit(cache=True, nogil=True)
@@ -504,7 +518,7 @@ def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, be
     (counts, parts, largest, spread, useful, most, b, rank_cost, bound, ok, exact_size,
      two_level, exact_guess, exact_value, cutoff) = assess_guesses(
         scores, guesses, False, cands, weights, rank_tables, size_tables, own, beta, win,
-        weighted, refine)
+        weighted, refine, 1)
     n_guesses = guesses.shape[0]
     buf, buf_w, start, pos, seen, local = refine_buffers(scores, cands, weights, n_slots, refine)
     rest_min = np.inf

@@ -1,25 +1,35 @@
-"""The exact search over several threads, splitting at the first guess.
+"""The exact search over several threads.
 
-The search is compiled whole with numba and releases the GIL, so threads run it in
-parallel without the start-up and copying of processes; each thread has its own memo.
+The search is compiled whole with numba and releases the GIL, so threads run it in parallel
+without the start-up and copying of processes. Each job has a memo of its own.
 
-Phase 1 solves the classes of the most promising first guess in parallel (they are disjoint
-sets, so separate memos lose nothing, and the value is needed exactly anyway), largest class
-first. Phase 2 checks every other canonical first guess in parallel against that value as a
-budget; any that beats it replaces it. Objectives other than the plain total, and
-tie-breaks, run in one thread.
+The top of the search tree is expanded here, in Python, and the work below handed out as
+jobs. At an expanded node the guesses are planned in order of bound (as the search would):
+
+* the first guess is explored class by class, the classes in parallel ("and" split): class c
+  gets the budget the node has left once every other class is counted at its bound, so
+  each class value is exact or proves that the guess cannot beat the budget;
+* every other guess is then one job with the best cost found so far as its budget ("or"
+  split); jobs start as threads free up, each with the budget in force when it starts.
+
+Sets of at least ``split_size`` secrets, down to ``split_depth`` levels, are expanded the
+same way; smaller ones are one job each. The value is the same as the one-thread search
+(tests compare them); only the work differs, since jobs share no memo and budgets are set
+before sibling results are known.
 """
 
 from __future__ import annotations
 
 import os
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
 from mastermind.errors import MastermindError
-from mastermind.exact.search import INF, UNLIMITED
-from mastermind.tree import Node, Stats, StrategyTree
+from mastermind.exact._kernels import split_classes
+from mastermind.exact.search import INF, UNLIMITED, Search
+from mastermind.tree import Node
 
 
 def worker_count(jobs: int | None) -> int:
@@ -30,110 +40,177 @@ def worker_count(jobs: int | None) -> int:
     return max(1, jobs if jobs > 0 else cores + 1 + jobs)
 
 
-def _class_job(solver, guess: int, sub: np.ndarray, r: int):
-    search = solver.new_search()
-    group = search.child_group(search.group, guess)
-    value = search.solve(sub, r, INF, group)
-    node = search.build(sub, r, group) if value < INF else None
-    return value, node, search.nodes, search.memo_hits
+class ParallelSearch:
+    """One parallel run: the thread pool, the expanded top of the tree, the counters."""
 
+    def __init__(self, solver, jobs: int, *, split_size: int = 100, split_depth: int = 1,
+                 or_split_depth: int = 0, progress=None) -> None:
+        self.solver = solver
+        self.jobs = jobs
+        self.split_size = split_size
+        self.split_depth = split_depth
+        self.or_split_depth = or_split_depth
+        self.progress = progress
+        self.planner: Search = solver.new_search()
+        self.nodes = 0
+        self.memo_hits = 0
+        self.pool = ThreadPoolExecutor(max_workers=jobs)
 
-def _first_guess_job(solver, guess: int, r: int, budget):
-    search = solver.new_search()
-    value = search.solve(solver.cands, r, budget, only=[guess])
-    node = search.build(solver.cands, r, guess=guess) if value < budget else None
-    return value, node, search.nodes, search.memo_hits
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)
+
+    # ---- jobs ------------------------------------------------------------------------------
+    def _job(self, cands: np.ndarray, r: int, budget, group, guess: int | None):
+        search = self.solver.new_search()
+        only = None if guess is None else [guess]
+        value = search.solve(cands, r, budget, group, only=only)
+        node = None
+        if value < budget:
+            node = search.build(cands, r, group, guess=search.root_guess if guess is not None else None)
+        return value, node, search.nodes, search.memo_hits
+
+    def submit(self, cands, r, budget, group, guess=None) -> Future:
+        return self.pool.submit(self._job, cands, r, budget, group, guess)
+
+    def collect(self, future: Future):
+        value, node, nodes, hits = future.result()
+        self.nodes += nodes
+        self.memo_hits += hits
+        if self.progress is not None:
+            self.progress.advance(1)
+        return value, node
+
+    # ---- the expanded top ------------------------------------------------------------------
+    def solve(self, cands: np.ndarray, r: int, budget, group, depth: int = 0):
+        """``(value, tree)``: the exact cost and an optimal tree if below ``budget``, else a
+        lower bound at least ``budget`` and None."""
+        if len(cands) < self.split_size or depth >= self.split_depth or r <= 1:
+            return self.collect(self.submit(cands, r, budget, group))
+        self.nodes += 1
+        plan = self.planner.plan(cands, r, budget, group)
+        best, best_node, lower = budget, None, plan.rest_min
+        if plan.exact_guess >= 0:
+            if plan.exact_value < best:
+                best = plan.exact_value
+                best_node = self.planner.build(cands, r, group, guess=plan.exact_guess)
+            else:
+                lower = min(lower, plan.exact_value)
+        if plan.guesses:
+            first, first_bound = plan.guesses[0], plan.bounds[0]
+            if first_bound < best:
+                value, node = self.explore(cands, r, best, group, first, plan.most, depth)
+                if value < best:
+                    best, best_node = value, node
+                else:
+                    lower = min(lower, value)
+            else:
+                lower = min(lower, first_bound)
+            rest = list(zip(plan.guesses[1:], plan.bounds[1:]))
+            if depth < self.or_split_depth:
+                # refute (or adopt) each other guess with its classes in parallel too
+                for g, bound in rest:
+                    if bound >= best:
+                        lower = min(lower, bound)
+                        continue
+                    value, node = self.explore(cands, r, best, group, g, plan.most, depth)
+                    if value < best:
+                        best, best_node = value, node
+                    else:
+                        lower = min(lower, value)
+                rest = []
+            running: list[Future] = []
+            while rest or running:
+                while rest and len(running) < self.jobs:
+                    g, bound = rest.pop(0)
+                    if bound >= best:
+                        lower = min(lower, bound)
+                        continue
+                    running.append(self.submit(cands, r, best, group, g))
+                if not running:
+                    break
+                value, node = self.collect(running.pop(0))
+                if value < best:
+                    best, best_node = value, node
+                else:
+                    lower = min(lower, value)
+        if best_node is not None:
+            return best, best_node
+        return max(lower, budget), None
+
+    def explore(self, cands: np.ndarray, r: int, budget, group, guess: int, most: int, depth: int):
+        """``(value, tree)`` of one guess at an expanded node, its classes solved in parallel."""
+        search = self.planner
+        w = search.weights[cands]
+        own = search.unit * w.sum().item()
+        table = search.node_tables(r - 1)[0][min(most, search.branching)]
+        refine = r - 1 >= 3
+        out, _, starts, sizes, answers, bounds = split_classes(
+            search.scores, guess, cands, w, table, search.n_slots, search.win, search.unit, refine)
+        bounds = bounds.tolist()
+        acc = own + sum(bounds)
+        if acc >= budget:
+            return acc, None
+        child = search.child_group(group, guess)
+        classes = [out[int(s):int(s) + int(m)] for s, m in zip(starts, sizes)]
+        order = sorted(range(len(classes)), key=lambda c: -len(classes[c]))
+        futures: dict[int, Future] = {}
+        values: dict[int, tuple] = {}
+        # small classes first, as jobs, so that they run while the big ones are expanded
+        for c in order:
+            sub = classes[c]
+            if len(sub) < self.split_size or depth + 1 >= self.split_depth:
+                futures[c] = self.submit(sub, r - 1, budget - (acc - bounds[c]), child)
+        for c in order:
+            if c not in futures:
+                values[c] = self.solve(classes[c], r - 1, budget - (acc - bounds[c]), child, depth + 1)
+        for c, future in futures.items():
+            values[c] = self.collect(future)
+        total = own + sum(v for v, _ in values.values())
+        if total >= budget or any(node is None for _, node in values.values()):
+            return max(total, budget), None
+        root = Node(int(guess), len(cands))
+        for c in range(len(classes)):
+            root.children[int(answers[c])] = values[c][1]
+        return total, root
 
 
 def solve_parallel(solver, *, objective: str, max_guesses, tie_break: bool, jobs: int, progress=None):
-    from joblib import Parallel, delayed
-
-    from mastermind.exact.solver import ExactResult
-
+    """The plain-total optimum over ``jobs`` threads (other objectives and tie-breaks run in
+    one thread)."""
     jobs = worker_count(jobs)
-    if objective != "total" or tie_break or len(solver.cands) <= 2:
+    if objective != "total" or tie_break or len(solver.cands) <= 2 or jobs == 1:
         return solver.run(objective=objective, max_guesses=max_guesses, tie_break=tie_break,
                           progress=progress)
     start = time.perf_counter()
-    table, rules = solver.table, solver.rules
     r = UNLIMITED if max_guesses is None else max_guesses
-    firsts = solver.first_guesses()
-    nodes, hits = 0, 0
-    ordered = _order_by_bound(solver, firsts, r)
-    if not ordered:
-        raise MastermindError(f"no strategy solves every secret of {rules} within {max_guesses} guesses")
-    pool = Parallel(n_jobs=jobs, backend="threading")
-    best_guess = ordered[0]
-    win = rules.win_index
-    answers = table.scores[best_guess][solver.cands]
-    classes = [(int(a), solver.cands[answers == a]) for a in np.unique(answers).tolist() if a != win]
-    classes.sort(key=lambda item: -len(item[1]))
     if progress is not None:
-        progress.start(len(classes) + len(ordered) - 1, "optimal: subproblems")
-    out = pool(delayed(_class_job)(solver, best_guess, sub, r - 1) for _, sub in classes)
-    if progress is not None:
-        progress.advance(len(classes))
-    w = solver.search_weights
-    root = Node(best_guess, len(solver.cands))
-    best = solver.search().unit * w[solver.cands].sum().item()
-    for (a, _), (value, node, n1, h1) in zip(classes, out):
-        nodes, hits = nodes + n1, hits + h1
-        best += value
-        if node is not None:
-            root.children[a] = node
-    if best == INF:
-        root = None
-    rest = pool(delayed(_first_guess_job)(solver, g, r, best) for g in ordered[1:])
-    if progress is not None:
-        progress.advance(len(ordered) - 1)
-    for value, node, n1, h1 in rest:
-        nodes, hits = nodes + n1, hits + h1
-        if value < best and node is not None:
-            best, root = value, node
+        progress.start(None, "optimal: subproblems")
+    search = ParallelSearch(solver, jobs, progress=progress)
+    try:
+        value, root = search.solve(solver.cands, r, INF, solver.group)
+    finally:
+        search.close()
     if root is None:
-        raise MastermindError(f"no strategy solves every secret of {rules} within {max_guesses} guesses")
-    tree = StrategyTree(rules, root, name="optimal")
-    cands = np.sort(solver.cands)
-    depths = tree.depths(table, cands)
-    stats = Stats.from_depths(depths)
-    weighted = solver.original_weights is not None
-    from fractions import Fraction
-
-    if weighted:
-        wo = solver.original_weights[cands]
-        total = (wo * depths).sum().item()
-        weight_sum = wo.sum().item()
-        if wo.dtype.kind in "iu":
-            fraction = Fraction(int(total), int(weight_sum)) if weight_sum else None
-        else:
-            exact_sum = sum((Fraction(x) for x in wo.tolist()), Fraction(0))
-            exact_total = sum((Fraction(x) * int(d) for x, d in zip(wo.tolist(), depths.tolist())), Fraction(0))
-            fraction = exact_total / exact_sum if exact_sum else None
-    else:
-        total, weight_sum, fraction = stats.total, stats.secrets, Fraction(stats.total, stats.secrets)
-    return ExactResult(
-        rules=rules, objective=objective, total=total, worst=stats.worst, tree=tree, stats=stats,
-        proven=True, nodes=nodes, memo_hits=hits, seconds=time.perf_counter() - start,
-        first_guess=root.guess, secrets=stats.secrets, weight_sum=weight_sum, fraction=fraction,
-        max_guesses=max_guesses, pool=solver.pool, weighted=weighted,
-    )
-
-
-def _order_by_bound(solver, firsts, r):
-    """The first guesses that can finish, most promising (lowest bound) first; guesses with
-    the same partition as a listed one are equivalent and left out."""
-    return solver.search().root_order(np.asarray(firsts, dtype=np.int32), solver.cands, r)
+        raise MastermindError(f"no strategy solves every secret of {solver.rules} within {max_guesses} guesses")
+    result = solver.result(root, objective=objective, max_guesses=max_guesses, nodes=search.nodes,
+                           memo_hits=search.memo_hits, start=start)
+    if solver.uniform and value * solver.scale != result.total and not result.weighted:
+        raise AssertionError(f"search value {value} but the tree gives {result.total}")
+    return result
 
 
 def by_first_guess_parallel(solver, firsts, *, objective, max_guesses, tie_break, jobs, progress=None):
-    from joblib import Parallel, delayed
-
+    """The optimum for each first guess, one thread per first guess."""
     if progress is not None:
         progress.start(len(firsts), "optimal: first guesses")
-    out = Parallel(n_jobs=worker_count(jobs), backend="threading")(
-        delayed(_run_first)(solver.fork(), g, objective, max_guesses, tie_break) for g in firsts)
-    if progress is not None:
-        progress.advance(len(firsts))
+    out = []
+    with ThreadPoolExecutor(max_workers=worker_count(jobs)) as pool:
+        futures = [pool.submit(_run_first, solver.fork(), g, objective, max_guesses, tie_break)
+                   for g in firsts]
+        for future in futures:
+            out.append(future.result())
+            if progress is not None:
+                progress.advance(1)
     return [r for r in out if r is not None]
 
 

@@ -11,9 +11,11 @@ it is solved by the r-th guess (the tie-break counts secrets at the worst case t
   tells the others apart. A guess whose classes have at most two secrets (three with that
   refinement) is solved exactly by its bound; a set with a heaviest member that tells all
   others apart is solved at once.
-* Planning is lazy (``plan_node_lazy``): every guess gets its plain bound, but the refined
-  bound and the partition check are computed in bound order only for the first few guesses;
-  the rest are planned when the search gets to them, under the budget then in force.
+* Planning is lazy: every guess gets its plain bound, but the refined bound and the partition
+  check are computed in bound order only as the search reaches each guess, under the budget
+  then in force.
+* The whole search runs in one compiled function (:func:`mastermind.exact._dfs.dfs`); this
+  module sets it up, reads results out of its memo and builds the strategy tree.
 * Budget: ``solve(S, r, beta)`` returns the exact cost when it is below ``beta``, else a
   proven lower bound that is at least ``beta``; both go into the memo.
 * Symmetry: the group of (position, colour) permutations fixing every guess so far maps S
@@ -25,6 +27,7 @@ it is solved by the r-th guess (the tie-break counts secrets at the worst case t
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -40,12 +43,27 @@ INF = math.inf
 UNLIMITED = 1 << 20
 
 
+@dataclass
+class NodePlan:
+    """The planned guesses of a node with their bounds (own cost included), the best guess
+    solved exactly by its bound (-1: none) and its cost, the smallest bound of the guesses
+    left out, and the most non-winning classes any guess makes on the set."""
+
+    guesses: list[int]
+    bounds: list
+    exact_guess: int
+    exact_value: float
+    rest_min: float
+    most: int
+
+
 class Search:
     """One search configuration (weights, cost unit, penalty, pool) with its memo.
 
-    The memo is keyed by ``(min(r, |S| + 1), sorted S as bytes)``: exact sets, no hashing, so
-    keys never collide. Values are ``(cost, exact, guess)``; an inexact cost is a proven lower
-    bound from a search that ran out of budget.
+    The memo (a numba typed dict, see :mod:`mastermind.exact._dfs`) is keyed by a 128-bit hash
+    of the candidate set and ``min(r, |S| + 1)``; values are ``(cost, tag)``: the optimal
+    guess of an exact cost, or a mark that the cost is a proven lower bound from a search that
+    ran out of budget. Not thread-safe: one search per thread.
     """
 
     def __init__(
@@ -139,19 +157,22 @@ class Search:
         """The group fixing one more guess (the group depends on the set of guesses)."""
         return child_group(group[0], group[1], self.codes[guess])
 
-    def root_order(self, guesses: np.ndarray, cands: np.ndarray, r: int) -> list[int]:
-        """The first guesses worth trying on ``cands``, most promising (lowest bound) first,
-        one per partition."""
+    def plan(self, cands: np.ndarray, r: int, beta, group=None, guesses=None) -> "NodePlan":
+        """The guesses worth trying on ``cands`` below ``beta``, most promising (lowest bound)
+        first, one per partition, as the search orders them (see ``plan_node``)."""
+        group = self.group if group is None else group
+        cands = np.asarray(cands, dtype=np.int32)
+        if guesses is None:
+            guesses = node_guesses(self.codes, self.colour_bits, self.table.all_codes, cands,
+                                   group[0], group[1], self.consistent, self.masks)
         w = self.weights[cands]
         own = self.unit * w.sum().item()
         rank_tables, size_tables = self.node_tables(r - 1)
-        plan, _, exact_guess, _, _, _ = plan_node(
-            self.scores, np.asarray(guesses, dtype=np.int32), cands, w, rank_tables,
-            size_tables, own, np.inf, self.win, self.weighted, self.unit, r - 1 >= 3)
-        ordered = plan.tolist()
-        if exact_guess >= 0 and exact_guess not in ordered:
-            ordered.insert(0, int(exact_guess))
-        return ordered
+        plan, bounds, exact_guess, exact_value, rest_min, most = plan_node(
+            self.scores, np.asarray(guesses, dtype=np.int32), cands, w, rank_tables, size_tables,
+            own, float(beta), self.win, self.weighted, self.unit, r - 1 >= 3)
+        return NodePlan(plan.tolist(), [self._as_cost(b) for b in bounds.tolist()], int(exact_guess),
+                        self._as_cost(float(exact_value)), self._as_cost(float(rest_min)), int(most))
 
     def solve(self, cands, r, beta, group=None, only=None, progress=None):
         """Exact cost of ``cands`` with ``r`` guesses left if below ``beta``, else a lower
@@ -164,7 +185,11 @@ class Search:
             guesses = node_guesses(self.codes, self.colour_bits, self.table.all_codes,
                                    np.asarray(cands, dtype=np.int32), group[0], group[1],
                                    self.consistent, self.masks)
-            only = self.root_order(guesses, cands, r) or [int(guesses[0])]
+            plan = self.plan(cands, r, INF, group, guesses)
+            only = plan.guesses
+            if plan.exact_guess >= 0 and plan.exact_guess not in only:
+                only.insert(0, plan.exact_guess)
+            only = only or [int(guesses[0])]
             progress.start(len(only), "optimal: first guesses")
         if progress is not None and only is not None:
             best, best_guess, lower = beta, -1, INF

@@ -229,12 +229,23 @@ class ExactSolver:
             nodes += tree_search.nodes
             hits += tree_search.memo_hits
         root = tree_search.build(cands, limit, guess=root_guess)
+        result = self.result(root, objective=objective, max_guesses=max_guesses, nodes=nodes,
+                             memo_hits=hits, start=start)
+        if self.uniform and not tie_break and value * self.scale != result.total and not result.weighted:
+            raise AssertionError(f"search value {value} but the tree gives {result.total}")
+        return result
+
+    def result(self, root, *, objective: str, max_guesses: int | None, nodes: int, memo_hits: int,
+               start: float) -> ExactResult:
+        """The result of a search that found the strategy tree ``root``: everything reported
+        is read off the tree replayed against every secret, not taken from the search."""
         tree = StrategyTree(self.rules, root, name="optimal")
-        depths = tree.depths(self.table, np.sort(cands))
+        cands = np.sort(self.cands)
+        depths = tree.depths(self.table, cands)
         stats = Stats.from_depths(depths)
         weighted = self.original_weights is not None
         if weighted:
-            w = self.original_weights[np.sort(cands)]
+            w = self.original_weights[cands]
             total = (w * depths).sum().item()
             weight_sum = w.sum().item()
             if w.dtype.kind in "iu":
@@ -246,11 +257,9 @@ class ExactSolver:
         else:
             total, weight_sum = stats.total, stats.secrets
             fraction = Fraction(total, weight_sum)
-        if self.uniform and not tie_break and value * self.scale != total and not weighted:
-            raise AssertionError(f"search value {value} but the tree gives {total}")
         return ExactResult(
             rules=self.rules, objective=objective, total=total, worst=stats.worst, tree=tree,
-            stats=stats, proven=True, nodes=nodes, memo_hits=hits,
+            stats=stats, proven=True, nodes=nodes, memo_hits=memo_hits,
             seconds=time.perf_counter() - start, first_guess=root.guess, secrets=stats.secrets,
             weight_sum=weight_sum, fraction=fraction, max_guesses=max_guesses, pool=self.pool,
             weighted=weighted,
@@ -287,7 +296,7 @@ def solve(
     in the worst case, then the best total). ``max_guesses`` caps the worst case; ``pool``
     "consistent" only guesses codes still possible; ``first_guess`` fixes the opening;
     ``tie_break`` prefers, among optimal strategies, the smaller worst case and then fewer
-    secrets at it. ``jobs`` > 1 splits the work over processes.
+    secrets at it. ``jobs`` > 1 (or 0: every core) splits the work over threads.
     """
     solver = ExactSolver(table, pool=pool, weights=weights, candidates=candidates)
     if jobs is not None and jobs != 1 and first_guess is None:

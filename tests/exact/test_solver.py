@@ -215,6 +215,74 @@ def test_parallel_jobs_give_the_same_optimum():
     check_tree(table, two)
 
 
+@pytest.mark.parametrize("text", ["p3c4", "p4c3", "p3c5n", "p2c8"])
+@pytest.mark.parametrize("split_size, split_depth, or_split_depth", [
+    (10, 1, 0), (10, 2, 1), (4, 3, 2), (30, 3, 0)])
+@pytest.mark.parametrize("max_guesses", [None, 4])
+def test_parallel_splits_agree_with_one_thread(text, split_size, split_depth, or_split_depth,
+                                               max_guesses):
+    """Expanding the top of the tree ("and" over classes, "or" over guesses, with budgets
+    set before sibling results are known) finds the one-thread optimum and a true tree."""
+    from mastermind.exact.parallel import ParallelSearch
+    from mastermind.exact.search import INF, UNLIMITED
+    from mastermind.exact.solver import ExactSolver
+
+    table = table_of(text)
+    try:
+        one = solve(table, max_guesses=max_guesses)
+    except MastermindError:
+        one = None
+    solver = ExactSolver(table)
+    search = ParallelSearch(solver, 2, split_size=split_size, split_depth=split_depth,
+                            or_split_depth=or_split_depth)
+    try:
+        r = UNLIMITED if max_guesses is None else max_guesses
+        value, root = search.solve(solver.cands, r, INF, solver.group)
+    finally:
+        search.close()
+    if one is None:
+        assert value == INF and root is None
+        return
+    assert value == one.total
+    result = solver.result(root, objective="total", max_guesses=max_guesses, nodes=0,
+                           memo_hits=0, start=0.0)
+    assert result.total == one.total
+    assert max_guesses is None or result.worst <= max_guesses
+
+
+@pytest.mark.parametrize("text", ["p3c3", "p3c4", "p4c3", "p2c6", "p3c4n"])
+def test_a_restricted_root_honours_its_budget(text):
+    """With the first guess fixed and a budget, the search returns the exact cost below the
+    budget and a bound at least the budget otherwise, for budgets around the optimum."""
+    from mastermind.exact.solver import ExactSolver
+
+    table = table_of(text)
+    solver = ExactSolver(table)
+    for g in solver.first_guesses():
+        exact = solver.new_search().solve(solver.cands, 10**6, math.inf, only=[g])
+        for budget in (exact - 2, exact - 1, exact, exact + 1, exact + 5):
+            got = solver.new_search().solve(solver.cands, 10**6, budget, only=[g])
+            assert got == exact if exact < budget else got >= budget
+
+
+def test_a_restricted_root_bounds_subsets_by_every_guess():
+    """Regression: a root restricted to one guess once bounded its subsets by the classes
+    that guess alone makes, too high a bound, and refuted a guess that meets the budget."""
+    from mastermind.exact.solver import ExactSolver
+
+    table = table_of("p4c8n")
+    solver = ExactSolver(table)
+    first = table.rules.parse_code("1234")
+    search = solver.new_search()
+    group = search.child_group(search.group, first)
+    answers = table.scores[first][solver.cands]
+    sub = solver.cands[answers == 7]
+    guess = int(table.rules.parse_code(table.rules.code_text(12)))
+    exact = solver.new_search().solve(sub, 10**6, math.inf, group, only=[guess])
+    assert exact == 497
+    assert solver.new_search().solve(sub, 10**6, exact + 1, group, only=[guess]) == exact
+
+
 @pytest.mark.parametrize("kw, message", [
     ({"objective": "average"}, "objective"),
     ({"pool": "some"}, "pool"),
