@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 import numpy as np
 
@@ -43,13 +43,12 @@ def worker_count(jobs: int | None) -> int:
 class ParallelSearch:
     """One parallel run: the thread pool, the expanded top of the tree, the counters."""
 
-    def __init__(self, solver, jobs: int, *, split_size: int = 100, split_depth: int = 1,
-                 or_split_depth: int = 0, progress=None) -> None:
+    def __init__(self, solver, jobs: int, *, split_size: int = 400, split_depth: int = 2,
+                 progress=None) -> None:
         self.solver = solver
         self.jobs = jobs
         self.split_size = split_size
         self.split_depth = split_depth
-        self.or_split_depth = or_split_depth
         self.progress = progress
         self.planner: Search = solver.new_search()
         self.nodes = 0
@@ -106,33 +105,24 @@ class ParallelSearch:
             else:
                 lower = min(lower, first_bound)
             rest = list(zip(plan.guesses[1:], plan.bounds[1:]))
-            if depth < self.or_split_depth:
-                # refute (or adopt) each other guess with its classes in parallel too
-                for g, bound in rest:
-                    if bound >= best:
-                        lower = min(lower, bound)
-                        continue
-                    value, node = self.explore(cands, r, best, group, g, plan.most, depth)
-                    if value < best:
-                        best, best_node = value, node
-                    else:
-                        lower = min(lower, value)
-                rest = []
-            running: list[Future] = []
+            running: set[Future] = set()
             while rest or running:
+                # a thread that frees up takes the next guess, with the best cost found so far
                 while rest and len(running) < self.jobs:
                     g, bound = rest.pop(0)
                     if bound >= best:
                         lower = min(lower, bound)
                         continue
-                    running.append(self.submit(cands, r, best, group, g))
+                    running.add(self.submit(cands, r, best, group, g))
                 if not running:
                     break
-                value, node = self.collect(running.pop(0))
-                if value < best:
-                    best, best_node = value, node
-                else:
-                    lower = min(lower, value)
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    value, node = self.collect(future)
+                    if value < best:
+                        best, best_node = value, node
+                    else:
+                        lower = min(lower, value)
         if best_node is not None:
             return best, best_node
         return max(lower, budget), None

@@ -216,11 +216,9 @@ def test_parallel_jobs_give_the_same_optimum():
 
 
 @pytest.mark.parametrize("text", ["p3c4", "p4c3", "p3c5n", "p2c8"])
-@pytest.mark.parametrize("split_size, split_depth, or_split_depth", [
-    (10, 1, 0), (10, 2, 1), (4, 3, 2), (30, 3, 0)])
+@pytest.mark.parametrize("split_size, split_depth", [(10, 1), (10, 2), (4, 3), (30, 3)])
 @pytest.mark.parametrize("max_guesses", [None, 4])
-def test_parallel_splits_agree_with_one_thread(text, split_size, split_depth, or_split_depth,
-                                               max_guesses):
+def test_parallel_splits_agree_with_one_thread(text, split_size, split_depth, max_guesses):
     """Expanding the top of the tree ("and" over classes, "or" over guesses, with budgets
     set before sibling results are known) finds the one-thread optimum and a true tree."""
     from mastermind.exact.parallel import ParallelSearch
@@ -233,8 +231,7 @@ def test_parallel_splits_agree_with_one_thread(text, split_size, split_depth, or
     except MastermindError:
         one = None
     solver = ExactSolver(table)
-    search = ParallelSearch(solver, 2, split_size=split_size, split_depth=split_depth,
-                            or_split_depth=or_split_depth)
+    search = ParallelSearch(solver, 2, split_size=split_size, split_depth=split_depth)
     try:
         r = UNLIMITED if max_guesses is None else max_guesses
         value, root = search.solve(solver.cands, r, INF, solver.group)
