@@ -121,7 +121,7 @@ def test_perfect_member_matches_brute_force(seed):
 @pytest.mark.parametrize("n", [1, 40, 255, 256, 300, 600])
 @pytest.mark.parametrize("all_guesses", [True, False])
 def test_class_counts_match_a_plain_count(n, all_guesses):
-    """Blocks of 255 candidates counted in bytes add up right, for every guess list."""
+    """Blocks of 252 candidates (four at a time) counted in bytes add up right, for every guess list."""
     table = CodeTable(Rules.parse("p4c5"))
     rng = np.random.default_rng(n)
     cands = np.sort(rng.choice(table.n, size=n, replace=False)).astype(np.int32)
