@@ -51,6 +51,9 @@ def test_p4c6_optimal_total_is_5625(p4c6):
     assert round(result.average, 4) == 4.3403
     check_tree(p4c6, result)
     assert result.nodes > 0
+    # the same with a progress bar (one budgeted search per first guess) and on two threads
+    assert solve(p4c6, progress=_Recorder()).total == 5625
+    assert check_tree(p4c6, solve(p4c6, jobs=2)).total == 5625
 
 
 def test_p4c6_worst_case_is_5(p4c6):
@@ -297,3 +300,34 @@ def test_bad_input_is_a_one_line_error(kw, message):
 def test_needs_the_full_score_table():
     with pytest.raises(MastermindError, match="full score table"):
         solve(CodeTable(Rules.parse("p2c2"), full=False))
+
+
+class _Recorder:
+    def __init__(self):
+        self.starts, self.advanced = [], 0
+
+    def start(self, total, description=""):
+        self.starts.append((total, description))
+
+    def advance(self, n=1):
+        self.advanced += n
+
+
+@pytest.mark.parametrize("text", ["p3c4", "p4c4", "p3c5n"])
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("kw", [{}, {"max_guesses": 4}, {"objective": "worst"}])
+def test_progress_reporting_leaves_the_optimum_unchanged(text, jobs, kw):
+    """With a progress bar the search runs one budgeted search per first guess (one thread)
+    or reports each job (several): same optimum, and the bar moves."""
+    table = table_of(text)
+    try:
+        plain = solve(table, **kw)
+    except MastermindError:
+        with pytest.raises(MastermindError):
+            solve(table, progress=_Recorder(), jobs=jobs, **kw)
+        return
+    bar = _Recorder()
+    shown = solve(table, progress=bar, jobs=jobs, **kw)
+    assert (shown.total, shown.worst) == (plain.total, plain.worst)
+    check_tree(table, shown)
+    assert bar.starts and bar.advanced > 0
