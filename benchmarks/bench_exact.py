@@ -9,7 +9,9 @@ compile time is measured once with an empty numba cache. The baseline is the sam
 without any symmetry (every guess tried at every node) on the same machine in the same run;
 the C++ column repeats the published single-thread times from the issue, for reference only,
 and "ratio" is our best time over it. Each run solves ``--repeat`` times in one process and
-shows the best and the median search time (tree building included).
+shows the best and the median search time (tree building included). "calib ms" times a fixed
+class-counting workload in the same process: this VM's speed drifts by up to 1.5x, and the
+column tells a slow moment from a slow search.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def run_one(game: str, jobs: int, symmetry: bool, repeat: int = 1) -> dict:
     t0 = time.perf_counter()
     table = CodeTable(Rules.parse(game))
     table_seconds = time.perf_counter() - t0
+    calib = calibration_seconds()
     times = []
     for _ in range(repeat):
         if symmetry:
@@ -56,10 +59,31 @@ def run_one(game: str, jobs: int, symmetry: bool, repeat: int = 1) -> dict:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"game": game, "jobs": jobs, "symmetry": symmetry, "total": result.total,
             "secrets": result.secrets, "worst": result.worst, "seconds": min(times),
-            "median": sorted(times)[len(times) // 2],
+            "median": sorted(times)[len(times) // 2], "calib_ms": 1000 * min(calib, calibration_seconds()),
             "table_seconds": table_seconds, "nodes": result.nodes, "memo_hits": result.memo_hits,
             "hit_rate": result.memo_hit_rate, "peak_mib": peak,
             "first_guess": table.rules.code_text(result.first_guess)}
+
+
+def calibration_seconds() -> float:
+    """A fixed workload of the search's main kernel (class counting on p4c6), best of 3:
+    the machine's speed at the time of a run, since it drifts on this VM."""
+    import numpy as np
+
+    from mastermind.exact._kernels import class_counts
+    from mastermind.game import CodeTable, Rules
+
+    table = CodeTable(Rules(4, 6))
+    rng = np.random.default_rng(0)
+    sets = [np.sort(rng.choice(table.n, int(k), replace=False)).astype(np.int32)
+            for k in rng.integers(5, 60, 300)]
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        for cands in sets:
+            class_counts(table.scores, table.all_codes, True, cands, table.rules.n_answer_slots)
+        best = min(best, time.perf_counter() - t0)
+    return best
 
 
 def compile_seconds() -> float:
@@ -108,7 +132,7 @@ def main() -> None:
     print(f"numba compile time on a cold cache: {compile_seconds():.1f} s")
     header = (f"{'game':7} {'jobs':>4} {'total':>7} {'avg':>7} {'worst':>5} {'best s':>8} "
               f"{'median s':>8} {'C++ s':>6} {'ratio':>6} {'nodes':>8} {'hit rate':>8} "
-              f"{'peak MiB':>8}  first")
+              f"{'peak MiB':>8} {'calib ms':>8}  first")
     print(header)
     results = {}
     for game, jobs in runs:
@@ -120,7 +144,8 @@ def main() -> None:
         cpp = CPP_SECONDS.get(game, float("nan"))
         print(f"{game:7} {jobs:>4} {r['total']:>7} {r['total'] / r['secrets']:>7.4f} {r['worst']:>5} "
               f"{r['seconds']:>8.3f} {r['median']:>8.3f} {cpp:>6.2f} {r['seconds'] / cpp:>6.2f} "
-              f"{r['nodes']:>8} {r['hit_rate']:>8.3f} {r['peak_mib']:>8.0f}  {r['first_guess']}",
+              f"{r['nodes']:>8} {r['hit_rate']:>8.3f} {r['peak_mib']:>8.0f} {r['calib_ms']:>8.1f}  "
+              f"{r['first_guess']}",
               flush=True)
     if args.no_baseline:
         return
