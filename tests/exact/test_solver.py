@@ -220,8 +220,8 @@ def test_parallel_jobs_give_the_same_optimum():
 
 @pytest.mark.parametrize("text", ["p3c4", "p4c3", "p3c5n", "p2c8"])
 @pytest.mark.parametrize("split_size, split_depth", [(10, 1), (10, 2), (4, 3), (30, 3)])
-@pytest.mark.parametrize("max_guesses", [None, 4])
-def test_parallel_splits_agree_with_one_thread(text, split_size, split_depth, max_guesses):
+@pytest.mark.parametrize("max_guesses, pool", [(None, "all"), (4, "all"), (None, "consistent")])
+def test_parallel_splits_agree_with_one_thread(text, split_size, split_depth, max_guesses, pool):
     """Expanding the top of the tree ("and" over classes, "or" over guesses, with budgets
     set before sibling results are known) finds the one-thread optimum and a true tree."""
     from mastermind.exact.parallel import ParallelSearch
@@ -230,10 +230,10 @@ def test_parallel_splits_agree_with_one_thread(text, split_size, split_depth, ma
 
     table = table_of(text)
     try:
-        one = solve(table, max_guesses=max_guesses)
+        one = solve(table, max_guesses=max_guesses, pool=pool)
     except MastermindError:
         one = None
-    solver = ExactSolver(table)
+    solver = ExactSolver(table, pool=pool)
     search = ParallelSearch(solver, 2, split_size=split_size, split_depth=split_depth)
     try:
         r = UNLIMITED if max_guesses is None else max_guesses
