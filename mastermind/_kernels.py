@@ -31,3 +31,33 @@ def score_matrix(codes, counts, lut):  # pragma: no cover - compiled
         for s in range(n):
             out[g, s] = lut[acc[s]]
     return out
+
+
+@nb.njit(cache=True, nogil=True)
+def replay_depths(scores, guesses, children, counts, secrets, win):  # pragma: no cover - compiled
+    """Guesses each secret needs in a strategy tree given as arrays (node 0 the root;
+    ``children[node, answer]`` the child or -1; ``counts[node]`` the secrets the tree says
+    reach it). Returns ``(ok, depths by code)``; ok is False when a secret finds no branch or
+    a node's count is wrong: :meth:`mastermind.tree.StrategyTree.depths`, the twin, then
+    names the place."""
+    n_nodes = guesses.shape[0]
+    reach = np.zeros(n_nodes, dtype=np.int64)
+    out = np.zeros(scores.shape[1], dtype=np.int64)
+    for k in range(secrets.shape[0]):
+        s = secrets[k]
+        node = 0
+        depth = 1
+        while True:
+            reach[node] += 1
+            a = scores[guesses[node], s]
+            if a == win:
+                out[s] = depth
+                break
+            node = children[node, a]
+            depth += 1
+            if node < 0 or depth > n_nodes + 1:
+                return False, out
+    for i in range(n_nodes):
+        if reach[i] != counts[i]:
+            return False, out
+    return True, out

@@ -95,42 +95,79 @@ class StrategyTree:
         of answers to the first node where the tree is incomplete or its counts are wrong.
         """
         secrets = table.all_codes if secrets is None else np.asarray(secrets)
+        flat = self._flat(table) if table.scores is not None else None
+        if flat is not None:
+            from mastermind._kernels import replay_depths
+
+            ok, out = replay_depths(table.scores, *flat, secrets.astype(np.int64),
+                                    table.rules.win_index)
+            if ok:
+                return out[secrets]
+        # the tree does not fit the secrets (or the table is not kept): find out where
         out = np.zeros(table.n, dtype=np.int64)
         self._replay(table, self.root, secrets, 1, (), out)
         return out[secrets]
 
+    def _flat(self, table: CodeTable):
+        """The tree as arrays for :func:`mastermind._kernels.replay_depths` (guess, children by
+        answer, count per node; root first), or None when a guess or an answer is out of range."""
+        slots = table.rules.n_answer_slots
+        nodes = [self.root]
+        guesses, counts, links = [], [], []
+        i = 0
+        while i < len(nodes):
+            node = nodes[i]
+            if not 0 <= node.guess < table.n:
+                return None
+            guesses.append(node.guess)
+            counts.append(node.candidates)
+            for a, child in node.children.items():
+                if not 0 <= a < slots or a == table.rules.win_index:
+                    return None
+                links.append((i, a, len(nodes)))
+                nodes.append(child)
+            i += 1
+        children = np.full((len(nodes), slots), -1, dtype=np.int64)
+        for parent, a, child in links:
+            children[parent, a] = child
+        return (np.asarray(guesses, dtype=np.int64), children, np.asarray(counts, dtype=np.int64))
+
     def _replay(self, table, node, secrets, depth, path, out) -> None:
+        # ``path``: the (guess, answer) pairs from the root, turned into text only for errors
         rules = table.rules
-        where = "root" if not path else "path " + " ".join(path)
         if not 0 <= node.guess < table.n:
-            raise TreeError(f"{where}: guess index {node.guess} is not a code of {rules}")
+            raise TreeError(f"{_where(rules, path)}: guess index {node.guess} is not a code of {rules}")
         if node.candidates != len(secrets):
             raise TreeError(
-                f"{where}: node says {node.candidates} secrets, {len(secrets)} reach it"
+                f"{_where(rules, path)}: node says {node.candidates} secrets, {len(secrets)} reach it"
             )
         answers = table.answers(node.guess, secrets)
         win = rules.win_index
-        if np.any(answers == win):
-            out[node.guess] = depth
+        order = np.argsort(answers, kind="stable")
+        ordered = answers[order]
+        cuts = np.flatnonzero(np.diff(ordered)) + 1
+        starts = [0, *cuts.tolist()]
+        ends = [*cuts.tolist(), len(ordered)]
         used = set()
-        for a in np.unique(answers).tolist():
-            if a == win:
+        for lo, hi in zip(starts, ends):
+            if hi == lo:
                 continue
-            label = str(rules.answer_feedbacks[a])
+            a = int(ordered[lo])
+            if a == win:
+                out[node.guess] = depth
+                continue
             child = node.children.get(a)
             if child is None:
                 raise TreeError(
-                    f"{where}: no branch for answer {label} to {rules.code_text(node.guess)}, "
-                    f"which {int(np.sum(answers == a))} secrets give"
+                    f"{_where(rules, path)}: no branch for answer {rules.answer_feedbacks[a]} to "
+                    f"{rules.code_text(node.guess)}, which {hi - lo} secrets give"
                 )
             used.add(a)
-            self._replay(table, child, secrets[answers == a], depth + 1,
-                         (*path, rules.code_text(node.guess), label), out)
-        extra = set(node.children) - used
-        if extra:
-            a = min(extra)
+            self._replay(table, child, secrets[order[lo:hi]], depth + 1, (*path, (node.guess, a)), out)
+        if len(used) != len(node.children):
+            a = min(set(node.children) - used)
             raise TreeError(
-                f"{where}: branch for answer {rules.answer_feedbacks[a]} to "
+                f"{_where(rules, path)}: branch for answer {rules.answer_feedbacks[a]} to "
                 f"{rules.code_text(node.guess)} that no secret reaches"
             )
 
@@ -186,3 +223,10 @@ def build_tree(
         return node
 
     return StrategyTree(table.rules, grow(cands, ()), name)
+
+
+def _where(rules, path) -> str:
+    """The error location of a node: "root", or the guesses and answers leading to it."""
+    if not path:
+        return "root"
+    return "path " + " ".join(f"{rules.code_text(g)} {rules.answer_feedbacks[a]}" for g, a in path)

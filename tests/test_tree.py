@@ -64,3 +64,47 @@ def test_replay_reports_a_missing_branch():
 def test_stats_from_depths():
     s = Stats.from_depths(np.array([1, 2, 2, 3]))
     assert (s.total, s.worst, s.histogram, s.worst_secrets, s.average) == (8, 3, [1, 2, 1], [3], 2.0)
+
+
+def _slow_depths(tree, table, secrets):
+    out = np.zeros(table.n, dtype=np.int64)
+    tree._replay(table, tree.root, secrets, 1, (), out)
+    return out[secrets]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_compiled_replay_matches_the_python_replay(seed):
+    """The compiled replay gives the Python replay's depths, and a broken tree still gets the
+    Python replay's error (which names the place)."""
+    import copy
+
+    rng = np.random.default_rng(seed)
+    table = CodeTable(Rules(3, 4))
+
+    def random_candidate(cands, history):
+        return int(cands[rng.integers(len(cands))])
+
+    tree = build_tree(table, random_candidate)
+    assert tree.depths(table).tolist() == _slow_depths(tree, table, table.all_codes).tolist()
+    sub = np.sort(rng.choice(table.n, size=20, replace=False))
+    sub_tree = build_tree(table, random_candidate, candidates=sub)
+    assert sub_tree.depths(table, sub).tolist() == _slow_depths(sub_tree, table, sub).tolist()
+    # break it: a wrong count, a lost branch, an extra branch, a guess out of range
+    for damage in range(4):
+        broken = copy.deepcopy(tree)
+        victims = [n for n in broken.root.walk() if n.children]
+        node = victims[int(rng.integers(len(victims)))]
+        if damage == 0:
+            node.candidates += 1
+        elif damage == 1:
+            node.children.pop(next(iter(node.children)))
+        elif damage == 2:
+            free = [a for a in range(table.rules.n_answer_slots) if a not in node.children]
+            node.children[free[0]] = copy.deepcopy(next(iter(node.children.values())))
+        else:
+            node.guess = table.n + 3
+        with pytest.raises(TreeError) as fast:
+            broken.depths(table)
+        with pytest.raises(TreeError) as slow:
+            _slow_depths(broken, table, table.all_codes)
+        assert str(fast.value) == str(slow.value)
