@@ -18,8 +18,8 @@ from numba.typed import Dict
 
 from mastermind.exact._kernels import (
     _before, _has_refinable, _heap_pop, _heap_push, _mix, _sift_down, assess_guesses,
-    canonical_mask_blocks, most_classes, partition_signature, perfect_member, refine_buffers,
-    refined_bound, refined_bound_capped, restrict_group_kernel, split_classes,
+    canonical_mask_blocks, guess_refined_bound, most_classes, new_partition_log, perfect_member,
+    refine_buffers, repeats_partition, restrict_group_kernel, split_classes,
 )
 
 EXACT_NONE = -1
@@ -308,12 +308,9 @@ def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weight
     n_heap = 0
     buffers_ready = False
     buf, buf_w, start, pos, seen, local = refine_buffers(scores, cands[:0], w[:0], win + 1, False)
-    # guesses explored so far, for one guess per partition: a cheap key from the class
-    # sizes, the 128-bit partition signature computed only when two cheap keys meet
-    done = np.empty(max(n_pick, 1), dtype=np.int64)
-    done_cheap = np.empty(max(n_pick, 1), dtype=np.int64)
-    done_sig = np.zeros((max(n_pick, 1), 3), dtype=np.uint64)
-    n_done = 0
+    # guesses explored so far, for one guess per partition
+    log = new_partition_log(n_pick)
+    n_log = 0
     table = rank_tables[min(most, branching)]
     exact_size_e = 2
     if refine and table.shape[0] > 2 and table[2] == table[1]:
@@ -327,35 +324,10 @@ def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weight
                 if v < lower:
                     lower = v
                 break
-            cheap = np.int64(spread[gi] * 1000003 + largest[gi] * 1009 + parts[gi] * 2
-                             + (1 if counts[win, gi] > 0 else 0))
-            duplicate = False
-            s1 = np.uint64(0)
-            s2 = np.uint64(0)
-            have_sig = False
-            for d in range(n_done):
-                if done_cheap[d] != cheap:
-                    continue
-                if done_sig[d, 2] == 0:
-                    a1, a2 = partition_signature(scores[guesses[done[d]]], cands, win + 1, win)
-                    done_sig[d, 0] = a1
-                    done_sig[d, 1] = a2
-                    done_sig[d, 2] = 1
-                if not have_sig:
-                    s1, s2 = partition_signature(scores[guesses[gi]], cands, win + 1, win)
-                    have_sig = True
-                if done_sig[d, 0] == s1 and done_sig[d, 1] == s2:
-                    duplicate = True
-                    break
-            if duplicate:
+            repeat, n_log = repeats_partition(gi, scores, guesses, cands, counts, parts, largest,
+                                              spread, win, log, n_log)
+            if repeat:
                 continue
-            done[n_done] = gi
-            done_cheap[n_done] = cheap
-            if have_sig:
-                done_sig[n_done, 0] = s1
-                done_sig[n_done, 1] = s2
-                done_sig[n_done, 2] = 1
-            n_done += 1
             # explore the guess: its classes, largest first, with the budget left
             g = guesses[gi]
             out, out_w, starts, sizes, _, cbounds = split_classes(
@@ -396,13 +368,9 @@ def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weight
             if not buffers_ready:
                 buf, buf_w, start, pos, seen, local = refine_buffers(scores, cands, w, win + 1, True)
                 buffers_ready = True
-            if weighted:
-                v = refined_bound(scores, guesses[gi], cands, w, rank_cost, win + 1, win, unit,
-                                  True, buf, buf_w, start, pos, seen, local) + own
-            else:
-                v = refined_bound_capped(scores, guesses[gi], cands, w, rank_cost, counts[:, gi], win,
-                                         unit, bound[gi], best - own, buf, buf_w, start, pos, seen,
-                                         local) + own
+            v = guess_refined_bound(scores, guesses[gi], cands, w, rank_cost, counts[:, gi], win,
+                                    unit, weighted, bound[gi], best - own, buf, buf_w, start, pos,
+                                    seen, local) + own
             bound[gi] = v - own
             if largest[gi] <= exact_size:
                 # classes of at most three: the refined bound is the exact cost

@@ -129,14 +129,6 @@ def class_stats(counts, win):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def partition_counts(scores, guesses, cands, n_slots, win):  # pragma: no cover - compiled
-    """``class_counts`` (as ``counts[g, answer]``) with ``class_stats``, for tests and tools."""
-    counts = class_counts(scores, guesses, False, cands, n_slots)
-    parts, largest, spread = class_stats(counts, win)
-    return counts.T.copy(), parts.astype(np.int32), largest.astype(np.int32), spread.astype(np.int64)
-
-
-@nb.njit(cache=True, nogil=True)
 def partition_signature(row, cands, n_slots, win):  # pragma: no cover - compiled
     """128-bit signature of the partition a guess makes, up to renaming its classes (the
     winning class kept apart): guesses with equal signatures are searched once."""
@@ -458,6 +450,59 @@ def refined_bound_capped(scores, guess, cands, weights, rank_cost, count, win, u
 
 
 @nb.njit(cache=True, nogil=True)
+def guess_refined_bound(scores, guess, cands, weights, rank_cost, count, win, unit, weighted, base,
+                        limit, buf, buf_w, start, pos, seen, local):  # pragma: no cover
+    """The refined bound of one guess, its own cost left out: ``refined_bound`` with weights,
+    else ``refined_bound_capped`` (only whether it reaches ``limit`` matters then)."""
+    if weighted:
+        return refined_bound(scores, guess, cands, weights, rank_cost, win + 1, win, unit, True,
+                             buf, buf_w, start, pos, seen, local)
+    return refined_bound_capped(scores, guess, cands, weights, rank_cost, count, win, unit, base,
+                                limit, buf, buf_w, start, pos, seen, local)
+
+
+@nb.njit(cache=True, nogil=True)
+def new_partition_log(size):  # pragma: no cover - compiled
+    """Empty log for ``repeats_partition``: guess positions, cheap keys, signatures."""
+    size = max(size, 1)
+    return (np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64),
+            np.zeros((size, 3), dtype=np.uint64))
+
+
+@nb.njit(cache=True, nogil=True)
+def repeats_partition(gi, scores, guesses, cands, counts, parts, largest, spread, win, log,
+                      n_log):  # pragma: no cover - compiled
+    """Whether guess ``gi`` splits ``cands`` as one already in ``log`` does (up to renaming
+    classes); if not, it is added. Returns (repeat, new log length). A cheap key from the
+    class statistics first, the 128-bit partition signature only where two keys meet."""
+    done, done_key, done_sig = log
+    key = np.int64(spread[gi] * 1000003 + largest[gi] * 1009 + parts[gi] * 2
+                   + (1 if counts[win, gi] > 0 else 0))
+    s1 = np.uint64(0)
+    s2 = np.uint64(0)
+    have_sig = False
+    for d in range(n_log):
+        if done_key[d] != key:
+            continue
+        if done_sig[d, 2] == 0:
+            a1, a2 = partition_signature(scores[guesses[done[d]]], cands, win + 1, win)
+            done_sig[d, 0] = a1
+            done_sig[d, 1] = a2
+            done_sig[d, 2] = 1
+        if not have_sig:
+            s1, s2 = partition_signature(scores[guesses[gi]], cands, win + 1, win)
+            have_sig = True
+        if done_sig[d, 0] == s1 and done_sig[d, 1] == s2:
+            return True, n_log
+    done[n_log] = gi
+    done_key[n_log] = key
+    done_sig[n_log, 0] = s1
+    done_sig[n_log, 1] = s2
+    done_sig[n_log, 2] = 1 if have_sig else 0
+    return False, n_log + 1
+
+
+@nb.njit(cache=True, nogil=True)
 def assess_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, size_tables, own,
                    beta, win, weighted, refine, most_hint):  # pragma: no cover - compiled
     """The pass over all guesses a node starts with: class counts (``counts[answer, g]``),
@@ -562,14 +607,9 @@ def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, be
             continue
         v = bound[gi] + own
         if v < cutoff and refine and _has_refinable(counts[:, gi], win, two_level):
-            if weighted:
-                v = refined_bound(scores, guesses[gi], cands, weights, rank_cost, n_slots, win,
-                                  unit, refine, buf, buf_w, start, pos, seen, local) + own
-            else:
-                # only whether it reaches the cut-off matters for a guess that does
-                v = refined_bound_capped(scores, guesses[gi], cands, weights, rank_cost,
-                                         counts[:, gi], win, unit, bound[gi], cutoff - own, buf,
-                                         buf_w, start, pos, seen, local) + own
+            v = guess_refined_bound(scores, guesses[gi], cands, weights, rank_cost, counts[:, gi],
+                                    win, unit, weighted, bound[gi], cutoff - own, buf, buf_w,
+                                    start, pos, seen, local) + own
             bound[gi] = v - own
             if largest[gi] <= exact_size:
                 if v >= cutoff:
@@ -595,12 +635,9 @@ def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, be
     pick = pick[order]
     order = np.argsort(bound[pick], kind="mergesort")
     pick = pick[order]
-    # one guess per partition: a cheap key from the class sizes first, the 128-bit signature
-    # only where two cheap keys meet
-    first = dict()
-    first[np.int64(-1)] = np.int64(-1)
-    sigs = dict()
-    sigs[np.uint64(0)] = np.uint64(0)
+    # one guess per partition
+    log = new_partition_log(n_plan)
+    n_log = 0
     plan = np.empty(n_plan, dtype=np.int64)
     plan_bound = np.empty(n_plan, dtype=bound.dtype)
     k = 0
@@ -610,20 +647,10 @@ def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, be
             if v < rest_min:
                 rest_min = v
             continue
-        cheap = np.int64(spread[gi] * 1000003 + largest[gi] * 1009 + parts[gi] * 2
-                         + (1 if counts[win, gi] > 0 else 0))
-        if cheap in first:
-            other = first[cheap]
-            if other >= 0:
-                s1, s2 = partition_signature(scores[guesses[other]], cands, n_slots, win)
-                sigs[s1] = s2
-                first[cheap] = -2  # signatures of this key are in sigs now
-            s1, s2 = partition_signature(scores[guesses[gi]], cands, n_slots, win)
-            if s1 in sigs and sigs[s1] == s2:
-                continue
-            sigs[s1] = s2
-        else:
-            first[cheap] = gi
+        repeat, n_log = repeats_partition(gi, scores, guesses, cands, counts, parts, largest,
+                                          spread, win, log, n_log)
+        if repeat:
+            continue
         plan[k] = guesses[gi]
         plan_bound[k] = v
         k += 1

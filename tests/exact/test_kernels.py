@@ -5,7 +5,7 @@ import pytest
 
 from mastermind.exact._kernels import (
     class_bound, class_counts, class_stats, guess_bounds, partition_signature, perfect_member,
-    split_classes,
+    refined_bound, refined_bound_capped, split_classes,
 )
 from mastermind.exact.kernels_reference import evaluate_guesses_reference, split_classes_reference
 from mastermind.exact.search import Search
@@ -15,10 +15,11 @@ from mastermind.symmetry import full_group
 GAMES = ["p3c4", "p4c4n", "p2c5"]
 
 
-def _setup(rules_text, seed, weighted):
+def _setup(rules_text, seed, weighted, sizes=(3, 30)):
+    """A game, its search, a random candidate set (sizes[0] to sizes[1] - 1 codes) and weights."""
     table = CodeTable(Rules.parse(rules_text))
     rng = np.random.default_rng(seed)
-    cands = np.sort(rng.choice(table.n, size=min(table.n, rng.integers(3, 30)), replace=False)).astype(np.int32)
+    cands = np.sort(rng.choice(table.n, size=min(table.n, rng.integers(*sizes)), replace=False)).astype(np.int32)
     if weighted:
         w_all = rng.integers(0, 9, size=table.n).astype(np.int64)
         cands = cands[np.lexsort((cands, -w_all[cands]))]
@@ -132,3 +133,31 @@ def test_class_counts_match_a_plain_count(n, all_guesses):
         np.add.at(expect[:, gi], table.scores[g, cands].astype(np.int64), 1)
     assert counts.dtype == np.uint16
     assert (counts == expect).all()
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_capped_refined_bound_matches_refined_bound(seed):
+    table, search, cands, w = _setup("p4c4n", seed, weighted=False, sizes=(4, 40))
+    rules = table.rules
+    n_slots, win = rules.n_answer_slots, rules.win_index
+    rank, _ = search.rank_cost(3, 8)
+    n = len(cands)
+    local = table.scores[np.ix_(cands, cands)].copy()
+    buf, buf_w = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    start, pos = np.empty(n_slots + 1, dtype=np.int64), np.empty(n_slots, dtype=np.int64)
+    seen = np.zeros(n_slots + 1, dtype=np.int64)
+    counts = class_counts(table.scores, table.all_codes, True, cands, n_slots)
+    for g in range(table.n):
+        count = counts[:, g]
+        full = refined_bound(table.scores, g, cands, w, rank, n_slots, win, 1, True, buf, buf_w,
+                             start, pos, seen, local)
+        if np.any(count[np.arange(n_slots) != win] > len(rank)):
+            continue
+        base = sum(int(rank[:m].sum()) for a, m in enumerate(count.tolist()) if a != win)
+        for limit in (base, base + 1, base + 2, full, full + 1, 10**9):
+            got = refined_bound_capped(table.scores, g, cands, w, rank, count, win, 1, base,
+                                       limit, buf, buf_w, start, pos, seen, local)
+            if full < limit:
+                assert got == full
+            else:
+                assert limit <= got <= full
