@@ -180,19 +180,17 @@ class Search:
         game's by default); ``only`` restricts the first guess (root use: the choice goes
         to ``root_guess`` and the root stays out of the memo)."""
         group = self.group if group is None else group
+        lower = INF
         if progress is not None and only is None and len(cands) > 2:
             # one restricted search per first guess, so that the bar can move
-            guesses = node_guesses(self.codes, self.colour_bits, self.table.all_codes,
-                                   np.asarray(cands, dtype=np.int32), group[0], group[1],
-                                   self.consistent, self.masks)
-            plan = self.plan(cands, r, INF, group, guesses)
+            plan = self.plan(cands, r, INF, group)
             only = plan.guesses
             if plan.exact_guess >= 0 and plan.exact_guess not in only:
                 only.insert(0, plan.exact_guess)
-            only = only or [int(guesses[0])]
+            lower = plan.rest_min  # the guesses left out of the plan cannot finish
             progress.start(len(only), "optimal: first guesses")
         if progress is not None and only is not None:
-            best, best_guess, lower = beta, -1, INF
+            best, best_guess = beta, -1
             for g in only:
                 value = self._run(cands, r, best, group, [g])
                 if value < best:
