@@ -65,7 +65,7 @@ class ParallelSearch:
         value = search.solve(cands, r, budget, group, only=only)
         node = None
         if value < budget:
-            node = search.build(cands, r, group, guess=search.root_guess if guess is not None else None)
+            node = search.build(cands, r, group, guess=guess)
         return value, node, search.nodes, search.memo_hits
 
     def submit(self, cands, r, budget, group, guess=None) -> Future:
