@@ -35,8 +35,8 @@ def run_one(game: str, jobs: int, symmetry: bool, repeat: int = 1) -> dict:
 
     import numpy as np
 
-    from mastermind.exact import ExactSolver, solve
-    from mastermind.game import CodeTable, Rules
+    from mastermind.engines.exact import ExactSolver, solve
+    from mastermind.core.game import CodeTable, Rules
 
     solve(CodeTable(Rules(3, 3)))  # compile (or load the cache) outside the timing
     solve(CodeTable(Rules(3, 3)), weights=np.arange(27))
@@ -70,8 +70,8 @@ def calibration_seconds() -> float:
     the machine's speed at the time of a run, since it drifts on this VM."""
     import numpy as np
 
-    from mastermind.exact._kernels import class_counts
-    from mastermind.game import CodeTable, Rules
+    from mastermind.engines.exact._kernels import class_counts
+    from mastermind.core.game import CodeTable, Rules
 
     table = CodeTable(Rules(4, 6))
     rng = np.random.default_rng(0)
@@ -88,8 +88,8 @@ def calibration_seconds() -> float:
 
 def compile_seconds() -> float:
     """Import + first solve of a tiny game with an empty numba cache, minus the same warm."""
-    code = ("import time; t=time.perf_counter(); from mastermind.exact import solve; "
-            "from mastermind.game import CodeTable, Rules; import numpy as np; "
+    code = ("import time; t=time.perf_counter(); from mastermind.engines.exact import solve; "
+            "from mastermind.core.game import CodeTable, Rules; import numpy as np; "
             "solve(CodeTable(Rules(3, 3))); solve(CodeTable(Rules(3, 3)), weights=np.arange(27)); "
             "print(time.perf_counter()-t)")
     with tempfile.TemporaryDirectory() as cache:

@@ -5,7 +5,7 @@
 
 import time
 
-from mastermind.game import CodeTable, Rules, score_matrix_numpy
+from mastermind.core.game import CodeTable, Rules, score_matrix_numpy
 
 
 def best_of(fn, repeat=3):

@@ -7,7 +7,7 @@ Targets (issue 3): all six heuristics on p4c6 together <= 0.25 s; minimax tree o
 <= 1 s; minimax tree of p5c8 <= 15 s within 2 GiB. Times are the best of ``--repeat`` runs
 after a warm-up (numba compilation or cache load). The baseline is the same decision rule
 with the class counts taken by plain numpy (a fancy-indexed block of the score table and
-one bincount), recorded with mastermind.tree.build_tree; the ratio is baseline / ours.
+one bincount), recorded with mastermind.core.tree.build_tree; the ratio is baseline / ours.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ import time
 
 import numpy as np
 
-from mastermind.game import CodeTable, Rules
-from mastermind.heuristics import STRATEGY_NAMES, make_strategy, play_all
-from mastermind.heuristics.scores import TOLERANCE, keys_from_counts
-from mastermind.symmetry import canonical_first_guesses
-from mastermind.tree import build_tree
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.heuristics import STRATEGY_NAMES, make_strategy, play_all
+from mastermind.engines.heuristics.scores import TOLERANCE, keys_from_counts
+from mastermind.core.symmetry import canonical_first_guesses
+from mastermind.core.tree import build_tree
 
 
 def numpy_rule(table: CodeTable, criterion: str):

@@ -8,10 +8,10 @@ objective bound (same run, same workers).
 
 import time
 
-from mastermind.game import CodeTable, Rules
-from mastermind.models.bounds import lookahead_total_bound, lookahead_worst_bound
-from mastermind.models.cpsat_tree import solve_tree
-from mastermind.models.static import solve_static
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.models.bounds import lookahead_total_bound, lookahead_worst_bound
+from mastermind.engines.models.cpsat_tree import solve_tree
+from mastermind.engines.models.static import solve_static
 
 
 def timed(fn):

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from mastermind.cli import main
+from mastermind.app.cli import main
 
 
 def run(capsys, *args):
@@ -72,7 +72,7 @@ def test_bad_input_one_line_exit_2(capsys, args, needle):
 
 
 def test_console_script_exit_code():
-    proc = subprocess.run([sys.executable, "-m", "mastermind.cli", "score", "3632", "3B1W"],
+    proc = subprocess.run([sys.executable, "-m", "mastermind.app.cli", "score", "3632", "3B1W"],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith("error:")

@@ -8,12 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mastermind.errors import MastermindError
-from mastermind.game import (
-    CodeTable, Feedback, Rules, all_digit_tuples, canonical_first_guesses, colour_counts, score,
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import (
+    CodeTable, Feedback, Rules, all_digit_tuples, colour_counts, score,
     score_digits, score_matrix_numpy,
 )
-from mastermind._kernels import score_matrix
+from mastermind.core._kernels import score_matrix
+from mastermind.core.symmetry import canonical_first_guesses
 
 SMALL_RULES = [Rules(p, c, r) for p in range(1, 5) for c in range(1, 7) for r in (True, False)
                if (r or c >= p) and (c ** p if r else 1) <= 1296]
@@ -175,7 +176,7 @@ def test_canonical_first_guesses():
     assert len(canonical_first_guesses(Rules(4, 3))) == 4  # aaaa aaab aabb aabc (abcd needs 4 colours)
     assert [Rules(5, 8, False).code_text(g) for g in canonical_first_guesses(Rules(5, 8, False))] == ["12345"]
     # every code is equivalent to exactly one canonical guess: same pattern
-    from mastermind.symmetry import pattern
+    from mastermind.core.symmetry import pattern
     for rules in SMALL_RULES:
         firsts = canonical_first_guesses(rules)
         pats = {pattern(rules.code_digits(g)) for g in firsts}

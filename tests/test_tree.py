@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from mastermind.game import CodeTable, Rules
-from mastermind.strategy import TreeStrategy
-from mastermind.tree import Stats, TreeError, build_tree
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.strategy import TreeStrategy
+from mastermind.core.tree import Stats, TreeError, build_tree
 
 
 def first_candidate(cands, history):

@@ -2,8 +2,8 @@
 
 import json
 
-from mastermind.cli import main
-from mastermind.game import CodeTable, Rules
+from mastermind.app.cli import main
+from mastermind.core.game import CodeTable, Rules
 
 
 def run(capsys, *args):
@@ -43,7 +43,7 @@ def test_out_writes_the_tree(tmp_path, capsys):
     target = tmp_path / "tree.json"
     code, out, _ = run(capsys, "optimal", "-r", "p3c3", "--out", str(target))
     assert code == 0 and "73" in out
-    from mastermind.formats.jsonfmt import read_json
+    from mastermind.app.formats.jsonfmt import read_json
 
     tree, header = read_json(target.read_text())
     assert tree.stats(CodeTable(Rules(3, 3))).total == 73

@@ -4,13 +4,13 @@ checked against the plain exhaustive search in test_solver)."""
 import numpy as np
 import pytest
 
-from mastermind.exact._dfs import (
+from mastermind.engines.exact._dfs import (
     child_group, memo_get, new_mask_cache, new_memo, node_guesses, node_rank_tables, set_key,
     small_cost,
 )
-from mastermind.exact.search import Search
-from mastermind.game import CodeTable, Rules
-from mastermind.symmetry import canonical_codes, free_colours, full_group, restrict_group
+from mastermind.engines.exact.search import Search
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.symmetry import canonical_codes, free_colours, full_group, restrict_group
 
 
 @pytest.mark.parametrize("levels", [0, 1, 2, 3, 5, 40])

@@ -3,14 +3,14 @@
 import numpy as np
 import pytest
 
-from mastermind.exact._kernels import (
+from mastermind.engines.exact._kernels import (
     class_bound, class_counts, class_stats, guess_bounds, partition_signature, perfect_member,
     refined_bound, refined_bound_capped, split_classes,
 )
-from mastermind.exact.kernels_reference import evaluate_guesses_reference, split_classes_reference
-from mastermind.exact.search import Search
-from mastermind.game import CodeTable, Rules
-from mastermind.symmetry import full_group
+from mastermind.engines.exact.kernels_reference import evaluate_guesses_reference, split_classes_reference
+from mastermind.engines.exact.search import Search
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.symmetry import full_group
 
 GAMES = ["p3c4", "p4c4n", "p2c5"]
 
@@ -78,7 +78,7 @@ def test_split_classes_match_reference(seed):
 
 def _brute_class_cost(table, members, weights):
     """Exact cost of finishing a class (any guess, unlimited), by plain recursion."""
-    from mastermind.exact.reference import reference_cost
+    from mastermind.engines.exact.reference import reference_cost
 
     full = np.zeros(table.n)
     full[members] = weights

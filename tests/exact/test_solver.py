@@ -6,10 +6,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from mastermind.errors import MastermindError
-from mastermind.exact import solve, solve_by_first_guess
-from mastermind.exact.reference import reference_cost, reference_solve, reference_worst
-from mastermind.game import CodeTable, Rules
+from mastermind.core.errors import MastermindError
+from mastermind.engines.exact import solve, solve_by_first_guess
+from mastermind.engines.exact.reference import reference_cost, reference_solve, reference_worst
+from mastermind.core.game import CodeTable, Rules
 
 # every game with at most ~30 codes runs by default; the rest up to 81 codes is marked slow
 # (the exhaustive search needs ~1 minute per option on the 60-81 code games)
@@ -31,7 +31,7 @@ def check_tree(table, result, cands=None):
     """The returned tree, replayed against every secret, gives the reported numbers."""
     stats = result.tree.stats(table) if cands is None else None
     if stats is None:
-        from mastermind.tree import Stats
+        from mastermind.core.tree import Stats
 
         stats = Stats.from_depths(result.tree.depths(table, np.asarray(cands)))
     assert stats.total == result.stats.total
@@ -224,9 +224,9 @@ def test_parallel_jobs_give_the_same_optimum():
 def test_parallel_splits_agree_with_one_thread(text, split_size, split_depth, max_guesses, pool):
     """Expanding the top of the tree ("and" over classes, "or" over guesses, with budgets
     set before sibling results are known) finds the one-thread optimum and a true tree."""
-    from mastermind.exact.parallel import ParallelSearch
-    from mastermind.exact.search import INF, UNLIMITED
-    from mastermind.exact.solver import ExactSolver
+    from mastermind.engines.exact.parallel import ParallelSearch
+    from mastermind.engines.exact.search import INF, UNLIMITED
+    from mastermind.engines.exact.solver import ExactSolver
 
     table = table_of(text)
     try:
@@ -254,7 +254,7 @@ def test_parallel_splits_agree_with_one_thread(text, split_size, split_depth, ma
 def test_a_restricted_root_honours_its_budget(text):
     """With the first guess fixed and a budget, the search returns the exact cost below the
     budget and a bound at least the budget otherwise, for budgets around the optimum."""
-    from mastermind.exact.solver import ExactSolver
+    from mastermind.engines.exact.solver import ExactSolver
 
     table = table_of(text)
     solver = ExactSolver(table)
@@ -268,7 +268,7 @@ def test_a_restricted_root_honours_its_budget(text):
 def test_a_restricted_root_bounds_subsets_by_every_guess():
     """Regression: a root restricted to one guess once bounded its subsets by the classes
     that guess alone makes, too high a bound, and refuted a guess that meets the budget."""
-    from mastermind.exact.solver import ExactSolver
+    from mastermind.engines.exact.solver import ExactSolver
 
     table = table_of("p4c8n")
     solver = ExactSolver(table)

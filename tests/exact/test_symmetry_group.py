@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from mastermind.exact._kernels import restrict_group_kernel
-from mastermind.game import Rules
-from mastermind.symmetry import (
+from mastermind.core._symmetry_kernels import restrict_group_kernel
+from mastermind.core.game import Rules
+from mastermind.core.symmetry import (
     canonical_codes, full_group, is_canonical_reference, restrict_group, restrict_group_reference,
     stabilizer_group, stabilizer_reference,
 )

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mastermind.game import CodeTable, Rules
-from mastermind.tree import Node, StrategyTree, build_tree
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.tree import Node, StrategyTree, build_tree
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from mastermind.cli import main
+from mastermind.app.cli import main
 
 
 def run(capsys, *args):
@@ -77,7 +77,7 @@ def test_verify_rejects_a_truncated_file(capsys, data_dir, tmp_path):
 def test_verify_in_a_subprocess_has_no_traceback(data_dir, tmp_path):
     path = tmp_path / "cut.txt"
     path.write_text((data_dir / "p4c6r-knuth.txt").read_text()[:100])
-    result = subprocess.run([sys.executable, "-m", "mastermind.cli", "verify", str(path)],
+    result = subprocess.run([sys.executable, "-m", "mastermind.app.cli", "verify", str(path)],
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 1 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr

@@ -8,9 +8,9 @@ import subprocess
 
 import pytest
 
-from mastermind.formats import write_tree
-from mastermind.formats.irving import read_irving
-from mastermind.game import CodeTable, Rules
+from mastermind.app.formats import write_tree
+from mastermind.app.formats.irving import read_irving
+from mastermind.core.game import CodeTable, Rules
 
 NODE = re.compile(r'^\s*(\w+) \[(shape=box, )?label="([^"]*)"\];$')
 EDGE = re.compile(r'^\s*(\w+) -> (\w+) \[label="(\d+B\d+W)"\];$')

@@ -7,10 +7,10 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from mastermind.formats.base import StrategyFileError
-from mastermind.formats.irving import read_irving, write_irving
-from mastermind.game import CodeTable, Rules
-from mastermind.tree import TreeError, build_tree
+from mastermind.app.formats.base import StrategyFileError
+from mastermind.app.formats.irving import read_irving, write_irving
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.tree import TreeError, build_tree
 
 FILES = ["p4c6r-knuth.txt", "p4c6r-koyama-1.txt"]
 

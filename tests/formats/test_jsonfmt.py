@@ -7,12 +7,12 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from mastermind.formats import detect_format, read_tree, write_tree
-from mastermind.formats.base import StrategyFileError
-from mastermind.formats.irving import read_irving
-from mastermind.formats.jsonfmt import check_header_stats, read_json, write_json
-from mastermind.game import CodeTable, Rules
-from mastermind.tree import TreeError, build_tree
+from mastermind.app.formats import detect_format, read_tree, write_tree
+from mastermind.app.formats.base import StrategyFileError
+from mastermind.app.formats.irving import read_irving
+from mastermind.app.formats.jsonfmt import check_header_stats, read_json, write_json
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.tree import TreeError, build_tree
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ import importlib
 
 import pytest
 
-from mastermind.formats import read_tree, write_tree
-from mastermind.game import CodeTable, Rules
+from mastermind.app.formats import read_tree, write_tree
+from mastermind.core.game import CodeTable, Rules
 
 
 def _available(module: str, name: str):
@@ -17,11 +17,11 @@ def _available(module: str, name: str):
         return None
 
 
-heuristics_names = _available("mastermind.heuristics", "STRATEGY_NAMES") or ()
+heuristics_names = _available("mastermind.engines.heuristics", "STRATEGY_NAMES") or ()
 needs_heuristics = pytest.mark.skipif(
-    _available("mastermind.heuristics", "make_strategy") is None, reason="mastermind.heuristics missing")
-needs_exact = pytest.mark.skipif(_available("mastermind.exact", "solve") is None,
-                                 reason="mastermind.exact missing")
+    _available("mastermind.engines.heuristics", "make_strategy") is None, reason="mastermind.engines.heuristics missing")
+needs_exact = pytest.mark.skipif(_available("mastermind.engines.exact", "solve") is None,
+                                 reason="mastermind.engines.exact missing")
 
 
 def check_round_trip(tree, table, same_tree) -> None:
@@ -36,7 +36,7 @@ def check_round_trip(tree, table, same_tree) -> None:
 @pytest.mark.parametrize("game", ["p4c6", "p4c6n", "p3c5"])
 @pytest.mark.parametrize("name", heuristics_names or ["minimax"])
 def test_heuristic_trees_round_trip(name, game, same_tree):
-    from mastermind.heuristics import make_strategy, play_all
+    from mastermind.engines.heuristics import make_strategy, play_all
 
     table = CodeTable(Rules.parse(game))
     tree = play_all(make_strategy(name, table, seed=7))
@@ -45,7 +45,7 @@ def test_heuristic_trees_round_trip(name, game, same_tree):
 
 @needs_exact
 def test_optimal_tree_round_trips(table46, same_tree):
-    from mastermind.exact import solve
+    from mastermind.engines.exact import solve
 
     result = solve(table46)
     assert result.tree.stats(table46).total == 5625

@@ -3,11 +3,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from mastermind.errors import MastermindError
-from mastermind.game import CodeTable, Rules
-from mastermind.gamevalue.bestreply import (best_reply, exact_solver_available, search_best_reply,
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.gamevalue.bestreply import (best_reply, exact_solver_available, search_best_reply,
                                             weighted_value)
-from mastermind.gamevalue.bruteforce import depth_vectors
+from mastermind.engines.gamevalue.bruteforce import depth_vectors
 
 TINY = ["p2c2", "p2c3", "p3c2"]
 

@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
-from mastermind.game import CodeTable, Rules
-from mastermind.gamevalue.classes import code_classes
-from mastermind.symmetry import apply
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.gamevalue.classes import code_classes
+from mastermind.core.symmetry import apply
 
 
 @pytest.mark.parametrize("text", ["p2c2", "p3c4", "p4c6", "p4c6n", "p3c2"])

@@ -1,7 +1,7 @@
 import json
 from fractions import Fraction
 
-from mastermind.cli import main
+from mastermind.app.cli import main
 
 
 def test_json_output(capsys):

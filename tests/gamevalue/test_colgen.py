@@ -2,12 +2,12 @@ from fractions import Fraction
 
 import pytest
 
-from mastermind.game import CodeTable, Rules
-from mastermind.gamevalue import game_value
-from mastermind.gamevalue.bestreply import exact_solver_available
-from mastermind.gamevalue.bruteforce import (brute_force_value, brute_force_value_glop,
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.gamevalue import game_value
+from mastermind.engines.gamevalue.bestreply import exact_solver_available
+from mastermind.engines.gamevalue.bruteforce import (brute_force_value, brute_force_value_glop,
                                              depth_vectors)
-from mastermind.gamevalue.classes import code_classes
+from mastermind.engines.gamevalue.classes import code_classes
 
 TINY = ["p2c2", "p2c3", "p3c2"]
 
@@ -94,7 +94,7 @@ def test_smoothing_changes_the_path_not_the_value(smoothing):
 
 
 def test_bad_smoothing_and_partial_table():
-    from mastermind.errors import MastermindError
+    from mastermind.core.errors import MastermindError
 
     with pytest.raises(MastermindError, match="smoothing"):
         game_value(CodeTable(Rules(2, 2)), smoothing=1.0)
@@ -110,7 +110,7 @@ def test_iteration_limit_reports_bounds_without_proof():
 
 
 def test_progress_bar_is_driven():
-    from mastermind.progress import progress_bar
+    from mastermind.core.progress import progress_bar
 
     with progress_bar(True) as bar:
         assert game_value(CodeTable(Rules(2, 3)), solver="search", progress=bar).proven

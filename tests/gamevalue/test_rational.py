@@ -3,8 +3,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from mastermind.gamevalue.lp import solve_breaker_lp
-from mastermind.gamevalue.rational import solve_matrix_game
+from mastermind.engines.gamevalue.lp import solve_breaker_lp
+from mastermind.engines.gamevalue.rational import solve_matrix_game
 
 
 def check_certificate(payoff, value, rows, cols):

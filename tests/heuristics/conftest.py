@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from mastermind import partitions
-from mastermind.symmetry import canonical_first_guesses
+from mastermind.core import partitions
+from mastermind.core.symmetry import canonical_first_guesses
 
 # scores as the textbooks state them, in floating point: bigger is better
 MEASURES = {

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from mastermind.cli import main
+from mastermind.app.cli import main
 
 
 def run(capsys, *args):
@@ -87,7 +87,7 @@ def test_simulate_shows_a_progress_bar_on_a_terminal():
     import sys
 
     # random play has no shared positions to remember: enough work for the bar to show
-    child = pexpect.spawn(sys.executable, ["-m", "mastermind.cli", "simulate", "-s", "random",
+    child = pexpect.spawn(sys.executable, ["-m", "mastermind.app.cli", "simulate", "-s", "random",
                                            "-n", "3000"], encoding="utf-8", timeout=180,
                           dimensions=(40, 120))
     child.expect_exact("simulating random")

@@ -5,13 +5,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mastermind.game import CodeTable, Rules
-from mastermind.heuristics import _kernels
-from mastermind.heuristics.scores import (
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.heuristics import _kernels
+from mastermind.engines.heuristics.scores import (
     CRITERIA, best_possible_key, class_counts_numpy, guess_keys, guess_keys_numpy,
     keys_from_counts, lexicographic_minima, sorted_distributions, xlogx_table,
 )
-from mastermind.partitions import entropy_bits, expected_size, largest, parts
+from mastermind.core.partitions import entropy_bits, expected_size, largest, parts
 
 GAMES = [Rules(4, 6), Rules(3, 5, repeat=False), Rules(2, 9)]
 
@@ -100,7 +100,7 @@ def test_sorted_distributions_and_lexicographic_minima():
 
 
 def test_out_of_range_codes_are_refused():
-    from mastermind.errors import MastermindError
+    from mastermind.core.errors import MastermindError
 
     table = CodeTable(Rules(2, 3))
     with pytest.raises(MastermindError, match="out of range"):
@@ -110,7 +110,7 @@ def test_out_of_range_codes_are_refused():
 
 
 def test_criterion_codes_match_the_kernel():
-    from mastermind.heuristics import scores
+    from mastermind.engines.heuristics import scores
 
     assert scores._CODES == {"minimax": _kernels.MINIMAX, "expected-size": _kernels.SUM_SQUARES,
                              "entropy": _kernels.SUM_XLOGX, "most-parts": _kernels.NEG_PARTS}

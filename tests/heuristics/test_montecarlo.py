@@ -5,10 +5,10 @@ import math
 import numpy as np
 import pytest
 
-from mastermind.errors import MastermindError
-from mastermind.game import CodeTable, Rules
-from mastermind.heuristics import make_strategy, monte_carlo, play_all
-from mastermind.heuristics.montecarlo import MonteCarloResult
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.heuristics import make_strategy, monte_carlo, play_all
+from mastermind.engines.heuristics.montecarlo import MonteCarloResult
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,10 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from mastermind.game import CodeTable, Rules
-from mastermind.heuristics import make_strategy, play_all, strategies
-from mastermind.heuristics.orbits import orbit_minima
-from mastermind.tree import build_tree
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.heuristics import make_strategy, play_all, strategies
+from mastermind.engines.heuristics.orbits import orbit_minima
+from mastermind.core.tree import build_tree
 
 
 def brute_force_minima(table, guesses):

@@ -3,8 +3,8 @@ minimax worst case for every size of the published table, all exact."""
 
 import pytest
 
-from mastermind.game import CodeTable, Rules
-from mastermind.heuristics import STRATEGY_NAMES, make_strategy, play_all
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.heuristics import STRATEGY_NAMES, make_strategy, play_all
 
 
 @pytest.fixture(scope="module")

@@ -6,14 +6,14 @@ import sys
 import numpy as np
 import pytest
 
-from mastermind import partitions
-from mastermind.errors import MastermindError
-from mastermind.game import CodeTable, Rules
-from mastermind.heuristics import ALL_NAMES, STRATEGY_NAMES, make_strategy, play_all
-from mastermind.heuristics.scores import CRITERIA
-from mastermind.strategy import Strategy
-from mastermind.symmetry import canonical_first_guesses
-from mastermind.tree import build_tree
+from mastermind.core import partitions
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.heuristics import ALL_NAMES, STRATEGY_NAMES, make_strategy, play_all
+from mastermind.engines.heuristics.scores import CRITERIA
+from mastermind.core.strategy import Strategy
+from mastermind.core.symmetry import canonical_first_guesses
+from mastermind.core.tree import build_tree
 
 SMALL_GAMES = [Rules(3, 4), Rules(4, 4), Rules(3, 5, repeat=False), Rules(2, 7)]
 
@@ -143,13 +143,13 @@ def test_no_candidates_left_is_an_error():
 
 
 def test_optimal_without_the_exact_solver_is_a_clear_error(monkeypatch):
-    monkeypatch.setitem(sys.modules, "mastermind.exact", None)  # import now fails
+    monkeypatch.setitem(sys.modules, "mastermind.engines.exact", None)  # import now fails
     with pytest.raises(MastermindError, match="exact solver"):
         make_strategy("optimal", CodeTable(Rules(2, 2)))
 
 
 def test_optimal_is_at_least_as_good_as_every_heuristic():
-    pytest.importorskip("mastermind.exact")
+    pytest.importorskip("mastermind.engines.exact")
     assert "optimal" in ALL_NAMES
     table = CodeTable(Rules(3, 3))
     best = play_all(make_strategy("optimal", table)).stats(table)
@@ -159,7 +159,7 @@ def test_optimal_is_at_least_as_good_as_every_heuristic():
 
 
 def test_chunked_scan_with_early_stop_follows_the_reference(monkeypatch, reference_rule):
-    from mastermind.heuristics import strategies
+    from mastermind.engines.heuristics import strategies
 
     monkeypatch.setattr(strategies, "SCAN_CHUNK", 7)  # many chunks, stops inside them
     table = CodeTable(Rules(4, 4))

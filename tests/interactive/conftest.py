@@ -6,8 +6,8 @@ import sys
 import numpy as np
 import pytest
 
-from mastermind.cli import main
-from mastermind.game import CodeTable, Rules
+from mastermind.app.cli import main
+from mastermind.core.game import CodeTable, Rules
 
 
 class FirstCandidate:

@@ -3,10 +3,10 @@
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from mastermind.game import CodeTable, Rules
-from mastermind.interactive.assistant import Assistant
-from mastermind.interactive.explain import conflicting_turns
-from mastermind.interactive.solve import solve_game
+from mastermind.core.game import CodeTable, Rules
+from mastermind.app.interactive.assistant import Assistant
+from mastermind.app.interactive.explain import conflicting_turns
+from mastermind.app.interactive.solve import solve_game
 
 from .conftest import FirstCandidate
 

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from mastermind.game import Rules
-from mastermind.interactive.codemaker import pick_secret
+from mastermind.core.game import Rules
+from mastermind.app.interactive.codemaker import pick_secret
 
 KNUTH_ANSWERS = "\n1B0W\n\n0B1W\n\n1B2W\n\n1B1W\n\n4B0W\n"  # Enter, feedback: the 3632 game
 
@@ -91,7 +91,7 @@ def test_bad_options(cli, args, message):
 
 
 def mastermind(*args):
-    return subprocess.Popen([sys.executable, "-m", "mastermind.cli", *args], stdin=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-m", "mastermind.app.cli", *args], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

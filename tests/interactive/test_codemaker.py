@@ -1,8 +1,8 @@
 """The codemaker game: the computer answers, invalid guesses cost nothing, hints and giving up."""
 
 
-from mastermind.game import Rules, score
-from mastermind.interactive.codemaker import Codemaker, pick_secret
+from mastermind.core.game import Rules, score
+from mastermind.app.interactive.codemaker import Codemaker, pick_secret
 
 from .conftest import FirstCandidate
 

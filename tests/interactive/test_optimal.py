@@ -5,13 +5,13 @@ import json
 import numpy as np
 import pytest
 
-from mastermind.game import CodeTable, Rules
-from mastermind.interactive.assistant import Assistant
-from mastermind.interactive.optimal import OptimalAdvisor
-from mastermind.interactive.solve import solve_game
-from mastermind.interactive.strategies import load_strategy
+from mastermind.core.game import CodeTable, Rules
+from mastermind.app.interactive.assistant import Assistant
+from mastermind.app.interactive.optimal import OptimalAdvisor
+from mastermind.app.interactive.solve import solve_game
+from mastermind.app.interactive.strategies import load_strategy
 
-exact = pytest.importorskip("mastermind.exact")
+exact = pytest.importorskip("mastermind.engines.exact")
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ pexpect = pytest.importorskip("pexpect")
 
 def spawn(*args):
     # generous timeout: a fresh process may compile numba kernels on a loaded machine
-    return pexpect.spawn(sys.executable, ["-m", "mastermind.cli", *args], encoding="utf-8",
+    return pexpect.spawn(sys.executable, ["-m", "mastermind.app.cli", *args], encoding="utf-8",
                          timeout=180, dimensions=(40, 120))
 
 

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from mastermind.errors import MastermindError
-from mastermind.interactive.solve import solve_game
+from mastermind.core.errors import MastermindError
+from mastermind.app.interactive.solve import solve_game
 
 from .conftest import FirstCandidate
 

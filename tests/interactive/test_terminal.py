@@ -2,8 +2,8 @@
 
 import io
 
-from mastermind.interactive.assistant import Assistant
-from mastermind.interactive.terminal import run_session
+from mastermind.app.interactive.assistant import Assistant
+from mastermind.app.interactive.terminal import run_session
 
 from .conftest import FirstCandidate
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 
-from mastermind.game import CodeTable
+from mastermind.core.game import CodeTable
 
 INF = 10**9
 

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from mastermind.exact import solve
-from mastermind.game import CodeTable, Feedback, Rules
-from mastermind.heuristics import make_strategy, play_all
-from mastermind.models.bounds import (
+from mastermind.engines.exact import solve
+from mastermind.core.game import CodeTable, Feedback, Rules
+from mastermind.engines.heuristics import make_strategy, play_all
+from mastermind.engines.models.bounds import (
     counting_worst_bound, crude_worst_bound, knuth_first_guess, lookahead_total_bound,
     lookahead_totals_by_first_guess, lookahead_worst_bound, perfect_tree_table, perfect_tree_total,
     perfect_tree_value,
@@ -143,7 +143,7 @@ def test_knuth_worst_case_respects_crude_bound():
 
 
 def test_most_answers_kernel_matches_reference():
-    from mastermind.models._kernels import most_answers, most_answers_reference
+    from mastermind.engines.models._kernels import most_answers, most_answers_reference
 
     rng = np.random.default_rng(5)
     for rules in (Rules(3, 3), Rules(2, 5), Rules(4, 3)):

@@ -2,11 +2,11 @@
 
 import pytest
 
-from mastermind.errors import MastermindError
-from mastermind.exact import solve
-from mastermind.game import CodeTable, Rules
-from mastermind.models.bounds import lookahead_total_bound
-from mastermind.models.cpsat_tree import depth_feasible, solve_tree, worst_case_lower_bound
+from mastermind.core.errors import MastermindError
+from mastermind.engines.exact import solve
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.models.bounds import lookahead_total_bound
+from mastermind.engines.models.cpsat_tree import depth_feasible, solve_tree, worst_case_lower_bound
 
 from .reference import INF, reference_optimum
 

@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from mastermind.cli import main
-from mastermind.game import Rules
-from mastermind.models.report import compare, knuth_table_row, parse_range
-from mastermind.models.timed import TimedWorker
+from mastermind.app.cli import main
+from mastermind.core.game import Rules
+from mastermind.app.reports import compare, knuth_table_row, parse_range
+from mastermind.engines.models.timed import TimedWorker
 
 # the published table of Knuth's algorithm: worst case, first guess and its largest class
 KNUTH_WORST = {(2, 2): 3, (2, 3): 4, (2, 4): 4, (2, 5): 5, (2, 6): 5, (3, 2): 4, (3, 3): 4,

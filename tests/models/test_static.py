@@ -4,8 +4,8 @@ from itertools import combinations
 
 import pytest
 
-from mastermind.game import CodeTable, Rules
-from mastermind.models.static import counting_static_bound, separates, solve_static
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.models.static import counting_static_bound, separates, solve_static
 
 
 def brute_force_static(table, black_only):

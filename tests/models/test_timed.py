@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from mastermind.errors import MastermindError
-from mastermind.models.timed import TimedWorker, run_with_time_limit
+from mastermind.core.errors import MastermindError
+from mastermind.engines.models.timed import TimedWorker, run_with_time_limit
 
 
 def _fail(message):

@@ -1,0 +1,5 @@
+"""``python -m mastermind``: the command line."""
+
+from mastermind.app.cli import run
+
+run()

@@ -1,0 +1,135 @@
+"""What every command shares: the rule options, ``--json``, errors and output helpers.
+
+Commands are written as plain functions taking ``rules: Rules`` and ``json_output: bool``;
+:func:`game_command` adds ``--rules``/``--pegs``/``--colors``/``--no-repeat``/``--json`` to
+their signature once, and turns :class:`MastermindError` into one line and exit code 2.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import sys
+import typing
+from typing import Annotated, Any, Callable, Optional
+
+import typer
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
+
+RulesOpt = Annotated[
+    Optional[str],
+    typer.Option("--rules", "-r", help="Game as pPEGScCOLORS plus r (repetition, default) or n (none), e.g. p4c6n; default p4c6.",
+                 show_default=False),
+]
+PegsOpt = Annotated[Optional[int], typer.Option("--pegs", "-p", help="Number of pegs.", show_default=False)]
+ColorsOpt = Annotated[Optional[int], typer.Option("--colors", "-c", help="Number of colours.", show_default=False)]
+NoRepeatOpt = Annotated[bool, typer.Option("--no-repeat", help="No colour twice in a code.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of tables.")]
+MemoryOpt = Annotated[
+    Optional[float],
+    typer.Option("--memory-limit", help="Largest score table to build, in GiB (default 2).", show_default=False),
+]
+
+
+def resolve_rules(rules: str | None, pegs: int | None, colors: int | None, no_repeat: bool) -> Rules:
+    """``--rules`` or ``--pegs/--colors/--no-repeat`` (not both); default p4c6."""
+    if rules is not None:
+        if pegs is not None or colors is not None or no_repeat:
+            raise MastermindError("give either --rules or --pegs/--colors/--no-repeat, not both")
+        return Rules.parse(rules)
+    base = Rules()
+    return Rules(base.pegs if pegs is None else pegs, base.colors if colors is None else colors,
+                 not no_repeat)
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print one line to standard error and exit."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = True, **kwargs) -> Callable:
+    """Register ``fn(rules, json_output, [memory_limit], ...)`` as a command with the shared options."""
+
+    def decorate(fn: Callable) -> Callable:
+        sig = inspect.signature(fn)
+        # resolve string annotations (modules with `from __future__ import annotations`), or
+        # typer would lose the options' names and help
+        hints = typing.get_type_hints(fn, include_extras=True)
+        own = [p.replace(annotation=hints.get(n, p.annotation)) for n, p in sig.parameters.items()
+               if n not in ("rules", "json_output", "memory_limit")]
+        kw = inspect.Parameter.KEYWORD_ONLY
+        extra = [
+            inspect.Parameter("rules_text", kw, default=None, annotation=RulesOpt),
+            inspect.Parameter("pegs", kw, default=None, annotation=PegsOpt),
+            inspect.Parameter("colors", kw, default=None, annotation=ColorsOpt),
+            inspect.Parameter("no_repeat", kw, default=False, annotation=NoRepeatOpt),
+            inspect.Parameter("json_output", kw, default=False, annotation=JsonOpt),
+        ]
+        if memory:
+            extra.append(inspect.Parameter("memory_limit", kw, default=None, annotation=MemoryOpt))
+        wants_memory = "memory_limit" in sig.parameters
+
+        @functools.wraps(fn)
+        def wrapper(**values: Any) -> Any:
+            with one_line_errors():
+                rules = resolve_rules(values.pop("rules_text"), values.pop("pegs"),
+                                      values.pop("colors"), values.pop("no_repeat"))
+                gib = values.pop("memory_limit", None)
+                if wants_memory:
+                    values["memory_limit"] = memory_limit_bytes(gib)
+                return fn(rules=rules, **values)
+
+        wrapper.__signature__ = sig.replace(parameters=own + extra)  # type: ignore[attr-defined]
+        wrapper.__annotations__ = {p.name: p.annotation for p in own + extra}
+        app.command(name, **kwargs)(wrapper)
+        return fn
+
+    return decorate
+
+
+def memory_limit_bytes(gib: float | None) -> int:
+    if gib is None:
+        return DEFAULT_MEMORY_LIMIT
+    if gib <= 0:
+        raise MastermindError(f"--memory-limit must be positive, got {gib}")
+    return int(gib * 1024**3)
+
+
+class one_line_errors:
+    """Context manager: a :class:`MastermindError` becomes ``error: ...`` and exit code 2."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        if exc_type is not None and issubclass(exc_type, MastermindError):
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2)
+        if exc_type is not None and issubclass(exc_type, MemoryError):
+            typer.echo("error: out of memory; try a smaller game or --memory-limit", err=True)
+            raise typer.Exit(2)
+        return False
+
+
+def table_for(rules: Rules, memory_limit: int = DEFAULT_MEMORY_LIMIT, full: bool = True) -> CodeTable:
+    return CodeTable(rules, full=full, memory_limit=memory_limit)
+
+
+def print_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, indent=2) + "\n")
+    sys.stdout.flush()
+
+
+def console():
+    """A rich console on standard output (plain text when piped)."""
+    from rich.console import Console
+
+    return Console(soft_wrap=True)
+
+
+def histogram_text(hist: list[int]) -> str:
+    return " ".join(str(h) for h in hist)

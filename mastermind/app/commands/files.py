@@ -1,0 +1,113 @@
+"""``export`` and ``verify``: strategy trees to and from files (JSON, dot, Irving text)."""
+
+# no "from __future__ import annotations": game_command hands these annotations to typer as
+# they are, and typer cannot resolve names of this module from strings
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from mastermind.app.commands.common import (
+    ColorsOpt, JsonOpt, MemoryOpt, NoRepeatOpt, PegsOpt, RulesOpt, game_command,
+    histogram_text, memory_limit_bytes, one_line_errors, print_json, resolve_rules, table_for,
+)
+from mastermind.core.errors import MastermindError
+from mastermind.core.fileio import read_text, write_atomic
+from mastermind.app.formats import (
+    FORMATS, READABLE, check_format, detect_format, format_for_path, verify_text, write_tree,
+)
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.progress import progress_bar, wants_progress
+from mastermind.core.tree import StrategyTree
+
+
+def register(app: typer.Typer) -> None:
+    game_command(app, "export", help="Write a strategy's tree as JSON, Graphviz dot or Irving text.")(export)
+    app.command("verify", help="Replay every secret through a strategy file and print its statistics.")(verify)
+
+
+# ---- export -------------------------------------------------------------------------------
+def export(
+    rules: Rules, json_output: bool, memory_limit: int,
+    strategy: Annotated[str, typer.Option("--strategy", "-s",
+                        help="A heuristic (minimax, expected-size, entropy, most-parts, simple, random) or optimal.")] = "minimax",
+    fmt: Annotated[Optional[str], typer.Option("--format", "-f", help=f"{', '.join(FORMATS)} (default: from --out, else json).",
+                   show_default=False)] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="File to write (atomically); standard output if omitted.",
+                   show_default=False)] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the random strategy and random tie-breaks.",
+                    show_default=False)] = None,
+) -> None:
+    fmt = check_format(fmt) if fmt else (format_for_path(out) or "json")
+    if json_output and out is None:
+        raise MastermindError("--json prints a summary of the file written: give --out FILE")
+    table = table_for(rules, memory_limit)
+    with progress_bar(wants_progress(json_output)) as progress:
+        tree = strategy_tree_for(strategy, table, progress, seed)
+    stats = tree.stats(table)
+    text = write_tree(tree, fmt, stats)
+    if out is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    write_atomic(out, text)
+    summary = {"rules": str(rules), "strategy": tree.name, "format": fmt, "out": str(out),
+               **{k: v for k, v in stats.to_dict(rules).items() if k != "worst_secrets"}}
+    if json_output:
+        print_json(summary)
+    else:
+        typer.echo(f"wrote {fmt} tree of {tree.name} for {rules} to {out} "
+                   f"(total {stats.total}, average {stats.average:.4f}, worst {stats.worst})")
+
+
+def strategy_tree_for(name: str, table: CodeTable, progress: Any = None, seed: int | None = None) -> StrategyTree:
+    """The tree of a named heuristic, or of the optimal strategy (``optimal``)."""
+    if name == "optimal":
+        from mastermind.engines.exact import solve
+
+        tree = solve(table, progress=progress).tree
+        tree.name = "optimal"
+        return tree
+    from mastermind.engines.heuristics import make_strategy, play_all
+
+    tree = play_all(make_strategy(name, table, seed=seed))
+    tree.name = tree.name or name
+    return tree
+
+
+# ---- verify -------------------------------------------------------------------------------
+def verify(
+    file: Annotated[str, typer.Argument(help="Strategy file: Irving text or JSON; - reads standard input.")],
+    fmt: Annotated[Optional[str], typer.Option("--format", "-f", help="irving or json (default: from the name, else the content).",
+                   show_default=False)] = None,
+    rules_text: RulesOpt = None,
+    pegs: PegsOpt = None,
+    colors: ColorsOpt = None,
+    no_repeat: NoRepeatOpt = False,
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
+) -> None:
+    """Exit 0 for a valid tree, 1 for an invalid one, 2 for unreadable input or bad options."""
+    with one_line_errors():
+        explicit = rules_text is not None or pegs is not None or colors is not None or no_repeat
+        rules = resolve_rules(rules_text, pegs, colors, no_repeat) if explicit else None
+        limit = memory_limit_bytes(memory_limit)
+        text = sys.stdin.read() if file == "-" else read_text(file)
+        fmt = check_format(fmt, READABLE) if fmt else detect_format(text, None if file == "-" else file)
+        name = "" if file == "-" else Path(file).stem
+        result = verify_text(text, fmt, rules, name=name, memory_limit=limit)
+    if json_output:
+        print_json({"file": file, **result.to_dict()})
+    elif result.errors:
+        typer.echo(f"error: {file} is not a valid strategy: {result.errors[0]}", err=True)
+    else:
+        stats = result.stats
+        typer.echo(f"valid      {file}: {result.rules} strategy ({fmt}), {stats.secrets} secrets")
+        typer.echo(f"total      {stats.total}")
+        typer.echo(f"average    {stats.average:.4f}")
+        typer.echo(f"worst      {stats.worst}")
+        typer.echo(f"histogram  {histogram_text(stats.histogram)}  (secrets solved in 1, 2, ... guesses)")
+    if not result.valid:
+        raise typer.Exit(1)

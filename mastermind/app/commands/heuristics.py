@@ -1,0 +1,123 @@
+"""``heuristics`` and ``simulate``: one-step strategies played on every secret or sampled.
+
+No ``from __future__ import annotations`` here: typer reads the option annotations at run
+time and they must be objects, not strings to resolve in another module.
+"""
+
+from typing import Annotated, Optional
+
+import typer
+
+from mastermind.app.commands.common import console, histogram_text, print_json, table_for
+from mastermind.core.game import CodeTable, Rules
+
+StrategiesOpt = Annotated[
+    Optional[list[str]],
+    typer.Option("--strategy", "-s", show_default=False,
+                 help="Strategy to play (repeat for several): minimax, expected-size, entropy, "
+                      "most-parts, simple, random or optimal. Default: the six heuristics."),
+]
+PoolOpt = Annotated[str, typer.Option("--pool", help="Guesses considered: all codes or only consistent ones.")]
+TieBreakOpt = Annotated[
+    str, typer.Option("--tie-break", help="Among equal scores: default (a candidate, then the lowest "
+                                          "index), sorted (sorted class sizes first) or random.")
+]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of random strategies, random tie-breaks and sampled secrets.")]
+
+
+def register(app: typer.Typer) -> None:
+    from mastermind.app.commands.common import game_command
+
+    game_command(app, "heuristics", help="Play every secret with one-step heuristics: totals, worst case, histogram.")(heuristics)
+    game_command(app, "simulate", help="Monte Carlo: play sampled secrets, histogram and a 95% confidence interval.")(simulate)
+
+
+def heuristics(
+    rules: Rules, json_output: bool, memory_limit: int,
+    strategy: StrategiesOpt = None, pool: PoolOpt = "all", tie_break: TieBreakOpt = "default",
+    seed: SeedOpt = 0,
+) -> None:
+    from mastermind.engines.heuristics import ALL_NAMES, STRATEGY_NAMES, make_strategy, play_all
+    from mastermind.engines.heuristics.strategies import POOLS, TIE_BREAKS, check_choice
+    from mastermind.core.progress import progress_bar, wants_progress
+
+    names = list(strategy or STRATEGY_NAMES)
+    for name in names:
+        check_choice("strategy", name, ALL_NAMES)
+    check_choice("pool", pool, POOLS)
+    check_choice("tie-break", tie_break, TIE_BREAKS)
+    table = table_for(rules, memory_limit)
+    rows = []
+    with progress_bar(wants_progress(json_output)) as bar:
+        bar.start(len(names), f"playing every secret of {rules}")
+        for name in names:
+            player = make_strategy(name, table, pool=pool, tie_break=tie_break, seed=seed)
+            tree = play_all(player)
+            stats = tree.stats(table)
+            rows.append({"strategy": name, "first_guess": rules.code_text(tree.root.guess),
+                         **stats.to_dict(rules)})
+            bar.advance()
+    if json_output:
+        print_json(rows)
+        return
+    _print_rows(rules, table, rows, pool)
+
+
+def _print_rows(rules: Rules, table: CodeTable, rows: list[dict], pool: str) -> None:
+    from rich.table import Table
+
+    out = Table(title=f"{rules}: all {table.n} secrets played, pool {pool}",
+                caption="histogram: secrets solved with 1, 2, ... guesses")
+    for column, justify in (("strategy", "left"), ("first", "left"), ("total", "right"),
+                            ("average", "right"), ("worst", "right"), ("histogram", "left")):
+        out.add_column(column, justify=justify, no_wrap=column != "histogram")
+    notes = []
+    for row in rows:
+        out.add_row(row["strategy"], row["first_guess"], str(row["total"]),
+                    f"{row['average']:.4f}", str(row["worst"]), histogram_text(row["histogram"]))
+        worst = row["worst_secrets"]
+        if len(worst) <= 8:
+            notes.append(f"{row['strategy']} needs {row['worst']} guesses for {' '.join(worst)}")
+    printer = console()
+    printer.print(out)
+    for note in notes:
+        printer.print(note)
+
+
+def simulate(
+    rules: Rules, json_output: bool, memory_limit: int,
+    strategy: Annotated[str, typer.Option("--strategy", "-s", help="Strategy to play (see `heuristics`).")] = "minimax",
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games (secrets drawn with replacement).")] = 1000,
+    seed: SeedOpt = 0, pool: PoolOpt = "all", tie_break: TieBreakOpt = "default",
+) -> None:
+    import numpy as np
+
+    from mastermind.core.errors import MastermindError
+    from mastermind.engines.heuristics import ALL_NAMES, make_strategy, monte_carlo
+    from mastermind.engines.heuristics.strategies import POOLS, TIE_BREAKS, check_choice
+    from mastermind.core.progress import progress_bar, wants_progress
+
+    check_choice("strategy", strategy, ALL_NAMES)
+    check_choice("pool", pool, POOLS)
+    check_choice("tie-break", tie_break, TIE_BREAKS)
+    if games < 1:
+        raise MastermindError(f"--games must be at least 1, got {games}")
+    # too big for the N x N table: answers are computed as needed (slower, same results)
+    full = rules.table_bytes() <= memory_limit
+    table = table_for(rules, memory_limit, full=full)
+    strategy_seed, games_seed = (int(s) for s in np.random.SeedSequence(seed).generate_state(2))
+    player = make_strategy(strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed)
+    with progress_bar(wants_progress(json_output)) as bar:
+        result = monte_carlo(player, games, games_seed, progress=bar)
+    data = result.to_dict(rules)
+    data["seed"] = seed
+    if json_output:
+        print_json(data)
+        return
+    lines = [
+        f"{rules}, {strategy}: {games} games against random secrets (seed {seed})",
+        f"mean guesses     {result.mean:.4f}  (95% CI {result.ci_low:.4f} .. {result.ci_high:.4f})",
+        f"worst            {result.worst}",
+        f"histogram        {histogram_text(result.histogram)}  (games won with 1, 2, ... guesses)",
+    ]
+    console().print("\n".join(lines), highlight=False)

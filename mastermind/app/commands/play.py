@@ -1,0 +1,116 @@
+"""``assist``, ``play`` and ``solve``: one game at a time, with a person or against a secret."""
+
+# no ``from __future__ import annotations``: typer must see the Annotated options as objects
+# (game_command copies this signature as it is)
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from mastermind.app.commands.common import game_command, print_json, table_for
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import Rules
+from mastermind.core.progress import wants_progress
+
+StrategyOpt = Annotated[
+    str, typer.Option("--strategy", "-s", help="minimax, expected-size, entropy, most-parts, simple, random or optimal.")
+]
+PoolOpt = Annotated[str, typer.Option("--pool", help="Guesses a heuristic considers: all codes or only consistent ones.")]
+StrategySeedOpt = Annotated[
+    Optional[int], typer.Option("--seed", help="Seed of the random strategy.", show_default=False)
+]
+
+
+def register(app: typer.Typer) -> None:
+    game_command(app, "assist", help="The computer breaks your secret code: it suggests each guess, "
+                 "you type the feedback.")(assist)
+    game_command(app, "play", help="You break the computer's secret code (seeded, so games can be replayed).")(play)
+    game_command(app, "solve", help="The probes a strategy makes against SECRET: guess, feedback, "
+                 "candidates left.")(solve)
+
+
+def _check_strategy(name: str, pool: str) -> None:
+    """Refuse unknown names before any work (``play`` builds its strategy only at the first hint)."""
+    from mastermind.engines.heuristics import POOLS
+    from mastermind.app.interactive.strategies import strategy_names
+
+    names = strategy_names()
+    if name not in names:
+        raise MastermindError(f"unknown strategy {name!r}; use one of {', '.join(names)}")
+    if pool not in POOLS:
+        raise MastermindError(f"unknown pool {pool!r}; use one of {', '.join(POOLS)}")
+
+
+def _finish(code: int) -> None:
+    if code:
+        raise typer.Exit(code)
+
+
+def assist(
+    rules: Rules, json_output: bool, memory_limit: int,
+    strategy: StrategyOpt = "minimax", pool: PoolOpt = "all", seed: StrategySeedOpt = None,
+) -> None:
+    from mastermind.app.interactive.assistant import Assistant
+    from mastermind.app.interactive.strategies import load_strategy
+    from mastermind.app.interactive.terminal import run_session
+
+    _check_strategy(strategy, pool)
+    table = table_for(rules, memory_limit)
+    chosen = load_strategy(strategy, table, pool=pool, seed=seed,
+                           show_progress=wants_progress(json_output))
+    session = Assistant(chosen)
+    # with --json the conversation goes to standard error, the record alone to standard output
+    code = run_session(session, stdout=sys.stderr if json_output else sys.stdout)
+    if json_output and code == 0:
+        print_json(session.to_dict())
+    _finish(code)
+
+
+def play(
+    rules: Rules, json_output: bool, memory_limit: int,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed that picks the secret (default: a fresh "
+                                                "one, shown at the end).", show_default=False)] = None,
+    strategy: Annotated[str, typer.Option("--strategy", "-s", help="Strategy behind hint.")] = "minimax",
+    pool: PoolOpt = "all",
+) -> None:
+    from mastermind.app.interactive.codemaker import Codemaker, new_seed, pick_secret
+    from mastermind.app.interactive.strategies import load_strategy
+    from mastermind.app.interactive.terminal import run_session
+
+    _check_strategy(strategy, pool)
+    if seed is not None and seed < 0:
+        raise MastermindError(f"--seed must be at least 0, got {seed}")
+    seed = new_seed() if seed is None else seed
+    # answering needs no N x N table; the strategy behind hint builds one when first asked
+    table = table_for(rules, memory_limit, full=False)
+
+    def hint_strategy():
+        return load_strategy(strategy, table_for(rules, memory_limit), pool=pool, seed=seed,
+                             show_progress=wants_progress(json_output))
+
+    session = Codemaker(table, pick_secret(rules, seed), seed=seed, hint_strategy=hint_strategy)
+    code = run_session(session, stdout=sys.stderr if json_output else sys.stdout)
+    if json_output and code == 0:
+        print_json(session.to_dict())
+    _finish(code)
+
+
+def solve(
+    rules: Rules, json_output: bool, memory_limit: int,
+    secret: Annotated[str, typer.Argument(help="The secret code, e.g. 3632.")],
+    strategy: StrategyOpt = "minimax", pool: PoolOpt = "all", seed: StrategySeedOpt = None,
+) -> None:
+    from mastermind.app.interactive.solve import solve_game
+    from mastermind.app.interactive.strategies import load_strategy
+
+    _check_strategy(strategy, pool)
+    code = rules.parse_code(secret)
+    table = table_for(rules, memory_limit)
+    chosen = load_strategy(strategy, table, pool=pool, seed=seed, show_progress=wants_progress(json_output))
+    probes = solve_game(chosen, code)
+    if json_output:
+        print_json([p.to_dict() for p in probes])
+        return
+    for probe in probes:
+        typer.echo(str(probe))
+    typer.echo(f"{len(probes)} guesses")

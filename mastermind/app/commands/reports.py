@@ -1,0 +1,339 @@
+"""``table``, ``compare``, ``bounds``, ``cpsat`` and ``static``: bounds, models and reports."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from mastermind.app.commands.common import (
+    JsonOpt, MemoryOpt, NoRepeatOpt, console, game_command, histogram_text,
+    memory_limit_bytes, one_line_errors, print_json, table_for,
+)
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import MAX_COLORS, MAX_PEGS, Rules
+from mastermind.core.progress import progress_bar, wants_progress
+
+TimeLimitOpt = Annotated[float, typer.Option("--time-limit", help="Seconds for the solver (each run).")]
+WorkersOpt = Annotated[int, typer.Option("--workers", help="CP-SAT worker threads.")]
+
+
+def register(app: typer.Typer) -> None:
+    app.command("table", help="Knuth's algorithm for many games against lower bounds and the optimum "
+                "(markdown; --json for rows).")(table)
+    game_command(app, "compare", help="Every heuristic against the optimum and the best lower bound; "
+                 "--plot draws the histograms.")(compare)
+    game_command(app, "bounds", help="Proven lower bounds on the worst case and the total guesses.")(bounds)
+    game_command(app, "cpsat", help="CP-SAT strategy-tree model (tiny games): optimal total within "
+                 "--depth guesses, or whether that depth is possible.")(cpsat)
+    game_command(app, "static", help="Static Mastermind (CP-SAT): fewest guesses fixed in advance that "
+                 "identify the secret (final guess not counted).")(static)
+
+
+# ---- table -------------------------------------------------------------------------------
+TABLE_HEADERS = ["pegs", "colours", "codes", "answers", "Knuth first guess", "largest class",
+                 "Knuth worst", "crude bound", "worst lower bound", "optimal worst",
+                 "optimal total", "optimal average"]
+
+
+def table(
+    pegs: Annotated[str, typer.Option("--pegs", "-p", help="Pegs: a number, a range 2-4 or a list 2,4.")] = "2-4",
+    colors: Annotated[str, typer.Option("--colors", "-c", help="Colours: a number, a range or a list.")] = "2-6",
+    no_repeat: NoRepeatOpt = False,
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", help="Seconds for each exact run; cells not finished show bounds.")] = 120.0,
+    cpsat_time: Annotated[float, typer.Option(
+        "--cpsat-time", help="Seconds of CP-SAT depth refutation per tiny game (0: off).")] = 2.0,
+    workers: WorkersOpt = 1,
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
+) -> None:
+    with one_line_errors():
+        from mastermind.app.reports import knuth_table_row, parse_range
+        from mastermind.engines.models.timed import TimedWorker
+
+        limit = memory_limit_bytes(memory_limit)
+        peg_list = parse_range(pegs, "pegs", 1, MAX_PEGS)
+        color_list = parse_range(colors, "colors", 1, MAX_COLORS)
+        if time_limit <= 0:
+            raise MastermindError(f"--time-limit must be positive, got {time_limit}")
+        games = [Rules(p, c, not no_repeat) for p in peg_list for c in color_list
+                 if not no_repeat or c >= p]
+        if not games:
+            raise MastermindError("no game in that range: without repetition colours must be "
+                                  "at least pegs")
+        for rules in games:  # refuse sizes beyond memory before any work
+            if rules.table_bytes() > limit:
+                table_for(rules, limit)
+        rows = []
+        with progress_bar(wants_progress(json_output)) as bar, TimedWorker() as worker:
+            bar.start(len(games), "table")
+            for rules in games:
+                rows.append(knuth_table_row(rules, worker, time_limit=time_limit, memory_limit=limit,
+                                            cpsat_time=cpsat_time, workers=workers))
+                bar.advance(1)
+        if json_output:
+            print_json([r.to_dict() for r in rows])
+            return
+        typer.echo(markdown_table(rows))
+        open_cells = [str(r.rules) for r in rows if r.optimal_total is None or r.optimal_worst is None]
+        if open_cells:
+            typer.echo(f"\nopen (exact solver past {time_limit:g} s; bounds shown as >=): "
+                       + ", ".join(open_cells))
+
+
+def markdown_table(rows) -> str:
+    """The rows as a markdown table; unsolved optimum cells show the lower bound as ``>= b``."""
+    lines = ["| " + " | ".join(TABLE_HEADERS) + " |",
+             "|" + "|".join("---:" for _ in TABLE_HEADERS) + "|"]
+    for row in rows:
+        d = row.to_dict()
+        worst = str(d["optimal_worst"]) if d["optimal_worst"] is not None else f">= {d['worst_lower_bound']}"
+        if d["optimal_total"] is not None:
+            total, avg = str(d["optimal_total"]), f"{d['optimal_average']:.4f}"
+        else:
+            total = f">= {d['total_lower_bound']}"
+            avg = f">= {d['total_lower_bound'] / d['codes']:.4f}"
+        cells = [d["pegs"], d["colors"], d["codes"], d["answers"], d["knuth_first_guess"],
+                 d["knuth_max_error"], d["knuth_worst"], d["crude_lower_bound"],
+                 d["worst_lower_bound"], worst, total, avg]
+        lines.append("| " + " | ".join(str(c) for c in cells) + " |")
+    return "\n".join(lines)
+
+
+# ---- compare -----------------------------------------------------------------------------
+def compare(
+    rules: Rules, json_output: bool, memory_limit: int,
+    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds for the exact optimum; "
+                                              "past it only the lower bound is shown.")] = 300.0,
+    plot: Annotated[Optional[Path], typer.Option("--plot", help="Draw the histograms side by side "
+                                                 "into this PNG file (needs matplotlib).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the random strategy.")] = 0,
+) -> None:
+    from mastermind.app.reports import compare as run_compare
+
+    if time_limit <= 0:
+        raise MastermindError(f"--time-limit must be positive, got {time_limit}")
+    if plot is not None:
+        _check_plot_target(plot)
+    table_for(rules, memory_limit)  # size check first: one line, before any work
+    with progress_bar(wants_progress(json_output)) as bar:
+        result = run_compare(rules, time_limit=time_limit, seed=seed, memory_limit=memory_limit,
+                             progress=bar)
+    if plot is not None:
+        write_histogram_plot(result, plot)
+    if json_output:
+        data = result.to_dict()
+        if plot is not None:
+            data["plot"] = str(plot)
+        print_json(data)
+        return
+    _print_comparison(result)
+    if plot is not None:
+        typer.echo(f"histograms written to {plot}")
+
+
+def _print_comparison(result) -> None:
+    from rich.table import Table
+
+    n = result.rules.n_codes
+    opt = result.optimal
+    title = f"{result.rules}: {n} secrets, heuristics against the optimum"
+    t = Table(title=title)
+    for name, justify in [("strategy", "left"), ("total", "right"), ("average", "right"),
+                          ("worst", "right"), ("gap", "right"), ("gap %", "right"),
+                          ("histogram (1, 2, ... guesses)", "left")]:
+        t.add_column(name, justify=justify)
+    if opt is not None:
+        t.add_row("optimal", str(opt["total"]), f"{opt['total'] / n:.4f}", str(opt["worst"]), "0",
+                  "0.00", histogram_text(opt["histogram"]))
+    else:
+        t.add_row("optimal", "not solved", "", "", "", "", "")
+    t.add_row("lower bound", f">= {result.bounds.total}", f">= {result.bounds.total / n:.4f}",
+              f">= {result.bounds.worst}", "", "", "")
+    t.add_section()
+    for row in result.rows:
+        gap = "" if row.gap is None else str(row.gap)
+        pct = "" if row.gap_percent is None else f"{row.gap_percent:.2f}"
+        t.add_row(row.name, str(row.total), f"{row.average:.4f}", str(row.worst), gap, pct,
+                  histogram_text(row.histogram))
+    console().print(t)
+    if opt is None:
+        typer.echo("the exact optimum did not finish within --time-limit; gaps are to the lower bound: "
+                   + ", ".join(f"{r.name} {r.gap_to_bound}" for r in result.rows))
+
+
+def _import_pyplot():
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise MastermindError("--plot needs matplotlib, which is not installed: "
+                              "pip install 'mastermind[plot]'") from None
+    return plt
+
+
+def _check_plot_target(path: Path) -> None:
+    _import_pyplot()
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise MastermindError(f"cannot write {path}: folder {folder} does not exist")
+    if path.suffix.lower() != ".png":
+        raise MastermindError(f"--plot writes PNG files: {path} should end in .png")
+
+
+def write_histogram_plot(result, path: Path) -> None:
+    """Grouped bars: secrets solved with 1, 2, ... guesses, one colour per strategy."""
+    plt = _import_pyplot()
+    series = []
+    if result.optimal is not None:
+        series.append(("optimal", result.optimal["histogram"]))
+    series.extend((r.name, r.histogram) for r in result.rows)
+    longest = max(len(h) for _, h in series)
+    width = 0.8 / len(series)
+    fig, ax = plt.subplots(figsize=(max(6, longest * 1.2), 4.5))
+    for i, (name, hist) in enumerate(series):
+        xs = [k + 1 + (i - (len(series) - 1) / 2) * width for k in range(len(hist))]
+        ax.bar(xs, hist, width=width, label=name)
+    ax.set_xlabel("guesses needed")
+    ax.set_ylabel("secrets")
+    ax.set_xticks(range(1, longest + 1))
+    ax.set_title(f"{result.rules}: guesses per secret")
+    ax.legend()
+    fig.tight_layout()
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fig.savefig(fh, format="png", dpi=100)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    finally:
+        plt.close(fig)
+
+
+# ---- bounds ------------------------------------------------------------------------------
+def bounds(
+    rules: Rules, json_output: bool, memory_limit: int,
+    levels: Annotated[int, typer.Option("--levels", help="Lookahead levels (2 is quick up to p4c6; "
+                                        "3 takes minutes there).")] = 2,
+    refined: Annotated[bool, typer.Option("--refined", help="Bound the bottom classes with their own "
+                                          "branching: stronger, slower (about 20 s on p4c6).")] = False,
+) -> None:
+    from mastermind.engines.models.bounds import (
+        counting_worst_bound, crude_worst_bound, knuth_first_guess, lookahead_total_bound,
+        lookahead_totals_by_first_guess, lookahead_worst_bound, perfect_tree_total,
+    )
+
+    if not 0 <= levels <= 4:
+        raise MastermindError(f"--levels must be between 0 and 4, got {levels}")
+    table = table_for(rules, memory_limit)
+    first, mu = knuth_first_guess(table)
+    worst = {"crude": crude_worst_bound(rules, mu), "counting": counting_worst_bound(rules, table.n)}
+    total = {"perfect_tree": perfect_tree_total(rules, table.n)}
+    for k in range(1, levels + 1):
+        worst[f"lookahead_{k}"] = lookahead_worst_bound(table, k)
+        total[f"lookahead_{k}"] = lookahead_total_bound(table, k)
+    if refined:
+        worst[f"refined_{levels}"] = lookahead_worst_bound(table, levels, refined=True)
+        total[f"refined_{levels}"] = lookahead_total_bound(table, levels, refined=True)
+    by_first = ({rules.code_text(g): v
+                 for g, v in lookahead_totals_by_first_guess(table, levels, refined=refined).items()}
+                if levels else {})
+    data = {"rules": str(rules), "codes": table.n, "answers": len(rules.answers),
+            "knuth_first_guess": rules.code_text(first), "knuth_max_error": mu,
+            "worst": {**worst, "best": max(worst.values())},
+            "total": {**total, "best": max(total.values())},
+            "total_by_first_guess": by_first, "levels": levels, "refined": refined}
+    if json_output:
+        print_json(data)
+        return
+    out = console()
+    out.print(f"{rules}: {table.n} codes, {len(rules.answers)} answers; Knuth's first guess "
+              f"{data['knuth_first_guess']} leaves at most {mu}")
+    out.print("worst case >= " + ", ".join(f"{k} {v}" for k, v in worst.items())
+              + f"  -> best {data['worst']['best']}")
+    out.print("total >= " + ", ".join(f"{k} {v}" for k, v in total.items())
+              + f"  -> best {data['total']['best']} (average >= {data['total']['best'] / table.n:.4f})")
+    if by_first:
+        out.print(f"{levels}-level{' refined' if refined else ''} total bound by first guess: "
+                  + ", ".join(f"{g} {v}" for g, v in by_first.items()))
+
+
+# ---- cpsat -------------------------------------------------------------------------------
+def cpsat(
+    rules: Rules, json_output: bool, memory_limit: int,
+    depth: Annotated[Optional[int], typer.Option(
+        "--depth", help="Most guesses allowed for any secret (default: the proven worst-case lower "
+        "bound, plus one unless --feasible).", show_default=False)] = None,
+    feasible: Annotated[bool, typer.Option("--feasible", help="Only ask whether a strategy of this "
+                                           "depth exists (infeasible proves a worst-case bound).")] = False,
+    time_limit: TimeLimitOpt = 60.0,
+    workers: WorkersOpt = 2,
+) -> None:
+    from mastermind.engines.models.bounds import lookahead_total_bound, lookahead_worst_bound
+    from mastermind.engines.models.cpsat_tree import solve_tree
+
+    table = table_for(rules, memory_limit)
+    if depth is None:
+        depth = lookahead_worst_bound(table, 1) + (0 if feasible else 1)
+    seed = None if feasible else lookahead_total_bound(table, 2 if table.n <= 256 else 1)
+    result = solve_tree(table, depth, objective="feasible" if feasible else "total",
+                        time_limit=time_limit, workers=workers, lower_bound=seed)
+    data = {"rules": str(rules), "depth": depth, "question": "feasible" if feasible else "total",
+            **result.to_dict()}
+    if result.solution is not None:
+        stats = result.solution.stats(table)
+        data["worst"] = stats.worst
+        data["histogram"] = stats.histogram
+        data["first_guess"] = rules.code_text(result.solution.root.guess)
+    if json_output:
+        print_json(data)
+        return
+    if result.infeasible:
+        typer.echo(f"{rules}: no strategy solves every secret within {depth} guesses (proven): "
+                   f"the worst case is at least {depth + 1} [{result.seconds:.2f} s]")
+    elif result.value is None:
+        typer.echo(f"{rules}: {result.status} after {result.seconds:.2f} s, nothing proven"
+                   + (f"; total >= {result.bound}" if result.bound is not None else ""))
+    else:
+        what = "a strategy" if feasible else ("optimal strategy" if result.proven else "best strategy found")
+        typer.echo(f"{rules}: {what} within {depth} guesses: total {result.value}, worst "
+                   f"{data['worst']}, first guess {data['first_guess']}, histogram "
+                   f"{histogram_text(data['histogram'])}; status {result.status}"
+                   + ("" if feasible or result.proven else f", total >= {result.bound} proven")
+                   + f" [{result.seconds:.2f} s]")
+
+
+# ---- static ------------------------------------------------------------------------------
+def static(
+    rules: Rules, json_output: bool, memory_limit: int,
+    black_only: Annotated[bool, typer.Option("--black-only", help="Answers tell black pegs only.")] = False,
+    time_limit: TimeLimitOpt = 60.0,
+    workers: WorkersOpt = 2,
+) -> None:
+    from mastermind.engines.models.static import solve_static
+
+    table = table_for(rules, memory_limit)
+    result = solve_static(table, black_only=black_only, time_limit=time_limit, workers=workers)
+    guesses = None if result.solution is None else [rules.code_text(g) for g in result.solution]
+    data = {"rules": str(rules), "answers": "black" if black_only else "black-white",
+            **result.to_dict(), "guesses": guesses}
+    if json_output:
+        print_json(data)
+        return
+    kind = "black pegs only" if black_only else "black and white pegs"
+    if result.value is None:
+        typer.echo(f"{rules} static, {kind}: {result.status} after {result.seconds:.2f} s, no solution found")
+        return
+    proven = "proven optimal" if result.proven else f"not proven, at least {result.bound}"
+    typer.echo(f"{rules} static, {kind}: {result.value} guesses + the final one ({proven}, "
+               f"{result.status}, {result.seconds:.2f} s): {' '.join(guesses)}")

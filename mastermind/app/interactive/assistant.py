@@ -1,0 +1,211 @@
+"""The computer as codebreaker: it suggests each guess, a person reports the feedback.
+
+The session takes one typed line at a time and returns the text to show, so a terminal,
+a pipe and a test drive it alike (see :mod:`mastermind.app.interactive.terminal`).
+
+>>> from mastermind.core.game import CodeTable, Rules
+>>> class FirstCandidate:
+...     name, table = "first-candidate", CodeTable(Rules(2, 3))
+...     def next_guess(self, candidates, history=()):
+...         return int(candidates[0])
+>>> a = Assistant(FirstCandidate())
+>>> print(a.turn_header())
+Turn 1 - 9 candidates - suggested guess: 11
+>>> a.prompt(), a.handle(""), a.prompt()
+('guess [11]> ', '', 'feedback for 11> ')
+>>> print(a.handle("1 0"))
+Turn 2 - 4 candidates - suggested guess: 12
+>>> print(a.handle("undo"))
+Guess 11 (1B0W) taken back.
+Turn 1 - 9 candidates - suggested guess: 11
+"""
+
+from __future__ import annotations
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import Code, Feedback
+from mastermind.app.interactive.explain import conflicting_turns, partition_text
+from mastermind.app.interactive.state import GameState
+from mastermind.app.interactive.text import code_list, describe, plural
+from mastermind.core.strategy import Strategy
+
+HELP = """\
+At the guess prompt press Enter to play the suggested guess, or type the guess you played (e.g. 1123);
+you may add its feedback on the same line (1123 1B2W), or type just the feedback to the suggestion.
+At the feedback prompt type the answer: 1B2W, '1 2', 1,2 or BWW.
+Commands at any prompt:
+  undo   take back the last step (the guess just typed, else the last turn)
+  list   the candidates still possible (at most 50)
+  why    how the guess splits the candidates
+  quit   stop (Ctrl-D and Ctrl-C too)"""
+
+
+class Assistant:
+    """A codebreaking session: ``handle(line)`` for every line typed, until ``done``."""
+
+    def __init__(self, strategy: Strategy, *, list_limit: int = 50) -> None:
+        self.strategy = strategy
+        self.table = strategy.table
+        self.rules = self.table.rules
+        self.state = GameState(self.table)
+        self.pending: Code | None = None  # the guess played this turn, awaiting its feedback
+        self.list_limit = list_limit
+        self.done = False
+        self._suggestions: dict[tuple, Code] = {}
+
+    # ---- what the person sees ------------------------------------------------------------
+    def opening(self) -> str:
+        return (
+            f"Think of a secret code ({describe(self.rules)}); I will break it with strategy "
+            f"{self.strategy.name}. Type help for commands.\n{self.turn_header()}"
+        )
+
+    def turn_header(self) -> str:
+        n = len(self.state.candidates)
+        return (f"Turn {len(self.state.turns) + 1} - {plural(n, 'candidate')} - "
+                f"suggested guess: {self.rules.code_text(self.suggestion())}")
+
+    def prompt(self) -> str:
+        if self.pending is None:
+            return f"guess [{self.rules.code_text(self.suggestion())}]> "
+        return f"feedback for {self.rules.code_text(self.pending)}> "
+
+    def suggestion(self) -> Code:
+        """The strategy's guess for the current position (asked once per position)."""
+        key = self.state.history
+        if key not in self._suggestions:
+            self._suggestions[key] = int(self.strategy.next_guess(self.state.candidates, key))
+        return self._suggestions[key]
+
+    # ---- input ---------------------------------------------------------------------------
+    def handle(self, line: str) -> str:
+        """React to one typed line; returns the text to show (may be empty)."""
+        text = line.strip()
+        word = " ".join(text.lower().split())
+        try:
+            if word in ("quit", "exit", "q"):
+                return self.stop()
+            if word in ("help", "?", "h"):
+                return HELP
+            if word == "undo":
+                return self.undo()
+            if word == "list":
+                return self.list_text()
+            if word == "why":
+                return self.why_text()
+            if self.pending is None:
+                return self._take_guess(text)
+            return self._take_feedback(text)
+        except MastermindError as exc:
+            return f"{exc}"
+
+    def _take_guess(self, text: str) -> str:
+        if text == "":
+            self.pending = self.suggestion()
+            return ""
+        try:
+            self.pending = self.rules.parse_code(text)
+            return ""
+        except MastermindError as not_a_code:
+            guess, feedback = self._split_guess_and_feedback(text)
+            if feedback is None:
+                raise not_a_code from None
+        # a feedback, alone (to the suggestion) or after the guess played
+        self.pending = guess
+        try:
+            return self._take_feedback(feedback)
+        except MastermindError:
+            self.pending = None  # refused at once: stay at the guess prompt
+            raise
+
+    def _split_guess_and_feedback(self, text: str) -> tuple[Code, str | None]:
+        """Read ``1B0W`` (feedback to the suggestion) or ``1122 1B0W`` (guess, then feedback)."""
+        try:
+            Feedback.parse(text)
+            return self.suggestion(), text
+        except MastermindError:
+            pass
+        head, _, tail = text.rpartition(" ")
+        if head.strip():
+            try:
+                Feedback.parse(tail)
+            except MastermindError:
+                return self.suggestion(), None
+            return self.rules.parse_code(head), tail  # a bad guess before a feedback: say why
+        return self.suggestion(), None
+
+    def _take_feedback(self, text: str) -> str:
+        if text == "":
+            return f"type the feedback for {self.rules.code_text(self.pending)}, e.g. 1B2W (help for more)"
+        guess = self.pending
+        feedback = self.rules.parse_feedback(text)
+        left = self.state.after(guess, feedback)
+        if len(left) == 0:
+            return self.contradiction(guess, feedback)
+        self.state.play(guess, feedback)
+        self.pending = None
+        if self.state.won:
+            self.done = True
+            return self.finish_text()
+        return self.turn_header()
+
+    # ---- commands ------------------------------------------------------------------------
+    def undo(self) -> str:
+        if self.pending is not None:
+            guess, self.pending = self.pending, None
+            return f"Guess {self.rules.code_text(guess)} taken back.\n{self.turn_header()}"
+        if not self.state.turns:
+            return "Nothing to undo."
+        turn = self.state.undo()
+        return (f"Guess {self.rules.code_text(turn.guess)} ({self.state.feedback(turn)}) taken back.\n"
+                f"{self.turn_header()}")
+
+    def list_text(self) -> str:
+        cands = self.state.candidates
+        return f"{plural(len(cands), 'candidate')}:\n{code_list(self.rules, cands, self.list_limit)}"
+
+    def why_text(self) -> str:
+        guess = self.suggestion() if self.pending is None else self.pending
+        return partition_text(self.table, guess, self.state.candidates)
+
+    def stop(self) -> str:
+        self.done = True
+        played = len(self.state.turns)
+        text = f"Stopped after {plural(played, 'guess')}, {plural(len(self.state.candidates), 'candidate')} left."
+        return f"{text}\n{self.state.table_text()}" if played else text
+
+    def contradiction(self, guess: Code, feedback: Feedback) -> str:
+        """Refuse feedback that leaves no candidate, naming the earlier answers it contradicts."""
+        r = self.rules
+        turns = self.state.turns
+        earlier = [(t.guess, self.state.feedback(t)) for t in turns]
+        culprits = conflicting_turns(self.table, earlier, (guess, feedback))
+        said = f"{feedback} to {r.code_text(guess)}"
+        if not culprits:
+            return f"No code answers {said}: check the feedback and type it again."
+        names = ", ".join(f"{earlier[i][1]} to {r.code_text(earlier[i][0])} (turn {i + 1})"
+                          for i in culprits)
+        last = turns[-1]
+        return (
+            f"No code fits all the answers: {said} contradicts {names}.\n"
+            f"Type the feedback for {r.code_text(guess)} again, or undo to change the guess; "
+            f"a second undo takes back turn {len(turns)} ({r.code_text(last.guess)} {self.state.feedback(last)})."
+        )
+
+    def finish_text(self) -> str:
+        n = len(self.state.turns)
+        secret = self.rules.code_text(self.state.turns[-1].guess)
+        return f"Solved: the secret is {secret}, found in {plural(n, 'guess')}.\n{self.state.table_text()}"
+
+    def closing(self) -> str:
+        """Text when input ends before the game does (Ctrl-D)."""
+        return self.stop()
+
+    def to_dict(self) -> dict:
+        won = self.state.won
+        return {
+            "rules": str(self.rules), "strategy": self.strategy.name, "solved": won,
+            "secret": self.rules.code_text(self.state.turns[-1].guess) if won else None,
+            "guesses": len(self.state.turns), "candidates_left": 0 if won else len(self.state.candidates),
+            "turns": self.state.to_dict(),
+        }

@@ -1,0 +1,148 @@
+"""The computer as codemaker: it picks a seeded secret and answers a person's guesses.
+
+>>> from mastermind.core.game import CodeTable, Rules
+>>> table = CodeTable(Rules(2, 3))
+>>> game = Codemaker(table, table.rules.parse_code("32"), seed=7)
+>>> game.prompt(), game.handle("12"), game.handle("1 2 3")
+('guess 1> ', '1B0W', "code '1 2 3' has 3 pegs, p2c3r needs 2 (colours 1-3); not counted as a guess")
+>>> print(game.handle("32"))
+2B0W - solved in 2 guesses.
+turn  guess  feedback  left
+   1  12     1B0W         4
+   2  32     2B0W         0
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Callable
+
+import numpy as np
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import SYMBOLS, Code, CodeTable, Rules
+from mastermind.app.interactive.state import GameState
+from mastermind.app.interactive.text import describe, plural
+from mastermind.core.strategy import Strategy
+
+HELP = """\
+Type a guess (e.g. 1123, or 1 1 2 3); I answer with black pegs (right colour, right place) and
+white pegs (right colour, wrong place), e.g. 1B2W.
+Commands:
+  hint      the strategy's suggestion and how many codes are still possible
+  history   the guesses so far
+  give up   show the secret
+  quit      stop (Ctrl-D and Ctrl-C too)"""
+
+
+def new_seed() -> int:
+    """A fresh seed, shown to the player so that the game can be replayed."""
+    return secrets.randbelow(2**31)
+
+
+def pick_secret(rules: Rules, seed: int) -> Code:
+    """The secret for ``seed``: the same rules and seed always give the same code.
+
+    >>> pick_secret(Rules(4, 6), 1) == pick_secret(Rules(4, 6), 1)
+    True
+    """
+    return int(np.random.default_rng(seed).integers(rules.n_codes))
+
+
+class Codemaker:
+    """A session where a person breaks ``secret``: ``handle(line)`` for every line, until ``done``.
+
+    ``hint_strategy`` builds the strategy behind ``hint`` the first time one is asked for
+    (building it may need the full score table).
+    """
+
+    def __init__(
+        self, table: CodeTable, secret: Code, *, seed: int | None = None,
+        hint_strategy: Callable[[], Strategy] | None = None,
+    ) -> None:
+        self.table = table
+        self.rules = table.rules
+        self.rules.check_code(secret)
+        self.secret = secret
+        self.seed = seed
+        self.state = GameState(table)
+        self.done = False
+        self.gave_up = False
+        self._make_strategy = hint_strategy
+        self._strategy: Strategy | None = None
+
+    def opening(self) -> str:
+        return (f"I have picked a secret code ({describe(self.rules)}). "
+                f"Type your guesses; help lists the commands.")
+
+    def prompt(self) -> str:
+        return f"guess {len(self.state.turns) + 1}> "
+
+    def handle(self, line: str) -> str:
+        text = line.strip()
+        word = " ".join(text.lower().split())
+        try:
+            if word in ("quit", "exit", "q"):
+                return self.stop()
+            if word in ("help", "?", "h"):
+                return HELP
+            if word in ("give up", "giveup", "give-up"):
+                return self.give_up()
+            if word == "hint":
+                return self.hint()
+            if word == "history":
+                return self.state.table_text() if self.state.turns else "No guesses yet."
+            if word == "":
+                return f"type a guess of {self.rules.pegs} colours 1-{SYMBOLS[self.rules.colors - 1]}, or help"
+        except MastermindError as exc:
+            return f"{exc}"
+        try:
+            guess = self.rules.parse_code(text)
+        except MastermindError as exc:
+            return f"{exc}; not counted as a guess"
+        return self.guess(guess)
+
+    def guess(self, guess: Code) -> str:
+        feedback = self.table.feedback(self.secret, guess)
+        self.state.play(guess, feedback)
+        if self.state.won:
+            self.done = True
+            return (f"{feedback} - solved in {plural(len(self.state.turns), 'guess')}.\n"
+                    f"{self.state.table_text()}")
+        return str(feedback)
+
+    def hint(self) -> str:
+        if self._make_strategy is None:
+            return "no hints in this game"
+        if self._strategy is None:
+            self._strategy = self._make_strategy()
+        cands = self.state.candidates
+        suggestion = int(self._strategy.next_guess(cands, self.state.history))
+        return (f"hint: {self.rules.code_text(suggestion)} ({plural(len(cands), 'candidate')} left, "
+                f"strategy {self._strategy.name})")
+
+    def reveal(self) -> str:
+        seed = "" if self.seed is None else f" (seed {self.seed}; replay with --seed {self.seed})"
+        return f"The secret was {self.rules.code_text(self.secret)}{seed}."
+
+    def give_up(self) -> str:
+        self.done = self.gave_up = True
+        return self.reveal()
+
+    def stop(self) -> str:
+        self.done = True
+        played = plural(len(self.state.turns), "guess")
+        seed = "" if self.seed is None else f"; replay this secret with --seed {self.seed}"
+        return f"Stopped after {played}{seed}."
+
+    def closing(self) -> str:
+        """Text when input ends before the game does (Ctrl-D)."""
+        return self.stop()
+
+    def to_dict(self) -> dict:
+        won = self.state.won
+        return {
+            "rules": str(self.rules), "seed": self.seed, "solved": won, "gave_up": self.gave_up,
+            "secret": self.rules.code_text(self.secret) if (won or self.gave_up) else None,
+            "guesses": len(self.state.turns), "turns": self.state.to_dict(),
+        }

@@ -1,0 +1,60 @@
+"""Strategies by name for the interactive commands, with optimal play that survives detours."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import CodeTable
+from mastermind.core.progress import progress_bar
+from mastermind.core.strategy import Strategy
+
+DEFAULT_STRATEGY = "minimax"
+
+
+def strategy_names() -> tuple[str, ...]:
+    from mastermind.engines.heuristics import ALL_NAMES
+
+    return ALL_NAMES
+
+
+def load_strategy(name: str, table: CodeTable, *, pool: str = "all", seed: int | None = None,
+                  show_progress: bool = False) -> Strategy:
+    """``make_strategy(name, ...)``; ``optimal`` also re-solves positions off its tree.
+
+    ``show_progress``: a message while the whole game is solved and a progress bar for
+    positions solved on the spot (on a terminal only).
+    """
+    from mastermind.engines.heuristics import make_strategy
+
+    if name != "optimal":
+        return make_strategy(name, table, pool=pool, seed=seed)
+    from mastermind.app.interactive.optimal import OptimalAdvisor, exact_solver
+
+    with _status(show_progress, f"solving {table.rules} exactly for the optimal strategy..."):
+        base = make_strategy("optimal", table, pool=pool)
+    tree = getattr(base, "tree", None)
+    if tree is None:  # pragma: no cover - make_strategy returns a TreeStrategy
+        return base
+    try:
+        solve = exact_solver(table, lambda: progress_bar(show_progress), pool=pool)
+    except MastermindError as exc:  # an exact solver that cannot solve part of a game
+        reason = str(exc)
+
+        def solve(candidates):
+            raise MastermindError(f"the game left the optimal tree and cannot be solved anew: {reason}")
+
+    return OptimalAdvisor(table, tree, solve)
+
+
+@contextmanager
+def _status(enabled: bool, message: str) -> Iterator[None]:
+    """A spinner with ``message`` on standard error while the block runs."""
+    if not enabled:
+        yield
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status(message):
+        yield

@@ -1,0 +1,63 @@
+"""Plain-text pieces the sessions share: aligned columns, code lists, the history table.
+
+Plain text on purpose: a session's replies read the same on a terminal, in a pipe and in tests.
+
+>>> print(columns([["turn", "guess"], ["1", "1122"], ["10", "3632"]], right=(0,)))
+turn  guess
+   1  1122
+  10  3632
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from mastermind.core.game import SYMBOLS, Code, Rules
+
+
+def columns(rows: Sequence[Sequence[str]], right: Iterable[int] = ()) -> str:
+    """Rows of cells as aligned columns, two spaces apart; columns in ``right`` right-aligned."""
+    right = set(right)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def code_list(rules: Rules, codes: Sequence[Code], limit: int = 50, per_line: int = 10) -> str:
+    """At most ``limit`` codes, ``per_line`` to a line, and how many were left out.
+
+    >>> from mastermind.core.game import Rules
+    >>> print(code_list(Rules(2, 3), range(9), limit=5, per_line=3))
+    11 12 13
+    21 22
+    ... and 4 more
+    """
+    shown = [rules.code_text(int(c)) for c in list(codes)[:limit]]
+    lines = [" ".join(shown[i : i + per_line]) for i in range(0, len(shown), per_line)]
+    if len(codes) > limit:
+        lines.append(f"... and {len(codes) - limit} more")
+    return "\n".join(lines)
+
+
+def plural(n: int, word: str) -> str:
+    """``1 candidate``, ``2 candidates``, ``3 guesses``.
+
+    >>> plural(1, "candidate"), plural(2, "candidate"), plural(3, "guess")
+    ('1 candidate', '2 candidates', '3 guesses')
+    """
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}es" if word.endswith("s") else f"{n} {word}s"
+
+
+def describe(rules: Rules) -> str:
+    """The game in words.
+
+    >>> describe(Rules(4, 6)), describe(Rules(5, 12, repeat=False))
+    ('p4c6r: 4 pegs, colours 1-6', 'p5c12n: 5 pegs, colours 1-C, no colour twice')
+    """
+    text = f"{rules}: {rules.pegs} pegs, colours 1-{SYMBOLS[rules.colors - 1]}"
+    return text if rules.repeat else f"{text}, no colour twice"

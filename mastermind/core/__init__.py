@@ -1,0 +1,2 @@
+"""The game model: rules, codes, feedback, the score table, symmetry, strategy trees and the
+strategy interface, with their numba kernels. Imports nothing from the layers above."""

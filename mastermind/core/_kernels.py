@@ -1,0 +1,63 @@
+"""numba kernels of the game model; each has a plain numpy twin in :mod:`mastermind.core.game`."""
+
+import numba as nb
+import numpy as np
+
+
+@nb.njit("uint8[:, :](int8[:, :], int8[:, :], uint8[:])", parallel=True, cache=True, nogil=True)
+def score_matrix(codes, counts, lut):  # pragma: no cover - compiled
+    """All-pairs answer index: ``out[g, s]`` for guess g and secret s."""
+    n, p = codes.shape
+    c = counts.shape[1]
+    # column-major copies so that the inner loops run over secrets contiguously (SIMD)
+    codes_t = np.ascontiguousarray(codes.T)
+    counts_t = np.ascontiguousarray(counts.T)
+    out = np.empty((n, n), dtype=np.uint8)
+    for g in nb.prange(n):
+        acc = np.zeros(n, dtype=np.uint8)  # black * (p + 1) + common - black
+        for i in range(p):
+            col = codes[g, i]
+            line = codes_t[i]
+            for s in range(n):
+                acc[s] += np.uint8(p) if line[s] == col else np.uint8(0)
+        for col in range(c):
+            m = counts[g, col]
+            if m == 0:
+                continue
+            line = counts_t[col]
+            for s in range(n):
+                b = line[s]
+                acc[s] += np.uint8(m if m < b else b)
+        for s in range(n):
+            out[g, s] = lut[acc[s]]
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def replay_depths(scores, guesses, children, counts, secrets, win):  # pragma: no cover - compiled
+    """Guesses each secret needs in a strategy tree given as arrays (node 0 the root;
+    ``children[node, answer]`` the child or -1; ``counts[node]`` the secrets the tree says
+    reach it). Returns ``(ok, depths by code)``; ok is False when a secret finds no branch or
+    a node's count is wrong: :meth:`mastermind.core.tree.StrategyTree.depths`, the twin, then
+    names the place."""
+    n_nodes = guesses.shape[0]
+    reach = np.zeros(n_nodes, dtype=np.int64)
+    out = np.zeros(scores.shape[1], dtype=np.int64)
+    for k in range(secrets.shape[0]):
+        s = secrets[k]
+        node = 0
+        depth = 1
+        while True:
+            reach[node] += 1
+            a = scores[guesses[node], s]
+            if a == win:
+                out[s] = depth
+                break
+            node = children[node, a]
+            depth += 1
+            if node < 0 or depth > n_nodes + 1:
+                return False, out
+    for i in range(n_nodes):
+        if reach[i] != counts[i]:
+            return False, out
+    return True, out

@@ -1,0 +1,405 @@
+"""Rules, codes, feedback and the all-pairs score table.
+
+Codes are plain ints (the index of the code in lexicographic order); their text form has one
+symbol per peg with 1-based colours, ``1123``; above 9 colours the symbols go on with letters.
+
+>>> rules = Rules.parse("p4c6")
+>>> rules, rules.n_codes, len(rules.answers)
+(Rules(pegs=4, colors=6, repeat=True), 1296, 14)
+>>> rules.code_text(rules.parse_code("1 1 2 3"))
+'1123'
+>>> str(score(rules, rules.parse_code("3632"), rules.parse_code("3526")))
+'1B2W'
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import permutations, product
+from typing import Iterable, TypeAlias
+
+import numpy as np
+
+from mastermind.core.errors import MastermindError
+
+Code: TypeAlias = int
+"""A code: its index in the lexicographic enumeration of the game's codes."""
+AnswerIndex: TypeAlias = int
+"""A feedback as a compact index, see :meth:`Rules.answer_index`."""
+
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MAX_PEGS = 20  # keeps every answer index inside a uint8
+MAX_COLORS = len(SYMBOLS)
+DEFAULT_MEMORY_LIMIT = 2 * 1024**3
+
+_RULES_RE = re.compile(r"^p(\d+)c(\d+)([rn]?)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, order=True)
+class Feedback:
+    """Black pegs (right colour, right place) and white pegs (right colour, wrong place).
+
+    >>> Feedback.parse("BBW."), Feedback.parse("2A1B"), str(Feedback(1, 2))
+    (Feedback(black=2, white=1), Feedback(black=2, white=1), '1B2W')
+    """
+
+    black: int
+    white: int
+
+    def __str__(self) -> str:
+        return f"{self.black}B{self.white}W"
+
+    @classmethod
+    def parse(cls, text: str, pegs: int | None = None) -> "Feedback":
+        """Read ``2B1W``, ``2b1w``, ``2 1``, ``2,1``, ``BBW.``/``BBW`` or ``2A1B``.
+
+        With ``pegs`` given, feedback that no pair of codes can produce is refused.
+        """
+        raw = text.strip()
+        s = raw.upper().replace(" ", ",")
+        m = (
+            re.fullmatch(r"(\d+)B(\d+)W", s)
+            or re.fullmatch(r"(\d+)A(\d+)B", s)
+            or re.fullmatch(r"(\d+),+(\d+)", s)
+        )
+        if m:
+            fb = cls(int(m.group(1)), int(m.group(2)))
+        elif re.fullmatch(r"[BW.\-]+", s):
+            fb = cls(s.count("B"), s.count("W"))
+        else:
+            raise MastermindError(
+                f"cannot read feedback {raw!r}: use 2B1W, '2 1', 2,1, BBW or 2A1B"
+            )
+        if pegs is not None:
+            fb.check(pegs)
+            if re.fullmatch(r"[BW.\-]+", s) and len(s) > pegs:
+                raise MastermindError(f"feedback {raw!r} has {len(s)} key pegs, more than {pegs} pegs")
+        return fb
+
+    def check(self, pegs: int) -> None:
+        """Refuse feedback that no pair of codes with ``pegs`` pegs can give."""
+        b, w = self.black, self.white
+        if b < 0 or w < 0 or b + w > pegs:
+            raise MastermindError(
+                f"impossible feedback {self}: black + white must be at most {pegs} pegs"
+            )
+        if b == pegs - 1 and w == 1:
+            raise MastermindError(
+                f"impossible feedback {self}: {pegs - 1} black and 1 white never occurs"
+            )
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A game: ``pegs`` positions, ``colors`` colours, repeated colours allowed or not.
+
+    >>> str(Rules(4, 6)), str(Rules(4, 10, repeat=False))
+    ('p4c6r', 'p4c10n')
+    """
+
+    pegs: int = 4
+    colors: int = 6
+    repeat: bool = True
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.pegs <= MAX_PEGS:
+            raise MastermindError(f"pegs must be between 1 and {MAX_PEGS}, got {self.pegs}")
+        if not 1 <= self.colors <= MAX_COLORS:
+            raise MastermindError(f"colors must be between 1 and {MAX_COLORS}, got {self.colors}")
+        if not self.repeat and self.colors < self.pegs:
+            raise MastermindError(
+                f"rules p{self.pegs}c{self.colors}n: without repetition colors must be "
+                f"at least pegs ({self.pegs})"
+            )
+
+    def __str__(self) -> str:
+        return f"p{self.pegs}c{self.colors}{'r' if self.repeat else 'n'}"
+
+    @classmethod
+    def parse(cls, text: str) -> "Rules":
+        """Read ``p4c6`` or ``p4c6r`` (repetition allowed) or ``p4c6n`` (no repetition)."""
+        m = _RULES_RE.match(text.strip())
+        if not m:
+            raise MastermindError(
+                f"cannot read rules {text!r}: use pPEGScCOLORS with optional r or n, e.g. p4c6 or p4c6n"
+            )
+        return cls(int(m.group(1)), int(m.group(2)), m.group(3).lower() != "n")
+
+    # ---- codes -------------------------------------------------------------------------
+    @cached_property
+    def n_codes(self) -> int:
+        if self.repeat:
+            return self.colors**self.pegs
+        return math.perm(self.colors, self.pegs)
+
+    def codes_array(self) -> np.ndarray:
+        """All codes as an int8 array of shape (n_codes, pegs), colours 0-based, in index order."""
+        c, p = self.colors, self.pegs
+        if self.repeat:
+            idx = np.arange(self.n_codes, dtype=np.int64)
+            out = np.empty((self.n_codes, p), dtype=np.int8)
+            for pos in range(p - 1, -1, -1):
+                out[:, pos] = idx % c
+                idx //= c
+            return out
+        return np.array(list(permutations(range(c), p)), dtype=np.int8).reshape(-1, p)
+
+    def code_digits(self, code: Code) -> tuple[int, ...]:
+        """The 0-based colours of ``code``."""
+        self.check_code(code)
+        c, p = self.colors, self.pegs
+        if self.repeat:
+            digits = []
+            for _ in range(p):
+                code, d = divmod(code, c)
+                digits.append(d)
+            return tuple(reversed(digits))
+        unused = list(range(c))
+        digits = []
+        for pos in range(p):
+            block = math.perm(c - pos - 1, p - pos - 1)
+            k, code = divmod(code, block)
+            digits.append(unused.pop(k))
+        return tuple(digits)
+
+    def code_from_digits(self, digits: Iterable[int]) -> Code:
+        """The index of the code with these 0-based colours."""
+        digits = tuple(digits)
+        c, p = self.colors, self.pegs
+        if len(digits) != p or any(not 0 <= d < c for d in digits):
+            raise MastermindError(f"not a code of {self}: {digits}")
+        if self.repeat:
+            code = 0
+            for d in digits:
+                code = code * c + d
+            return code
+        if len(set(digits)) != p:
+            raise MastermindError(
+                f"code {''.join(SYMBOLS[d] for d in digits)} repeats a colour, "
+                f"which {self} does not allow"
+            )
+        unused = list(range(c))
+        code = 0
+        for pos, d in enumerate(digits):
+            k = unused.index(d)
+            unused.pop(k)
+            code += k * math.perm(c - pos - 1, p - pos - 1)
+        return code
+
+    def check_code(self, code: Code) -> None:
+        if not 0 <= code < self.n_codes:
+            raise MastermindError(f"code index {code} out of range 0..{self.n_codes - 1} for {self}")
+
+    def code_text(self, code: Code) -> str:
+        return "".join(SYMBOLS[d] for d in self.code_digits(code))
+
+    def parse_code(self, text: str) -> Code:
+        """Read ``1123``, ``1 1 2 3`` or ``1,1,2,3`` (letters after 9, any case)."""
+        raw = text.strip()
+        s = raw.upper()
+        if re.search(r"[\s,]", s):
+            parts = [t for t in re.split(r"[\s,]+", s) if t]
+        else:
+            parts = list(s)
+        allowed = SYMBOLS[: self.colors]
+        if len(parts) != self.pegs:
+            raise MastermindError(
+                f"code {raw!r} has {len(parts)} pegs, {self} needs {self.pegs} "
+                f"(colours {allowed[0]}-{allowed[-1]})"
+            )
+        digits = []
+        for t in parts:
+            if t.isdigit() and t != "0" and int(t) <= self.colors and len(t) <= 2:
+                digits.append(int(t) - 1)
+            elif len(t) == 1 and t in allowed:
+                digits.append(allowed.index(t))
+            else:
+                raise MastermindError(
+                    f"code {raw!r}: colour {t!r} is not one of {allowed[0]}-{allowed[-1]} for {self}"
+                )
+        return self.code_from_digits(digits)
+
+    # ---- feedback ----------------------------------------------------------------------
+    @cached_property
+    def n_answer_slots(self) -> int:
+        """Size of the answer index space: every (black, white) with black + white <= pegs."""
+        p = self.pegs
+        return (p + 1) * (p + 2) // 2
+
+    def answer_index(self, fb: Feedback) -> AnswerIndex:
+        """Compact index of a feedback: ordered by black, then white. The win is the last."""
+        b, w, p = fb.black, fb.white, self.pegs
+        return b * (p + 1) - b * (b - 1) // 2 + w
+
+    @cached_property
+    def answer_feedbacks(self) -> tuple[Feedback, ...]:
+        """The feedback of every answer index (including the impossible (p-1, 1))."""
+        p = self.pegs
+        return tuple(Feedback(b, w) for b in range(p + 1) for w in range(p + 1 - b))
+
+    @cached_property
+    def answer_lut(self) -> np.ndarray:
+        """uint8 lookup: ``lut[black * (pegs + 1) + white]`` is the answer index."""
+        p = self.pegs
+        lut = np.full((p + 1) * (p + 1), 255, dtype=np.uint8)
+        for fb in self.answer_feedbacks:
+            lut[fb.black * (p + 1) + fb.white] = self.answer_index(fb)
+        return lut
+
+    @property
+    def win_index(self) -> AnswerIndex:
+        return self.n_answer_slots - 1
+
+    @cached_property
+    def answers(self) -> tuple[Feedback, ...]:
+        """The feedbacks that some pair of codes of this game produces, in index order."""
+        p, c = self.pegs, self.colors
+        if self.n_codes == 1:
+            return (Feedback(p, 0),)
+        if self.repeat:
+            least_shared = 0
+        else:
+            least_shared = max(0, 2 * p - c)
+        return tuple(
+            fb
+            for fb in self.answer_feedbacks
+            if least_shared <= fb.black + fb.white
+            and not (fb.black == p - 1 and fb.white == 1)
+            # with two colours misplaced pegs come in swapped pairs
+            and not (c == 2 and fb.white % 2 == 1)
+        )
+
+    def parse_feedback(self, text: str) -> Feedback:
+        fb = Feedback.parse(text, self.pegs)
+        if fb not in self.answers:
+            raise MastermindError(f"feedback {fb} cannot occur in {self}")
+        return fb
+
+    def table_bytes(self) -> int:
+        """Memory of a full :class:`CodeTable`: the N x N answer matrix plus the codes."""
+        n = self.n_codes
+        return n * n + n * (self.pegs + self.colors)
+
+
+def score_digits(secret: tuple[int, ...], guess: tuple[int, ...]) -> Feedback:
+    """Reference scorer on 0-based colour tuples, written for obviousness, not speed."""
+    black = sum(1 for s, g in zip(secret, guess) if s == g)
+    common = sum(min(secret.count(col), guess.count(col)) for col in set(guess))
+    return Feedback(black, common - black)
+
+
+def score(rules: Rules, secret: Code, guess: Code) -> Feedback:
+    """Feedback for ``guess`` when the secret is ``secret``."""
+    return score_digits(rules.code_digits(secret), rules.code_digits(guess))
+
+
+def format_bytes(n: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    raise AssertionError  # pragma: no cover
+
+
+class CodeTable:
+    """The codes of a game and, memory permitting, the all-pairs answer matrix.
+
+    ``codes``: int8 (N, pegs); ``scores[g, s]``: uint8 answer index of guess g against
+    secret s (symmetric). With ``full=False`` no matrix is built and :meth:`answers`
+    computes one row on demand, for games too large for N x N bytes.
+
+    >>> t = CodeTable(Rules(4, 6))
+    >>> t.scores.shape, int(t.partition(t.rules.parse_code("1122")).max())
+    ((1296, 1296), 256)
+    """
+
+    def __init__(
+        self, rules: Rules, *, full: bool = True, memory_limit: int = DEFAULT_MEMORY_LIMIT
+    ) -> None:
+        self.rules = rules
+        need = rules.table_bytes() if full else rules.n_codes * (rules.pegs + rules.colors)
+        if need > memory_limit:
+            raise MastermindError(
+                f"{rules} needs about {format_bytes(need)} for its score table "
+                f"({rules.n_codes} codes), above the limit of {format_bytes(memory_limit)}; "
+                f"raise it with --memory-limit"
+            )
+        self.codes = rules.codes_array()
+        self.counts = colour_counts(self.codes, rules.colors)
+        self.n = rules.n_codes
+        self.scores: np.ndarray | None = None
+        if full:
+            from mastermind.core._kernels import score_matrix
+
+            self.scores = score_matrix(self.codes, self.counts, rules.answer_lut)
+
+    @cached_property
+    def all_codes(self) -> np.ndarray:
+        """Every code index, as the candidate set at the start of a game."""
+        return np.arange(self.n, dtype=np.int32)
+
+    def answers(self, guess: Code, candidates: np.ndarray | None = None) -> np.ndarray:
+        """Answer index of ``guess`` against each candidate (all codes if omitted)."""
+        if self.scores is not None:
+            row = self.scores[guess]
+            return row if candidates is None else row[candidates]
+        cand = slice(None) if candidates is None else candidates
+        return score_rows(
+            self.codes[guess], self.counts[guess], self.codes[cand], self.counts[cand],
+            self.rules.answer_lut, self.rules.pegs,
+        )
+
+    def partition(self, guess: Code, candidates: np.ndarray | None = None) -> np.ndarray:
+        """Class sizes: how many candidates give each answer index to ``guess``."""
+        return np.bincount(self.answers(guess, candidates), minlength=self.rules.n_answer_slots)
+
+    def filter(self, candidates: np.ndarray, guess: Code, fb: Feedback) -> np.ndarray:
+        """The candidates that answer ``fb`` to ``guess``."""
+        return candidates[self.answers(guess, candidates) == self.rules.answer_index(fb)]
+
+    def feedback(self, secret: Code, guess: Code) -> Feedback:
+        if self.scores is not None:
+            return self.rules.answer_feedbacks[int(self.scores[guess, secret])]
+        return score(self.rules, secret, guess)
+
+
+def colour_counts(codes: np.ndarray, colors: int) -> np.ndarray:
+    """int8 (N, colors): how often each colour occurs in each code."""
+    counts = np.zeros((codes.shape[0], colors), dtype=np.int8)
+    for pos in range(codes.shape[1]):
+        np.add.at(counts, (np.arange(codes.shape[0]), codes[:, pos]), 1)
+    return counts
+
+
+def score_rows(
+    guess: np.ndarray, guess_counts: np.ndarray, codes: np.ndarray, counts: np.ndarray,
+    lut: np.ndarray, pegs: int,
+) -> np.ndarray:
+    """Vectorised answers of one guess (digits and colour counts) against many codes."""
+    black = (codes == guess).sum(axis=1)
+    common = np.minimum(counts, guess_counts).sum(axis=1)
+    return lut[black * (pegs + 1) + (common - black)]
+
+
+def score_matrix_numpy(codes: np.ndarray, counts: np.ndarray, lut: np.ndarray) -> np.ndarray:
+    """Plain-numpy all-pairs answer matrix, the reference for the numba kernel."""
+    n, p = codes.shape
+    out = np.empty((n, n), dtype=np.uint8)
+    step = max(1, 4_000_000 // max(1, n * max(p, counts.shape[1])))
+    for start in range(0, n, step):
+        g = codes[start : start + step]
+        gc = counts[start : start + step]
+        black = (g[:, None, :] == codes[None, :, :]).sum(axis=2)
+        common = np.minimum(gc[:, None, :], counts[None, :, :]).sum(axis=2)
+        out[start : start + step] = lut[black * (p + 1) + (common - black)]
+    return out
+
+
+def all_digit_tuples(rules: Rules) -> Iterable[tuple[int, ...]]:
+    """Every code as a tuple of 0-based colours, in index order (slow; for references)."""
+    if rules.repeat:
+        return product(range(rules.colors), repeat=rules.pegs)
+    return permutations(range(rules.colors), rules.pegs)

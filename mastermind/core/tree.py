@@ -1,0 +1,232 @@
+"""Strategy trees: what to guess after every sequence of answers, and their statistics.
+
+A node holds the number of secrets that reach it, the guess made there and one child per
+non-winning answer. The guess solves one secret at the node when it is itself one of the
+secrets that reach it, so ``candidates == solved_here + sum(child.candidates)``.
+
+>>> from mastermind.core.game import CodeTable, Rules
+>>> table = CodeTable(Rules(2, 2))
+>>> tree = build_tree(table, lambda cands, history: int(cands[0]))
+>>> s = tree.stats(table)
+>>> s.total, s.worst, s.histogram
+(8, 3, [1, 2, 1])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Sequence
+
+import numpy as np
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import AnswerIndex, Code, CodeTable, Rules
+
+History = Sequence[tuple[Code, AnswerIndex]]
+"""The guesses made so far with their answers."""
+
+
+class TreeError(MastermindError):
+    """A strategy tree that is incomplete or inconsistent; the message names where."""
+
+
+@dataclass
+class Node:
+    guess: Code
+    candidates: int
+    children: dict[AnswerIndex, "Node"] = field(default_factory=dict)
+
+    @property
+    def solves_here(self) -> bool:
+        """True when the guess is one of the secrets that reach this node."""
+        return self.candidates - sum(c.candidates for c in self.children.values()) == 1
+
+    def walk(self) -> Iterator["Node"]:
+        yield self
+        for child in self.children.values():
+            yield from child.walk()
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Guesses needed over all secrets (the final, correct guess counts)."""
+
+    total: int
+    secrets: int
+    worst: int
+    histogram: list[int]  # histogram[i]: secrets solved with i + 1 guesses
+    worst_secrets: list[Code]
+
+    @property
+    def average(self) -> float:
+        return self.total / self.secrets if self.secrets else 0.0
+
+    @classmethod
+    def from_depths(cls, depths: np.ndarray) -> "Stats":
+        depths = np.asarray(depths)
+        if depths.size == 0:
+            return cls(0, 0, 0, [], [])
+        worst = int(depths.max())
+        hist = np.bincount(depths, minlength=worst + 1)[1:].tolist()
+        return cls(int(depths.sum()), int(depths.size), worst, hist,
+                   np.flatnonzero(depths == worst).tolist())
+
+    def to_dict(self, rules: Rules) -> dict:
+        return {
+            "total": self.total,
+            "secrets": self.secrets,
+            "average": round(self.average, 6),
+            "worst": self.worst,
+            "histogram": self.histogram,
+            "worst_secrets": [rules.code_text(c) for c in self.worst_secrets],
+        }
+
+
+@dataclass
+class StrategyTree:
+    rules: Rules
+    root: Node
+    name: str = ""
+
+    def depths(self, table: CodeTable, secrets: np.ndarray | None = None) -> np.ndarray:
+        """Guesses needed by every secret (all codes by default), indexed like ``secrets``.
+
+        Replays every secret through the tree and raises :class:`TreeError` naming the path
+        of answers to the first node where the tree is incomplete or its counts are wrong.
+        """
+        secrets = table.all_codes if secrets is None else np.asarray(secrets)
+        flat = self._flat(table) if table.scores is not None else None
+        if flat is not None:
+            from mastermind.core._kernels import replay_depths
+
+            ok, out = replay_depths(table.scores, *flat, secrets.astype(np.int64),
+                                    table.rules.win_index)
+            if ok:
+                return out[secrets]
+        # the tree does not fit the secrets (or the table is not kept): find out where
+        out = np.zeros(table.n, dtype=np.int64)
+        self._replay(table, self.root, secrets, 1, (), out)
+        return out[secrets]
+
+    def _flat(self, table: CodeTable):
+        """The tree as arrays for :func:`mastermind.core._kernels.replay_depths` (guess, children by
+        answer, count per node; root first), or None when a guess or an answer is out of range."""
+        slots = table.rules.n_answer_slots
+        nodes = [self.root]
+        guesses, counts, links = [], [], []
+        i = 0
+        while i < len(nodes):
+            node = nodes[i]
+            if not 0 <= node.guess < table.n:
+                return None
+            guesses.append(node.guess)
+            counts.append(node.candidates)
+            for a, child in node.children.items():
+                if not 0 <= a < slots or a == table.rules.win_index:
+                    return None
+                links.append((i, a, len(nodes)))
+                nodes.append(child)
+            i += 1
+        children = np.full((len(nodes), slots), -1, dtype=np.int64)
+        for parent, a, child in links:
+            children[parent, a] = child
+        return (np.asarray(guesses, dtype=np.int64), children, np.asarray(counts, dtype=np.int64))
+
+    def _replay(self, table, node, secrets, depth, path, out) -> None:
+        # ``path``: the (guess, answer) pairs from the root, turned into text only for errors
+        rules = table.rules
+        if not 0 <= node.guess < table.n:
+            raise TreeError(f"{_where(rules, path)}: guess index {node.guess} is not a code of {rules}")
+        if node.candidates != len(secrets):
+            raise TreeError(
+                f"{_where(rules, path)}: node says {node.candidates} secrets, {len(secrets)} reach it"
+            )
+        answers = table.answers(node.guess, secrets)
+        win = rules.win_index
+        order = np.argsort(answers, kind="stable")
+        ordered = answers[order]
+        cuts = np.flatnonzero(np.diff(ordered)) + 1
+        starts = [0, *cuts.tolist()]
+        ends = [*cuts.tolist(), len(ordered)]
+        used = set()
+        for lo, hi in zip(starts, ends):
+            if hi == lo:
+                continue
+            a = int(ordered[lo])
+            if a == win:
+                out[node.guess] = depth
+                continue
+            child = node.children.get(a)
+            if child is None:
+                raise TreeError(
+                    f"{_where(rules, path)}: no branch for answer {rules.answer_feedbacks[a]} to "
+                    f"{rules.code_text(node.guess)}, which {hi - lo} secrets give"
+                )
+            used.add(a)
+            self._replay(table, child, secrets[order[lo:hi]], depth + 1, (*path, (node.guess, a)), out)
+        if len(used) != len(node.children):
+            a = min(set(node.children) - used)
+            raise TreeError(
+                f"{_where(rules, path)}: branch for answer {rules.answer_feedbacks[a]} to "
+                f"{rules.code_text(node.guess)} that no secret reaches"
+            )
+
+    def stats(self, table: CodeTable) -> Stats:
+        return Stats.from_depths(self.depths(table))
+
+    def guesses_for(self, table: CodeTable, secret: Code) -> list[tuple[Code, AnswerIndex, int]]:
+        """The game against one secret: (guess, answer index, secrets left after it)."""
+        node, out = self.root, []
+        while True:
+            a = int(table.answers(node.guess, np.array([secret]))[0])
+            if a == table.rules.win_index:
+                out.append((node.guess, a, 0))
+                return out
+            child = node.children.get(a)
+            if child is None:
+                raise TreeError(f"the tree has no branch for secret {table.rules.code_text(secret)}")
+            out.append((node.guess, a, child.candidates))
+            node = child
+
+    def n_nodes(self) -> int:
+        return sum(1 for _ in self.root.walk())
+
+
+NextGuess = Callable[[np.ndarray, History], Code]
+
+
+def build_tree(
+    table: CodeTable, next_guess: NextGuess, candidates: np.ndarray | None = None,
+    name: str = "",
+) -> StrategyTree:
+    """Play every candidate secret with ``next_guess(candidates, history)`` and record the tree."""
+    cands = table.all_codes if candidates is None else np.asarray(candidates)
+    win = table.rules.win_index
+
+    def grow(cands: np.ndarray, history: tuple) -> Node:
+        guess = int(next_guess(cands, history))
+        answers = table.answers(guess, cands)
+        node = Node(guess, len(cands))
+        order = np.argsort(answers, kind="stable")
+        sorted_answers = answers[order]
+        bounds = np.flatnonzero(np.diff(sorted_answers)) + 1
+        for part in np.split(order, bounds):
+            a = int(answers[part[0]])
+            if a == win:
+                continue
+            if len(part) == len(cands) and guess not in cands.tolist():
+                raise MastermindError(
+                    f"strategy guessed {table.rules.code_text(guess)}, which does not split "
+                    f"{len(cands)} candidates: it would never finish"
+                )
+            node.children[a] = grow(cands[part], (*history, (guess, a)))
+        return node
+
+    return StrategyTree(table.rules, grow(cands, ()), name)
+
+
+def _where(rules, path) -> str:
+    """The error location of a node: "root", or the guesses and answers leading to it."""
+    if not path:
+        return "root"
+    return "path " + " ".join(f"{rules.code_text(g)} {rules.answer_feedbacks[a]}" for g, a in path)

@@ -1,0 +1,401 @@
+"""The depth-first branch and bound itself, compiled whole with numba (one self-recursive
+function, no Python between nodes). :mod:`mastermind.engines.exact.search` wraps it; the node-level
+kernels it calls live in :mod:`mastermind.engines.exact._kernels` and are tested against their
+pure-Python twins, the search as a whole against the plain exhaustive search.
+
+Costs are float64 throughout (exact for integers below 2**53); the memo maps a 128-bit hash
+of (candidate set in its canonical order, guesses left capped at set size + 1) to
+``(cost, tag)``: tag >= 0 is the optimal guess of an exact cost, ``EXACT_NONE`` an exact
+"no strategy" (cost inf), ``LOWER`` a proven lower bound from a search that ran out of
+budget. Candidate sets always arrive in one order per set (index order without weights,
+heaviest first then index with weights), so hashing the sequence hashes the set.
+"""
+
+import numba as nb
+import numpy as np
+from numba import types
+from numba.typed import Dict
+
+from mastermind.engines.exact._kernels import (
+    _before, _has_refinable, _heap_pop, _heap_push, _mix, _sift_down, assess_guesses,
+    guess_refined_bound, most_classes, new_partition_log, perfect_member,
+    refine_buffers, repeats_partition, split_classes,
+)
+from mastermind.core._symmetry_kernels import canonical_mask_blocks, restrict_group_kernel
+
+EXACT_NONE = -1
+LOWER = -2
+# stats slots: nodes searched, memo hits, guess chosen at a restricted root
+NODES, MEMO_HITS, ROOT_GUESS = 0, 1, 2
+
+MEMO_KEY = types.UniTuple(types.uint64, 2)
+MEMO_VALUE = types.Tuple((types.float64, types.int64))
+
+
+def new_memo() -> Dict:
+    """An empty memo for :func:`dfs`."""
+    return Dict.empty(key_type=MEMO_KEY, value_type=MEMO_VALUE)
+
+
+def new_mask_cache() -> Dict:
+    """An empty cache of canonical-guess masks for :func:`dfs`."""
+    return Dict.empty(key_type=MEMO_KEY, value_type=types.boolean[::1])
+
+
+@nb.njit(cache=True, nogil=True)
+def set_key(cands, r):  # pragma: no cover - compiled
+    """Memo key of a candidate sequence with ``r`` guesses left (capped: beyond n + 1
+    guesses left the value no longer changes)."""
+    n = cands.shape[0]
+    cap = min(r, n + 1)
+    h1 = _mix(np.uint64(0x243F6A8885A308D3), n)
+    h2 = _mix(np.uint64(0x13198A2E03707344), cap)
+    for j in range(n):
+        x = cands[j]
+        h1 = _mix(h1, x)
+        h2 = _mix(h2 ^ np.uint64(0xA4093822299F31D0), x + 11)
+    return (h1, _mix(h2, cap))
+
+
+@nb.njit(cache=True, nogil=True)
+def memo_get(memo, cands, r):  # pragma: no cover - compiled
+    """``(found, cost, tag)`` of a candidate set in the memo."""
+    key = set_key(cands, r)
+    if key in memo:
+        value, tag = memo[key]
+        return True, value, tag
+    return False, np.inf, np.int64(LOWER)
+
+
+@nb.njit(cache=True, nogil=True)
+def node_rank_tables(levels, n, branching, unit, penalty):  # pragma: no cover - compiled
+    """Perfect-tree slot costs for sets of up to ``n`` secrets with ``levels`` guesses left,
+    for every cap b = 0..branching on the non-winning classes per guess: ``rank[b, k]`` is
+    the cheapest cost of the k-th secret, ``size[b, m]`` the cheapest total of m secrets
+    (-1: no room). Twin of :meth:`mastermind.engines.exact.search.Search.node_tables`, cut to n."""
+    rank = np.full((branching + 1, n), -1, dtype=np.int64)
+    size = np.zeros((branching + 1, n + 1), dtype=np.int64)
+    for bb in range(branching + 1):
+        b = max(1, bb)
+        k = 0
+        depth = 1
+        width = 1
+        while k < n and depth <= levels:
+            cost = unit * depth + (penalty if depth == levels else 0)
+            stop = min(n, k + width)
+            for t in range(k, stop):
+                rank[bb, t] = cost
+            k = stop
+            depth += 1
+            width = b if depth == 2 else min(width * b, n)
+        full = True
+        for m in range(1, n + 1):
+            if rank[bb, m - 1] < 0:
+                full = False
+            size[bb, m] = size[bb, m - 1] + rank[bb, m - 1] if full else -1
+    return rank, size
+
+
+@nb.njit(cache=True, nogil=True)
+def small_cost(w, r, unit, penalty):  # pragma: no cover - compiled
+    """Exact cost of one or two secrets (the heavier, first in ``w``, guessed first)."""
+    n = w.shape[0]
+    if r < n:
+        return np.inf
+    total = 0.0
+    for k in range(n):
+        depth = k + 1
+        total += w[k] * (unit * depth + (penalty if depth == r else 0))
+    return total
+
+
+@nb.njit(cache=True, nogil=True)
+def canonical_guess_mask(codes, perms, cmaps, free_bits, absent_bits):  # pragma: no cover
+    """Canonical codes under the listed elements times the permutations of the free colours
+    and of the ``absent_bits`` colours (one block when they overlap)."""
+    c = cmaps.shape[1]
+    block = np.full(c, -1, dtype=np.int8)
+    table = np.full((2, c), -1, dtype=np.int8)
+    n_blocks = 0
+    if free_bits & absent_bits:
+        sets = (free_bits | absent_bits, 0)
+    else:
+        sets = (free_bits, absent_bits)
+    for s in sets:
+        if s == 0:
+            continue
+        k = 0
+        for col in range(c):
+            if s >> col & 1:
+                block[col] = n_blocks
+                table[n_blocks, k] = col
+                k += 1
+        n_blocks += 1
+    return canonical_mask_blocks(codes, perms, cmaps, block, table[:n_blocks])
+
+
+@nb.njit(cache=True, nogil=True)
+def group_key(perms, cmaps, free_bits, absent_bits):  # pragma: no cover - compiled
+    """128-bit key of a group with its free and absent colour blocks."""
+    h1 = _mix(np.uint64(0x452821E638D01377), perms.shape[0])
+    h2 = _mix(np.uint64(0xBE5466CF34E90C6C), free_bits)
+    h2 = _mix(h2, absent_bits)
+    for e in range(perms.shape[0]):
+        for j in range(perms.shape[1]):
+            h1 = _mix(h1, perms[e, j])
+            h2 = _mix(h2, perms[e, j] + 3)
+        for col in range(cmaps.shape[1]):
+            h1 = _mix(h1, cmaps[e, col] + 1)
+            h2 = _mix(h2, cmaps[e, col] + 5)
+    return (h1, h2)
+
+
+@nb.njit(cache=True, nogil=True)
+def node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent, masks):  # pragma: no cover
+    """The guesses to try on ``cands``: canonical under the group fixing the guesses so far,
+    with the colours absent from every candidate (they never score) permuted freely too.
+    ``masks`` caches the canonical-code masks by group (few groups recur at many nodes)."""
+    colors = cmaps.shape[1]
+    free_bits = 0
+    n_free = 0
+    for col in range(colors):
+        if cmaps[0, col] < 0:
+            free_bits |= 1 << col
+            n_free += 1
+    trivial = perms.shape[0] == 1 and n_free <= 1
+    absent = 0
+    if consistent:
+        if trivial:
+            return cands
+    else:
+        present = 0
+        for j in range(cands.shape[0]):
+            present |= colour_bits[cands[j]]
+        absent = ((1 << colors) - 1) & ~present
+        extra = absent & ~free_bits
+        if extra == 0 or (extra == absent and extra & (extra - 1) == 0):
+            # the absent colours add no permutation the group does not already have
+            if trivial:
+                return all_codes
+            absent = 0
+    key = group_key(perms, cmaps, free_bits, absent)
+    if key in masks:
+        mask = masks[key]
+    else:
+        mask = canonical_guess_mask(codes, perms, cmaps, free_bits, absent)
+        masks[key] = mask
+    if not consistent:
+        return np.flatnonzero(mask).astype(cands.dtype)
+    keep = 0
+    for j in range(cands.shape[0]):
+        if mask[cands[j]]:
+            keep += 1
+    out = np.empty(keep, dtype=cands.dtype)
+    keep = 0
+    for j in range(cands.shape[0]):
+        if mask[cands[j]]:
+            out[keep] = cands[j]
+            keep += 1
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def child_group(perms, cmaps, code):  # pragma: no cover - compiled
+    """The subgroup fixing one more guess (the same arrays when the group is trivial)."""
+    n_free = 0
+    for col in range(cmaps.shape[1]):
+        if cmaps[0, col] < 0:
+            n_free += 1
+    if perms.shape[0] == 1 and n_free <= 1:
+        return perms, cmaps
+    keep, new = restrict_group_kernel(perms, cmaps, code)
+    k = 0
+    for e in range(keep.shape[0]):
+        if keep[e]:
+            k += 1
+    out_p = np.empty((k, perms.shape[1]), dtype=perms.dtype)
+    out_c = np.empty((k, cmaps.shape[1]), dtype=cmaps.dtype)
+    k = 0
+    for e in range(keep.shape[0]):
+        if keep[e]:
+            out_p[k] = perms[e]
+            out_c[k] = new[e]
+            k += 1
+    return out_p, out_c
+
+
+@nb.njit(cache=True, nogil=True)
+def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weighted, win, branching,
+        memo, masks, stats, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - compiled
+    """Least cost of the secrets ``cands`` (weights ``w``) with ``r`` guesses left, if below
+    ``beta``; else a proven lower bound at least ``beta``. ``perms``/``cmaps``: the group
+    fixing every guess so far; ``only`` (non-empty): the guesses allowed here, for a root
+    that is kept out of the memo (its choice goes to ``stats[ROOT_GUESS]``).
+
+    Per node: every guess gets the perfect-tree bound (``assess_guesses``); guesses are then
+    taken lazily in order of bound, the refined bound computed as each comes up, one guess
+    per partition; each is explored class by class, largest first, with the budget left,
+    until the next bound reaches the best cost found."""
+    n = cands.shape[0]
+    restricted = only.shape[0] > 0
+    if n <= 2 and not restricted:
+        return small_cost(w, r, unit, penalty)
+    if r <= 0:
+        return np.inf
+    key = set_key(cands, r)
+    old = -np.inf
+    if not restricted and key in memo:
+        value, tag = memo[key]
+        if tag != LOWER or value >= beta:
+            stats[MEMO_HITS] += 1
+            return value
+        old = value
+    w_sum = w[0] * 0
+    for j in range(n):
+        w_sum += w[j]
+    own = float(unit * w_sum)
+    if n <= branching + 1 and not restricted and r >= 2:
+        # a candidate as heavy as any that tells the others apart meets the perfect-tree
+        # bound (heaviest secret at depth 1, all others at depth 2): optimal
+        j = perfect_member(scores, cands, win + 1)
+        if j >= 0 and w[j] == w[0]:
+            value = own + float(w_sum - w[j]) * (unit + (penalty if r == 2 else 0))
+            memo[key] = (value, np.int64(cands[j]))
+            return value
+    stats[NODES] += 1
+    most_hint = 1
+    if restricted:
+        guesses = only
+        all_guesses = False
+        # the perfect-tree bound below uses the most classes ANY guess makes here
+        every = node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent, masks)
+        every_all = every.shape[0] == all_codes.shape[0] and not consistent
+        most_hint = most_classes(scores, every, every_all, cands, win)
+    else:
+        guesses = node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent,
+                               masks)
+        all_guesses = guesses.shape[0] == all_codes.shape[0] and not consistent
+    rank_tables, size_tables = node_rank_tables(r - 1, n, branching, unit, penalty)
+    refine = r - 1 >= 3
+    (counts, parts, largest, spread, useful, most, b, rank_cost, bound, ok, exact_size,
+     two_level, exact_guess, exact_value, cutoff) = assess_guesses(
+        scores, guesses, all_guesses, cands, w, rank_tables, size_tables, own, beta, win, weighted,
+        refine, most_hint)
+    best = beta
+    best_guess = -1
+    lower = np.inf
+    if exact_guess >= 0:
+        if exact_value < best:
+            best = exact_value
+            best_guess = exact_guess
+        elif exact_value < lower:
+            lower = exact_value
+    n_guesses = guesses.shape[0]
+    n_pick = 0
+    pick = np.empty(n_guesses, dtype=np.int64)
+    for gi in range(n_guesses):
+        if not (useful[gi] and ok[gi]) or largest[gi] <= 2:
+            continue
+        v = bound[gi] + own
+        if v < best:
+            pick[n_pick] = gi
+            n_pick += 1
+        elif v < lower:
+            lower = v
+    # a heap rather than a sort: a search mostly stops after the first few guesses
+    for t in range((n_pick - 2) // 2, -1, -1):
+        _sift_down(pick, n_pick, t, bound, spread, guesses)
+    heap = np.empty(max(n_pick, 1), dtype=np.int64)
+    n_heap = 0
+    buffers_ready = False
+    buf, buf_w, start, pos, seen, local = refine_buffers(scores, cands[:0], w[:0], win + 1, False)
+    # guesses explored so far, for one guess per partition
+    log = new_partition_log(n_pick)
+    n_log = 0
+    table = rank_tables[min(most, branching)]
+    exact_size_e = 2
+    if refine and table.shape[0] > 2 and table[2] == table[1]:
+        exact_size_e = 3
+    while True:
+        if n_heap > 0 and (n_pick == 0 or not _before(bound, spread, guesses, pick[0], heap[0])):
+            gi, n_heap = _heap_pop(heap, n_heap, bound, spread, guesses)
+            v = bound[gi] + own
+            if v >= best:
+                # every guess left has a bound at least v
+                if v < lower:
+                    lower = v
+                break
+            repeat, n_log = repeats_partition(gi, scores, guesses, cands, counts, parts, largest,
+                                              spread, win, log, n_log)
+            if repeat:
+                continue
+            # explore the guess: its classes, largest first, with the budget left
+            g = guesses[gi]
+            out, out_w, starts, sizes, _, cbounds = split_classes(
+                scores, g, cands, w, table, win + 1, win, unit, refine)
+            acc = own
+            for c in range(cbounds.shape[0]):
+                acc += cbounds[c]
+            if acc < best:
+                c_perms, c_cmaps = child_group(perms, cmaps, codes[g])
+                order = np.argsort(-sizes, kind="mergesort")
+                for c in order:
+                    size = sizes[c]
+                    if size <= exact_size_e:
+                        break
+                    lo = starts[c]
+                    value = dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent,
+                                weighted, win, branching, memo, masks, stats, out[lo:lo + size],
+                                out_w[lo:lo + size], r - 1, best - acc + cbounds[c], c_perms,
+                                c_cmaps, only[:0])
+                    acc += value - cbounds[c]
+                    if acc >= best:
+                        break
+            if acc < best:
+                best = acc
+                best_guess = g
+            elif acc < lower:
+                lower = acc
+            continue
+        if n_pick == 0:
+            break
+        gi, n_pick = _heap_pop(pick, n_pick, bound, spread, guesses)
+        v = bound[gi] + own
+        if v >= best:
+            if v < lower:
+                lower = v
+            break
+        if refine and _has_refinable(counts[:, gi], win, two_level):
+            if not buffers_ready:
+                buf, buf_w, start, pos, seen, local = refine_buffers(scores, cands, w, win + 1, True)
+                buffers_ready = True
+            v = guess_refined_bound(scores, guesses[gi], cands, w, rank_cost, counts[:, gi], win,
+                                    unit, weighted, bound[gi], best - own, buf, buf_w, start, pos,
+                                    seen, local) + own
+            bound[gi] = v - own
+            if largest[gi] <= exact_size:
+                # classes of at most three: the refined bound is the exact cost
+                if v < best:
+                    best = v
+                    best_guess = guesses[gi]
+                elif v < lower:
+                    lower = v
+                continue
+            if v >= best:
+                if v < lower:
+                    lower = v
+                continue
+        n_heap = _heap_push(heap, n_heap, gi, bound, spread, guesses)
+    if restricted:
+        stats[ROOT_GUESS] = best_guess
+        return best if best_guess >= 0 else lower
+    if best_guess >= 0:
+        memo[key] = (best, np.int64(best_guess))
+        return best
+    if lower == np.inf:
+        memo[key] = (np.inf, np.int64(EXACT_NONE))
+        return np.inf
+    if old > lower:
+        lower = old
+    memo[key] = (lower, np.int64(LOWER))
+    return lower

@@ -1,0 +1,227 @@
+"""The value of Mastermind as a zero-sum game, by column generation with an exact proof.
+
+The code maker chooses the secret at random with probabilities of its choice and maximises the
+expected number of guesses; the code breaker may randomise over strategy trees and minimises
+it. The maker's best mix can be taken equal within each pattern class (see
+:mod:`mastermind.engines.gamevalue.classes`), and the breaker's trees are played under a random
+symmetry, so the game shrinks to one row per class and one column per tree.
+
+Column generation: solve the breaker's LP over the trees found so far (GLOP), take the maker's
+dual prices as weights, and ask for the breaker's best reply (a weighted exact search). The LP
+value is an upper bound on the game value, the best reply's value a lower bound; when they
+meet, the last LP is solved again in rational arithmetic and the best reply to its exact maker
+mix is checked to reach exactly the same value: the breaker's mix then guarantees at most the
+value against every secret and the maker's mix at least the value against every tree.
+
+>>> from mastermind.core.game import CodeTable, Rules
+>>> result = game_value(CodeTable(Rules(2, 2)), solver="search")
+>>> result.value, result.proven, [(m.name, m.probability) for m in result.maker]
+(Fraction(2, 1), True, [('aa', Fraction(1, 2)), ('ab', Fraction(1, 2))])
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import Code, CodeTable, Rules
+from mastermind.engines.gamevalue.bestreply import best_reply, exact_solver_available
+from mastermind.engines.gamevalue.classes import code_classes
+from mastermind.engines.gamevalue.lp import solve_breaker_lp
+from mastermind.engines.gamevalue.rational import solve_matrix_game
+from mastermind.core.progress import NoProgress, Progress
+from mastermind.core.tree import Stats, StrategyTree
+
+FLOAT_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class MakerClass:
+    """The maker's optimal probability for one class of codes."""
+
+    name: str  # colour pattern, e.g. aabc
+    size: int  # codes in the class
+    example: Code  # its smallest code
+    per_code: Fraction  # probability of each code of the class
+    probability: Fraction  # of the whole class: size * per_code
+
+
+@dataclass(frozen=True)
+class BreakerTree:
+    """One tree of the breaker's optimal mix, to be played under a random symmetry."""
+
+    tree: StrategyTree
+    weight: Fraction
+    class_totals: tuple[int, ...]  # guesses spent on each class's codes
+    stats: Stats
+
+
+@dataclass
+class GameValue:
+    rules: Rules
+    value: Fraction  # the game value when proven, else the best upper bound found
+    lower: Fraction | float  # best lower bound (equals value when proven)
+    proven: bool
+    maker: list[MakerClass]
+    breaker: list[BreakerTree]
+    iterations: int  # best replies computed
+    columns: int  # trees in the final LP
+    uniform_total: int  # optimal total guesses against a uniformly random secret
+    seconds: float
+    solver: str
+    history: list[tuple[float, float]] = field(default_factory=list)  # (lower, upper) per round
+
+    def to_dict(self) -> dict:
+        rules = self.rules
+        return {
+            "rules": str(rules),
+            "value_numerator": self.value.numerator,
+            "value_denominator": self.value.denominator,
+            "value": float(self.value),
+            "proven": self.proven,
+            "lower_bound": float(self.lower),
+            "maker": [
+                {"pattern": m.name, "codes": m.size, "example": rules.code_text(m.example),
+                 "probability": float(m.probability), "probability_fraction": str(m.probability),
+                 "per_code_fraction": str(m.per_code)}
+                for m in self.maker
+            ],
+            "breaker": [
+                {"weight": float(b.weight), "weight_fraction": str(b.weight),
+                 "first_guess": rules.code_text(b.tree.root.guess),
+                 "class_totals": list(b.class_totals), **b.stats.to_dict(rules)}
+                for b in self.breaker
+            ],
+            "uniform_total": self.uniform_total,
+            "iterations": self.iterations,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def game_value(
+    table: CodeTable, *, solver: str = "auto", max_iterations: int = 500, jobs: int = 1,
+    smoothing: float = 0.5, progress: Progress | None = None,
+) -> GameValue:
+    """Solve the maker-versus-breaker game of ``table`` (which needs the full score table).
+
+    ``smoothing`` in [0, 1) moves the LP's maker prices towards the best maker mix found so
+    far before asking for a best reply, which damps the oscillation of plain column
+    generation; 0 uses the LP prices as they are.
+    """
+    if not 0 <= smoothing < 1:
+        raise MastermindError(f"smoothing must be in [0, 1), got {smoothing}")
+    start = time.perf_counter()
+    progress = progress or NoProgress()
+    if table.scores is None:
+        raise MastermindError("the game value needs the full score table")
+    if solver == "auto":
+        solver = "exact" if exact_solver_available() else "search"
+    classes = code_classes(table)
+    sizes = [int(s) for s in classes.sizes]
+    columns: list[tuple[StrategyTree, tuple[int, ...]]] = []
+    seen: set[tuple[int, ...]] = set()
+
+    def add(tree: StrategyTree) -> bool:
+        totals = classes.totals(tree.depths(table))
+        if totals in seen:
+            return False
+        seen.add(totals)
+        columns.append((tree, totals))
+        return True
+
+    def reply(weights):
+        return best_reply(table, weights, solver=solver, jobs=jobs)
+
+    of_code = classes.of_code.tolist()
+    progress.start(None, f"game value of {table.rules}")
+    uniform_total, first = reply([1] * table.n)
+    add(first)
+    uniform = (Fraction(1, table.n),) * len(sizes)
+    # best replies to exact maker mixes (probability of each code of each class)
+    replies: dict[tuple[Fraction, ...], tuple[Fraction, StrategyTree]] = {
+        uniform: (Fraction(int(uniform_total), table.n), first)}
+    iterations, history = 1, []
+    progress.advance()
+
+    # float phase: GLOP prices, smoothed towards the best maker mix so far (Wentges), and
+    # best replies to them; a single class leaves the maker nothing to choose
+    best_low, best_mix = float(uniform_total) / table.n, [float(u) for u in uniform]
+    alpha = smoothing
+    while len(sizes) > 1 and iterations < max_iterations:
+        sol = solve_breaker_lp([c[1] for c in columns], sizes)
+        tol = FLOAT_TOLERANCE * max(1.0, sol.value)
+        if best_low >= sol.value - tol:
+            break
+        point = [alpha * b + (1 - alpha) * m for b, m in zip(best_mix, sol.maker)]
+        low, tree = reply([point[k] for k in of_code])
+        iterations += 1
+        progress.advance()
+        if low > best_low:
+            best_low, best_mix = float(low), point
+        history.append((best_low, sol.value))
+        totals = classes.totals(tree.depths(table))
+        priced = sum(sol.maker[k] * totals[k] for k in range(len(sizes)))
+        if priced < sol.value - tol and add(tree):
+            pass
+        elif alpha == 0:
+            break  # the LP duals have no improving tree: GLOP has converged
+        else:
+            alpha = 0.0  # mispricing: the smoothed point found no column, use the duals
+
+    # exact phase: rational LP, best reply to its exact prices, until they agree exactly
+    proven, lower = False, best_low
+    while True:
+        value, class_mix, tree_mix = solve_matrix_game(
+            [[Fraction(c[1][k], sizes[k]) for c in columns] for k in range(len(sizes))]
+        )
+        per_code = [class_mix[k] / sizes[k] for k in range(len(sizes))]
+        key = tuple(per_code)
+        if key in replies:
+            low, tree = replies[key]
+        elif iterations >= max_iterations:
+            break
+        else:
+            scale = math.lcm(*(p.denominator for p in per_code))
+            low_scaled, tree = reply([int(per_code[k] * scale) for k in of_code])
+            low = Fraction(low_scaled, scale)
+            replies[key] = (low, tree)
+            iterations += 1
+            progress.advance()
+        lower = max(lower, low)
+        history.append((float(low), float(value)))
+        if low > value:
+            raise AssertionError(f"best reply {low} above the LP value {value}: a solver is wrong")
+        if low == value:
+            proven = True
+            break
+        if not add(tree):
+            raise AssertionError("best reply below the LP value but already in the LP")
+
+    _check_certificate(columns, sizes, value, class_mix, tree_mix)
+    maker = [
+        MakerClass(classes.names[k], sizes[k], classes.examples[k], per_code[k], class_mix[k])
+        for k in range(len(sizes))
+    ]
+    breaker = sorted(
+        (BreakerTree(t, w, totals, t.stats(table))
+         for (t, totals), w in zip(columns, tree_mix) if w > 0),
+        key=lambda b: -b.weight,
+    )
+    return GameValue(
+        table.rules, value, value if proven else lower, proven, maker, breaker, iterations,
+        len(columns), int(uniform_total), time.perf_counter() - start, solver, history,
+    )
+
+
+def _check_certificate(columns, sizes, value, class_mix, tree_mix) -> None:
+    """Recompute the LP's guarantees from the mixes alone, in exact arithmetic."""
+    ok = sum(tree_mix) == 1 and min(tree_mix) >= 0 and sum(class_mix) == 1 and min(class_mix) >= 0
+    for k, size in enumerate(sizes):  # the breaker's mix: at most the value on every class
+        ok = ok and sum(w * Fraction(t[k], size) for (_, t), w in zip(columns, tree_mix)) <= value
+    for _, totals in columns:  # the maker's mix: at least the value against every tree
+        ok = ok and sum(class_mix[k] * Fraction(totals[k], sizes[k]) for k in range(len(sizes))) >= value
+    if not ok:
+        raise AssertionError("the exact LP solution does not certify its value")

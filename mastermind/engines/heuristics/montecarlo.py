@@ -1,0 +1,125 @@
+"""Monte Carlo: play games against uniformly random secrets, for games too big to play
+every secret and for strategies that are random themselves.
+
+>>> from mastermind.core.game import CodeTable, Rules
+>>> from mastermind.engines.heuristics import make_strategy
+>>> table = CodeTable(Rules(3, 4))
+>>> result = monte_carlo(make_strategy("minimax", table), 200, seed=1)
+>>> result.games, sum(result.histogram), result.ci_low <= result.mean <= result.ci_high
+(200, 200, True)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import Code, CodeTable, Rules
+from mastermind.core.progress import NoProgress, Progress
+from mastermind.core.strategy import Strategy
+
+Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
+
+
+@dataclass(frozen=True)
+class MonteCarloResult:
+    """Guesses needed in ``games`` games; ``histogram[i]``: games won with i + 1 guesses."""
+
+    strategy: str
+    games: int
+    seed: int | None
+    histogram: list[int]
+
+    @property
+    def total(self) -> int:
+        return sum((i + 1) * h for i, h in enumerate(self.histogram))
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.games if self.games else 0.0
+
+    @property
+    def worst(self) -> int:
+        return len(self.histogram)
+
+    @property
+    def std(self) -> float:
+        """Sample standard deviation of the guesses per game (0 for fewer than 2 games)."""
+        if self.games < 2:
+            return 0.0
+        squares = sum((i + 1) ** 2 * h for i, h in enumerate(self.histogram))
+        var = (squares - self.games * self.mean**2) / (self.games - 1)
+        return math.sqrt(max(var, 0.0))
+
+    @property
+    def ci_low(self) -> float:
+        return self.mean - Z95 * self.std / math.sqrt(max(self.games, 1))
+
+    @property
+    def ci_high(self) -> float:
+        return self.mean + Z95 * self.std / math.sqrt(max(self.games, 1))
+
+    def to_dict(self, rules: Rules) -> dict:
+        return {
+            "rules": str(rules), "strategy": self.strategy, "games": self.games, "seed": self.seed,
+            "mean": round(self.mean, 6), "std": round(self.std, 6),
+            "ci95": [round(self.ci_low, 6), round(self.ci_high, 6)],
+            "worst": self.worst, "histogram": self.histogram,
+        }
+
+
+def _answer(table: CodeTable, guess: Code, secret: Code) -> int:
+    if table.scores is not None:
+        return int(table.scores[guess, secret])
+    return int(table.answers(guess, np.array([secret]))[0])
+
+
+def monte_carlo(strategy: Strategy, games: int, seed: int | None = None, *,
+                progress: Progress | None = None) -> MonteCarloResult:
+    """Play ``games`` games against secrets drawn uniformly (with replacement, seeded).
+
+    A deterministic strategy (``strategy.deterministic``, true unless said otherwise) is
+    asked once per position: games that share their first guesses share the work.
+    """
+    if games < 1:
+        raise MastermindError(f"--games must be at least 1, got {games}")
+    table = strategy.table
+    progress = progress or NoProgress()
+    rng = np.random.default_rng(seed)
+    secrets = rng.integers(table.n, size=games)
+    memo: dict[tuple, tuple[Code, np.ndarray]] | None = (
+        {} if getattr(strategy, "deterministic", True) else None
+    )
+    win = table.rules.win_index
+    depths = np.zeros(games, dtype=np.int64)
+    progress.start(games, f"simulating {strategy.name}")
+    for k, secret in enumerate(secrets.tolist()):
+        cands, history = table.all_codes, ()
+        while True:
+            node = memo.get(history) if memo is not None else None
+            if node is None:
+                node = (int(strategy.next_guess(cands, history)), cands)
+                if memo is not None:
+                    memo[history] = node
+            guess, cands = node
+            answer = _answer(table, guess, secret)
+            history = (*history, (guess, answer))
+            if answer == win:
+                break
+            if memo is not None and history in memo:
+                continue
+            left = cands[table.answers(guess, cands) == answer]
+            if len(left) == len(cands):
+                raise MastermindError(
+                    f"strategy {strategy.name} guessed {table.rules.code_text(guess)}, which does "
+                    f"not split {len(cands)} candidates: the game would never end"
+                )
+            cands = left
+        depths[k] = len(history)
+        if k % 64 == 63 or k == games - 1:
+            progress.advance(k % 64 + 1)
+    hist = np.bincount(depths)[1:].tolist()
+    return MonteCarloResult(strategy.name, games, seed, hist)

@@ -1,0 +1,73 @@
+"""Play every secret with a strategy and record its :class:`~mastermind.core.tree.StrategyTree`.
+
+:func:`mastermind.core.tree.build_tree` is the general recorder. Strategies that promise to
+guess the first candidate when at most two remain (``first_of_two = True``, as the
+heuristics of this package do), or at least the last one when one remains
+(``first_of_one = True``), get a recorder that fills in those small nodes without asking
+the strategy and splits candidate sets with one sort: the same tree, several times faster
+on the thousands of small nodes near the leaves. The tests check both give equal trees.
+
+>>> from mastermind.core.game import CodeTable, Rules
+>>> from mastermind.engines.heuristics import make_strategy
+>>> table = CodeTable(Rules(2, 2))
+>>> tree = play_all(make_strategy("simple", table))
+>>> tree.stats(table).histogram
+[1, 2, 1]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import CodeTable
+from mastermind.core.strategy import Strategy
+from mastermind.core.tree import Node, StrategyTree, build_tree
+
+
+def play_all(strategy: Strategy, candidates: np.ndarray | None = None) -> StrategyTree:
+    """Play every secret (all codes, or ``candidates``) and record the tree of guesses."""
+    pairs = getattr(strategy, "first_of_two", False)
+    if not (pairs or getattr(strategy, "first_of_one", False)):
+        return build_tree(strategy.table, strategy.next_guess, candidates, name=strategy.name)
+    table = strategy.table
+    cands = table.all_codes if candidates is None else np.asarray(candidates)
+    if len(cands) == 0:
+        raise MastermindError("no secrets to play")
+    return StrategyTree(table.rules, _recorder(strategy, table, pairs)(cands, ()), strategy.name)
+
+
+def _recorder(strategy: Strategy, table: CodeTable, pairs: bool):
+    scores = table.scores
+    slots, win = table.rules.n_answer_slots, table.rules.win_index
+    next_guess = strategy.next_guess
+
+    def answers_to(guess: int, cands: np.ndarray) -> np.ndarray:
+        return scores[guess, cands] if scores is not None else table.answers(guess, cands)
+
+    def grow(cands: np.ndarray, history: tuple) -> Node:
+        n = len(cands)
+        if n == 1:
+            return Node(int(cands[0]), 1)
+        if n == 2 and pairs:
+            first, second = int(cands[0]), int(cands[1])
+            return Node(first, 2, {int(answers_to(first, cands[1:])[0]): Node(second, 1)})
+        guess = int(next_guess(cands, history))
+        answers = answers_to(guess, cands)
+        node = Node(guess, n)
+        order = np.argsort(answers, kind="stable")
+        sizes = np.bincount(answers, minlength=slots)
+        stop = 0
+        for answer in np.flatnonzero(sizes).tolist():
+            start, stop = stop, stop + int(sizes[answer])
+            if answer == win:
+                continue
+            if stop - start == n:
+                raise MastermindError(
+                    f"strategy {strategy.name} guessed {table.rules.code_text(guess)}, which does "
+                    f"not split {n} candidates: it would never finish"
+                )
+            node.children[answer] = grow(cands[order[start:stop]], (*history, (guess, answer)))
+        return node
+
+    return grow

@@ -1,0 +1,201 @@
+"""CP-SAT model of a whole strategy tree, for tiny games: an independent check of the exact search.
+
+The tree is laid out in advance: one node per sequence of non-winning answers, up to
+``max_depth`` guesses. Booleans ``x[v, g]`` ("node v guesses g") and ``y[s, v]`` ("secret s
+reaches node v"). Every secret reaches the root; a secret at a node is either the node's guess
+(solved there) or moves to the child of the answer it gives to that guess; at the deepest
+level every secret must be the guess. The objective, the number of (secret, node) visits, is
+the total number of guesses. With ``objective="feasible"`` the model only asks whether a
+strategy of that depth exists, so an infeasible answer proves a worst-case lower bound.
+
+>>> from mastermind.core.game import CodeTable, Rules
+>>> t = CodeTable(Rules(2, 2))
+>>> r = solve_tree(t, max_depth=3, time_limit=10, workers=1)
+>>> r.status, r.value, r.proven
+('OPTIMAL', 8, True)
+>>> depth_feasible(t, 2, time_limit=10, workers=1).status
+'INFEASIBLE'
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import CodeTable
+from mastermind.core.symmetry import canonical_first_guesses
+from mastermind.engines.models.result import ModelResult, make_solver
+from mastermind.core.tree import Node, StrategyTree
+
+MAX_MODEL_SIZE = 3_000_000  # (node, secret, guess) triples; beyond this the model is hopeless
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Nodes of the full answer tree: parent, answer from the parent, depth (root: depth 1)."""
+
+    parent: list[int]
+    depth: list[int]
+    children: list[dict[int, int]]
+
+
+def _layout(answers: list[int], max_depth: int) -> _Layout:
+    parent, depth, children = [-1], [1], [{}]
+    frontier = [0]
+    for d in range(2, max_depth + 1):
+        nxt = []
+        for v in frontier:
+            for a in answers:
+                parent.append(v)
+                depth.append(d)
+                children.append({})
+                children[v][a] = len(parent) - 1
+                nxt.append(len(parent) - 1)
+        frontier = nxt
+    return _Layout(parent, depth, children)
+
+
+def solve_tree(
+    table: CodeTable, max_depth: int, *, objective: str = "total", candidates: np.ndarray | None = None,
+    time_limit: float = 60.0, workers: int = 1, lower_bound: int | None = None,
+) -> ModelResult:
+    """Best strategy tree of depth at most ``max_depth`` (``objective="total"``) or any such
+    tree (``objective="feasible"``). ``value``: its total guesses; ``solution``: a StrategyTree.
+
+    ``lower_bound`` (for example a lookahead bound) is added as a bound on the objective; it
+    must be a proven bound, or the model may wrongly become infeasible.
+    """
+    from ortools.sat.python import cp_model
+
+    if objective not in ("total", "feasible"):
+        raise MastermindError(f"objective must be 'total' or 'feasible', got {objective!r}")
+    if table.scores is None:
+        raise MastermindError("the strategy-tree model needs the full score table")
+    if max_depth < 1:
+        raise MastermindError(f"max depth must be at least 1, got {max_depth}")
+    rules = table.rules
+    win = rules.win_index
+    secrets = table.all_codes if candidates is None else np.asarray(candidates)
+    secrets = np.asarray(secrets, dtype=np.int64)
+    n_s, n_g = len(secrets), table.n
+    sub = table.scores[:, secrets]  # sub[g, i]: answer of guess g for secret secrets[i]
+    answers = sorted(int(a) for a in np.unique(sub) if a != win)
+    layout = _layout(answers, max_depth)
+    n_nodes = len(layout.parent)
+    if n_nodes * n_s * n_g > MAX_MODEL_SIZE:
+        raise MastermindError(
+            f"strategy-tree model for {rules} with depth {max_depth} has {n_nodes} nodes x "
+            f"{n_s} secrets x {n_g} guesses, above {MAX_MODEL_SIZE}; use a smaller game or depth"
+        )
+    start = time.perf_counter()
+    model = cp_model.CpModel()
+    x = [[model.new_bool_var(f"x{v}_{g}") for g in range(n_g)] for v in range(n_nodes)]
+    y = [[model.new_bool_var(f"y{i}_{v}") for v in range(n_nodes)] for i in range(n_s)]
+    first = set(canonical_first_guesses(rules)) if n_s == table.n else None
+    for v in range(n_nodes):
+        model.add_exactly_one(x[v])
+        # an unreached node guesses code 0: removes symmetric copies of empty subtrees
+        model.add_implication(~x[v][0], _reached(model, y, v, n_s))
+    if first is not None:
+        for g in range(n_g):
+            if g not in first:
+                model.add(x[0][g] == 0)
+    for i in range(n_s):
+        s = int(secrets[i])
+        model.add(y[i][0] == 1)
+        by_answer: dict[int, list[int]] = {}
+        for g in range(n_g):
+            by_answer.setdefault(int(sub[g, i]), []).append(g)
+        for v in range(n_nodes):
+            solved = model.new_bool_var(f"w{i}_{v}")
+            model.add_implication(solved, x[v][s])
+            model.add_implication(solved, y[i][v])
+            kids = layout.children[v]
+            model.add(y[i][v] == solved + sum(y[i][c] for c in kids.values()))
+            for a, c in kids.items():
+                gs = by_answer.get(a, [])
+                if gs:
+                    model.add(y[i][c] <= sum(x[v][g] for g in gs))
+                else:
+                    model.add(y[i][c] == 0)
+    visits = sum(y[i][v] for i in range(n_s) for v in range(n_nodes))
+    if lower_bound is not None:
+        model.add(visits >= int(lower_bound))
+    if objective == "total":
+        model.minimize(visits)
+    solver = make_solver(time_limit, workers)
+    status = solver.solve(model)
+    seconds = time.perf_counter() - start
+    name = solver.status_name(status)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        value = int(sum(solver.value(y[i][v]) for i in range(n_s) for v in range(n_nodes)))
+        tree = _extract(table, solver, x, y, layout, secrets)
+        bound = int(round(solver.best_objective_bound)) if objective == "total" else None
+        proven = status == cp_model.OPTIMAL
+        return ModelResult(name, value, bound, proven, seconds, tree)
+    bound = None
+    if objective == "total" and status == cp_model.UNKNOWN:
+        bound = int(round(solver.best_objective_bound))
+    return ModelResult(name, None, bound, status == cp_model.INFEASIBLE, seconds, None)
+
+
+def _reached(model, y, v: int, n_s: int):
+    """A boolean equal to "some secret reaches node v"."""
+    r = model.new_bool_var(f"r{v}")
+    lits = [y[i][v] for i in range(n_s)]
+    model.add_max_equality(r, lits)
+    return r
+
+
+def _extract(table, solver, x, y, layout: _Layout, secrets: np.ndarray) -> StrategyTree:
+    def guess_at(v: int) -> int:
+        return next(g for g, var in enumerate(x[v]) if solver.boolean_value(var))
+
+    def reach(v: int) -> int:
+        return sum(1 for i in range(len(secrets)) if solver.boolean_value(y[i][v]))
+
+    def build(v: int) -> Node:
+        node = Node(guess_at(v), reach(v))
+        for a, c in layout.children[v].items():
+            if reach(c):
+                node.children[a] = build(c)
+        return node
+
+    return StrategyTree(table.rules, build(0), "cp-sat")
+
+
+def depth_feasible(table: CodeTable, depth: int, *, candidates: np.ndarray | None = None,
+                   time_limit: float = 60.0, workers: int = 1) -> ModelResult:
+    """Does a strategy exist that solves every secret within ``depth`` guesses?
+
+    ``INFEASIBLE`` (proven) means the optimal worst case is at least ``depth + 1``.
+    """
+    return solve_tree(table, depth, objective="feasible", candidates=candidates,
+                      time_limit=time_limit, workers=workers)
+
+
+def worst_case_lower_bound(table: CodeTable, start: int, *, time_limit: float = 60.0,
+                           workers: int = 1, max_depth: int | None = None) -> tuple[int, bool]:
+    """Raise a proven worst-case lower bound ``start`` by refuting depths with CP-SAT.
+
+    Returns ``(bound, exact)``: ``exact`` when a strategy of depth ``bound`` was also found.
+    Stops at the first depth the solver cannot settle within ``time_limit`` (shared).
+    """
+    deadline = time.perf_counter() + time_limit
+    depth = start
+    while max_depth is None or depth <= max_depth:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return depth, False
+        try:
+            r = depth_feasible(table, depth, time_limit=left, workers=workers)
+        except MastermindError:
+            return depth, False
+        if r.infeasible:
+            depth += 1
+            continue
+        return depth, r.feasible
+    return depth, False

@@ -1,0 +1,57 @@
+"""What every OR-Tools model reports: status, best value, proven bound, and whether it is proven."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mastermind.core.errors import MastermindError
+
+
+@dataclass(frozen=True)
+class ModelResult:
+    """Outcome of one CP-SAT run.
+
+    ``value`` is the best solution found (None if none), ``bound`` the best proven lower bound
+    on the objective (for a feasibility question: None), ``proven`` is True when the solver
+    closed the question within its limits (optimal, or infeasible).
+    """
+
+    status: str
+    value: int | None
+    bound: int | None
+    proven: bool
+    seconds: float
+    solution: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def feasible(self) -> bool:
+        return self.value is not None
+
+    @property
+    def infeasible(self) -> bool:
+        return self.status == "INFEASIBLE"
+
+    def to_dict(self) -> dict:
+        return {"status": self.status, "value": self.value, "bound": self.bound,
+                "proven": self.proven, "seconds": round(self.seconds, 3)}
+
+
+def check_limits(time_limit: float, workers: int) -> None:
+    """Refuse limits CP-SAT cannot use, with a one-line message."""
+    if not time_limit > 0:
+        raise MastermindError(f"time limit must be positive seconds, got {time_limit}")
+    if workers < 1:
+        raise MastermindError(f"workers must be at least 1, got {workers}")
+
+
+def make_solver(time_limit: float, workers: int, seed: int = 0):
+    """A CP-SAT solver with a wall-time limit, a worker count and a fixed seed."""
+    from ortools.sat.python import cp_model
+
+    check_limits(time_limit, workers)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = float(time_limit)
+    solver.parameters.num_workers = int(workers)
+    solver.parameters.random_seed = seed
+    return solver

@@ -1,0 +1,92 @@
+"""Static (non-adaptive) Mastermind as a CP-SAT set-cover model.
+
+All guesses are fixed in advance; afterwards the answers must tell every secret apart, and
+one final guess (not counted here) names it. Minimise the number of chosen guesses such that
+every pair of secrets gets different answers from at least one chosen guess. With
+``black_only`` only the number of black pegs is told.
+
+Symmetry: mapping a chosen guess to the smallest code of its orbit (a colour and position
+permutation applied to the whole set) keeps the set separating, so some optimal set contains
+a canonical first guess; the model asks for one.
+
+>>> from mastermind.core.game import CodeTable, Rules
+>>> r = solve_static(CodeTable(Rules(2, 3)), time_limit=10, workers=1)
+>>> r.status, r.value, r.proven, separates(CodeTable(Rules(2, 3)), r.solution)
+('OPTIMAL', 2, True, True)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import Code, CodeTable
+from mastermind.core.symmetry import canonical_first_guesses
+from mastermind.engines.models.result import ModelResult, make_solver
+
+MAX_PAIRS_TERMS = 20_000_000
+
+
+def answer_matrix(table: CodeTable, black_only: bool = False) -> np.ndarray:
+    """``m[g, s]``: what guess g tells about secret s (answer index, or black pegs only)."""
+    if table.scores is None:
+        raise MastermindError("the static model needs the full score table")
+    if not black_only:
+        return table.scores
+    blacks = np.array([fb.black for fb in table.rules.answer_feedbacks], dtype=np.uint8)
+    return blacks[table.scores]
+
+
+def separates(table: CodeTable, guesses: list[Code], black_only: bool = False) -> bool:
+    """True when the answers to ``guesses`` differ for every pair of distinct secrets."""
+    m = answer_matrix(table, black_only)[list(guesses)]
+    return len({tuple(col) for col in m.T.tolist()}) == table.n
+
+
+def counting_static_bound(table: CodeTable, black_only: bool = False) -> int:
+    """``k ** m >= N``: m guesses with k possible answers each tell at most k ** m secrets apart."""
+    k = len(np.unique(answer_matrix(table, black_only)))
+    if table.n <= 1:
+        return 0
+    return max(1, math.ceil(math.log(table.n) / math.log(k) - 1e-12)) if k > 1 else table.n
+
+
+def solve_static(table: CodeTable, *, black_only: bool = False, time_limit: float = 60.0,
+                 workers: int = 1) -> ModelResult:
+    """Fewest guesses fixed in advance whose answers identify every secret.
+
+    ``value``: the best number found, ``bound``: proven lower bound, ``solution``: the guesses.
+    """
+    from ortools.sat.python import cp_model
+
+    m = answer_matrix(table, black_only)
+    n = table.n
+    if n * (n - 1) // 2 * n > MAX_PAIRS_TERMS:
+        raise MastermindError(
+            f"static model for {table.rules} has {n} codes: {n * (n - 1) // 2} pairs x {n} "
+            f"guesses is above {MAX_PAIRS_TERMS} terms; use a smaller game"
+        )
+    start = time.perf_counter()
+    model = cp_model.CpModel()
+    u = [model.new_bool_var(f"u{g}") for g in range(n)]
+    for s in range(n):
+        # differs[g, t]: guess g tells s and t apart
+        differs = m[:, s][:, None] != m[:, s + 1:]
+        for j in range(differs.shape[1]):
+            model.add_bool_or([u[g] for g in np.flatnonzero(differs[:, j]).tolist()])
+    if n > 1:
+        model.add_bool_or([u[g] for g in canonical_first_guesses(table.rules)])
+    model.add(sum(u) >= counting_static_bound(table, black_only))
+    model.minimize(sum(u))
+    solver = make_solver(time_limit, workers)
+    status = solver.solve(model)
+    seconds = time.perf_counter() - start
+    name = solver.status_name(status)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        chosen = [g for g in range(n) if solver.boolean_value(u[g])]
+        return ModelResult(name, len(chosen), int(round(solver.best_objective_bound)),
+                           status == cp_model.OPTIMAL, seconds, chosen)
+    return ModelResult(name, None, None, status == cp_model.INFEASIBLE, seconds, None)

@@ -1,0 +1,151 @@
+"""Run functions in a child process with a wall-time limit, for solvers that cannot stop themselves.
+
+The child is started with "spawn" (forking after numba's OpenMP threads started is unsafe) and
+kept for the next job, so imports and cached kernels load once; a job past its time limit has
+its child terminated, and the next job starts a fresh one.
+
+>>> with TimedWorker() as worker:
+...     worker.run(pow, (2, 10), time_limit=60), worker.run(max, (3, 4), time_limit=60)
+(1024, 4)
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+import traceback
+from typing import Any, Callable
+
+from mastermind.core.errors import MastermindError
+
+STARTUP_LIMIT = 120.0
+
+
+def _serve(conn) -> None:
+    conn.send(("ready", None, 0.0))
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:
+            return
+        if job is None:
+            return
+        fn, args = job
+        start = time.monotonic()
+        try:
+            value = fn(*args)
+            conn.send(("ok", value, time.monotonic() - start))
+        except MastermindError as exc:
+            conn.send(("error", str(exc), 0.0))
+        except BaseException:  # reported to the parent as one line
+            conn.send(("crash", traceback.format_exc().strip().splitlines()[-1], 0.0))
+
+
+class TimedWorker:
+    """One child process that runs jobs one at a time, each with its own time limit."""
+
+    def __init__(self) -> None:
+        self._ctx = mp.get_context("spawn")
+        self._proc = None
+        self._conn = None
+        self._pending: tuple[Callable, float, float] | None = None
+
+    def _start(self) -> None:
+        parent, child = self._ctx.Pipe(duplex=True)
+        self._proc = self._ctx.Process(target=_serve, args=(child,), daemon=True)
+        self._proc.start()
+        child.close()
+        self._conn = parent
+        # wait until the child has started (imports done), so time limits count solver time only
+        try:
+            ready = parent.poll(STARTUP_LIMIT) and parent.recv()[0] == "ready"
+        except EOFError:
+            ready = False
+        if not ready:
+            self.close(kill=True)
+            raise MastermindError(f"the solver process did not start within {STARTUP_LIMIT} s")
+
+    def run(self, fn: Callable, args: tuple, time_limit: float) -> Any | None:
+        """``fn(*args)`` from the child, or ``None`` if it took more than ``time_limit`` seconds.
+
+        A :class:`MastermindError` in the child is raised again here; any other failure
+        becomes a MastermindError naming it.
+        """
+        self.submit(fn, args, time_limit)
+        return self.result()
+
+    def submit(self, fn: Callable, args: tuple, time_limit: float) -> None:
+        """Start ``fn(*args)`` in the child and return at once; :meth:`result` collects it.
+
+        The time limit counts from now, so the parent can work meanwhile.
+        """
+        if not time_limit > 0:
+            raise MastermindError(f"time limit must be positive seconds, got {time_limit}")
+        if self._pending is not None:
+            raise RuntimeError("one job at a time: collect the result first")
+        if self._proc is None or not self._proc.is_alive():
+            self._start()
+        assert self._conn is not None
+        self._conn.send((fn, args))
+        self._pending = (fn, time.monotonic() + time_limit, time_limit)
+
+    def result(self) -> Any | None:
+        """The submitted job's value, or ``None`` when its time limit passed first.
+
+        A job that finished while the parent was busy still counts as late if it ran
+        longer than its limit, so results do not depend on how long the parent worked.
+        """
+        if self._pending is None:
+            raise RuntimeError("no job submitted")
+        fn, deadline, time_limit = self._pending
+        self._pending = None
+        assert self._conn is not None
+        if not self._conn.poll(max(0.0, deadline - time.monotonic())):
+            self.close(kill=True)
+            return None
+        try:
+            kind, value, elapsed = self._conn.recv()
+        except EOFError:
+            code = self._proc.exitcode if self._proc is not None else None
+            self.close(kill=True)
+            raise MastermindError(f"{getattr(fn, '__name__', 'job')} stopped without an answer "
+                                  f"(exit code {code}); out of memory?") from None
+        if kind == "ok":
+            return value if elapsed <= time_limit else None
+        if kind == "error":
+            raise MastermindError(value)
+        raise MastermindError(f"{getattr(fn, '__name__', 'job')} failed: {value}")
+
+    def close(self, kill: bool = False) -> None:
+        proc, conn = self._proc, self._conn
+        self._proc = self._conn = None
+        if self._pending is not None:  # a job still running: do not wait for it
+            kill = True
+            self._pending = None
+        if proc is None:
+            return
+        if not kill and proc.is_alive():
+            try:
+                conn.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+            proc.join(5)
+        if proc.is_alive():
+            proc.terminate()
+            proc.join(5)
+        if proc.is_alive():  # pragma: no cover
+            proc.kill()
+            proc.join()
+        conn.close()
+
+    def __enter__(self) -> "TimedWorker":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def run_with_time_limit(fn: Callable, args: tuple, time_limit: float) -> Any | None:
+    """One job in a fresh child: ``fn(*args)`` or ``None`` past ``time_limit`` seconds."""
+    with TimedWorker() as worker:
+        return worker.run(fn, args, time_limit)
