@@ -1,4 +1,4 @@
-"""``export`` and ``verify``: strategy trees to and from files (JSON, dot, Irving text)."""
+"""``export`` and ``verify``: strategy trees to and from files (JSON, dot, Irving text, HTML)."""
 
 # no "from __future__ import annotations": game_command hands these annotations to typer as
 # they are, and typer cannot resolve names of this module from strings
@@ -24,7 +24,7 @@ from mastermind.core.tree import StrategyTree
 
 
 def register(app: typer.Typer) -> None:
-    game_command(app, "export", help="Write a strategy's tree as JSON, Graphviz dot or Irving text.")(export)
+    game_command(app, "export", help="Write a strategy's tree as JSON, Graphviz dot, Irving text or an HTML explorer page.")(export)
     app.command("verify", help="Replay every secret through a strategy file and print its statistics.")(verify)
 
 
