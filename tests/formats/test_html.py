@@ -68,6 +68,24 @@ def test_export_html_command(tmp_path, capsys):
     assert capsys.readouterr().out == write_tree(tree, "html", tree.stats(table))
 
 
+def test_export_a_strategy_file_as_html(tmp_path, capsys, data_dir):
+    out = tmp_path / "koyama.html"
+    assert main(["export", "-s", str(data_dir / "p4c6r-koyama-1.txt"), "--out", str(out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["strategy"], summary["total"], summary["worst"]) == ("p4c6r-koyama-1", 5625, 6)
+    assert '"name":"p4c6r-koyama-1"' in out.read_text()
+    bad = tmp_path / "bad.txt"
+    bad.write_text((data_dir / "p4c6r-knuth.txt").read_text().replace("16(1213", "17(1213", 1))
+    for args, message in [(["-s", str(bad)], "count 17, but 16 secrets"),
+                          (["-s", str(data_dir / "p4c6r-knuth.txt"), "-r", "p4c5"], "not one of 1-5"),
+                          (["-s", str(tmp_path / "none.json")], "file not found"),
+                          (["-s", "minimx"], "unknown strategy 'minimx'")]:
+        assert main(["export", *args, "--out", str(tmp_path / "x.html")]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1, args
+    assert not (tmp_path / "x.html").exists()
+
+
 def test_unknown_format_lists_the_formats(capsys):
     assert main(["export", "-r", "p2c2", "--format", "pdf"]) == 2
     err = capsys.readouterr().err

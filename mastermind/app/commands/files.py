@@ -16,7 +16,7 @@ from mastermind.app.commands.common import (
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import read_text, write_atomic
 from mastermind.app.formats import (
-    FORMATS, READABLE, check_format, detect_format, format_for_path, verify_text, write_tree,
+    FORMATS, READABLE, check_format, detect_format, format_for_path, read_tree, verify_text, write_tree,
 )
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.progress import progress_bar, wants_progress
@@ -32,7 +32,8 @@ def register(app: typer.Typer) -> None:
 def export(
     rules: Rules, json_output: bool, memory_limit: int,
     strategy: Annotated[str, typer.Option("--strategy", "-s",
-                        help="A heuristic (minimax, expected-size, entropy, most-parts, simple, random) or optimal.")] = "minimax",
+                        help="A heuristic (minimax, expected-size, entropy, most-parts, simple, random), optimal, "
+                        "or a strategy file (JSON or Irving text) to convert.")] = "minimax",
     fmt: Annotated[Optional[str], typer.Option("--format", "-f", help=f"{', '.join(FORMATS)} (default: from --out, else json).",
                    show_default=False)] = None,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="File to write (atomically); standard output if omitted.",
@@ -63,7 +64,14 @@ def export(
 
 
 def strategy_tree_for(name: str, table: CodeTable, progress: Any = None, seed: int | None = None) -> StrategyTree:
-    """The tree of a named heuristic, or of the optimal strategy (``optimal``)."""
+    """The tree of a named heuristic, of the optimal strategy (``optimal``) or of a strategy file."""
+    if _names_a_file(name):
+        text = read_text(name)
+        try:
+            tree, _ = read_tree(text, detect_format(text, name), table.rules, name=Path(name).stem)
+        except MastermindError as exc:
+            raise MastermindError(f"{name}: {exc}") from None
+        return tree  # export replays it: a wrong tree is refused there
     if name == "optimal":
         from mastermind.engines.exact import solve
 
@@ -75,6 +83,13 @@ def strategy_tree_for(name: str, table: CodeTable, progress: Any = None, seed: i
     tree = play_all(make_strategy(name, table, seed=seed))
     tree.name = tree.name or name
     return tree
+
+
+def _names_a_file(name: str) -> bool:
+    from mastermind.engines.heuristics import ALL_NAMES
+
+    return name not in ALL_NAMES and (Path(name).exists() or format_for_path(name) in READABLE
+                                      or "/" in name or "\\" in name)
 
 
 # ---- verify -------------------------------------------------------------------------------
