@@ -21,13 +21,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "formats")]  # the test suite's DevTools driver
 
-from chromium import Chromium, find_chromium  # noqa: E402
+from chromium import Chromium, find_chromium
 
-from mastermind.app.commands.files import strategy_tree_for  # noqa: E402
-from mastermind.app.formats.html import write_html  # noqa: E402
-from mastermind.core.game import CodeTable, Rules  # noqa: E402
+from mastermind.app.commands.files import strategy_tree_for
+from mastermind.app.formats.html import write_html
+from mastermind.core.game import CodeTable, Rules
 
-LOAD = "(() => { const n = performance.getEntriesByType('navigation')[0]; return n.domContentLoadedEventEnd; })()"
+LOAD = "performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"
 SEARCH = """(() => { const s = document.getElementById('search'), t = performance.now();
   s.value = %r; s.dispatchEvent(new Event('input'));
   return [performance.now() - t, document.querySelectorAll('li.on-path').length,

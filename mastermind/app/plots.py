@@ -10,9 +10,10 @@ from __future__ import annotations
 import io
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import write_atomic
@@ -37,7 +38,7 @@ class Series:
         return sum((k + 1) * h for k, h in enumerate(self.histogram))
 
 
-def comparison_series(result: "Comparison") -> list[Series]:
+def comparison_series(result: Comparison) -> list[Series]:
     """The optimum (when found) first, then every strategy of the comparison."""
     series = []
     if result.optimal is not None and result.optimal.get("histogram") is not None:
@@ -82,7 +83,7 @@ def _matplotlib():
 
 
 def guesses_figure(title: str, series: Sequence[Series], optimal_total: int | None,
-                   lower_bound: int | None) -> "Figure":
+                   lower_bound: int | None) -> Figure:
     """Left: secrets per number of guesses, one bar group per strategy, log scale, every
     count written on its bar. Right: each strategy's total minus the optimum and minus the
     lower bound (either left out when unknown)."""
@@ -140,14 +141,14 @@ def guesses_figure(title: str, series: Sequence[Series], optimal_total: int | No
     return fig
 
 
-def figure_bytes(fig: "Figure", fmt: str) -> bytes:
+def figure_bytes(fig: Figure, fmt: str) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, dpi=110, metadata={"Software": None} if fmt == "png" else
                 {"Creator": None, "Date": None})
     return buffer.getvalue()
 
 
-def write_figure(fig: "Figure", path: str | os.PathLike) -> None:
+def write_figure(fig: Figure, path: str | os.PathLike) -> None:
     """PNG or SVG by the file name, written atomically; ``-`` writes SVG to standard output."""
     fmt = plot_format(path)
     data = figure_bytes(fig, fmt)
@@ -158,7 +159,7 @@ def write_figure(fig: "Figure", path: str | os.PathLike) -> None:
         write_atomic(path, data)
 
 
-def plot_comparison(result: "Comparison", path: str | os.PathLike) -> None:
+def plot_comparison(result: Comparison, path: str | os.PathLike) -> None:
     """The figure of a :func:`mastermind.app.reports.compare` result, into ``path``."""
     opt = None if result.optimal is None else result.optimal["total"]
     title = f"{result.rules}: {result.rules.n_codes} secrets"

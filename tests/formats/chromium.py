@@ -56,7 +56,7 @@ class Chromium:
             [executable, *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}",
              "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            close_fds=False, preexec_fn=on_descriptors_3_and_4,
+            close_fds=False, preexec_fn=on_descriptors_3_and_4,  # noqa: PLW1509 (no threads here)
         )
         os.close(to_child)
         os.close(from_child)
@@ -162,7 +162,7 @@ class Chromium:
         os.close(self._to_browser)
         os.close(self._from_browser)
 
-    def __enter__(self) -> "Chromium":
+    def __enter__(self) -> Chromium:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -51,7 +51,7 @@ def test_page_is_self_contained_and_script_safe(minimax46):
         tree.name = original
     assert "__TREE_DATA__" not in page and "</script><b>" not in page
     assert not re.search(r"(src|href)\s*=|https?://|@import|url\(", page)
-    embedded = re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S)
+    embedded = re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.DOTALL)
     assert json.loads(embedded.group(1))["name"] == "a </script><b>&"
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, List, Optional
+from typing import Annotated, Optional
 
 import typer
 
@@ -147,9 +147,9 @@ def plot(
     rules: Rules, json_output: bool, memory_limit: int,
     out: Annotated[str, typer.Option("--out", "-o", help="Picture to write: .png or .svg (- writes SVG "
                                      "to standard output).", show_default=False)],
-    strategies: Annotated[Optional[List[str]], typer.Option(
-        "--strategy", "-s", help="A heuristic or optimal; repeat for several (default: optimal and "
-        "every heuristic).", show_default=False)] = None,
+    strategies: Annotated[Optional[list[str]], typer.Option(
+        "--strategy", "-s", metavar="NAME", show_default=False,
+        help="A heuristic or optimal; repeat for several (default: optimal and every heuristic).")] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds for the exact optimum; "
                                               "past it only the gap to the lower bound is drawn.")] = 300.0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the random strategy.")] = 0,
