@@ -204,6 +204,21 @@ def test_bad_secret_and_link_to_a_secret(browser, page_url, minimax46, table46):
     browser.evaluate("document.getElementById('search').focus()")
     browser.press("Escape")
     assert browser.evaluate("document.querySelectorAll('.on-path').length") == 0
+    # the level buttons: one more level under every open row, then everything closed
+    def visible_rows():
+        return browser.evaluate(f"({ROWS}).length")
+
+    def rows_to_depth(node, depth):  # a row per node, and a win row under an open node that solves
+        if depth == 1 or not node.children:
+            return 1
+        return 1 + node.solves_here + sum(rows_to_depth(c, depth - 1) for c in node.children.values())
+
+    browser.evaluate("document.getElementById('collapse').click()")
+    assert visible_rows() == 1
+    for depth in (2, 3, 4):
+        browser.evaluate("document.getElementById('more').click()")
+        assert visible_rows() == rows_to_depth(tree.root, depth)
+    browser.evaluate("document.getElementById('search').focus()")
     browser.type("1171")
     assert browser.evaluate("document.getElementById('search').getAttribute('aria-invalid')") == "true"
     assert "colour 7 is not one of 1–6" in browser.evaluate("document.getElementById('status').textContent")
