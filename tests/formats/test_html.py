@@ -62,7 +62,7 @@ def test_export_html_command(tmp_path, capsys):
     assert summary["format"] == "html" and summary["secrets"] == 27
     page = out.read_text()
     assert page.startswith("<!DOCTYPE html>") and '"rules":"p3c3r"' in page
-    assert main(["export", "-r", "p2c2", "--format", "HTML"]) == 0  # to standard output
+    assert main(["export", "-r", "p2c2", "--format", "HTML", "--out", "-"]) == 0  # to standard output
     table = CodeTable(Rules(2, 2))
     tree = play_all(make_strategy("minimax", table))
     assert capsys.readouterr().out == write_tree(tree, "html", tree.stats(table))

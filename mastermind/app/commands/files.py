@@ -41,6 +41,8 @@ def export(
     seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the random strategy and random tie-breaks.",
                     show_default=False)] = None,
 ) -> None:
+    if out is not None and str(out) == "-":
+        out = None  # standard output
     fmt = check_format(fmt) if fmt else (format_for_path(out) or "json")
     if json_output and out is None:
         raise MastermindError("--json prints a summary of the file written: give --out FILE")
