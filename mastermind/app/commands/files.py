@@ -5,12 +5,12 @@
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 
 from mastermind.app.commands.common import (
-    ColorsOpt, JsonOpt, MemoryOpt, NoRepeatOpt, PegsOpt, RulesOpt, game_command,
+    STRATEGY_HELP, ColorsOpt, JsonOpt, MemoryOpt, NoRepeatOpt, PegsOpt, RulesOpt, game_command,
     histogram_text, memory_limit_bytes, one_line_errors, print_json, resolve_rules, table_for,
 )
 from mastermind.core.errors import MastermindError
@@ -18,9 +18,8 @@ from mastermind.core.fileio import read_text, write_atomic
 from mastermind.app.formats import (
     FORMATS, READABLE, check_format, detect_format, format_for_path, verify_text, write_tree,
 )
-from mastermind.core.game import CodeTable, Rules
+from mastermind.core.game import Rules
 from mastermind.core.progress import progress_bar, wants_progress
-from mastermind.core.tree import StrategyTree
 
 
 def register(app: typer.Typer) -> None:
@@ -31,8 +30,7 @@ def register(app: typer.Typer) -> None:
 # ---- export -------------------------------------------------------------------------------
 def export(
     rules: Rules, json_output: bool, memory_limit: int,
-    strategy: Annotated[str, typer.Option("--strategy", "-s",
-                        help="A heuristic (minimax, expected-size, entropy, most-parts, simple, random) or optimal.")] = "minimax",
+    strategy: Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_HELP)] = "minimax",
     fmt: Annotated[Optional[str], typer.Option("--format", "-f", help=f"{', '.join(FORMATS)} (default: from --out, else json).",
                    show_default=False)] = None,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="File to write (atomically); standard output if omitted.",
@@ -40,12 +38,15 @@ def export(
     seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the random strategy and random tie-breaks.",
                     show_default=False)] = None,
 ) -> None:
+    from mastermind.app.registry import check_names, strategy_tree
+
+    check_names([strategy])
     fmt = check_format(fmt) if fmt else (format_for_path(out) or "json")
     if json_output and out is None:
         raise MastermindError("--json prints a summary of the file written: give --out FILE")
     table = table_for(rules, memory_limit)
     with progress_bar(wants_progress(json_output)) as progress:
-        tree = strategy_tree_for(strategy, table, progress, seed)
+        tree = strategy_tree(strategy, table, seed=seed, progress=progress)
     stats = tree.stats(table)
     text = write_tree(tree, fmt, stats)
     if out is None:
@@ -60,21 +61,6 @@ def export(
     else:
         typer.echo(f"wrote {fmt} tree of {tree.name} for {rules} to {out} "
                    f"(total {stats.total}, average {stats.average:.4f}, worst {stats.worst})")
-
-
-def strategy_tree_for(name: str, table: CodeTable, progress: Any = None, seed: int | None = None) -> StrategyTree:
-    """The tree of a named heuristic, or of the optimal strategy (``optimal``)."""
-    if name == "optimal":
-        from mastermind.engines.exact import solve
-
-        tree = solve(table, progress=progress).tree
-        tree.name = "optimal"
-        return tree
-    from mastermind.engines.heuristics import make_strategy, play_all
-
-    tree = play_all(make_strategy(name, table, seed=seed))
-    tree.name = tree.name or name
-    return tree
 
 
 # ---- verify -------------------------------------------------------------------------------

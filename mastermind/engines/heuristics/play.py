@@ -8,9 +8,9 @@ the strategy and splits candidate sets with one sort: the same tree, several tim
 on the thousands of small nodes near the leaves. The tests check both give equal trees.
 
 >>> from mastermind.core.game import CodeTable, Rules
->>> from mastermind.engines.heuristics import make_strategy
+>>> from mastermind.engines.heuristics.strategies import SimpleStrategy
 >>> table = CodeTable(Rules(2, 2))
->>> tree = play_all(make_strategy("simple", table))
+>>> tree = play_all(SimpleStrategy(table))
 >>> tree.stats(table).histogram
 [1, 2, 1]
 """
@@ -43,7 +43,7 @@ def _recorder(strategy: Strategy, table: CodeTable, pairs: bool):
     next_guess = strategy.next_guess
 
     def answers_to(guess: int, cands: np.ndarray) -> np.ndarray:
-        return scores[guess, cands] if scores is not None else table.answers(guess, cands)
+        return scores[guess, cands] if scores is not None else table.answer_indices(guess, cands)
 
     def grow(cands: np.ndarray, history: tuple) -> Node:
         n = len(cands)
