@@ -172,7 +172,13 @@ def make_strategy(name: str, table: CodeTable, *, pool: str = "all", tie_break: 
 
 def strategy_tree(name: str, table: CodeTable, *, pool: str = "all", tie_break: str = "default",
                   seed: int | None = None, progress: Progress | None = None) -> StrategyTree:
-    """The tree of the strategy called ``name``: every secret played (a solver's own tree)."""
+    """The tree of the strategy called ``name``: every secret played (a solver's own tree).
+
+    >>> from mastermind.core.game import CodeTable, Rules
+    >>> table = CodeTable(Rules(2, 3))
+    >>> [strategy_tree(name, table).stats(table).total for name in ("simple", "optimal")]
+    [24, 21]
+    """
     from mastermind.core.strategy import TreeStrategy
     from mastermind.engines.heuristics.play import play_all
 

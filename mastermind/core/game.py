@@ -296,7 +296,12 @@ def score_digits(secret: tuple[int, ...], guess: tuple[int, ...]) -> Feedback:
 
 
 def score(rules: Rules, secret: Code, guess: Code) -> Feedback:
-    """Feedback for ``guess`` when the secret is ``secret``."""
+    """Feedback for ``guess`` when the secret is ``secret``.
+
+    >>> rules = Rules(4, 6)
+    >>> str(score(rules, rules.parse_code("1122"), rules.parse_code("1234")))
+    '1B1W'
+    """
     return score_digits(rules.code_digits(secret), rules.code_digits(guess))
 
 

@@ -62,7 +62,13 @@ class Node:
 
 @dataclass(frozen=True)
 class Stats:
-    """Guesses needed over all secrets (the final, correct guess counts)."""
+    """Guesses needed over all secrets (the final, correct guess counts).
+
+    >>> from mastermind.core.game import CodeTable, Rules
+    >>> table = CodeTable(Rules(2, 2))
+    >>> build_tree(table, lambda cands, history: int(cands[0])).stats(table)
+    Stats(total=8, secrets=4, worst=3, histogram=[1, 2, 1], worst_secrets=[2])
+    """
 
     total: int
     secrets: int

@@ -83,6 +83,11 @@ def monte_carlo(strategy: Strategy, games: int, seed: int | None = None, *,
 
     A deterministic strategy (``strategy.deterministic``, true unless said otherwise) is
     asked once per position: games that share their first guesses share the work.
+
+    >>> from mastermind.core.game import CodeTable, Rules
+    >>> from mastermind.engines.heuristics.strategies import SimpleStrategy
+    >>> monte_carlo(SimpleStrategy(CodeTable(Rules(2, 2))), 50, seed=3).worst
+    3
     """
     if games < 1:
         raise MastermindError(f"--games must be at least 1, got {games}")
