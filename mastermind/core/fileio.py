@@ -10,7 +10,8 @@ from mastermind.core.errors import MastermindError
 
 
 def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
-    """Write ``text`` (or bytes) to ``path`` through a temporary file in the same folder and a rename."""
+    """Write ``text`` (str, or bytes written as they are) to ``path`` through a temporary
+    file in the same folder and a rename."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():

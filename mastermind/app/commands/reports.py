@@ -149,25 +149,25 @@ def plot(
                                      "to standard output).", show_default=False)],
     strategies: Annotated[Optional[list[str]], typer.Option(
         "--strategy", "-s", metavar="NAME", show_default=False,
-        help="A heuristic or optimal; repeat for several (default: optimal and every heuristic).")] = None,
+        help="Strategy to draw (repeat for several): see `mastermind strategies`; default: optimal "
+        "and every heuristic.")] = None,
     time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds for the exact optimum; "
                                               "past it only the gap to the lower bound is drawn.")] = 300.0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the random strategy.")] = 0,
 ) -> None:
     from mastermind.app.plots import Series, check_plot_target, guesses_figure, write_figure
+    from mastermind.app.registry import HEURISTIC_NAMES, check_names
     from mastermind.app.reports import compare as run_compare
-    from mastermind.engines.heuristics import ALL_NAMES, STRATEGY_NAMES
-    from mastermind.engines.heuristics.strategies import check_choice
 
-    names = list(strategies) if strategies else ["optimal", *STRATEGY_NAMES]
-    for name in names:
-        check_choice("strategy", name, ALL_NAMES)
+    names = list(strategies) if strategies else ["optimal", *HEURISTIC_NAMES]
+    check_names(names)
     if time_limit <= 0:
         raise MastermindError(f"--time-limit must be positive, got {time_limit}")
     if json_output and out == "-":
         raise MastermindError("--json prints a summary of the picture written: give --out FILE")
     check_plot_target(out)
     table_for(rules, memory_limit)
+    # the optimum comes from the comparison's own exact run (under --time-limit), not twice
     heuristics = list(dict.fromkeys(n for n in names if n != "optimal"))
     with progress_bar(wants_progress(json_output or out == "-")) as bar:
         result = run_compare(rules, strategies=heuristics, time_limit=time_limit, seed=seed,

@@ -59,7 +59,13 @@ def detect_format(text: str, path: str | os.PathLike | None = None) -> str:
 
 
 def write_tree(tree: StrategyTree, fmt: str, stats: Stats | None = None) -> str:
-    """The tree as text in ``fmt`` (json, irving, dot or html); JSON and HTML show ``stats``."""
+    """The tree as text in ``fmt`` (json, irving, dot or html); JSON and HTML show ``stats``.
+
+    >>> from mastermind.core.tree import build_tree
+    >>> table = CodeTable(Rules(2, 3))
+    >>> write_tree(build_tree(table, lambda cands, history: int(cands[0])), "irving")
+    '9(11: 0, 0, 4(22); 0, 4(12); 1)\\n'
+    """
     fmt = check_format(fmt)
     if fmt == "json":
         from mastermind.app.formats.jsonfmt import write_json
@@ -86,6 +92,10 @@ def read_tree(
 
     Irving files do not name their game, so they are read for ``rules`` (default p4c6);
     JSON files carry their rules, and a different ``rules`` given here is an error.
+
+    >>> tree, header = read_tree("9(11: 0, 0, 4(22); 0, 4(12); 1)", "irving", Rules(2, 3))
+    >>> tree.rules.code_text(tree.root.guess), tree.stats(CodeTable(tree.rules)).total, header
+    ('11', 24, {})
     """
     fmt = check_format(fmt, READABLE)
     if fmt == "json":
