@@ -10,15 +10,15 @@ import pytest
 from mastermind.app.cli import main
 from mastermind.app.formats import FORMATS, write_tree
 from mastermind.app.formats.html import page_data, structural_stats, write_html
+from mastermind.app.registry import strategy_tree
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.heuristics import make_strategy, play_all
 
 from .chromium import Chromium, find_chromium
 
 
 @pytest.fixture(scope="module")
 def minimax46(table46):
-    tree = play_all(make_strategy("minimax", table46))
+    tree = strategy_tree("minimax", table46)
     return tree, tree.stats(table46)
 
 
@@ -64,7 +64,7 @@ def test_export_html_command(tmp_path, capsys):
     assert page.startswith("<!DOCTYPE html>") and '"rules":"p3c3r"' in page
     assert main(["export", "-r", "p2c2", "--format", "HTML", "--out", "-"]) == 0  # to standard output
     table = CodeTable(Rules(2, 2))
-    tree = play_all(make_strategy("minimax", table))
+    tree = strategy_tree("minimax", table)
     assert capsys.readouterr().out == write_tree(tree, "html", tree.stats(table))
 
 
@@ -125,7 +125,7 @@ def expected_numbers(table, tree, depths, path):
     from the replayed depths of the secrets that reach it (not from the page's arithmetic)."""
     secrets = table.all_codes
     for guess, answer in path:
-        secrets = secrets[table.answers(guess, secrets) == answer]
+        secrets = secrets[table.answer_indices(guess, secrets) == answer]
     left = depths[secrets] - len(path)
     return str(len(secrets)), f"{left.mean():.3f}", str(int(left.max()))
 
