@@ -18,7 +18,7 @@ def test_restrict_and_canonical_match_reference(rules_text, seed):
     codes = rules.codes_array()
     rng = np.random.default_rng(seed)
     perms, cmaps = full_group(rules)
-    for step in range(3):
+    for _ in range(3):
         guess = codes[int(rng.integers(rules.n_codes))]
         keep_ref, new_ref = restrict_group_reference(perms, cmaps, tuple(guess.tolist()))
         keep, new = restrict_group_kernel(perms, cmaps, guess)
