@@ -1,4 +1,4 @@
-"""``export`` and ``verify``: strategy trees to and from files (JSON, dot, Irving text)."""
+"""``export`` and ``verify``: strategy trees to and from files (JSON, dot, Irving text, HTML)."""
 
 # no "from __future__ import annotations": game_command hands these annotations to typer as
 # they are, and typer cannot resolve names of this module from strings
@@ -16,21 +16,23 @@ from mastermind.app.commands.common import (
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import read_text, write_atomic
 from mastermind.app.formats import (
-    FORMATS, READABLE, check_format, detect_format, format_for_path, verify_text, write_tree,
+    FORMATS, READABLE, check_format, detect_format, format_for_path, read_tree, verify_text, write_tree,
 )
-from mastermind.core.game import Rules
-from mastermind.core.progress import progress_bar, wants_progress
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.tree import StrategyTree
+from mastermind.core.progress import Progress, progress_bar, wants_progress
 
 
 def register(app: typer.Typer) -> None:
-    game_command(app, "export", help="Write a strategy's tree as JSON, Graphviz dot or Irving text.")(export)
+    game_command(app, "export", help="Write a strategy's tree as JSON, Graphviz dot, Irving text or an HTML explorer page.")(export)
     app.command("verify", help="Replay every secret through a strategy file and print its statistics.")(verify)
 
 
 # ---- export -------------------------------------------------------------------------------
 def export(
     rules: Rules, json_output: bool, memory_limit: int,
-    strategy: Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_HELP)] = "minimax",
+    strategy: Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_HELP.rstrip(".")
+                        + ", or a strategy file (JSON or Irving text) to convert.")] = "minimax",
     fmt: Annotated[Optional[str], typer.Option("--format", "-f", help=f"{', '.join(FORMATS)} (default: from --out, else json).",
                    show_default=False)] = None,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="File to write (atomically); standard output if omitted.",
@@ -38,15 +40,16 @@ def export(
     seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the random strategy and random tie-breaks.",
                     show_default=False)] = None,
 ) -> None:
-    from mastermind.app.registry import check_names, strategy_tree
+    from mastermind.app.registry import check_names
 
-    check_names([strategy])
+    if not _names_a_file(strategy):
+        check_names([strategy])
     fmt = check_format(fmt) if fmt else (format_for_path(out) or "json")
     if json_output and out is None:
         raise MastermindError("--json prints a summary of the file written: give --out FILE")
     table = table_for(rules, memory_limit)
     with progress_bar(wants_progress(json_output)) as progress:
-        tree = strategy_tree(strategy, table, seed=seed, progress=progress)
+        tree = strategy_tree_for(strategy, table, progress, seed)
     stats = tree.stats(table)
     text = write_tree(tree, fmt, stats)
     if out is None:
@@ -61,6 +64,27 @@ def export(
     else:
         typer.echo(f"wrote {fmt} tree of {tree.name} for {rules} to {out} "
                    f"(total {stats.total}, average {stats.average:.4f}, worst {stats.worst})")
+
+
+def strategy_tree_for(name: str, table: CodeTable, progress: Progress | None = None, seed: int | None = None) -> StrategyTree:
+    """The tree of a named heuristic, of the optimal strategy (``optimal``) or of a strategy file."""
+    if _names_a_file(name):
+        text = read_text(name)
+        try:
+            tree, _ = read_tree(text, detect_format(text, name), table.rules, name=Path(name).stem)
+        except MastermindError as exc:
+            raise MastermindError(f"{name}: {exc}") from None
+        return tree  # export replays it: a wrong tree is refused there
+    from mastermind.app.registry import strategy_tree
+
+    return strategy_tree(name, table, seed=seed, progress=progress)
+
+
+def _names_a_file(name: str) -> bool:
+    from mastermind.app.registry import NAMES
+
+    return name not in NAMES and (Path(name).exists() or format_for_path(name) in READABLE
+                                  or "/" in name or "\\" in name)
 
 
 # ---- verify -------------------------------------------------------------------------------
