@@ -27,7 +27,8 @@ from mastermind.app.commands.files import strategy_tree_for
 from mastermind.app.formats.html import write_html
 from mastermind.core.game import CodeTable, Rules
 
-LOAD = "performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"
+LOAD = ("(() => { const n = performance.getEntriesByType('navigation')[0]; "
+        "return n.domContentLoadedEventEnd; })()")
 SEARCH = """(() => { const s = document.getElementById('search'), t = performance.now();
   s.value = %r; s.dispatchEvent(new Event('input'));
   return [performance.now() - t, document.querySelectorAll('li.on-path').length,

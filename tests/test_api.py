@@ -34,3 +34,7 @@ def test_names_resolve_lazily_and_unknown_names_fail():
     assert mastermind.STRATEGY_NAMES[-1] == "optimal"
     with pytest.raises(AttributeError, match="no_such_name"):
         mastermind.no_such_name  # noqa: B018
+
+
+def test_all_lists_exactly_the_lazy_names():
+    assert sorted(mastermind.__all__) == sorted(mastermind._WHERE)

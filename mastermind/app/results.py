@@ -169,7 +169,7 @@ def bounds_part(game: str, heuristic: str) -> dict:
     """Quick proven bounds of a game out of reach: lookahead lower bounds and the total of a
     heuristic's strategy (every secret played) as the upper bound."""
     from mastermind.app.reports import MAX_LOOKAHEAD_CODES
-    from mastermind.engines.heuristics import make_strategy, play_all
+    from mastermind.app.registry import strategy_tree
     from mastermind.engines.models.bounds import (counting_worst_bound, lookahead_total_bound,
                                                   lookahead_worst_bound)
 
@@ -179,7 +179,7 @@ def bounds_part(game: str, heuristic: str) -> dict:
     levels = 2 if table.n <= MAX_LOOKAHEAD_CODES else 1
     lower_total = lookahead_total_bound(table, levels)
     lower_worst = max(counting_worst_bound(rules, table.n), lookahead_worst_bound(table, levels))
-    tree = play_all(make_strategy(heuristic, table))
+    tree = strategy_tree(heuristic, table)
     stats = tree.stats(table)
     return {"lower_total": int(lower_total), "lower_worst": int(lower_worst), "lookahead_levels": levels,
             "upper_total": int(stats.total), "upper_worst": int(stats.worst), "heuristic": heuristic,

@@ -9,7 +9,7 @@ from pathlib import Path
 from mastermind.core.errors import MastermindError
 
 
-def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
+def write_atomic(path: str | os.PathLike[str], text: str | bytes) -> None:
     """Write ``text`` (str, or bytes written as they are) to ``path`` through a temporary
     file in the same folder and a rename."""
     target = Path(path)
@@ -32,7 +32,7 @@ def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
         raise
 
 
-def read_text(path: str | os.PathLike) -> str:
+def read_text(path: str | os.PathLike[str]) -> str:
     """Read a text file, turning a missing or unreadable file into a one-line error."""
     try:
         return Path(path).read_text(encoding="utf-8")

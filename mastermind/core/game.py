@@ -305,7 +305,7 @@ def score(rules: Rules, secret: Code, guess: Code) -> Feedback:
     return score_digits(rules.code_digits(secret), rules.code_digits(guess))
 
 
-def format_bytes(n: int) -> str:
+def format_bytes(n: float) -> str:
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if n < 1024 or unit == "TiB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"

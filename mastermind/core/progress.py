@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from typing import Iterator, Protocol
+from typing import Any, Iterator, Protocol, TextIO
 
 
 class Progress(Protocol):
@@ -31,7 +31,7 @@ class NoProgress:
 class RichProgress:
     """A rich progress bar on standard error: done / total and elapsed time."""
 
-    def __init__(self, bar) -> None:
+    def __init__(self, bar: Any) -> None:
         self._bar = bar
         self._task = None
 
@@ -45,7 +45,7 @@ class RichProgress:
             self._bar.advance(self._task, n)
 
 
-def wants_progress(json_output: bool = False, stream=None) -> bool:
+def wants_progress(json_output: bool = False, stream: TextIO | None = None) -> bool:
     """A bar only for a person watching: on a terminal and not for machine-readable output."""
     stream = sys.stderr if stream is None else stream
     return not json_output and hasattr(stream, "isatty") and stream.isatty()

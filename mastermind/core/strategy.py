@@ -8,7 +8,7 @@ import numpy as np
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
-from mastermind.core.tree import History, StrategyTree, build_tree
+from mastermind.core.tree import History, Node, StrategyTree, build_tree
 
 
 @runtime_checkable
@@ -22,7 +22,8 @@ class Strategy(Protocol):
     ...     name, table = "first", CodeTable(Rules(2, 2))
     ...     def next_guess(self, candidates, history=()):
     ...         return int(candidates[0])
-    >>> isinstance(FirstCandidate(), Strategy), strategy_tree(FirstCandidate()).stats(FirstCandidate.table).total
+    >>> first = FirstCandidate()
+    >>> isinstance(first, Strategy), strategy_tree(first).stats(first.table).total
     (True, 8)
     """
 
@@ -46,10 +47,10 @@ class TreeStrategy:
     >>> follow = TreeStrategy(build_tree(table, lambda cands, history: int(cands[0])), table)
     >>> follow.next_guess(table.all_codes), follow.next_guess(table.all_codes[3:], ((0, 0),))
     (0, 3)
-    >>> follow.next_guess(table.all_codes[3:], ((1, 0),))
+    >>> follow.next_guess(table.all_codes[3:], ((1, 0),))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    mastermind.core.errors.MastermindError: the game left the stored strategy tree (a different guess was played)
+    mastermind.core.errors.MastermindError: the game left the stored strategy tree ...
     """
 
     def __init__(self, tree: StrategyTree, table: CodeTable, name: str | None = None) -> None:
@@ -57,7 +58,7 @@ class TreeStrategy:
         self.name = name or tree.name or "tree"
 
     def next_guess(self, candidates: np.ndarray, history: History = ()) -> Code:
-        node = self.tree.root
+        node: Node | None = self.tree.root
         for guess, answer in history:
             if node is None or node.guess != guess:
                 raise MastermindError("the game left the stored strategy tree (a different guess was played)")

@@ -15,7 +15,7 @@ secrets that reach it, so ``candidates == solved_here + sum(child.candidates)``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -97,7 +97,7 @@ class Stats:
         return cls(int(depths.sum()), int(depths.size), worst, hist,
                    np.flatnonzero(depths == worst).tolist())
 
-    def to_dict(self, rules: Rules) -> dict:
+    def to_dict(self, rules: Rules) -> dict[str, Any]:
         return {
             "total": self.total,
             "secrets": self.secrets,
@@ -144,7 +144,7 @@ class StrategyTree:
         self._replay(table, self.root, secrets, 1, (), out)
         return out[secrets]
 
-    def _flat(self, table: CodeTable):
+    def _flat(self, table: CodeTable) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """The tree as arrays for :func:`mastermind.core._kernels.replay_depths` (guess, children by
         answer, count per node; root first), or None when a guess or an answer is out of range."""
         slots = table.rules.n_answer_slots
@@ -164,11 +164,12 @@ class StrategyTree:
                 nodes.append(child)
             i += 1
         children = np.full((len(nodes), slots), -1, dtype=np.int64)
-        for parent, a, child in links:
-            children[parent, a] = child
+        for parent, a, index in links:
+            children[parent, a] = index
         return (np.asarray(guesses, dtype=np.int64), children, np.asarray(counts, dtype=np.int64))
 
-    def _replay(self, table, node, secrets, depth, path, out) -> None:
+    def _replay(self, table: CodeTable, node: Node, secrets: np.ndarray, depth: int,
+                path: tuple[tuple[Code, AnswerIndex], ...], out: np.ndarray) -> None:
         # ``path``: the (guess, answer) pairs from the root, turned into text only for errors
         rules = table.rules
         if not 0 <= node.guess < table.n:
@@ -239,7 +240,7 @@ def build_tree(
     cands = table.all_codes if candidates is None else np.asarray(candidates)
     win = table.rules.win_index
 
-    def grow(cands: np.ndarray, history: tuple) -> Node:
+    def grow(cands: np.ndarray, history: tuple[tuple[Code, AnswerIndex], ...]) -> Node:
         guess = int(next_guess(cands, history))
         answers = table.answer_indices(guess, cands)
         node = Node(guess, len(cands))
@@ -261,7 +262,7 @@ def build_tree(
     return StrategyTree(table.rules, grow(cands, ()), name)
 
 
-def _where(rules, path) -> str:
+def _where(rules: Rules, path: History) -> str:
     """The error location of a node: "root", or the guesses and answers leading to it."""
     if not path:
         return "root"

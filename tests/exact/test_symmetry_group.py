@@ -1,5 +1,7 @@
 """The group that fixes the guesses so far: kernels against the pure-Python references."""
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -18,7 +20,7 @@ def test_restrict_and_canonical_match_reference(rules_text, seed):
     codes = rules.codes_array()
     rng = np.random.default_rng(seed)
     perms, cmaps = full_group(rules)
-    for step in range(3):
+    for _ in range(3):
         guess = codes[int(rng.integers(rules.n_codes))]
         keep_ref, new_ref = restrict_group_reference(perms, cmaps, tuple(guess.tolist()))
         keep, new = restrict_group_kernel(perms, cmaps, guess)
@@ -44,8 +46,18 @@ def test_first_guesses_and_group_sizes():
     p2, c2 = restrict_group(perms, cmaps, codes[rules.parse_code("1123")])
     # swap the two 1s, and/or swap the last two pegs with colours 2 and 3; 4, 5, 6 stay free
     assert len(p2) == 4 and int((c2[0] < 0).sum()) == 3
-    # about a tenth of the codes remain to try after 1123
-    assert 100 <= len(canonical_codes(codes, p2, c2)) <= 200
+    # one code per orbit of the symmetries fixing 1123: count the orbits by brute force over
+    # every peg permutation and colour permutation (24 x 720) that maps 1123 to itself
+    guess = codes[rules.parse_code("1123")].tolist()
+    fixing = [(p, c) for p in itertools.permutations(range(4)) for c in itertools.permutations(range(6))
+              if all(c[guess[p[i]]] == guess[i] for i in range(4))]
+    index = {tuple(row): i for i, row in enumerate(codes.tolist())}
+    seen, orbits = set(), 0
+    for i, row in enumerate(codes.tolist()):
+        if i not in seen:
+            orbits += 1
+            seen.update(index[tuple(c[row[p[k]]] for k in range(4))] for p, c in fixing)
+    assert len(fixing) == 24 and len(canonical_codes(codes, p2, c2)) == orbits == 130
 
 
 @pytest.mark.parametrize("rules_text", ["p2c3", "p3c3", "p2c4n"])

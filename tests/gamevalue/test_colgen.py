@@ -59,10 +59,6 @@ def test_to_dict_has_the_documented_keys():
     assert data["rules"] == "p2c3r" and data["iterations"] == result.iterations >= 2
 
 
-needs_exact = pytest.mark.skipif(not exact_solver_available(), reason="no weighted exact solver")
-
-
-@needs_exact
 @pytest.mark.parametrize("text", ["p2c3", "p3c2", "p3c3", "p2c5", "p3c4"])
 def test_exact_solver_and_search_give_the_same_value(text):
     table = CodeTable(Rules.parse(text))
@@ -72,11 +68,9 @@ def test_exact_solver_and_search_give_the_same_value(text):
         assert game_value(table, solver="search").value == fast.value
 
 
-@needs_exact
-@pytest.mark.slow
-def test_p4c6_value_is_wiener_5600_over_1290(request):
-    if "slow" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("several minutes: run with -m slow")
+def test_p4c6_value_is_wiener_5600_over_1290():
+    """Wiener's value of 4x6 Mastermind as a zero-sum game (runs in CI, not only with -m slow)."""
+    assert exact_solver_available()  # the weighted exact solver is part of the package
     table = CodeTable(Rules(4, 6))
     result = game_value(table, solver="exact")
     assert result.value == Fraction(5600, 1290)
@@ -112,5 +106,18 @@ def test_iteration_limit_reports_bounds_without_proof():
 def test_progress_bar_is_driven():
     from mastermind.core.progress import progress_bar
 
-    with progress_bar(True) as bar:
-        assert game_value(CodeTable(Rules(2, 3)), solver="search", progress=bar).proven
+    class Recorder:
+        def __init__(self):
+            self.starts, self.steps = [], 0
+
+        def start(self, total, description=""):
+            self.starts.append((total, description))
+
+        def advance(self, n=1):
+            self.steps += n
+
+    bar = Recorder()
+    result = game_value(CodeTable(Rules(2, 3)), solver="search", progress=bar)
+    assert result.proven and bar.starts and bar.steps >= 1
+    with progress_bar(True) as rich_bar:  # the rich bar takes the same calls
+        assert game_value(CodeTable(Rules(2, 3)), solver="search", progress=rich_bar).proven

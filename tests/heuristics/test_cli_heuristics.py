@@ -83,7 +83,7 @@ def test_simulate_beyond_the_memory_limit_uses_rows(capsys):
 
 
 def test_simulate_shows_a_progress_bar_on_a_terminal():
-    pexpect = pytest.importorskip("pexpect")
+    pexpect = pytest.importorskip("pexpect", reason="pexpect (extra: test) is not installed")
     import sys
 
     # random play has no shared positions to remember: enough work for the bar to show

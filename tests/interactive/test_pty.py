@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-pexpect = pytest.importorskip("pexpect")
+pexpect = pytest.importorskip("pexpect", reason="pexpect (extra: test) is not installed")
 
 
 def spawn(*args):

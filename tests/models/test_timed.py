@@ -1,6 +1,10 @@
-"""Child-process time limits: results come back, slow jobs are stopped, errors stay one line."""
+"""Child-process time limits: results come back, slow jobs are stopped and say so, errors stay
+one line. No wall-clock asserts: a job that the limit failed to stop never ends, and the
+test hangs instead of passing."""
 
+import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -12,8 +16,15 @@ def _fail(message):
     raise MastermindError(message)
 
 
-def _slow_value(seconds, value):
-    time.sleep(seconds)
+def _forever():
+    while True:
+        time.sleep(0.05)
+
+
+def _wait_for(path, value):
+    """Finish only once the parent has written ``path``: proof that both run at once."""
+    while not Path(path).exists():
+        time.sleep(0.01)
     return value
 
 
@@ -21,13 +32,23 @@ def _crash():
     raise ZeroDivisionError("boom")
 
 
+def _gone(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
 def test_result_timeout_and_reuse():
     with TimedWorker() as worker:
         assert worker.run(sum, ([1, 2, 3],), time_limit=60) == 6
-        start = time.perf_counter()
-        assert worker.run(time.sleep, (30,), time_limit=1) is None
-        assert time.perf_counter() - start < 15
+        pid = worker.run(os.getpid, (), time_limit=60)
+        assert pid != os.getpid()
+        assert worker.run(_forever, (), time_limit=0.5) is None  # stopped: None says "no result"
+        assert _gone(pid)  # the child that ran the job was killed, not left behind
         assert worker.run(max, (3, 9), time_limit=60) == 9  # a fresh child after the kill
+        assert worker.run(os.getpid, (), time_limit=60) != pid
 
 
 def test_errors_come_back_as_one_line():
@@ -39,16 +60,12 @@ def test_errors_come_back_as_one_line():
         run_with_time_limit(sum, ([],), 0)
 
 
-def test_submit_lets_the_parent_work_meanwhile():
+def test_submit_lets_the_parent_work_meanwhile(tmp_path):
+    flag = tmp_path / "parent-was-here"
     with TimedWorker() as worker:
-        worker.run(sum, ([],), time_limit=60)  # child started and warm
-        start = time.perf_counter()
-        worker.submit(_slow_value, (1.5, "done"), time_limit=60)
-        time.sleep(1.5)  # the parent's own work
+        worker.submit(_wait_for, (str(flag), "done"), time_limit=600)
+        flag.write_text("x")  # the parent's own work, while the child waits for it
         assert worker.result() == "done"
-        assert time.perf_counter() - start < 2.9  # both waits overlapped
-        worker.submit(time.sleep, (30,), time_limit=0.5)
-        time.sleep(1)
-        start = time.perf_counter()
-        assert worker.result() is None  # deadline counted from submit: no further wait
-        assert time.perf_counter() - start < 5
+        worker.submit(_forever, (), time_limit=0.5)
+        assert worker.result() is None  # the deadline stops a job that never ends
+        assert worker.run(max, (1, 2), time_limit=60) == 2

@@ -132,5 +132,6 @@ def strategies(
     for row in rows:
         options = " ".join(f"--{o}" for o in row["options"]) or "-"
         lines.append(f"{row['name']:<{width}}  {row['kind']:<9}  {options:<24}  {row['summary']}")
-    lines.append(f"options a strategy does not take are ignored ({', '.join('--' + o.replace('_', '-') for o in OPTIONS)})")
+    every = ", ".join("--" + o.replace("_", "-") for o in OPTIONS)
+    lines.append(f"options a strategy does not take are ignored ({every})")
     typer.echo("\n".join(lines))

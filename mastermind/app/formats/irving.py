@@ -27,10 +27,10 @@ while the tree is built; errors name the line and column and the path of answers
 [1, 2, 5, 1]
 >>> write_irving(tree)
 '9(11: 0, 0, 4(22); 0, 4(12); 1)\\n'
->>> read_irving("9(11: 0, 0, 4(22); 0, 5(12); 1)", table)
+>>> read_irving("9(11: 0, 0, 4(22); 0, 5(12); 1)", table)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-mastermind.app.formats.base.StrategyFileError: line 1 column 23 (path 11 1B0W): count 5, but 4 secrets give these answers
+mastermind.app.formats.base.StrategyFileError: line 1 column 23 (path 11 1B0W): count 5, but 4 secrets ...
 """
 
 from __future__ import annotations

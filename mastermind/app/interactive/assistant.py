@@ -171,7 +171,8 @@ class Assistant:
     def stop(self) -> str:
         self.done = True
         played = len(self.state.turns)
-        text = f"Stopped after {plural(played, 'guess')}, {plural(len(self.state.candidates), 'candidate')} left."
+        left = plural(len(self.state.candidates), "candidate")
+        text = f"Stopped after {plural(played, 'guess')}, {left} left."
         return f"{text}\n{self.state.table_text()}" if played else text
 
     def contradiction(self, guess: Code, feedback: Feedback) -> str:
@@ -189,7 +190,8 @@ class Assistant:
         return (
             f"No code fits all the answers: {said} contradicts {names}.\n"
             f"Type the feedback for {r.code_text(guess)} again, or undo to change the guess; "
-            f"a second undo takes back turn {len(turns)} ({r.code_text(last.guess)} {self.state.feedback(last)})."
+            f"a second undo takes back turn {len(turns)} "
+            f"({r.code_text(last.guess)} {self.state.feedback(last)})."
         )
 
     def finish_text(self) -> str:

@@ -3,7 +3,8 @@
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(4, 6))
 >>> r = table.rules
->>> turns = [(r.parse_code("1122"), r.parse_feedback("1B0W")), (r.parse_code("1344"), r.parse_feedback("0B1W"))]
+>>> turns = [(r.parse_code("1122"), r.parse_feedback("1B0W")),
+...          (r.parse_code("1344"), r.parse_feedback("0B1W"))]
 >>> conflicting_turns(table, turns, (r.parse_code("1111"), r.parse_feedback("4B0W")))
 [1]
 >>> conflicting_turns(table, turns, (r.parse_code("1111"), r.parse_feedback("1B1W")))

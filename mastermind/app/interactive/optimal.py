@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import inspect
 from contextlib import nullcontext
-from typing import Callable, ContextManager
+from contextlib import AbstractContextManager
+from typing import Callable
 
 import numpy as np
 
@@ -66,7 +67,7 @@ def _follow(node: Node, moves: History) -> Node | None:
     return node
 
 
-def exact_solver(table: CodeTable, progress: Callable[[], ContextManager[Progress]] | None = None,
+def exact_solver(table: CodeTable, progress: Callable[[], AbstractContextManager[Progress]] | None = None,
                  pool: str = "all") -> Solver:
     """Solve candidate subsets with :func:`mastermind.engines.exact.solve`, showing ``progress()``."""
     from mastermind.engines.exact import solve

@@ -62,7 +62,7 @@ def best_reply(table: CodeTable, weights: Sequence, *, solver: str = "auto", job
     else:
         arr = np.asarray([float(w) for w in weights], dtype=np.float64)
     result = solve(table, weights=arr, jobs=jobs)
-    if hasattr(result, "proven") and not result.proven:
+    if not result.proven or result.tree is None:
         raise MastermindError("the exact solver did not prove its best reply optimal")
     return weighted_value(table, result.tree, list(weights)), result.tree
 

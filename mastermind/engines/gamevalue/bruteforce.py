@@ -9,8 +9,9 @@ codes, with no symmetry assumption, exactly and independently of the column gene
 
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(2, 2))
->>> depth_vectors(table).tolist()
-[[1, 2, 3, 2], [1, 3, 2, 2], [2, 1, 2, 3], [2, 2, 1, 3], [2, 2, 3, 1], [2, 3, 2, 1], [3, 1, 2, 2], [3, 2, 1, 2]]
+>>> depth_vectors(table).tolist()  # doctest: +NORMALIZE_WHITESPACE
+[[1, 2, 3, 2], [1, 3, 2, 2], [2, 1, 2, 3], [2, 2, 1, 3],
+ [2, 2, 3, 1], [2, 3, 2, 1], [3, 1, 2, 2], [3, 2, 1, 2]]
 >>> brute_force_value(table)
 Fraction(2, 1)
 """

@@ -172,7 +172,8 @@ def game_value(
             alpha = 0.0  # mispricing: the smoothed point found no column, use the duals
 
     # exact phase: rational LP, best reply to its exact prices, until they agree exactly
-    proven, lower = False, best_low
+    proven = False
+    lower: Fraction | float = best_low
     while True:
         value, class_mix, tree_mix = solve_matrix_game(
             [[Fraction(c[1][k], sizes[k]) for c in columns] for k in range(len(sizes))]
@@ -190,7 +191,7 @@ def game_value(
             replies[key] = (low, tree)
             iterations += 1
             progress.advance()
-        lower = max(lower, low)
+        lower = low if low > lower else lower
         history.append((float(low), float(value)))
         if low > value:
             raise AssertionError(f"best reply {low} above the LP value {value}: a solver is wrong")

@@ -102,7 +102,8 @@ def monte_carlo(strategy: Strategy, games: int, seed: int | None = None, *,
     depths = np.zeros(games, dtype=np.int64)
     progress.start(games, f"simulating {strategy.name}")
     for k, secret in enumerate(secrets.tolist()):
-        cands, history = table.all_codes, ()
+        cands = table.all_codes
+        history: tuple[tuple[int, int], ...] = ()
         while True:
             node = memo.get(history) if memo is not None else None
             if node is None:

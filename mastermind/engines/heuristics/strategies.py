@@ -77,6 +77,7 @@ class ScoredStrategy:
         if len(cands) <= 2:
             return int(cands[0])
         opening = not history and len(cands) == self.table.n
+        guesses: np.ndarray | None
         if opening:
             guesses = self._first_guesses
         elif self.pool == "consistent":
@@ -141,10 +142,9 @@ class ScoredStrategy:
         reps = orbit_minima(self.table, [g for g, _ in history])
         if reps is None or 2 * len(reps) > self.table.n:
             return None
-        consistent = None
+        consistent = np.ones(self.table.n, dtype=bool)
         for guess, answer in history:
-            match = self.table.answer_indices(int(guess)) == answer
-            consistent = match if consistent is None else consistent & match
+            consistent &= self.table.answer_indices(int(guess)) == answer
         return reps if int(np.count_nonzero(consistent)) == len(cands) else None
 
     def _pick(self, tied: np.ndarray) -> Code:

@@ -161,6 +161,7 @@ class _Lookahead:
         if table.scores is None:
             raise MastermindError("lookahead bounds need the full score table (full=True)")
         self.table = table
+        self.scores: np.ndarray = table.scores
         self.rules = table.rules
         self.slots = self.rules.n_answer_slots
         self.win = self.rules.win_index
@@ -182,7 +183,7 @@ class _Lookahead:
         key = cands.tobytes()
         if key not in self._branching:
             cap = min(branching(self.rules), len(cands) - 1)
-            self._branching[key] = int(most_answers(self.table.scores, cands, self.win,
+            self._branching[key] = int(most_answers(self.scores, cands, self.win,
                                                     self.slots, cap))
         return self._branching[key]
 
@@ -206,12 +207,12 @@ class _Lookahead:
 
     def class_sizes(self, cands: np.ndarray, guesses: np.ndarray) -> np.ndarray:
         """(len(guesses), slots): how many candidates give each answer to each guess."""
-        sub = self.table.scores[np.ix_(guesses, cands)].astype(np.int64)
+        sub = self.scores[np.ix_(guesses, cands)].astype(np.int64)
         sub += (np.arange(len(guesses), dtype=np.int64) * self.slots)[:, None]
         return np.bincount(sub.ravel(), minlength=len(guesses) * self.slots).reshape(-1, self.slots)
 
     def classes(self, cands: np.ndarray, guess: Code) -> list[np.ndarray]:
-        answers = self.table.scores[guess, cands]
+        answers = self.scores[guess, cands]
         return [cands[answers == a] for a in np.unique(answers).tolist() if a != self.win]
 
     def guesses(self, cands: np.ndarray) -> np.ndarray:

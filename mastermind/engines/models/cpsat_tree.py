@@ -43,7 +43,8 @@ class _Layout:
 
 
 def _layout(answers: list[int], max_depth: int) -> _Layout:
-    parent, depth, children = [-1], [1], [{}]
+    parent, depth = [-1], [1]
+    children: list[dict[int, int]] = [{}]
     frontier = [0]
     for d in range(2, max_depth + 1):
         nxt = []

@@ -14,9 +14,13 @@ from __future__ import annotations
 import multiprocessing as mp
 import time
 import traceback
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from mastermind.core.errors import MastermindError
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
 
 STARTUP_LIMIT = 120.0
 
@@ -46,8 +50,8 @@ class TimedWorker:
 
     def __init__(self) -> None:
         self._ctx = mp.get_context("spawn")
-        self._proc = None
-        self._conn = None
+        self._proc: BaseProcess | None = None
+        self._conn: Connection | None = None
         self._pending: tuple[Callable, float, float] | None = None
 
     def _start(self) -> None:
@@ -122,7 +126,7 @@ class TimedWorker:
         if self._pending is not None:  # a job still running: do not wait for it
             kill = True
             self._pending = None
-        if proc is None:
+        if proc is None or conn is None:
             return
         if not kill and proc.is_alive():
             try:
