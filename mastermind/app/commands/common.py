@@ -10,12 +10,15 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import math
 import sys
 import typing
 from typing import Annotated, Any, Callable, Optional
 
 import typer
 
+from mastermind.app.helpstyle import Command
+from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 
@@ -28,9 +31,49 @@ PegsOpt = Annotated[Optional[int], typer.Option("--pegs", "-p", help="Number of 
 ColorsOpt = Annotated[Optional[int], typer.Option("--colors", "-c", help="Number of colours.", show_default=False)]
 NoRepeatOpt = Annotated[bool, typer.Option("--no-repeat", help="No colour twice in a code.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of tables.")]
+MAX_THREADS = 1024  # --jobs and --workers beyond this are typing errors, not machines
+
+
+def _number_check(unit: str, zero_ok: bool = False) -> Callable:
+    """A typer callback refusing nan, inf and negative numbers (and 0 unless ``zero_ok``)."""
+
+    def check(value: float | None) -> float | None:
+        if value is None:
+            return None
+        if not math.isfinite(value) or value < 0 or (value == 0 and not zero_ok):
+            least = "0 or more" if zero_ok else "a positive number of"
+            raise typer.BadParameter(f"must be {least} {unit}, got {value}")
+        return value
+
+    return check
+
+
+def whole_range(least: int, most: int | None = None) -> Callable:
+    """A typer callback refusing integers outside ``least..most`` (one line naming the value)."""
+
+    def check(value: int | None) -> int | None:
+        if value is None or (value >= least and (most is None or value <= most)):
+            return value
+        want = f"at least {least}" if most is None else f"between {least} and {most}"
+        raise typer.BadParameter(f"must be {want}, got {value}")
+
+    return check
+
+
+def seconds_option(name: str, help: str, zero_ok: bool = False, **kwargs) -> Any:
+    """A time limit in seconds: finite and positive (``zero_ok``: 0 switches it off)."""
+    return typer.Option(name, help=help, callback=_number_check("seconds", zero_ok), **kwargs)
+
+
+def seed_option(help: str, **kwargs) -> Any:
+    """``--seed``: numpy seeds are non-negative integers."""
+    return typer.Option("--seed", help=help, callback=whole_range(0), **kwargs)
+
+
 MemoryOpt = Annotated[
     Optional[float],
-    typer.Option("--memory-limit", help="Largest score table to build, in GiB (default 2).", show_default=False),
+    typer.Option("--memory-limit", help="Largest score table to build, in GiB (default 2).", show_default=False,
+                 callback=_number_check("GiB")),
 ]
 
 
@@ -85,7 +128,7 @@ def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = Tr
 
         wrapper.__signature__ = sig.replace(parameters=own + extra)  # type: ignore[attr-defined]
         wrapper.__annotations__ = {p.name: p.annotation for p in own + extra}
-        app.command(name, **kwargs)(wrapper)
+        app.command(name, cls=Command, **kwargs)(wrapper)
         return fn
 
     return decorate
@@ -94,8 +137,8 @@ def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = Tr
 def memory_limit_bytes(gib: float | None) -> int:
     if gib is None:
         return DEFAULT_MEMORY_LIMIT
-    if gib <= 0:
-        raise MastermindError(f"--memory-limit must be positive, got {gib}")
+    if not math.isfinite(gib) or gib <= 0:
+        raise MastermindError(f"--memory-limit must be a positive number of GiB, got {gib}")
     return int(gib * 1024**3)
 
 

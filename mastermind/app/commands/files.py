@@ -11,10 +11,11 @@ import typer
 
 from mastermind.app.commands.common import (
     ColorsOpt, JsonOpt, MemoryOpt, NoRepeatOpt, PegsOpt, RulesOpt, game_command,
-    histogram_text, memory_limit_bytes, one_line_errors, print_json, resolve_rules, table_for,
+    histogram_text, memory_limit_bytes, one_line_errors, print_json, resolve_rules, seed_option, table_for,
 )
+from mastermind.app.helpstyle import Command
 from mastermind.core.errors import MastermindError
-from mastermind.core.fileio import read_text, write_atomic
+from mastermind.core.fileio import check_writable, is_stdout, read_text, write_atomic
 from mastermind.app.formats import (
     FORMATS, READABLE, check_format, detect_format, format_for_path, verify_text, write_tree,
 )
@@ -25,7 +26,7 @@ from mastermind.core.tree import StrategyTree
 
 def register(app: typer.Typer) -> None:
     game_command(app, "export", help="Write a strategy's tree as JSON, Graphviz dot or Irving text.")(export)
-    app.command("verify", help="Replay every secret through a strategy file and print its statistics.")(verify)
+    app.command("verify", cls=Command, help="Replay every secret through a strategy file and print its statistics.")(verify)
 
 
 # ---- export -------------------------------------------------------------------------------
@@ -35,14 +36,18 @@ def export(
                         help="A heuristic (minimax, expected-size, entropy, most-parts, simple, random) or optimal.")] = "minimax",
     fmt: Annotated[Optional[str], typer.Option("--format", "-f", help=f"{', '.join(FORMATS)} (default: from --out, else json).",
                    show_default=False)] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="File to write (atomically); standard output if omitted.",
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="File to write (atomically); standard output if omitted or -.",
                    show_default=False)] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the random strategy and random tie-breaks.",
-                    show_default=False)] = None,
+    seed: Annotated[Optional[int], seed_option("Seed of the random strategy and random tie-breaks.",
+                                               show_default=False)] = None,
 ) -> None:
     fmt = check_format(fmt) if fmt else (format_for_path(out) or "json")
+    if out is not None and is_stdout(out):
+        out = None  # the tree is the output
     if json_output and out is None:
         raise MastermindError("--json prints a summary of the file written: give --out FILE")
+    if out is not None:
+        check_writable(out)
     table = table_for(rules, memory_limit)
     with progress_bar(wants_progress(json_output)) as progress:
         tree = strategy_tree_for(strategy, table, progress, seed)

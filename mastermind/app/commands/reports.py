@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
+import io
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -11,18 +10,21 @@ import typer
 
 from mastermind.app.commands.common import (
     JsonOpt, MemoryOpt, NoRepeatOpt, console, game_command, histogram_text,
-    memory_limit_bytes, one_line_errors, print_json, table_for,
+    memory_limit_bytes, one_line_errors, print_json, seconds_option, seed_option, table_for, whole_range,
 )
+from mastermind.app.helpstyle import Command
 from mastermind.core.errors import MastermindError
+from mastermind.core.fileio import check_writable, write_atomic
 from mastermind.core.game import MAX_COLORS, MAX_PEGS, Rules
 from mastermind.core.progress import progress_bar, wants_progress
 
-TimeLimitOpt = Annotated[float, typer.Option("--time-limit", help="Seconds for the solver (each run).")]
-WorkersOpt = Annotated[int, typer.Option("--workers", help="CP-SAT worker threads.")]
+TimeLimitOpt = Annotated[float, seconds_option("--time-limit", help="Seconds for the solver (each run).")]
+MAX_WORKERS = 256  # CP-SAT answers MODEL_INVALID to 100000; beyond 256 is a typing error
+WorkersOpt = Annotated[int, typer.Option("--workers", callback=whole_range(1, MAX_WORKERS), help="CP-SAT worker threads.")]
 
 
 def register(app: typer.Typer) -> None:
-    app.command("table", help="Knuth's algorithm for many games against lower bounds and the optimum "
+    app.command("table", cls=Command, help="Knuth's algorithm for many games against lower bounds and the optimum "
                 "(markdown; --json for rows).")(table)
     game_command(app, "compare", help="Every heuristic against the optimum and the best lower bound; "
                  "--plot draws the histograms.")(compare)
@@ -43,10 +45,10 @@ def table(
     pegs: Annotated[str, typer.Option("--pegs", "-p", help="Pegs: a number, a range 2-4 or a list 2,4.")] = "2-4",
     colors: Annotated[str, typer.Option("--colors", "-c", help="Colours: a number, a range or a list.")] = "2-6",
     no_repeat: NoRepeatOpt = False,
-    time_limit: Annotated[float, typer.Option(
+    time_limit: Annotated[float, seconds_option(
         "--time-limit", help="Seconds for each exact run; cells not finished show bounds.")] = 120.0,
-    cpsat_time: Annotated[float, typer.Option(
-        "--cpsat-time", help="Seconds of CP-SAT depth refutation per tiny game (0: off).")] = 2.0,
+    cpsat_time: Annotated[float, seconds_option(
+        "--cpsat-time", zero_ok=True, help="Seconds of CP-SAT depth refutation per tiny game (0: off).")] = 2.0,
     workers: WorkersOpt = 1,
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
@@ -107,11 +109,11 @@ def markdown_table(rows) -> str:
 # ---- compare -----------------------------------------------------------------------------
 def compare(
     rules: Rules, json_output: bool, memory_limit: int,
-    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds for the exact optimum; "
-                                              "past it only the lower bound is shown.")] = 300.0,
+    time_limit: Annotated[float, seconds_option("--time-limit", help="Seconds for the exact optimum; "
+                                                "past it only the lower bound is shown.")] = 300.0,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Draw the histograms side by side "
                                                  "into this PNG file (needs matplotlib).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the random strategy.")] = 0,
+    seed: Annotated[int, seed_option("Seed of the random strategy.")] = 0,
 ) -> None:
     from mastermind.app.reports import compare as run_compare
 
@@ -180,9 +182,9 @@ def _import_pyplot():
 
 def _check_plot_target(path: Path) -> None:
     _import_pyplot()
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise MastermindError(f"cannot write {path}: folder {folder} does not exist")
+    if str(path) == "-":
+        raise MastermindError("--plot needs a file name: a PNG on standard output would mix with the table")
+    check_writable(path)
     if path.suffix.lower() != ".png":
         raise MastermindError(f"--plot writes PNG files: {path} should end in .png")
 
@@ -206,18 +208,12 @@ def write_histogram_plot(result, path: Path) -> None:
     ax.set_title(f"{result.rules}: guesses per secret")
     ax.legend()
     fig.tight_layout()
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=folder)
+    buffer = io.BytesIO()
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fig.savefig(fh, format="png", dpi=100)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        fig.savefig(buffer, format="png", dpi=100)
     finally:
         plt.close(fig)
+    write_atomic(path, buffer.getvalue())
 
 
 # ---- bounds ------------------------------------------------------------------------------
