@@ -304,11 +304,29 @@ def score(rules: Rules, secret: Code, guess: Code) -> Feedback:
 
 
 def format_bytes(n: int) -> str:
+    """Readable sizes; past a thousand TiB only the power of ten matters.
+
+    >>> format_bytes(512), format_bytes(3 * 1024**3), format_bytes(72301961339330 * 1024**4)
+    ('512 B', '3.0 GiB', 'about 10^14 TiB')
+    """
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if n < 1024 or unit == "TiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+            break
         n /= 1024
-    raise AssertionError  # pragma: no cover
+    if unit == "B":
+        return f"{n:.0f} B"
+    if n >= 1000:
+        return f"about 10^{round(math.log10(n))} TiB"
+    return f"{n:.1f} {unit}"
+
+
+def format_count(n: int) -> str:
+    """Exact up to a million, then as a power of ten.
+
+    >>> format_count(1296), format_count(35**20)
+    ('1296', 'about 10^31')
+    """
+    return str(n) if n < 10**6 else f"about 10^{round(math.log10(n))}"
 
 
 class CodeTable:
@@ -329,6 +347,11 @@ class CodeTable:
         self.rules = rules
         need = rules.table_bytes() if full else rules.n_codes * (rules.pegs + rules.colors)
         if need > memory_limit:
+            if need > 1024**5:  # no --memory-limit helps: say so instead of suggesting one
+                raise MastermindError(
+                    f"{rules} is out of reach: {format_count(rules.n_codes)} codes, its score table "
+                    f"would need {format_bytes(need)}"
+                )
             raise MastermindError(
                 f"{rules} needs about {format_bytes(need)} for its score table "
                 f"({rules.n_codes} codes), above the limit of {format_bytes(memory_limit)}; "

@@ -276,11 +276,14 @@ def cpsat(
     workers: WorkersOpt = 2,
 ) -> None:
     from mastermind.engines.models.bounds import lookahead_total_bound, lookahead_worst_bound
-    from mastermind.engines.models.cpsat_tree import solve_tree
+    from mastermind.engines.models.cpsat_tree import check_model_size, solve_tree
 
+    if depth is not None and depth < 1:
+        raise MastermindError(f"--depth must be at least 1, got {depth}")
     table = table_for(rules, memory_limit)
     if depth is None:
         depth = lookahead_worst_bound(table, 1) + (0 if feasible else 1)
+    check_model_size(table, depth)  # before any bound or model is computed
     seed = None if feasible else lookahead_total_bound(table, 2 if table.n <= 256 else 1)
     result = solve_tree(table, depth, objective="feasible" if feasible else "total",
                         time_limit=time_limit, workers=workers, lower_bound=seed)
