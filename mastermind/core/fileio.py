@@ -160,16 +160,47 @@ def check_writable(path: str | os.PathLike) -> None:
         raise MastermindError(f"cannot write {shown}: folder {target.parent} does not exist")
 
 
-def read_text(path: str | os.PathLike) -> str:
-    """Read a text file, turning a missing or unreadable file into a one-line error."""
+MAX_READ = 256 * 1024**2  # a strategy file of the largest game in reach is a few tens of MiB
+
+
+def read_text(path: str | os.PathLike, limit: int = MAX_READ) -> str:
+    """Read a UTF-8 text file (``-``: standard input) of at most ``limit`` bytes; a missing,
+    unreadable, binary or endless file (``/dev/zero``) is a one-line error."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        if str(path) == "-":
+            buffer = getattr(sys.stdin, "buffer", None)  # a text stream in tests
+            raw = (_read_at_most(buffer, limit) if buffer is not None
+                   else _read_at_most(_Encoded(sys.stdin), limit))
+        else:
+            with open(path, "rb") as fh:
+                raw = _read_at_most(fh, limit)
     except FileNotFoundError:
         raise MastermindError(f"file not found: {path}") from None
     except IsADirectoryError:
         raise MastermindError(f"cannot read {path}: it is a directory") from None
+    except OSError as exc:
+        raise MastermindError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if raw is None:
+        raise MastermindError(f"cannot read {path}: larger than {format_size(limit)}")
+    try:
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise MastermindError(f"cannot read {path}: not UTF-8 text (byte {exc.start}); "
                               f"a binary file?") from None
-    except OSError as exc:
-        raise MastermindError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _read_at_most(stream, limit: int) -> bytes | None:
+    data = stream.read(limit + 1)
+    return None if len(data) > limit else data
+
+
+class _Encoded:
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def read(self, n: int) -> bytes:
+        return self.stream.read(n).encode("utf-8")
+
+
+def format_size(n: int) -> str:
+    return f"{n // 1024**2} MiB" if n >= 1024**2 else f"{n} bytes"

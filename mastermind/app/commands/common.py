@@ -77,8 +77,18 @@ MemoryOpt = Annotated[
 ]
 
 
-def resolve_rules(rules: str | None, pegs: int | None, colors: int | None, no_repeat: bool) -> Rules:
-    """``--rules`` or ``--pegs/--colors/--no-repeat`` (not both); default p4c6."""
+GameArg = Annotated[Optional[str], typer.Argument(metavar="RULES", show_default=False,
+                                                 help="The game, e.g. p4c6 (same as --rules).")]
+
+
+def resolve_rules(rules: str | None, pegs: int | None, colors: int | None, no_repeat: bool,
+                  game: str | None = None) -> Rules:
+    """The game given once: as RULES, ``--rules`` or ``--pegs/--colors/--no-repeat``; default p4c6."""
+    if game is not None:
+        if rules is not None or pegs is not None or colors is not None or no_repeat:
+            raise MastermindError(f"the game is given twice: {game} and --rules/--pegs/--colors/"
+                                  f"--no-repeat; give it once")
+        return Rules.parse(game)
     if rules is not None:
         if pegs is not None or colors is not None or no_repeat:
             raise MastermindError("give either --rules or --pegs/--colors/--no-repeat, not both")
@@ -94,8 +104,12 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = True, **kwargs) -> Callable:
-    """Register ``fn(rules, json_output, [memory_limit], ...)`` as a command with the shared options."""
+def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = True,
+                 game_argument: bool = False, **kwargs) -> Callable:
+    """Register ``fn(rules, json_output, [memory_limit], ...)`` as a command with the shared options.
+
+    With ``game_argument`` the game may also be given as an argument (``game-value p4c6``).
+    """
 
     def decorate(fn: Callable) -> Callable:
         sig = inspect.signature(fn)
@@ -105,6 +119,9 @@ def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = Tr
         own = [p.replace(annotation=hints.get(n, p.annotation)) for n, p in sig.parameters.items()
                if n not in ("rules", "json_output", "memory_limit")]
         kw = inspect.Parameter.KEYWORD_ONLY
+        if game_argument:
+            own.insert(0, inspect.Parameter("game", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
+                                            annotation=GameArg))
         extra = [
             inspect.Parameter("rules_text", kw, default=None, annotation=RulesOpt),
             inspect.Parameter("pegs", kw, default=None, annotation=PegsOpt),
@@ -120,7 +137,7 @@ def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = Tr
         def wrapper(**values: Any) -> Any:
             with one_line_errors():
                 rules = resolve_rules(values.pop("rules_text"), values.pop("pegs"),
-                                      values.pop("colors"), values.pop("no_repeat"))
+                                      values.pop("colors"), values.pop("no_repeat"), values.pop("game", None))
                 gib = values.pop("memory_limit", None)
                 if wants_memory:
                     values["memory_limit"] = memory_limit_bytes(gib)

@@ -99,7 +99,7 @@ def verify(
         explicit = rules_text is not None or pegs is not None or colors is not None or no_repeat
         rules = resolve_rules(rules_text, pegs, colors, no_repeat) if explicit else None
         limit = memory_limit_bytes(memory_limit)
-        text = sys.stdin.read() if file == "-" else read_text(file)
+        text = read_text(file)
         fmt = check_format(fmt, READABLE) if fmt else detect_format(text, None if file == "-" else file)
         name = "" if file == "-" else Path(file).stem
         result = verify_text(text, fmt, rules, name=name, memory_limit=limit)

@@ -18,24 +18,17 @@ HELP = (
 
 
 def register(app: typer.Typer) -> None:
-    game_command(app, "game-value", help=HELP)(game_value)
+    game_command(app, "game-value", game_argument=True, help=HELP)(game_value)
 
 
 def game_value(
     rules: Rules, json_output: bool, memory_limit: int,
-    game: Optional[str] = typer.Argument(None, metavar="RULES", show_default=False,
-                                         help="The game, e.g. p4c6 (same as --rules)."),
     solver: Annotated[str, typer.Option(help="Best replies from: auto (the exact solver), exact, or search (slow reference, tiny games).")] = "auto",
     max_iterations: Annotated[int, typer.Option(help="Give up after this many best replies (reporting bounds).")] = 500,
 ) -> None:
     from mastermind.engines.gamevalue import game_value as solve_game
     from mastermind.engines.gamevalue.bestreply import SOLVERS
 
-    if game is not None:
-        chosen = Rules.parse(game)
-        if rules != Rules() and rules != chosen:
-            raise MastermindError(f"two games given: {game} and {rules}; give the rules once")
-        rules = chosen
     if solver not in SOLVERS:
         raise MastermindError(f"unknown --solver {solver!r}: use one of {', '.join(SOLVERS)}")
     if max_iterations < 2:

@@ -49,6 +49,7 @@ from mastermind.core.tree import Node, StrategyTree
 MAX_NESTING = 200
 """Deeper files are refused (keeps the recursive reader far from Python's stack limit)."""
 
+MAX_COUNT_DIGITS = 40
 _DIGITS = frozenset("0123456789")  # not str.isdigit: it accepts digits int() refuses
 
 NOT_A_SECRET_MARK = "*"
@@ -138,6 +139,9 @@ class _Parser:
         start = self.pos
         while self.pos < len(self.text) and self.text[self.pos] in _DIGITS:
             self.pos += 1
+        if self.pos - start > MAX_COUNT_DIGITS:  # int() refuses past 4300 digits; no game is near
+            self.pos = start
+            self.fail(f"a count of more than {MAX_COUNT_DIGITS} digits")
         entry = _Entry(count=int(self.text[start : self.pos]), offset=start)
         char = self.peek()
         if char == "(":
