@@ -118,6 +118,11 @@ def test_compare_cli(capsys):
     assert main(["compare", "-p", "2", "-c", "3"]) == 0
     out = capsys.readouterr().out
     assert "optimal" in out and "minimax" in out and "lower bound" in out
+    # piped: one line per row, however wide (rich wrapped at 80 columns before)
+    rows = [line for line in out.splitlines() if line.startswith("│")]
+    assert len(rows) == 2 + 6 and all(line.count("│") == 8 for line in rows)
+    optimal_row = next(line for line in rows if "optimal" in line)
+    assert "optimal total" in optimal_row and "least possible worst case" in out
 
 
 def test_plot_without_or_with_matplotlib(tmp_path, capsys):

@@ -184,11 +184,15 @@ def print_json(obj: Any) -> None:
     sys.stdout.flush()
 
 
+PIPED_WIDTH = 10_000  # piped output is read by programs and wide pagers: never wrap tables
+
+
 def console():
-    """A rich console on standard output (plain text when piped)."""
+    """A rich console on standard output (plain text, and tables at full width, when piped)."""
     from rich.console import Console
 
-    return Console(soft_wrap=True)
+    piped = not (hasattr(sys.stdout, "isatty") and sys.stdout.isatty())
+    return Console(soft_wrap=True, width=PIPED_WIDTH if piped else None)
 
 
 def histogram_text(hist: list[int]) -> str:

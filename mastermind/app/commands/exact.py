@@ -111,11 +111,11 @@ def _print(rules: Rules, results: list, by_first_guess: bool, objective: str) ->
                   + (f", at most {plural(r.max_guesses, 'guess')}" if r.max_guesses else "")
                   + (f", pool {r.pool}" if r.pool != "all" else "") + ")")
         out.print(f"first guess  {rules.code_text(r.first_guess)}")
-        out.print(f"total        {r.total} over {r.secrets} secrets  (average {r.average:.4f})")
+        out.print(f"total        {r.total} over {plural(r.secrets, 'secret')}  (average {r.average:.4f})")
         out.print(f"worst case   {plural(r.worst, 'guess')}")
         out.print(f"histogram    {histogram_text(r.histogram)}")
-        out.print(f"proven       {'yes' if r.proven else 'no'}  ({r.seconds:.2f} s, {r.nodes} nodes, "
-                  f"{r.memo_hits} memo hits)")
+        out.print(f"proven       {'yes' if r.proven else 'no'}  ({r.seconds:.2f} s, {plural(r.nodes, 'node')}, "
+                  f"{plural(r.memo_hits, 'memo hit')})")
         return
     from rich.table import Table
 

@@ -11,7 +11,7 @@ import typer
 
 from mastermind.app.commands.common import (
     ColorsOpt, JsonOpt, MemoryOpt, NoRepeatOpt, PegsOpt, RulesOpt, game_command,
-    histogram_text, memory_limit_bytes, one_line_errors, print_json, resolve_rules, seed_option, table_for,
+    histogram_text, memory_limit_bytes, one_line_errors, plural, print_json, resolve_rules, seed_option, table_for,
 )
 from mastermind.app.helpstyle import Command
 from mastermind.core.errors import MastermindError
@@ -109,7 +109,7 @@ def verify(
         typer.echo(f"error: {file} is not a valid strategy: {result.errors[0]}", err=True)
     else:
         stats = result.stats
-        typer.echo(f"valid      {file}: {result.rules} strategy ({fmt}), {stats.secrets} secrets")
+        typer.echo(f"valid      {file}: {result.rules} strategy ({fmt}), {plural(stats.secrets, 'secret')}")
         typer.echo(f"total      {stats.total}")
         typer.echo(f"average    {stats.average:.4f}")
         typer.echo(f"worst      {stats.worst}")

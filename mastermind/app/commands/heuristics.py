@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from mastermind.app.commands.common import (
-    console, histogram_text, print_json, seed_option, table_for, whole_range,
+    console, histogram_text, plural, print_json, seed_option, table_for, whole_range,
 )
 from mastermind.core.game import CodeTable, Rules
 
@@ -70,7 +70,7 @@ def heuristics(
 def _print_rows(rules: Rules, table: CodeTable, rows: list[dict], pool: str) -> None:
     from rich.table import Table
 
-    out = Table(title=f"{rules}: all {table.n} secrets played, pool {pool}",
+    out = Table(title=f"{rules}: {'all ' if table.n > 1 else ''}{plural(table.n, 'secret')} played, pool {pool}",
                 caption="histogram: secrets solved with 1, 2, ... guesses")
     for column, justify in (("strategy", "left"), ("first", "left"), ("total", "right"),
                             ("average", "right"), ("worst", "right"), ("histogram", "left")):
@@ -81,7 +81,7 @@ def _print_rows(rules: Rules, table: CodeTable, rows: list[dict], pool: str) -> 
                     f"{row['average']:.4f}", str(row["worst"]), histogram_text(row["histogram"]))
         worst = row["worst_secrets"]
         if len(worst) <= 8:
-            notes.append(f"{row['strategy']} needs {row['worst']} guesses for {' '.join(worst)}")
+            notes.append(f"{row['strategy']} needs {plural(row['worst'], 'guess')} for {' '.join(worst)}")
     printer = console()
     printer.print(out)
     for note in notes:

@@ -10,7 +10,7 @@ import typer
 
 from mastermind.app.commands.common import (
     JsonOpt, MemoryOpt, NoRepeatOpt, console, game_command, histogram_text,
-    memory_limit_bytes, one_line_errors, print_json, seconds_option, seed_option, table_for, whole_range,
+    memory_limit_bytes, one_line_errors, plural, print_json, seconds_option, seed_option, table_for, whole_range,
 )
 from mastermind.app.helpstyle import Command
 from mastermind.core.errors import MastermindError
@@ -143,17 +143,18 @@ def _print_comparison(result) -> None:
 
     n = result.rules.n_codes
     opt = result.optimal
-    title = f"{result.rules}: {n} secrets, heuristics against the optimum"
-    t = Table(title=title)
+    title = f"{result.rules}: {plural(n, 'secret')}, heuristics against the optimum"
+    t = Table(title=title, caption="worst of 'optimal total': the worst case of the tree with the least "
+                                   "total, which may exceed the least possible worst case")
     for name, justify in [("strategy", "left"), ("total", "right"), ("average", "right"),
                           ("worst", "right"), ("gap", "right"), ("gap %", "right"),
                           ("histogram (1, 2, ... guesses)", "left")]:
         t.add_column(name, justify=justify)
     if opt is not None:
-        t.add_row("optimal", str(opt["total"]), f"{opt['total'] / n:.4f}", str(opt["worst"]), "0",
+        t.add_row("optimal total", str(opt["total"]), f"{opt['total'] / n:.4f}", str(opt["worst"]), "0",
                   "0.00", histogram_text(opt["histogram"]))
     else:
-        t.add_row("optimal", "not solved", "", "", "", "", "")
+        t.add_row("optimal total", "not solved", "", "", "", "", "")
     t.add_row("lower bound", f">= {result.bounds.total}", f">= {result.bounds.total / n:.4f}",
               f">= {result.bounds.worst}", "", "", "")
     t.add_section()
@@ -253,7 +254,7 @@ def bounds(
         print_json(data)
         return
     out = console()
-    out.print(f"{rules}: {table.n} codes, {len(rules.answers)} answers; Knuth's first guess "
+    out.print(f"{rules}: {plural(table.n, 'code')}, {plural(len(rules.answers), 'answer')}; Knuth's first guess "
               f"{data['knuth_first_guess']} leaves at most {mu}")
     out.print("worst case >= " + ", ".join(f"{k} {v}" for k, v in worst.items())
               + f"  -> best {data['worst']['best']}")
@@ -298,14 +299,14 @@ def cpsat(
         print_json(data)
         return
     if result.infeasible:
-        typer.echo(f"{rules}: no strategy solves every secret within {depth} guesses (proven): "
+        typer.echo(f"{rules}: no strategy solves every secret within {plural(depth, 'guess')} (proven): "
                    f"the worst case is at least {depth + 1} [{result.seconds:.2f} s]")
     elif result.value is None:
         typer.echo(f"{rules}: {result.status} after {result.seconds:.2f} s, nothing proven"
                    + (f"; total >= {result.bound}" if result.bound is not None else ""))
     else:
         what = "a strategy" if feasible else ("optimal strategy" if result.proven else "best strategy found")
-        typer.echo(f"{rules}: {what} within {depth} guesses: total {result.value}, worst "
+        typer.echo(f"{rules}: {what} within {plural(depth, 'guess')}: total {result.value}, worst "
                    f"{data['worst']}, first guess {data['first_guess']}, histogram "
                    f"{histogram_text(data['histogram'])}; status {result.status}"
                    + ("" if feasible or result.proven else f", total >= {result.bound} proven")
@@ -334,5 +335,5 @@ def static(
         typer.echo(f"{rules} static, {kind}: {result.status} after {result.seconds:.2f} s, no solution found")
         return
     proven = "proven optimal" if result.proven else f"not proven, at least {result.bound}"
-    typer.echo(f"{rules} static, {kind}: {result.value} guesses + the final one ({proven}, "
+    typer.echo(f"{rules} static, {kind}: {plural(result.value, 'guess')} + the final one ({proven}, "
                f"{result.status}, {result.seconds:.2f} s): {' '.join(guesses)}")
