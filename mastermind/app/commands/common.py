@@ -32,10 +32,14 @@ ColorsOpt = Annotated[Optional[int], typer.Option("--colors", "-c", help="Number
 NoRepeatOpt = Annotated[bool, typer.Option("--no-repeat", help="No colour twice in a code.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of tables.")]
 MAX_THREADS = 1024  # --jobs and --workers beyond this are typing errors, not machines
+MAX_SEED = 2**63 - 1  # seeds travel as int64 (numba, numpy)
+MAX_SECONDS = 10**7  # about four months: time limits beyond are typing errors
+MAX_GIB = 2**20  # a pebibyte
 
 
-def _number_check(unit: str, zero_ok: bool = False) -> Callable:
-    """A typer callback refusing nan, inf and negative numbers (and 0 unless ``zero_ok``)."""
+def _number_check(unit: str, most: float, zero_ok: bool = False) -> Callable:
+    """A typer callback refusing nan, inf, negative numbers, 0 unless ``zero_ok``, and more
+    than ``most`` (a typing error, and past what the solvers' timers and sizes take)."""
 
     def check(value: float | None) -> float | None:
         if value is None:
@@ -43,6 +47,8 @@ def _number_check(unit: str, zero_ok: bool = False) -> Callable:
         if not math.isfinite(value) or value < 0 or (value == 0 and not zero_ok):
             least = "0 or more" if zero_ok else "a positive number of"
             raise typer.BadParameter(f"must be {least} {unit}, got {value}")
+        if value > most:
+            raise typer.BadParameter(f"must be at most {most:g} {unit}, got {value:g}")
         return value
 
     return check
@@ -62,18 +68,18 @@ def whole_range(least: int, most: int | None = None) -> Callable:
 
 def seconds_option(name: str, help: str, zero_ok: bool = False, **kwargs) -> Any:
     """A time limit in seconds: finite and positive (``zero_ok``: 0 switches it off)."""
-    return typer.Option(name, help=help, callback=_number_check("seconds", zero_ok), **kwargs)
+    return typer.Option(name, help=help, callback=_number_check("seconds", MAX_SECONDS, zero_ok), **kwargs)
 
 
 def seed_option(help: str, **kwargs) -> Any:
     """``--seed``: numpy seeds are non-negative integers."""
-    return typer.Option("--seed", help=help, callback=whole_range(0), **kwargs)
+    return typer.Option("--seed", help=help, callback=whole_range(0, MAX_SEED), **kwargs)
 
 
 MemoryOpt = Annotated[
     Optional[float],
     typer.Option("--memory-limit", help="Largest score table to build, in GiB (default 2).", show_default=False,
-                 callback=_number_check("GiB")),
+                 callback=_number_check("GiB", MAX_GIB)),
 ]
 
 

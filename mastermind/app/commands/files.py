@@ -41,7 +41,7 @@ def export(
     seed: Annotated[Optional[int], seed_option("Seed of the random strategy and random tie-breaks.",
                                                show_default=False)] = None,
 ) -> None:
-    fmt = check_format(fmt) if fmt else (format_for_path(out) or "json")
+    fmt = check_format(fmt) if fmt is not None else (format_for_path(out) or "json")
     if out is not None and is_stdout(out):
         out = None  # the tree is the output
     if json_output and out is None:
@@ -100,7 +100,7 @@ def verify(
         rules = resolve_rules(rules_text, pegs, colors, no_repeat) if explicit else None
         limit = memory_limit_bytes(memory_limit)
         text = read_text(file)
-        fmt = check_format(fmt, READABLE) if fmt else detect_format(text, None if file == "-" else file)
+        fmt = check_format(fmt, READABLE) if fmt is not None else detect_format(text, None if file == "-" else file)
         name = "" if file == "-" else Path(file).stem
         result = verify_text(text, fmt, rules, name=name, memory_limit=limit)
     if json_output:

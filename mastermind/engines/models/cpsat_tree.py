@@ -102,6 +102,9 @@ def check_model_size(table: CodeTable, max_depth: int, answers: int | None = Non
     Counted, not built: the layout alone grows as ``answers ** depth``.
     """
     rules = table.rules
+    if max_depth > table.n:  # no strategy needs more guesses than codes; the count would not end
+        raise MastermindError(f"depth {max_depth} is more than the {table.n} codes of {rules}; "
+                              f"no strategy needs that many guesses")
     if answers is None:  # every answer but the win may occur
         answers = len(rules.answers) - 1
     size = ModelSize.estimate(answers, max_depth, table.n if secrets is None else secrets, table.n)
