@@ -118,7 +118,7 @@ def test_version(capsys, monkeypatch):
 
 # ---- the defects of issue 15, one by one ---------------------------------------------------
 @pytest.mark.parametrize("argv, needle", [
-    (["heuristics", "--seed", "-1"], "'--seed': must be between 0 and 9223372036854775807, got -1"),
+    (["heuristics", "--seed", "-1"], "'--seed': must be at least 0, got -1"),
     (["simulate", "--seed", "-1"], "--seed"),
     (["export", "--seed", "-1"], "--seed"),
     (["assist", "--seed", "-1"], "--seed"),
@@ -139,10 +139,10 @@ def test_version(capsys, monkeypatch):
     (["table", "--cpsat-time", "-1"], "0 or more seconds, got -1"),
     (["cpsat", "--time-limit", "inf"], "got inf"),
     (["static", "--time-limit", "-1"], "got -1"),
-    (["cpsat", "--workers", "100000"], "between 1 and 256, got 100000"),
+    (["cpsat", "--workers", "100000"], "'--workers': must be at most 256, got 100000"),
     (["static", "--workers", "0"], "got 0"),
     (["table", "--workers", "-1"], "got -1"),
-    (["optimal", "--jobs", "100000"], "between 0 and 1024"),
+    (["optimal", "--jobs", "100000"], "must be at most 1024"),
     (["optimal", "--max-guesses", "9" * 5000], "--max-guesses"),
     (["game-value", "p2c2", "--rules", "p3c3"], "given twice"),
     (["game-value", "p2c2", "--pegs", "2"], "given twice"),

@@ -60,7 +60,7 @@ def whole_range(least: int, most: int | None = None) -> Callable:
     def check(value: int | None) -> int | None:
         if value is None or (value >= least and (most is None or value <= most)):
             return value
-        want = f"at least {least}" if most is None else f"between {least} and {most}"
+        want = f"at least {least}" if value < least else f"at most {most}"
         raise typer.BadParameter(f"must be {want}, got {value}")
 
     return check
