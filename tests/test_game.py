@@ -216,3 +216,26 @@ def test_possible_answers_match_enumeration():
                 for g in canonical_first_guesses(rules):
                     seen |= {rules.answer_feedbacks[a] for a in np.unique(table.answer_indices(g))}
                 assert seen == set(rules.answers), rules
+
+
+@pytest.mark.parametrize("typed, black, white", [
+    ("1B", 1, 0), ("1b", 1, 0), ("1W", 0, 1), ("0", 0, 0), ("-", 0, 0), ("none", 0, 0),
+    ("B", 1, 0), ("W", 0, 1), ("2B1W", 2, 1), ("1W2B", 2, 1), ("BBW", 2, 1), ("2 1", 2, 1),
+])
+def test_feedback_as_people_type_it(typed, black, white):
+    assert Rules(4, 6).parse_feedback(typed) == Feedback(black, white)
+
+
+@pytest.mark.parametrize("typed", ["³B", "①", "1B²W", "9" * 5000 + "B", "p"])
+def test_feedback_refuses_non_ascii_digits_in_one_line(typed):
+    with pytest.raises(MastermindError) as info:
+        Feedback.parse(typed)
+    assert "\n" not in str(info.value) and "cannot read feedback" in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["³⁶³²", "①②③④", "٣٦٣٢", "１２３４"])
+def test_codes_and_rules_refuse_non_ascii_digits(text):
+    with pytest.raises(MastermindError, match="colour"):
+        Rules(4, 6).parse_code(text)
+    with pytest.raises(MastermindError, match="cannot read rules"):
+        Rules.parse(f"p{text[0]}c6")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mastermind.core.errors import MastermindError
-from mastermind.core.fileio import write_atomic
+from mastermind.core.fileio import check_writable, write_atomic
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -66,9 +66,7 @@ def check_plot_target(path: str | os.PathLike) -> str:
     """Refuse a bad target before any work: its format, its folder, matplotlib present."""
     fmt = plot_format(path)
     if str(path) != "-":
-        folder = Path(path).parent
-        if not folder.is_dir():
-            raise MastermindError(f"cannot write {path}: folder {folder} does not exist")
+        check_writable(path)
     _matplotlib()
     return fmt
 

@@ -1,42 +1,206 @@
-"""Writing files atomically: a reader never sees half a file, a failure leaves the old one."""
+"""Writing files atomically: a reader never sees half a file, a failure leaves the old one.
+
+The one writer of the project (every ``--out`` goes through :func:`write_atomic`):
+
+- ``-`` is standard output;
+- a symlink is followed: its target is replaced, the link stays a link;
+- a device, FIFO or other special file (``/dev/null``), and a name of an open descriptor
+  (``/dev/stdout``, ``/proc/self/fd/1``), is written in place, since renaming over it would
+  replace the device by a regular file or leave the descriptor on the old file;
+- a regular file is replaced through a temporary file in its folder and a rename, keeping
+  its mode; a new file gets the usual mode (``0o666`` minus the umask);
+- a read-only target, a directory or a missing folder is a :class:`MastermindError`.
+
+>>> import os, stat, tempfile
+>>> folder = tempfile.mkdtemp()
+>>> path = os.path.join(folder, "tree.json")
+>>> write_atomic(path, "{}\\n")
+>>> open(path).read(), stat.S_IMODE(os.stat(path).st_mode) == 0o666 & ~current_umask()
+('{}\\n', True)
+"""
 
 from __future__ import annotations
 
 import os
+import stat
+import sys
 import tempfile
 from pathlib import Path
 
 from mastermind.core.errors import MastermindError
 
+STDOUT = "-"
 
-def write_atomic(path: str | os.PathLike[str], text: str | bytes) -> None:
-    """Write ``text`` (str, or bytes written as they are) to ``path`` through a temporary
-    file in the same folder and a rename."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise MastermindError(f"cannot write {target}: folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+
+def current_umask() -> int:
+    """The process umask (read by setting it and putting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8, or bytes) to ``path``; see the module for the rules."""
+    if is_stdout(path):
+        _write_stdout(data)
+        return
+    shown = os.fspath(path)
+    if _names_a_descriptor(path):
+        _write_in_place(Path(path), shown, data)
+        return
+    target = Path(os.path.realpath(path))  # through symlinks: the link stays, its target changes
     try:
-        binary = isinstance(text, bytes)
-        with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as fh:
-            fh.write(text)
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise MastermindError(f"cannot write {shown}: it is a directory; give a file name")
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        _write_in_place(target, shown, data)
+        return
+    if info is not None and _read_only(target, info.st_mode):
+        raise MastermindError(f"cannot write {shown}: the file is read-only")
+    folder = target.parent
+    if not folder.is_dir():
+        raise MastermindError(f"cannot write {shown}: folder {folder} does not exist")
+    mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~current_umask()
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise MastermindError(f"cannot write {shown}: {exc.strerror} (folder {folder})") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(_as_bytes(data))
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError):
+            raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
         raise
 
 
-def read_text(path: str | os.PathLike[str]) -> str:
-    """Read a text file, turning a missing or unreadable file into a one-line error."""
+def is_stdout(path: str | os.PathLike) -> bool:
+    """``-``, or a name of this process's standard output (``/dev/stdout``, ``/dev/fd/1``):
+    written through ``sys.stdout``, so that it mixes in order with other output."""
+    if str(path) == STDOUT:
+        return True
+    if not _names_a_descriptor(path):
+        return False
     try:
-        return Path(path).read_text(encoding="utf-8")
+        here, out = os.stat(path), os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real descriptor behind sys.stdout
+        return False
+    return (here.st_dev, here.st_ino) == (out.st_dev, out.st_ino)
+
+
+def _names_a_descriptor(path: str | os.PathLike) -> bool:
+    """``/dev/stdout``, ``/dev/fd/1``, ``/proc/self/fd/1``: an open descriptor, whatever it is.
+
+    Their link targets are not files to replace (the descriptor would keep the old one).
+    """
+    here = os.path.abspath(path)
+    for _ in range(40):  # a symlink loop ends here too
+        if here.startswith(("/proc/", "/dev/fd/")) or here in ("/dev/stdout", "/dev/stderr"):
+            return True
+        if not os.path.islink(here):
+            return False
+        here = os.path.normpath(os.path.join(os.path.dirname(here), os.readlink(here)))
+    return False
+
+
+def _read_only(target: Path, mode: int) -> bool:
+    # root may write anything: a file without write bits is still meant to be kept
+    return not os.access(target, os.W_OK) or not mode & 0o222
+
+
+def _as_bytes(data: str | bytes) -> bytes:
+    return data.encode("utf-8") if isinstance(data, str) else data
+
+
+def _write_stdout(data: str | bytes) -> None:
+    if isinstance(data, str):
+        sys.stdout.write(data)
+        sys.stdout.flush()
+    else:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+
+
+def _write_in_place(target: Path, shown: str, data: str | bytes) -> None:
+    """Devices and FIFOs cannot be renamed over: open them for writing as they are."""
+    try:
+        with open(target, "wb") as fh:
+            fh.write(_as_bytes(data))
+    except OSError as exc:
+        raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
+
+
+def check_writable(path: str | os.PathLike) -> None:
+    """Refuse, before any work, an output path that :func:`write_atomic` would refuse."""
+    if str(path) == STDOUT:
+        return
+    target = Path(os.path.realpath(path))
+    shown = os.fspath(path)
+    if target.is_dir():
+        raise MastermindError(f"cannot write {shown}: it is a directory; give a file name")
+    if target.exists():
+        if target.is_file() and _read_only(target, target.stat().st_mode):
+            raise MastermindError(f"cannot write {shown}: the file is read-only")
+        return
+    if not target.parent.is_dir():
+        raise MastermindError(f"cannot write {shown}: folder {target.parent} does not exist")
+
+
+MAX_READ = 256 * 1024**2  # a strategy file of the largest game in reach is a few tens of MiB
+
+
+def read_text(path: str | os.PathLike, limit: int = MAX_READ) -> str:
+    """Read a UTF-8 text file (``-``: standard input) of at most ``limit`` bytes; a missing,
+    unreadable, binary or endless file (``/dev/zero``) is a one-line error."""
+    try:
+        if str(path) == "-":
+            buffer = getattr(sys.stdin, "buffer", None)  # a text stream in tests
+            raw = (_read_at_most(buffer, limit) if buffer is not None
+                   else _read_at_most(_Encoded(sys.stdin), limit))
+        else:
+            with open(path, "rb") as fh:
+                raw = _read_at_most(fh, limit)
     except FileNotFoundError:
         raise MastermindError(f"file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MastermindError(f"cannot read {path}: {exc}") from None
+    except IsADirectoryError:
+        raise MastermindError(f"cannot read {path}: it is a directory") from None
+    except OSError as exc:
+        raise MastermindError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if raw is None:
+        raise MastermindError(f"cannot read {path}: larger than {format_size(limit)}")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MastermindError(f"cannot read {path}: not UTF-8 text (byte {exc.start}); "
+                              f"a binary file?") from None
+
+
+def _read_at_most(stream, limit: int) -> bytes | None:
+    data = stream.read(limit + 1)
+    return None if len(data) > limit else data
+
+
+class _Encoded:
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def read(self, n: int) -> bytes:
+        return self.stream.read(n).encode("utf-8")
+
+
+def format_size(n: int) -> str:
+    return f"{n // 1024**2} MiB" if n >= 1024**2 else f"{n} bytes"

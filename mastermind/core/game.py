@@ -35,7 +35,9 @@ MAX_PEGS = 20  # keeps every answer index inside a uint8
 MAX_COLORS = len(SYMBOLS)
 DEFAULT_MEMORY_LIMIT = 2 * 1024**3
 
-_RULES_RE = re.compile(r"^p(\d+)c(\d+)([rn]?)$", re.IGNORECASE)
+# ASCII digits only ("³" is a digit to Python but not to int()), and few of them
+_RULES_RE = re.compile(r"^p([0-9]{1,9})c([0-9]{1,9})([rn]?)$", re.IGNORECASE)
+_NO_PEGS = ("0", "-", "NONE")  # feedback without key pegs
 
 
 @dataclass(frozen=True, order=True)
@@ -44,6 +46,8 @@ class Feedback:
 
     >>> Feedback.parse("BBW."), Feedback.parse("2A1B"), str(Feedback(1, 2))
     (Feedback(black=2, white=1), Feedback(black=2, white=1), '1B2W')
+    >>> [str(Feedback.parse(t)) for t in ("1B", "1w", "0", "B", "W", "-", "1W2B")]
+    ['1B0W', '0B1W', '0B0W', '1B0W', '0B1W', '0B0W', '2B1W']
     """
 
     black: int
@@ -54,24 +58,27 @@ class Feedback:
 
     @classmethod
     def parse(cls, text: str, pegs: int | None = None) -> "Feedback":
-        """Read ``2B1W``, ``2b1w``, ``2 1``, ``2,1``, ``BBW.``/``BBW`` or ``2A1B``.
+        """Read ``2B1W``, ``1B``, ``1W``, ``0``/``-`` (no pegs), ``2 1``, ``2,1``, ``BBW.``/``BBW`` or ``2A1B``.
 
         With ``pegs`` given, feedback that no pair of codes can produce is refused.
         """
         raw = text.strip()
         s = raw.upper().replace(" ", ",")
-        m = (
-            re.fullmatch(r"(\d+)B(\d+)W", s)
-            or re.fullmatch(r"(\d+)A(\d+)B", s)
-            or re.fullmatch(r"(\d+),+(\d+)", s)
-        )
-        if m:
+        n = "([0-9]{1,3})"  # ASCII digits: int() refuses "³" and very long numbers
+        if m := re.fullmatch(f"{n}B{n}W", s) or re.fullmatch(f"{n}A{n}B", s) or re.fullmatch(f"{n},+{n}", s):
             fb = cls(int(m.group(1)), int(m.group(2)))
+        elif m := re.fullmatch(f"{n}W{n}B", s):
+            fb = cls(int(m.group(2)), int(m.group(1)))
+        elif m := re.fullmatch(f"{n}([BW])", s):
+            count = int(m.group(1))
+            fb = cls(count, 0) if m.group(2) == "B" else cls(0, count)
+        elif s in _NO_PEGS:
+            fb = cls(0, 0)
         elif re.fullmatch(r"[BW.\-]+", s):
             fb = cls(s.count("B"), s.count("W"))
         else:
             raise MastermindError(
-                f"cannot read feedback {raw!r}: use 2B1W, '2 1', 2,1, BBW or 2A1B"
+                f"cannot read feedback {raw!r}: use 2B1W, 1B, 1W, 0 (no pegs), '2 1', 2,1, BBW or 2A1B"
             )
         if pegs is not None:
             fb.check(pegs)
@@ -212,7 +219,7 @@ class Rules:
             )
         digits = []
         for t in parts:
-            if t.isdigit() and t != "0" and int(t) <= self.colors and len(t) <= 2:
+            if len(t) <= 2 and t.isascii() and t.isdigit() and t != "0" and int(t) <= self.colors:
                 digits.append(int(t) - 1)
             elif len(t) == 1 and t in allowed:
                 digits.append(allowed.index(t))
@@ -305,12 +312,30 @@ def score(rules: Rules, secret: Code, guess: Code) -> Feedback:
     return score_digits(rules.code_digits(secret), rules.code_digits(guess))
 
 
-def format_bytes(n: float) -> str:
+def format_bytes(n: int) -> str:
+    """Readable sizes; past a thousand TiB only the power of ten matters.
+
+    >>> format_bytes(512), format_bytes(3 * 1024**3), format_bytes(72301961339330 * 1024**4)
+    ('512 B', '3.0 GiB', 'about 10^14 TiB')
+    """
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if n < 1024 or unit == "TiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+            break
         n /= 1024
-    raise AssertionError  # pragma: no cover
+    if unit == "B":
+        return f"{n:.0f} B"
+    if n >= 1000:
+        return f"about 10^{round(math.log10(n))} TiB"
+    return f"{n:.1f} {unit}"
+
+
+def format_count(n: int) -> str:
+    """Exact up to a million, then as a power of ten.
+
+    >>> format_count(1296), format_count(35**20)
+    ('1296', 'about 10^31')
+    """
+    return str(n) if n < 10**6 else f"about 10^{round(math.log10(n))}"
 
 
 class CodeTable:
@@ -331,6 +356,11 @@ class CodeTable:
         self.rules = rules
         need = rules.table_bytes() if full else rules.n_codes * (rules.pegs + rules.colors)
         if need > memory_limit:
+            if need > 1024**5:  # no --memory-limit helps: say so instead of suggesting one
+                raise MastermindError(
+                    f"{rules} is out of reach: {format_count(rules.n_codes)} codes, its score table "
+                    f"would need {format_bytes(need)}"
+                )
             raise MastermindError(
                 f"{rules} needs about {format_bytes(need)} for its score table "
                 f"({rules.n_codes} codes), above the limit of {format_bytes(memory_limit)}; "

@@ -3,6 +3,7 @@
 import json
 
 import numpy as np
+import pytest
 
 from mastermind.app.cli import main
 from mastermind.core.game import CodeTable, Rules
@@ -89,8 +90,35 @@ def test_out_writes_the_tree(tmp_path, capsys):
 
 
 def test_bad_input_exits_2_with_one_line(capsys):
-    for args in (["--first", "9"], ["--objective", "mean"], ["--max-guesses", "2"],
-                 ["--first", "123", "--by-first-guess"], ["--pool", "x"]):
+    for args in (["--first", "9"], ["--objective", "mean"], ["--max-guesses", "0"],
+                 ["--max-guesses", "10" * 30], ["--first", "123", "--by-first-guess"], ["--pool", "x"],
+                 ["--tie-break", "x"], ["--jobs", "100000"], ["--jobs", "-1"]):
         code, out, err = run(capsys, "optimal", "-r", "p3c3", *args)
         assert code == 2, args
         assert err.startswith("error: ") and err.count("\n") == 1, (args, err)
+
+
+@pytest.mark.parametrize("extra", [[], ["--by-first-guess"], ["--first", "123"]])
+def test_no_strategy_within_max_guesses_is_an_answer_exit_1(capsys, extra):
+    # p3c3 needs 3 guesses in the worst case: within 2 there is no strategy, with or without
+    # --by-first-guess (which used to print an empty table and exit 0)
+    code, out, err = run(capsys, "optimal", "-r", "p3c3", "--max-guesses", "2", *extra)
+    assert code == 1 and out == ""
+    assert err.strip() == "no strategy solves every secret of p3c3r within 2 guesses" + (
+        " starting with 123" if extra[:1] == ["--first"] else "")
+
+
+def test_tie_break_value_and_old_flag_spelling(capsys):
+    results = {}
+    for args in (["--tie-break"], ["--tie-break", "worst"], ["--tie-break", "none"], []):
+        code, out, _ = run(capsys, "optimal", "-r", "p3c3", *args, "--json")
+        assert code == 0
+        results[" ".join(args)] = json.loads(out)["total"]
+    assert set(results.values()) == {73}
+
+
+def test_out_dash_is_standard_output(capsys):
+    code, out, err = run(capsys, "optimal", "-r", "p2c3", "--out", "-")
+    assert code == 0 and json.loads(out)["rules"] == "p2c3r"
+    code, out, err = run(capsys, "optimal", "-r", "p2c3", "--out", "-", "--json")
+    assert code == 2 and "standard output" in err

@@ -166,3 +166,35 @@ def test_verify_reads_standard_input(capsys, monkeypatch, data_dir):
     code, out, err = run(capsys, "verify", "-", "--json")
     data = json.loads(out)
     assert code == 0 and data["valid"] and data["total"] == 5625 and data["format"] == "irving"
+
+
+@pytest.fixture
+def exported(capsys, tmp_path):
+    path = tmp_path / "p3c3.json"
+    assert run(capsys, "export", "-r", "p3c3", "-s", "minimax", "-o", path)[0] == 0
+    return path
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("average", 9.5, "stats say average 9.5, the tree gives"),
+    ("average", "2.9", "stats say average '2.9'"),
+    ("average", True, "stats say average True"),
+    ("total", 74.0001, "stats say total 74.0001"),
+    ("worst_secrets", ["111"], "stats say worst_secrets ['111']"),
+    ("colour", "red", "unknown field 'colour'"),
+])
+def test_verify_checks_every_recorded_statistic(capsys, exported, field, value, message):
+    data = json.loads(exported.read_text())
+    data["stats"][field] = value
+    exported.write_text(json.dumps(data))
+    code, out, err = run(capsys, "verify", exported)
+    assert code == 1 and err.count("\n") == 1 and message in err
+
+
+def test_verify_accepts_the_written_average_and_checks_worst_secrets(capsys, exported):
+    data = json.loads(exported.read_text())
+    assert "average" in data["stats"] and run(capsys, "verify", exported)[0] == 0
+    data["stats"]["worst_secrets"] = []  # wrong: some secrets need the worst case
+    exported.write_text(json.dumps(data))
+    code, _, err = run(capsys, "verify", exported)
+    assert code == 1 and "worst_secrets []" in err

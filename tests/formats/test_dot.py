@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -41,14 +42,16 @@ def test_published_tree_as_dot(name, data_dir, table46):
     nodes, edges = parse_dot(write_tree(tree, "dot"))
     guesses = [label for leaf, label in nodes.values() if not leaf]
     leaves = sorted(label for leaf, label in nodes.values() if leaf)
-    assert len(guesses) == tree.n_nodes()
+    last_secrets = sum(1 for n in tree.root.walk() if not n.children and n.candidates == 1)
+    assert len(guesses) == tree.n_nodes() - last_secrets  # a last secret is drawn once, as a box
+    assert all(not label.endswith(r"\n1") for label in guesses)
     assert leaves == sorted(rules.code_text(c) for c in range(rules.n_codes))  # each secret once
     assert len(edges) == len(nodes) - 1  # a tree
     assert all(a in nodes and b in nodes for a, b, _ in edges)
     assert {b for _, b, _ in edges} == set(nodes) - {"n0"}  # one parent each, n0 the root
     assert nodes["n0"] == (False, r"1122\n1296" if "knuth" in name else r"1123\n1296")
     wins = [e for e in edges if e[2] == "4B0W"]
-    assert len(wins) == rules.n_codes and all(nodes[b][0] for _, b, _ in wins)
+    assert len(wins) == rules.n_codes - last_secrets and all(nodes[b][0] for _, b, _ in wins)
     # edges out of the root in answer order (ordering=out draws them so)
     root_labels = [label for a, _, label in edges if a == "n0"]
     order = [str(f) for f in rules.answer_feedbacks]
@@ -59,16 +62,24 @@ def test_small_tree_as_dot(simple_strategies):
     table = CodeTable(Rules(3, 3, False))
     tree = simple_strategies["last"](table)
     nodes, edges = parse_dot(write_tree(tree, "dot"))
+    last_secrets = sum(1 for n in tree.root.walk() if not n.children and n.candidates == 1)
     assert sum(1 for leaf, _ in nodes.values() if leaf) == 6
-    assert len(nodes) == tree.n_nodes() + 6 and len(edges) == len(nodes) - 1
+    assert len(nodes) == tree.n_nodes() - last_secrets + 6 and len(edges) == len(nodes) - 1
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz (dot) is not installed")
-def test_dot_renders_to_svg(simple_strategies, tmp_path):
-    # a small game: Graphviz needs about half a minute for the 2,600 nodes of a p4c6 tree
-    tree = simple_strategies["minimax"](CodeTable(Rules(3, 3)))
-    path = tmp_path / "tree.dot"
-    path.write_text(write_tree(tree, "dot"))
-    result = subprocess.run(["dot", "-Tsvg", str(path)], capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
-    assert "<svg" in result.stdout and result.stdout.count('class="node"') == 27 + tree.n_nodes()
+@pytest.mark.parametrize("rules", [Rules(3, 3), Rules(1, 1), Rules(2, 4, False)])
+def test_dot_itself_reads_each_secret_once(simple_strategies, rules):
+    # small games: Graphviz needs about half a minute for the 2,600 nodes of a p4c6 tree
+    tree = simple_strategies["minimax"](CodeTable(rules))
+    result = subprocess.run(["dot", "-Tjson"], input=write_tree(tree, "dot"), capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    graph = json.loads(result.stdout)
+    objects = graph["objects"]
+    boxes = sorted(o["label"] for o in objects if o.get("shape") == "box")
+    ellipses = [o["label"] for o in objects if o.get("shape") != "box"]
+    assert boxes == sorted(rules.code_text(c) for c in range(rules.n_codes))  # no secret twice
+    last_secrets = sum(1 for n in tree.root.walk() if not n.children and n.candidates == 1)
+    assert len(ellipses) == tree.n_nodes() - last_secrets
+    assert len(graph.get("edges", [])) == len(objects) - 1  # connected: a tree

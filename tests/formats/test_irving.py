@@ -42,7 +42,7 @@ CORRUPTIONS = [
     # (what, old, new, words expected in the message)
     ("count changed", "16(1213", "17(1213", ["line 1 column 14", "path 1122 0B3W", "count 17", "16 secrets"]),
     ("leaf count changed", "4(1415),3(1145)", "4(1415),4(1145)", ["line 1 column", "count 4", "3 secrets"]),
-    ("bare count changed", "0,1;0),96A", "0,2;0),96A", ["path 1122 0B3W 1213 3B0W", "count 2", "1 secrets"]),
+    ("bare count changed", "0,1;0),96A", "0,2;0),96A", ["path 1122 0B3W 1213 3B0W", "count 2", "1 secret gives"]),
     ("root guess changed", "1296(1122", "1296(1123", ["path 1123", "secrets give these answers"]),
     ("leaf guess changed", "4(1415)", "4(1111)", ["line 1 column 37", "path 1122 0B3W 1213 1B2W", "guess 1111 leaves 3 secrets"]),
     ("bad guess text", "4(1415)", "4(14x5)", ["line 1 column 37", "bad guess", "14x5"]),

@@ -81,7 +81,7 @@ def test_play_without_seed_tells_the_seed(cli):
 
 @pytest.mark.parametrize("args, message", [
     (["assist", "--strategy", "clever"], "unknown strategy"),
-    (["play", "--seed", "-1"], "--seed must be at least 0"),
+    (["play", "--seed", "-1"], "'--seed': must be at least 0, got -1"),
     (["play", "--pool", "some"], "unknown pool 'some'"),
     (["assist", "--rules", "p4c3n"], "colors must be at least pegs"),
 ])

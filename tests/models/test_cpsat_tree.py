@@ -105,5 +105,15 @@ def test_bad_arguments_are_one_line_errors():
         solve_tree(table, 3, time_limit=0)
     with pytest.raises(MastermindError, match="workers"):
         solve_tree(table, 3, workers=0)
-    with pytest.raises(MastermindError, match="above"):
+    with pytest.raises(MastermindError, match="out of reach"):
         solve_tree(CodeTable(Rules(4, 4)), 6)
+
+
+def test_a_huge_depth_is_refused_from_its_estimate_before_building():
+    # depth 100 used to lay out 13**99 nodes first and be killed at 24 GB
+    from mastermind.engines.models.cpsat_tree import check_model_size
+
+    table = CodeTable(Rules(4, 6))
+    with pytest.raises(MastermindError, match=r"about 10\^110 nodes.*variables.*constraints.*TiB of memory"):
+        solve_tree(table, 100, time_limit=1)
+    assert check_model_size(CodeTable(Rules(2, 2)), 3).nodes == 1 + 3 + 9

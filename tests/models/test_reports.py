@@ -89,10 +89,10 @@ def test_table_open_cells_show_bounds(capsys):
 @pytest.mark.parametrize("args,message", [
     (["table", "--pegs", "2-x"], "cannot read pegs"),
     (["table", "--colors", "0-3"], "colors 0 out of range"),
-    (["table", "--time-limit", "0"], "--time-limit must be positive"),
+    (["table", "--time-limit", "0"], "'--time-limit': must be a positive number of seconds, got 0"),
     (["table", "--pegs", "4", "--colors", "2-3", "--no-repeat"], "no game in that range"),
     (["compare", "-p", "2", "-c", "3", "--plot", "/nonexistent/dir/plot.png"], "plot"),
-    (["cpsat", "-p", "2", "-c", "2", "--depth", "0"], "max depth"),
+    (["cpsat", "-p", "2", "-c", "2", "--depth", "0"], "--depth must be at least 1, got 0"),
     (["static", "-p", "4", "-c", "6"], "static model for p4c6r"),
 ])
 def test_bad_input_is_one_line(args, message, capsys):
@@ -126,6 +126,11 @@ def test_compare_cli(capsys):
     assert main(["compare", "-p", "2", "-c", "3"]) == 0
     out = capsys.readouterr().out
     assert "optimal" in out and "minimax" in out and "lower bound" in out
+    # piped: one line per row, however wide (rich wrapped at 80 columns before)
+    rows = [line for line in out.splitlines() if line.startswith("│")]
+    assert len(rows) == 2 + 6 and all(line.count("│") == 8 for line in rows)
+    optimal_row = next(line for line in rows if "optimal" in line)
+    assert "optimal total" in optimal_row and "least possible worst case" in out
 
 
 def test_plot_with_matplotlib(tmp_path):

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from mastermind.core import partitions
-from mastermind.app.commands.common import console, game_command, print_json, table_for
+from mastermind.app.commands.common import console, game_command, plural, print_json, table_for
 from mastermind.core.game import CodeTable, Rules, format_bytes
 from mastermind.core.symmetry import canonical_first_guesses
 
@@ -77,7 +77,7 @@ def partition(
         return
     from rich.table import Table
 
-    t = Table(title=f"answers over all {rules.n_codes} codes of {rules}")
+    t = Table(title=f"answers over {plural(rules.n_codes, 'code')} of {rules}")
     t.add_column("answer")
     for text in texts:
         t.add_column(text, justify="right")

@@ -10,12 +10,15 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import math
 import sys
 import typing
 from typing import Annotated, Any, Callable, Optional
 
 import typer
 
+from mastermind.app.helpstyle import Command
+from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
 from mastermind.core.errors import MastermindError
 from mastermind.app.registry import HEURISTIC_NAMES, names_text
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
@@ -31,14 +34,70 @@ PegsOpt = Annotated[Optional[int], typer.Option("--pegs", "-p", help="Number of 
 ColorsOpt = Annotated[Optional[int], typer.Option("--colors", "-c", help="Number of colours.", show_default=False)]
 NoRepeatOpt = Annotated[bool, typer.Option("--no-repeat", help="No colour twice in a code.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of tables.")]
+MAX_THREADS = 1024  # --jobs and --workers beyond this are typing errors, not machines
+MAX_SEED = 2**63 - 1  # seeds travel as int64 (numba, numpy)
+MAX_SECONDS = 10**7  # about four months: time limits beyond are typing errors
+MAX_GIB = 2**20  # a pebibyte
+
+
+def _number_check(unit: str, most: float, zero_ok: bool = False) -> Callable:
+    """A typer callback refusing nan, inf, negative numbers, 0 unless ``zero_ok``, and more
+    than ``most`` (a typing error, and past what the solvers' timers and sizes take)."""
+
+    def check(value: float | None) -> float | None:
+        if value is None:
+            return None
+        if not math.isfinite(value) or value < 0 or (value == 0 and not zero_ok):
+            least = "0 or more" if zero_ok else "a positive number of"
+            raise typer.BadParameter(f"must be {least} {unit}, got {value}")
+        if value > most:
+            raise typer.BadParameter(f"must be at most {most:g} {unit}, got {value:g}")
+        return value
+
+    return check
+
+
+def whole_range(least: int, most: int | None = None) -> Callable:
+    """A typer callback refusing integers outside ``least..most`` (one line naming the value)."""
+
+    def check(value: int | None) -> int | None:
+        if value is None or (value >= least and (most is None or value <= most)):
+            return value
+        want = f"at least {least}" if value < least else f"at most {most}"
+        raise typer.BadParameter(f"must be {want}, got {value}")
+
+    return check
+
+
+def seconds_option(name: str, help: str, zero_ok: bool = False, **kwargs) -> Any:
+    """A time limit in seconds: finite and positive (``zero_ok``: 0 switches it off)."""
+    return typer.Option(name, help=help, callback=_number_check("seconds", MAX_SECONDS, zero_ok), **kwargs)
+
+
+def seed_option(help: str, **kwargs) -> Any:
+    """``--seed``: numpy seeds are non-negative integers."""
+    return typer.Option("--seed", help=help, callback=whole_range(0, MAX_SEED), **kwargs)
+
+
 MemoryOpt = Annotated[
     Optional[float],
-    typer.Option("--memory-limit", help="Largest score table to build, in GiB (default 2).", show_default=False),
+    typer.Option("--memory-limit", help="Largest score table to build, in GiB (default 2).", show_default=False,
+                 callback=_number_check("GiB", MAX_GIB)),
 ]
 
 
-def resolve_rules(rules: str | None, pegs: int | None, colors: int | None, no_repeat: bool) -> Rules:
-    """``--rules`` or ``--pegs/--colors/--no-repeat`` (not both); default p4c6."""
+GameArg = Annotated[Optional[str], typer.Argument(metavar="RULES", show_default=False,
+                                                 help="The game, e.g. p4c6 (same as --rules).")]
+
+
+def resolve_rules(rules: str | None, pegs: int | None, colors: int | None, no_repeat: bool,
+                  game: str | None = None) -> Rules:
+    """The game given once: as RULES, ``--rules`` or ``--pegs/--colors/--no-repeat``; default p4c6."""
+    if game is not None:
+        if rules is not None or pegs is not None or colors is not None or no_repeat:
+            raise MastermindError(f"the game is given twice: {game} and --rules/--pegs/--colors/"
+                                  f"--no-repeat; give it once")
+        return Rules.parse(game)
     if rules is not None:
         if pegs is not None or colors is not None or no_repeat:
             raise MastermindError("give either --rules or --pegs/--colors/--no-repeat, not both")
@@ -54,8 +113,12 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = True, **kwargs) -> Callable:
-    """Register ``fn(rules, json_output, [memory_limit], ...)`` as a command with the shared options."""
+def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = True,
+                 game_argument: bool = False, **kwargs) -> Callable:
+    """Register ``fn(rules, json_output, [memory_limit], ...)`` as a command with the shared options.
+
+    With ``game_argument`` the game may also be given as an argument (``game-value p4c6``).
+    """
 
     def decorate(fn: Callable) -> Callable:
         sig = inspect.signature(fn)
@@ -65,6 +128,9 @@ def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = Tr
         own = [p.replace(annotation=hints.get(n, p.annotation)) for n, p in sig.parameters.items()
                if n not in ("rules", "json_output", "memory_limit")]
         kw = inspect.Parameter.KEYWORD_ONLY
+        if game_argument:
+            own.insert(0, inspect.Parameter("game", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
+                                            annotation=GameArg))
         extra = [
             inspect.Parameter("rules_text", kw, default=None, annotation=RulesOpt),
             inspect.Parameter("pegs", kw, default=None, annotation=PegsOpt),
@@ -80,7 +146,7 @@ def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = Tr
         def wrapper(**values: Any) -> Any:
             with one_line_errors():
                 rules = resolve_rules(values.pop("rules_text"), values.pop("pegs"),
-                                      values.pop("colors"), values.pop("no_repeat"))
+                                      values.pop("colors"), values.pop("no_repeat"), values.pop("game", None))
                 gib = values.pop("memory_limit", None)
                 if wants_memory:
                     values["memory_limit"] = memory_limit_bytes(gib)
@@ -88,7 +154,7 @@ def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = Tr
 
         wrapper.__signature__ = sig.replace(parameters=own + extra)  # type: ignore[attr-defined]
         wrapper.__annotations__ = {p.name: p.annotation for p in own + extra}
-        app.command(name, **kwargs)(wrapper)
+        app.command(name, cls=Command, **kwargs)(wrapper)
         return fn
 
     return decorate
@@ -97,8 +163,8 @@ def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = Tr
 def memory_limit_bytes(gib: float | None) -> int:
     if gib is None:
         return DEFAULT_MEMORY_LIMIT
-    if gib <= 0:
-        raise MastermindError(f"--memory-limit must be positive, got {gib}")
+    if not math.isfinite(gib) or gib <= 0:
+        raise MastermindError(f"--memory-limit must be a positive number of GiB, got {gib}")
     return int(gib * 1024**3)
 
 
@@ -127,11 +193,15 @@ def print_json(obj: Any) -> None:
     sys.stdout.flush()
 
 
+PIPED_WIDTH = 10_000  # piped output is read by programs and wide pagers: never wrap tables
+
+
 def console():
-    """A rich console on standard output (plain text when piped)."""
+    """A rich console on standard output (plain text, and tables at full width, when piped)."""
     from rich.console import Console
 
-    return Console(soft_wrap=True)
+    piped = not (hasattr(sys.stdout, "isatty") and sys.stdout.isatty())
+    return Console(soft_wrap=True, width=PIPED_WIDTH if piped else None)
 
 
 def histogram_text(hist: list[int]) -> str:

@@ -8,8 +8,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from mastermind.app.commands.common import console, histogram_text, print_json, table_for
+from mastermind.app.commands.common import (
+    MAX_THREADS, console, histogram_text, plural, print_json, table_for, whole_range,
+)
 from mastermind.core.errors import MastermindError
+from mastermind.core.fileio import check_writable, is_stdout, write_atomic
 from mastermind.core.game import Rules
 
 ObjectiveOpt = Annotated[str, typer.Option("--objective", help="total (optimal average) or worst (fewest guesses in the worst case, then the best total).")]
@@ -17,9 +20,13 @@ MaxGuessesOpt = Annotated[Optional[int], typer.Option("--max-guesses", help="Onl
 PoolOpt = Annotated[str, typer.Option("--pool", help="Guesses allowed: all codes, or consistent (only codes still possible).")]
 FirstOpt = Annotated[Optional[str], typer.Option("--first", help="Fix the first guess, e.g. 1123.", show_default=False)]
 ByFirstOpt = Annotated[bool, typer.Option("--by-first-guess", help="The optimum for each canonical first guess, as a table.")]
-TieBreakOpt = Annotated[bool, typer.Option("--tie-break", help="Among optimal strategies prefer the smaller worst case, then fewer secrets at it.")]
-JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="Threads to use (0: all cores).")]
-OutOpt = Annotated[Optional[str], typer.Option("--out", "-o", help="Write the optimal strategy tree to this file (JSON).", show_default=False)]
+TIE_BREAKS = ("none", "worst")
+TieBreakOpt = Annotated[str, typer.Option(
+    "--tie-break", metavar="none|worst",
+    help="Among optimal strategies: none (the first found) or worst (the smaller worst case, then fewer "
+         "secrets at it); --tie-break alone means worst.")]
+JobsOpt = Annotated[int, typer.Option("--jobs", "-j", callback=whole_range(0, MAX_THREADS), help="Threads to use (0: all cores).")]
+OutOpt = Annotated[Optional[str], typer.Option("--out", "-o", help="Write the optimal strategy tree to this file (JSON; - for standard output).", show_default=False)]
 
 
 def register(app: typer.Typer) -> None:
@@ -31,12 +38,10 @@ def register(app: typer.Typer) -> None:
 def optimal(
     rules: Rules, json_output: bool, memory_limit: int,
     objective: ObjectiveOpt = "total", max_guesses: MaxGuessesOpt = None, pool: PoolOpt = "all",
-    first: FirstOpt = None, by_first_guess: ByFirstOpt = False, tie_break: TieBreakOpt = False,
+    first: FirstOpt = None, by_first_guess: ByFirstOpt = False, tie_break: TieBreakOpt = "none",
     jobs: JobsOpt = 0, out: OutOpt = None,
 ) -> None:
-    from mastermind.engines.exact import solve, solve_by_first_guess
     from mastermind.engines.exact.solver import OBJECTIVES, POOLS
-    from mastermind.core.progress import progress_bar, wants_progress
 
     if objective not in OBJECTIVES:
         raise MastermindError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
@@ -46,22 +51,35 @@ def optimal(
         raise MastermindError("give either --first or --by-first-guess, not both")
     if out is not None and by_first_guess:
         raise MastermindError("--out writes one strategy: use it with --first or alone, not --by-first-guess")
-    if jobs < 0:
-        raise MastermindError(f"--jobs must be 0 (all cores) or more, got {jobs}")
-    if max_guesses is not None and max_guesses < 1:
-        raise MastermindError(f"--max-guesses must be at least 1, got {max_guesses}")
+    if tie_break not in TIE_BREAKS:
+        raise MastermindError(f"--tie-break must be one of {', '.join(TIE_BREAKS)}, got {tie_break!r}")
+    if max_guesses is not None and not 1 <= max_guesses <= rules.n_codes:
+        raise MastermindError(f"--max-guesses must be between 1 and the number of codes "
+                              f"({rules.n_codes}), got {max_guesses}")
+    if out is not None:
+        if is_stdout(out) and json_output:
+            raise MastermindError("--out - and --json both use standard output: give --out a file name")
+        check_writable(out)
     first_code = rules.parse_code(first) if first is not None else None
     table = table_for(rules, memory_limit)
     n_jobs = -1 if jobs == 0 else jobs
-    with progress_bar(wants_progress(json_output)) as bar:
-        if by_first_guess:
-            results = solve_by_first_guess(table, objective=objective, max_guesses=max_guesses,
-                                           pool=pool, tie_break=tie_break, jobs=n_jobs, progress=bar)
-        else:
-            results = [solve(table, objective=objective, max_guesses=max_guesses, pool=pool,
-                             first_guess=first_code, tie_break=tie_break, jobs=n_jobs, progress=bar)]
+    try:
+        results = _run(table, by_first_guess, objective=objective, max_guesses=max_guesses, pool=pool,
+                       first_guess=first_code, tie_break=tie_break == "worst", jobs=n_jobs,
+                       json_output=json_output)
+    except MastermindError:
+        if max_guesses is None:
+            raise
+        results = []  # the solver found no strategy within --max-guesses
+    if not results:  # an answer, not bad input: exit 1
+        start = "" if first_code is None else f" starting with {rules.code_text(first_code)}"
+        typer.echo(f"no strategy solves every secret of {rules} within "
+                   f"{plural(max_guesses, 'guess')}{start}", err=True)
+        raise typer.Exit(1)
     if out is not None:
         _write_tree(results[0], out)
+        if is_stdout(out):  # the tree is the output
+            return
     if json_output:
         rows = [r.to_dict() for r in results]
         print_json(rows if by_first_guess else rows[0])
@@ -69,20 +87,20 @@ def optimal(
     _print(rules, results, by_first_guess, objective)
 
 
+def _run(table, by_first_guess: bool, *, json_output: bool, first_guess, **options) -> list:
+    from mastermind.core.progress import progress_bar, wants_progress
+    from mastermind.engines.exact import solve, solve_by_first_guess
+
+    with progress_bar(wants_progress(json_output)) as bar:
+        if by_first_guess:
+            return solve_by_first_guess(table, progress=bar, **options)
+        return [solve(table, first_guess=first_guess, progress=bar, **options)]
+
+
 def _write_tree(result, path: str) -> None:
-    from mastermind.core.fileio import write_atomic
+    from mastermind.app.formats import write_tree
 
-    try:
-        from mastermind.app.formats import write_tree
-    except ImportError:  # pragma: no cover - formats not installed
-        write_tree = None
-    if write_tree is not None:
-        text = write_tree(result.tree, "json", result.stats)
-    else:  # pragma: no cover
-        import json
-
-        text = json.dumps({"rules": str(result.rules), "stats": result.stats.to_dict(result.rules)})
-    write_atomic(path, text)
+    write_atomic(path, write_tree(result.tree, "json", result.stats))
 
 
 def _print(rules: Rules, results: list, by_first_guess: bool, objective: str) -> None:
@@ -90,14 +108,14 @@ def _print(rules: Rules, results: list, by_first_guess: bool, objective: str) ->
     if not by_first_guess:
         r = results[0]
         out.print(f"rules        {rules}  (objective {objective}"
-                  + (f", at most {r.max_guesses} guesses" if r.max_guesses else "")
+                  + (f", at most {plural(r.max_guesses, 'guess')}" if r.max_guesses else "")
                   + (f", pool {r.pool}" if r.pool != "all" else "") + ")")
         out.print(f"first guess  {rules.code_text(r.first_guess)}")
-        out.print(f"total        {r.total} over {r.secrets} secrets  (average {r.average:.4f})")
-        out.print(f"worst case   {r.worst} guesses")
+        out.print(f"total        {r.total} over {plural(r.secrets, 'secret')}  (average {r.average:.4f})")
+        out.print(f"worst case   {plural(r.worst, 'guess')}")
         out.print(f"histogram    {histogram_text(r.histogram)}")
-        out.print(f"proven       {'yes' if r.proven else 'no'}  ({r.seconds:.2f} s, {r.nodes} nodes, "
-                  f"{r.memo_hits} memo hits)")
+        out.print(f"proven       {'yes' if r.proven else 'no'}  ({r.seconds:.2f} s, {plural(r.nodes, 'node')}, "
+                  f"{plural(r.memo_hits, 'memo hit')})")
         return
     from rich.table import Table
 

@@ -10,11 +10,12 @@ from typing import Annotated, Optional
 import typer
 
 from mastermind.app.commands.common import (
-    STRATEGY_HELP, ColorsOpt, JsonOpt, MemoryOpt, NoRepeatOpt, PegsOpt, RulesOpt, game_command,
-    histogram_text, memory_limit_bytes, one_line_errors, print_json, resolve_rules, table_for,
+    STRATEGY_HELP, ColorsOpt, JsonOpt, MemoryOpt, NoRepeatOpt, PegsOpt, RulesOpt, game_command, histogram_text,
+    memory_limit_bytes, one_line_errors, plural, print_json, resolve_rules, seed_option, table_for,
 )
+from mastermind.app.helpstyle import Command
 from mastermind.core.errors import MastermindError
-from mastermind.core.fileio import read_text, write_atomic
+from mastermind.core.fileio import check_writable, is_stdout, read_text, write_atomic
 from mastermind.app.formats import (
     FORMATS, READABLE, check_format, detect_format, format_for_path, read_tree, verify_text, write_tree,
 )
@@ -25,7 +26,7 @@ from mastermind.core.progress import Progress, progress_bar, wants_progress
 
 def register(app: typer.Typer) -> None:
     game_command(app, "export", help="Write a strategy's tree as JSON, Graphviz dot, Irving text or an HTML explorer page.")(export)
-    app.command("verify", help="Replay every secret through a strategy file and print its statistics.")(verify)
+    app.command("verify", cls=Command, help="Replay every secret through a strategy file and print its statistics.")(verify)
 
 
 # ---- export -------------------------------------------------------------------------------
@@ -35,20 +36,22 @@ def export(
                         + ", or a strategy file (JSON or Irving text) to convert.")] = "minimax",
     fmt: Annotated[Optional[str], typer.Option("--format", "-f", help=f"{', '.join(FORMATS)} (default: from --out, else json).",
                    show_default=False)] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="File to write (atomically); standard output if omitted.",
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="File to write (atomically); standard output if omitted or -.",
                    show_default=False)] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the random strategy and random tie-breaks.",
-                    show_default=False)] = None,
+    seed: Annotated[Optional[int], seed_option("Seed of the random strategy and random tie-breaks.",
+                                               show_default=False)] = None,
 ) -> None:
     from mastermind.app.registry import check_names
 
     if not _names_a_file(strategy):
         check_names([strategy])
-    if out is not None and str(out) == "-":
-        out = None  # standard output
-    fmt = check_format(fmt) if fmt else (format_for_path(out) or "json")
+    fmt = check_format(fmt) if fmt is not None else (format_for_path(out) or "json")
+    if out is not None and is_stdout(out):
+        out = None  # the tree is the output
     if json_output and out is None:
         raise MastermindError("--json prints a summary of the file written: give --out FILE")
+    if out is not None:
+        check_writable(out)
     table = table_for(rules, memory_limit)
     with progress_bar(wants_progress(json_output)) as progress:
         tree = strategy_tree_for(strategy, table, progress, seed)
@@ -106,8 +109,8 @@ def verify(
         explicit = rules_text is not None or pegs is not None or colors is not None or no_repeat
         rules = resolve_rules(rules_text, pegs, colors, no_repeat) if explicit else None
         limit = memory_limit_bytes(memory_limit)
-        text = sys.stdin.read() if file == "-" else read_text(file)
-        fmt = check_format(fmt, READABLE) if fmt else detect_format(text, None if file == "-" else file)
+        text = read_text(file)
+        fmt = check_format(fmt, READABLE) if fmt is not None else detect_format(text, None if file == "-" else file)
         name = "" if file == "-" else Path(file).stem
         result = verify_text(text, fmt, rules, name=name, memory_limit=limit)
     if json_output:
@@ -116,7 +119,7 @@ def verify(
         typer.echo(f"error: {file} is not a valid strategy: {result.errors[0]}", err=True)
     else:
         stats = result.stats
-        typer.echo(f"valid      {file}: {result.rules} strategy ({fmt}), {stats.secrets} secrets")
+        typer.echo(f"valid      {file}: {result.rules} strategy ({fmt}), {plural(stats.secrets, 'secret')}")
         typer.echo(f"total      {stats.total}")
         typer.echo(f"average    {stats.average:.4f}")
         typer.echo(f"worst      {stats.worst}")

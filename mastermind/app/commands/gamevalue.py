@@ -6,11 +6,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from mastermind.app.commands.common import console, game_command, print_json, table_for
+from mastermind.app.commands.common import console, game_command, print_json, table_for, whole_range
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Rules
 from mastermind.core.progress import progress_bar, wants_progress
 
+MAX_ITERATIONS = 10**6  # each best reply solves a game exactly: more is a typing error
 HELP = (
     "Value of the zero-sum game: the code maker picks the secret with any probabilities, the "
     "code breaker may randomise over strategies; exact fraction, both optimal mixes."
@@ -18,28 +19,20 @@ HELP = (
 
 
 def register(app: typer.Typer) -> None:
-    game_command(app, "game-value", help=HELP)(game_value)
+    game_command(app, "game-value", game_argument=True, help=HELP)(game_value)
 
 
 def game_value(
     rules: Rules, json_output: bool, memory_limit: int,
-    game: Optional[str] = typer.Argument(None, metavar="RULES", show_default=False,
-                                         help="The game, e.g. p4c6 (same as --rules)."),
     solver: Annotated[str, typer.Option(help="Best replies from: auto (the exact solver), exact, or search (slow reference, tiny games).")] = "auto",
-    max_iterations: Annotated[int, typer.Option(help="Give up after this many best replies (reporting bounds).")] = 500,
+    max_iterations: Annotated[int, typer.Option(callback=whole_range(2, MAX_ITERATIONS), help="Give up after "
+                                                "this many best replies (reporting bounds).")] = 500,
 ) -> None:
     from mastermind.engines.gamevalue import game_value as solve_game
     from mastermind.engines.gamevalue.bestreply import SOLVERS
 
-    if game is not None:
-        chosen = Rules.parse(game)
-        if rules != Rules() and rules != chosen:
-            raise MastermindError(f"two games given: {game} and {rules}; give the rules once")
-        rules = chosen
     if solver not in SOLVERS:
         raise MastermindError(f"unknown --solver {solver!r}: use one of {', '.join(SOLVERS)}")
-    if max_iterations < 2:
-        raise MastermindError(f"--max-iterations must be at least 2, got {max_iterations}")
     table = table_for(rules, memory_limit)
     with progress_bar(wants_progress(json_output)) as bar:
         result = solve_game(table, solver=solver, max_iterations=max_iterations, progress=bar)

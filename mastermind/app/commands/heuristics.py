@@ -9,9 +9,12 @@ from typing import Annotated, Optional
 import typer
 
 from mastermind.app.commands.common import (
-    STRATEGIES_HELP, STRATEGY_HELP, console, histogram_text, print_json, table_for,
+    STRATEGIES_HELP, STRATEGY_HELP, console, histogram_text, plural, print_json, seed_option, table_for,
+    whole_range,
 )
 from mastermind.core.game import CodeTable, Rules
+
+MAX_GAMES = 10**8  # a minute per million games: more is a typing error
 
 StrategiesOpt = Annotated[
     Optional[list[str]],
@@ -19,10 +22,10 @@ StrategiesOpt = Annotated[
 ]
 PoolOpt = Annotated[str, typer.Option("--pool", help="Guesses considered: all codes or only consistent ones.")]
 TieBreakOpt = Annotated[
-    str, typer.Option("--tie-break", help="Among equal scores: default (a candidate, then the lowest "
+    str, typer.Option("--tie-break", metavar="default|sorted|random", help="Among equal scores: default (a candidate, then the lowest "
                                           "index), sorted (sorted class sizes first) or random.")
 ]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of random strategies, random tie-breaks and sampled secrets.")]
+SeedOpt = Annotated[int, seed_option("Seed of random strategies, random tie-breaks and sampled secrets.")]
 
 
 def register(app: typer.Typer) -> None:
@@ -62,7 +65,7 @@ def heuristics(
 def _print_rows(rules: Rules, table: CodeTable, rows: list[dict], pool: str) -> None:
     from rich.table import Table
 
-    out = Table(title=f"{rules}: all {table.n} secrets played, pool {pool}",
+    out = Table(title=f"{rules}: {'all ' if table.n > 1 else ''}{plural(table.n, 'secret')} played, pool {pool}",
                 caption="histogram: secrets solved with 1, 2, ... guesses")
     for column, justify in (("strategy", "left"), ("first", "left"), ("total", "right"),
                             ("average", "right"), ("worst", "right"), ("histogram", "left")):
@@ -73,7 +76,7 @@ def _print_rows(rules: Rules, table: CodeTable, rows: list[dict], pool: str) -> 
                     f"{row['average']:.4f}", str(row["worst"]), histogram_text(row["histogram"]))
         worst = row["worst_secrets"]
         if len(worst) <= 8:
-            notes.append(f"{row['strategy']} needs {row['worst']} guesses for {' '.join(worst)}")
+            notes.append(f"{row['strategy']} needs {plural(row['worst'], 'guess')} for {' '.join(worst)}")
     printer = console()
     printer.print(out)
     for note in notes:
@@ -83,7 +86,7 @@ def _print_rows(rules: Rules, table: CodeTable, rows: list[dict], pool: str) -> 
 def simulate(
     rules: Rules, json_output: bool, memory_limit: int,
     strategy: Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_HELP)] = "minimax",
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of games (secrets drawn with replacement).")] = 1000,
+    games: Annotated[int, typer.Option("--games", "-n", callback=whole_range(1, MAX_GAMES), help="Number of games (secrets drawn with replacement).")] = 1000,
     seed: SeedOpt = 0, pool: PoolOpt = "all", tie_break: TieBreakOpt = "default",
 ) -> None:
     import numpy as np

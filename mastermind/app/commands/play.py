@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from mastermind.app.commands.common import STRATEGY_HELP, game_command, print_json, table_for
+from mastermind.app.commands.common import STRATEGY_HELP, game_command, plural, print_json, seed_option, table_for
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Rules
 from mastermind.core.progress import wants_progress
@@ -17,7 +17,7 @@ StrategyOpt = Annotated[
 ]
 PoolOpt = Annotated[str, typer.Option("--pool", help="Guesses a heuristic considers: all codes or only consistent ones.")]
 StrategySeedOpt = Annotated[
-    Optional[int], typer.Option("--seed", help="Seed of the random strategy.", show_default=False)
+    Optional[int], seed_option("Seed of the random strategy.", show_default=False)
 ]
 
 
@@ -63,8 +63,8 @@ def assist(
 
 def play(
     rules: Rules, json_output: bool, memory_limit: int,
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed that picks the secret (default: a fresh "
-                                                "one, shown at the end).", show_default=False)] = None,
+    seed: Annotated[Optional[int], seed_option("Seed that picks the secret (default: a fresh one, shown at "
+                                               "the end).", show_default=False)] = None,
     strategy: Annotated[str, typer.Option("--strategy", "-s", help="Strategy behind hint.")] = "minimax",
     pool: PoolOpt = "all",
 ) -> None:
@@ -73,8 +73,6 @@ def play(
     from mastermind.app.interactive.terminal import run_session
 
     _check_strategy(strategy, pool)
-    if seed is not None and seed < 0:
-        raise MastermindError(f"--seed must be at least 0, got {seed}")
     seed = new_seed() if seed is None else seed
     # answering needs no N x N table; the strategy behind hint builds one when first asked
     table = table_for(rules, memory_limit, full=False)
@@ -108,4 +106,4 @@ def solve(
         return
     for probe in probes:
         typer.echo(str(probe))
-    typer.echo(f"{len(probes)} guesses")
+    typer.echo(plural(len(probes), "guess"))

@@ -9,18 +9,21 @@ import typer
 
 from mastermind.app.commands.common import (
     JsonOpt, MemoryOpt, NoRepeatOpt, console, game_command, histogram_text,
-    memory_limit_bytes, one_line_errors, print_json, table_for,
+    memory_limit_bytes, one_line_errors, plural, print_json, seconds_option, seed_option, table_for, whole_range,
 )
+from mastermind.app.helpstyle import Command
 from mastermind.core.errors import MastermindError
+from mastermind.core.fileio import check_writable, write_atomic
 from mastermind.core.game import MAX_COLORS, MAX_PEGS, Rules
 from mastermind.core.progress import progress_bar, wants_progress
 
-TimeLimitOpt = Annotated[float, typer.Option("--time-limit", help="Seconds for the solver (each run).")]
-WorkersOpt = Annotated[int, typer.Option("--workers", help="CP-SAT worker threads.")]
+TimeLimitOpt = Annotated[float, seconds_option("--time-limit", help="Seconds for the solver (each run).")]
+MAX_WORKERS = 256  # CP-SAT answers MODEL_INVALID to 100000; beyond 256 is a typing error
+WorkersOpt = Annotated[int, typer.Option("--workers", callback=whole_range(1, MAX_WORKERS), help="CP-SAT worker threads.")]
 
 
 def register(app: typer.Typer) -> None:
-    app.command("table", help="Knuth's algorithm for many games against lower bounds and the optimum "
+    app.command("table", cls=Command, help="Knuth's algorithm for many games against lower bounds and the optimum "
                 "(markdown; --json for rows).")(table)
     game_command(app, "compare", help="Every heuristic against the optimum and the best lower bound; "
                  "--plot draws the histograms.")(compare)
@@ -43,10 +46,10 @@ def table(
     pegs: Annotated[str, typer.Option("--pegs", "-p", help="Pegs: a number, a range 2-4 or a list 2,4.")] = "2-4",
     colors: Annotated[str, typer.Option("--colors", "-c", help="Colours: a number, a range or a list.")] = "2-6",
     no_repeat: NoRepeatOpt = False,
-    time_limit: Annotated[float, typer.Option(
+    time_limit: Annotated[float, seconds_option(
         "--time-limit", help="Seconds for each exact run; cells not finished show bounds.")] = 120.0,
-    cpsat_time: Annotated[float, typer.Option(
-        "--cpsat-time", help="Seconds of CP-SAT depth refutation per tiny game (0: off).")] = 2.0,
+    cpsat_time: Annotated[float, seconds_option(
+        "--cpsat-time", zero_ok=True, help="Seconds of CP-SAT depth refutation per tiny game (0: off).")] = 2.0,
     workers: WorkersOpt = 1,
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
@@ -107,11 +110,11 @@ def markdown_table(rows) -> str:
 # ---- compare -----------------------------------------------------------------------------
 def compare(
     rules: Rules, json_output: bool, memory_limit: int,
-    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds for the exact optimum; "
-                                              "past it only the lower bound is shown.")] = 300.0,
+    time_limit: Annotated[float, seconds_option("--time-limit", help="Seconds for the exact optimum; "
+                                                "past it only the lower bound is shown.")] = 300.0,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Draw the histograms and the gaps into "
                                                  "this .png or .svg file (needs matplotlib).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the random strategy.")] = 0,
+    seed: Annotated[int, seed_option("Seed of the random strategy.")] = 0,
 ) -> None:
     from mastermind.app.reports import compare as run_compare
 
@@ -151,9 +154,9 @@ def plot(
         "--strategy", "-s", metavar="NAME", show_default=False,
         help="Strategy to draw (repeat for several): see `mastermind strategies`; default: optimal "
         "and every heuristic.")] = None,
-    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds for the exact optimum; "
-                                              "past it only the gap to the lower bound is drawn.")] = 300.0,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the random strategy.")] = 0,
+    time_limit: Annotated[float, seconds_option("--time-limit", help="Seconds for the exact optimum; "
+                                                "past it only the gap to the lower bound is drawn.")] = 300.0,
+    seed: Annotated[int, seed_option("Seed of the random strategy.")] = 0,
 ) -> None:
     from mastermind.app.plots import Series, check_plot_target, guesses_figure, write_figure
     from mastermind.app.registry import HEURISTIC_NAMES, check_names
@@ -197,17 +200,18 @@ def _print_comparison(result) -> None:
 
     n = result.rules.n_codes
     opt = result.optimal
-    title = f"{result.rules}: {n} secrets, heuristics against the optimum"
-    t = Table(title=title)
+    title = f"{result.rules}: {plural(n, 'secret')}, heuristics against the optimum"
+    t = Table(title=title, caption="worst of 'optimal total': the worst case of the tree with the least "
+                                   "total, which may exceed the least possible worst case")
     for name, justify in [("strategy", "left"), ("total", "right"), ("average", "right"),
                           ("worst", "right"), ("gap", "right"), ("gap %", "right"),
                           ("histogram (1, 2, ... guesses)", "left")]:
         t.add_column(name, justify=justify)
     if opt is not None:
-        t.add_row("optimal", str(opt["total"]), f"{opt['total'] / n:.4f}", str(opt["worst"]), "0",
+        t.add_row("optimal total", str(opt["total"]), f"{opt['total'] / n:.4f}", str(opt["worst"]), "0",
                   "0.00", histogram_text(opt["histogram"]))
     else:
-        t.add_row("optimal", "not solved", "", "", "", "", "")
+        t.add_row("optimal total", "not solved", "", "", "", "", "")
     t.add_row("lower bound", f">= {result.bounds.total}", f">= {result.bounds.total / n:.4f}",
               f">= {result.bounds.worst}", "", "", "")
     t.add_section()
@@ -259,7 +263,7 @@ def bounds(
         print_json(data)
         return
     out = console()
-    out.print(f"{rules}: {table.n} codes, {len(rules.answers)} answers; Knuth's first guess "
+    out.print(f"{rules}: {plural(table.n, 'code')}, {plural(len(rules.answers), 'answer')}; Knuth's first guess "
               f"{data['knuth_first_guess']} leaves at most {mu}")
     out.print("worst case >= " + ", ".join(f"{k} {v}" for k, v in worst.items())
               + f"  -> best {data['worst']['best']}")
@@ -282,11 +286,14 @@ def cpsat(
     workers: WorkersOpt = 2,
 ) -> None:
     from mastermind.engines.models.bounds import lookahead_total_bound, lookahead_worst_bound
-    from mastermind.engines.models.cpsat_tree import solve_tree
+    from mastermind.engines.models.cpsat_tree import check_model_size, solve_tree
 
+    if depth is not None and depth < 1:
+        raise MastermindError(f"--depth must be at least 1, got {depth}")
     table = table_for(rules, memory_limit)
     if depth is None:
         depth = lookahead_worst_bound(table, 1) + (0 if feasible else 1)
+    check_model_size(table, depth)  # before any bound or model is computed
     seed = None if feasible else lookahead_total_bound(table, 2 if table.n <= 256 else 1)
     result = solve_tree(table, depth, objective="feasible" if feasible else "total",
                         time_limit=time_limit, workers=workers, lower_bound=seed)
@@ -301,14 +308,14 @@ def cpsat(
         print_json(data)
         return
     if result.infeasible:
-        typer.echo(f"{rules}: no strategy solves every secret within {depth} guesses (proven): "
+        typer.echo(f"{rules}: no strategy solves every secret within {plural(depth, 'guess')} (proven): "
                    f"the worst case is at least {depth + 1} [{result.seconds:.2f} s]")
     elif result.value is None:
         typer.echo(f"{rules}: {result.status} after {result.seconds:.2f} s, nothing proven"
                    + (f"; total >= {result.bound}" if result.bound is not None else ""))
     else:
         what = "a strategy" if feasible else ("optimal strategy" if result.proven else "best strategy found")
-        typer.echo(f"{rules}: {what} within {depth} guesses: total {result.value}, worst "
+        typer.echo(f"{rules}: {what} within {plural(depth, 'guess')}: total {result.value}, worst "
                    f"{data['worst']}, first guess {data['first_guess']}, histogram "
                    f"{histogram_text(data['histogram'])}; status {result.status}"
                    + ("" if feasible or result.proven else f", total >= {result.bound} proven")
@@ -337,5 +344,5 @@ def static(
         typer.echo(f"{rules} static, {kind}: {result.status} after {result.seconds:.2f} s, no solution found")
         return
     proven = "proven optimal" if result.proven else f"not proven, at least {result.bound}"
-    typer.echo(f"{rules} static, {kind}: {result.value} guesses + the final one ({proven}, "
+    typer.echo(f"{rules} static, {kind}: {plural(result.value, 'guess')} + the final one ({proven}, "
                f"{result.status}, {result.seconds:.2f} s): {' '.join(guesses)}")

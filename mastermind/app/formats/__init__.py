@@ -158,7 +158,7 @@ def verify_text(
         result.stats = tree.stats(CodeTable(tree.rules, full=False, memory_limit=memory_limit))
         from mastermind.app.formats.jsonfmt import check_header_stats
 
-        result.errors = check_header_stats(header, result.stats)
+        result.errors = check_header_stats(header, result.stats, tree.rules)
     except TreeError as exc:
         result.errors = [str(exc)]
     return result

@@ -1,7 +1,9 @@
 """Strategy trees as Graphviz ``dot`` graphs, ready for ``dot -Tsvg``.
 
 One ellipse per guess (the guess and how many secrets remain), edges labelled with the
-answer in answer order, and one box per solved secret, reached by the winning answer.
+answer in answer order, and one box per secret: reached by the winning answer from the
+guess that solves it, or, when a single secret is left, by the answer that leaves it (its
+guess is then not drawn a second time).
 
 >>> from mastermind.core.game import CodeTable, Rules
 >>> from mastermind.core.tree import build_tree
@@ -11,9 +13,7 @@ digraph "p1c2r" {
   ordering=out;
   node [fontname="monospace"];
   n0 [label="1\\n2"];
-  n0 -> n1 [label="0B0W"];
-  n1 [label="2\\n1"];
-  n1 -> s0 [label="1B0W"];
+  n0 -> s0 [label="0B0W"];
   s0 [shape=box, label="2"];
   n0 -> s1 [label="1B0W"];
   s1 [shape=box, label="1"];
@@ -36,17 +36,25 @@ def write_dot(tree: StrategyTree) -> str:
     guesses, solved = itertools.count(), itertools.count()
     win = str(rules.answer_feedbacks[rules.win_index])
 
+    def box(parent: str | None, answer: str, code: str) -> None:
+        leaf = f"s{next(solved)}"
+        if parent is not None:
+            lines.append(f'  {parent} -> {leaf} [label="{answer}"];')
+        lines.append(f'  {leaf} [shape=box, label="{code}"];')
+
     def emit(node: Node, parent: str | None, answer: str) -> None:
+        code = rules.code_text(node.guess)
+        if not node.children and node.candidates == 1:  # the last secret: one box, not two
+            box(parent, answer, code)
+            return
         ident = f"n{next(guesses)}"
         if parent is not None:  # the edge before the node: the text reads top-down
             lines.append(f'  {parent} -> {ident} [label="{answer}"];')
-        lines.append(f'  {ident} [label="{rules.code_text(node.guess)}\\n{node.candidates}"];')
+        lines.append(f'  {ident} [label="{code}\\n{node.candidates}"];')
         for a in sorted(node.children):
             emit(node.children[a], ident, str(rules.answer_feedbacks[a]))
         if node.solves_here:
-            leaf = f"s{next(solved)}"
-            lines.append(f'  {ident} -> {leaf} [label="{win}"];')
-            lines.append(f'  {leaf} [shape=box, label="{rules.code_text(node.guess)}"];')
+            box(ident, win, code)
 
     emit(tree.root, None, "")
     lines.append("}")

@@ -43,12 +43,14 @@ import numpy as np
 
 from mastermind.core.errors import MastermindError
 from mastermind.app.formats.base import StrategyFileError, where
+from mastermind.app.interactive.text import plural
 from mastermind.core.game import AnswerIndex, Code, CodeTable, Feedback, Rules
 from mastermind.core.tree import Node, StrategyTree
 
 MAX_NESTING = 200
 """Deeper files are refused (keeps the recursive reader far from Python's stack limit)."""
 
+MAX_COUNT_DIGITS = 40
 _DIGITS = frozenset("0123456789")  # not str.isdigit: it accepts digits int() refuses
 
 NOT_A_SECRET_MARK = "*"
@@ -138,6 +140,9 @@ class _Parser:
         start = self.pos
         while self.pos < len(self.text) and self.text[self.pos] in _DIGITS:
             self.pos += 1
+        if self.pos - start > MAX_COUNT_DIGITS:  # int() refuses past 4300 digits; no game is near
+            self.pos = start
+            self.fail(f"a count of more than {MAX_COUNT_DIGITS} digits")
         entry = _Entry(count=int(self.text[start : self.pos]), offset=start)
         char = self.peek()
         if char == "(":
@@ -215,11 +220,12 @@ class _Builder:
 
     def build(self, entry: _Entry, cands: np.ndarray, path: tuple[str, ...]) -> Node | None:
         if entry.count != len(cands) and not path:
-            self.fail(entry.offset, path, f"the root says {entry.count} secrets, but {self.rules} "
-                      f"has {len(cands)} codes (wrong rules?)")
+            self.fail(entry.offset, path, f"the root says {plural(entry.count, 'secret')}, but {self.rules} "
+                      f"has {plural(len(cands), 'code')} (wrong rules?)")
         if entry.count != len(cands):
             self.fail(entry.offset, path,
-                      f"count {entry.count}, but {len(cands)} secrets give these answers")
+                      f"count {entry.count}, but {plural(len(cands), 'secret')} give"
+                      f"{'s' if len(cands) == 1 else ''} these answers")
         if entry.label is not None:
             return self.build_label(entry, cands, path)
         if entry.guess is None:
@@ -260,7 +266,7 @@ class _Builder:
                 part = cands[answers == a]
                 if len(part) > 2:
                     self.fail(entry.guess_offset, path,
-                              f"guess {text} leaves {len(part)} secrets with answer "
+                              f"guess {text} leaves {plural(len(part), 'secret')} with answer "
                               f"{rules.answer_feedbacks[a]}; more than 2 need a nested node")
                 node.children[a] = _guess_in_turn(table, part)
             return node

@@ -81,6 +81,9 @@ def read_json(text: str) -> tuple[StrategyTree, dict[str, Any]]:
         ) from None
     except RecursionError:
         raise StrategyFileError("the JSON is nested too deeply") from None
+    except ValueError as exc:  # Python's int() refuses numbers past 4300 digits
+        why = "a number too long to read" if "digits" in str(exc) else str(exc).splitlines()[0]
+        raise StrategyFileError(f"not valid JSON: {why}") from None
     if not isinstance(data, dict):
         raise StrategyFileError("the JSON file must hold an object with 'rules' and 'tree'")
     fmt = data.get("format", FORMAT)
@@ -152,7 +155,7 @@ def _read_node(rules: Rules, obj: Any, path: tuple[str, ...]) -> Node:
     return node
 
 
-def check_header_stats(header: dict[str, Any], stats: Stats) -> list[str]:
+def check_header_stats(header: dict[str, Any], stats: Stats, rules: Rules | None = None) -> list[str]:
     """Where the header's recorded statistics disagree with the tree's."""
     recorded = header.get("stats")
     if recorded is None:
@@ -161,8 +164,29 @@ def check_header_stats(header: dict[str, Any], stats: Stats) -> list[str]:
         return ["header: 'stats' must be an object"]
     actual = {"total": stats.total, "secrets": stats.secrets, "worst": stats.worst,
               "histogram": stats.histogram}
-    return [
-        f"header: stats say {key} {recorded[key]}, the tree gives {value}"
+    errors = [f"header: 'stats' has an unknown field {key!r}" for key in recorded
+              if key not in (*actual, "average", "worst_secrets")]
+    errors += [
+        f"header: stats say {key} {_short(recorded[key])}, the tree gives {value}"
         for key, value in actual.items()
-        if key in recorded and recorded[key] != value
+        if key in recorded and (recorded[key] != value or isinstance(recorded[key], bool))
     ]
+    if "average" in recorded:
+        average = recorded["average"]
+        # written rounded to 6 decimals; anything further off is a wrong average
+        if (not isinstance(average, (int, float)) or isinstance(average, bool)
+                or not abs(average - stats.average) <= 5e-7 + 1e-12 * stats.average):
+            errors.append(f"header: stats say average {_short(average)}, the tree gives "
+                          f"{stats.average:.6f}")
+    if "worst_secrets" in recorded and rules is not None:
+        actual_worst = sorted(rules.code_text(c) for c in stats.worst_secrets)
+        given = recorded["worst_secrets"]
+        if not isinstance(given, list) or sorted(map(str, given)) != actual_worst:
+            errors.append(f"header: stats say worst_secrets {_short(given)}, the tree gives "
+                          f"{_short(actual_worst)}")
+    return errors
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -5,6 +5,8 @@
 >>> game = Codemaker(table, table.rules.parse_code("32"), seed=7)
 >>> game.prompt(), game.handle("12"), game.handle("1 2 3")
 ('guess 1> ', '1B0W', "code '1 2 3' has 3 pegs, p2c3r needs 2 (colours 1-3); not counted as a guess")
+>>> game.handle("undo"), game.handle("12")
+('Guess 12 (1B0W) taken back; 0 guesses so far.', '1B0W')
 >>> print(game.handle("32"))
 2B0W - solved in 2 guesses.
 turn  guess  feedback  left
@@ -31,6 +33,7 @@ white pegs (right colour, wrong place), e.g. 1B2W.
 Commands:
   hint      the strategy's suggestion and how many codes are still possible
   history   the guesses so far
+  undo      take back the last guess
   give up   show the secret
   quit      stop (Ctrl-D and Ctrl-C too)"""
 
@@ -90,6 +93,8 @@ class Codemaker:
                 return self.give_up()
             if word == "hint":
                 return self.hint()
+            if word == "undo":
+                return self.undo()
             if word == "history":
                 return self.state.table_text() if self.state.turns else "No guesses yet."
             if word == "":
@@ -110,6 +115,13 @@ class Codemaker:
             return (f"{feedback} - solved in {plural(len(self.state.turns), 'guess')}.\n"
                     f"{self.state.table_text()}")
         return str(feedback)
+
+    def undo(self) -> str:
+        if not self.state.turns:
+            return "Nothing to undo."
+        turn = self.state.undo()
+        return (f"Guess {self.rules.code_text(turn.guess)} ({self.state.feedback(turn)}) taken back; "
+                f"{plural(len(self.state.turns), 'guess')} so far.")
 
     def hint(self) -> str:
         if self._make_strategy is None:

@@ -19,18 +19,55 @@ strategy of that depth exists, so an infeasible answer proves a worst-case lower
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from mastermind.core.errors import MastermindError
-from mastermind.core.game import CodeTable
+from mastermind.core.game import CodeTable, format_bytes, format_count
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.engines.models.result import ModelResult, make_solver
 from mastermind.core.tree import Node, StrategyTree
 
 MAX_MODEL_SIZE = 3_000_000  # (node, secret, guess) triples; beyond this the model is hopeless
+
+
+BYTES_PER_TERM = 250  # measured: peak memory per term building p3c3 depth 4 (206), p2c4 depth 6 (292)
+
+
+@dataclass(frozen=True)
+class ModelSize:
+    """The size of the strategy-tree model, counted before building it (it grows as
+    answers ** depth, so a large depth must be refused from its count, not its layout).
+
+    >>> size = ModelSize.estimate(answers=13, depth=100, secrets=1296, guesses=1296)
+    >>> size.describe()
+    'about 10^110 nodes, about 10^114 variables, about 10^115 constraints, about 10^107 TiB of memory'
+    >>> ModelSize.estimate(answers=8, depth=4, secrets=27, guesses=27).describe()
+    '585 nodes, 47970 variables, 175500 constraints, 101.7 MiB of memory'
+    """
+
+    nodes: int
+    variables: int
+    constraints: int
+    terms: int
+
+    @classmethod
+    def estimate(cls, answers: int, depth: int, secrets: int, guesses: int) -> "ModelSize":
+        nodes = depth if answers == 1 else (answers**depth - 1) // (answers - 1)
+        return cls(nodes=nodes, variables=nodes * (guesses + 2 * secrets + 1),
+                   constraints=nodes * (3 + secrets * (3 + answers)),
+                   terms=nodes * secrets * guesses)
+
+    @property
+    def bytes(self) -> int:
+        return self.terms * BYTES_PER_TERM
+
+    def describe(self) -> str:
+        return (f"{format_count(self.nodes)} nodes, {format_count(self.variables)} variables, "
+                f"{format_count(self.constraints)} constraints, {format_bytes(self.bytes)} of memory")
 
 
 @dataclass(frozen=True)
@@ -59,6 +96,28 @@ def _layout(answers: list[int], max_depth: int) -> _Layout:
     return _Layout(parent, depth, children)
 
 
+def check_model_size(table: CodeTable, max_depth: int, answers: int | None = None,
+                     secrets: int | None = None) -> ModelSize:
+    """The model's size, or a one-line refusal with the estimate when it is out of reach.
+
+    Counted, not built: the layout alone grows as ``answers ** depth``.
+    """
+    rules = table.rules
+    if max_depth > table.n:  # no strategy needs more guesses than codes; the count would not end
+        raise MastermindError(f"depth {max_depth} is more than the {table.n} codes of {rules}; "
+                              f"no strategy needs that many guesses")
+    if answers is None:  # every answer but the win may occur
+        answers = len(rules.answers) - 1
+    size = ModelSize.estimate(answers, max_depth, table.n if secrets is None else secrets, table.n)
+    if size.terms > MAX_MODEL_SIZE:
+        raise MastermindError(
+            f"the strategy-tree model of {rules} with depth {max_depth} is out of reach: "
+            f"{size.describe()} (limit {MAX_MODEL_SIZE} node x secret x guess terms); "
+            f"use a smaller game or depth"
+        )
+    return size
+
+
 def solve_tree(
     table: CodeTable, max_depth: int, *, objective: str = "total", candidates: np.ndarray | None = None,
     time_limit: float = 60.0, workers: int = 1, lower_bound: int | None = None,
@@ -84,13 +143,9 @@ def solve_tree(
     n_s, n_g = len(secrets), table.n
     sub = table.scores[:, secrets]  # sub[g, i]: answer of guess g for secret secrets[i]
     answers = sorted(int(a) for a in np.unique(sub) if a != win)
+    check_model_size(table, max_depth, len(answers), n_s)
     layout = _layout(answers, max_depth)
     n_nodes = len(layout.parent)
-    if n_nodes * n_s * n_g > MAX_MODEL_SIZE:
-        raise MastermindError(
-            f"strategy-tree model for {rules} with depth {max_depth} has {n_nodes} nodes x "
-            f"{n_s} secrets x {n_g} guesses, above {MAX_MODEL_SIZE}; use a smaller game or depth"
-        )
     start = time.perf_counter()
     model = cp_model.CpModel()
     x = [[model.new_bool_var(f"x{v}_{g}") for g in range(n_g)] for v in range(n_nodes)]

@@ -1,0 +1,115 @@
+"""The one atomic writer: modes, symlinks, special files, standard output, refusals."""
+
+import os
+import stat
+
+import pytest
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.fileio import check_writable, current_umask, read_text, write_atomic
+
+
+def mode(path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def test_new_file_gets_the_usual_mode(tmp_path):
+    old = os.umask(0o027)
+    try:
+        write_atomic(tmp_path / "a.json", "x")
+        assert mode(tmp_path / "a.json") == 0o640  # 0666 & ~umask, not mkstemp's 0600
+    finally:
+        os.umask(old)
+    assert current_umask() == old
+    write_atomic(tmp_path / "b.json", "y")
+    assert mode(tmp_path / "b.json") == 0o666 & ~old
+
+
+def test_existing_file_keeps_its_mode_and_is_replaced_whole(tmp_path):
+    path = tmp_path / "tree.txt"
+    path.write_text("old and longer")
+    os.chmod(path, 0o604)
+    write_atomic(path, "new")
+    assert path.read_text() == "new" and mode(path) == 0o604
+    assert os.listdir(tmp_path) == ["tree.txt"]  # no temporary file left behind
+
+
+def test_symlink_stays_a_link_and_its_target_is_written(tmp_path):
+    target = tmp_path / "real.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    write_atomic(link, "new")
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text() == "new"
+
+
+def test_dangling_symlink_creates_its_target(tmp_path):
+    link = tmp_path / "link.json"
+    link.symlink_to(tmp_path / "later.json")
+    write_atomic(link, "made")
+    assert link.is_symlink() and (tmp_path / "later.json").read_text() == "made"
+
+
+def test_fifo_is_written_in_place(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        write_atomic(fifo, "through the pipe")
+        assert os.read(reader, 100) == b"through the pipe"
+    finally:
+        os.close(reader)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still a FIFO, not a regular file
+
+
+def test_device_is_written_in_place():
+    before = os.stat("/dev/null")
+    write_atomic("/dev/null", "discarded")
+    after = os.stat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev
+
+
+def test_dev_stdout_symlink_is_not_replaced(capfd):
+    if not os.path.islink("/dev/stdout"):
+        pytest.skip("/dev/stdout is not a symlink on this system")
+    write_atomic("/dev/stdout", "to the terminal\n")
+    assert os.path.islink("/dev/stdout")
+    assert "to the terminal" in capfd.readouterr().out
+
+
+def test_dash_is_standard_output(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write_atomic("-", "text\n")
+    assert capsys.readouterr().out == "text\n"
+    assert not (tmp_path / "-").exists()
+
+
+def test_bytes_are_written_unchanged(tmp_path):
+    write_atomic(tmp_path / "a.png", b"\x89PNG\r\n\x00")
+    assert (tmp_path / "a.png").read_bytes() == b"\x89PNG\r\n\x00"
+
+
+@pytest.mark.parametrize("make, needle", [
+    (lambda p: p.mkdir(), "directory"),
+    (lambda p: (p.write_text("keep"), os.chmod(p, 0o444)), "read-only"),
+    (lambda p: None, "does not exist"),
+])
+def test_refusals_are_one_line_errors(tmp_path, make, needle):
+    path = tmp_path / "out"
+    make(path)
+    target = path / "x" if needle == "does not exist" else path
+    for attempt in (lambda: check_writable(target), lambda: write_atomic(target, "new")):
+        with pytest.raises(MastermindError, match=needle) as info:
+            attempt()
+        assert "\n" not in str(info.value)
+    if needle == "read-only":
+        assert path.read_text() == "keep" and mode(path) == 0o444
+
+
+def test_read_text_errors(tmp_path):
+    (tmp_path / "bin").write_bytes(b"\xff\xfe\x00\x81")
+    for path, needle in ((tmp_path, "directory"), (tmp_path / "none", "not found"),
+                         (tmp_path / "bin", "not UTF-8")):
+        with pytest.raises(MastermindError, match=needle):
+            read_text(path)

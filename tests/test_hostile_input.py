@@ -1,0 +1,311 @@
+"""Every command fed hostile input: one line on standard error and exit code 2, never a traceback.
+
+Most cases run in-process through :func:`mastermind.app.cli.main` (fast); a few go through a
+subprocess, as a user would meet them. The commands and their options are read from the CLI
+itself, so a new command or option is covered without editing this file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import typer
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mastermind.app.cli import app, main
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ENV = {**os.environ, "PYTHONPATH": ROOT}  # this checkout's code, whatever is installed
+
+# values no option accepts: negative, not finite, not ASCII digits, empty, not numbers, too long
+HOSTILE = ["-1", "nan", "inf", "³⁶³²", "", "9" * 5000, "10" * 20, "p4c6\x00"]
+MORE_HOSTILE = HOSTILE + ["-inf", "1e999", "1.5e400", "\u202e12", "①②③④", "abc"]
+# options whose hostile values may be fine (paths) are tested on their own below
+PATH_OPTIONS = {"--out", "--plot"}
+# a game small enough that valid options finish at once
+SMALL = {"table": ["-p", "2", "-c", "2"]}
+SLOW_COMMANDS = {"table", "compare"}  # start a solver process: only errors found before it
+
+
+def commands() -> dict:
+    group = typer.main.get_command(app)
+    return dict(group.commands)
+
+
+def value_options(command) -> list[str]:
+    """The long names of the options of ``command`` that take a value."""
+    names = []
+    for param in command.params:
+        if getattr(param, "is_flag", False) or param.param_type_name != "option":
+            continue
+        longs = [o for o in param.opts if o.startswith("--")]
+        if longs and longs[0] not in PATH_OPTIONS:
+            names.append(longs[0])
+    return names
+
+
+COMMANDS = commands()
+GAME_OPTIONS = {"--rules", "--pegs", "--colors"}
+
+
+def run(argv: list[str], stdin: str = "", monkeypatch=None, capsys=None) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(code: int, err: str, argv) -> None:
+    assert "Traceback" not in err and "internal error" not in err, (argv, err)
+    assert code == 2, (argv, code, err)
+    assert err.count("\n") == 1 and err.startswith("error: "), (argv, err)
+
+
+def small_game(name: str) -> list[str]:
+    return SMALL.get(name, ["-r", "p2c2"])
+
+
+def test_every_command_is_covered():
+    assert {"info", "score", "partition", "assist", "play", "solve", "export", "verify",
+            "heuristics", "simulate", "table", "compare", "bounds", "cpsat", "static",
+            "game-value", "optimal"} <= set(COMMANDS)
+
+
+# ---- every option of every command, every hostile value ------------------------------------
+CASES = [(name, option) for name, command in sorted(COMMANDS.items())
+         for option in value_options(command)]
+
+
+@pytest.mark.parametrize("name, option", CASES)
+def test_hostile_option_values(name, option, monkeypatch, capsys):
+    for value in HOSTILE:
+        if option in GAME_OPTIONS:  # given alone: the value itself is what is wrong
+            argv = [name, option, value]
+        else:
+            argv = [name, *small_game(name), option, value]
+        if name in ("score", "solve", "partition"):
+            argv[1:1] = ["11"] * (2 if name == "score" else 1)
+        if name == "verify":
+            argv[1:1] = ["/dev/null"]
+        code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+        assert_one_line_error(code, err, argv)
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_help_and_conflicting_games(name, monkeypatch, capsys):
+    for flag in ("-h", "--help"):
+        code, out, err = run([name, flag], monkeypatch=monkeypatch, capsys=capsys)
+        assert code == 0 and err == "" and "Usage: mastermind" in out
+        assert "<bool>" not in out and "{" not in out.split("\n", 3)[1]
+    options = {o for p in COMMANDS[name].params for o in p.opts}
+    if "--rules" in options and "--pegs" in options:
+        argv = [name, "--rules", "p2c2", "--pegs", "3"]
+        assert_one_line_error(*run(argv, monkeypatch=monkeypatch, capsys=capsys)[::2], argv)
+
+
+def test_version(capsys, monkeypatch):
+    code, out, err = run(["--version"], monkeypatch=monkeypatch, capsys=capsys)
+    from importlib.metadata import version
+
+    assert code == 0 and out == f"mastermind {version('mastermind')}\n"
+
+
+# ---- the defects of issue 15, one by one ---------------------------------------------------
+@pytest.mark.parametrize("argv, needle", [
+    (["heuristics", "--seed", "-1"], "'--seed': must be at least 0, got -1"),
+    (["simulate", "--seed", "-1"], "--seed"),
+    (["export", "--seed", "-1"], "--seed"),
+    (["assist", "--seed", "-1"], "--seed"),
+    (["play", "--seed", "-1"], "--seed"),
+    (["solve", "11", "--seed", "-1"], "--seed"),
+    (["compare", "--seed", "-1"], "--seed"),
+    (["score", "³⁶", "12"], "colour '³'"),
+    (["score", "12", "①②"], "colour '①'"),
+    (["solve", "①②"], "colour '①'"),
+    (["optimal", "--first", "³⁶"], "colour '³'"),
+    (["partition", "11", "--memory-limit", "nan"], "positive number of GiB, got nan"),
+    (["partition", "11", "--memory-limit", "inf"], "got inf"),
+    (["partition", "11", "--memory-limit", "-1"], "got -1"),
+    (["partition", "11", "--memory-limit", "0"], "got 0"),
+    (["compare", "--time-limit", "inf"], "positive number of seconds, got inf"),
+    (["compare", "--time-limit", "nan"], "got nan"),
+    (["table", "--time-limit", "0"], "got 0"),
+    (["table", "--cpsat-time", "-1"], "0 or more seconds, got -1"),
+    (["cpsat", "--time-limit", "inf"], "got inf"),
+    (["static", "--time-limit", "-1"], "got -1"),
+    (["cpsat", "--workers", "100000"], "'--workers': must be at most 256, got 100000"),
+    (["static", "--workers", "0"], "got 0"),
+    (["table", "--workers", "-1"], "got -1"),
+    (["optimal", "--jobs", "100000"], "must be at most 1024"),
+    (["optimal", "--max-guesses", "9" * 5000], "--max-guesses"),
+    (["game-value", "p2c2", "--rules", "p3c3"], "given twice"),
+    (["game-value", "p2c2", "--pegs", "2"], "given twice"),
+    (["info", "--rules", "p2c2", "--no-repeat"], "not both"),
+    (["simulate", "--games", "1" + "0" * 30], "--games"),
+])
+def test_listed_defects_are_one_line_errors(argv, needle, monkeypatch, capsys):
+    name = argv[0]
+    if "-r" not in argv and "--rules" not in argv and name != "game-value":
+        argv = [name, *small_game(name), *argv[1:]]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert needle in err
+
+
+def test_out_of_reach_game_says_so_in_readable_units(monkeypatch, capsys):
+    code, out, err = run(["heuristics", "-r", "p20c35"], monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, "p20c35")
+    assert "out of reach" in err and "about 10^31 codes" in err and "10^50 TiB" in err
+    code, out, err = run(["heuristics", "-r", "p6c9"], monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, "p6c9")
+    assert "263.0 GiB" in err and "--memory-limit" in err  # in reach: say how
+
+
+def test_cpsat_depth_100_is_refused_with_its_estimate(monkeypatch, capsys):
+    code, out, err = run(["cpsat", "--depth", "100"], monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, "cpsat --depth 100")
+    assert "out of reach: about 10^110 nodes" in err and "TiB of memory" in err
+
+
+# ---- files: --out, --plot and verify ------------------------------------------------------
+@pytest.mark.parametrize("name", ["export", "optimal"])
+def test_out_refusals(name, tmp_path, monkeypatch, capsys):
+    locked = tmp_path / "locked.json"
+    locked.write_text("keep")
+    os.chmod(locked, 0o444)
+    for target, needle in ((tmp_path, "is a directory"), (locked, "read-only"),
+                           (tmp_path / "no" / "x.json", "does not exist")):
+        argv = [name, "-r", "p2c2", "--out", str(target)]
+        code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+        assert_one_line_error(code, err, argv)
+        assert needle in err and out == ""
+    assert locked.read_text() == "keep"
+
+
+@pytest.mark.parametrize("name", ["export", "optimal"])
+def test_out_writes_with_the_usual_mode_through_symlinks(name, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    target = tmp_path / "tree.json"
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    code, out, err = run([name, "-r", "p2c2", "--out", str(link)], monkeypatch=monkeypatch, capsys=capsys)
+    assert code == 0 and link.is_symlink()
+    umask = os.umask(0)
+    os.umask(umask)
+    assert os.stat(target).st_mode & 0o777 == 0o666 & ~umask
+    assert json.loads(target.read_text())["rules"] == "p2c2r"
+    code, out, err = run([name, "-r", "p2c2", "--out", "-"], monkeypatch=monkeypatch, capsys=capsys)
+    assert code == 0 and json.loads(out)["rules"] == "p2c2r" and not os.path.exists("-")
+
+
+def test_plot_refusals(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("matplotlib", reason="--plot needs the plot extra")
+    for target, needle in ((tmp_path, "is a directory"), ("-", "needs a file name"),
+                           (tmp_path / "h.svg", "should end in .png")):
+        argv = ["compare", "-r", "p2c2", "--plot", str(target)]
+        code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+        assert_one_line_error(code, err, argv)
+        assert needle in err
+
+
+def hostile_files(folder) -> dict:
+    """Name -> (path, exit code): 2 when the file cannot be read, 1 when it is no strategy."""
+    files = {
+        "binary": (b"\x00\xff\xfe" * 50, 2),
+        "truncated": (b'{"rules": "p2c2", "tree": {"candidates": 4,', 1),
+        "deep list": (b'{"rules": "p2c2", "tree": ' + b"[" * 10**6 + b"]" * 10**6 + b"}", 1),
+        "deep object": (b'{"rules": "p2c2", "tree": ' + b'{"a": ' * 10**6 + b"1" + b"}" * 10**6 + b"}", 1),
+        "huge integer": (b'{"rules": "p2c2", "tree": {"candidates": ' + b"9" * 5000 + b', "guess": "11"}}', 1),
+        "huge Irving count": (b"9" * 5000 + b"(11: 0)", 1),
+        "wrong types": (b'{"rules": 4, "tree": []}', 1),
+        "empty": (b"", 1),
+        "unicode digits": ("³⁶(①②: 0)".encode(), 1),
+    }
+    paths = {}
+    for name, (data, code) in files.items():
+        path = folder / (name.replace(" ", "-") + ".json")
+        path.write_bytes(data)
+        paths[name] = (path, code)
+    paths["directory"] = (folder, 2)
+    paths["missing"] = (folder / "missing.json", 2)
+    return paths
+
+
+def test_verify_hostile_files(tmp_path, monkeypatch, capsys):
+    # verify's contract: 1 for a file that is no valid strategy, 2 for one it cannot read
+    for name, (path, expected) in hostile_files(tmp_path).items():
+        code, out, err = run(["verify", str(path)], monkeypatch=monkeypatch, capsys=capsys)
+        assert "Traceback" not in err and "internal error" not in err, (name, err)
+        assert code == expected and err.count("\n") == 1 and err.startswith("error: "), (name, code, err)
+
+
+# ---- what people type at the prompts -------------------------------------------------------
+TYPED = ["³⁶", "①②", "1B", "1W", "0", "B", "W", "-", "undo", "undo", "", "9" * 5000, "\x00",
+         "1B1B1B", "help", "hint", "history", "12", "2B"]
+
+
+@pytest.mark.parametrize("name", ["assist", "play"])
+def test_sessions_survive_anything_typed(name, monkeypatch, capsys):
+    code, out, err = run([name, "-r", "p2c2", "--seed", "3"], stdin="\n".join(TYPED) + "\n",
+                         monkeypatch=monkeypatch, capsys=capsys)
+    assert code == 0 and "Traceback" not in out + err and "internal error" not in err
+
+
+@given(st.lists(st.text(max_size=8), max_size=6))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_assist_with_random_lines(monkeypatch, capsys, lines):
+    code, out, err = run(["assist", "-r", "p2c3"], stdin="\n".join(lines) + "\n",
+                         monkeypatch=monkeypatch, capsys=capsys)
+    assert code == 0 and "Traceback" not in out + err
+
+
+# ---- hypothesis over whole command lines ---------------------------------------------------
+FAST = sorted(set(COMMANDS) - SLOW_COMMANDS)
+token = st.one_of(st.sampled_from(MORE_HOSTILE), st.text(max_size=6),
+                  st.integers(-10**30, 10**30).map(str), st.floats().map(str))
+
+
+@st.composite
+def command_lines(draw):
+    name = draw(st.sampled_from(FAST))
+    options = value_options(COMMANDS[name])
+    argv = [name, *small_game(name)]
+    for _ in range(draw(st.integers(1, 3))):
+        argv += [draw(st.sampled_from(options)), draw(token)]
+    return argv
+
+
+@given(command_lines())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_random_command_lines(monkeypatch, capsys, argv):
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert "Traceback" not in err and "internal error" not in err, (argv, err)
+    assert code in (0, 1, 2), (argv, code)
+    if code == 2:
+        assert err.count("\n") == 1 and err.startswith("error: "), (argv, err)
+
+
+# ---- a few through a real process ----------------------------------------------------------
+@pytest.mark.parametrize("argv, stdin", [
+    (["heuristics", "--seed", "-1"], ""),
+    (["score", "³⁶³²", "1234"], ""),
+    (["cpsat", "--depth", "100"], ""),
+])
+def test_subprocess_one_line_exit_2(argv, stdin):
+    result = subprocess.run([sys.executable, "-m", "mastermind", *argv], input=stdin,
+                            capture_output=True, text=True, timeout=300, env=ENV)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
+
+
+def test_subprocess_out_dev_stdout_keeps_the_device(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "mastermind", "export", "-r", "p2c2", "-o", "/dev/stdout"],
+                            capture_output=True, text=True, timeout=300, cwd=tmp_path, env=ENV)
+    assert result.returncode == 0 and json.loads(result.stdout)["rules"] == "p2c2r"
+    assert os.path.islink("/dev/stdout") or not os.path.isfile("/dev/stdout")
