@@ -206,8 +206,8 @@ def test_out_writes_with_the_usual_mode_through_symlinks(name, tmp_path, monkeyp
 
 def test_plot_refusals(tmp_path, monkeypatch, capsys):
     pytest.importorskip("matplotlib", reason="--plot needs the plot extra")
-    for target, needle in ((tmp_path, "is a directory"), ("-", "needs a file name"),
-                           (tmp_path / "h.svg", "should end in .png")):
+    for target, needle in ((tmp_path, "is a directory"), ("-", "would mix the picture with the table"),
+                           (tmp_path / "h.txt", "name it .png or .svg")):
         argv = ["compare", "-r", "p2c2", "--plot", str(target)]
         code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
         assert_one_line_error(code, err, argv)

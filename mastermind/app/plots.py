@@ -64,9 +64,9 @@ def plot_format(path: str | os.PathLike) -> str:
 
 def check_plot_target(path: str | os.PathLike) -> str:
     """Refuse a bad target before any work: its format, its folder, matplotlib present."""
-    fmt = plot_format(path)
     if str(path) != "-":
         check_writable(path)
+    fmt = plot_format(path)
     _matplotlib()
     return fmt
 

@@ -88,8 +88,13 @@ def strategy_tree_for(name: str, table: CodeTable, progress: Progress | None = N
 def _names_a_file(name: str) -> bool:
     from mastermind.app.registry import NAMES
 
-    return name not in NAMES and (Path(name).exists() or format_for_path(name) in READABLE
-                                  or "/" in name or "\\" in name)
+    if name in NAMES:
+        return False
+    try:
+        exists = Path(name).exists()
+    except OSError:  # a name too long for a path is no file
+        exists = False
+    return exists or format_for_path(name) in READABLE or "/" in name or "\\" in name
 
 
 # ---- verify -------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from mastermind.app.commands.common import (
     STRATEGIES_HELP, STRATEGY_HELP, console, histogram_text, plural, print_json, seed_option, table_for,
     whole_range,
 )
+from mastermind.app.helpstyle import Command
 from mastermind.core.game import CodeTable, Rules
 
 MAX_GAMES = 10**8  # a minute per million games: more is a typing error
@@ -32,7 +33,7 @@ def register(app: typer.Typer) -> None:
     from mastermind.app.commands.common import game_command
 
     game_command(app, "heuristics", help="Play every secret with one-step heuristics: totals, worst case, histogram.")(heuristics)
-    app.command("strategies", help="List every strategy and solver with the options it takes.")(strategies)
+    app.command("strategies", cls=Command, help="List every strategy and solver with the options it takes.")(strategies)
     game_command(app, "simulate", help="Monte Carlo: play sampled secrets, histogram and a 95% confidence interval.")(simulate)
 
 

@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from mastermind.app.commands.common import one_line_errors, print_json
+from mastermind.app.helpstyle import Command
 from mastermind.core.errors import MastermindError
 
 TABLES = ("optimal", "game-values")
@@ -25,7 +26,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print the new rows as one
 
 
 def register(app: typer.Typer) -> None:
-    app.command("results", help=HELP)(results)
+    app.command("results", cls=Command, help=HELP)(results)
 
 
 def results(out: OutOpt = "results", games: GamesOpt = None, table: TableOpt = None,
