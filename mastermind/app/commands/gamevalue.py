@@ -27,6 +27,7 @@ def game_value(
                                          help="The game, e.g. p4c6 (same as --rules)."),
     solver: Annotated[str, typer.Option(help="Best replies from: auto (the exact solver), exact, or search (slow reference, tiny games).")] = "auto",
     max_iterations: Annotated[int, typer.Option(help="Give up after this many best replies (reporting bounds).")] = 500,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Threads of each best reply (0: all cores).")] = 0,
 ) -> None:
     from mastermind.engines.gamevalue import game_value as solve_game
     from mastermind.engines.gamevalue.bestreply import SOLVERS
@@ -40,9 +41,12 @@ def game_value(
         raise MastermindError(f"unknown --solver {solver!r}: use one of {', '.join(SOLVERS)}")
     if max_iterations < 2:
         raise MastermindError(f"--max-iterations must be at least 2, got {max_iterations}")
+    if jobs < 0:
+        raise MastermindError(f"--jobs must be 0 (all cores) or more, got {jobs}")
     table = table_for(rules, memory_limit)
     with progress_bar(wants_progress(json_output)) as bar:
-        result = solve_game(table, solver=solver, max_iterations=max_iterations, progress=bar)
+        result = solve_game(table, solver=solver, max_iterations=max_iterations,
+                            jobs=-1 if jobs == 0 else jobs, progress=bar)
     if json_output:
         print_json(result.to_dict())
         return
