@@ -35,6 +35,7 @@ GAME_VALUE_FORMAT = "mastermind-game-values"
 FILE_VERSION = 1
 TREE_LIMIT = 4 * 1024 * 1024  # bytes of gzipped JSON; larger trees are left out (and said so)
 DEFAULT_MAX_SECONDS = 600.0
+WARM_UP_SECONDS = 900.0  # a first numba compilation on a busy machine
 
 
 def game_id(rules: Rules) -> str:
@@ -143,7 +144,7 @@ def optimal_part(game: str, part: str, jobs: int, solve_options: dict) -> dict:
     from mastermind.engines.exact import solve, solve_by_first_guess
 
     rules = Rules.parse(game)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules)
     if part == "total":
         results = solve_by_first_guess(table, objective="total", jobs=jobs, **solve_options)
@@ -154,14 +155,16 @@ def optimal_part(game: str, part: str, jobs: int, solve_options: dict) -> dict:
         return {"total": int(best), "worst": int(chosen.worst), "histogram": chosen.histogram,
                 "best_first_guesses": [f["guess"] for f in firsts if f["total"] == best],
                 "by_first_guess": firsts, "tree": write_tree(chosen.tree, "json", chosen.stats),
-                "seconds": time.perf_counter() - start}
+                "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
     if part == "tie":
         r = solve(table, objective="total", tie_break=True, jobs=jobs, **solve_options)
         return {"total": int(r.total), "worst": int(r.worst), "histogram": r.histogram,
-                "tree": write_tree(r.tree, "json", r.stats), "seconds": time.perf_counter() - start}
+                "tree": write_tree(r.tree, "json", r.stats), "seconds": time.perf_counter() - start,
+                "cpu_seconds": time.process_time() - cpu}
     if part == "worst":
         r = solve(table, objective="worst", jobs=jobs, **solve_options)
-        return {"worst": int(r.worst), "total": int(r.total), "seconds": time.perf_counter() - start}
+        return {"worst": int(r.worst), "total": int(r.total), "seconds": time.perf_counter() - start,
+                "cpu_seconds": time.process_time() - cpu}
     raise MastermindError(f"unknown part {part!r}")
 
 
@@ -174,7 +177,7 @@ def bounds_part(game: str, heuristic: str) -> dict:
                                                   lookahead_worst_bound)
 
     rules = Rules.parse(game)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules)
     levels = 2 if table.n <= MAX_LOOKAHEAD_CODES else 1
     lower_total = lookahead_total_bound(table, levels)
@@ -183,17 +186,18 @@ def bounds_part(game: str, heuristic: str) -> dict:
     stats = tree.stats(table)
     return {"lower_total": int(lower_total), "lower_worst": int(lower_worst), "lookahead_levels": levels,
             "upper_total": int(stats.total), "upper_worst": int(stats.worst), "heuristic": heuristic,
-            "seconds": time.perf_counter() - start}
+            "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
 
 
 def game_value_part(game: str, jobs: int) -> dict:
     from mastermind.engines.gamevalue import game_value
 
     rules = Rules.parse(game)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     result = game_value(CodeTable(rules), jobs=jobs)
     data = result.to_dict()
     data["seconds"] = time.perf_counter() - start
+    data["cpu_seconds"] = time.process_time() - cpu
     data["value_fraction"] = _fraction(result.value)
     data["lower_fraction"] = str(result.lower)
     data["breaker_first_guesses"] = sorted({rules.code_text(b.tree.root.guess) for b in result.breaker})
@@ -249,6 +253,10 @@ class Runner:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    def warm_up(self) -> None:
+        """Load (or compile) the kernels in the child, so that no row's time includes it."""
+        self.worker.run(optimal_part, ("p2c2", "total", 1, {}), WARM_UP_SECONDS)
+
     def _run(self, fn: Callable, args: tuple) -> dict | None:
         return self.worker.run(fn, args, self.max_seconds)
 
@@ -262,18 +270,20 @@ class Runner:
                                                                        self.solve_options))
         if total is None:
             return self._open_row(row, rules)
-        seconds = total["seconds"]
+        seconds, cpu = total["seconds"], total["cpu_seconds"]
         tree_text, tie_broken = total.pop("tree"), False
         tie = self._run(optimal_part, (game, "tie", self.jobs, self.solve_options))
         if tie is not None:
             if tie["total"] != total["total"]:
                 raise AssertionError(f"{game}: tie-break total {tie['total']} != optimum {total['total']}")
             seconds += tie["seconds"]
+            cpu += tie["cpu_seconds"]
             tree_text, tie_broken = tie["tree"], True
             total.update(worst=tie["worst"], histogram=tie["histogram"])
         worst = self._run(optimal_part, (game, "worst", self.jobs, self.solve_options))
         if worst is not None:
             seconds += worst["seconds"]
+            cpu += worst["cpu_seconds"]
         t = int(total["total"])
         avg = Fraction(t, rules.n_codes)
         row.update(
@@ -282,7 +292,7 @@ class Runner:
             best_first_guesses=total["best_first_guesses"], by_first_guess=total["by_first_guess"],
             optimal_worst=None if worst is None else worst["worst"],
             worst_total=None if worst is None else worst["total"],
-            seconds=round(seconds, 3),
+            seconds=round(seconds, 3), cpu_seconds=round(cpu, 3),
         )
         row["tree"] = self._write_tree(trees, game, tree_text)
         checks = [c for c in (_check(game, "total", t), _check(game, "worst", row["optimal_worst"]),
@@ -299,9 +309,10 @@ class Runner:
                    literature="open", literature_note=reason)
         bounds = self._run(bounds_part, (game, "entropy"))
         if bounds is not None:
-            row.update(bounds=bounds, seconds=round(bounds["seconds"], 3))
+            row.update(bounds=bounds, seconds=round(bounds["seconds"], 3),
+                       cpu_seconds=round(bounds["cpu_seconds"], 3))
         else:
-            row.update(bounds=None, seconds=None)
+            row.update(bounds=None, seconds=None, cpu_seconds=None)
         return row
 
     def _write_tree(self, trees: Path | None, game: str, text: str) -> dict | None:
@@ -322,7 +333,7 @@ class Runner:
         data = self._run(game_value_part, (game, self.jobs))
         if data is None:
             row.update(status="open", reason=f"not proven within {self.max_seconds:g} s",
-                       literature="open", published=None, seconds=None)
+                       literature="open", published=None, seconds=None, cpu_seconds=None)
             return row
         value = Fraction(data["value_numerator"], data["value_denominator"])
         uniform = Fraction(data["uniform_total"], rules.n_codes)
@@ -337,6 +348,7 @@ class Runner:
             maker_support=[m["pattern"] for m in data["maker"] if m["probability_fraction"] != "0"],
             breaker_mix_size=len(data["breaker"]), breaker_first_guesses=data["breaker_first_guesses"],
             iterations=data["iterations"], seconds=round(data["seconds"], 3),
+            cpu_seconds=round(data["cpu_seconds"], 3),
         )
         row["value_unreduced"] = _unreduced(value, row["maker"])
         ref = GAME_VALUE_PUBLISHED.get(game)
@@ -408,8 +420,10 @@ def _repetition(row: dict) -> str:
 
 
 def _seconds(row: dict) -> str:
-    s = row.get("seconds")
-    return "" if s is None else f"{s:.1f}"
+    s, cpu = row.get("seconds"), row.get("cpu_seconds")
+    if s is None:
+        return ""
+    return f"{s:.1f}" if cpu is None else f"{s:.1f} ({cpu:.1f})"
 
 
 def _published_cell(row: dict) -> str:
@@ -438,7 +452,8 @@ def render_optimal(rows: Sequence[dict]) -> str:
         "  strategies with that worst case.",
         "- **best first guesses**: every canonical first guess that reaches the optimal total.",
         "- **histogram**: secrets solved with 1, 2, 3, ... guesses.",
-        "- **s**: wall seconds of the whole row (`jobs` threads); trees: `trees/GAME.json.gz`.",
+        "- **s**: wall seconds of the whole row (CPU seconds in brackets; `jobs` threads) on a",
+        "  shared 2-core machine, so wall times vary with its load; trees: `trees/GAME.json.gz`.",
         "",
         "| game | pegs | colours | repetition | codes | total | average | worst | opt. worst "
         "| total at opt. worst | best first guesses | histogram | published | status | s | jobs |",
@@ -500,7 +515,8 @@ def render_game_values(rows: Sequence[dict]) -> str:
         "certificate). The maker's mix is equal within a class of codes (a colour pattern);",
         "*uniform optimal* says whether the uniformly random secret is an optimal mix (value =",
         "optimal average). *breaker mix*: trees in the breaker's optimal mix, each played under",
-        "a random colour and position permutation.",
+        "a random colour and position permutation. *s*: wall seconds (CPU seconds in brackets)",
+        "on a shared 2-core machine.",
         "",
         "| game | codes | value | decimal | uniform average | uniform optimal | maker's mix "
         "(class: probability) | breaker mix | published | status | s | jobs |",
@@ -532,6 +548,7 @@ def run_tables(out: Path, *, tables: Sequence[str], games: Sequence[str] | None,
         raise MastermindError(f"--out {out} is not a folder")
     done: dict[str, list[dict]] = {t: [] for t in tables}
     with Runner(max_seconds=max_seconds, jobs=jobs, solve_options=solve_options) as runner:
+        runner.warm_up()
         if "optimal" in tables:
             chosen = scope_rules(games if games is not None else OPTIMAL_SCOPE + FRONTIER)
             for rules in chosen:
