@@ -233,19 +233,21 @@ def _status(rules: Rules, checks: list[dict], range_of: Callable[[Rules], str | 
 
 
 class Runner:
-    """Runs the parts of each row in one child process, each under ``max_seconds``."""
+    """Runs the parts of each row in one child process, each under ``max_seconds``
+    (``None``: no cap, in this process)."""
 
-    def __init__(self, *, max_seconds: float, jobs: int, solve_options: dict | None = None) -> None:
+    def __init__(self, *, max_seconds: float | None, jobs: int, solve_options: dict | None = None) -> None:
         from mastermind.engines.models.timed import TimedWorker
 
         self.max_seconds = max_seconds
         self.jobs = jobs
         # forwarded to solve / solve_by_first_guess (e.g. a checkpoint once the search has one)
         self.solve_options = dict(solve_options or {})
-        self.worker = TimedWorker()
+        self.worker = TimedWorker() if max_seconds is not None else None
 
     def close(self) -> None:
-        self.worker.close(kill=True)
+        if self.worker is not None:
+            self.worker.close(kill=True)
 
     def __enter__(self) -> "Runner":
         return self
@@ -255,10 +257,18 @@ class Runner:
 
     def warm_up(self) -> None:
         """Load (or compile) the kernels in the child, so that no row's time includes it."""
-        self.worker.run(optimal_part, ("p2c2", "total", 1, {}), WARM_UP_SECONDS)
+        if self.worker is not None:
+            self.worker.run(optimal_part, ("p2c2", "total", 1, {}), WARM_UP_SECONDS)
+        else:
+            optimal_part("p2c2", "total", 1, {})
 
     def _run(self, fn: Callable, args: tuple) -> dict | None:
+        if self.worker is None:
+            return fn(*args)
         return self.worker.run(fn, args, self.max_seconds)
+
+    def _cap(self) -> str:
+        return "no time cap" if self.max_seconds is None else f"{self.max_seconds:g} s"
 
     def optimal_row(self, rules: Rules, trees: Path | None) -> dict:
         """The optimal-strategy row of one game (an open row when the optimum takes too long)."""
@@ -304,7 +314,7 @@ class Runner:
     def _open_row(self, row: dict, rules: Rules) -> dict:
         game = row["game"]
         reason = ("needs the checkpointed search" if game in FRONTIER
-                  else f"not proven within {self.max_seconds:g} s")
+                  else f"not proven within {self._cap()}")
         row.update(status="open", reason=reason, tree=None, published=[],
                    literature="open", literature_note=reason)
         bounds = self._run(bounds_part, (game, "entropy"))
@@ -332,7 +342,7 @@ class Runner:
                    command=command_for(game, "game-values", self.jobs))
         data = self._run(game_value_part, (game, self.jobs))
         if data is None:
-            row.update(status="open", reason=f"not proven within {self.max_seconds:g} s",
+            row.update(status="open", reason=f"not proven within {self._cap()}",
                        literature="open", published=None, seconds=None, cpu_seconds=None)
             return row
         value = Fraction(data["value_numerator"], data["value_denominator"])
@@ -539,7 +549,7 @@ def render_game_values(rows: Sequence[dict]) -> str:
 
 # ---- the whole run -----------------------------------------------------------------------------
 
-def run_tables(out: Path, *, tables: Sequence[str], games: Sequence[str] | None, max_seconds: float,
+def run_tables(out: Path, *, tables: Sequence[str], games: Sequence[str] | None, max_seconds: float | None,
                jobs: int, solve_options: dict | None = None,
                report: Callable[[str], None] = lambda line: None) -> dict[str, list[dict]]:
     """Compute the rows of ``tables`` ("optimal", "game-values") for ``games`` (default: each
