@@ -11,6 +11,8 @@ budget. Candidate sets always arrive in one order per set (index order without w
 heaviest first then index with weights), so hashing the sequence hashes the set.
 """
 
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
 from numba import types
@@ -28,18 +30,42 @@ LOWER = -2
 # stats slots: nodes searched, memo hits, guess chosen at a restricted root
 NODES, MEMO_HITS, ROOT_GUESS = 0, 1, 2
 
+# Everything a search carries from node to node, as one typed value (numba passes a
+# namedtuple of arrays, dicts and scalars as one argument and caches the compiled function).
+# ``stop``: a one-element uint8 array; once non-zero, every node returns a proven lower bound
+# at once (no memo write), so a search can be cancelled from another thread within milliseconds.
+SearchState = namedtuple("SearchState", (
+    "scores", "codes", "colour_bits", "all_codes", "unit", "penalty", "consistent", "weighted",
+    "win", "branching", "memo", "masks", "stats", "stop"))
+
 MEMO_KEY = types.UniTuple(types.uint64, 2)
 MEMO_VALUE = types.Tuple((types.float64, types.int64))
 
 
+MASK_VALUE = types.boolean[::1]
+
+
+# Built by compiled functions: their machine code is cached on disk, whereas
+# ``Dict.empty`` called from Python compiles its helpers afresh in every process (about
+# 0.3 s of start-up).
+@nb.njit(cache=True)
+def _empty_memo():  # pragma: no cover - compiled
+    return Dict.empty(key_type=MEMO_KEY, value_type=MEMO_VALUE)
+
+
+@nb.njit(cache=True)
+def _empty_mask_cache():  # pragma: no cover - compiled
+    return Dict.empty(key_type=MEMO_KEY, value_type=MASK_VALUE)
+
+
 def new_memo() -> Dict:
     """An empty memo for :func:`dfs`."""
-    return Dict.empty(key_type=MEMO_KEY, value_type=MEMO_VALUE)
+    return _empty_memo()
 
 
 def new_mask_cache() -> Dict:
     """An empty cache of canonical-guess masks for :func:`dfs`."""
-    return Dict.empty(key_type=MEMO_KEY, value_type=types.boolean[::1])
+    return _empty_mask_cache()
 
 
 @nb.njit(cache=True, nogil=True)
@@ -225,17 +251,45 @@ def child_group(perms, cmaps, code):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weighted, win, branching,
-        memo, masks, stats, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - compiled
+def entry_bound(w, own, unit):  # pragma: no cover - compiled
+    """A lower bound on any set of three or more secrets, known before any work: one guess
+    each, and a second for all but (at most) the heaviest."""
+    heaviest = w[0]
+    rest = w[0] * 0
+    for j in range(w.shape[0]):
+        rest += w[j]
+        if w[j] > heaviest:
+            heaviest = w[j]
+    return own + float(unit * (rest - heaviest))
+
+
+@nb.njit(cache=True, nogil=True)
+def stopped_bound(found, bound, own, pick, n_pick, heap, n_heap):  # pragma: no cover - compiled
+    """The lower bound of a node whose search was stopped: the least of ``found`` (best cost
+    found, bounds of guesses refuted, the partial sum of the guess being explored) and the
+    bounds of the guesses not reached yet. Each guess's cost is at least one of them."""
+    value = found
+    for t in range(n_pick):
+        value = min(value, bound[pick[t]] + own)
+    for t in range(n_heap):
+        value = min(value, bound[heap[t]] + own)
+    return value
+
+
+@nb.njit(cache=True, nogil=True)
+def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - compiled
     """Least cost of the secrets ``cands`` (weights ``w``) with ``r`` guesses left, if below
-    ``beta``; else a proven lower bound at least ``beta``. ``perms``/``cmaps``: the group
-    fixing every guess so far; ``only`` (non-empty): the guesses allowed here, for a root
-    that is kept out of the memo (its choice goes to ``stats[ROOT_GUESS]``).
+    ``beta``; else a proven lower bound at least ``beta``. ``state``: a :data:`SearchState`.
+    ``perms``/``cmaps``: the group fixing every guess so far; ``only`` (non-empty): the
+    guesses allowed here, for a root that is kept out of the memo (its choice goes to
+    ``stats[ROOT_GUESS]``). Once ``state.stop[0]`` is set the value is only a lower bound.
 
     Per node: every guess gets the perfect-tree bound (``assess_guesses``); guesses are then
     taken lazily in order of bound, the refined bound computed as each comes up, one guess
-    per partition; each is explored class by class, largest first, with the budget left,
+    per partition; each is explored class by class, smallest first, with the budget left,
     until the next bound reaches the best cost found."""
+    (scores, codes, colour_bits, all_codes, unit, penalty, consistent, weighted, win, branching,
+     memo, masks, stats, stop) = state
     n = cands.shape[0]
     restricted = only.shape[0] > 0
     if n <= 2 and not restricted:
@@ -254,6 +308,8 @@ def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weight
     for j in range(n):
         w_sum += w[j]
     own = float(unit * w_sum)
+    if stop[0]:
+        return max(old, entry_bound(w, own, unit))
     if n <= branching + 1 and not restricted and r >= 2:
         # a candidate as heavy as any that tells the others apart meets the perfect-tree
         # bound (heaviest secret at depth 1, all others at depth 2): optimal
@@ -329,7 +385,9 @@ def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weight
                                               spread, win, log, n_log)
             if repeat:
                 continue
-            # explore the guess: its classes, largest first, with the budget left
+            # explore the guess: its classes, smallest first, with the budget left (small classes
+            # are cheap and their excess over the bound tightens the budget of the big ones,
+            # which then fail early: p4c9n takes 8x fewer nodes than largest first)
             g = guesses[gi]
             out, out_w, starts, sizes, _, cbounds = split_classes(
                 scores, g, cands, w, table, win + 1, win, unit, refine)
@@ -338,17 +396,21 @@ def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weight
                 acc += cbounds[c]
             if acc < best:
                 c_perms, c_cmaps = child_group(perms, cmaps, codes[g])
-                order = np.argsort(-sizes, kind="mergesort")
+                order = np.argsort(sizes, kind="mergesort")
                 for c in order:
                     size = sizes[c]
                     if size <= exact_size_e:
-                        break
+                        continue
                     lo = starts[c]
-                    value = dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent,
-                                weighted, win, branching, memo, masks, stats, out[lo:lo + size],
-                                out_w[lo:lo + size], r - 1, best - acc + cbounds[c], c_perms,
-                                c_cmaps, only[:0])
+                    value = dfs(state, out[lo:lo + size], out_w[lo:lo + size], r - 1,
+                                best - acc + cbounds[c], c_perms, c_cmaps, only[:0])
                     acc += value - cbounds[c]
+                    if stop[0]:
+                        # the child's value is only a lower bound: no memo write from here up
+                        if restricted:
+                            stats[ROOT_GUESS] = -1
+                        return stopped_bound(min(best, lower, acc), bound, own, pick, n_pick,
+                                             heap, n_heap)
                     if acc >= best:
                         break
             if acc < best:

@@ -143,7 +143,7 @@ class ScoredStrategy:
             return None
         consistent = None
         for guess, answer in history:
-            match = self.table.answers(int(guess)) == answer
+            match = self.table.answer_indices(int(guess)) == answer
             consistent = match if consistent is None else consistent & match
         return reps if int(np.count_nonzero(consistent)) == len(cands) else None
 
