@@ -35,7 +35,8 @@ GAME_VALUE_FORMAT = "mastermind-game-values"
 FILE_VERSION = 1
 TREE_LIMIT = 4 * 1024 * 1024  # bytes of gzipped JSON; larger trees are left out (and said so)
 DEFAULT_MAX_SECONDS = 600.0
-WARM_UP_SECONDS = 900.0  # a first numba compilation on a busy machine
+WARM_UP_SECONDS = 900.0
+OPEN_HEURISTIC = "entropy"  # its total is the upper bound of an open game  # a first numba compilation on a busy machine
 
 
 def game_id(rules: Rules) -> str:
@@ -168,25 +169,27 @@ def optimal_part(game: str, part: str, jobs: int, solve_options: dict) -> dict:
     raise MastermindError(f"unknown part {part!r}")
 
 
-def bounds_part(game: str, heuristic: str) -> dict:
-    """Quick proven bounds of a game out of reach: lookahead lower bounds and the total of a
-    heuristic's strategy (every secret played) as the upper bound."""
+def bounds_part(game: str, kind: str) -> dict:
+    """Quick proven bounds of a game out of reach: ``lower`` (lookahead lower bounds of the
+    total and the worst case) or a heuristic's name (its strategy's total and worst case,
+    every secret played: a strategy that exists, so an upper bound)."""
+    from mastermind.app.registry import strategy_tree
     from mastermind.app.reports import MAX_LOOKAHEAD_CODES
-    from mastermind.engines.heuristics import make_strategy, play_all
     from mastermind.engines.models.bounds import (counting_worst_bound, lookahead_total_bound,
                                                   lookahead_worst_bound)
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules)
-    levels = 2 if table.n <= MAX_LOOKAHEAD_CODES else 1
-    lower_total = lookahead_total_bound(table, levels)
-    lower_worst = max(counting_worst_bound(rules, table.n), lookahead_worst_bound(table, levels))
-    tree = play_all(make_strategy(heuristic, table))
-    stats = tree.stats(table)
-    return {"lower_total": int(lower_total), "lower_worst": int(lower_worst), "lookahead_levels": levels,
-            "upper_total": int(stats.total), "upper_worst": int(stats.worst), "heuristic": heuristic,
-            "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
+    if kind == "lower":
+        levels = 2 if table.n <= MAX_LOOKAHEAD_CODES else 1
+        data = {"lower_total": int(lookahead_total_bound(table, levels)), "lookahead_levels": levels,
+                "lower_worst": int(max(counting_worst_bound(rules, table.n),
+                                       lookahead_worst_bound(table, levels)))}
+    else:
+        stats = strategy_tree(kind, table).stats(table)
+        data = {"upper_total": int(stats.total), "upper_worst": int(stats.worst), "heuristic": kind}
+    return {**data, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
 
 
 def game_value_part(game: str, jobs: int) -> dict:
@@ -317,12 +320,15 @@ class Runner:
                   else f"not proven within {self._cap()}")
         row.update(status="open", reason=reason, tree=None, published=[],
                    literature="open", literature_note=reason)
-        bounds = self._run(bounds_part, (game, "entropy"))
-        if bounds is not None:
-            row.update(bounds=bounds, seconds=round(bounds["seconds"], 3),
-                       cpu_seconds=round(bounds["cpu_seconds"], 3))
-        else:
-            row.update(bounds=None, seconds=None, cpu_seconds=None)
+        bounds: dict = {}
+        seconds = cpu = 0.0
+        for kind in ("lower", OPEN_HEURISTIC):
+            part = self._run(bounds_part, (game, kind))
+            if part is not None:
+                seconds += part.pop("seconds")
+                cpu += part.pop("cpu_seconds")
+                bounds.update(part)
+        row.update(bounds=bounds or None, seconds=round(seconds, 3), cpu_seconds=round(cpu, 3))
         return row
 
     def _write_tree(self, trees: Path | None, game: str, text: str) -> dict | None:
@@ -494,7 +500,7 @@ def render_optimal(rows: Sequence[dict]) -> str:
         ]
         for r in open_rows:
             b = r.get("bounds") or {}
-            upper = f"{b['upper_total']} ({b['heuristic']})" if b else ""
+            upper = f"{b['upper_total']} ({b['heuristic']})" if "upper_total" in b else ""
             lines.append(
                 f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} "
                 f"| {b.get('lower_total', '')} | {upper} | {b.get('lower_worst', '')} "
@@ -578,8 +584,8 @@ def run_tables(out: Path, *, tables: Sequence[str], games: Sequence[str] | None,
 def _optimal_line(row: dict) -> str:
     if row["status"] != "proven":
         b = row.get("bounds") or {}
-        return (f"{row['game']}: open ({row['reason']}); total in [{b.get('lower_total')}, "
-                f"{b.get('upper_total')}]")
+        return (f"{row['game']}: open ({row['reason']}); total in [{b.get('lower_total', '?')}, "
+                f"{b.get('upper_total', '?')}]")
     return (f"{row['game']}: total {row['total']} (avg {row['average']:.4f}), worst {row['worst']}, "
             f"optimal worst {row['optimal_worst']} with total {row['worst_total']}, first "
             f"{' '.join(row['best_first_guesses'])}; {row['literature']}; {row['seconds']:.1f} s")
