@@ -356,7 +356,7 @@ class Runner:
         row.update(
             status="proven" if data["proven"] else "bounds",
             value=_fraction(value), value_decimal=round(float(value), 6),
-            value_unreduced=None, uniform_total=data["uniform_total"],
+            uniform_total=data["uniform_total"],
             uniform_average=_fraction(uniform), uniform_optimal=value == uniform,
             maker=[{"pattern": m["pattern"], "codes": m["codes"], "example": m["example"],
                     "class_probability": m["probability_fraction"], "per_code": m["per_code_fraction"]}
@@ -530,7 +530,9 @@ def render_game_values(rows: Sequence[dict]) -> str:
         "optimally, proven exactly by `mastermind game-value` (column generation with a rational",
         "certificate). The maker's mix is equal within a class of codes (a colour pattern);",
         "*uniform optimal* says whether the uniformly random secret is an optimal mix (value =",
-        "optimal average). *breaker mix*: trees in the breaker's optimal mix, each played under",
+        "optimal average; the mix shown may then be another optimal one). *value* is written over",
+        "the number of codes the maker uses when he mixes them uniformly (5600/1290), else reduced.",
+        "*breaker mix*: trees in the breaker's optimal mix, each played under",
         "a random colour and position permutation. *s*: wall seconds (CPU seconds in brackets)",
         "on a shared 2-core machine.",
         "",
