@@ -21,10 +21,11 @@ import gzip
 import json
 import subprocess
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import read_text, write_atomic
@@ -120,7 +121,7 @@ def tool_version() -> str:
 
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent,
-                                capture_output=True, text=True, timeout=5)
+                                capture_output=True, text=True, timeout=5, check=False)
     except (OSError, subprocess.SubprocessError):
         return __version__
     sha = commit.stdout.strip()
@@ -175,8 +176,11 @@ def bounds_part(game: str, kind: str) -> dict:
     every secret played: a strategy that exists, so an upper bound)."""
     from mastermind.app.registry import strategy_tree
     from mastermind.app.reports import MAX_LOOKAHEAD_CODES
-    from mastermind.engines.models.bounds import (counting_worst_bound, lookahead_total_bound,
-                                                  lookahead_worst_bound)
+    from mastermind.engines.models.bounds import (
+        counting_worst_bound,
+        lookahead_total_bound,
+        lookahead_worst_bound,
+    )
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
@@ -252,7 +256,7 @@ class Runner:
         if self.worker is not None:
             self.worker.close(kill=True)
 
-    def __enter__(self) -> "Runner":
+    def __enter__(self) -> Runner:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -474,8 +478,8 @@ def render_optimal(rows: Sequence[dict]) -> str:
         "- **s**: wall seconds of the whole row (CPU seconds in brackets; `jobs` threads) on a",
         "  shared 2-core machine, so wall times vary with its load; trees: `trees/GAME.json.gz`.",
         "",
-        "| game | pegs | colours | repetition | codes | total | average | worst | opt. worst "
-        "| total at opt. worst | best first guesses | histogram | published | status | s | jobs |",
+        ("| game | pegs | colours | repetition | codes | total | average | worst | opt. worst "
+        "| total at opt. worst | best first guesses | histogram | published | status | s | jobs |"),
         "|---|---:|---:|---|---:|---:|---|---:|---:|---:|---|---|---|---|---:|---:|",
     ]
     for r in proven:
@@ -498,8 +502,8 @@ def render_optimal(rows: Sequence[dict]) -> str:
             "`mastermind bounds`); *upper*: the total and worst case of a heuristic strategy played",
             "on every secret (a strategy that exists, not the optimum).",
             "",
-            "| game | pegs | colours | repetition | codes | total lower | total upper (heuristic) "
-            "| worst lower | worst upper | why open | s |",
+            ("| game | pegs | colours | repetition | codes | total lower | total upper (heuristic) "
+            "| worst lower | worst upper | why open | s |"),
             "|---|---:|---:|---|---:|---:|---:|---:|---:|---|---:|",
         ]
         for r in open_rows:
@@ -540,8 +544,8 @@ def render_game_values(rows: Sequence[dict]) -> str:
         "a random colour and position permutation. *s*: wall seconds (CPU seconds in brackets)",
         "on a shared 2-core machine.",
         "",
-        "| game | codes | value | decimal | uniform average | uniform optimal | maker's mix "
-        "(class: probability) | breaker mix | published | status | s | jobs |",
+        ("| game | codes | value | decimal | uniform average | uniform optimal | maker's mix "
+        "(class: probability) | breaker mix | published | status | s | jobs |"),
         "|---|---:|---|---:|---|---|---|---:|---|---|---:|---:|",
     ]
     for r in rows:

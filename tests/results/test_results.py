@@ -10,8 +10,15 @@ import pytest
 
 from mastermind.app.cli import main
 from mastermind.app.results import (
-    FRONTIER, GAME_VALUE_FORMAT, OPTIMAL_FORMAT, PUBLISHED, Runner, merge_rows, read_rows,
-    render_optimal, run_tables,
+    FRONTIER,
+    GAME_VALUE_FORMAT,
+    OPTIMAL_FORMAT,
+    PUBLISHED,
+    Runner,
+    merge_rows,
+    read_rows,
+    render_optimal,
+    run_tables,
 )
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
