@@ -70,8 +70,11 @@ class Reference:
     source: str
 
 
-# (game, quantity) -> reference; quantities: total (optimal total guesses), worst (optimal
-# worst case), worst_total (best total among worst-case-optimal strategies)
+GODDARD = "Goddard 2004, r(n,k) to three decimals (as tabulated in S. Pokutta's blog, 2011)"
+
+# (game, quantity) -> reference; quantities: total (optimal total guesses), average (optimal
+# average, to the published decimals), worst (optimal worst case), worst_total (best total
+# among worst-case-optimal strategies)
 PUBLISHED: dict[tuple[str, str], Reference] = {
     ("p4c6", "total"): Reference("5625", "Koyama and Lai 1993"),
     ("p4c6", "worst"): Reference("5", "Knuth 1977"),
@@ -79,7 +82,16 @@ PUBLISHED: dict[tuple[str, str], Reference] = {
     ("p4c7", "total"): Reference("11228", "Ville 2013"),
     ("p4c8", "total"): Reference("20471", "the 2023 computer proof for 4x8 (as cited in issue 17)"),
     ("p4c10n", "total"): Reference("26274", "Tanaka 1996 (Bulls and Cows)"),
+    **{(game, "average"): Reference(value, GODDARD) for game, value in (
+        ("p2c2", "2.000"), ("p3c2", "2.250"), ("p4c2", "2.750"), ("p5c2", "3.031"), ("p6c2", "3.500"),
+        ("p7c2", "3.875"), ("p2c3", "2.333"), ("p3c3", "2.704"), ("p4c3", "3.037"), ("p5c3", "3.358"),
+        ("p2c4", "2.813"), ("p3c4", "3.219"), ("p4c4", "3.535"), ("p2c5", "3.240"), ("p3c5", "3.608"),
+        ("p4c5", "3.941"),
+    )},
 }
+# the row field each quantity is compared with
+QUANTITY_FIELDS = {"total": "total", "average": "average_fraction", "worst": "optimal_worst",
+                   "worst_total": "worst_total"}
 GAME_VALUE_PUBLISHED: dict[str, Reference] = {
     "p4c6": Reference("5600/1290", "Wiener"),
 }
@@ -165,7 +177,8 @@ def optimal_part(game: str, part: str, jobs: int, solve_options: dict) -> dict:
                 "cpu_seconds": time.process_time() - cpu}
     if part == "worst":
         r = solve(table, objective="worst", jobs=jobs, **solve_options)
-        return {"worst": int(r.worst), "total": int(r.total), "seconds": time.perf_counter() - start,
+        return {"worst": int(r.worst), "total": int(r.total), "histogram": r.histogram,
+                "tree": write_tree(r.tree, "json", r.stats), "seconds": time.perf_counter() - start,
                 "cpu_seconds": time.process_time() - cpu}
     raise MastermindError(f"unknown part {part!r}")
 
@@ -218,12 +231,38 @@ def _base_row(rules: Rules) -> dict:
             "repetition": rules.repeat, "codes": rules.n_codes}
 
 
-def _check(game: str, quantity: str, computed: Any) -> dict | None:
-    ref = PUBLISHED.get((game, quantity))
-    if ref is None:
-        return None
-    return {"quantity": quantity, "value": ref.value, "source": ref.source,
-            "agrees": str(computed) == ref.value}
+def _agrees(ref: Reference, computed: Any) -> bool:
+    """Equal as published: integers exactly, decimals after rounding the exact computed value."""
+    if "." in ref.value:  # within half a unit of the last published decimal (2.8125 is 2.813)
+        digits = len(ref.value.split(".")[1])
+        return abs(Fraction(computed) - Fraction(ref.value)) <= Fraction(1, 2 * 10**digits)
+    return str(computed) == ref.value
+
+
+def literature(row: dict) -> dict:
+    """The row's comparison with the typed-in references and its status (agrees, DIFFERS,
+    new, or in the range of a paper not transcribed), from its computed values; worked out
+    again whenever the tables are written, so that a new reference reaches every row."""
+    rules = Rules.parse(row["game"])
+    if row.get("status") != "proven":
+        return {"published": [], "literature": "open",
+                "literature_note": row.get("reason", "")}
+    checks = []
+    if "value" in row:  # a game-value row
+        ref = GAME_VALUE_PUBLISHED.get(row["game"])
+        if ref is not None:
+            checks.append({"quantity": "value", "value": ref.value, "source": ref.source,
+                           "agrees": Fraction(ref.value) == Fraction(row["value"])})
+        range_of = game_value_literature_range
+    else:
+        for quantity, field in QUANTITY_FIELDS.items():
+            ref = PUBLISHED.get((row["game"], quantity))
+            if ref is not None and row.get(field) is not None:
+                checks.append({"quantity": quantity, "value": ref.value, "source": ref.source,
+                               "agrees": _agrees(ref, row[field])})
+        range_of = literature_range
+    status, note = _status(rules, checks, range_of)
+    return {"published": checks, "literature": status, "literature_note": note}
 
 
 def _status(rules: Rules, checks: list[dict], range_of: Callable[[Rules], str | None]) -> tuple[str, str]:
@@ -294,8 +333,17 @@ class Runner:
         if worst is not None:
             seconds += worst["seconds"]
             cpu += worst["cpu_seconds"]
-        tie = self._run(optimal_part, (game, "tie", self.jobs, self.solve_options))
-        if tie is not None:
+        if worst is not None and worst["total"] == total["total"]:
+            # the worst-case optimum is total-optimal too: no total-optimal strategy has a
+            # smaller worst case, so it serves as the tie-broken tree (fewest secrets at the
+            # worst case aside) and the tie-break search is not needed
+            tie = worst
+        else:
+            tie = self._run(optimal_part, (game, "tie", self.jobs, self.solve_options))
+        if tie is worst and tie is not None:
+            tree_text, tie_broken = tie["tree"], True
+            total.update(worst=tie["worst"], histogram=tie["histogram"])
+        elif tie is not None:
             if tie["total"] != total["total"]:
                 raise AssertionError(f"{game}: tie-break total {tie['total']} != optimum {total['total']}")
             seconds += tie["seconds"]
@@ -315,10 +363,7 @@ class Runner:
             unfinished=[name for name, part in (("worst", worst), ("tie", tie)) if part is None],
         )
         row["tree"] = self._write_tree(trees, game, tree_text)
-        checks = [c for c in (_check(game, "total", t), _check(game, "worst", row["optimal_worst"]),
-                              _check(game, "worst_total", row["worst_total"])) if c]
-        row["published"] = checks
-        row["literature"], row["literature_note"] = _status(rules, checks, literature_range)
+        row.update(literature(row))
         return row
 
     def _open_row(self, row: dict, rules: Rules) -> dict:
@@ -374,13 +419,7 @@ class Runner:
             cpu_seconds=round(data["cpu_seconds"], 3),
         )
         row["value_unreduced"] = _unreduced(value, row["maker"])
-        ref = GAME_VALUE_PUBLISHED.get(game)
-        checks = []
-        if ref is not None:
-            checks = [{"quantity": "value", "value": ref.value, "source": ref.source,
-                       "agrees": Fraction(ref.value) == value}]
-        row["published"] = checks
-        row["literature"], row["literature_note"] = _status(rules, checks, game_value_literature_range)
+        row.update(literature(row))
         return row
 
 
@@ -423,7 +462,8 @@ def merge_rows(old: Sequence[dict], new: Sequence[dict]) -> list[dict]:
 def write_tables(out: Path, fmt: str, rows: Sequence[dict]) -> None:
     """``rows`` (all of them, merged) as JSON and markdown."""
     stem = "optimal" if fmt == OPTIMAL_FORMAT else "game-values"
-    doc = {"format": fmt, "version": FILE_VERSION, "rows": list(rows)}
+    rows = [{**row, **literature(row)} for row in rows]
+    doc = {"format": fmt, "version": FILE_VERSION, "rows": rows}
     write_atomic(out / f"{stem}.json", json.dumps(doc, indent=1) + "\n")
     render = render_optimal if fmt == OPTIMAL_FORMAT else render_game_values
     write_atomic(out / f"{stem}.md", render(rows))
