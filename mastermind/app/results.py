@@ -37,7 +37,7 @@ FILE_VERSION = 1
 TREE_LIMIT = 4 * 1024 * 1024  # bytes of gzipped JSON; larger trees are left out (and said so)
 DEFAULT_MAX_SECONDS = 600.0
 WARM_UP_SECONDS = 900.0
-OPEN_HEURISTIC = "entropy"  # its total is the upper bound of an open game  # a first numba compilation on a busy machine
+OPEN_HEURISTICS = ("entropy", "expected-size", "most-parts")  # the best total: an open game's upper bound  # a first numba compilation on a busy machine
 
 
 def game_id(rules: Rules) -> str:
@@ -374,12 +374,17 @@ class Runner:
                    literature="open", literature_note=reason)
         bounds: dict = {}
         seconds = cpu = 0.0
-        for kind in ("lower", OPEN_HEURISTIC):
+        for kind in ("lower", *OPEN_HEURISTICS):
             part = self._run(bounds_part, (game, kind))
-            if part is not None:
-                seconds += part.pop("seconds")
-                cpu += part.pop("cpu_seconds")
-                bounds.update(part)
+            if part is None:
+                continue
+            seconds += part.pop("seconds")
+            cpu += part.pop("cpu_seconds")
+            if "upper_total" in part:  # the best heuristic gives the upper bound
+                bounds.setdefault("heuristics", {})[kind] = part["upper_total"]
+                if "upper_total" in bounds and bounds["upper_total"] <= part["upper_total"]:
+                    continue
+            bounds.update(part)
         row.update(bounds=bounds or None, seconds=round(seconds, 3), cpu_seconds=round(cpu, 3))
         return row
 
