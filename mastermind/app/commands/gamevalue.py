@@ -27,7 +27,7 @@ def game_value(
                                          help="The game, e.g. p4c6 (same as --rules)."),
     solver: Annotated[str, typer.Option(help="Best replies from: auto (the exact solver), exact, or search (slow reference, tiny games).")] = "auto",
     max_iterations: Annotated[int, typer.Option(help="Give up after this many best replies (reporting bounds).")] = 500,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Threads of each best reply (0: all cores).")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Threads of each best reply (0: all cores; one is usually fastest, best replies being short).")] = 1,
 ) -> None:
     from mastermind.engines.gamevalue import game_value as solve_game
     from mastermind.engines.gamevalue.bestreply import SOLVERS
