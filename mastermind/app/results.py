@@ -35,9 +35,8 @@ OPTIMAL_FORMAT = "mastermind-results"
 GAME_VALUE_FORMAT = "mastermind-game-values"
 FILE_VERSION = 1
 TREE_LIMIT = 4 * 1024 * 1024  # bytes of gzipped JSON; larger trees are left out (and said so)
-DEFAULT_MAX_SECONDS = 600.0
-WARM_UP_SECONDS = 900.0
-OPEN_HEURISTICS = ("entropy", "expected-size", "most-parts")  # the best total: an open game's upper bound  # a first numba compilation on a busy machine
+WARM_UP_SECONDS = 900.0  # a first numba compilation on a busy machine
+OPEN_HEURISTICS = ("entropy", "expected-size", "most-parts")  # the best total: an open game's upper bound
 
 
 def game_id(rules: Rules) -> str:
@@ -170,17 +169,15 @@ def optimal_part(game: str, part: str, jobs: int, solve_options: dict) -> dict:
                 "best_first_guesses": [f["guess"] for f in firsts if f["total"] == best],
                 "by_first_guess": firsts, "tree": write_tree(chosen.tree, "json", chosen.stats),
                 "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
+    if part not in ("tie", "worst"):
+        raise MastermindError(f"unknown part {part!r}")
     if part == "tie":
         r = solve(table, objective="total", tie_break=True, jobs=jobs, **solve_options)
-        return {"total": int(r.total), "worst": int(r.worst), "histogram": r.histogram,
-                "tree": write_tree(r.tree, "json", r.stats), "seconds": time.perf_counter() - start,
-                "cpu_seconds": time.process_time() - cpu}
-    if part == "worst":
+    else:
         r = solve(table, objective="worst", jobs=jobs, **solve_options)
-        return {"worst": int(r.worst), "total": int(r.total), "histogram": r.histogram,
-                "tree": write_tree(r.tree, "json", r.stats), "seconds": time.perf_counter() - start,
-                "cpu_seconds": time.process_time() - cpu}
-    raise MastermindError(f"unknown part {part!r}")
+    return {"total": int(r.total), "worst": int(r.worst), "histogram": r.histogram,
+            "tree": write_tree(r.tree, "json", r.stats), "seconds": time.perf_counter() - start,
+            "cpu_seconds": time.process_time() - cpu}
 
 
 def bounds_part(game: str, kind: str) -> dict:
