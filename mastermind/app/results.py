@@ -21,10 +21,11 @@ import gzip
 import json
 import subprocess
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import read_text, write_atomic
@@ -34,7 +35,8 @@ OPTIMAL_FORMAT = "mastermind-results"
 GAME_VALUE_FORMAT = "mastermind-game-values"
 FILE_VERSION = 1
 TREE_LIMIT = 4 * 1024 * 1024  # bytes of gzipped JSON; larger trees are left out (and said so)
-DEFAULT_MAX_SECONDS = 600.0
+WARM_UP_SECONDS = 900.0  # a first numba compilation on a busy machine
+OPEN_HEURISTICS = ("entropy", "expected-size", "most-parts")  # the best total: an open game's upper bound
 
 
 def game_id(rules: Rules) -> str:
@@ -67,8 +69,11 @@ class Reference:
     source: str
 
 
-# (game, quantity) -> reference; quantities: total (optimal total guesses), worst (optimal
-# worst case), worst_total (best total among worst-case-optimal strategies)
+GODDARD = "Goddard 2004, r(n,k) to three decimals (as tabulated in S. Pokutta's blog, 2011)"
+
+# (game, quantity) -> reference; quantities: total (optimal total guesses), average (optimal
+# average, to the published decimals), worst (optimal worst case), worst_total (best total
+# among worst-case-optimal strategies)
 PUBLISHED: dict[tuple[str, str], Reference] = {
     ("p4c6", "total"): Reference("5625", "Koyama and Lai 1993"),
     ("p4c6", "worst"): Reference("5", "Knuth 1977"),
@@ -76,7 +81,16 @@ PUBLISHED: dict[tuple[str, str], Reference] = {
     ("p4c7", "total"): Reference("11228", "Ville 2013"),
     ("p4c8", "total"): Reference("20471", "the 2023 computer proof for 4x8 (as cited in issue 17)"),
     ("p4c10n", "total"): Reference("26274", "Tanaka 1996 (Bulls and Cows)"),
+    **{(game, "average"): Reference(value, GODDARD) for game, value in (
+        ("p2c2", "2.000"), ("p3c2", "2.250"), ("p4c2", "2.750"), ("p5c2", "3.031"), ("p6c2", "3.500"),
+        ("p7c2", "3.875"), ("p2c3", "2.333"), ("p3c3", "2.704"), ("p4c3", "3.037"), ("p5c3", "3.358"),
+        ("p2c4", "2.813"), ("p3c4", "3.219"), ("p4c4", "3.535"), ("p2c5", "3.240"), ("p3c5", "3.608"),
+        ("p4c5", "3.941"),
+    )},
 }
+# the row field each quantity is compared with
+QUANTITY_FIELDS = {"total": "total", "average": "average_fraction", "worst": "optimal_worst",
+                   "worst_total": "worst_total"}
 GAME_VALUE_PUBLISHED: dict[str, Reference] = {
     "p4c6": Reference("5600/1290", "Wiener"),
 }
@@ -118,7 +132,7 @@ def tool_version() -> str:
 
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent,
-                                capture_output=True, text=True, timeout=5)
+                                capture_output=True, text=True, timeout=5, check=False)
     except (OSError, subprocess.SubprocessError):
         return __version__
     sha = commit.stdout.strip()
@@ -143,7 +157,7 @@ def optimal_part(game: str, part: str, jobs: int, solve_options: dict) -> dict:
     from mastermind.engines.exact import solve, solve_by_first_guess
 
     rules = Rules.parse(game)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules)
     if part == "total":
         results = solve_by_first_guess(table, objective="total", jobs=jobs, **solve_options)
@@ -154,46 +168,53 @@ def optimal_part(game: str, part: str, jobs: int, solve_options: dict) -> dict:
         return {"total": int(best), "worst": int(chosen.worst), "histogram": chosen.histogram,
                 "best_first_guesses": [f["guess"] for f in firsts if f["total"] == best],
                 "by_first_guess": firsts, "tree": write_tree(chosen.tree, "json", chosen.stats),
-                "seconds": time.perf_counter() - start}
+                "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
+    if part not in ("tie", "worst"):
+        raise MastermindError(f"unknown part {part!r}")
     if part == "tie":
         r = solve(table, objective="total", tie_break=True, jobs=jobs, **solve_options)
-        return {"total": int(r.total), "worst": int(r.worst), "histogram": r.histogram,
-                "tree": write_tree(r.tree, "json", r.stats), "seconds": time.perf_counter() - start}
-    if part == "worst":
+    else:
         r = solve(table, objective="worst", jobs=jobs, **solve_options)
-        return {"worst": int(r.worst), "total": int(r.total), "seconds": time.perf_counter() - start}
-    raise MastermindError(f"unknown part {part!r}")
+    return {"total": int(r.total), "worst": int(r.worst), "histogram": r.histogram,
+            "tree": write_tree(r.tree, "json", r.stats), "seconds": time.perf_counter() - start,
+            "cpu_seconds": time.process_time() - cpu}
 
 
-def bounds_part(game: str, heuristic: str) -> dict:
-    """Quick proven bounds of a game out of reach: lookahead lower bounds and the total of a
-    heuristic's strategy (every secret played) as the upper bound."""
-    from mastermind.app.reports import MAX_LOOKAHEAD_CODES
+def bounds_part(game: str, kind: str) -> dict:
+    """Quick proven bounds of a game out of reach: ``lower`` (lookahead lower bounds of the
+    total and the worst case) or a heuristic's name (its strategy's total and worst case,
+    every secret played: a strategy that exists, so an upper bound)."""
     from mastermind.app.registry import strategy_tree
-    from mastermind.engines.models.bounds import (counting_worst_bound, lookahead_total_bound,
-                                                  lookahead_worst_bound)
+    from mastermind.app.reports import MAX_LOOKAHEAD_CODES
+    from mastermind.engines.models.bounds import (
+        counting_worst_bound,
+        lookahead_total_bound,
+        lookahead_worst_bound,
+    )
 
     rules = Rules.parse(game)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules)
-    levels = 2 if table.n <= MAX_LOOKAHEAD_CODES else 1
-    lower_total = lookahead_total_bound(table, levels)
-    lower_worst = max(counting_worst_bound(rules, table.n), lookahead_worst_bound(table, levels))
-    tree = strategy_tree(heuristic, table)
-    stats = tree.stats(table)
-    return {"lower_total": int(lower_total), "lower_worst": int(lower_worst), "lookahead_levels": levels,
-            "upper_total": int(stats.total), "upper_worst": int(stats.worst), "heuristic": heuristic,
-            "seconds": time.perf_counter() - start}
+    if kind == "lower":
+        levels = 2 if table.n <= MAX_LOOKAHEAD_CODES else 1
+        data = {"lower_total": int(lookahead_total_bound(table, levels)), "lookahead_levels": levels,
+                "lower_worst": int(max(counting_worst_bound(rules, table.n),
+                                       lookahead_worst_bound(table, levels)))}
+    else:
+        stats = strategy_tree(kind, table).stats(table)
+        data = {"upper_total": int(stats.total), "upper_worst": int(stats.worst), "heuristic": kind}
+    return {**data, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
 
 
 def game_value_part(game: str, jobs: int) -> dict:
     from mastermind.engines.gamevalue import game_value
 
     rules = Rules.parse(game)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     result = game_value(CodeTable(rules), jobs=jobs)
     data = result.to_dict()
     data["seconds"] = time.perf_counter() - start
+    data["cpu_seconds"] = time.process_time() - cpu
     data["value_fraction"] = _fraction(result.value)
     data["lower_fraction"] = str(result.lower)
     data["breaker_first_guesses"] = sorted({rules.code_text(b.tree.root.guess) for b in result.breaker})
@@ -207,12 +228,38 @@ def _base_row(rules: Rules) -> dict:
             "repetition": rules.repeat, "codes": rules.n_codes}
 
 
-def _check(game: str, quantity: str, computed: Any) -> dict | None:
-    ref = PUBLISHED.get((game, quantity))
-    if ref is None:
-        return None
-    return {"quantity": quantity, "value": ref.value, "source": ref.source,
-            "agrees": str(computed) == ref.value}
+def _agrees(ref: Reference, computed: Any) -> bool:
+    """Equal as published: integers exactly, decimals after rounding the exact computed value."""
+    if "." in ref.value:  # within half a unit of the last published decimal (2.8125 is 2.813)
+        digits = len(ref.value.split(".")[1])
+        return abs(Fraction(computed) - Fraction(ref.value)) <= Fraction(1, 2 * 10**digits)
+    return str(computed) == ref.value
+
+
+def literature(row: dict) -> dict:
+    """The row's comparison with the typed-in references and its status (agrees, DIFFERS,
+    new, or in the range of a paper not transcribed), from its computed values; worked out
+    again whenever the tables are written, so that a new reference reaches every row."""
+    rules = Rules.parse(row["game"])
+    if row.get("status") != "proven":
+        return {"published": [], "literature": "open",
+                "literature_note": row.get("reason", "")}
+    checks = []
+    if "value" in row:  # a game-value row
+        ref = GAME_VALUE_PUBLISHED.get(row["game"])
+        if ref is not None:
+            checks.append({"quantity": "value", "value": ref.value, "source": ref.source,
+                           "agrees": Fraction(ref.value) == Fraction(row["value"])})
+        range_of = game_value_literature_range
+    else:
+        for quantity, field in QUANTITY_FIELDS.items():
+            ref = PUBLISHED.get((row["game"], quantity))
+            if ref is not None and row.get(field) is not None:
+                checks.append({"quantity": quantity, "value": ref.value, "source": ref.source,
+                               "agrees": _agrees(ref, row[field])})
+        range_of = literature_range
+    status, note = _status(rules, checks, range_of)
+    return {"published": checks, "literature": status, "literature_note": note}
 
 
 def _status(rules: Rules, checks: list[dict], range_of: Callable[[Rules], str | None]) -> tuple[str, str]:
@@ -229,28 +276,42 @@ def _status(rules: Rules, checks: list[dict], range_of: Callable[[Rules], str | 
 
 
 class Runner:
-    """Runs the parts of each row in one child process, each under ``max_seconds``."""
+    """Runs the parts of each row in one child process, each under ``max_seconds``
+    (``None``: no cap, in this process)."""
 
-    def __init__(self, *, max_seconds: float, jobs: int, solve_options: dict | None = None) -> None:
+    def __init__(self, *, max_seconds: float | None, jobs: int, solve_options: dict | None = None) -> None:
         from mastermind.engines.models.timed import TimedWorker
 
         self.max_seconds = max_seconds
         self.jobs = jobs
         # forwarded to solve / solve_by_first_guess (e.g. a checkpoint once the search has one)
         self.solve_options = dict(solve_options or {})
-        self.worker = TimedWorker()
+        self.worker = TimedWorker() if max_seconds is not None else None
 
     def close(self) -> None:
-        self.worker.close(kill=True)
+        if self.worker is not None:
+            self.worker.close(kill=True)
 
-    def __enter__(self) -> "Runner":
+    def __enter__(self) -> Runner:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
 
+    def warm_up(self) -> None:
+        """Load (or compile) the kernels in the child, so that no row's time includes it."""
+        if self.worker is not None:
+            self.worker.run(optimal_part, ("p2c2", "total", 1, {}), WARM_UP_SECONDS)
+        else:
+            optimal_part("p2c2", "total", 1, {})
+
     def _run(self, fn: Callable, args: tuple) -> dict | None:
+        if self.worker is None:
+            return fn(*args)
         return self.worker.run(fn, args, self.max_seconds)
+
+    def _cap(self) -> str:
+        return "no time cap" if self.max_seconds is None else f"{self.max_seconds:g} s"
 
     def optimal_row(self, rules: Rules, trees: Path | None) -> dict:
         """The optimal-strategy row of one game (an open row when the optimum takes too long)."""
@@ -262,18 +323,30 @@ class Runner:
                                                                        self.solve_options))
         if total is None:
             return self._open_row(row, rules)
-        seconds = total["seconds"]
+        seconds, cpu = total["seconds"], total["cpu_seconds"]
         tree_text, tie_broken = total.pop("tree"), False
-        tie = self._run(optimal_part, (game, "tie", self.jobs, self.solve_options))
-        if tie is not None:
-            if tie["total"] != total["total"]:
-                raise AssertionError(f"{game}: tie-break total {tie['total']} != optimum {total['total']}")
-            seconds += tie["seconds"]
-            tree_text, tie_broken = tie["tree"], True
-            total.update(worst=tie["worst"], histogram=tie["histogram"])
+        # the optimal worst case before the tie-break: it is a column, the tie-break a refinement
         worst = self._run(optimal_part, (game, "worst", self.jobs, self.solve_options))
         if worst is not None:
             seconds += worst["seconds"]
+            cpu += worst["cpu_seconds"]
+        if worst is not None and worst["total"] == total["total"]:
+            # the worst-case optimum is total-optimal too: no total-optimal strategy has a
+            # smaller worst case, so it serves as the tie-broken tree (fewest secrets at the
+            # worst case aside) and the tie-break search is not needed
+            tie = worst
+        else:
+            tie = self._run(optimal_part, (game, "tie", self.jobs, self.solve_options))
+        if tie is worst and tie is not None:
+            tree_text, tie_broken = tie["tree"], True
+            total.update(worst=tie["worst"], histogram=tie["histogram"])
+        elif tie is not None:
+            if tie["total"] != total["total"]:
+                raise AssertionError(f"{game}: tie-break total {tie['total']} != optimum {total['total']}")
+            seconds += tie["seconds"]
+            cpu += tie["cpu_seconds"]
+            tree_text, tie_broken = tie["tree"], True
+            total.update(worst=tie["worst"], histogram=tie["histogram"])
         t = int(total["total"])
         avg = Fraction(t, rules.n_codes)
         row.update(
@@ -282,26 +355,34 @@ class Runner:
             best_first_guesses=total["best_first_guesses"], by_first_guess=total["by_first_guess"],
             optimal_worst=None if worst is None else worst["worst"],
             worst_total=None if worst is None else worst["total"],
-            seconds=round(seconds, 3),
+            seconds=round(seconds, 3), cpu_seconds=round(cpu, 3),
+            # parts past the cap (their time is not in seconds): the worst-case search, the tie-break
+            unfinished=[name for name, part in (("worst", worst), ("tie", tie)) if part is None],
         )
         row["tree"] = self._write_tree(trees, game, tree_text)
-        checks = [c for c in (_check(game, "total", t), _check(game, "worst", row["optimal_worst"]),
-                              _check(game, "worst_total", row["worst_total"])) if c]
-        row["published"] = checks
-        row["literature"], row["literature_note"] = _status(rules, checks, literature_range)
+        row.update(literature(row))
         return row
 
     def _open_row(self, row: dict, rules: Rules) -> dict:
         game = row["game"]
         reason = ("needs the checkpointed search" if game in FRONTIER
-                  else f"not proven within {self.max_seconds:g} s")
+                  else f"not proven within {self._cap()}")
         row.update(status="open", reason=reason, tree=None, published=[],
                    literature="open", literature_note=reason)
-        bounds = self._run(bounds_part, (game, "entropy"))
-        if bounds is not None:
-            row.update(bounds=bounds, seconds=round(bounds["seconds"], 3))
-        else:
-            row.update(bounds=None, seconds=None)
+        bounds: dict = {}
+        seconds = cpu = 0.0
+        for kind in ("lower", *OPEN_HEURISTICS):
+            part = self._run(bounds_part, (game, kind))
+            if part is None:
+                continue
+            seconds += part.pop("seconds")
+            cpu += part.pop("cpu_seconds")
+            if "upper_total" in part:  # the best heuristic gives the upper bound
+                bounds.setdefault("heuristics", {})[kind] = part["upper_total"]
+                if "upper_total" in bounds and bounds["upper_total"] <= part["upper_total"]:
+                    continue
+            bounds.update(part)
+        row.update(bounds=bounds or None, seconds=round(seconds, 3), cpu_seconds=round(cpu, 3))
         return row
 
     def _write_tree(self, trees: Path | None, game: str, text: str) -> dict | None:
@@ -321,15 +402,15 @@ class Runner:
                    command=command_for(game, "game-values", self.jobs))
         data = self._run(game_value_part, (game, self.jobs))
         if data is None:
-            row.update(status="open", reason=f"not proven within {self.max_seconds:g} s",
-                       literature="open", published=None, seconds=None)
+            row.update(status="open", reason=f"not proven within {self._cap()}",
+                       literature="open", published=None, seconds=None, cpu_seconds=None)
             return row
         value = Fraction(data["value_numerator"], data["value_denominator"])
         uniform = Fraction(data["uniform_total"], rules.n_codes)
         row.update(
             status="proven" if data["proven"] else "bounds",
             value=_fraction(value), value_decimal=round(float(value), 6),
-            value_unreduced=None, uniform_total=data["uniform_total"],
+            uniform_total=data["uniform_total"],
             uniform_average=_fraction(uniform), uniform_optimal=value == uniform,
             maker=[{"pattern": m["pattern"], "codes": m["codes"], "example": m["example"],
                     "class_probability": m["probability_fraction"], "per_code": m["per_code_fraction"]}
@@ -337,15 +418,10 @@ class Runner:
             maker_support=[m["pattern"] for m in data["maker"] if m["probability_fraction"] != "0"],
             breaker_mix_size=len(data["breaker"]), breaker_first_guesses=data["breaker_first_guesses"],
             iterations=data["iterations"], seconds=round(data["seconds"], 3),
+            cpu_seconds=round(data["cpu_seconds"], 3),
         )
         row["value_unreduced"] = _unreduced(value, row["maker"])
-        ref = GAME_VALUE_PUBLISHED.get(game)
-        checks = []
-        if ref is not None:
-            checks = [{"quantity": "value", "value": ref.value, "source": ref.source,
-                       "agrees": Fraction(ref.value) == value}]
-        row["published"] = checks
-        row["literature"], row["literature_note"] = _status(rules, checks, game_value_literature_range)
+        row.update(literature(row))
         return row
 
 
@@ -388,7 +464,8 @@ def merge_rows(old: Sequence[dict], new: Sequence[dict]) -> list[dict]:
 def write_tables(out: Path, fmt: str, rows: Sequence[dict]) -> None:
     """``rows`` (all of them, merged) as JSON and markdown."""
     stem = "optimal" if fmt == OPTIMAL_FORMAT else "game-values"
-    doc = {"format": fmt, "version": FILE_VERSION, "rows": list(rows)}
+    rows = [{**row, **literature(row)} for row in rows]
+    doc = {"format": fmt, "version": FILE_VERSION, "rows": rows}
     write_atomic(out / f"{stem}.json", json.dumps(doc, indent=1) + "\n")
     render = render_optimal if fmt == OPTIMAL_FORMAT else render_game_values
     write_atomic(out / f"{stem}.md", render(rows))
@@ -408,8 +485,10 @@ def _repetition(row: dict) -> str:
 
 
 def _seconds(row: dict) -> str:
-    s = row.get("seconds")
-    return "" if s is None else f"{s:.1f}"
+    s, cpu = row.get("seconds"), row.get("cpu_seconds")
+    if s is None:
+        return ""
+    return f"{s:.1f}" if cpu is None else f"{s:.1f} ({cpu:.1f})"
 
 
 def _published_cell(row: dict) -> str:
@@ -432,22 +511,24 @@ def render_optimal(rows: Sequence[dict]) -> str:
         "",
         "- **total**: fewest guesses summed over all secrets (each secret equally likely);",
         "  **average** = total / codes.",
-        "- **worst**: the worst case of that optimal strategy (the smallest among total-optimal",
-        "  strategies when *tie-broken*, marked `*` otherwise not).",
+        "- **worst**: the worst case of that optimal strategy: the smallest among total-optimal",
+        "  strategies, except where marked `*` (the tie-break did not finish within the cap).",
         "- **opt. worst**: the optimal worst case; **total at opt. worst**: the best total among",
         "  strategies with that worst case.",
         "- **best first guesses**: every canonical first guess that reaches the optimal total.",
         "- **histogram**: secrets solved with 1, 2, 3, ... guesses.",
-        "- **s**: wall seconds of the whole row (`jobs` threads); trees: `trees/GAME.json.gz`.",
+        "- **s**: wall seconds of the whole row (CPU seconds in brackets; `jobs` threads) on a",
+        "  shared 2-core machine, so wall times vary with its load; trees: `trees/GAME.json.gz`.",
         "",
-        "| game | pegs | colours | repetition | codes | total | average | worst | opt. worst "
-        "| total at opt. worst | best first guesses | histogram | published | status | s | jobs |",
+        ("| game | pegs | colours | repetition | codes | total | average | worst | opt. worst "
+        "| total at opt. worst | best first guesses | histogram | published | status | s | jobs |"),
         "|---|---:|---:|---|---:|---:|---|---:|---:|---:|---|---|---|---|---:|---:|",
     ]
     for r in proven:
         worst = f"{r['worst']}" + ("" if r.get("tie_broken") else "*")
-        ow = "" if r.get("optimal_worst") is None else str(r["optimal_worst"])
-        wt = "" if r.get("worst_total") is None else str(r["worst_total"])
+        late = "past the cap"
+        ow = late if r.get("optimal_worst") is None else str(r["optimal_worst"])
+        wt = late if r.get("worst_total") is None else str(r["worst_total"])
         avg = f"{r['total']}/{r['codes']} = {r['average']:.4f}"
         lines.append(
             f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} | {r['total']} "
@@ -463,13 +544,13 @@ def render_optimal(rows: Sequence[dict]) -> str:
             "`mastermind bounds`); *upper*: the total and worst case of a heuristic strategy played",
             "on every secret (a strategy that exists, not the optimum).",
             "",
-            "| game | pegs | colours | repetition | codes | total lower | total upper (heuristic) "
-            "| worst lower | worst upper | why open | s |",
+            ("| game | pegs | colours | repetition | codes | total lower | total upper (heuristic) "
+            "| worst lower | worst upper | why open | s |"),
             "|---|---:|---:|---|---:|---:|---:|---:|---:|---|---:|",
         ]
         for r in open_rows:
             b = r.get("bounds") or {}
-            upper = f"{b['upper_total']} ({b['heuristic']})" if b else ""
+            upper = f"{b['upper_total']} ({b['heuristic']})" if "upper_total" in b else ""
             lines.append(
                 f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} "
                 f"| {b.get('lower_total', '')} | {upper} | {b.get('lower_worst', '')} "
@@ -499,11 +580,14 @@ def render_game_values(rows: Sequence[dict]) -> str:
         "optimally, proven exactly by `mastermind game-value` (column generation with a rational",
         "certificate). The maker's mix is equal within a class of codes (a colour pattern);",
         "*uniform optimal* says whether the uniformly random secret is an optimal mix (value =",
-        "optimal average). *breaker mix*: trees in the breaker's optimal mix, each played under",
-        "a random colour and position permutation.",
+        "optimal average; the mix shown may then be another optimal one). *value* is written over",
+        "the number of codes the maker uses when he mixes them uniformly (5600/1290), else reduced.",
+        "*breaker mix*: trees in the breaker's optimal mix, each played under",
+        "a random colour and position permutation. *s*: wall seconds (CPU seconds in brackets)",
+        "on a shared 2-core machine.",
         "",
-        "| game | codes | value | decimal | uniform average | uniform optimal | maker's mix "
-        "(class: probability) | breaker mix | published | status | s | jobs |",
+        ("| game | codes | value | decimal | uniform average | uniform optimal | maker's mix "
+        "(class: probability) | breaker mix | published | status | s | jobs |"),
         "|---|---:|---|---:|---|---|---|---:|---|---|---:|---:|",
     ]
     for r in rows:
@@ -523,7 +607,7 @@ def render_game_values(rows: Sequence[dict]) -> str:
 
 # ---- the whole run -----------------------------------------------------------------------------
 
-def run_tables(out: Path, *, tables: Sequence[str], games: Sequence[str] | None, max_seconds: float,
+def run_tables(out: Path, *, tables: Sequence[str], games: Sequence[str] | None, max_seconds: float | None,
                jobs: int, solve_options: dict | None = None,
                report: Callable[[str], None] = lambda line: None) -> dict[str, list[dict]]:
     """Compute the rows of ``tables`` ("optimal", "game-values") for ``games`` (default: each
@@ -532,6 +616,7 @@ def run_tables(out: Path, *, tables: Sequence[str], games: Sequence[str] | None,
         raise MastermindError(f"--out {out} is not a folder")
     done: dict[str, list[dict]] = {t: [] for t in tables}
     with Runner(max_seconds=max_seconds, jobs=jobs, solve_options=solve_options) as runner:
+        runner.warm_up()
         if "optimal" in tables:
             chosen = scope_rules(games if games is not None else OPTIMAL_SCOPE + FRONTIER)
             for rules in chosen:
@@ -551,8 +636,8 @@ def run_tables(out: Path, *, tables: Sequence[str], games: Sequence[str] | None,
 def _optimal_line(row: dict) -> str:
     if row["status"] != "proven":
         b = row.get("bounds") or {}
-        return (f"{row['game']}: open ({row['reason']}); total in [{b.get('lower_total')}, "
-                f"{b.get('upper_total')}]")
+        return (f"{row['game']}: open ({row['reason']}); total in [{b.get('lower_total', '?')}, "
+                f"{b.get('upper_total', '?')}]")
     return (f"{row['game']}: total {row['total']} (avg {row['average']:.4f}), worst {row['worst']}, "
             f"optimal worst {row['optimal_worst']} with total {row['worst_total']}, first "
             f"{' '.join(row['best_first_guesses'])}; {row['literature']}; {row['seconds']:.1f} s")

@@ -255,10 +255,25 @@ def stabilizer_group(
 
     perms = position_permutations(p)
     colour_perms = all_colour_permutations(c)
-    mask = stabilizer_mask(codes, code_lookup(rules, codes), np.asarray(values, dtype=np.float64),
-                           perms, colour_perms, np.int64(c))
+    lookup = code_lookup(rules, codes)
+    values = np.asarray(values, dtype=np.float64)
+    # values kept by generators of the whole group (a swap and a cycle of the positions, of
+    # the colours) are kept by all of it: skip checking every element (the game value asks
+    # this of every best reply, with weights equal within pattern classes)
+    if stabilizer_mask(codes, lookup, values, _generators(p), _generators(c), np.int64(c)).all():
+        return np.repeat(perms, len(colour_perms), axis=0), np.tile(colour_perms, (len(perms), 1))
+    mask = stabilizer_mask(codes, lookup, values, perms, colour_perms, np.int64(c))
     pi, ci = np.nonzero(mask)
     return perms[pi].copy(), colour_perms[ci].copy()
+
+
+def _generators(n: int) -> np.ndarray:
+    """The identity, a swap and an n-cycle of range(n): the last two generate every permutation."""
+    ident = np.arange(n, dtype=np.int8)
+    rows = [ident]
+    if n >= 2:
+        rows += [np.concatenate([ident[1::-1], ident[2:]]), np.roll(ident, 1)]
+    return np.stack(rows)
 
 
 def stabilizer_reference(rules: Rules, values: Sequence[float]) -> int:

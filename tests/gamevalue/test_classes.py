@@ -34,3 +34,24 @@ def test_totals_are_exact_class_sums():
     totals = classes.totals(depths)
     for k, total in enumerate(totals):
         assert total == int(depths[classes.members(k)].sum())
+
+
+@pytest.mark.parametrize("text", ["p2c3", "p3c3", "p3c4n", "p4c4"])
+def test_weights_equal_within_classes_keep_the_whole_group(text):
+    """Best replies weigh codes equally within classes: the stabilizer found through the
+    group's generators is the one an element-by-element check finds."""
+    from mastermind.core._symmetry_kernels import stabilizer_mask
+    from mastermind.core.symmetry import (
+        all_colour_permutations, code_lookup, position_permutations, stabilizer_group,
+    )
+
+    rules = Rules.parse(text)
+    codes = rules.codes_array()
+    k = code_classes(CodeTable(rules))
+    weights = np.random.default_rng(1).random(len(k))[k.of_code]
+    perms, cmaps = stabilizer_group(rules, codes, weights)
+    pos, col = position_permutations(rules.pegs), all_colour_permutations(rules.colors)
+    mask = stabilizer_mask(codes, code_lookup(rules, codes), weights, pos, col, np.int64(rules.colors))
+    assert mask.all()
+    pi, ci = np.nonzero(mask)
+    assert np.array_equal(perms, pos[pi]) and np.array_equal(cmaps, col[ci])

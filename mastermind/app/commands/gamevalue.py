@@ -27,6 +27,7 @@ def game_value(
     solver: Annotated[str, typer.Option(help="Best replies from: auto (the exact solver), exact, or search (slow reference, tiny games).")] = "auto",
     max_iterations: Annotated[int, typer.Option(callback=whole_range(2, MAX_ITERATIONS), help="Give up after "
                                                 "this many best replies (reporting bounds).")] = 500,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", callback=whole_range(0, 1024), help="Threads of each best reply (0: all cores; one is usually fastest, best replies being short).")] = 1,
 ) -> None:
     from mastermind.engines.gamevalue import game_value as solve_game
     from mastermind.engines.gamevalue.bestreply import SOLVERS
@@ -35,7 +36,8 @@ def game_value(
         raise MastermindError(f"unknown --solver {solver!r}: use one of {', '.join(SOLVERS)}")
     table = table_for(rules, memory_limit)
     with progress_bar(wants_progress(json_output)) as bar:
-        result = solve_game(table, solver=solver, max_iterations=max_iterations, progress=bar)
+        result = solve_game(table, solver=solver, max_iterations=max_iterations,
+                            jobs=-1 if jobs == 0 else jobs, progress=bar)
     if json_output:
         print_json(result.to_dict())
         return

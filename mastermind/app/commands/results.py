@@ -4,7 +4,7 @@ No ``from __future__ import annotations`` here: typer reads the option annotatio
 time and they must be objects.
 """
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -18,8 +18,8 @@ HELP = ("Recompute the tables of proven optima and game values (results/optimal.
         "merging the new rows into the existing files.")
 
 OutOpt = Annotated[str, typer.Option("--out", "-o", help="Folder of the tables (created if missing).")]
-GamesOpt = Annotated[Optional[str], typer.Option("--games", help="Comma-separated games, e.g. p4c6,p3c5n (default: the whole scope of each table).", show_default=False)]
-TableOpt = Annotated[Optional[str], typer.Option("--table", help="Only this table: optimal or game-values (default: both).", show_default=False)]
+GamesOpt = Annotated[str | None, typer.Option("--games", help="Comma-separated games, e.g. p4c6,p3c5n (default: the whole scope of each table).", show_default=False)]
+TableOpt = Annotated[str | None, typer.Option("--table", help="Only this table: optimal or game-values (default: both).", show_default=False)]
 MaxSecondsOpt = Annotated[float, typer.Option("--max-seconds", help="Time cap of each piece of work of a game; an optimum past it becomes an open row with bounds.")]
 JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="Threads of each solver run (0: all cores).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the new rows as one JSON document instead of one line per game.")]

@@ -103,7 +103,7 @@ class GameValue:
 
 def game_value(
     table: CodeTable, *, solver: str = "auto", max_iterations: int = 500, jobs: int = 1,
-    smoothing: float = 0.5, progress: Progress | None = None,
+    smoothing: float = 0.9, progress: Progress | None = None,
 ) -> GameValue:
     """Solve the maker-versus-breaker game of ``table`` (which needs the full score table).
 

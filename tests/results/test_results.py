@@ -1,0 +1,167 @@
+"""The committed tables in results/: quick rows recomputed and compared, merging, rendering."""
+
+import gzip
+import json
+import shutil
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from mastermind.app.cli import main
+from mastermind.app.results import (
+    FRONTIER,
+    GAME_VALUE_FORMAT,
+    OPTIMAL_FORMAT,
+    PUBLISHED,
+    QUANTITY_FIELDS,
+    Runner,
+    literature,
+    merge_rows,
+    read_rows,
+    render_optimal,
+    run_tables,
+    write_tables,
+)
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import CodeTable, Rules
+
+RESULTS = Path(__file__).resolve().parents[2] / "results"
+# rows that take well under 10 s each (a second or less on one core)
+QUICK_OPTIMAL = ["p3c4", "p2c6", "p4c4n", "p5c3"]
+QUICK_VALUES = ["p3c4", "p2c5", "p3c3"]
+OPTIMAL_FIELDS = ("codes", "total", "average_fraction", "worst", "histogram", "best_first_guesses",
+                  "by_first_guess", "optimal_worst", "worst_total", "literature")
+VALUE_FIELDS = ("codes", "value", "value_unreduced", "uniform_total", "uniform_optimal", "maker",
+                "maker_support", "literature")
+
+
+def committed(stem: str, fmt: str) -> dict:
+    return {r["game"]: r for r in read_rows(RESULTS / f"{stem}.json", fmt)}
+
+
+@pytest.fixture(scope="module")
+def runner():
+    with Runner(max_seconds=None, jobs=1) as r:
+        yield r
+
+
+@pytest.mark.parametrize("game", QUICK_OPTIMAL)
+def test_quick_optimal_rows_match_the_committed_table(runner, game, tmp_path):
+    row = runner.optimal_row(Rules.parse(game), tmp_path)
+    old = committed("optimal", OPTIMAL_FORMAT)[game]
+    assert row["status"] == old["status"] == "proven"
+    for field in OPTIMAL_FIELDS:
+        assert row[field] == old[field], field
+    # the committed tree is a valid strategy with the optimal total
+    text = gzip.decompress((RESULTS / old["tree"]["file"]).read_bytes()).decode()
+    from mastermind.app.formats.jsonfmt import read_json
+
+    tree, _ = read_json(text)
+    assert tree.stats(CodeTable(Rules.parse(game))).total == old["total"]
+
+
+@pytest.mark.parametrize("game", QUICK_VALUES)
+def test_quick_game_values_match_the_committed_table(runner, game):
+    row = runner.game_value_row(Rules.parse(game))
+    old = committed("game-values", GAME_VALUE_FORMAT)[game]
+    assert row["status"] == old["status"] == "proven"
+    for field in VALUE_FIELDS:
+        assert row[field] == old[field], field
+
+
+def test_every_published_value_agrees_with_the_tool():
+    rows = committed("optimal", OPTIMAL_FORMAT)
+    checked = 0
+    for (game, quantity), ref in PUBLISHED.items():
+        row = rows.get(game)
+        field = QUANTITY_FIELDS[quantity]
+        if row is None or row["status"] != "proven" or row.get(field) is None:
+            continue
+        computed = row[field]
+        if "." in ref.value:  # published to three decimals: the exact average, rounded half up
+            assert abs(Fraction(computed) - Fraction(ref.value)) <= Fraction(1, 2000), game
+        else:
+            assert str(computed) == ref.value, (game, quantity)
+        assert row["literature"] == "agrees"
+        checked += 1
+    assert checked >= 19  # Knuth, Koyama and Lai for p4c6, Goddard's 16 averages, Ville for p4c7
+    values = committed("game-values", GAME_VALUE_FORMAT)
+    assert Fraction(values["p4c6"]["value"]) == Fraction(5600, 1290)
+    assert values["p4c6"]["literature"] == "agrees"
+
+
+def test_a_new_reference_reaches_the_rows_when_the_tables_are_written(tmp_path):
+    row = dict(committed("optimal", OPTIMAL_FORMAT)["p3c4"])
+    row.update(literature="new", published=[])  # as written before the reference was typed in
+    write_tables(tmp_path, OPTIMAL_FORMAT, [row])
+    (again,) = read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)
+    assert again["literature"] == "agrees" and again["published"][0]["value"] == "3.219"
+    assert literature({**row, "average_fraction": "16/5"})["literature"] == "DIFFERS"
+
+
+def test_tables_cover_the_frontier_as_open_rows():
+    rows = committed("optimal", OPTIMAL_FORMAT)
+    for game in FRONTIER:
+        row = rows.get(game)
+        if row is None:
+            continue
+        assert row["status"] == "open" and row["literature"] == "open"
+        b = row["bounds"] or {}
+        if "lower_total" in b and "upper_total" in b:
+            assert b["lower_total"] <= b["upper_total"] and b["lower_worst"] <= b["upper_worst"]
+
+
+def test_one_row_merges_into_existing_files(tmp_path):
+    for name in ("optimal.json", "game-values.json"):
+        shutil.copy(RESULTS / name, tmp_path / name)
+    before = committed("optimal", OPTIMAL_FORMAT)
+    before_values = committed("game-values", GAME_VALUE_FORMAT)
+    run_tables(tmp_path, tables=("optimal", "game-values"), games=["p2c3"], max_seconds=None, jobs=1)
+    after = {r["game"]: r for r in read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)}
+    after_values = {r["game"]: r for r in read_rows(tmp_path / "game-values.json", GAME_VALUE_FORMAT)}
+    assert set(after) == set(before) | {"p2c3"}
+    assert set(after_values) == set(before_values) | {"p2c3"}
+    for game, row in before.items():
+        if game != "p2c3":
+            assert after[game] == row
+    assert after["p2c3"]["total"] == 21 and after["p2c3"]["max_seconds"] is None
+    assert (tmp_path / "trees" / "p2c3.json.gz").exists()
+    md = (tmp_path / "optimal.md").read_text()
+    assert all(f"| {game} |" in md for game in after)
+    assert "| p2c3 |" in (tmp_path / "game-values.md").read_text()
+
+
+def test_merge_replaces_and_orders_rows():
+    old = [{"game": "p3c2", "repetition": True, "pegs": 3, "colours": 2, "total": 1},
+           {"game": "p4c4n", "repetition": False, "pegs": 4, "colours": 4, "total": 2}]
+    new = [{"game": "p3c2", "repetition": True, "pegs": 3, "colours": 2, "total": 3},
+           {"game": "p2c5", "repetition": True, "pegs": 2, "colours": 5, "total": 4}]
+    assert [(r["game"], r["total"]) for r in merge_rows(old, new)] == [("p2c5", 4), ("p3c2", 3), ("p4c4n", 2)]
+
+
+def test_open_rows_are_rendered_apart_with_their_bounds():
+    row = {"game": "p9c9", "pegs": 9, "colours": 9, "repetition": True, "codes": 9**9, "status": "open",
+           "reason": "needs the checkpointed search", "version": "x", "command": "c", "jobs": 1,
+           "bounds": {"lower_total": 10, "upper_total": 20, "lower_worst": 3, "upper_worst": 4,
+                      "heuristic": "entropy"}, "seconds": 1.0}
+    md = render_optimal([row])
+    assert "## Open games" in md and "| p9c9 |" in md and "20 (entropy)" in md
+
+
+def test_a_file_of_another_kind_is_refused(tmp_path):
+    (tmp_path / "optimal.json").write_text(json.dumps({"format": "something-else", "rows": []}))
+    with pytest.raises(MastermindError, match="not a mastermind-results file"):
+        read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--table", "nope"], "--table must be one of"),
+    (["--games", "p3x2"], "cannot read rules"),
+    (["--max-seconds", "0"], "--max-seconds must be positive"),
+    (["--jobs", "-1"], "--jobs must be 0"),
+])
+def test_bad_options_are_one_line_errors(args, message, tmp_path, capsys):
+    assert main(["results", "--out", str(tmp_path), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
