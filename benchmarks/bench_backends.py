@@ -63,7 +63,7 @@ def bench_resume(game: str, fresh: float) -> None:
         proc = subprocess.Popen(args, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 text=True)
         for line in proc.stderr:  # the search has started: the clock for "half way" starts now
-            if '"work units"' in line:
+            if 'work units"' in line:
                 break
         time.sleep(fresh / 2)
         proc.send_signal(signal.SIGKILL)

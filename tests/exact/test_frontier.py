@@ -265,7 +265,7 @@ def test_time_limit_leaves_a_quick_solve_proven(capsys):
 def test_ctrl_c_stops_a_big_solve_with_bounds():
     proc = cli("optimal", "-r", "p5c6", "--progress", "json")
     for line in proc.stderr:
-        if '"work units"' in line:
+        if 'work units"' in line:
             break
     time.sleep(0.5)
     start = time.monotonic()

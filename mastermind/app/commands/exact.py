@@ -115,7 +115,7 @@ def _print(rules: Rules, results: list, by_first_guess: bool, objective: str) ->
     if not by_first_guess and not results[0].proven:
         r = results[0]
         out.print(f"rules        {rules}  (objective {objective})")
-        out.print(f"proven       no: stopped ({r.stopped}) after {r.seconds:.2f} s, "
+        out.print(f"proven       no (not proven): stopped ({r.stopped}) after {r.seconds:.2f} s, "
                   f"{r.counters.units} work units, {r.nodes} nodes")
         out.print(f"lower bound  {r.lower_bound}  (no strategy has a smaller total)")
         if r.tree is None:

@@ -216,7 +216,10 @@ class Driver:
                 self.total = self.count_units(cands, r, group)
                 if self.progress is not None:
                     self.progress.start(self.total, "optimal: work units")
-                answer = self.solve(cands, r, budget, group)
+                w = self.planner.weights[cands]
+                # every secret needs a guess, all but the one guessed first a second one
+                floor = self.planner.unit * (2 * w.sum().item() - w.max().item())
+                answer = self.solve(cands, r, budget, group, floor=floor)
         finally:
             forget_run(self.run_id)
             self._plans.clear()
