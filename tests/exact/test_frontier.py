@@ -1,7 +1,6 @@
 """Frontier runs: work units on every backend, checkpoints, stopping with proven bounds."""
 
 import json
-import math
 import os
 import signal
 import socket
@@ -12,11 +11,9 @@ import threading
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from mastermind.app.cli import main
-from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact import solve
 from mastermind.engines.exact.search import INF, UNLIMITED
@@ -140,8 +137,7 @@ def test_dask_scheduler_and_workers_from_the_command_line(tmp_path):
 
 def test_a_dead_process_worker_has_its_units_run_again(monkeypatch, tmp_path):
     """A loky worker killed mid-run: its units are submitted again, the optimum unchanged."""
-    import mastermind.engines.exact.parallel as parallel
-    from mastermind.engines.exact import units
+    from mastermind.engines.exact import parallel, units
 
     marker = str(tmp_path / "killed")
     real = units.run_unit

@@ -96,7 +96,10 @@ class ProcessBackend(Backend):
         return outer
 
     def _attempt(self, outer: Future, fn, args, left: int) -> None:
-        from joblib.externals.loky.process_executor import BrokenProcessPool, ShutdownExecutorError
+        from joblib.externals.loky.process_executor import (
+            BrokenProcessPool,
+            ShutdownExecutorError,
+        )
 
         try:
             inner = self._executor().submit(fn, *args)

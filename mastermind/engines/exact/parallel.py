@@ -31,7 +31,15 @@ from mastermind.core.tree import Node
 from mastermind.engines.exact._kernels import split_classes
 from mastermind.engines.exact.backends import Backend, ThreadBackend, worker_count
 from mastermind.engines.exact.search import INF, Search
-from mastermind.engines.exact.units import Outcome, Problem, Unit, forget_run, run_unit, set_run_flag, share_table
+from mastermind.engines.exact.units import (
+    Outcome,
+    Problem,
+    Unit,
+    forget_run,
+    run_unit,
+    set_run_flag,
+    share_table,
+)
 from mastermind.engines.result import Counters
 
 __all__ = ["Answer", "Driver", "worker_count"]
@@ -149,7 +157,7 @@ class Driver:
             self._wait({future})
         try:
             outcome = future.result(timeout=0) if future.done() else None
-        except Exception as exc:  # noqa: BLE001 - a unit lost to a stop is only a bound
+        except Exception as exc:
             if not self.stopping():
                 raise MastermindError(f"a work unit failed: {type(exc).__name__}: {exc}") from exc
             outcome = None
