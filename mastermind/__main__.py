@@ -2,4 +2,5 @@
 
 from mastermind.app.cli import run
 
-run()
+if __name__ == "__main__":  # not again in worker processes that import the main module
+    run()

@@ -6,7 +6,12 @@ Every command lives in a module of :mod:`mastermind.app.commands` with a ``regis
 from __future__ import annotations
 
 import os
+import signal
+import socket
 import sys
+import threading
+import time
+from contextlib import contextmanager
 from typing import Annotated
 
 import typer
@@ -49,9 +54,90 @@ for _module in (basics, play, files, heuristics, reports, gamevalue, exact, resu
     _module.register(app)
 
 
+GRACE = 0.7  # seconds a command has after Ctrl-C to stop by itself
+WIND_DOWN = 10.0  # ... once it has said that it is stopping (closing a cluster, printing bounds)
+
+
+def _watch_interrupts(reader: socket.socket) -> None:
+    """The safety net for Ctrl-C: the signal's byte arrives here even while the main thread
+    is inside compiled code (where Python cannot run its handler). Running searches are told
+    to stop at once; a command that has not exited after GRACE seconds is ended here, with
+    whatever its searches can say, exit code 130."""
+    from mastermind.core import cancel
+
+    while True:
+        try:
+            data = reader.recv(64)
+        except OSError:
+            return
+        if not data:
+            return  # the command finished
+        if signal.SIGINT not in data:
+            continue
+        cancel.interrupt()
+        deadline = time.monotonic() + GRACE
+        while time.monotonic() < deadline or (cancel.winding_down.is_set()
+                                              and time.monotonic() < deadline + WIND_DOWN):
+            time.sleep(0.02)
+            if cancel.finished.is_set():
+                return
+        for line in cancel.status_lines():
+            print(line, file=sys.stderr)
+        print("interrupted", file=sys.stderr, flush=True)
+        os._exit(130)
+
+
+def _on_sigint(signum, frame) -> None:
+    from mastermind.core import cancel
+
+    if cancel.count_interrupt() > 1:
+        raise KeyboardInterrupt  # a second Ctrl-C: do not wait
+    cancel.interrupt()
+    if not cancel.busy():
+        raise KeyboardInterrupt  # nothing stops by itself: unwind now
+
+
+@contextmanager
+def interrupt_handling():
+    """Ctrl-C for the length of one command (the main thread only): searches stop within a
+    fraction of a second and report, everything else unwinds; the watchdog ends the rest."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    from mastermind.core import cancel
+
+    cancel.reset()
+    reader, writer = socket.socketpair()
+    writer.setblocking(False)
+    try:
+        old_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+        old_handler = signal.signal(signal.SIGINT, _on_sigint)
+    except (ValueError, OSError):  # pragma: no cover - no signals here
+        reader.close()
+        writer.close()
+        yield
+        return
+    watcher = threading.Thread(target=_watch_interrupts, args=(reader,), daemon=True, name="mastermind-ctrl-c")
+    watcher.start()
+    try:
+        yield
+    finally:
+        cancel.finished.set()
+        signal.signal(signal.SIGINT, old_handler)
+        signal.set_wakeup_fd(old_fd)
+        writer.close()
+        watcher.join(timeout=1)
+        reader.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: usage errors become one line and exit code 2, as bad values do."""
     argv = _old_spellings(sys.argv[1:] if argv is None else list(argv))
+    with interrupt_handling():
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     try:
         result = app(args=argv, prog_name="mastermind", standalone_mode=False)
     except typer.Exit as exc:
@@ -103,7 +189,13 @@ def _internal_error(exc: BaseException) -> int:
 
 
 def run() -> None:  # pragma: no cover - console script
-    sys.exit(main())
+    code = main()
+    if code == 130:
+        # after Ctrl-C, leave at once: freeing a big search's memory can take seconds
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
+    sys.exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

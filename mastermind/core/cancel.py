@@ -15,8 +15,8 @@ False
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 import numpy as np
 
@@ -24,6 +24,9 @@ _lock = threading.Lock()
 _flags: dict[int, np.ndarray] = {}
 _status: list[Callable[[], str]] = []
 interrupted = threading.Event()
+winding_down = threading.Event()  # a command saw the stop and is reporting: give it time
+finished = threading.Event()  # the command has returned
+_interrupts = [0]
 
 
 def new_flag() -> np.ndarray:
@@ -50,6 +53,19 @@ def running(flag: np.ndarray, status: Callable[[], str] | None = None) -> Iterat
                 _status.remove(status)
 
 
+def busy() -> bool:
+    """True while a registered search runs (it will stop by itself on :func:`interrupt`)."""
+    with _lock:
+        return bool(_flags)
+
+
+def count_interrupt() -> int:
+    """Count one Ctrl-C of this command; returns how many there were."""
+    with _lock:
+        _interrupts[0] += 1
+        return _interrupts[0]
+
+
 def interrupt() -> None:
     """Set every registered stop flag (safe from any thread)."""
     with _lock:
@@ -74,3 +90,6 @@ def status_lines() -> list[str]:
 def reset() -> None:
     """Forget an earlier interrupt (a new command starts)."""
     interrupted.clear()
+    winding_down.clear()
+    finished.clear()
+    _interrupts[0] = 0

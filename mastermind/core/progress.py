@@ -29,7 +29,8 @@ class NoProgress:
 
 
 class RichProgress:
-    """A rich progress bar on standard error: done / total and elapsed time."""
+    """A rich progress line on standard error: done / total with a bar and the time left when
+    the total is known, a spinner and a count when it is not; searches add their bounds."""
 
     def __init__(self, bar: Any) -> None:
         self._bar = bar
@@ -38,11 +39,57 @@ class RichProgress:
     def start(self, total: int | None, description: str = "") -> None:
         if self._task is not None:
             self._bar.remove_task(self._task)
-        self._task = self._bar.add_task(description or "working", total=total)
+        self._task = self._bar.add_task(description or "working", total=total, bounds="")
 
     def advance(self, n: int = 1) -> None:
         if self._task is not None:
             self._bar.advance(self._task, n)
+
+    def report(self, fields: dict) -> None:
+        """Count one step and show a search's proven lower bound and best upper bound."""
+        if self._task is None:
+            return
+        self._bar.advance(self._task, 1)
+        lower, upper = fields.get("lower_bound"), fields.get("upper_bound")
+        parts = []
+        if lower is not None:
+            parts.append(f"lower {lower}")
+        if upper is not None:
+            parts.append(f"best {upper}")
+        self._bar.update(self._task, bounds="  ".join(parts))
+
+
+class JsonProgress:
+    """One JSON line per event on standard error (``--progress json``): for scripts and
+    cluster logs. ``start`` and ``report`` each print a line; plain ``advance`` calls print
+    a line too, for commands that count steps without reporting them."""
+
+    def __init__(self, stream=None) -> None:
+        self._stream = sys.stderr if stream is None else stream
+        self._done = 0
+        self._total: int | None = None
+        self._description = ""
+
+    def _emit(self, data: dict) -> None:
+        import json
+
+        print(json.dumps(data, separators=(",", ":")), file=self._stream, flush=True)
+
+    def start(self, total: int | None, description: str = "") -> None:
+        self._done, self._total, self._description = 0, total, description
+        self._emit({"event": "start", "description": description, "total": total})
+
+    def advance(self, n: int = 1) -> None:
+        self._done += n
+        self._emit({"event": "advance", "description": self._description, "done": self._done,
+                    "total": self._total})
+
+    def report(self, fields: dict) -> None:
+        self._done += 1
+        self._emit({"event": "unit", "description": self._description, **fields})
+
+
+PROGRESS_MODES = ("auto", "bar", "json", "none")
 
 
 def wants_progress(json_output: bool = False, stream: TextIO | None = None) -> bool:
@@ -51,17 +98,48 @@ def wants_progress(json_output: bool = False, stream: TextIO | None = None) -> b
     return not json_output and hasattr(stream, "isatty") and stream.isatty()
 
 
+def progress_mode(mode: str, json_output: bool = False) -> str:
+    """``auto`` resolved: a bar on a terminal (not with --json), else nothing."""
+    if mode not in PROGRESS_MODES:
+        from mastermind.core.errors import MastermindError
+
+        raise MastermindError(f"--progress must be one of {', '.join(PROGRESS_MODES)}, got {mode!r}")
+    if mode == "auto":
+        return "bar" if wants_progress(json_output) else "none"
+    return mode
+
+
 @contextmanager
-def progress_bar(enabled: bool) -> Iterator[Progress]:
-    """Yield a rich bar when ``enabled``, else a silent stand-in."""
-    if not enabled:
+def progress_bar(enabled: bool | str) -> Iterator[Progress]:
+    """Yield a rich bar when ``enabled`` (True or "bar"), JSON lines for "json", else a
+    silent stand-in."""
+    if enabled == "json":
+        yield JsonProgress()
+        return
+    if not enabled or enabled == "none":
         yield NoProgress()
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress as Bar, ProgressColumn, SpinnerColumn, TextColumn
+    from rich.progress import TimeElapsedColumn, TimeRemainingColumn
+    from rich.text import Text
+
+    class Count(ProgressColumn):
+        def render(self, task) -> Text:
+            done = int(task.completed)
+            return Text(f"{done}/{int(task.total)}" if task.total is not None else f"{done}")
+
+    class Remaining(TimeRemainingColumn):
+        def render(self, task) -> Text:
+            return Text("") if task.total is None else Text("ETA ") + super().render(task)
+
+    class BarOrNothing(BarColumn):
+        def render(self, task):
+            return Text("") if task.total is None else super().render(task)
 
     with Bar(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        SpinnerColumn(), TextColumn("{task.description}"), BarOrNothing(), Count(),
+        TextColumn("{task.fields[bounds]}"), TimeElapsedColumn(), Remaining(),
         console=Console(stderr=True), transient=True,
     ) as bar:
         yield RichProgress(bar)

@@ -224,7 +224,8 @@ def test_parallel_jobs_give_the_same_optimum():
 def test_parallel_splits_agree_with_one_thread(text, split_size, split_depth, max_guesses, pool):
     """Expanding the top of the tree ("and" over classes, "or" over guesses, with budgets
     set before sibling results are known) finds the one-thread optimum and a true tree."""
-    from mastermind.engines.exact.parallel import ParallelSearch
+    from mastermind.engines.exact.backends import ThreadBackend
+    from mastermind.engines.exact.parallel import Driver
     from mastermind.engines.exact.search import INF, UNLIMITED
     from mastermind.engines.exact.solver import ExactSolver
 
@@ -234,18 +235,20 @@ def test_parallel_splits_agree_with_one_thread(text, split_size, split_depth, ma
     except MastermindError:
         one = None
     solver = ExactSolver(table, pool=pool)
-    search = ParallelSearch(solver, 2, split_size=split_size, split_depth=split_depth)
+    backend = ThreadBackend(2)
+    driver = Driver(solver, backend, split_size=split_size, split_depth=split_depth)
     try:
         r = UNLIMITED if max_guesses is None else max_guesses
-        value, root = search.solve(solver.cands, r, INF, solver.group)
+        answer = driver.run(solver.cands, r, INF, solver.group)
     finally:
-        search.close()
+        backend.close()
+    assert answer.proven
+    assert driver.done == driver.total  # every planned unit ran or was cut
     if one is None:
-        assert value == INF and root is None
+        assert answer.value == INF and answer.node is None
         return
-    assert value == one.total
-    result = solver.result(root, objective="total", max_guesses=max_guesses, nodes=0,
-                           memo_hits=0, start=0.0)
+    assert answer.value == one.total
+    result = solver.result(answer.node, objective="total", max_guesses=max_guesses, start=0.0)
     assert result.total == one.total
     assert max_guesses is None or result.worst <= max_guesses
 

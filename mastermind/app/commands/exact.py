@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from mastermind.app.commands.common import (
-    MAX_THREADS, console, histogram_text, plural, print_json, table_for, whole_range,
+    MAX_THREADS, console, histogram_text, plural, print_json, seconds_option, table_for, whole_range,
 )
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, is_stdout, write_atomic
@@ -26,6 +26,11 @@ TieBreakOpt = Annotated[str, typer.Option(
     help="Among optimal strategies: none (the first found) or worst (the smaller worst case, then fewer "
          "secrets at it); --tie-break alone means worst.")]
 JobsOpt = Annotated[int, typer.Option("--jobs", "-j", callback=whole_range(0, MAX_THREADS), help="Threads to use (0: all cores).")]
+BackendOpt = Annotated[str, typer.Option("--backend", help="Where work units run: threads, processes (loky) or dask (a local cluster of --jobs processes, or --scheduler).")]
+SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (implies --backend dask).", show_default=False)]
+CheckpointOpt = Annotated[Optional[str], typer.Option("--checkpoint", help="Folder that keeps every finished work unit; the same command run again reuses them.", show_default=False)]
+TimeLimitOpt = Annotated[Optional[float], seconds_option("--time-limit", help="Stop after this many seconds and report what is proven (exit 0).", show_default=False)]
+ProgressOpt = Annotated[str, typer.Option("--progress", help="auto (a bar on a terminal), bar, json (one line per finished work unit on stderr) or none.")]
 OutOpt = Annotated[Optional[str], typer.Option("--out", "-o", help="Write the optimal strategy tree to this file (JSON; - for standard output).", show_default=False)]
 
 
@@ -39,8 +44,13 @@ def optimal(
     rules: Rules, json_output: bool, memory_limit: int,
     objective: ObjectiveOpt = "total", max_guesses: MaxGuessesOpt = None, pool: PoolOpt = "all",
     first: FirstOpt = None, by_first_guess: ByFirstOpt = False, tie_break: TieBreakOpt = "none",
-    jobs: JobsOpt = 0, out: OutOpt = None,
+    jobs: JobsOpt = 0, backend: BackendOpt = "threads", scheduler: SchedulerOpt = None,
+    checkpoint: CheckpointOpt = None, time_limit: TimeLimitOpt = None, progress: ProgressOpt = "auto",
+    out: OutOpt = None,
 ) -> None:
+    from mastermind.core.progress import progress_bar, progress_mode
+    from mastermind.engines.exact import solve, solve_by_first_guess
+    from mastermind.engines.exact.backends import check_backend
     from mastermind.engines.exact.solver import OBJECTIVES, POOLS
 
     if objective not in OBJECTIVES:
@@ -60,13 +70,26 @@ def optimal(
         if is_stdout(out) and json_output:
             raise MastermindError("--out - and --json both use standard output: give --out a file name")
         check_writable(out)
+    if scheduler is not None:
+        backend = "dask" if backend == "threads" else backend
+    check_backend(backend)
+    units = backend != "threads" or checkpoint is not None or scheduler is not None
+    if units and (by_first_guess or first is not None or tie_break != "none" or objective != "total"):
+        raise MastermindError("--backend, --scheduler and --checkpoint work on the plain optimum "
+                              "(not with --by-first-guess, --first, --tie-break or --objective worst)")
+    mode = progress_mode(progress, json_output)
     first_code = rules.parse_code(first) if first is not None else None
     table = table_for(rules, memory_limit)
-    n_jobs = -1 if jobs == 0 else jobs
+    options = dict(objective=objective, max_guesses=max_guesses, pool=pool, tie_break=tie_break == "worst",
+                   jobs=-1 if jobs == 0 else jobs)
     try:
-        results = _run(table, by_first_guess, objective=objective, max_guesses=max_guesses, pool=pool,
-                       first_guess=first_code, tie_break=tie_break == "worst", jobs=n_jobs,
-                       json_output=json_output)
+        with progress_bar(mode) as bar:
+            if by_first_guess:
+                results = solve_by_first_guess(table, progress=bar, **options)
+            else:
+                results = [solve(table, first_guess=first_code, progress=bar, backend=backend,
+                                 scheduler=scheduler, checkpoint=checkpoint, time_limit=time_limit,
+                                 anytime=True, **options)]
     except MastermindError:
         if max_guesses is None:
             raise
@@ -76,25 +99,18 @@ def optimal(
         typer.echo(f"no strategy solves every secret of {rules} within "
                    f"{plural(max_guesses, 'guess')}{start}", err=True)
         raise typer.Exit(1)
-    if out is not None:
-        _write_tree(results[0], out)
-        if is_stdout(out):  # the tree is the output
+    result = results[0]
+    if out is not None and result.tree is not None:
+        _write_tree(result, out)
+        if is_stdout(out) and result.proven:  # the tree is the output
             return
     if json_output:
         rows = [r.to_dict() for r in results]
         print_json(rows if by_first_guess else rows[0])
-        return
-    _print(rules, results, by_first_guess, objective)
-
-
-def _run(table, by_first_guess: bool, *, json_output: bool, first_guess, **options) -> list:
-    from mastermind.core.progress import progress_bar, wants_progress
-    from mastermind.engines.exact import solve, solve_by_first_guess
-
-    with progress_bar(wants_progress(json_output)) as bar:
-        if by_first_guess:
-            return solve_by_first_guess(table, progress=bar, **options)
-        return [solve(table, first_guess=first_guess, progress=bar, **options)]
+    else:
+        _print(rules, results, by_first_guess, objective)
+    if not result.proven and result.stopped == "interrupted":
+        raise typer.Exit(130)
 
 
 def _write_tree(result, path: str) -> None:
@@ -105,6 +121,18 @@ def _write_tree(result, path: str) -> None:
 
 def _print(rules: Rules, results: list, by_first_guess: bool, objective: str) -> None:
     out = console()
+    if not by_first_guess and not results[0].proven:
+        r = results[0]
+        out.print(f"rules        {rules}  (objective {objective})")
+        out.print(f"proven       no (not proven): stopped ({r.stopped}) after {r.seconds:.2f} s, "
+                  f"{r.counters.units} work units, {r.nodes} nodes")
+        out.print(f"lower bound  {r.lower_bound}  (no strategy has a smaller total)")
+        if r.tree is None:
+            out.print("best found   none yet")
+        else:
+            out.print(f"best found   total {r.total} over {r.secrets} secrets (average {r.average:.4f}), "
+                      f"first guess {rules.code_text(r.first_guess)}")
+        return
     if not by_first_guess:
         r = results[0]
         out.print(f"rules        {rules}  (objective {objective}"
@@ -114,8 +142,10 @@ def _print(rules: Rules, results: list, by_first_guess: bool, objective: str) ->
         out.print(f"total        {r.total} over {plural(r.secrets, 'secret')}  (average {r.average:.4f})")
         out.print(f"worst case   {plural(r.worst, 'guess')}")
         out.print(f"histogram    {histogram_text(r.histogram)}")
+        reused = f", {r.counters.reused} reused from the checkpoint" if r.counters.reused else ""
+        units = f", {r.counters.units} work units{reused}" if r.counters.units else ""
         out.print(f"proven       {'yes' if r.proven else 'no'}  ({r.seconds:.2f} s, {plural(r.nodes, 'node')}, "
-                  f"{plural(r.memo_hits, 'memo hit')})")
+                  f"{plural(r.memo_hits, 'memo hit')}{units})")
         return
     from rich.table import Table
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from mastermind.core.errors import MastermindError
@@ -95,7 +96,10 @@ class ProcessBackend(Backend):
         return outer
 
     def _attempt(self, outer: Future, fn, args, left: int) -> None:
-        from joblib.externals.loky.process_executor import BrokenProcessPool, ShutdownExecutorError
+        from joblib.externals.loky.process_executor import (
+            BrokenProcessPool,
+            ShutdownExecutorError,
+        )
 
         try:
             inner = self._executor().submit(fn, *args)
@@ -113,7 +117,9 @@ class ProcessBackend(Backend):
             if exc is None:
                 outer.set_result(f.result())
             elif isinstance(exc, BrokenProcessPool) and left > 0 and not outer.cancelled():
-                self._attempt(outer, fn, args, left - 1)  # its worker died: run it again
+                # its worker died: run it again, from another thread (this callback runs in
+                # the broken executor's own thread, which a new executor must first join)
+                threading.Thread(target=self._attempt, args=(outer, fn, args, left - 1), daemon=True).start()
             else:
                 outer.set_exception(exc)
 
@@ -140,7 +146,7 @@ class DaskBackend(Backend):
         try:
             if scheduler is None:
                 self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                            dashboard_address=None, silence_logs=logging.ERROR)
+                                            dashboard_address=":0", silence_logs=logging.ERROR)
                 self.client = Client(self.cluster)
             else:
                 self.client = Client(scheduler, timeout="5s")

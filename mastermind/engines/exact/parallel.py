@@ -31,7 +31,15 @@ from mastermind.core.tree import Node
 from mastermind.engines.exact._kernels import split_classes
 from mastermind.engines.exact.backends import Backend, ThreadBackend, worker_count
 from mastermind.engines.exact.search import INF, Search
-from mastermind.engines.exact.units import Outcome, Problem, Unit, forget_run, run_unit, set_run_flag, share_table
+from mastermind.engines.exact.units import (
+    Outcome,
+    Problem,
+    Unit,
+    forget_run,
+    run_unit,
+    set_run_flag,
+    share_table,
+)
 from mastermind.engines.result import Counters
 
 __all__ = ["Answer", "Driver", "worker_count"]
@@ -86,6 +94,7 @@ class Driver:
         self.lower: float = -INF  # proven lower bound on the root, for the progress line
         self.upper: float = INF
         self.start = time.perf_counter()
+        self._plans: dict = {}
         if backend.shares_memory:
             share_table(solver.table)
             set_run_flag(self.run_id, self.flag)
@@ -96,7 +105,9 @@ class Driver:
             self.reason = self.reason or "time limit"
             self.flag[0] = 1
         if self.flag[0] and self.reason is None:
-            self.reason = "interrupted"
+            timed_out = self.deadline is not None and time.monotonic() >= self.deadline
+            self.reason = "time limit" if timed_out and not cancel.interrupted.is_set() else "interrupted"
+            cancel.winding_down.set()
         return bool(self.flag[0])
 
     def _wait(self, futures) -> set:
@@ -146,7 +157,7 @@ class Driver:
             self._wait({future})
         try:
             outcome = future.result(timeout=0) if future.done() else None
-        except Exception as exc:  # noqa: BLE001 - a unit lost to a stop is only a bound
+        except Exception as exc:
             if not self.stopping():
                 raise MastermindError(f"a work unit failed: {type(exc).__name__}: {exc}") from exc
             outcome = None
@@ -166,9 +177,10 @@ class Driver:
         self.done += 1
         if self.progress is None:
             return
-        self.progress.advance(1)
         report = getattr(self.progress, "report", None)
-        if report is not None:
+        if report is None:
+            self.progress.advance(1)
+        else:  # a report counts the unit too
             fields = {"done": self.done, "total": self.total, "lower_bound": _num(self.lower),
                       "upper_bound": _num(self.upper), "seconds": round(time.perf_counter() - self.start, 3)}
             if pending is not None and outcome is not None:
@@ -191,7 +203,9 @@ class Driver:
         """How many units a run sends out when nothing is cut (the progress total)."""
         if not self.expands(len(cands), r, depth):
             return 1
-        plan = self.planner.plan(cands, r, INF, group)
+        if self.stopping():
+            return 1
+        plan = self._plan(cands, r, group)
         if not plan.guesses:
             return 0
         n = len(plan.guesses) - 1
@@ -203,14 +217,20 @@ class Driver:
     def run(self, cands, r: int, budget=INF, group=None) -> Answer:
         """Solve the root; the progress total is counted first."""
         group = self.solver.group if group is None else group
-        self.total = self.count_units(cands, r, group)
         if self.progress is not None:
-            self.progress.start(self.total, "optimal: work units")
+            self.progress.start(None, "optimal: planning")
         try:
             with cancel.running(self.flag, self.status):
-                answer = self.solve(cands, r, budget, group)
+                self.total = self.count_units(cands, r, group)
+                if self.progress is not None:
+                    self.progress.start(self.total, "optimal: work units")
+                w = self.planner.weights[cands]
+                # every secret needs a guess, all but the one guessed first a second one
+                floor = self.planner.unit * (2 * w.sum().item() - w.max().item())
+                answer = self.solve(cands, r, budget, group, floor=floor)
         finally:
             forget_run(self.run_id)
+            self._plans.clear()
         if answer.proven:
             self.lower = answer.value
             self.upper = answer.value if answer.node is not None else INF
@@ -223,15 +243,27 @@ class Driver:
         return (f"stopped, not proven: lower bound {_text(self.lower)}, best strategy found "
                 f"{_text(self.upper)} ({self.done} of {self.total} work units done)")
 
-    def solve(self, cands, r: int, budget, group, depth: int = 0) -> Answer:
-        """The answer for ``cands`` with ``r`` guesses left under ``budget``."""
+    def _plan(self, cands, r, group):
+        """The node plan (guesses in bound order), made once for counting and solving."""
+        key = (np.asarray(cands, dtype=np.int32).tobytes(), min(r, len(cands) + 1))
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = self.planner.plan(cands, r, INF, group)
+        return plan
+
+    def solve(self, cands, r: int, budget, group, depth: int = 0, floor: float = 0.0) -> Answer:
+        """The answer for ``cands`` with ``r`` guesses left under ``budget`` (``floor``: a
+        lower bound known beforehand)."""
+        if len(cands) > TINY and self.stopping():
+            self.skip(self.count_units(cands, r, group, depth))
+            return Answer(floor, False)
         if len(cands) <= TINY or not self.expands(len(cands), r, depth):
             if len(cands) <= TINY:
                 return self._tiny(cands, r, budget, group)
-            outcome = self.collect(self.submit(cands, r, budget, group, None, 0.0))
+            outcome = self.collect(self.submit(cands, r, budget, group, None, floor))
             return _answer(outcome, budget)
         self.counters.add(nodes=1)
-        plan = self.planner.plan(cands, r, INF, group)
+        plan = self._plan(cands, r, group)
         best, best_node, lower = budget, None, plan.rest_min
         if plan.exact_guess >= 0:
             if plan.exact_value < best:
@@ -272,6 +304,8 @@ class Driver:
                 running[pending.future] = (pending, g)
             if not running:
                 break
+            if depth == 0:
+                self._root_bound(best, lower, unfinished, rest, running.values())
             for future in self._wait(set(running)):
                 pending, g = running.pop(future)
                 outcome = self.collect(pending)
@@ -295,6 +329,11 @@ class Driver:
         if best_node is not None:
             return Answer(best, True, best_node)
         return Answer(max(lower, budget), True)
+
+    def _root_bound(self, best, lower, unfinished, rest, running) -> None:
+        """The proven lower bound on the root while its guesses run (for the progress line)."""
+        self.lower = max(self.lower, min([best, lower, unfinished] + [b for _, b in rest]
+                                         + [p.floor for p, _ in running]))
 
     def _tiny(self, cands, r, budget, group) -> Answer:
         value = self.planner.small_cost(cands, r)
@@ -338,7 +377,7 @@ class Driver:
         for c in order:
             if c not in pending and c not in answers:
                 sub, _, child = classes[c]
-                answers[c] = self.solve(sub, r - 1, budget - (acc - bounds[c]), child, depth + 1)
+                answers[c] = self.solve(sub, r - 1, budget - (acc - bounds[c]), child, depth + 1, bounds[c])
         for c, p in pending.items():
             answers[c] = _answer(self.collect(p), p.budget)
         # every class value is exact or a lower bound, so the sum bounds the guess from below
@@ -373,7 +412,7 @@ def _answer(outcome: Outcome, budget) -> Answer:
 def _num(value):
     if value is None or value in (INF, -INF):
         return None
-    return value
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def _text(value) -> str:

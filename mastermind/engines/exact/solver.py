@@ -145,19 +145,23 @@ class ExactSolver:
         search = self.search(stop=flag)
         cands = self.cands
         if progress is not None:
-            progress.start(None, "optimal: searching")
+            progress.start(None, "optimal: worst cases tried" if objective == "worst" else "optimal: searching")
         with cancel.running(flag):
             if objective == "worst":
                 depth = search._levels_needed(len(cands))
                 value = INF
                 while depth <= min(limit, len(cands)) and not search.stopped:
                     value = search.solve(cands, depth, INF, only=only)
+                    if progress is not None:
+                        progress.advance(1)
                     if value < INF:
                         break
                     depth += 1
                 limit = depth
             else:
                 value = search.solve(cands, limit, INF, only=only)
+                if progress is not None:
+                    progress.advance(1)
             if search.stopped:
                 if stop is None:
                     raise SearchInterrupted()

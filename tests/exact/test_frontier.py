@@ -1,0 +1,283 @@
+"""Frontier runs: work units on every backend, checkpoints, stopping with proven bounds."""
+
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from mastermind.app.cli import main
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.exact import solve
+from mastermind.engines.exact.search import INF, UNLIMITED
+from mastermind.engines.exact.solver import ExactSolver
+
+ROOT = Path(__file__).resolve().parents[2]
+OPTIMA = {"p3c5": 451, "p4c5": 2463, "p3c5n": 196}  # each also checked against the one-thread search
+ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def cli(*args, **kw):
+    return subprocess.Popen([sys.executable, "-m", "mastermind", *args], cwd=ROOT, env=ENV, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# ---- the compiled search stops with a valid bound ----------------------------------------------
+
+@pytest.mark.parametrize("delay", [0.0, 0.002, 0.01, 0.05])
+def test_a_stopped_search_gives_a_lower_bound_and_a_sound_memo(delay):
+    table = CodeTable(Rules(4, 6))
+    solver = ExactSolver(table)
+    search = solver.new_search()
+    timer = threading.Timer(delay, lambda: search.stop.__setitem__(0, 1))
+    timer.start()
+    value = search.solve(solver.cands, UNLIMITED, INF)
+    timer.join()
+    if search.stopped:
+        assert value <= 5625
+    else:
+        assert value == 5625
+    # nothing unproven was stored: the same memo, run to the end, finds the optimum
+    search.stop[0] = 0
+    assert search.solve(solver.cands, UNLIMITED, INF) == 5625
+    assert max(_depths(search.build(solver.cands, UNLIMITED), table)) >= 1
+
+
+def _depths(node, table):
+    from mastermind.core.tree import StrategyTree
+
+    tree = StrategyTree(table.rules, node)
+    depths = tree.depths(table, table.all_codes)
+    assert depths.sum() == 5625
+    return depths
+
+
+# ---- every backend finds the same optimum ----------------------------------------------------
+
+@pytest.mark.parametrize("text", sorted(OPTIMA))
+@pytest.mark.parametrize("backend", ["threads", "processes"])
+def test_backends_find_the_optimum(text, backend):
+    table = CodeTable(Rules.parse(text))
+    assert solve(table).total == OPTIMA[text]
+    result = solve(table, jobs=2, backend=backend, split_size=20)
+    assert (result.total, result.proven, result.lower_bound) == (OPTIMA[text],) * 1 + (True, OPTIMA[text])
+    assert result.counters.units > 1
+    assert result.tree.stats(table).total == OPTIMA[text]
+
+
+@pytest.fixture(scope="module")
+def local_cluster():
+    distributed = pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+    yield cluster
+    cluster.close()
+
+
+@pytest.mark.parametrize("text", sorted(OPTIMA))
+def test_a_local_dask_cluster_finds_the_optimum(local_cluster, text):
+    table = CodeTable(Rules.parse(text))
+    result = solve(table, backend="dask", scheduler=local_cluster.scheduler_address, split_size=20)
+    assert (result.total, result.proven) == (OPTIMA[text], True)
+    assert result.tree.stats(table).total == OPTIMA[text]
+
+
+def test_dask_backend_starts_its_own_cluster():
+    pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+    result = solve(CodeTable(Rules.parse("p3c5n")), backend="dask", jobs=2, split_size=20)
+    assert result.total == 196
+
+
+def test_dask_scheduler_and_workers_from_the_command_line(tmp_path):
+    pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    logs = open(tmp_path / "dask.log", "w")
+    scheduler = subprocess.Popen(["dask", "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                                  "--no-dashboard"], env=ENV, stdout=logs, stderr=logs)
+    worker = subprocess.Popen(["dask", "worker", address, "--nworkers", "2", "--nthreads", "1",
+                               "--no-dashboard"], env=ENV, stdout=logs, stderr=logs)
+    try:
+        from distributed import Client
+
+        with Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=60)
+        proc = cli("optimal", "-r", "p4c5", "--scheduler", address, "--json")
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        data = json.loads(out)
+        assert (data["total"], data["proven"]) == (2463, True)
+        assert data["units"] > 1
+    finally:
+        for p in (worker, scheduler):
+            p.terminate()
+        for p in (worker, scheduler):
+            p.wait(timeout=30)
+        logs.close()
+
+
+def test_a_dead_process_worker_has_its_units_run_again(monkeypatch, tmp_path):
+    """A loky worker killed mid-run: its units are submitted again, the optimum unchanged."""
+    from mastermind.engines.exact import parallel, units
+
+    marker = str(tmp_path / "killed")
+    real = units.run_unit
+
+    def dying(problem, run_id, unit):  # sent by value (cloudpickle), with the marker path
+        if len(unit.cands) > 60 and not os.path.exists(marker):
+            open(marker, "w").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(problem, run_id, unit)
+
+    monkeypatch.setattr(parallel, "run_unit", dying)
+    table = CodeTable(Rules.parse("p4c5"))
+    result = solve(table, jobs=2, backend="processes", split_size=100)
+    assert os.path.exists(marker) and result.total == 2463
+
+
+# ---- checkpoints -------------------------------------------------------------------------------
+
+def test_a_checkpoint_is_reused(tmp_path, capsys):
+    folder = tmp_path / "ck"
+    code, out, _ = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder), "--json")
+    first = json.loads(out)
+    assert code == 0 and first["total"] == 2463 and first.get("units_reused", 0) == 0
+    code, out, _ = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder), "--json")
+    again = json.loads(out)
+    assert code == 0 and again["total"] == 2463
+    assert again["units_reused"] > 0 and again["nodes"] < first["nodes"]
+
+
+def test_a_checkpoint_for_other_rules_is_refused(tmp_path, capsys):
+    folder = tmp_path / "ck"
+    assert run(capsys, "optimal", "-r", "p3c5", "--checkpoint", str(folder))[0] == 0
+    code, out, err = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder))
+    assert code == 2 and err.count("\n") == 1 and "another search" in err and "p3c5" in err
+
+
+def test_a_damaged_checkpoint_is_refused(tmp_path, capsys):
+    folder = tmp_path / "ck"
+    assert run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder))[0] == 0
+    db = sqlite3.connect(folder / "checkpoint.sqlite")
+    db.execute("UPDATE units SET value = value - 1")  # a changed value fails its checksum
+    db.commit()
+    db.close()
+    code, _, err = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder))
+    assert code == 2 and err.count("\n") == 1 and "damaged" in err
+    (folder / "checkpoint.sqlite").write_bytes(b"not a database at all" * 100)
+    for extra in ("checkpoint.sqlite-wal", "checkpoint.sqlite-shm"):
+        (folder / extra).unlink(missing_ok=True)
+    code, _, err = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder))
+    assert code == 2 and err.count("\n") == 1 and "damaged" in err
+
+
+def test_a_checkpoint_must_be_a_writable_folder(tmp_path, capsys):
+    afile = tmp_path / "file"
+    afile.write_text("x")
+    code, _, err = run(capsys, "optimal", "-r", "p3c5", "--checkpoint", str(afile))
+    assert code == 2 and "not a folder" in err and err.count("\n") == 1
+    code, _, err = run(capsys, "optimal", "-r", "p3c5", "--checkpoint", str(afile / "below"))
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_a_killed_run_resumes_from_its_checkpoint(tmp_path):
+    folder = tmp_path / "ck"
+    args = ("optimal", "-r", "p4c6", "-j", "1", "--checkpoint", str(folder), "--progress", "json", "--json")
+    proc = cli(*args)
+    units = 0
+    for line in proc.stderr:
+        if '"event":"unit"' in line and json.loads(line).get("unit", {}).get("exact"):
+            units += 1
+            if units == 3:
+                break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    stored = sqlite3.connect(folder / "checkpoint.sqlite").execute("SELECT COUNT(*) FROM units").fetchone()[0]
+    assert stored >= 3
+    proc = cli(*args)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    data = json.loads(out)
+    assert data["total"] == 5625 and data["proven"] and data["units_reused"] >= 3
+
+
+# ---- stopping ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
+def test_bad_time_limits_exit_2(capsys, value):
+    code, _, err = run(capsys, "optimal", "-r", "p3c3", "--time-limit", value)
+    assert code == 2 and "--time-limit" in err and err.count("\n") == 1
+
+
+def test_unknown_backend_lists_the_backends(capsys):
+    code, _, err = run(capsys, "optimal", "-r", "p3c3", "--backend", "mpi")
+    assert code == 2 and "threads, processes, dask" in err
+
+
+def test_unreachable_scheduler_exits_2_naming_it():
+    pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+    address = f"tcp://127.0.0.1:{free_port()}"
+    start = time.monotonic()
+    proc = cli("optimal", "-r", "p3c3", "--scheduler", address)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and address in err and err.strip().count("\n") == 0, err
+    assert time.monotonic() - start < 30  # 5 s connect timeout plus start-up, generously
+
+
+def test_a_time_limit_reports_proven_bounds(capsys):
+    code, out, _ = run(capsys, "optimal", "-r", "p5c6", "--time-limit", "1", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["proven"] is False and data["stopped"] == "time limit"
+    assert 0 < data["lower_bound"] and (data["upper_bound"] is None or data["upper_bound"] >= data["lower_bound"])
+
+
+def test_time_limit_leaves_a_quick_solve_proven(capsys):
+    code, out, _ = run(capsys, "optimal", "-r", "p3c5", "--time-limit", "60", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["proven"] and data["total"] == data["lower_bound"] == data["upper_bound"] == 451
+
+
+def test_ctrl_c_stops_a_big_solve_with_bounds():
+    proc = cli("optimal", "-r", "p5c6", "--progress", "json")
+    for line in proc.stderr:
+        if 'work units"' in line:
+            break
+    time.sleep(0.5)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    elapsed = time.monotonic() - start
+    assert proc.returncode == 130, err
+    assert elapsed < 5  # the target is 1 s; generous so that a busy machine does not fail it
+    assert "lower bound" in out and "not" in out.lower()
+
+
+def test_ctrl_c_in_a_command_without_its_own_handling_exits_130():
+    proc = cli("bounds", "-r", "p5c8", "--levels", "3")
+    time.sleep(4)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert time.monotonic() - start < 5
