@@ -46,8 +46,11 @@ def heuristics(
         check_choice("strategy", name, ALL_NAMES)
     check_choice("pool", pool, POOLS)
     check_choice("tie-break", tie_break, TIE_BREAKS)
-    table = table_for(rules, memory_limit)
+    from mastermind.core.compiling import HEURISTIC_KERNELS, CompileNotice
+
     rows = []
+    with CompileNotice(HEURISTIC_KERNELS, "the scoring kernels"):
+        table = table_for(rules, memory_limit)
     with progress_bar(wants_progress(json_output)) as bar:
         bar.start(len(names), f"playing every secret of {rules}")
         for name in names:
