@@ -49,8 +49,10 @@ def heuristics(
     from mastermind.core.compiling import HEURISTIC_KERNELS, CompileNotice
 
     rows = []
+    from mastermind.engines.heuristics.scores import wants_full_table
+
     with CompileNotice(HEURISTIC_KERNELS, "the scoring kernels"):
-        table = table_for(rules, memory_limit)
+        table = table_for(rules, memory_limit, full=wants_full_table(rules))
     with progress_bar(wants_progress(json_output)) as bar:
         bar.start(len(names), f"playing every secret of {rules}")
         for name in names:
