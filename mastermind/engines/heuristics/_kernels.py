@@ -120,3 +120,23 @@ def score_guesses_parallel(scores, codes, counts, lut, candidates, guesses, n_sl
         stop = min(total, (b + 1) * BLOCK)
         score_guess_range(scores, codes, counts, lut, candidates, guesses, n_slots, criterion,
                           xlogx, b * BLOCK, stop, out)
+
+
+@nb.njit("void(int8[:, ::1], int8[:, ::1], uint8[::1], int64, int32[::1], uint8[::1])", cache=True,
+         nogil=True, boundscheck=False)
+def answers_of(codes, counts, lut, guess, candidates, out):  # pragma: no cover - compiled
+    """``out[i]``: the answer index of ``guess`` against ``candidates[i]``, computed (games
+    without a score table; twin of :func:`mastermind.core.game.score_rows`)."""
+    pegs = codes.shape[1]
+    colors = counts.shape[1]
+    for i in range(candidates.shape[0]):
+        c = candidates[i]
+        black = 0
+        for k in range(pegs):
+            black += codes[c, k] == codes[guess, k]
+        common = 0
+        for k in range(colors):
+            x = counts[c, k]
+            y = counts[guess, k]
+            common += x if x < y else y
+        out[i] = lut[black * (pegs + 1) + common - black]

@@ -47,6 +47,19 @@ def wants_full_table(rules) -> bool:
     return rules.table_bytes() <= STREAM_ABOVE
 
 
+def computed_answers(table: CodeTable, guess: int, candidates: np.ndarray) -> np.ndarray:
+    """Answers of ``guess`` against ``candidates`` (uint8): looked up in the score table, or
+    computed by the compiled kernel when there is none (one call, not a numpy pass per peg)."""
+    if table.scores is not None:
+        return table.scores[guess, candidates]
+    from mastermind.engines.heuristics._kernels import answers_of
+
+    cands = np.ascontiguousarray(candidates, dtype=np.int32)
+    out = np.empty(len(cands), dtype=np.uint8)
+    answers_of(table.codes, table.counts, table.rules.answer_lut, int(guess), cands, out)
+    return out
+
+
 _CODES = {"minimax": 0, "expected-size": 1, "entropy": 2, "most-parts": 3}  # see _kernels
 
 
