@@ -80,7 +80,7 @@ class CompileNotice:
         self.seconds: float | None = None
         self._start = 0.0
 
-    def __enter__(self) -> "CompileNotice":
+    def __enter__(self) -> CompileNotice:
         if self.cold:
             estimate = sum(ESTIMATE_SECONDS.get(n, 5) for n in self.cold)
             stream = self.stream or sys.stderr
