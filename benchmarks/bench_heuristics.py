@@ -19,7 +19,8 @@ import time
 import numpy as np
 
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.heuristics import STRATEGY_NAMES, make_strategy, play_all
+from mastermind.app.registry import HEURISTIC_NAMES, make_strategy
+from mastermind.engines.heuristics import play_all
 from mastermind.engines.heuristics.scores import TOLERANCE, keys_from_counts
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.core.tree import build_tree
@@ -64,11 +65,11 @@ def best_of(repeat: int, fn, label: str = "") -> tuple[float, object]:
 
 def p4c6_all_six(repeat: int) -> None:
     table = CodeTable(Rules(4, 6))
-    run = lambda: [play_all(make_strategy(n, table, seed=0)) for n in STRATEGY_NAMES]
+    run = lambda: [play_all(make_strategy(n, table, seed=0)) for n in HEURISTIC_NAMES]
     run()  # warm-up
     ours, trees = best_of(repeat, run, "six")
     totals = [tree.stats(table).total for tree in trees]
-    scored = STRATEGY_NAMES[:4]
+    scored = HEURISTIC_NAMES[:4]
     base, base_totals = best_of(
         max(1, repeat // 2),
         lambda: [build_tree(table, numpy_rule(table, n)) for n in scored],

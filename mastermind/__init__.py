@@ -1,19 +1,98 @@
 """mastermind: optimal and heuristic strategies for generalized Mastermind.
 
->>> from mastermind import Rules, CodeTable
->>> CodeTable(Rules.parse("p3c3")).n
-27
+The everyday library, one import away (each name is loaded on first use, so that
+``import mastermind`` stays quick and compiles nothing):
+
+>>> import mastermind as mm
+>>> rules = mm.Rules.parse("p3c3")
+>>> table = mm.CodeTable(rules)
+>>> str(mm.score(rules, rules.parse_code("123"), rules.parse_code("321")))
+'1B2W'
+>>> mm.STRATEGY_NAMES
+('minimax', 'expected-size', 'entropy', 'most-parts', 'simple', 'random', 'optimal')
+>>> knuth = mm.strategy_tree("minimax", table)
+>>> knuth.stats(table).total, mm.play_all(mm.make_strategy("simple", table)).stats(table).total
+(74, 89)
+>>> best = mm.solve(table)
+>>> best.total, best.tree.stats(table).worst
+(73, 4)
+>>> mm.game_bounds(table).total <= 73
+True
+>>> text = mm.write_tree(best.tree, "irving")
+>>> mm.verify_text(text, "irving", rules).stats.total
+73
+>>> tree, _ = mm.read_tree(mm.write_tree(knuth, "json"), "json")
+>>> tree.stats(table) == knuth.stats(table)
+True
+>>> mm.game_value(mm.CodeTable(mm.Rules(2, 3))).value  # the maker mixes: above 21/9
+Fraction(29, 12)
 """
 
+from __future__ import annotations
+
+import importlib
 import os
+from typing import TYPE_CHECKING, Any
 
 # numba's coloured error messages init colorama, whose exit hook writes ESC[0m to a terminal
 os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
 
-from mastermind.core.errors import MastermindError  # noqa: E402
-from mastermind.core.game import Code, CodeTable, Feedback, Rules, score  # noqa: E402
-from mastermind.core.tree import Node, Stats, StrategyTree  # noqa: E402
-
-__all__ = ["Code", "CodeTable", "Feedback", "MastermindError", "Node", "Rules", "Stats",
-           "StrategyTree", "score"]
 __version__ = "0.1.0"
+
+_WHERE = {
+    # the model: rules, codes, scoring
+    "Rules": "mastermind.core.game",
+    "CodeTable": "mastermind.core.game",
+    "Feedback": "mastermind.core.game",
+    "score": "mastermind.core.game",
+    "MastermindError": "mastermind.core.errors",
+    # strategies and their trees
+    "Strategy": "mastermind.core.strategy",
+    "TreeStrategy": "mastermind.core.strategy",
+    "Node": "mastermind.core.tree",
+    "StrategyTree": "mastermind.core.tree",
+    "Stats": "mastermind.core.tree",
+    # every strategy by name (heuristics and the optimal solver)
+    "STRATEGY_NAMES": "mastermind.app.registry",
+    "make_strategy": "mastermind.app.registry",
+    "strategy_tree": "mastermind.app.registry",
+    "play_all": "mastermind.engines.heuristics",
+    "monte_carlo": "mastermind.engines.heuristics",
+    # optimal play, lower bounds and the game value
+    "solve": "mastermind.engines.exact",
+    "game_bounds": "mastermind.app.reports",
+    "game_value": "mastermind.engines.gamevalue",
+    # strategy files: read, write, verify
+    "read_tree": "mastermind.app.formats",
+    "write_tree": "mastermind.app.formats",
+    "verify_text": "mastermind.app.formats",
+}
+_RENAMED = {"STRATEGY_NAMES": "NAMES"}
+
+__all__ = sorted(_WHERE)
+
+if TYPE_CHECKING:
+    from mastermind.app.formats import read_tree, verify_text, write_tree
+    from mastermind.app.registry import NAMES as STRATEGY_NAMES
+    from mastermind.app.registry import make_strategy, strategy_tree
+    from mastermind.app.reports import game_bounds
+    from mastermind.core.errors import MastermindError
+    from mastermind.core.game import CodeTable, Feedback, Rules, score
+    from mastermind.core.strategy import Strategy, TreeStrategy
+    from mastermind.core.tree import Node, Stats, StrategyTree
+    from mastermind.engines.exact import solve
+    from mastermind.engines.gamevalue import game_value
+    from mastermind.engines.heuristics import monte_carlo, play_all
+
+
+def __getattr__(name: str) -> Any:
+    """Import the public names on first use (PEP 562)."""
+    if name not in _WHERE:
+        raise AttributeError(f"module 'mastermind' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_WHERE[name]), _RENAMED.get(name, name))
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -189,7 +189,7 @@ def test_filter_and_partition_without_table():
     full, lazy = CodeTable(r), CodeTable(r, full=False)
     g = r.parse_code("1344")
     cands = full.all_codes[::7]
-    assert np.array_equal(full.answers(g, cands), lazy.answers(g, cands))
+    assert np.array_equal(full.answer_indices(g, cands), lazy.answer_indices(g, cands))
     fb = Feedback(1, 1)
     kept = full.filter(full.all_codes, g, fb)
     assert all(score(r, int(s), g) == fb for s in kept)
@@ -214,5 +214,5 @@ def test_possible_answers_match_enumeration():
                 table = CodeTable(rules, full=False)
                 seen = set()
                 for g in canonical_first_guesses(rules):
-                    seen |= {rules.answer_feedbacks[a] for a in np.unique(table.answers(g))}
+                    seen |= {rules.answer_feedbacks[a] for a in np.unique(table.answer_indices(g))}
                 assert seen == set(rules.answers), rules

@@ -25,7 +25,7 @@ def test_stats_agree_with_direct_play(rules):
             n += 1
             if g == secret:
                 break
-            cands = cands[table.answers(g, cands) == table.scores[g, secret]]
+            cands = cands[table.answer_indices(g, cands) == table.scores[g, secret]]
         assert depths[secret] == n
     s = tree.stats(table)
     assert s.total == depths.sum() and s.secrets == table.n and sum(s.histogram) == table.n

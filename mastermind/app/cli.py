@@ -9,7 +9,7 @@ import sys
 
 import typer
 
-from mastermind.app.commands import basics, play, files, heuristics, reports, gamevalue, exact
+from mastermind.app.commands import basics, play, files, heuristics, reports, gamevalue, exact, results
 
 app = typer.Typer(
     name="mastermind",
@@ -19,7 +19,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for _module in (basics, play, files, heuristics, reports, gamevalue, exact):
+for _module in (basics, play, files, heuristics, reports, gamevalue, exact, results):
     _module.register(app)
 
 

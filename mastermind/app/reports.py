@@ -69,6 +69,10 @@ def game_bounds(table: CodeTable, *, cpsat_time: float = 0.0, workers: int = 1,
     """Every lower bound that is cheap for this game; CP-SAT depth refutation on tiny games.
 
     The refined two-level bound is used up to ``max_refined`` codes.
+
+    >>> bounds = game_bounds(CodeTable(Rules(3, 4)))
+    >>> bounds.worst, bounds.total  # the optimum: worst case 4, total 206
+    (4, 206)
     """
     rules = table.rules
     _, mu = knuth_first_guess(table)
@@ -126,7 +130,7 @@ def knuth_table_row(rules: Rules, worker: TimedWorker, *, time_limit: float,
 
     ``time_limit`` applies to each of the two exact runs (least total, least worst case).
     """
-    from mastermind.engines.heuristics import make_strategy, play_all
+    from mastermind.app.registry import strategy_tree
 
     start = time.perf_counter()
     table = CodeTable(rules, memory_limit=memory_limit)
@@ -134,7 +138,7 @@ def knuth_table_row(rules: Rules, worker: TimedWorker, *, time_limit: float,
     worker.submit(_exact_job, (rules, "total", memory_limit), time_limit)
     try:
         first, mu = knuth_first_guess(table)
-        knuth = play_all(make_strategy("minimax", table)).stats(table)
+        knuth = strategy_tree("minimax", table).stats(table)
         bounds = game_bounds(table, cpsat_time=cpsat_time, workers=workers, max_refined=max_refined)
     except BaseException:
         worker.close(kill=True)
@@ -249,10 +253,11 @@ def compare(rules: Rules, *, strategies: Sequence[str] | None = None, time_limit
 
     The refined bound (about 20 s on p4c6) runs while the child searches the optimum.
     """
-    from mastermind.engines.heuristics import STRATEGY_NAMES, make_strategy, play_all
+    from mastermind.app.registry import HEURISTIC_NAMES, check_names, strategy_tree
 
     start = time.perf_counter()
-    names = list(STRATEGY_NAMES if strategies is None else strategies)
+    names = list(HEURISTIC_NAMES if strategies is None else strategies)
+    check_names(names)
     table = CodeTable(rules, memory_limit=memory_limit)
     if progress is not None:
         progress.start(len(names) + 2, f"compare {rules}")
@@ -261,7 +266,7 @@ def compare(rules: Rules, *, strategies: Sequence[str] | None = None, time_limit
         worker.submit(_optimal_job, (rules, memory_limit), time_limit)
         stats = {}
         for name in names:
-            stats[name] = play_all(make_strategy(name, table, seed=seed)).stats(table)
+            stats[name] = strategy_tree(name, table, seed=seed).stats(table)
             if progress is not None:
                 progress.advance(1)
         bounds = game_bounds(table, max_refined=max_refined)

@@ -2,4 +2,11 @@
 
 
 class MastermindError(ValueError):
-    """Bad input: rules, codes, feedback, files or sizes. The message is one line for a user."""
+    """Bad input: rules, codes, feedback, files or sizes. The message is one line for a user.
+
+    >>> from mastermind.core.game import Rules
+    >>> Rules(4, 6).parse_code("1279")
+    Traceback (most recent call last):
+    ...
+    mastermind.core.errors.MastermindError: ...
+    """

@@ -9,15 +9,17 @@ from pathlib import Path
 from mastermind.core.errors import MastermindError
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
+def write_atomic(path: str | os.PathLike, text: str | bytes) -> None:
+    """Write ``text`` (str, or bytes written as they are) to ``path`` through a temporary
+    file in the same folder and a rename."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise MastermindError(f"cannot write {target}: folder {folder} does not exist")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        binary = isinstance(text, bytes)
+        with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())

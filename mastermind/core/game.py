@@ -255,7 +255,11 @@ class Rules:
 
     @cached_property
     def answers(self) -> tuple[Feedback, ...]:
-        """The feedbacks that some pair of codes of this game produces, in index order."""
+        """The feedbacks that some pair of codes of this game produces, in index order.
+
+        These are :class:`Feedback` values; :meth:`CodeTable.answer_indices` gives the answer
+        *index* (see :meth:`answer_index`) of a guess against each candidate.
+        """
         p, c = self.pegs, self.colors
         if self.n_codes == 1:
             return (Feedback(p, 0),)
@@ -292,7 +296,12 @@ def score_digits(secret: tuple[int, ...], guess: tuple[int, ...]) -> Feedback:
 
 
 def score(rules: Rules, secret: Code, guess: Code) -> Feedback:
-    """Feedback for ``guess`` when the secret is ``secret``."""
+    """Feedback for ``guess`` when the secret is ``secret``.
+
+    >>> rules = Rules(4, 6)
+    >>> str(score(rules, rules.parse_code("1122"), rules.parse_code("1234")))
+    '1B1W'
+    """
     return score_digits(rules.code_digits(secret), rules.code_digits(guess))
 
 
@@ -341,8 +350,9 @@ class CodeTable:
         """Every code index, as the candidate set at the start of a game."""
         return np.arange(self.n, dtype=np.int32)
 
-    def answers(self, guess: Code, candidates: np.ndarray | None = None) -> np.ndarray:
-        """Answer index of ``guess`` against each candidate (all codes if omitted)."""
+    def answer_indices(self, guess: Code, candidates: np.ndarray | None = None) -> np.ndarray:
+        """Answer index (see :meth:`Rules.answer_index`) of ``guess`` against each candidate
+        (all codes if omitted)."""
         if self.scores is not None:
             row = self.scores[guess]
             return row if candidates is None else row[candidates]
@@ -354,11 +364,11 @@ class CodeTable:
 
     def partition(self, guess: Code, candidates: np.ndarray | None = None) -> np.ndarray:
         """Class sizes: how many candidates give each answer index to ``guess``."""
-        return np.bincount(self.answers(guess, candidates), minlength=self.rules.n_answer_slots)
+        return np.bincount(self.answer_indices(guess, candidates), minlength=self.rules.n_answer_slots)
 
     def filter(self, candidates: np.ndarray, guess: Code, fb: Feedback) -> np.ndarray:
         """The candidates that answer ``fb`` to ``guess``."""
-        return candidates[self.answers(guess, candidates) == self.rules.answer_index(fb)]
+        return candidates[self.answer_indices(guess, candidates) == self.rules.answer_index(fb)]
 
     def feedback(self, secret: Code, guess: Code) -> Feedback:
         if self.scores is not None:

@@ -32,6 +32,19 @@ class TreeError(MastermindError):
 
 @dataclass
 class Node:
+    """One position of a strategy: the ``guess`` made there, how many secrets (``candidates``)
+    reach it, and the position after each non-winning answer (``children``, keyed by answer
+    index).
+
+    >>> from mastermind.core.game import Rules
+    >>> rules = Rules(2, 2)                   # codes 11 12 21 22 are indices 0 1 2 3
+    >>> root = Node(0, 4, {rules.answer_index(rules.parse_feedback("1B0W")): Node(1, 2, {
+    ...     rules.answer_index(rules.parse_feedback("0B2W")): Node(2, 1)}),
+    ...     rules.answer_index(rules.parse_feedback("0B0W")): Node(3, 1)})
+    >>> root.solves_here, [n.guess for n in root.walk()]
+    (True, [0, 1, 2, 3])
+    """
+
     guess: Code
     candidates: int
     children: dict[AnswerIndex, "Node"] = field(default_factory=dict)
@@ -49,7 +62,13 @@ class Node:
 
 @dataclass(frozen=True)
 class Stats:
-    """Guesses needed over all secrets (the final, correct guess counts)."""
+    """Guesses needed over all secrets (the final, correct guess counts).
+
+    >>> from mastermind.core.game import CodeTable, Rules
+    >>> table = CodeTable(Rules(2, 2))
+    >>> build_tree(table, lambda cands, history: int(cands[0])).stats(table)
+    Stats(total=8, secrets=4, worst=3, histogram=[1, 2, 1], worst_secrets=[2])
+    """
 
     total: int
     secrets: int
@@ -59,10 +78,17 @@ class Stats:
 
     @property
     def average(self) -> float:
+        """Guesses per secret."""
         return self.total / self.secrets if self.secrets else 0.0
 
     @classmethod
     def from_depths(cls, depths: np.ndarray) -> "Stats":
+        """The statistics of the guesses each secret needs.
+
+        >>> s = Stats.from_depths(np.array([1, 2, 2, 3]))
+        >>> s.total, s.worst, s.histogram, s.worst_secrets, s.average
+        (8, 3, [1, 2, 1], [3], 2.0)
+        """
         depths = np.asarray(depths)
         if depths.size == 0:
             return cls(0, 0, 0, [], [])
@@ -84,6 +110,16 @@ class Stats:
 
 @dataclass
 class StrategyTree:
+    """A complete strategy for one game: the :class:`Node` of the first guess (``root``),
+    the ``rules`` and a ``name``. :meth:`stats` replays every secret and checks the counts.
+
+    >>> from mastermind.core.game import CodeTable, Rules
+    >>> table = CodeTable(Rules(2, 2))
+    >>> tree = build_tree(table, lambda cands, history: int(cands[-1]), name="last")
+    >>> tree.rules.code_text(tree.root.guess), tree.stats(table).total
+    ('22', 8)
+    """
+
     rules: Rules
     root: Node
     name: str = ""
@@ -141,7 +177,7 @@ class StrategyTree:
             raise TreeError(
                 f"{_where(rules, path)}: node says {node.candidates} secrets, {len(secrets)} reach it"
             )
-        answers = table.answers(node.guess, secrets)
+        answers = table.answer_indices(node.guess, secrets)
         win = rules.win_index
         order = np.argsort(answers, kind="stable")
         ordered = answers[order]
@@ -178,7 +214,7 @@ class StrategyTree:
         """The game against one secret: (guess, answer index, secrets left after it)."""
         node, out = self.root, []
         while True:
-            a = int(table.answers(node.guess, np.array([secret]))[0])
+            a = int(table.answer_indices(node.guess, np.array([secret]))[0])
             if a == table.rules.win_index:
                 out.append((node.guess, a, 0))
                 return out
@@ -205,7 +241,7 @@ def build_tree(
 
     def grow(cands: np.ndarray, history: tuple) -> Node:
         guess = int(next_guess(cands, history))
-        answers = table.answers(guess, cands)
+        answers = table.answer_indices(guess, cands)
         node = Node(guess, len(cands))
         order = np.argsort(answers, kind="stable")
         sorted_answers = answers[order]

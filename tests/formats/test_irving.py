@@ -205,7 +205,7 @@ def test_random_trees_round_trip(game, seed):
     def pick(cands, history):
         while True:
             g = int(rng.integers(table.n))
-            if g in cands or len(np.unique(table.answers(g, cands))) > 1:
+            if g in cands or len(np.unique(table.answer_indices(g, cands))) > 1:
                 return g
 
     tree = build_tree(table, pick)

@@ -7,7 +7,8 @@ import pytest
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.heuristics import make_strategy, monte_carlo, play_all
+from mastermind.app.registry import make_strategy
+from mastermind.engines.heuristics import monte_carlo, play_all
 from mastermind.engines.heuristics.montecarlo import MonteCarloResult
 
 

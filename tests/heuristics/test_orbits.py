@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.heuristics import make_strategy, play_all, strategies
+from mastermind.app.registry import make_strategy
+from mastermind.engines.heuristics import play_all, strategies
 from mastermind.engines.heuristics.orbits import orbit_minima
 from mastermind.core.tree import build_tree
 
@@ -73,7 +74,7 @@ def test_a_subset_of_a_class_is_scored_over_all_codes():
     table = CodeTable(Rules(4, 6))
     strategy = make_strategy("minimax", table)
     first = table.rules.parse_code("1122")
-    answers = table.answers(first)
+    answers = table.answer_indices(first)
     answer = int(answers[table.rules.parse_code("3456")])
     whole = np.flatnonzero(answers == answer).astype(np.int32)
     history = ((first, answer),)

@@ -5,7 +5,8 @@ import pytest
 
 from mastermind.engines.exact import solve
 from mastermind.core.game import CodeTable, Feedback, Rules
-from mastermind.engines.heuristics import make_strategy, play_all
+from mastermind.app.registry import make_strategy
+from mastermind.engines.heuristics import play_all
 from mastermind.engines.models.bounds import (
     counting_worst_bound, crude_worst_bound, knuth_first_guess, lookahead_total_bound,
     lookahead_totals_by_first_guess, lookahead_worst_bound, perfect_tree_table, perfect_tree_total,

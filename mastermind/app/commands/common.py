@@ -17,6 +17,7 @@ from typing import Annotated, Any, Callable, Optional
 import typer
 
 from mastermind.core.errors import MastermindError
+from mastermind.app.registry import HEURISTIC_NAMES, names_text
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 
 RulesOpt = Annotated[
@@ -24,6 +25,8 @@ RulesOpt = Annotated[
     typer.Option("--rules", "-r", help="Game as pPEGScCOLORS plus r (repetition, default) or n (none), e.g. p4c6n; default p4c6.",
                  show_default=False),
 ]
+STRATEGY_HELP = f"Strategy: {names_text()} (see `mastermind strategies`)."
+STRATEGIES_HELP = f"Strategy to play (repeat for several): {names_text()}. Default: {names_text(HEURISTIC_NAMES)}."
 PegsOpt = Annotated[Optional[int], typer.Option("--pegs", "-p", help="Number of pegs.", show_default=False)]
 ColorsOpt = Annotated[Optional[int], typer.Option("--colors", "-c", help="Number of colours.", show_default=False)]
 NoRepeatOpt = Annotated[bool, typer.Option("--no-repeat", help="No colour twice in a code.")]

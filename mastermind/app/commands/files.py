@@ -1,38 +1,38 @@
-"""``export`` and ``verify``: strategy trees to and from files (JSON, dot, Irving text)."""
+"""``export`` and ``verify``: strategy trees to and from files (JSON, dot, Irving text, HTML)."""
 
 # no "from __future__ import annotations": game_command hands these annotations to typer as
 # they are, and typer cannot resolve names of this module from strings
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 
 from mastermind.app.commands.common import (
-    ColorsOpt, JsonOpt, MemoryOpt, NoRepeatOpt, PegsOpt, RulesOpt, game_command,
+    STRATEGY_HELP, ColorsOpt, JsonOpt, MemoryOpt, NoRepeatOpt, PegsOpt, RulesOpt, game_command,
     histogram_text, memory_limit_bytes, one_line_errors, print_json, resolve_rules, table_for,
 )
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import read_text, write_atomic
 from mastermind.app.formats import (
-    FORMATS, READABLE, check_format, detect_format, format_for_path, verify_text, write_tree,
+    FORMATS, READABLE, check_format, detect_format, format_for_path, read_tree, verify_text, write_tree,
 )
 from mastermind.core.game import CodeTable, Rules
-from mastermind.core.progress import progress_bar, wants_progress
 from mastermind.core.tree import StrategyTree
+from mastermind.core.progress import Progress, progress_bar, wants_progress
 
 
 def register(app: typer.Typer) -> None:
-    game_command(app, "export", help="Write a strategy's tree as JSON, Graphviz dot or Irving text.")(export)
+    game_command(app, "export", help="Write a strategy's tree as JSON, Graphviz dot, Irving text or an HTML explorer page.")(export)
     app.command("verify", help="Replay every secret through a strategy file and print its statistics.")(verify)
 
 
 # ---- export -------------------------------------------------------------------------------
 def export(
     rules: Rules, json_output: bool, memory_limit: int,
-    strategy: Annotated[str, typer.Option("--strategy", "-s",
-                        help="A heuristic (minimax, expected-size, entropy, most-parts, simple, random) or optimal.")] = "minimax",
+    strategy: Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_HELP.rstrip(".")
+                        + ", or a strategy file (JSON or Irving text) to convert.")] = "minimax",
     fmt: Annotated[Optional[str], typer.Option("--format", "-f", help=f"{', '.join(FORMATS)} (default: from --out, else json).",
                    show_default=False)] = None,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="File to write (atomically); standard output if omitted.",
@@ -40,6 +40,10 @@ def export(
     seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the random strategy and random tie-breaks.",
                     show_default=False)] = None,
 ) -> None:
+    from mastermind.app.registry import check_names
+
+    if not _names_a_file(strategy):
+        check_names([strategy])
     fmt = check_format(fmt) if fmt else (format_for_path(out) or "json")
     if json_output and out is None:
         raise MastermindError("--json prints a summary of the file written: give --out FILE")
@@ -62,19 +66,25 @@ def export(
                    f"(total {stats.total}, average {stats.average:.4f}, worst {stats.worst})")
 
 
-def strategy_tree_for(name: str, table: CodeTable, progress: Any = None, seed: int | None = None) -> StrategyTree:
-    """The tree of a named heuristic, or of the optimal strategy (``optimal``)."""
-    if name == "optimal":
-        from mastermind.engines.exact import solve
+def strategy_tree_for(name: str, table: CodeTable, progress: Progress | None = None, seed: int | None = None) -> StrategyTree:
+    """The tree of a named heuristic, of the optimal strategy (``optimal``) or of a strategy file."""
+    if _names_a_file(name):
+        text = read_text(name)
+        try:
+            tree, _ = read_tree(text, detect_format(text, name), table.rules, name=Path(name).stem)
+        except MastermindError as exc:
+            raise MastermindError(f"{name}: {exc}") from None
+        return tree  # export replays it: a wrong tree is refused there
+    from mastermind.app.registry import strategy_tree
 
-        tree = solve(table, progress=progress).tree
-        tree.name = "optimal"
-        return tree
-    from mastermind.engines.heuristics import make_strategy, play_all
+    return strategy_tree(name, table, seed=seed, progress=progress)
 
-    tree = play_all(make_strategy(name, table, seed=seed))
-    tree.name = tree.name or name
-    return tree
+
+def _names_a_file(name: str) -> bool:
+    from mastermind.app.registry import NAMES
+
+    return name not in NAMES and (Path(name).exists() or format_for_path(name) in READABLE
+                                  or "/" in name or "\\" in name)
 
 
 # ---- verify -------------------------------------------------------------------------------

@@ -8,14 +8,14 @@ from typing import Annotated, Optional
 
 import typer
 
-from mastermind.app.commands.common import console, histogram_text, print_json, table_for
+from mastermind.app.commands.common import (
+    STRATEGIES_HELP, STRATEGY_HELP, console, histogram_text, print_json, table_for,
+)
 from mastermind.core.game import CodeTable, Rules
 
 StrategiesOpt = Annotated[
     Optional[list[str]],
-    typer.Option("--strategy", "-s", show_default=False,
-                 help="Strategy to play (repeat for several): minimax, expected-size, entropy, "
-                      "most-parts, simple, random or optimal. Default: the six heuristics."),
+    typer.Option("--strategy", "-s", show_default=False, help=STRATEGIES_HELP),
 ]
 PoolOpt = Annotated[str, typer.Option("--pool", help="Guesses considered: all codes or only consistent ones.")]
 TieBreakOpt = Annotated[
@@ -29,6 +29,7 @@ def register(app: typer.Typer) -> None:
     from mastermind.app.commands.common import game_command
 
     game_command(app, "heuristics", help="Play every secret with one-step heuristics: totals, worst case, histogram.")(heuristics)
+    app.command("strategies", help="List every strategy and solver with the options it takes.")(strategies)
     game_command(app, "simulate", help="Monte Carlo: play sampled secrets, histogram and a 95% confidence interval.")(simulate)
 
 
@@ -37,27 +38,21 @@ def heuristics(
     strategy: StrategiesOpt = None, pool: PoolOpt = "all", tie_break: TieBreakOpt = "default",
     seed: SeedOpt = 0,
 ) -> None:
-    from mastermind.engines.heuristics import ALL_NAMES, STRATEGY_NAMES, make_strategy, play_all
-    from mastermind.engines.heuristics.strategies import POOLS, TIE_BREAKS, check_choice
+    from mastermind.app.registry import HEURISTIC_NAMES, check_names, strategy_tree
     from mastermind.core.progress import progress_bar, wants_progress
 
-    names = list(strategy or STRATEGY_NAMES)
-    for name in names:
-        check_choice("strategy", name, ALL_NAMES)
-    check_choice("pool", pool, POOLS)
-    check_choice("tie-break", tie_break, TIE_BREAKS)
     from mastermind.core.compiling import HEURISTIC_KERNELS, CompileNotice
-
-    rows = []
     from mastermind.engines.heuristics.scores import wants_full_table
 
+    names = list(strategy or HEURISTIC_NAMES)
+    check_names(names, pool=pool, tie_break=tie_break)
+    rows = []
     with CompileNotice(HEURISTIC_KERNELS, "the scoring kernels"):
         table = table_for(rules, memory_limit, full=wants_full_table(rules))
     with progress_bar(wants_progress(json_output)) as bar:
         bar.start(len(names), f"playing every secret of {rules}")
         for name in names:
-            player = make_strategy(name, table, pool=pool, tie_break=tie_break, seed=seed)
-            tree = play_all(player)
+            tree = strategy_tree(name, table, pool=pool, tie_break=tie_break, seed=seed)
             stats = tree.stats(table)
             rows.append({"strategy": name, "first_guess": rules.code_text(tree.root.guess),
                          **stats.to_dict(rules)})
@@ -91,20 +86,18 @@ def _print_rows(rules: Rules, table: CodeTable, rows: list[dict], pool: str) -> 
 
 def simulate(
     rules: Rules, json_output: bool, memory_limit: int,
-    strategy: Annotated[str, typer.Option("--strategy", "-s", help="Strategy to play (see `heuristics`).")] = "minimax",
+    strategy: Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_HELP)] = "minimax",
     games: Annotated[int, typer.Option("--games", "-n", help="Number of games (secrets drawn with replacement).")] = 1000,
     seed: SeedOpt = 0, pool: PoolOpt = "all", tie_break: TieBreakOpt = "default",
 ) -> None:
     import numpy as np
 
     from mastermind.core.errors import MastermindError
-    from mastermind.engines.heuristics import ALL_NAMES, make_strategy, monte_carlo
-    from mastermind.engines.heuristics.strategies import POOLS, TIE_BREAKS, check_choice
+    from mastermind.app.registry import check_names, make_strategy
     from mastermind.core.progress import progress_bar, wants_progress
+    from mastermind.engines.heuristics import monte_carlo
 
-    check_choice("strategy", strategy, ALL_NAMES)
-    check_choice("pool", pool, POOLS)
-    check_choice("tie-break", tie_break, TIE_BREAKS)
+    check_names([strategy], pool=pool, tie_break=tie_break)
     if games < 1:
         raise MastermindError(f"--games must be at least 1, got {games}")
     # too big for the N x N table: answers are computed as needed (slower, same results)
@@ -126,3 +119,22 @@ def simulate(
         f"histogram        {histogram_text(result.histogram)}  (games won with 1, 2, ... guesses)",
     ]
     console().print("\n".join(lines), highlight=False)
+
+
+def strategies(
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON document instead of a table.")] = False,
+) -> None:
+    from mastermind.app.registry import OPTIONS, REGISTRY
+
+    rows = [{"name": spec.name, "kind": spec.kind, "options": [o.replace("_", "-") for o in spec.options],
+             "summary": spec.summary} for spec in REGISTRY.values()]
+    if json_output:
+        print_json(rows)
+        return
+    width = max(len(name) for name in REGISTRY)
+    lines = [f"{'strategy':<{width}}  {'kind':<9}  {'options':<24}  summary"]
+    for row in rows:
+        options = " ".join(f"--{o}" for o in row["options"]) or "-"
+        lines.append(f"{row['name']:<{width}}  {row['kind']:<9}  {options:<24}  {row['summary']}")
+    lines.append(f"options a strategy does not take are ignored ({', '.join('--' + o.replace('_', '-') for o in OPTIONS)})")
+    typer.echo("\n".join(lines))

@@ -7,13 +7,13 @@ from typing import Annotated, Optional
 
 import typer
 
-from mastermind.app.commands.common import game_command, print_json, table_for
+from mastermind.app.commands.common import STRATEGY_HELP, game_command, print_json, table_for
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Rules
 from mastermind.core.progress import wants_progress
 
 StrategyOpt = Annotated[
-    str, typer.Option("--strategy", "-s", help="minimax, expected-size, entropy, most-parts, simple, random or optimal.")
+    str, typer.Option("--strategy", "-s", help=STRATEGY_HELP)
 ]
 PoolOpt = Annotated[str, typer.Option("--pool", help="Guesses a heuristic considers: all codes or only consistent ones.")]
 StrategySeedOpt = Annotated[
@@ -31,14 +31,9 @@ def register(app: typer.Typer) -> None:
 
 def _check_strategy(name: str, pool: str) -> None:
     """Refuse unknown names before any work (``play`` builds its strategy only at the first hint)."""
-    from mastermind.engines.heuristics import POOLS
-    from mastermind.app.interactive.strategies import strategy_names
+    from mastermind.app.registry import check_names
 
-    names = strategy_names()
-    if name not in names:
-        raise MastermindError(f"unknown strategy {name!r}; use one of {', '.join(names)}")
-    if pool not in POOLS:
-        raise MastermindError(f"unknown pool {pool!r}; use one of {', '.join(POOLS)}")
+    check_names([name], pool=pool)
 
 
 def _finish(code: int) -> None:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, List, Optional
 
 import typer
 
@@ -26,6 +24,8 @@ def register(app: typer.Typer) -> None:
                 "(markdown; --json for rows).")(table)
     game_command(app, "compare", help="Every heuristic against the optimum and the best lower bound; "
                  "--plot draws the histograms.")(compare)
+    game_command(app, "plot", help="Draw strategies: secrets per number of guesses (log scale, counts "
+                 "shown) and the gap to the optimum and to the lower bound; PNG or SVG.")(plot)
     game_command(app, "bounds", help="Proven lower bounds on the worst case and the total guesses.")(bounds)
     game_command(app, "cpsat", help="CP-SAT strategy-tree model (tiny games): optimal total within "
                  "--depth guesses, or whether that depth is possible.")(cpsat)
@@ -109,8 +109,8 @@ def compare(
     rules: Rules, json_output: bool, memory_limit: int,
     time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds for the exact optimum; "
                                               "past it only the lower bound is shown.")] = 300.0,
-    plot: Annotated[Optional[Path], typer.Option("--plot", help="Draw the histograms side by side "
-                                                 "into this PNG file (needs matplotlib).")] = None,
+    plot: Annotated[Optional[Path], typer.Option("--plot", help="Draw the histograms and the gaps into "
+                                                 "this .png or .svg file (needs matplotlib).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the random strategy.")] = 0,
 ) -> None:
     from mastermind.app.reports import compare as run_compare
@@ -118,7 +118,11 @@ def compare(
     if time_limit <= 0:
         raise MastermindError(f"--time-limit must be positive, got {time_limit}")
     if plot is not None:
-        _check_plot_target(plot)
+        from mastermind.app.plots import check_plot_target
+
+        if str(plot) == "-":
+            raise MastermindError("--plot - would mix the picture with the table: give a .png or .svg file")
+        check_plot_target(plot)
     table_for(rules, memory_limit)  # size check first: one line, before any work
     from mastermind.core.compiling import ALL_KERNELS, CompileNotice
 
@@ -126,7 +130,9 @@ def compare(
         result = run_compare(rules, time_limit=time_limit, seed=seed, memory_limit=memory_limit,
                              progress=bar)
     if plot is not None:
-        write_histogram_plot(result, plot)
+        from mastermind.app.plots import plot_comparison
+
+        plot_comparison(result, plot)
     if json_output:
         data = result.to_dict()
         if plot is not None:
@@ -135,7 +141,57 @@ def compare(
         return
     _print_comparison(result)
     if plot is not None:
-        typer.echo(f"histograms written to {plot}")
+        typer.echo(f"plot written to {plot}")
+
+
+# ---- plot --------------------------------------------------------------------------------
+def plot(
+    rules: Rules, json_output: bool, memory_limit: int,
+    out: Annotated[str, typer.Option("--out", "-o", help="Picture to write: .png or .svg (- writes SVG "
+                                     "to standard output).", show_default=False)],
+    strategies: Annotated[Optional[List[str]], typer.Option(
+        "--strategy", "-s", help="A heuristic or optimal; repeat for several (default: optimal and "
+        "every heuristic).", show_default=False)] = None,
+    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds for the exact optimum; "
+                                              "past it only the gap to the lower bound is drawn.")] = 300.0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the random strategy.")] = 0,
+) -> None:
+    from mastermind.app.plots import Series, check_plot_target, guesses_figure, write_figure
+    from mastermind.app.reports import compare as run_compare
+    from mastermind.engines.heuristics import ALL_NAMES, STRATEGY_NAMES
+    from mastermind.engines.heuristics.strategies import check_choice
+
+    names = list(strategies) if strategies else ["optimal", *STRATEGY_NAMES]
+    for name in names:
+        check_choice("strategy", name, ALL_NAMES)
+    if time_limit <= 0:
+        raise MastermindError(f"--time-limit must be positive, got {time_limit}")
+    if json_output and out == "-":
+        raise MastermindError("--json prints a summary of the picture written: give --out FILE")
+    check_plot_target(out)
+    table_for(rules, memory_limit)
+    heuristics = list(dict.fromkeys(n for n in names if n != "optimal"))
+    with progress_bar(wants_progress(json_output or out == "-")) as bar:
+        result = run_compare(rules, strategies=heuristics, time_limit=time_limit, seed=seed,
+                             memory_limit=memory_limit, progress=bar)
+    rows = {row.name: row for row in result.rows}
+    series = []
+    for name in dict.fromkeys(names):
+        if name != "optimal":
+            series.append(Series(name, list(rows[name].histogram)))
+        elif result.optimal is not None:
+            series.append(Series(name, list(result.optimal["histogram"])))
+    if not series:
+        raise MastermindError(f"the optimum of {rules} was not found within --time-limit: nothing to plot")
+    opt = None if result.optimal is None else result.optimal["total"]
+    fig = guesses_figure(f"{rules}: {rules.n_codes} secrets", series, opt, result.bounds.total)
+    write_figure(fig, out)
+    if json_output:
+        print_json({**result.to_dict(), "plot": out, "drawn": [s.name for s in series]})
+    elif out != "-":
+        missing = "" if "optimal" not in names or opt is not None else \
+            " (optimum not found within --time-limit: left out)"
+        typer.echo(f"plot of {', '.join(s.name for s in series)} for {rules} written to {out}{missing}")
 
 
 def _print_comparison(result) -> None:
@@ -166,60 +222,6 @@ def _print_comparison(result) -> None:
     if opt is None:
         typer.echo("the exact optimum did not finish within --time-limit; gaps are to the lower bound: "
                    + ", ".join(f"{r.name} {r.gap_to_bound}" for r in result.rows))
-
-
-def _import_pyplot():
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise MastermindError("--plot needs matplotlib, which is not installed: "
-                              "pip install 'mastermind[plot]'") from None
-    return plt
-
-
-def _check_plot_target(path: Path) -> None:
-    _import_pyplot()
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise MastermindError(f"cannot write {path}: folder {folder} does not exist")
-    if path.suffix.lower() != ".png":
-        raise MastermindError(f"--plot writes PNG files: {path} should end in .png")
-
-
-def write_histogram_plot(result, path: Path) -> None:
-    """Grouped bars: secrets solved with 1, 2, ... guesses, one colour per strategy."""
-    plt = _import_pyplot()
-    series = []
-    if result.optimal is not None:
-        series.append(("optimal", result.optimal["histogram"]))
-    series.extend((r.name, r.histogram) for r in result.rows)
-    longest = max(len(h) for _, h in series)
-    width = 0.8 / len(series)
-    fig, ax = plt.subplots(figsize=(max(6, longest * 1.2), 4.5))
-    for i, (name, hist) in enumerate(series):
-        xs = [k + 1 + (i - (len(series) - 1) / 2) * width for k in range(len(hist))]
-        ax.bar(xs, hist, width=width, label=name)
-    ax.set_xlabel("guesses needed")
-    ax.set_ylabel("secrets")
-    ax.set_xticks(range(1, longest + 1))
-    ax.set_title(f"{result.rules}: guesses per secret")
-    ax.legend()
-    fig.tight_layout()
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fig.savefig(fh, format="png", dpi=100)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    finally:
-        plt.close(fig)
 
 
 # ---- bounds ------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Strategy files: JSON, Graphviz dot and the Irving text format of the literature.
+"""Strategy files: JSON, Graphviz dot, the Irving text format of the literature, an HTML page.
 
 :func:`write_tree` writes any of them; :func:`read_tree` reads JSON and Irving back into a
 :class:`~mastermind.core.tree.StrategyTree`, checking the counts as it goes.
@@ -16,9 +16,10 @@ from mastermind.app.formats.base import StrategyFileError
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 from mastermind.core.tree import Stats, StrategyTree, TreeError
 
-FORMATS = ("json", "irving", "dot")
+FORMATS = ("json", "irving", "dot", "html")
 READABLE = ("json", "irving")
-_SUFFIXES = {".json": "json", ".dot": "dot", ".gv": "dot", ".txt": "irving", ".irving": "irving"}
+_SUFFIXES = {".json": "json", ".dot": "dot", ".gv": "dot", ".txt": "irving", ".irving": "irving",
+             ".html": "html", ".htm": "html"}
 
 __all__ = ["FORMATS", "READABLE", "StrategyFileError", "check_format", "format_for_path",
            "detect_format", "write_tree", "read_tree", "Verification", "verify_text"]
@@ -58,7 +59,13 @@ def detect_format(text: str, path: str | os.PathLike | None = None) -> str:
 
 
 def write_tree(tree: StrategyTree, fmt: str, stats: Stats | None = None) -> str:
-    """The tree as text in ``fmt`` (json, irving or dot); JSON records ``stats`` if given."""
+    """The tree as text in ``fmt`` (json, irving, dot or html); JSON and HTML show ``stats``.
+
+    >>> from mastermind.core.tree import build_tree
+    >>> table = CodeTable(Rules(2, 3))
+    >>> write_tree(build_tree(table, lambda cands, history: int(cands[0])), "irving")
+    '9(11: 0, 0, 4(22); 0, 4(12); 1)\\n'
+    """
     fmt = check_format(fmt)
     if fmt == "json":
         from mastermind.app.formats.jsonfmt import write_json
@@ -68,6 +75,10 @@ def write_tree(tree: StrategyTree, fmt: str, stats: Stats | None = None) -> str:
         from mastermind.app.formats.irving import write_irving
 
         return write_irving(tree)
+    if fmt == "html":
+        from mastermind.app.formats.html import write_html
+
+        return write_html(tree, stats)
     from mastermind.app.formats.dot import write_dot
 
     return write_dot(tree)
@@ -81,6 +92,10 @@ def read_tree(
 
     Irving files do not name their game, so they are read for ``rules`` (default p4c6);
     JSON files carry their rules, and a different ``rules`` given here is an error.
+
+    >>> tree, header = read_tree("9(11: 0, 0, 4(22); 0, 4(12); 1)", "irving", Rules(2, 3))
+    >>> tree.rules.code_text(tree.root.guess), tree.stats(CodeTable(tree.rules)).total, header
+    ('11', 24, {})
     """
     fmt = check_format(fmt, READABLE)
     if fmt == "json":

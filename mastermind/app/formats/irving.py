@@ -249,7 +249,7 @@ class _Builder:
         rules, table = self.rules, self.table
         guess = entry.guess
         text = rules.code_text(guess)
-        answers = table.answers(guess, cands)
+        answers = table.answer_indices(guess, cands)
         win = rules.win_index
         is_secret = bool(np.any(answers == win))
         node = Node(guess, count)
@@ -282,7 +282,7 @@ def _guess_in_turn(table: CodeTable, cands: np.ndarray) -> Node:
     first = int(cands[0])
     node = Node(first, len(cands))
     if len(cands) == 2:
-        node.children[int(table.answers(first, cands[1:])[0])] = Node(int(cands[1]), 1)
+        node.children[int(table.answer_indices(first, cands[1:])[0])] = Node(int(cands[1]), 1)
     return node
 
 

@@ -53,7 +53,7 @@ def conflicting_turns(table: CodeTable, earlier: Sequence[Answer], new: Answer) 
 def partition_text(table: CodeTable, guess: Code, candidates: np.ndarray, examples: int = 6) -> str:
     """The partition table of ``guess`` over ``candidates``: each answer, its count, a few codes."""
     rules = table.rules
-    answers = table.answers(guess, candidates)
+    answers = table.answer_indices(guess, candidates)
     counts = np.bincount(answers, minlength=rules.n_answer_slots)
     rows = [["answer", "count", "codes"]]
     for a in np.flatnonzero(counts).tolist():

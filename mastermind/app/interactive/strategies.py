@@ -1,4 +1,5 @@
-"""Strategies by name for the interactive commands, with optimal play that survives detours."""
+"""Strategies by name (from the registry) for the interactive commands, with optimal play that
+survives detours."""
 
 from __future__ import annotations
 
@@ -10,32 +11,25 @@ from mastermind.core.game import CodeTable
 from mastermind.core.progress import progress_bar
 from mastermind.core.strategy import Strategy
 
-DEFAULT_STRATEGY = "minimax"
-
-
-def strategy_names() -> tuple[str, ...]:
-    from mastermind.engines.heuristics import ALL_NAMES
-
-    return ALL_NAMES
-
 
 def load_strategy(name: str, table: CodeTable, *, pool: str = "all", seed: int | None = None,
                   show_progress: bool = False) -> Strategy:
-    """``make_strategy(name, ...)``; ``optimal`` also re-solves positions off its tree.
+    """The registry's strategy ``name``; a solver's tree also re-solves positions off it.
 
     ``show_progress``: a message while the whole game is solved and a progress bar for
     positions solved on the spot (on a terminal only).
     """
-    from mastermind.engines.heuristics import make_strategy
+    from mastermind.app.registry import strategy
 
-    if name != "optimal":
-        return make_strategy(name, table, pool=pool, seed=seed)
+    spec = strategy(name)
+    if spec.kind != "solver":
+        return spec.make(table, pool=pool, seed=seed)
     from mastermind.app.interactive.optimal import OptimalAdvisor, exact_solver
 
-    with _status(show_progress, f"solving {table.rules} exactly for the optimal strategy..."):
-        base = make_strategy("optimal", table, pool=pool)
+    with _status(show_progress, f"solving {table.rules} exactly for the {name} strategy..."):
+        base = spec.make(table, pool=pool)
     tree = getattr(base, "tree", None)
-    if tree is None:  # pragma: no cover - make_strategy returns a TreeStrategy
+    if tree is None:  # pragma: no cover - a solver's strategy is a TreeStrategy
         return base
     try:
         solve = exact_solver(table, lambda: progress_bar(show_progress), pool=pool)
@@ -45,7 +39,7 @@ def load_strategy(name: str, table: CodeTable, *, pool: str = "all", seed: int |
         def solve(candidates):
             raise MastermindError(f"the game left the optimal tree and cannot be solved anew: {reason}")
 
-    return OptimalAdvisor(table, tree, solve)
+    return OptimalAdvisor(table, tree, solve, name)
 
 
 @contextmanager

@@ -11,6 +11,8 @@ budget. Candidate sets always arrive in one order per set (index order without w
 heaviest first then index with weights), so hashing the sequence hashes the set.
 """
 
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
 from numba import types
@@ -27,6 +29,14 @@ EXACT_NONE = -1
 LOWER = -2
 # stats slots: nodes searched, memo hits, guess chosen at a restricted root
 NODES, MEMO_HITS, ROOT_GUESS = 0, 1, 2
+
+# Everything a search carries from node to node, as one typed value (numba passes a
+# namedtuple of arrays, dicts and scalars as one argument and caches the compiled function).
+# ``stop``: a one-element uint8 array; once non-zero, every node returns a proven lower bound
+# at once (no memo write), so a search can be cancelled from another thread within milliseconds.
+SearchState = namedtuple("SearchState", (
+    "scores", "codes", "colour_bits", "all_codes", "unit", "penalty", "consistent", "weighted",
+    "win", "branching", "memo", "masks", "stats", "stop"))
 
 MEMO_KEY = types.UniTuple(types.uint64, 2)
 MEMO_VALUE = types.Tuple((types.float64, types.int64))
@@ -241,17 +251,45 @@ def child_group(perms, cmaps, code):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weighted, win, branching,
-        memo, masks, stats, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - compiled
+def entry_bound(w, own, unit):  # pragma: no cover - compiled
+    """A lower bound on any set of three or more secrets, known before any work: one guess
+    each, and a second for all but (at most) the heaviest."""
+    heaviest = w[0]
+    rest = w[0] * 0
+    for j in range(w.shape[0]):
+        rest += w[j]
+        if w[j] > heaviest:
+            heaviest = w[j]
+    return own + float(unit * (rest - heaviest))
+
+
+@nb.njit(cache=True, nogil=True)
+def stopped_bound(found, bound, own, pick, n_pick, heap, n_heap):  # pragma: no cover - compiled
+    """The lower bound of a node whose search was stopped: the least of ``found`` (best cost
+    found, bounds of guesses refuted, the partial sum of the guess being explored) and the
+    bounds of the guesses not reached yet. Each guess's cost is at least one of them."""
+    value = found
+    for t in range(n_pick):
+        value = min(value, bound[pick[t]] + own)
+    for t in range(n_heap):
+        value = min(value, bound[heap[t]] + own)
+    return value
+
+
+@nb.njit(cache=True, nogil=True)
+def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - compiled
     """Least cost of the secrets ``cands`` (weights ``w``) with ``r`` guesses left, if below
-    ``beta``; else a proven lower bound at least ``beta``. ``perms``/``cmaps``: the group
-    fixing every guess so far; ``only`` (non-empty): the guesses allowed here, for a root
-    that is kept out of the memo (its choice goes to ``stats[ROOT_GUESS]``).
+    ``beta``; else a proven lower bound at least ``beta``. ``state``: a :data:`SearchState`.
+    ``perms``/``cmaps``: the group fixing every guess so far; ``only`` (non-empty): the
+    guesses allowed here, for a root that is kept out of the memo (its choice goes to
+    ``stats[ROOT_GUESS]``). Once ``state.stop[0]`` is set the value is only a lower bound.
 
     Per node: every guess gets the perfect-tree bound (``assess_guesses``); guesses are then
     taken lazily in order of bound, the refined bound computed as each comes up, one guess
     per partition; each is explored class by class, smallest first, with the budget left,
     until the next bound reaches the best cost found."""
+    (scores, codes, colour_bits, all_codes, unit, penalty, consistent, weighted, win, branching,
+     memo, masks, stats, stop) = state
     n = cands.shape[0]
     restricted = only.shape[0] > 0
     if n <= 2 and not restricted:
@@ -270,6 +308,8 @@ def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weight
     for j in range(n):
         w_sum += w[j]
     own = float(unit * w_sum)
+    if stop[0]:
+        return max(old, entry_bound(w, own, unit))
     if n <= branching + 1 and not restricted and r >= 2:
         # a candidate as heavy as any that tells the others apart meets the perfect-tree
         # bound (heaviest secret at depth 1, all others at depth 2): optimal
@@ -362,11 +402,15 @@ def dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent, weight
                     if size <= exact_size_e:
                         continue
                     lo = starts[c]
-                    value = dfs(scores, codes, colour_bits, all_codes, unit, penalty, consistent,
-                                weighted, win, branching, memo, masks, stats, out[lo:lo + size],
-                                out_w[lo:lo + size], r - 1, best - acc + cbounds[c], c_perms,
-                                c_cmaps, only[:0])
+                    value = dfs(state, out[lo:lo + size], out_w[lo:lo + size], r - 1,
+                                best - acc + cbounds[c], c_perms, c_cmaps, only[:0])
                     acc += value - cbounds[c]
+                    if stop[0]:
+                        # the child's value is only a lower bound: no memo write from here up
+                        if restricted:
+                            stats[ROOT_GUESS] = -1
+                        return stopped_bound(min(best, lower, acc), bound, own, pick, n_pick,
+                                             heap, n_heap)
                     if acc >= best:
                         break
             if acc < best:

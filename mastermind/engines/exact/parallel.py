@@ -1,92 +1,237 @@
-"""The exact search over several threads.
+"""The top of the exact search, cut into work units for threads, processes or a Dask cluster.
 
-The search is compiled whole with numba and releases the GIL, so threads run it in parallel
-without the start-up and copying of processes. Each job has a memo of its own.
+The same branch and bound as the compiled search (:func:`mastermind.engines.exact._dfs.dfs`),
+whose node planning (``Search.plan``: guesses in bound order, one per partition) it shares;
+only the top levels run here, in Python, so that their work can be handed out:
 
-The top of the search tree is expanded here, in Python, and the work below handed out as
-jobs. At an expanded node the guesses are planned in order of bound (as the search would):
+* the first guess of an expanded node is explored class by class, the classes at once ("and"
+  split): class c gets the budget the node has left once every other class is counted at its
+  bound, so each class value is exact or proves that the guess cannot beat the budget;
+* every other guess is then one unit with the best cost found so far as its budget ("or"
+  split), dispatched as a worker frees up.
 
-* the first guess is explored class by class, the classes in parallel ("and" split): class c
-  gets the budget the node has left once every other class is counted at its bound, so
-  each class value is exact or proves that the guess cannot beat the budget;
-* every other guess is then one job with the best cost found so far as its budget ("or"
-  split); jobs start as threads free up, each with the budget in force when it starts.
-
-Sets of at least ``split_size`` secrets, down to ``split_depth`` levels, are expanded the
-same way; smaller ones are one job each. The value is the same as the one-thread search
-(tests compare them); only the work differs, since jobs share no memo and budgets are set
-before sibling results are known.
+Sets of at least ``split_size`` secrets, down to ``split_depth`` levels, are expanded; smaller
+ones are one unit each. Finished units go to the checkpoint, if any, and a unit found there is
+not run again. A stop (Ctrl-C, time limit) ends the run with what is proven: a lower bound on
+the optimum (every guess is counted at the least of its bounds) and the best strategy found.
 """
 
 from __future__ import annotations
 
-import os
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+import uuid
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import dataclass
 
 import numpy as np
 
+from mastermind.core import cancel
 from mastermind.core.errors import MastermindError
-from mastermind.engines.exact._kernels import split_classes
-from mastermind.engines.exact.search import INF, UNLIMITED, Search
 from mastermind.core.tree import Node
+from mastermind.engines.exact._kernels import split_classes
+from mastermind.engines.exact.backends import Backend, ThreadBackend, worker_count
+from mastermind.engines.exact.search import INF, Search
+from mastermind.engines.exact.units import Outcome, Problem, Unit, forget_run, run_unit, set_run_flag, share_table
+from mastermind.engines.result import Counters
+
+__all__ = ["Answer", "Driver", "worker_count"]
+
+TINY = 2  # classes this small are solved on the spot, not sent out
 
 
-def worker_count(jobs: int | None) -> int:
-    """Threads for ``jobs`` (joblib's convention: -1 or 0 is every core, -2 all but one)."""
-    cores = os.cpu_count() or 1
-    if jobs is None or jobs == 0:
-        return cores
-    return max(1, jobs if jobs > 0 else cores + 1 + jobs)
+@dataclass
+class Answer:
+    """What the driver knows about a set. ``proven``: ``value`` is exact below the budget
+    (``node`` an optimal tree), else a lower bound at least the budget (``node`` None). Not
+    proven (stopped): ``value`` is a lower bound; ``node`` the best strategy found (cost
+    ``upper``), or None."""
+
+    value: float
+    proven: bool
+    node: Node | None = None
+    upper: float = INF
 
 
-class ParallelSearch:
-    """One parallel run: the thread pool, the expanded top of the tree, the counters."""
+@dataclass
+class _Pending:
+    future: Future
+    key: str
+    budget: float
+    floor: float  # a lower bound known before the unit runs (its plan or class bound)
+    size: int
 
-    def __init__(self, solver, jobs: int, *, split_size: int = 400, split_depth: int = 2,
-                 progress=None) -> None:
+
+class Driver:
+    """One run over a backend: the expanded top of the tree, the counters, the stop."""
+
+    def __init__(self, solver, backend: Backend, *, unit: int = 1, penalty: int = 0,
+                 split_size: int = 400, split_depth: int = 2, progress=None, checkpoint=None,
+                 stop: np.ndarray | None = None, deadline: float | None = None) -> None:
         self.solver = solver
-        self.jobs = jobs
+        self.backend = backend
         self.split_size = split_size
         self.split_depth = split_depth
         self.progress = progress
-        self.planner: Search = solver.new_search()
-        self.nodes = 0
-        self.memo_hits = 0
-        self.pool = ThreadPoolExecutor(max_workers=jobs)
+        self.checkpoint = checkpoint
+        self.flag = cancel.new_flag() if stop is None else stop
+        self.deadline = deadline
+        self.reason: str | None = None
+        self.planner: Search = solver.new_search(unit, penalty, stop=self.flag)
+        self.problem = Problem(str(solver.rules), solver.pool == "consistent", unit, penalty,
+                               len(solver.cands), None if solver.uniform else solver.search_weights)
+        self.run_id = uuid.uuid4().hex
+        self.counters = Counters()
+        self.done = 0
+        self.total = 0
+        self.lower: float = -INF  # proven lower bound on the root, for the progress line
+        self.upper: float = INF
+        self.start = time.perf_counter()
+        if backend.shares_memory:
+            share_table(solver.table)
+            set_run_flag(self.run_id, self.flag)
 
-    def close(self) -> None:
-        self.pool.shutdown(wait=True)
+    # ---- stopping ---------------------------------------------------------------------------
+    def stopping(self) -> bool:
+        if not self.flag[0] and self.deadline is not None and time.monotonic() >= self.deadline:
+            self.reason = self.reason or "time limit"
+            self.flag[0] = 1
+        if self.flag[0] and self.reason is None:
+            self.reason = "interrupted"
+        return bool(self.flag[0])
 
-    # ---- jobs ------------------------------------------------------------------------------
-    def _job(self, cands: np.ndarray, r: int, budget, group, guess: int | None):
-        search = self.solver.new_search()
-        only = None if guess is None else [guess]
-        value = search.solve(cands, r, budget, group, only=only)
-        node = None
-        if value < budget:
-            node = search.build(cands, r, group, guess=guess)
-        return value, node, search.nodes, search.memo_hits
+    def _wait(self, futures) -> set:
+        """Wait for at least one future (or a stop), polling so that Ctrl-C and the deadline
+        are seen within a fraction of a second."""
+        while True:
+            try:
+                done, _ = wait(futures, timeout=0.1, return_when=FIRST_COMPLETED)
+            except KeyboardInterrupt:
+                cancel.interrupt()
+                self.flag[0] = 1
+                self.reason = "interrupted"
+                done = set()
+            if done:
+                return done
+            if self.stopping():
+                if not self.backend.shares_memory:
+                    self.backend.close(kill=True)  # other processes do not see the flag
+                done, _ = wait(futures, timeout=1.0)
+                return set(futures) if not done else done
 
-    def submit(self, cands, r, budget, group, guess=None) -> Future:
-        return self.pool.submit(self._job, cands, r, budget, group, guess)
+    # ---- units -----------------------------------------------------------------------------
+    def submit(self, cands, r: int, budget, group, guess: int | None, floor) -> _Pending:
+        unit = Unit(np.ascontiguousarray(cands, dtype=np.int32), int(r), float(budget),
+                    group[0], group[1], None if guess is None else int(guess))
+        key = unit.key()
+        stored = self.checkpoint.get(key) if self.checkpoint is not None else None
+        future: Future = Future()
+        if stored is not None:
+            value, exact, tree = stored
+            if exact and value < budget and tree is not None:
+                future.set_result(Outcome(value, True, tree, reused=True))
+            elif value >= budget:  # an exact value or a bound, at least this budget either way
+                future.set_result(Outcome(value, True, None, reused=True))
+            else:
+                stored = None  # a bound below this budget: run it again
+        if stored is None:
+            if self.stopping():
+                future.set_result(Outcome(float(floor), False, None))
+            else:
+                future = self.backend.submit(run_unit, self.problem, self.run_id, unit)
+        return _Pending(future, key, float(budget), float(floor), len(cands))
 
-    def collect(self, future: Future):
-        value, node, nodes, hits = future.result()
-        self.nodes += nodes
-        self.memo_hits += hits
-        if self.progress is not None:
-            self.progress.advance(1)
-        return value, node
+    def collect(self, pending: _Pending) -> Outcome:
+        future = pending.future
+        if not future.done():
+            self._wait({future})
+        try:
+            outcome = future.result(timeout=0) if future.done() else None
+        except Exception as exc:  # noqa: BLE001 - a unit lost to a stop is only a bound
+            if not self.stopping():
+                raise MastermindError(f"a work unit failed: {type(exc).__name__}: {exc}") from exc
+            outcome = None
+        if outcome is None:
+            outcome = Outcome(pending.floor, False, None)
+        if outcome.proven and outcome.value < pending.budget and outcome.tree is None:
+            outcome = Outcome(max(outcome.value, pending.floor), False, None)
+        if not outcome.proven:
+            outcome.value = max(outcome.value, pending.floor)
+        self.counters.add(outcome.nodes, outcome.memo_hits, 1, int(outcome.reused))
+        if outcome.proven and not outcome.reused and self.checkpoint is not None:
+            self.checkpoint.put(pending.key, outcome.value, outcome.value < pending.budget, outcome.tree)
+        self._advance(pending, outcome)
+        return outcome
+
+    def _advance(self, pending: _Pending | None, outcome: Outcome | None) -> None:
+        self.done += 1
+        if self.progress is None:
+            return
+        self.progress.advance(1)
+        report = getattr(self.progress, "report", None)
+        if report is not None:
+            fields = {"done": self.done, "total": self.total, "lower_bound": _num(self.lower),
+                      "upper_bound": _num(self.upper), "seconds": round(time.perf_counter() - self.start, 3)}
+            if pending is not None and outcome is not None:
+                fields["unit"] = {"size": pending.size, "value": _num(outcome.value),
+                                  "exact": bool(outcome.proven and outcome.value < pending.budget),
+                                  "proven": outcome.proven, "nodes": outcome.nodes,
+                                  "seconds": round(outcome.seconds, 3), "reused": outcome.reused}
+            report(fields)
+
+    def skip(self, n: int = 1) -> None:
+        """Units planned but not needed (their bound reached the budget)."""
+        for _ in range(n):
+            self._advance(None, None)
 
     # ---- the expanded top ------------------------------------------------------------------
-    def solve(self, cands: np.ndarray, r: int, budget, group, depth: int = 0):
-        """``(value, tree)``: the exact cost and an optimal tree if below ``budget``, else a
-        lower bound at least ``budget`` and None."""
-        if len(cands) < self.split_size or depth >= self.split_depth or r <= 1:
-            return self.collect(self.submit(cands, r, budget, group))
-        self.nodes += 1
-        plan = self.planner.plan(cands, r, budget, group)
+    def expands(self, n: int, r: int, depth: int) -> bool:
+        return n >= self.split_size and depth < self.split_depth and r > 1
+
+    def count_units(self, cands, r: int, group, depth: int = 0) -> int:
+        """How many units a run sends out when nothing is cut (the progress total)."""
+        if not self.expands(len(cands), r, depth):
+            return 1
+        plan = self.planner.plan(cands, r, INF, group)
+        if not plan.guesses:
+            return 0
+        n = len(plan.guesses) - 1
+        for sub, _, child in self._classes(cands, r, group, plan.guesses[0], plan.most)[0]:
+            if len(sub) > TINY:
+                n += self.count_units(sub, r - 1, child, depth + 1)
+        return n
+
+    def run(self, cands, r: int, budget=INF, group=None) -> Answer:
+        """Solve the root; the progress total is counted first."""
+        group = self.solver.group if group is None else group
+        self.total = self.count_units(cands, r, group)
+        if self.progress is not None:
+            self.progress.start(self.total, "optimal: work units")
+        try:
+            with cancel.running(self.flag, self.status):
+                answer = self.solve(cands, r, budget, group)
+        finally:
+            forget_run(self.run_id)
+        if answer.proven:
+            self.lower = answer.value
+            self.upper = answer.value if answer.node is not None else INF
+        else:
+            self.lower = max(self.lower, answer.value)
+            self.upper = answer.upper
+        return answer
+
+    def status(self) -> str:
+        return (f"stopped, not proven: lower bound {_text(self.lower)}, best strategy found "
+                f"{_text(self.upper)} ({self.done} of {self.total} work units done)")
+
+    def solve(self, cands, r: int, budget, group, depth: int = 0) -> Answer:
+        """The answer for ``cands`` with ``r`` guesses left under ``budget``."""
+        if len(cands) <= TINY or not self.expands(len(cands), r, depth):
+            if len(cands) <= TINY:
+                return self._tiny(cands, r, budget, group)
+            outcome = self.collect(self.submit(cands, r, budget, group, None, 0.0))
+            return _answer(outcome, budget)
+        self.counters.add(nodes=1)
+        plan = self.planner.plan(cands, r, INF, group)
         best, best_node, lower = budget, None, plan.rest_min
         if plan.exact_guess >= 0:
             if plan.exact_value < best:
@@ -94,121 +239,153 @@ class ParallelSearch:
                 best_node = self.planner.build(cands, r, group, guess=plan.exact_guess)
             else:
                 lower = min(lower, plan.exact_value)
-        if plan.guesses:
-            first, first_bound = plan.guesses[0], plan.bounds[0]
-            if first_bound < best:
-                value, node = self.explore(cands, r, best, group, first, plan.most, depth)
-                if value < best:
-                    best, best_node = value, node
-                else:
-                    lower = min(lower, value)
+        if not plan.guesses:
+            return Answer(best, True, best_node) if best_node is not None else Answer(max(lower, budget), True)
+        fallback: Answer | None = None  # an unproven exploration (stop): its bound and strategy
+        unfinished = INF  # least lower bound of the guesses left unproven
+        first, first_bound = plan.guesses[0], plan.bounds[0]
+        if first_bound < best:
+            got = self.explore(cands, r, best, group, first, plan.most, depth)
+            if not got.proven:
+                fallback = got
+                unfinished = min(unfinished, got.value)
+            elif got.value < best:
+                best, best_node = got.value, got.node
             else:
-                lower = min(lower, first_bound)
-            rest = list(zip(plan.guesses[1:], plan.bounds[1:]))
-            running: set[Future] = set()
-            while rest or running:
-                # a thread that frees up takes the next guess, with the best cost found so far
-                while rest and len(running) < self.jobs:
-                    g, bound = rest.pop(0)
-                    if bound >= best:
-                        lower = min(lower, bound)
-                        continue
-                    running.add(self.submit(cands, r, best, group, g))
-                if not running:
-                    break
-                done, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    value, node = self.collect(future)
-                    if value < best:
-                        best, best_node = value, node
-                    else:
-                        lower = min(lower, value)
+                lower = min(lower, got.value)
+        else:
+            lower = min(lower, first_bound)
+            self.skip(self._planned_below(cands, r, group, first, plan.most, depth))
+        if depth == 0 and best_node is not None:
+            self.upper = min(self.upper, best)
+        rest = list(zip(plan.guesses[1:], plan.bounds[1:]))
+        running: dict[Future, tuple[_Pending, int]] = {}
+        while rest or running:
+            # a worker that frees up takes the next guess, with the best cost found so far
+            while rest and len(running) < self.backend.jobs and not self.stopping():
+                g, bound = rest.pop(0)
+                if bound >= best:
+                    lower = min(lower, bound)
+                    self.skip()
+                    continue
+                pending = self.submit(cands, r, best, group, g, bound)
+                running[pending.future] = (pending, g)
+            if not running:
+                break
+            for future in self._wait(set(running)):
+                pending, g = running.pop(future)
+                outcome = self.collect(pending)
+                if not outcome.proven:
+                    unfinished = min(unfinished, outcome.value)
+                elif outcome.value < best:
+                    best, best_node = outcome.value, outcome.tree
+                    if depth == 0:
+                        self.upper = min(self.upper, best)
+                else:
+                    lower = min(lower, outcome.value)
+            if self.stopping() and not running:
+                break
+        if self.stopping() and (rest or fallback is not None or unfinished < INF):
+            # every guess is counted at the least of its bounds: refuted, found, unfinished, not reached
+            bound = min([lower, best, unfinished] + [b for _, b in rest])
+            self.skip(len(rest))
+            if fallback is not None and fallback.node is not None and (best_node is None or fallback.upper < best):
+                return Answer(bound, False, fallback.node, fallback.upper)
+            return Answer(bound, False, best_node, best if best_node is not None else INF)
         if best_node is not None:
-            return best, best_node
-        return max(lower, budget), None
+            return Answer(best, True, best_node)
+        return Answer(max(lower, budget), True)
 
-    def explore(self, cands: np.ndarray, r: int, budget, group, guess: int, most: int, depth: int):
-        """``(value, tree)`` of one guess at an expanded node, its classes solved in parallel."""
+    def _tiny(self, cands, r, budget, group) -> Answer:
+        value = self.planner.small_cost(cands, r)
+        if value >= budget:
+            return Answer(max(value, budget), True)
+        order = np.argsort(-self.planner.weights[cands], kind="stable")
+        return Answer(value, True, self.planner.build(np.asarray(cands)[order], r, group))
+
+    def _classes(self, cands, r, group, guess, most):
         search = self.planner
         w = search.weights[cands]
-        own = search.unit * w.sum().item()
         table = search.node_tables(r - 1)[0][min(most, search.branching)]
-        refine = r - 1 >= 3
         out, _, starts, sizes, answers, bounds = split_classes(
-            search.scores, guess, cands, w, table, search.n_slots, search.win, search.unit, refine)
-        bounds = bounds.tolist()
+            search.scores, guess, cands, w, table, search.n_slots, search.win, search.unit, r - 1 >= 3)
+        child = search.child_group(group, guess)
+        classes = [(out[int(s):int(s) + int(m)], int(a), child) for s, m, a in zip(starts, sizes, answers)]
+        return classes, [search._as_cost(b) for b in bounds.tolist()], search.unit * w.sum().item()
+
+    def _planned_below(self, cands, r, group, guess, most, depth) -> int:
+        return sum(self.count_units(sub, r - 1, child, depth + 1)
+                   for sub, _, child in self._classes(cands, r, group, guess, most)[0] if len(sub) > TINY)
+
+    def explore(self, cands, r: int, budget, group, guess: int, most: int, depth: int) -> Answer:
+        """The answer for one guess at an expanded node, its classes solved at once."""
+        classes, bounds, own = self._classes(cands, r, group, guess, most)
         acc = own + sum(bounds)
         if acc >= budget:
-            return acc, None
-        child = search.child_group(group, guess)
-        classes = [out[int(s):int(s) + int(m)] for s, m in zip(starts, sizes)]
-        order = sorted(range(len(classes)), key=lambda c: -len(classes[c]))
-        futures: dict[int, Future] = {}
-        values: dict[int, tuple] = {}
-        # small classes first, as jobs, so that they run while the big ones are expanded
+            self.skip(self._planned_below(cands, r, group, guess, most, depth))
+            return Answer(acc, True)
+        order = sorted(range(len(classes)), key=lambda c: -len(classes[c][0]))
+        pending: dict[int, _Pending] = {}
+        answers: dict[int, Answer] = {}
+        # small classes first, as units, so that they run while the big ones are expanded
         for c in order:
-            sub = classes[c]
-            if len(sub) < self.split_size or depth + 1 >= self.split_depth:
-                futures[c] = self.submit(sub, r - 1, budget - (acc - bounds[c]), child)
+            sub, _, child = classes[c]
+            class_budget = budget - (acc - bounds[c])
+            if len(sub) <= TINY:
+                answers[c] = self._tiny(sub, r - 1, class_budget, child)
+            elif not self.expands(len(sub), r - 1, depth + 1):
+                pending[c] = self.submit(sub, r - 1, class_budget, child, None, bounds[c])
         for c in order:
-            if c not in futures:
-                values[c] = self.solve(classes[c], r - 1, budget - (acc - bounds[c]), child, depth + 1)
-        for c, future in futures.items():
-            values[c] = self.collect(future)
-        total = own + sum(v for v, _ in values.values())
-        if total >= budget or any(node is None for _, node in values.values()):
-            return max(total, budget), None
+            if c not in pending and c not in answers:
+                sub, _, child = classes[c]
+                answers[c] = self.solve(sub, r - 1, budget - (acc - bounds[c]), child, depth + 1)
+        for c, p in pending.items():
+            answers[c] = _answer(self.collect(p), p.budget)
+        # every class value is exact or a lower bound, so the sum bounds the guess from below
+        total = own + sum(a.value for a in answers.values())
+        if total >= budget:
+            return Answer(total, True)
+        if all(a.proven for a in answers.values()):
+            root = Node(int(guess), len(cands))
+            for c, (_, answer, _) in enumerate(classes):
+                root.children[answer] = answers[c].node
+            return Answer(total, True, root)
+        # stopped: the lower bound, and a strategy when every class has one
+        upper = own
         root = Node(int(guess), len(cands))
-        for c in range(len(classes)):
-            root.children[int(answers[c])] = values[c][1]
-        return total, root
+        for c, (_, answer, _) in enumerate(classes):
+            a = answers[c]
+            node, cost = (a.node, a.value) if a.proven else (a.node, a.upper)
+            if node is None:
+                root, upper = None, INF
+                break
+            root.children[answer] = node
+            upper += cost
+        return Answer(total, False, root, upper)
 
 
-def solve_parallel(solver, *, objective: str, max_guesses, tie_break: bool, jobs: int, progress=None):
-    """The plain-total optimum over ``jobs`` threads (other objectives and tie-breaks run in
-    one thread)."""
-    jobs = worker_count(jobs)
-    if objective != "total" or tie_break or len(solver.cands) <= 2 or jobs == 1:
-        return solver.run(objective=objective, max_guesses=max_guesses, tie_break=tie_break,
-                          progress=progress)
-    start = time.perf_counter()
-    r = UNLIMITED if max_guesses is None else max_guesses
-    if progress is not None:
-        progress.start(None, "optimal: subproblems")
-    search = ParallelSearch(solver, jobs, progress=progress)
-    try:
-        value, root = search.solve(solver.cands, r, INF, solver.group)
-    finally:
-        search.close()
-    if root is None:
-        raise MastermindError(f"no strategy solves every secret of {solver.rules} within {max_guesses} guesses")
-    result = solver.result(root, objective=objective, max_guesses=max_guesses, nodes=search.nodes,
-                           memo_hits=search.memo_hits, start=start)
-    if solver.uniform and value * solver.scale != result.total and not result.weighted:
-        raise AssertionError(f"search value {value} but the tree gives {result.total}")
-    return result
+def _answer(outcome: Outcome, budget) -> Answer:
+    if outcome.proven:
+        return Answer(outcome.value, True, outcome.tree if outcome.value < budget else None)
+    return Answer(outcome.value, False)
 
 
-def by_first_guess_parallel(solver, firsts, *, objective, max_guesses, tie_break, jobs, progress=None):
-    """The optimum for each first guess, one thread per first guess."""
-    if progress is not None:
-        progress.start(len(firsts), "optimal: first guesses")
-    out = []
-    with ThreadPoolExecutor(max_workers=worker_count(jobs)) as pool:
-        futures = [pool.submit(_run_first, solver.fork(), g, objective, max_guesses, tie_break)
-                   for g in firsts]
-        for future in futures:
-            out.append(future.result())
-            if progress is not None:
-                progress.advance(1)
-    return [r for r in out if r is not None]
-
-
-def _run_first(solver, guess, objective, max_guesses, tie_break):
-    try:
-        return solver.run(objective=objective, max_guesses=max_guesses, first_guess=guess,
-                          tie_break=tie_break)
-    except MastermindError:
-        if max_guesses is None and objective == "total":
-            raise
+def _num(value):
+    if value is None or value in (INF, -INF):
         return None
+    return value
+
+
+def _text(value) -> str:
+    return "none yet" if value in (INF, -INF, None) else str(value)
+
+
+def make_driver(solver, *, backend: str = "threads", jobs: int = 1, scheduler: str | None = None,
+                **options) -> Driver:
+    """A driver over a new backend (close it with ``driver.backend.close()``)."""
+    from mastermind.engines.exact.backends import make_backend
+
+    return Driver(solver, make_backend(backend, worker_count(jobs), scheduler), **options)
+
+
+__all__ += ["ThreadBackend", "make_driver"]

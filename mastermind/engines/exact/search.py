@@ -32,7 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from mastermind.engines.exact._dfs import (
-    LOWER, MEMO_HITS, NODES, ROOT_GUESS, child_group, dfs, memo_get, new_mask_cache, new_memo, node_guesses,
+    LOWER, MEMO_HITS, NODES, ROOT_GUESS, SearchState, child_group, dfs, memo_get, new_mask_cache, new_memo,
+    node_guesses,
 )
 from mastermind.engines.exact._kernels import plan_node, split_classes
 from mastermind.core.errors import MastermindError
@@ -69,6 +70,7 @@ class Search:
     def __init__(
         self, table: CodeTable, weights: np.ndarray, group: tuple[np.ndarray, np.ndarray], *,
         unit: int = 1, penalty: int = 0, consistent: bool = False, max_set: int | None = None,
+        stop: np.ndarray | None = None,
     ) -> None:
         rules = table.rules
         if table.n > 65535:
@@ -90,11 +92,16 @@ class Search:
         self.memo = new_memo()
         self.masks = new_mask_cache()
         self.stats = np.zeros(3, dtype=np.int64)
+        # shared by every search of one run, so that one write stops them all
+        self.stop = np.zeros(1, dtype=np.uint8) if stop is None else stop
         self.root_guess = -1
         self._rank_tables: dict[tuple, tuple] = {}
         self._node_tables: dict[int, tuple] = {}
         self.colour_bits = (table.counts > 0).astype(np.int64) @ (1 << np.arange(rules.colors, dtype=np.int64))
         self.group = (np.ascontiguousarray(group[0], dtype=np.int8), np.ascontiguousarray(group[1], dtype=np.int8))
+        self.state = SearchState(self.scores, self.codes, self.colour_bits, table.all_codes, int(unit),
+                                 int(penalty), bool(consistent), bool(self.weighted), int(self.win),
+                                 int(self.branching), self.memo, self.masks, self.stats, self.stop)
 
     # ---- bounds ----------------------------------------------------------------------------
     def _levels_needed(self, n: int) -> int:
@@ -174,44 +181,28 @@ class Search:
         return NodePlan(plan.tolist(), [self._as_cost(b) for b in bounds.tolist()], int(exact_guess),
                         self._as_cost(float(exact_value)), self._as_cost(float(rest_min)), int(most))
 
-    def solve(self, cands, r, beta, group=None, only=None, progress=None):
+    def solve(self, cands, r, beta, group=None, only=None):
         """Exact cost of ``cands`` with ``r`` guesses left if below ``beta``, else a lower
         bound at least ``beta``. ``group``: the symmetries fixing the guesses so far (the
         game's by default); ``only`` restricts the first guess (root use: the choice goes
-        to ``root_guess`` and the root stays out of the memo)."""
+        to ``root_guess`` and the root stays out of the memo). Once :attr:`stopped`, the
+        value is only a lower bound (at most the true cost)."""
         group = self.group if group is None else group
-        lower = INF
-        if progress is not None and only is None and len(cands) > 2:
-            # one restricted search per first guess, so that the bar can move
-            plan = self.plan(cands, r, INF, group)
-            only = plan.guesses
-            if plan.exact_guess >= 0 and plan.exact_guess not in only:
-                only.insert(0, plan.exact_guess)
-            lower = plan.rest_min  # the guesses left out of the plan cannot finish
-            progress.start(len(only), "optimal: first guesses")
-        if progress is not None and only is not None:
-            best, best_guess = beta, -1
-            for g in only:
-                value = self._run(cands, r, best, group, [g])
-                if value < best:
-                    best, best_guess = value, g
-                else:
-                    lower = min(lower, value)
-                progress.advance(1)
-            self.root_guess = best_guess
-            return best if best_guess >= 0 else lower
         value = self._run(cands, r, beta, group, only)
         if only is not None:
-            self.root_guess = int(self.stats[ROOT_GUESS])
+            self.root_guess = -1 if self.stopped else int(self.stats[ROOT_GUESS])
         return value
 
     def _run(self, cands, r, beta, group, only):
         only_arr = np.zeros(0, dtype=np.int32) if only is None else np.asarray(only, dtype=np.int32)
-        value = dfs(self.scores, self.codes, self.colour_bits, self.table.all_codes, self.unit,
-                    self.penalty, self.consistent, self.weighted, self.win, self.branching,
-                    self.memo, self.masks, self.stats, np.asarray(cands, dtype=np.int32), self.weights[cands],
+        value = dfs(self.state, np.asarray(cands, dtype=np.int32), self.weights[cands],
                     int(min(r, UNLIMITED)), float(beta), group[0], group[1], only_arr)
         return self._as_cost(value)
+
+    @property
+    def stopped(self) -> bool:
+        """True once the stop flag is set: values from then on are lower bounds only."""
+        return bool(self.stop[0])
 
     @property
     def nodes(self) -> int:

@@ -11,97 +11,33 @@
 from __future__ import annotations
 
 import copy
+import math
+import threading
 import time
-from dataclasses import dataclass, field
+from contextlib import contextmanager
 from fractions import Fraction
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
+from mastermind.core import cancel
 from mastermind.core.errors import MastermindError
-from mastermind.engines.exact.search import INF, UNLIMITED, Search
-from mastermind.core.game import Code, CodeTable, Rules
+from mastermind.core.game import Code, CodeTable
 from mastermind.core.progress import Progress
 from mastermind.core.symmetry import canonical_codes, full_group, stabilizer_group
 from mastermind.core.tree import Stats, StrategyTree
+from mastermind.engines.exact.search import INF, UNLIMITED, Search
+from mastermind.engines.result import Counters, Result
 
 OBJECTIVES = ("total", "worst")
 POOLS = ("all", "consistent")
 
 
-@dataclass
-class ExactResult:
-    """An optimal strategy with its value and how the search went.
+ExactResult = Result  # the engines' one result type, under the name callers know
 
-    ``total`` is the optimised value: the sum over the secrets of weight x guesses needed
-    (weight 1 without weights, so it is the plain total such as 5625). ``fraction`` is the
-    exact expected number of guesses, ``total / sum of weights``; ``guesses_total`` and
-    ``stats`` describe the tree without weights.
-    """
 
-    rules: Rules
-    objective: str
-    total: int | float
-    worst: int
-    tree: StrategyTree
-    stats: Stats
-    proven: bool
-    nodes: int
-    memo_hits: int
-    seconds: float
-    first_guess: Code
-    secrets: int
-    weight_sum: int | float
-    fraction: Fraction | None
-    max_guesses: int | None = None
-    pool: str = "all"
-    weighted: bool = False
-    extra: dict = field(default_factory=dict)
-
-    @property
-    def guesses_total(self) -> int:
-        return self.stats.total
-
-    @property
-    def histogram(self) -> list[int]:
-        return self.stats.histogram
-
-    @property
-    def average(self) -> float:
-        """Expected number of guesses (weighted when weights were given)."""
-        return float(self.total) / float(self.weight_sum) if self.weight_sum else 0.0
-
-    @property
-    def expected(self) -> float:
-        return self.average
-
-    @property
-    def memo_hit_rate(self) -> float:
-        looks = self.nodes + self.memo_hits
-        return self.memo_hits / looks if looks else 0.0
-
-    def to_dict(self) -> dict:
-        data = {
-            "rules": str(self.rules),
-            "objective": self.objective,
-            "total": self.total,
-            "secrets": self.secrets,
-            "average": round(self.average, 6),
-            "worst": self.worst,
-            "histogram": self.histogram,
-            "first_guess": self.rules.code_text(self.first_guess),
-            "proven": self.proven,
-            "seconds": round(self.seconds, 4),
-        }
-        if self.max_guesses is not None:
-            data["max_guesses"] = self.max_guesses
-        if self.pool != "all":
-            data["pool"] = self.pool
-        if self.weighted:
-            data["guesses_total"] = self.guesses_total
-            if self.fraction is not None:
-                data["fraction"] = str(self.fraction)
-        return data
+class SearchInterrupted(KeyboardInterrupt):
+    """A search stopped by Ctrl-C where no partial answer was asked for."""
 
 
 class ExactSolver:
@@ -159,18 +95,26 @@ class ExactSolver:
             values[cands] = search_weights[cands]
             self.group = stabilizer_group(self.rules, table.codes, values)
         self._searches: dict[tuple, Search] = {}
+        self._stop: np.ndarray | None = None
 
-    def search(self, unit: int = 1, penalty: int = 0) -> Search:
-        """The search of this cost unit and penalty, with the memo of earlier runs."""
+    def search(self, unit: int = 1, penalty: int = 0, stop: np.ndarray | None = None) -> Search:
+        """The search of this cost unit and penalty, with the memo of earlier runs (and,
+        given ``stop``, that stop flag from now on)."""
         key = (unit, penalty)
         if key not in self._searches:
             self._searches[key] = self.new_search(unit, penalty)
-        return self._searches[key]
+        search = self._searches[key]
+        if stop is not None:
+            self._stop = stop
+        if self._stop is not None and search.stop is not self._stop:
+            search.stop = self._stop
+            search.state = search.state._replace(stop=self._stop)
+        return search
 
-    def new_search(self, unit: int = 1, penalty: int = 0) -> Search:
-        """A search with an empty memo of its own (one per thread)."""
+    def new_search(self, unit: int = 1, penalty: int = 0, stop: np.ndarray | None = None) -> Search:
+        """A search with an empty memo of its own (one per thread); ``stop``: its stop flag."""
         return Search(self.table, self.search_weights, self.group, unit=unit, penalty=penalty,
-                      consistent=self.pool == "consistent", max_set=len(self.cands))
+                      consistent=self.pool == "consistent", max_set=len(self.cands), stop=stop)
 
     def fork(self) -> "ExactSolver":
         """This solver with searches of its own, for another thread."""
@@ -188,7 +132,60 @@ class ExactSolver:
     def run(
         self, *, objective: str = "total", max_guesses: int | None = None,
         first_guess: Code | None = None, tie_break: bool = False, progress: Progress | None = None,
-    ) -> ExactResult:
+        stop: np.ndarray | None = None,
+    ) -> Result:
+        """The optimum in this thread (the compiled search from the root). ``stop``: a flag
+        that ends the search early; the result is then not proven (or, without a flag of the
+        caller's, :class:`SearchInterrupted` is raised)."""
+        self._check(objective, max_guesses, first_guess, tie_break)
+        start = time.perf_counter()
+        limit = UNLIMITED if max_guesses is None else max_guesses
+        only = None if first_guess is None else [first_guess]
+        flag = cancel.new_flag() if stop is None else stop
+        search = self.search(stop=flag)
+        cands = self.cands
+        if progress is not None:
+            progress.start(None, "optimal: searching")
+        with cancel.running(flag):
+            if objective == "worst":
+                depth = search._levels_needed(len(cands))
+                value = INF
+                while depth <= min(limit, len(cands)) and not search.stopped:
+                    value = search.solve(cands, depth, INF, only=only)
+                    if value < INF:
+                        break
+                    depth += 1
+                limit = depth
+            else:
+                value = search.solve(cands, limit, INF, only=only)
+            if search.stopped:
+                if stop is None:
+                    raise SearchInterrupted()
+                counters = Counters(search.nodes, search.memo_hits)
+                return self.unproven(value if objective == "total" else 0, None, objective=objective,
+                                     max_guesses=max_guesses, counters=counters, start=start,
+                                     reason="stopped")
+            if value == INF:
+                raise MastermindError(
+                    f"no strategy solves every secret of {self.rules} within {max_guesses} guesses"
+                    + ("" if first_guess is None else f" starting with {self.rules.code_text(first_guess)}"))
+            root_guess = search.root_guess if only is not None else None
+            nodes, hits = search.nodes, search.memo_hits
+            tree_search = search
+            if tie_break:
+                tree_search, limit, root_guess = self._tie_break(search, value, limit, only, root_guess)
+                nodes += tree_search.nodes
+                hits += tree_search.memo_hits
+            root = tree_search.build(cands, limit, guess=root_guess)
+            if search.stopped or tree_search.stopped:
+                raise SearchInterrupted()
+        result = self.result(root, objective=objective, max_guesses=max_guesses,
+                             counters=Counters(nodes, hits), start=start)
+        if self.uniform and not tie_break and value * self.scale != result.total and not result.weighted:
+            raise AssertionError(f"search value {value} but the tree gives {result.total}")
+        return result
+
+    def _check(self, objective, max_guesses, first_guess, tie_break) -> None:
         if objective not in OBJECTIVES:
             raise MastermindError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
         if max_guesses is not None and max_guesses < 1:
@@ -201,50 +198,15 @@ class ExactSolver:
                     f"which --pool consistent does not allow")
         if tie_break and not self.uniform:
             raise MastermindError("tie-break works without weights only")
-        start = time.perf_counter()
-        limit = UNLIMITED if max_guesses is None else max_guesses
-        only = None if first_guess is None else [first_guess]
-        search = self.search()
-        cands = self.cands
-        if objective == "worst":
-            depth = search._levels_needed(len(cands))
-            value = INF
-            while depth <= min(limit, len(cands)):
-                value = search.solve(cands, depth, INF, only=only, progress=progress)
-                if value < INF:
-                    break
-                depth += 1
-            limit = depth
-        else:
-            value = search.solve(cands, limit, INF, only=only, progress=progress)
-        if value == INF:
-            raise MastermindError(
-                f"no strategy solves every secret of {self.rules} within {max_guesses} guesses"
-                + ("" if first_guess is None else f" starting with {self.rules.code_text(first_guess)}"))
-        root_guess = search.root_guess if only is not None else None
-        nodes, hits = search.nodes, search.memo_hits
-        tree_search = search
-        if tie_break:
-            tree_search, limit, root_guess = self._tie_break(search, value, limit, only, root_guess)
-            nodes += tree_search.nodes
-            hits += tree_search.memo_hits
-        root = tree_search.build(cands, limit, guess=root_guess)
-        result = self.result(root, objective=objective, max_guesses=max_guesses, nodes=nodes,
-                             memo_hits=hits, start=start)
-        if self.uniform and not tie_break and value * self.scale != result.total and not result.weighted:
-            raise AssertionError(f"search value {value} but the tree gives {result.total}")
-        return result
 
-    def result(self, root, *, objective: str, max_guesses: int | None, nodes: int, memo_hits: int,
-               start: float) -> ExactResult:
-        """The result of a search that found the strategy tree ``root``: everything reported
-        is read off the tree replayed against every secret, not taken from the search."""
+    def _measure(self, root):
+        """``(tree, stats, total, weight_sum, fraction)`` of a strategy replayed against every
+        secret: what is reported is read off the tree, not taken from the search."""
         tree = StrategyTree(self.rules, root, name="optimal")
         cands = np.sort(self.cands)
         depths = tree.depths(self.table, cands)
         stats = Stats.from_depths(depths)
-        weighted = self.original_weights is not None
-        if weighted:
+        if self.original_weights is not None:
             w = self.original_weights[cands]
             total = (w * depths).sum().item()
             weight_sum = w.sum().item()
@@ -257,13 +219,39 @@ class ExactSolver:
         else:
             total, weight_sum = stats.total, stats.secrets
             fraction = Fraction(total, weight_sum)
-        return ExactResult(
-            rules=self.rules, objective=objective, total=total, worst=stats.worst, tree=tree,
-            stats=stats, proven=True, nodes=nodes, memo_hits=memo_hits,
-            seconds=time.perf_counter() - start, first_guess=root.guess, secrets=stats.secrets,
-            weight_sum=weight_sum, fraction=fraction, max_guesses=max_guesses, pool=self.pool,
-            weighted=weighted,
-        )
+        return tree, stats, total, weight_sum, fraction
+
+    def result(self, root, *, objective: str, max_guesses: int | None, counters: Counters | None = None,
+               start: float, nodes: int = 0, memo_hits: int = 0) -> Result:
+        """The proven result of a search that found the optimal strategy tree ``root``."""
+        counters = Counters(nodes, memo_hits) if counters is None else counters
+        tree, stats, total, weight_sum, fraction = self._measure(root)
+        return Result(
+            rules=self.rules, objective=objective, value=total, proven=True, lower_bound=total,
+            upper_bound=total, tree=tree, stats=stats, counters=counters,
+            seconds=time.perf_counter() - start, weight_sum=weight_sum, fraction=fraction,
+            max_guesses=max_guesses, pool=self.pool, weighted=self.original_weights is not None)
+
+    def unproven(self, lower, root, *, objective: str, max_guesses: int | None, counters: Counters,
+                 start: float, reason: str) -> Result:
+        """The result of a stopped search: a lower bound on the optimum (in the units of the
+        total) and the best strategy found so far, if any."""
+        lower = _scaled(lower, self.scale)
+        if root is None:
+            stats, tree, total, weight_sum, fraction = None, None, None, 0, None
+            if self.original_weights is not None:
+                weight_sum = self.original_weights[self.cands].sum().item()
+            else:
+                weight_sum = len(self.cands)
+        else:
+            tree, stats, total, weight_sum, fraction = self._measure(root)
+            lower = min(lower, total)
+        return Result(
+            rules=self.rules, objective=objective, value=total, proven=False, lower_bound=lower,
+            upper_bound=total, tree=tree, stats=stats, counters=counters,
+            seconds=time.perf_counter() - start, weight_sum=weight_sum, fraction=fraction,
+            max_guesses=max_guesses, pool=self.pool, weighted=self.original_weights is not None,
+            stopped=reason)
 
     def _tie_break(self, search: Search, value, limit: int, only, root_guess):
         """Among optimal strategies: the smallest worst case, then the fewest secrets at it."""
@@ -285,54 +273,157 @@ def max_depth(node, depth: int = 1) -> int:
     return max([depth, *(max_depth(c, depth + 1) for c in node.children.values())])
 
 
+def _scaled(value, scale):
+    if value is None or value in (INF, -INF):
+        return value
+    value = value * scale
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 def solve(
     table: CodeTable, *, objective: str = "total", max_guesses: int | None = None, pool: str = "all",
     first_guess: Code | None = None, weights=None, candidates=None, tie_break: bool = False,
-    jobs: int = 1, progress: Progress | None = None,
-) -> ExactResult:
+    jobs: int = 1, progress: Progress | None = None, backend: str = "threads",
+    scheduler: str | None = None, checkpoint: str | None = None, time_limit: float | None = None,
+    anytime: bool = False, split_size: int = 400, split_depth: int = 2,
+) -> Result:
     """An optimal strategy for the game (or for ``candidates`` with ``weights``).
 
     ``objective``: "total" (sum over secrets of weight x guesses) or "worst" (fewest guesses
     in the worst case, then the best total). ``max_guesses`` caps the worst case; ``pool``
     "consistent" only guesses codes still possible; ``first_guess`` fixes the opening;
     ``tie_break`` prefers, among optimal strategies, the smaller worst case and then fewer
-    secrets at it. ``jobs`` > 1 (or 0: every core) splits the work over threads.
-    """
-    solver = ExactSolver(table, pool=pool, weights=weights, candidates=candidates)
-    if jobs is not None and jobs != 1 and first_guess is None:
-        from mastermind.engines.exact.parallel import solve_parallel
+    secrets at it.
 
-        return solve_parallel(solver, objective=objective, max_guesses=max_guesses,
-                              tie_break=tie_break, jobs=jobs, progress=progress)
-    return solver.run(objective=objective, max_guesses=max_guesses, first_guess=first_guess,
-                      tie_break=tie_break, progress=progress)
+    Work units (plain total): ``jobs`` workers (0 or -1: every core) of ``backend``
+    ("threads", "processes" or "dask"; ``scheduler``: the address of a running Dask
+    cluster); ``checkpoint``: a folder keeping every finished unit, reused by the next run.
+    ``time_limit`` (seconds) or Ctrl-C stop the search: with ``anytime`` (implied by a time
+    limit) the result then says what is proven (``proven`` False, ``lower_bound``, the best
+    strategy found); without, Ctrl-C raises :class:`SearchInterrupted`.
+    """
+    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+        raise MastermindError(f"time limit must be a positive number of seconds, got {time_limit}")
+    from mastermind.engines.exact.backends import check_backend
+
+    check_backend(backend)
+    solver = ExactSolver(table, pool=pool, weights=weights, candidates=candidates)
+    anytime = anytime or time_limit is not None
+    units = (jobs != 1 or progress is not None or checkpoint is not None or time_limit is not None
+             or backend != "threads" or scheduler is not None)
+    with _stop_flag(time_limit) as (flag, timer):
+        if units and objective == "total" and not tie_break and first_guess is None:
+            return _solve_units(solver, max_guesses=max_guesses, jobs=jobs, progress=progress,
+                                backend=backend, scheduler=scheduler, checkpoint=checkpoint,
+                                flag=flag, deadline=timer, anytime=anytime,
+                                split_size=split_size, split_depth=split_depth)
+        result = solver.run(objective=objective, max_guesses=max_guesses, first_guess=first_guess,
+                            tie_break=tie_break, progress=progress, stop=flag if anytime else None)
+        if not result.proven:
+            result.stopped = "time limit" if timer is not None and time.monotonic() >= timer else "interrupted"
+        return result
+
+
+@contextmanager
+def _stop_flag(time_limit: float | None) -> Iterator[tuple[np.ndarray, float | None]]:
+    """A stop flag, set when the time limit runs out (``deadline``: its monotonic time)."""
+    flag = cancel.new_flag()
+    if time_limit is None:
+        yield flag, None
+        return
+    deadline = time.monotonic() + time_limit
+    timer = threading.Timer(time_limit, lambda: flag.__setitem__(0, 1))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield flag, deadline
+    finally:
+        timer.cancel()
+
+
+def _solve_units(solver: ExactSolver, *, max_guesses, jobs, progress, backend, scheduler, checkpoint,
+                 flag, deadline, anytime, split_size, split_depth) -> Result:
+    """The plain-total optimum as work units over a backend (see :mod:`.parallel`)."""
+    from mastermind.engines.exact.backends import make_backend, worker_count
+    from mastermind.engines.exact.parallel import Driver
+
+    start = time.perf_counter()
+    r = UNLIMITED if max_guesses is None else max_guesses
+    store = None
+    if checkpoint is not None:
+        from mastermind.engines.exact.checkpoint import Checkpoint
+
+        store = Checkpoint(checkpoint, {"rules": str(solver.rules), "pool": solver.pool,
+                                        "objective": "total", "max_guesses": max_guesses,
+                                        "problem": _problem_key(solver)})
+    pool = None
+    try:
+        pool = make_backend(backend, worker_count(jobs), scheduler)
+        driver = Driver(solver, pool, progress=progress, checkpoint=store, stop=flag, deadline=deadline,
+                        split_size=split_size, split_depth=split_depth)
+        answer = driver.run(solver.cands, r, INF, solver.group)
+    finally:
+        if pool is not None:
+            pool.close(kill=bool(flag[0]))
+        if store is not None:
+            store.close()
+    counters = driver.counters
+    if not answer.proven:
+        if not anytime:
+            raise SearchInterrupted()
+        return solver.unproven(answer.value, answer.node, objective="total", max_guesses=max_guesses,
+                               counters=counters, start=start, reason=driver.reason or "interrupted")
+    if answer.node is None:
+        raise MastermindError(f"no strategy solves every secret of {solver.rules} within {max_guesses} guesses")
+    result = solver.result(answer.node, objective="total", max_guesses=max_guesses, counters=counters,
+                           start=start)
+    if solver.uniform and answer.value * solver.scale != result.total and not result.weighted:
+        raise AssertionError(f"search value {answer.value} but the tree gives {result.total}")
+    return result
+
+
+def _problem_key(solver: ExactSolver) -> str:
+    from mastermind.engines.exact.units import Problem
+
+    return Problem(str(solver.rules), solver.pool == "consistent", 1, 0, len(solver.cands),
+                   None if solver.uniform else solver.search_weights).key
 
 
 def solve_by_first_guess(
     table: CodeTable, *, objective: str = "total", max_guesses: int | None = None, pool: str = "all",
     weights=None, candidates=None, tie_break: bool = False, jobs: int = 1,
     progress: Progress | None = None, first_guesses: Sequence[Code] | None = None,
-) -> list[ExactResult]:
+) -> list[Result]:
     """The optimum for each canonical first guess (or the given ones), best first guesses
     not favoured: every result is exact. First guesses that cannot finish within
-    ``max_guesses`` are left out."""
+    ``max_guesses`` are left out. ``jobs`` > 1: one thread per first guess (joblib)."""
     solver = ExactSolver(table, pool=pool, weights=weights, candidates=candidates)
     firsts = solver.first_guesses() if first_guesses is None else list(first_guesses)
-    if jobs is not None and jobs != 1 and len(firsts) > 1:
-        from mastermind.engines.exact.parallel import by_first_guess_parallel
-
-        return by_first_guess_parallel(solver, firsts, objective=objective, max_guesses=max_guesses,
-                                       tie_break=tie_break, jobs=jobs, progress=progress)
     if progress is not None:
         progress.start(len(firsts), "optimal: first guesses")
-    results = []
-    for g in firsts:
+    flag = cancel.new_flag()
+
+    def one(guess):
         try:
-            results.append(solver.run(objective=objective, max_guesses=max_guesses,
-                                      first_guess=g, tie_break=tie_break))
+            result = solver.fork().run(objective=objective, max_guesses=max_guesses, first_guess=guess,
+                                       tie_break=tie_break, stop=flag)
         except MastermindError:
             if max_guesses is None and objective == "total":
                 raise
+            result = None
         if progress is not None:
             progress.advance(1)
-    return results
+        return result
+
+    with cancel.running(flag):
+        if jobs is not None and jobs != 1 and len(firsts) > 1:
+            from joblib import Parallel, delayed
+
+            from mastermind.engines.exact.backends import worker_count
+
+            results = Parallel(n_jobs=worker_count(jobs), backend="threading")(delayed(one)(g) for g in firsts)
+        else:
+            results = [one(g) for g in firsts]
+    if flag[0] or any(r is not None and not r.proven for r in results):
+        raise SearchInterrupted()
+    return [r for r in results if r is not None]

@@ -2,9 +2,9 @@
 every secret and for strategies that are random themselves.
 
 >>> from mastermind.core.game import CodeTable, Rules
->>> from mastermind.engines.heuristics import make_strategy
+>>> from mastermind.engines.heuristics.strategies import ScoredStrategy
 >>> table = CodeTable(Rules(3, 4))
->>> result = monte_carlo(make_strategy("minimax", table), 200, seed=1)
+>>> result = monte_carlo(ScoredStrategy("minimax", table), 200, seed=1)
 >>> result.games, sum(result.histogram), result.ci_low <= result.mean <= result.ci_high
 (200, 200, True)
 """
@@ -74,7 +74,7 @@ class MonteCarloResult:
 def _answer(table: CodeTable, guess: Code, secret: Code) -> int:
     if table.scores is not None:
         return int(table.scores[guess, secret])
-    return int(table.answers(guess, np.array([secret]))[0])
+    return int(table.answer_indices(guess, np.array([secret]))[0])
 
 
 def monte_carlo(strategy: Strategy, games: int, seed: int | None = None, *,
@@ -83,6 +83,11 @@ def monte_carlo(strategy: Strategy, games: int, seed: int | None = None, *,
 
     A deterministic strategy (``strategy.deterministic``, true unless said otherwise) is
     asked once per position: games that share their first guesses share the work.
+
+    >>> from mastermind.core.game import CodeTable, Rules
+    >>> from mastermind.engines.heuristics.strategies import SimpleStrategy
+    >>> monte_carlo(SimpleStrategy(CodeTable(Rules(2, 2))), 50, seed=3).worst
+    3
     """
     if games < 1:
         raise MastermindError(f"--games must be at least 1, got {games}")
@@ -111,7 +116,7 @@ def monte_carlo(strategy: Strategy, games: int, seed: int | None = None, *,
                 break
             if memo is not None and history in memo:
                 continue
-            left = cands[table.answers(guess, cands) == answer]
+            left = cands[table.answer_indices(guess, cands) == answer]
             if len(left) == len(cands):
                 raise MastermindError(
                     f"strategy {strategy.name} guessed {table.rules.code_text(guess)}, which does "

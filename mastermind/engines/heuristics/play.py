@@ -8,9 +8,9 @@ the strategy and splits candidate sets with one sort: the same tree, several tim
 on the thousands of small nodes near the leaves. The tests check both give equal trees.
 
 >>> from mastermind.core.game import CodeTable, Rules
->>> from mastermind.engines.heuristics import make_strategy
+>>> from mastermind.engines.heuristics.strategies import SimpleStrategy
 >>> table = CodeTable(Rules(2, 2))
->>> tree = play_all(make_strategy("simple", table))
+>>> tree = play_all(SimpleStrategy(table))
 >>> tree.stats(table).histogram
 [1, 2, 1]
 """
@@ -27,7 +27,14 @@ from mastermind.engines.heuristics.scores import computed_answers
 
 
 def play_all(strategy: Strategy, candidates: np.ndarray | None = None) -> StrategyTree:
-    """Play every secret (all codes, or ``candidates``) and record the tree of guesses."""
+    """Play every secret (all codes, or ``candidates``) and record the tree of guesses.
+
+    >>> from mastermind.core.game import CodeTable, Rules
+    >>> from mastermind.engines.heuristics.strategies import ScoredStrategy
+    >>> table = CodeTable(Rules(4, 6))
+    >>> play_all(ScoredStrategy("minimax", table)).stats(table).total  # Knuth 1977
+    5801
+    """
     pairs = getattr(strategy, "first_of_two", False)
     if not (pairs or getattr(strategy, "first_of_one", False)):
         return build_tree(strategy.table, strategy.next_guess, candidates, name=strategy.name)

@@ -159,7 +159,7 @@ def class_counts_numpy(table: CodeTable, candidates: np.ndarray, guesses: np.nda
     guesses = np.asarray(guesses)
     out = np.zeros((len(guesses), slots), dtype=np.int64)
     for j, g in enumerate(guesses.tolist()):
-        out[j] = np.bincount(table.answers(g, candidates), minlength=slots)
+        out[j] = np.bincount(table.answer_indices(g, candidates), minlength=slots)
     return out
 
 

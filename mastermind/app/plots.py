@@ -1,0 +1,165 @@
+"""Pictures of strategies: guesses per secret for each strategy, and its gap to the optimum and
+to the proven lower bound. Used by ``mastermind plot`` and ``mastermind compare --plot``.
+
+Matplotlib (extra ``plot``) is imported only here and only when a figure is drawn; the figure
+is built on the Agg canvas without pyplot, so no global backend state changes.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.fileio import write_atomic
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from mastermind.app.reports import Comparison
+
+PLOT_FORMATS = {".png": "png", ".svg": "svg"}
+
+
+@dataclass(frozen=True)
+class Series:
+    """One strategy: its name, secrets solved with 1, 2, ... guesses, and its total."""
+
+    name: str
+    histogram: list[int]
+
+    @property
+    def total(self) -> int:
+        return sum((k + 1) * h for k, h in enumerate(self.histogram))
+
+
+def comparison_series(result: "Comparison") -> list[Series]:
+    """The optimum (when found) first, then every strategy of the comparison."""
+    series = []
+    if result.optimal is not None and result.optimal.get("histogram") is not None:
+        series.append(Series("optimal", list(result.optimal["histogram"])))
+    series.extend(Series(row.name, list(row.histogram)) for row in result.rows)
+    return series
+
+
+def plot_format(path: str | os.PathLike) -> str:
+    """``png`` or ``svg`` from the file name; ``-`` (standard output) is SVG.
+
+    >>> plot_format("h.PNG"), plot_format("-")
+    ('png', 'svg')
+    """
+    if str(path) == "-":
+        return "svg"
+    fmt = PLOT_FORMATS.get(Path(path).suffix.lower())
+    if fmt is None:
+        raise MastermindError(f"cannot tell the picture format of {path}: name it .png or .svg "
+                              "(or - for SVG on standard output)")
+    return fmt
+
+
+def check_plot_target(path: str | os.PathLike) -> str:
+    """Refuse a bad target before any work: its format, its folder, matplotlib present."""
+    fmt = plot_format(path)
+    if str(path) != "-":
+        folder = Path(path).parent
+        if not folder.is_dir():
+            raise MastermindError(f"cannot write {path}: folder {folder} does not exist")
+    _matplotlib()
+    return fmt
+
+
+def _matplotlib():
+    try:
+        import matplotlib
+    except ImportError:
+        raise MastermindError("drawing needs matplotlib, which is not installed: "
+                              "pip install 'mastermind[plot]'") from None
+    return matplotlib
+
+
+def guesses_figure(title: str, series: Sequence[Series], optimal_total: int | None,
+                   lower_bound: int | None) -> "Figure":
+    """Left: secrets per number of guesses, one bar group per strategy, log scale, every
+    count written on its bar. Right: each strategy's total minus the optimum and minus the
+    lower bound (either left out when unknown)."""
+    if not series:
+        raise MastermindError("nothing to plot: no strategy given")
+    _matplotlib()
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    longest = max(len(s.histogram) for s in series)
+    fig = Figure(figsize=(13.0, 5.5), layout="constrained")
+    FigureCanvasAgg(fig)
+    hist_ax, gap_ax = fig.subplots(1, 2, width_ratios=[2.3, 1])
+    width = 0.84 / len(series)
+    colours = [f"C{i % 10}" for i in range(len(series))]
+    for i, (s, colour) in enumerate(zip(series, colours)):
+        xs = [k + 1 + (i - (len(series) - 1) / 2) * width for k in range(len(s.histogram))]
+        bars = hist_ax.bar(xs, s.histogram, width=width, label=s.name, color=colour)
+        hist_ax.bar_label(bars, labels=[str(h) if h else "" for h in s.histogram], fontsize=7,
+                          rotation=90, padding=2)
+    hist_ax.set_yscale("log")
+    top = max(max(s.histogram) for s in series)
+    hist_ax.set_ylim(0.7, top * 8)  # room above the tallest bar for its label
+    hist_ax.set_xticks(range(1, longest + 1))
+    hist_ax.set_xlabel("guesses needed")
+    hist_ax.set_ylabel("secrets (log scale)")
+    hist_ax.set_title("secrets solved with k guesses")
+    hist_ax.legend(fontsize=8, loc="upper left")
+
+    names = [s.name for s in series]
+    rows = list(range(len(series)))
+    height = 0.38
+    drawn = []
+    if optimal_total is not None:
+        gaps = [s.total - optimal_total for s in series]
+        bars = gap_ax.barh([r - height / 2 for r in rows], gaps, height=height, color="#d62728",
+                           label=f"to the optimum ({optimal_total})")
+        gap_ax.bar_label(bars, labels=[f"+{g} ({100 * g / optimal_total:.1f}%)" for g in gaps],
+                         fontsize=7, padding=2)
+        drawn.extend(gaps)
+    if lower_bound is not None:
+        gaps = [s.total - lower_bound for s in series]
+        bars = gap_ax.barh([r + height / 2 for r in rows], gaps, height=height, color="#7f7f7f",
+                           label=f"to the lower bound ({lower_bound})")
+        gap_ax.bar_label(bars, labels=[f"+{g}" for g in gaps], fontsize=7, padding=2)
+        drawn.extend(gaps)
+    gap_ax.set_yticks(rows, names)
+    gap_ax.invert_yaxis()
+    gap_ax.set_xlim(0, max([1, *drawn]) * 1.45)
+    gap_ax.set_xlabel("extra guesses in total")
+    gap_ax.set_title("gap" if drawn else "gap (no optimum or bound known)")
+    if drawn:
+        gap_ax.legend(fontsize=8, loc="lower right")
+    fig.suptitle(title)
+    return fig
+
+
+def figure_bytes(fig: "Figure", fmt: str) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=fmt, dpi=110, metadata={"Software": None} if fmt == "png" else
+                {"Creator": None, "Date": None})
+    return buffer.getvalue()
+
+
+def write_figure(fig: "Figure", path: str | os.PathLike) -> None:
+    """PNG or SVG by the file name, written atomically; ``-`` writes SVG to standard output."""
+    fmt = plot_format(path)
+    data = figure_bytes(fig, fmt)
+    if str(path) == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        write_atomic(path, data)
+
+
+def plot_comparison(result: "Comparison", path: str | os.PathLike) -> None:
+    """The figure of a :func:`mastermind.app.reports.compare` result, into ``path``."""
+    opt = None if result.optimal is None else result.optimal["total"]
+    title = f"{result.rules}: {result.rules.n_codes} secrets"
+    write_figure(guesses_figure(title, comparison_series(result), opt, result.bounds.total), path)

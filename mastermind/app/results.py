@@ -1,0 +1,566 @@
+"""The tables of ``results/``: proven optima and game values, computed by the tool, merged into files.
+
+Every computed number comes from the solvers (:func:`mastermind.engines.exact.solve`,
+:func:`~mastermind.engines.exact.solve_by_first_guess`,
+:func:`mastermind.engines.gamevalue.game_value`); published values are typed in only as
+references with their source, and each row says whether the tool agrees with them or the
+value is new. Each piece of work runs in a child process under a time cap
+(:class:`~mastermind.engines.models.timed.TimedWorker`); a game whose optimum does not finish
+becomes an "open" row with the bounds the tool proves quickly. Rows are merged into the
+existing files, so one game can be recomputed without losing the others.
+
+>>> game_id(Rules.parse("p4c6r")), game_id(Rules.parse("p4c10n"))
+('p4c6', 'p4c10n')
+>>> [game_id(r) for r in scope_rules(["p3c2", "p2c9", "p4c4n"])]
+['p3c2', 'p4c4n', 'p2c9']
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.fileio import read_text, write_atomic
+from mastermind.core.game import CodeTable, Rules
+
+OPTIMAL_FORMAT = "mastermind-results"
+GAME_VALUE_FORMAT = "mastermind-game-values"
+FILE_VERSION = 1
+TREE_LIMIT = 4 * 1024 * 1024  # bytes of gzipped JSON; larger trees are left out (and said so)
+DEFAULT_MAX_SECONDS = 600.0
+
+
+def game_id(rules: Rules) -> str:
+    """``p4c6`` for a game with repetition, ``p4c10n`` without: what ``--rules`` reads."""
+    return f"p{rules.pegs}c{rules.colors}" + ("" if rules.repeat else "n")
+
+
+def _games(spec: Iterable[tuple[int, Iterable[int], bool]]) -> tuple[str, ...]:
+    return tuple(game_id(Rules(p, c, rep)) for p, colours, rep in spec for c in colours)
+
+
+# issue 17: the games every table should have
+OPTIMAL_SCOPE = _games([
+    (2, range(2, 11), True), (3, range(2, 11), True), (4, range(2, 9), True),
+    (5, range(2, 6), True), (6, range(2, 5), True), (7, range(2, 4), True), (8, [2], True),
+    (3, range(3, 11), False), (4, range(4, 11), False), (5, range(5, 8), False), (6, range(6, 8), False),
+])
+# out of reach without the checkpointed search: published as open rows with quick bounds
+FRONTIER = ("p4c9", "p5c6", "p6c5", "p5c8n", "p6c8n")
+GAME_VALUE_SCOPE = _games([
+    (2, range(2, 11), True), (3, range(2, 9), True), (4, range(2, 7), True), (5, range(2, 5), True),
+])
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A value as published (never computed here) and where."""
+
+    value: str
+    source: str
+
+
+# (game, quantity) -> reference; quantities: total (optimal total guesses), worst (optimal
+# worst case), worst_total (best total among worst-case-optimal strategies)
+PUBLISHED: dict[tuple[str, str], Reference] = {
+    ("p4c6", "total"): Reference("5625", "Koyama and Lai 1993"),
+    ("p4c6", "worst"): Reference("5", "Knuth 1977"),
+    ("p4c6", "worst_total"): Reference("5626", "Koyama and Lai 1993"),
+    ("p4c7", "total"): Reference("11228", "Ville 2013"),
+    ("p4c8", "total"): Reference("20471", "the 2023 computer proof for 4x8 (as cited in issue 17)"),
+    ("p4c10n", "total"): Reference("26274", "Tanaka 1996 (Bulls and Cows)"),
+}
+GAME_VALUE_PUBLISHED: dict[str, Reference] = {
+    "p4c6": Reference("5600/1290", "Wiener"),
+}
+NOT_TRANSCRIBED = "published, not transcribed here"
+
+
+def literature_range(rules: Rules) -> str | None:
+    """The papers whose range covers this game although no value of theirs is typed in here."""
+    if rules.repeat and rules.pegs == 2:
+        return "Goddard 2004 (exact values for 2 pegs)"
+    if rules.repeat and rules.pegs <= 4 and rules.n_codes <= 7**4:
+        return "Goddard 2004 / Ville 2013 (small games)"
+    return None
+
+
+def game_value_literature_range(rules: Rules) -> str | None:
+    if rules.repeat and rules.pegs <= 4 and rules.colors <= 6:
+        return "Bonnet and Viennot 2016 (p <= 4, c <= 6)"
+    return None
+
+
+def scope_rules(games: Iterable[str]) -> list[Rules]:
+    """The games as rules, smallest first (codes, then pegs), each once."""
+    rules = {game_id(r): r for r in (Rules.parse(g) for g in games)}
+    return sorted(rules.values(), key=lambda r: (r.n_codes, r.pegs, r.colors, r.repeat))
+
+
+def parse_games(text: str) -> list[str]:
+    """``p4c6,p3c5n`` -> game ids (bad names raise MastermindError)."""
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    if not names:
+        raise MastermindError("--games is empty: give games such as p4c6,p3c5n")
+    return [game_id(Rules.parse(name)) for name in names]
+
+
+def tool_version() -> str:
+    """The package version, with the git commit when run from a checkout."""
+    from mastermind import __version__
+
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent,
+                                capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return __version__
+    sha = commit.stdout.strip()
+    return f"{__version__}+{sha}" if commit.returncode == 0 and sha else __version__
+
+
+def command_for(game: str, table: str, jobs: int) -> str:
+    return f"mastermind results --out results/ --table {table} --games {game} --jobs {jobs}"
+
+
+def _fraction(x: Fraction) -> str:
+    return f"{x.numerator}/{x.denominator}"
+
+
+# ---- the work, run in a child process (module-level functions: the child imports them) ----
+
+def optimal_part(game: str, part: str, jobs: int, solve_options: dict) -> dict:
+    """One piece of an optimal row: ``total`` (optimum after every canonical first guess),
+    ``tie`` (an optimal tree with the smallest worst case, then fewest secrets at it) or
+    ``worst`` (optimal worst case and the best total within it)."""
+    from mastermind.app.formats import write_tree
+    from mastermind.engines.exact import solve, solve_by_first_guess
+
+    rules = Rules.parse(game)
+    start = time.perf_counter()
+    table = CodeTable(rules)
+    if part == "total":
+        results = solve_by_first_guess(table, objective="total", jobs=jobs, **solve_options)
+        best = min(r.total for r in results)
+        firsts = [{"guess": rules.code_text(r.first_guess), "total": int(r.total), "worst": int(r.worst)}
+                  for r in results]
+        chosen = next(r for r in results if r.total == best)
+        return {"total": int(best), "worst": int(chosen.worst), "histogram": chosen.histogram,
+                "best_first_guesses": [f["guess"] for f in firsts if f["total"] == best],
+                "by_first_guess": firsts, "tree": write_tree(chosen.tree, "json", chosen.stats),
+                "seconds": time.perf_counter() - start}
+    if part == "tie":
+        r = solve(table, objective="total", tie_break=True, jobs=jobs, **solve_options)
+        return {"total": int(r.total), "worst": int(r.worst), "histogram": r.histogram,
+                "tree": write_tree(r.tree, "json", r.stats), "seconds": time.perf_counter() - start}
+    if part == "worst":
+        r = solve(table, objective="worst", jobs=jobs, **solve_options)
+        return {"worst": int(r.worst), "total": int(r.total), "seconds": time.perf_counter() - start}
+    raise MastermindError(f"unknown part {part!r}")
+
+
+def bounds_part(game: str, heuristic: str) -> dict:
+    """Quick proven bounds of a game out of reach: lookahead lower bounds and the total of a
+    heuristic's strategy (every secret played) as the upper bound."""
+    from mastermind.app.reports import MAX_LOOKAHEAD_CODES
+    from mastermind.engines.heuristics import make_strategy, play_all
+    from mastermind.engines.models.bounds import (counting_worst_bound, lookahead_total_bound,
+                                                  lookahead_worst_bound)
+
+    rules = Rules.parse(game)
+    start = time.perf_counter()
+    table = CodeTable(rules)
+    levels = 2 if table.n <= MAX_LOOKAHEAD_CODES else 1
+    lower_total = lookahead_total_bound(table, levels)
+    lower_worst = max(counting_worst_bound(rules, table.n), lookahead_worst_bound(table, levels))
+    tree = play_all(make_strategy(heuristic, table))
+    stats = tree.stats(table)
+    return {"lower_total": int(lower_total), "lower_worst": int(lower_worst), "lookahead_levels": levels,
+            "upper_total": int(stats.total), "upper_worst": int(stats.worst), "heuristic": heuristic,
+            "seconds": time.perf_counter() - start}
+
+
+def game_value_part(game: str, jobs: int) -> dict:
+    from mastermind.engines.gamevalue import game_value
+
+    rules = Rules.parse(game)
+    start = time.perf_counter()
+    result = game_value(CodeTable(rules), jobs=jobs)
+    data = result.to_dict()
+    data["seconds"] = time.perf_counter() - start
+    data["value_fraction"] = _fraction(result.value)
+    data["lower_fraction"] = str(result.lower)
+    data["breaker_first_guesses"] = sorted({rules.code_text(b.tree.root.guess) for b in result.breaker})
+    return data
+
+
+# ---- rows ------------------------------------------------------------------------------------
+
+def _base_row(rules: Rules) -> dict:
+    return {"game": game_id(rules), "rules": str(rules), "pegs": rules.pegs, "colours": rules.colors,
+            "repetition": rules.repeat, "codes": rules.n_codes}
+
+
+def _check(game: str, quantity: str, computed: Any) -> dict | None:
+    ref = PUBLISHED.get((game, quantity))
+    if ref is None:
+        return None
+    return {"quantity": quantity, "value": ref.value, "source": ref.source,
+            "agrees": str(computed) == ref.value}
+
+
+def _status(rules: Rules, checks: list[dict], range_of: Callable[[Rules], str | None]) -> tuple[str, str]:
+    """``(status, note)``: agrees / DIFFERS with the typed-in references, else new or in the
+    range of a paper whose values are not transcribed."""
+    if checks:
+        ok = all(c["agrees"] for c in checks)
+        return ("agrees" if ok else "DIFFERS"), "; ".join(
+            f"{c['quantity']} {c['value']} ({c['source']})" for c in checks)
+    paper = range_of(rules)
+    if paper:
+        return NOT_TRANSCRIBED, paper
+    return "new", "no published value found"
+
+
+class Runner:
+    """Runs the parts of each row in one child process, each under ``max_seconds``."""
+
+    def __init__(self, *, max_seconds: float, jobs: int, solve_options: dict | None = None) -> None:
+        from mastermind.engines.models.timed import TimedWorker
+
+        self.max_seconds = max_seconds
+        self.jobs = jobs
+        # forwarded to solve / solve_by_first_guess (e.g. a checkpoint once the search has one)
+        self.solve_options = dict(solve_options or {})
+        self.worker = TimedWorker()
+
+    def close(self) -> None:
+        self.worker.close(kill=True)
+
+    def __enter__(self) -> "Runner":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _run(self, fn: Callable, args: tuple) -> dict | None:
+        return self.worker.run(fn, args, self.max_seconds)
+
+    def optimal_row(self, rules: Rules, trees: Path | None) -> dict:
+        """The optimal-strategy row of one game (an open row when the optimum takes too long)."""
+        game = game_id(rules)
+        row = _base_row(rules)
+        row.update(jobs=self.jobs, max_seconds=self.max_seconds, version=tool_version(),
+                   command=command_for(game, "optimal", self.jobs))
+        total = None if game in FRONTIER else self._run(optimal_part, (game, "total", self.jobs,
+                                                                       self.solve_options))
+        if total is None:
+            return self._open_row(row, rules)
+        seconds = total["seconds"]
+        tree_text, tie_broken = total.pop("tree"), False
+        tie = self._run(optimal_part, (game, "tie", self.jobs, self.solve_options))
+        if tie is not None:
+            if tie["total"] != total["total"]:
+                raise AssertionError(f"{game}: tie-break total {tie['total']} != optimum {total['total']}")
+            seconds += tie["seconds"]
+            tree_text, tie_broken = tie["tree"], True
+            total.update(worst=tie["worst"], histogram=tie["histogram"])
+        worst = self._run(optimal_part, (game, "worst", self.jobs, self.solve_options))
+        if worst is not None:
+            seconds += worst["seconds"]
+        t = int(total["total"])
+        avg = Fraction(t, rules.n_codes)
+        row.update(
+            status="proven", total=t, average=round(t / rules.n_codes, 6), average_fraction=_fraction(avg),
+            worst=total["worst"], tie_broken=tie_broken, histogram=total["histogram"],
+            best_first_guesses=total["best_first_guesses"], by_first_guess=total["by_first_guess"],
+            optimal_worst=None if worst is None else worst["worst"],
+            worst_total=None if worst is None else worst["total"],
+            seconds=round(seconds, 3),
+        )
+        row["tree"] = self._write_tree(trees, game, tree_text)
+        checks = [c for c in (_check(game, "total", t), _check(game, "worst", row["optimal_worst"]),
+                              _check(game, "worst_total", row["worst_total"])) if c]
+        row["published"] = checks
+        row["literature"], row["literature_note"] = _status(rules, checks, literature_range)
+        return row
+
+    def _open_row(self, row: dict, rules: Rules) -> dict:
+        game = row["game"]
+        reason = ("needs the checkpointed search" if game in FRONTIER
+                  else f"not proven within {self.max_seconds:g} s")
+        row.update(status="open", reason=reason, tree=None, published=[],
+                   literature="open", literature_note=reason)
+        bounds = self._run(bounds_part, (game, "entropy"))
+        if bounds is not None:
+            row.update(bounds=bounds, seconds=round(bounds["seconds"], 3))
+        else:
+            row.update(bounds=None, seconds=None)
+        return row
+
+    def _write_tree(self, trees: Path | None, game: str, text: str) -> dict | None:
+        data = gzip.compress(text.encode("utf-8"), mtime=0)
+        info = {"file": f"trees/{game}.json.gz", "bytes": len(data)}
+        if len(data) > TREE_LIMIT:
+            return {**info, "file": None, "skipped": f"{len(data)} bytes gzipped, above {TREE_LIMIT}"}
+        if trees is not None:
+            trees.mkdir(parents=True, exist_ok=True)
+            write_atomic(trees / f"{game}.json.gz", data)
+        return info
+
+    def game_value_row(self, rules: Rules) -> dict:
+        game = game_id(rules)
+        row = _base_row(rules)
+        row.update(jobs=self.jobs, max_seconds=self.max_seconds, version=tool_version(),
+                   command=command_for(game, "game-values", self.jobs))
+        data = self._run(game_value_part, (game, self.jobs))
+        if data is None:
+            row.update(status="open", reason=f"not proven within {self.max_seconds:g} s",
+                       literature="open", published=None, seconds=None)
+            return row
+        value = Fraction(data["value_numerator"], data["value_denominator"])
+        uniform = Fraction(data["uniform_total"], rules.n_codes)
+        row.update(
+            status="proven" if data["proven"] else "bounds",
+            value=_fraction(value), value_decimal=round(float(value), 6),
+            value_unreduced=None, uniform_total=data["uniform_total"],
+            uniform_average=_fraction(uniform), uniform_optimal=value == uniform,
+            maker=[{"pattern": m["pattern"], "codes": m["codes"], "example": m["example"],
+                    "class_probability": m["probability_fraction"], "per_code": m["per_code_fraction"]}
+                   for m in data["maker"]],
+            maker_support=[m["pattern"] for m in data["maker"] if m["probability_fraction"] != "0"],
+            breaker_mix_size=len(data["breaker"]), breaker_first_guesses=data["breaker_first_guesses"],
+            iterations=data["iterations"], seconds=round(data["seconds"], 3),
+        )
+        row["value_unreduced"] = _unreduced(value, row["maker"])
+        ref = GAME_VALUE_PUBLISHED.get(game)
+        checks = []
+        if ref is not None:
+            checks = [{"quantity": "value", "value": ref.value, "source": ref.source,
+                       "agrees": Fraction(ref.value) == value}]
+        row["published"] = checks
+        row["literature"], row["literature_note"] = _status(rules, checks, game_value_literature_range)
+        return row
+
+
+def _unreduced(value: Fraction, maker: list[dict]) -> str:
+    """The value over the number of codes the maker uses when he mixes them uniformly
+    (5600/1290 for p4c6), else the reduced fraction."""
+    per_code = {Fraction(m["per_code"]) for m in maker if m["per_code"] != "0"}
+    if len(per_code) == 1:
+        support = sum(m["codes"] for m in maker if m["per_code"] != "0")
+        return f"{value * support}/{support}" if (value * support).denominator == 1 else _fraction(value)
+    return _fraction(value)
+
+
+# ---- files -------------------------------------------------------------------------------------
+
+def _sort_key(row: dict) -> tuple:
+    return (not row["repetition"], row["pegs"], row["colours"])
+
+
+def read_rows(path: Path, fmt: str) -> list[dict]:
+    """The rows of a results JSON file (none when it does not exist yet)."""
+    if not path.exists():
+        return []
+    try:
+        data = json.loads(read_text(path))
+    except json.JSONDecodeError as exc:
+        raise MastermindError(f"{path} is not JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != fmt or not isinstance(data.get("rows"), list):
+        raise MastermindError(f"{path} is not a {fmt} file")
+    return data["rows"]
+
+
+def merge_rows(old: Sequence[dict], new: Sequence[dict]) -> list[dict]:
+    """``old`` with the rows of the games in ``new`` replaced or added, in table order."""
+    rows = {r["game"]: r for r in old}
+    rows.update({r["game"]: r for r in new})
+    return sorted(rows.values(), key=_sort_key)
+
+
+def write_tables(out: Path, fmt: str, rows: Sequence[dict]) -> None:
+    """``rows`` (all of them, merged) as JSON and markdown."""
+    stem = "optimal" if fmt == OPTIMAL_FORMAT else "game-values"
+    doc = {"format": fmt, "version": FILE_VERSION, "rows": list(rows)}
+    write_atomic(out / f"{stem}.json", json.dumps(doc, indent=1) + "\n")
+    render = render_optimal if fmt == OPTIMAL_FORMAT else render_game_values
+    write_atomic(out / f"{stem}.md", render(rows))
+
+
+def merge_into(out: Path, fmt: str, new_rows: Sequence[dict]) -> list[dict]:
+    stem = "optimal" if fmt == OPTIMAL_FORMAT else "game-values"
+    rows = merge_rows(read_rows(out / f"{stem}.json", fmt), new_rows)
+    write_tables(out, fmt, rows)
+    return rows
+
+
+# ---- markdown ----------------------------------------------------------------------------------
+
+def _repetition(row: dict) -> str:
+    return "yes" if row["repetition"] else "no"
+
+
+def _seconds(row: dict) -> str:
+    s = row.get("seconds")
+    return "" if s is None else f"{s:.1f}"
+
+
+def _published_cell(row: dict) -> str:
+    refs = row.get("published") or []
+    if refs:
+        return "; ".join(f"{r['quantity']} {r['value']} ({r['source']})" for r in refs)
+    return row.get("literature_note", "") if row.get("literature") == NOT_TRANSCRIBED else ""
+
+
+def render_optimal(rows: Sequence[dict]) -> str:
+    proven = [r for r in rows if r["status"] == "proven"]
+    open_rows = [r for r in rows if r["status"] != "proven"]
+    lines = [
+        "# Optimal Mastermind strategies",
+        "",
+        "Every number in the computed columns was proven by this tool (`mastermind results`); the",
+        "*published* column only quotes the literature, and *status* says whether the tool",
+        "agrees, or that the value is new (no published value found), or that the game lies in",
+        "the range of a paper whose values are not transcribed here.",
+        "",
+        "- **total**: fewest guesses summed over all secrets (each secret equally likely);",
+        "  **average** = total / codes.",
+        "- **worst**: the worst case of that optimal strategy (the smallest among total-optimal",
+        "  strategies when *tie-broken*, marked `*` otherwise not).",
+        "- **opt. worst**: the optimal worst case; **total at opt. worst**: the best total among",
+        "  strategies with that worst case.",
+        "- **best first guesses**: every canonical first guess that reaches the optimal total.",
+        "- **histogram**: secrets solved with 1, 2, 3, ... guesses.",
+        "- **s**: wall seconds of the whole row (`jobs` threads); trees: `trees/GAME.json.gz`.",
+        "",
+        "| game | pegs | colours | repetition | codes | total | average | worst | opt. worst "
+        "| total at opt. worst | best first guesses | histogram | published | status | s | jobs |",
+        "|---|---:|---:|---|---:|---:|---|---:|---:|---:|---|---|---|---|---:|---:|",
+    ]
+    for r in proven:
+        worst = f"{r['worst']}" + ("" if r.get("tie_broken") else "*")
+        ow = "" if r.get("optimal_worst") is None else str(r["optimal_worst"])
+        wt = "" if r.get("worst_total") is None else str(r["worst_total"])
+        avg = f"{r['total']}/{r['codes']} = {r['average']:.4f}"
+        lines.append(
+            f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} | {r['total']} "
+            f"| {avg} | {worst} | {ow} | {wt} | {' '.join(r['best_first_guesses'])} "
+            f"| {' '.join(map(str, r['histogram']))} | {_published_cell(r)} | {r['literature']} "
+            f"| {_seconds(r)} | {r['jobs']} |")
+    if open_rows:
+        lines += [
+            "",
+            "## Open games",
+            "",
+            "Not proven by this tool yet. *lower*: proven lower bounds (lookahead bounds of",
+            "`mastermind bounds`); *upper*: the total and worst case of a heuristic strategy played",
+            "on every secret (a strategy that exists, not the optimum).",
+            "",
+            "| game | pegs | colours | repetition | codes | total lower | total upper (heuristic) "
+            "| worst lower | worst upper | why open | s |",
+            "|---|---:|---:|---|---:|---:|---:|---:|---:|---|---:|",
+        ]
+        for r in open_rows:
+            b = r.get("bounds") or {}
+            upper = f"{b['upper_total']} ({b['heuristic']})" if b else ""
+            lines.append(
+                f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} "
+                f"| {b.get('lower_total', '')} | {upper} | {b.get('lower_worst', '')} "
+                f"| {b.get('upper_worst', '')} | {r.get('reason', '')} | {_seconds(r)} |")
+    skipped = [r for r in proven if r.get("tree") and r["tree"].get("skipped")]
+    if skipped:
+        lines += ["", "Trees left out (too large): " + ", ".join(
+            f"{r['game']} ({r['tree']['skipped']})" for r in skipped) + "."]
+    lines += _reproduce(rows)
+    return "\n".join(lines) + "\n"
+
+
+def _reproduce(rows: Sequence[dict]) -> list[str]:
+    if not rows:
+        return []
+    versions = sorted({r["version"] for r in rows if r.get("version")})
+    return ["", f"Reproduce a row with the command in its JSON entry, e.g. `{rows[0]['command']}`",
+            f"(tool version{'s' if len(versions) > 1 else ''} {', '.join(versions)})."]
+
+
+def render_game_values(rows: Sequence[dict]) -> str:
+    lines = [
+        "# Game values of Mastermind",
+        "",
+        "The code maker picks the secret with probabilities of his choice, the code breaker may",
+        "randomise over strategies; the value is the expected number of guesses when both play",
+        "optimally, proven exactly by `mastermind game-value` (column generation with a rational",
+        "certificate). The maker's mix is equal within a class of codes (a colour pattern);",
+        "*uniform optimal* says whether the uniformly random secret is an optimal mix (value =",
+        "optimal average). *breaker mix*: trees in the breaker's optimal mix, each played under",
+        "a random colour and position permutation.",
+        "",
+        "| game | codes | value | decimal | uniform average | uniform optimal | maker's mix "
+        "(class: probability) | breaker mix | published | status | s | jobs |",
+        "|---|---:|---|---:|---|---|---|---:|---|---|---:|---:|",
+    ]
+    for r in rows:
+        if r["status"] != "proven":
+            lines.append(f"| {r['game']} | {r['codes']} | open | | | | {r.get('reason', '')} | | | open "
+                         f"| | {r['jobs']} |")
+            continue
+        mix = ", ".join(f"{m['pattern']}: {m['class_probability']}" for m in r["maker"])
+        lines.append(
+            f"| {r['game']} | {r['codes']} | {r['value_unreduced']} | {r['value_decimal']:.6f} "
+            f"| {r['uniform_total']}/{r['codes']} | {'yes' if r['uniform_optimal'] else 'no'} | {mix} "
+            f"| {r['breaker_mix_size']} | {_published_cell(r)} | {r['literature']} | {_seconds(r)} "
+            f"| {r['jobs']} |")
+    lines += _reproduce(rows)
+    return "\n".join(lines) + "\n"
+
+
+# ---- the whole run -----------------------------------------------------------------------------
+
+def run_tables(out: Path, *, tables: Sequence[str], games: Sequence[str] | None, max_seconds: float,
+               jobs: int, solve_options: dict | None = None,
+               report: Callable[[str], None] = lambda line: None) -> dict[str, list[dict]]:
+    """Compute the rows of ``tables`` ("optimal", "game-values") for ``games`` (default: each
+    table's scope, smallest first) and merge each into the files as soon as it is done."""
+    if not out.is_dir():
+        raise MastermindError(f"--out {out} is not a folder")
+    done: dict[str, list[dict]] = {t: [] for t in tables}
+    with Runner(max_seconds=max_seconds, jobs=jobs, solve_options=solve_options) as runner:
+        if "optimal" in tables:
+            chosen = scope_rules(games if games is not None else OPTIMAL_SCOPE + FRONTIER)
+            for rules in chosen:
+                row = runner.optimal_row(rules, out / "trees")
+                merge_into(out, OPTIMAL_FORMAT, [row])
+                done["optimal"].append(row)
+                report(_optimal_line(row))
+        if "game-values" in tables:
+            for rules in scope_rules(games if games is not None else GAME_VALUE_SCOPE):
+                row = runner.game_value_row(rules)
+                merge_into(out, GAME_VALUE_FORMAT, [row])
+                done["game-values"].append(row)
+                report(_game_value_line(row))
+    return done
+
+
+def _optimal_line(row: dict) -> str:
+    if row["status"] != "proven":
+        b = row.get("bounds") or {}
+        return (f"{row['game']}: open ({row['reason']}); total in [{b.get('lower_total')}, "
+                f"{b.get('upper_total')}]")
+    return (f"{row['game']}: total {row['total']} (avg {row['average']:.4f}), worst {row['worst']}, "
+            f"optimal worst {row['optimal_worst']} with total {row['worst_total']}, first "
+            f"{' '.join(row['best_first_guesses'])}; {row['literature']}; {row['seconds']:.1f} s")
+
+
+def _game_value_line(row: dict) -> str:
+    if row["status"] != "proven":
+        return f"{row['game']}: game value open ({row['reason']})"
+    return (f"{row['game']}: game value {row['value_unreduced']} = {row['value_decimal']:.6f}, uniform "
+            f"{'optimal' if row['uniform_optimal'] else 'not optimal'}, breaker mix "
+            f"{row['breaker_mix_size']}; {row['literature']}; {row['seconds']:.1f} s")

@@ -1,0 +1,197 @@
+"""Where work units run: threads, processes (loky, joblib's engine) or a Dask cluster.
+
+Every backend hands back :class:`concurrent.futures.Future` objects, so that the driver waits
+on them the same way. Units are submitted one at a time as the search reaches them (a unit's
+budget is the best cost known when it starts, and units come from results of earlier ones),
+which is why this module uses each engine's futures API (``ThreadPoolExecutor``, loky's
+``get_reusable_executor`` as joblib uses it, ``distributed.Client.submit``) rather than
+``joblib.Parallel``, which takes a fixed list of calls; ``joblib.Parallel`` runs the
+fixed list of first guesses of ``solve_by_first_guess``.
+
+* threads: the compiled search releases the GIL, so threads run in parallel and share the
+  score table; a stop flag reaches them at once.
+* processes: loky workers rebuild the score table once each; stopping kills them; a worker
+  that dies has its units run again.
+* dask: a ``LocalCluster`` of ``jobs`` worker processes, or the cluster behind
+  ``scheduler``; Dask itself runs again the tasks of a worker that dies.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from mastermind.core.errors import MastermindError
+
+BACKENDS = ("threads", "processes", "dask")
+RETRIES = 3
+
+
+def worker_count(jobs: int | None) -> int:
+    """Workers for ``jobs`` (joblib's convention: -1 or 0 is every core, -2 all but one)."""
+    cores = os.cpu_count() or 1
+    if jobs is None or jobs == 0:
+        return cores
+    return max(1, jobs if jobs > 0 else cores + 1 + jobs)
+
+
+def check_backend(name: str) -> str:
+    if name not in BACKENDS:
+        raise MastermindError(f"unknown backend {name!r}: choose one of {', '.join(BACKENDS)}")
+    return name
+
+
+class Backend:
+    """A pool of workers for units; ``shares_memory``: units see this process's objects."""
+
+    name = ""
+    shares_memory = False
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+
+    def submit(self, fn, *args) -> Future:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def close(self, kill: bool = False) -> None:
+        pass
+
+
+class ThreadBackend(Backend):
+    name = "threads"
+    shares_memory = True
+
+    def __init__(self, jobs: int) -> None:
+        super().__init__(jobs)
+        self.pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="mastermind-unit")
+
+    def submit(self, fn, *args) -> Future:
+        return self.pool.submit(fn, *args)
+
+    def close(self, kill: bool = False) -> None:
+        # running units have been told to stop (their flag) and return within milliseconds
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class ProcessBackend(Backend):
+    """loky's reusable executor (joblib's process engine); a unit whose worker died is
+    submitted again, up to three times."""
+
+    name = "processes"
+
+    def __init__(self, jobs: int) -> None:
+        super().__init__(jobs)
+        self._executor()
+
+    def _executor(self):
+        from joblib.externals.loky import get_reusable_executor
+
+        return get_reusable_executor(max_workers=self.jobs, timeout=60)
+
+    def submit(self, fn, *args) -> Future:
+        outer: Future = Future()
+        self._attempt(outer, fn, args, RETRIES)
+        return outer
+
+    def _attempt(self, outer: Future, fn, args, left: int) -> None:
+        from joblib.externals.loky.process_executor import BrokenProcessPool, ShutdownExecutorError
+
+        try:
+            inner = self._executor().submit(fn, *args)
+        except (BrokenProcessPool, ShutdownExecutorError, RuntimeError) as exc:
+            outer.set_exception(exc)
+            return
+
+        def done(f: Future) -> None:
+            if outer.done():
+                return
+            if f.cancelled():
+                outer.cancel()
+                return
+            exc = f.exception()
+            if exc is None:
+                outer.set_result(f.result())
+            elif isinstance(exc, BrokenProcessPool) and left > 0 and not outer.cancelled():
+                self._attempt(outer, fn, args, left - 1)  # its worker died: run it again
+            else:
+                outer.set_exception(exc)
+
+        inner.add_done_callback(done)
+
+    def close(self, kill: bool = False) -> None:
+        if kill:
+            self._executor().shutdown(wait=True, kill_workers=True)
+
+
+class DaskBackend(Backend):
+    """Units as Dask tasks on a LocalCluster of ``jobs`` processes or on ``scheduler``."""
+
+    name = "dask"
+
+    def __init__(self, jobs: int, scheduler: str | None = None) -> None:
+        super().__init__(jobs)
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError as exc:
+            raise MastermindError("--backend dask needs Dask: pip install 'mastermind[cluster]'") from exc
+        self.cluster = None
+        self.scheduler = scheduler
+        try:
+            if scheduler is None:
+                self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                            dashboard_address=None, silence_logs=logging.ERROR)
+                self.client = Client(self.cluster)
+            else:
+                self.client = Client(scheduler, timeout="5s")
+        except OSError as exc:
+            if self.cluster is not None:
+                self.cluster.close()
+            where = scheduler if scheduler is not None else "a local cluster"
+            raise MastermindError(f"cannot reach the Dask scheduler at {where}: {exc}") from None
+        if scheduler is not None:
+            workers = len(self.client.scheduler_info().get("workers", {}))
+            self.jobs = max(1, workers)
+        self._futures: set = set()
+
+    def submit(self, fn, *args) -> Future:
+        outer: Future = Future()
+        task = self.client.submit(fn, *args, pure=False)
+        self._futures.add(task)
+
+        def done(f) -> None:
+            self._futures.discard(f)
+            if outer.done():
+                return
+            if f.status == "cancelled":
+                outer.cancel()
+                return
+            try:
+                outer.set_result(f.result())
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting driver
+                if not outer.done():
+                    outer.set_exception(exc)
+
+        task.add_done_callback(done)
+        return outer
+
+    def close(self, kill: bool = False) -> None:
+        try:
+            if self._futures:
+                self.client.cancel(list(self._futures))
+            self.client.close()
+        finally:
+            if self.cluster is not None:
+                self.cluster.close()
+
+
+def make_backend(name: str, jobs: int, scheduler: str | None = None) -> Backend:
+    """The backend ``name`` with ``jobs`` workers (``scheduler``: an existing Dask cluster)."""
+    check_backend(name)
+    if scheduler is not None and name != "dask":
+        raise MastermindError("--scheduler needs --backend dask")
+    if name == "threads":
+        return ThreadBackend(jobs)
+    if name == "processes":
+        return ProcessBackend(jobs)
+    return DaskBackend(jobs, scheduler)

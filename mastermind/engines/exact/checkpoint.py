@@ -1,0 +1,127 @@
+"""Checkpoints of the exact search: every finished work unit, kept in one SQLite file.
+
+Why SQLite (standard library): each unit is one transaction, atomic and durable across a
+kill (write-ahead log), in one file that many runs can share; lookups by key are indexed.
+joblib.Memory would write one pickle per call, keyed by the call's arguments, budget
+included, so a unit rerun with another budget would miss its stored bound.
+
+A unit is stored under its subproblem key (candidate set, guesses left, symmetry group,
+first guess) with its value, whether the value is exact or a lower bound, the optimal
+subtree, and a SHA-256 checksum of the row. The file also records what the search was made
+for (rules, pool, weights, cost unit, objective...); a checkpoint for anything else, or a
+damaged file or row, is refused with a one-line error, never used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.tree import Node
+
+FILE = "checkpoint.sqlite"
+FORMAT = 1
+
+
+class CheckpointError(MastermindError):
+    """A checkpoint that cannot be used: wrong place, other problem, damaged."""
+
+
+def encode_tree(node: Node) -> list:
+    return [int(node.guess), int(node.candidates),
+            [[int(a), encode_tree(c)] for a, c in sorted(node.children.items())]]
+
+
+def decode_tree(data: list) -> Node:
+    guess, n, children = data
+    return Node(int(guess), int(n), {int(a): decode_tree(c) for a, c in children})
+
+
+def _checksum(key: str, value: float, exact: int, tree: str) -> str:
+    return hashlib.sha256(f"{key}|{value!r}|{exact}|{tree}".encode()).hexdigest()
+
+
+class Checkpoint:
+    """The units of one search stored in ``folder`` (created if missing)."""
+
+    def __init__(self, folder: str | os.PathLike, fingerprint: dict) -> None:
+        self.folder = Path(folder)
+        if self.folder.exists() and not self.folder.is_dir():
+            raise CheckpointError(f"--checkpoint {folder} is a file, not a folder")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CheckpointError(f"--checkpoint {folder}: cannot create the folder ({exc.strerror})") from None
+        if not os.access(self.folder, os.W_OK | os.X_OK):
+            raise CheckpointError(f"--checkpoint {folder}: the folder is not writable")
+        self.path = self.folder / FILE
+        self.fingerprint = json.dumps({"format": FORMAT, **fingerprint}, sort_keys=True)
+        self.stored = 0
+        try:
+            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+            self._open()
+        except sqlite3.DatabaseError as exc:
+            raise CheckpointError(f"checkpoint {self.path} is damaged: {exc}") from None
+
+    def _open(self) -> None:
+        db = self.db
+        if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+            raise sqlite3.DatabaseError("integrity check failed")
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")  # with WAL: a killed process loses nothing committed
+        db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.execute("CREATE TABLE IF NOT EXISTS units (key TEXT PRIMARY KEY, value REAL NOT NULL, "
+                   "exact INTEGER NOT NULL, tree TEXT NOT NULL, checksum TEXT NOT NULL)")
+        row = db.execute("SELECT value FROM meta WHERE name = 'problem'").fetchone()
+        if row is None:
+            db.execute("INSERT INTO meta VALUES ('problem', ?)", (self.fingerprint,))
+        elif row[0] != self.fingerprint:
+            raise CheckpointError(f"checkpoint {self.path} was made for another search "
+                                  f"({_describe(row[0])}), not this one ({_describe(self.fingerprint)})")
+
+    def get(self, key: str) -> tuple[float, bool, Node | None] | None:
+        """``(value, exact, tree)`` of a stored unit, or None."""
+        try:
+            row = self.db.execute("SELECT value, exact, tree, checksum FROM units WHERE key = ?", (key,)).fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise CheckpointError(f"checkpoint {self.path} is damaged: {exc}") from None
+        if row is None:
+            return None
+        value, exact, tree, checksum = row
+        if checksum != _checksum(key, value, exact, tree):
+            raise CheckpointError(f"checkpoint {self.path} is damaged: unit {key[:12]} fails its checksum")
+        try:
+            node = decode_tree(json.loads(tree)) if tree != "null" else None
+        except (ValueError, TypeError) as exc:
+            raise CheckpointError(f"checkpoint {self.path} is damaged: unit {key[:12]}: {exc}") from None
+        return value, bool(exact), node
+
+    def put(self, key: str, value: float, exact: bool, tree: Node | None) -> None:
+        """Store one finished unit (one transaction)."""
+        text = json.dumps(None if tree is None else encode_tree(tree), separators=(",", ":"))
+        value = float(value)
+        flag = int(exact)
+        try:
+            self.db.execute("INSERT OR REPLACE INTO units VALUES (?, ?, ?, ?, ?)",
+                            (key, value, flag, text, _checksum(key, value, flag, text)))
+        except sqlite3.DatabaseError as exc:
+            raise CheckpointError(f"checkpoint {self.path}: cannot store a unit: {exc}") from None
+        self.stored += 1
+
+    def count(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM units").fetchone()[0]
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def _describe(fingerprint: str) -> str:
+    try:
+        data = json.loads(fingerprint)
+    except ValueError:
+        return "unreadable"
+    return ", ".join(f"{k} {v}" for k, v in data.items() if k not in ("format", "problem"))

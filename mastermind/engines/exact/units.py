@@ -1,0 +1,161 @@
+"""Work units of the exact search: what a worker (thread, process or Dask worker) runs.
+
+A unit is one subproblem: the secrets still possible, the guesses left, the symmetry group
+fixing the guesses so far, optionally the guess to make first, and a budget. Its outcome is
+the exact cost (with an optimal subtree) when below the budget, else a proven lower bound at
+least the budget, with the work it took.
+
+Workers receive a small :class:`Problem` (rules text, pool, weights, cost unit) and build the
+score table once per rules from it (a module-level cache), so the table never travels with a
+unit. Each worker thread keeps one search per problem and run, whose memo serves every unit it
+runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.tree import Node
+
+_lock = threading.Lock()
+_tables: dict[str, CodeTable] = {}
+_local = threading.local()
+_run_flags: dict[str, np.ndarray] = {}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What every unit of one search shares: enough to rebuild the search on any machine."""
+
+    rules: str
+    consistent: bool
+    unit: int
+    penalty: int
+    max_set: int
+    weights: np.ndarray | None = field(default=None, compare=False)  # None: every secret weighs 1
+
+    @property
+    def key(self) -> str:
+        """A digest of everything a value depends on (checkpoints are checked against it)."""
+        h = hashlib.sha256(f"{self.rules}|{self.consistent}|{self.unit}|{self.penalty}|{self.max_set}".encode())
+        if self.weights is not None:
+            h.update(str(self.weights.dtype).encode())
+            h.update(np.ascontiguousarray(self.weights).tobytes())
+        return h.hexdigest()
+
+
+@dataclass
+class Unit:
+    """One subproblem (arrays kept small: int32 codes, int8 group)."""
+
+    cands: np.ndarray
+    r: int
+    budget: float
+    perms: np.ndarray
+    cmaps: np.ndarray
+    guess: int | None = None
+
+    def key(self) -> str:
+        """The subproblem's identity, independent of when and where it runs (not the budget)."""
+        h = hashlib.sha256()
+        h.update(np.ascontiguousarray(self.cands, dtype=np.int32).tobytes())
+        h.update(np.ascontiguousarray(self.perms, dtype=np.int8).tobytes())
+        h.update(np.ascontiguousarray(self.cmaps, dtype=np.int8).tobytes())
+        h.update(f"|{min(self.r, len(self.cands) + 1)}|{self.guess}|{self.perms.shape}".encode())
+        return h.hexdigest()
+
+
+@dataclass
+class Outcome:
+    """A unit's answer. ``proven``: ``value`` is exact when below the budget (``tree`` then
+    holds an optimal subtree), else a lower bound at least the budget. Not proven (the run
+    was stopped): ``value`` is a lower bound only."""
+
+    value: float
+    proven: bool
+    tree: Node | None
+    nodes: int = 0
+    memo_hits: int = 0
+    seconds: float = 0.0
+    reused: bool = False
+
+
+def share_table(table: CodeTable) -> None:
+    """Let the units of this process use a table already built (threads share the driver's)."""
+    with _lock:
+        _tables.setdefault(str(table.rules), table)
+
+
+def table_for(rules_text: str) -> CodeTable:
+    """The score table of these rules, built once per process."""
+    with _lock:
+        table = _tables.get(rules_text)
+    if table is None:
+        table = CodeTable(Rules.parse(rules_text))
+        with _lock:
+            table = _tables.setdefault(rules_text, table)
+    return table
+
+
+def run_flag(run_id: str) -> np.ndarray:
+    """The stop flag of one run in this process (created on first use)."""
+    with _lock:
+        flag = _run_flags.get(run_id)
+        if flag is None:
+            flag = _run_flags[run_id] = np.zeros(1, dtype=np.uint8)
+        return flag
+
+
+def set_run_flag(run_id: str, flag: np.ndarray) -> None:
+    with _lock:
+        _run_flags[run_id] = flag
+
+
+def forget_run(run_id: str) -> None:
+    with _lock:
+        _run_flags.pop(run_id, None)
+
+
+def _search_for(problem: Problem, run_id: str):
+    from mastermind.engines.exact.search import Search
+
+    searches = getattr(_local, "searches", None)
+    if searches is None or searches[0] != run_id:
+        # one run at a time per thread: the memo of an earlier run is let go
+        searches = _local.searches = (run_id, {})
+    key = problem.key
+    search = searches[1].get(key)
+    if search is None:
+        table = table_for(problem.rules)
+        weights = np.ones(table.n, dtype=np.int64) if problem.weights is None else problem.weights
+        identity = (np.arange(table.rules.pegs, dtype=np.int8)[None, :],
+                    np.arange(table.rules.colors, dtype=np.int8)[None, :])  # every unit brings its group
+        search = Search(table, weights, identity, unit=problem.unit, penalty=problem.penalty,
+                        consistent=problem.consistent, max_set=problem.max_set, stop=run_flag(run_id))
+        searches[1][key] = search
+    return search
+
+
+def run_unit(problem: Problem, run_id: str, unit: Unit) -> Outcome:
+    """Solve one unit (in whatever thread or process runs it)."""
+    start = time.perf_counter()
+    search = _search_for(problem, run_id)
+    nodes0, hits0 = search.nodes, search.memo_hits
+    group = (unit.perms, unit.cmaps)
+    only = None if unit.guess is None else [unit.guess]
+    value = search.solve(unit.cands, unit.r, unit.budget, group, only=only)
+    proven = not search.stopped
+    tree = None
+    if proven and value < unit.budget:
+        guess = search.root_guess if only is not None else None
+        tree = search.build(unit.cands, unit.r, group, guess=guess)
+        if search.stopped:  # the build needed a search that was cut short
+            proven, tree = False, None
+    return Outcome(value, proven, tree, search.nodes - nodes0, search.memo_hits - hits0,
+                   time.perf_counter() - start)

@@ -1,0 +1,85 @@
+"""``mastermind plot`` and ``compare --plot``: the figure (bars per strategy, gaps) and its files."""
+
+from __future__ import annotations
+
+import json
+from importlib.util import find_spec
+
+import pytest
+
+from mastermind.app.cli import main
+from mastermind.app.plots import Series, guesses_figure, plot_format, write_figure
+from mastermind.core.errors import MastermindError
+
+needs_matplotlib = pytest.mark.skipif(find_spec("matplotlib") is None,
+                                      reason="matplotlib (extra 'plot') is not installed")
+PNG = b"\x89PNG\r\n\x1a\n"
+# p4c6: the optimum and Knuth's minimax as published, and a strategy with one secret at 9
+SERIES = [Series("optimal", [1, 8, 86, 656, 544, 1]), Series("minimax", [1, 6, 62, 533, 694]),
+          Series("slow", [1, 4, 25, 108, 305, 602, 196, 49, 6])]
+
+
+@needs_matplotlib
+def test_one_bar_group_per_strategy_and_the_gaps():
+    assert [s.total for s in SERIES[:2]] == [5625, 5801]
+    fig = guesses_figure("p4c6r", SERIES, 5625, 5532)
+    hist_ax, gap_ax = fig.axes
+    groups = hist_ax.containers
+    assert [g.get_label() for g in groups] == ["optimal", "minimax", "slow"]
+    for group, s in zip(groups, SERIES):
+        assert [bar.get_height() for bar in group] == s.histogram
+        # every count is written on its bar, the 1s of a log scale included
+        labels = [t.get_text() for t in hist_ax.texts if t.get_text()]
+        assert all(str(h) in labels for h in s.histogram)
+    assert hist_ax.get_yscale() == "log"
+    to_optimum, to_bound = gap_ax.containers
+    assert [bar.get_width() for bar in to_optimum] == [0, 176, SERIES[2].total - 5625]
+    assert [bar.get_width() for bar in to_bound] == [93, 269, SERIES[2].total - 5532]
+
+
+@needs_matplotlib
+def test_gaps_without_an_optimum():
+    fig = guesses_figure("p4c6r", SERIES[1:], None, 5532)
+    assert len(fig.axes[0].containers) == 2 and len(fig.axes[1].containers) == 1
+
+
+@needs_matplotlib
+def test_png_and_svg_files(tmp_path):
+    fig = guesses_figure("p4c6r", SERIES, 5625, 5532)
+    write_figure(fig, tmp_path / "h.png")
+    write_figure(fig, tmp_path / "h.svg")
+    assert (tmp_path / "h.png").read_bytes()[:8] == PNG
+    assert "<svg" in (tmp_path / "h.svg").read_text()[:400]
+
+
+def test_plot_format():
+    assert (plot_format("a.png"), plot_format("b.SVG"), plot_format("-")) == ("png", "svg", "svg")
+    with pytest.raises(MastermindError, match=r"\.png or \.svg"):
+        plot_format("c.pdf")
+
+
+@needs_matplotlib
+def test_plot_command(tmp_path, capsys):
+    out = tmp_path / "p.png"
+    assert main(["plot", "-r", "p2c3", "-s", "minimax", "-s", "optimal", "--out", str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["drawn"] == ["minimax", "optimal"] and data["optimal"]["total"] == 21
+    assert out.read_bytes()[:8] == PNG
+    assert main(["plot", "-r", "p2c3", "-s", "entropy", "--out", "-"]) == 0
+    assert "<svg" in capsys.readouterr().out[:400]
+    svg = tmp_path / "c.svg"
+    assert main(["compare", "-r", "p2c3", "--plot", str(svg)]) == 0
+    assert f"plot written to {svg}" in capsys.readouterr().out and "<svg" in svg.read_text()[:400]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["plot", "-r", "p2c3", "--out", "x.pdf"], ".png or .svg"),
+    (["plot", "-r", "p2c3", "-s", "best", "--out", "x.png"], "unknown strategy 'best'"),
+    (["plot", "-r", "p2c3x", "--out", "x.png"], "cannot read rules"),
+    (["plot", "-r", "p2c3", "--out", "/nonexistent/dir/x.svg"], "does not exist"),
+    (["compare", "-r", "p2c3", "--plot", "-"], "give a .png or .svg file"),
+])
+def test_bad_input_is_one_line(args, message, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
