@@ -37,6 +37,27 @@ def test_kernel_matches_numpy(tables, criterion):
                 np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)
 
 
+def test_computed_answers_match_the_table(tables):
+    full, _ = tables
+    rng = np.random.default_rng(3)
+    for guess in rng.choice(full.n, 20).tolist():
+        cands = rng.choice(full.n, 50).astype(np.int32)
+        out = np.empty(len(cands), dtype=np.uint8)
+        _kernels.answers_of(full.codes, full.counts, full.rules.answer_lut, guess, cands, out)
+        np.testing.assert_array_equal(out, full.scores[guess, cands])
+
+
+def test_trees_without_the_table_equal_trees_with_it():
+    from mastermind.engines.heuristics import STRATEGY_NAMES, make_strategy, play_all
+
+    rules = Rules(3, 5)
+    full, rows_only = CodeTable(rules), CodeTable(rules, full=False)
+    for name in STRATEGY_NAMES:
+        a = play_all(make_strategy(name, full, seed=1))
+        b = play_all(make_strategy(name, rows_only, seed=1))
+        assert a.root == b.root, name
+
+
 @pytest.mark.parametrize("criterion", CRITERIA)
 def test_parallel_driver_matches_serial(criterion):
     table = CodeTable(Rules(4, 6))

@@ -45,10 +45,14 @@ def heuristics(
     from mastermind.app.registry import HEURISTIC_NAMES, check_names, strategy_tree
     from mastermind.core.progress import progress_bar, wants_progress
 
+    from mastermind.core.compiling import HEURISTIC_KERNELS, CompileNotice
+    from mastermind.engines.heuristics.scores import wants_full_table
+
     names = list(strategy or HEURISTIC_NAMES)
     check_names(names, pool=pool, tie_break=tie_break)
-    table = table_for(rules, memory_limit)
     rows = []
+    with CompileNotice(HEURISTIC_KERNELS, "the scoring kernels"):
+        table = table_for(rules, memory_limit, full=wants_full_table(rules))
     with progress_bar(wants_progress(json_output)) as bar:
         bar.start(len(names), f"playing every secret of {rules}")
         for name in names:

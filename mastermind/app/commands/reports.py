@@ -127,7 +127,9 @@ def compare(
             raise MastermindError("--plot - would mix the picture with the table: give a .png or .svg file")
         check_plot_target(plot)
     table_for(rules, memory_limit)  # size check first: one line, before any work
-    with progress_bar(wants_progress(json_output)) as bar:
+    from mastermind.core.compiling import ALL_KERNELS, CompileNotice
+
+    with CompileNotice(ALL_KERNELS, "the kernels"), progress_bar(wants_progress(json_output)) as bar:
         result = run_compare(rules, time_limit=time_limit, seed=seed, memory_limit=memory_limit,
                              progress=bar)
     if plot is not None:

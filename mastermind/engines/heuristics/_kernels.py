@@ -38,6 +38,13 @@ def score_guess_range(scores, codes, counts, lut, candidates, guesses, n_slots, 
     cnt = np.zeros(n_slots * blk, dtype=np.int32)
     res = np.zeros(blk, dtype=np.float64)
     ans = np.zeros(blk, dtype=np.uint8)
+    # without the table: the block's guesses transposed (peg- and colour-major), so that the
+    # answers of one candidate to the whole block are a few loops over contiguous bytes,
+    # which the compiler vectorises
+    g_codes = np.zeros((pegs, blk), dtype=np.int8)
+    g_counts = np.zeros((colors, blk), dtype=np.int8)
+    black = np.zeros(blk, dtype=np.int8)
+    common = np.zeros(blk, dtype=np.int8)
     for lo in range(start, stop, blk):
         width = min(blk, stop - lo)
         g0 = guesses[lo]
@@ -46,6 +53,13 @@ def score_guess_range(scores, codes, counts, lut, candidates, guesses, n_slots, 
             if guesses[lo + j] != g0 + j:
                 run = False
                 break
+        if not use_table:
+            for j in range(width):
+                g = guesses[lo + j]
+                for k in range(pegs):
+                    g_codes[k, j] = codes[g, k]
+                for k in range(colors):
+                    g_counts[k, j] = counts[g, k]
         for i in range(n):
             c = candidates[i]
             if use_table and run:
@@ -55,18 +69,24 @@ def score_guess_range(scores, codes, counts, lut, candidates, guesses, n_slots, 
                 for j in range(width):
                     ans[j] = line[guesses[lo + j]]
             else:
+                black[:] = 0
+                common[:] = 0
+                for k in range(pegs):
+                    x = codes[c, k]
+                    row = g_codes[k]
+                    for j in range(width):
+                        black[j] += row[j] == x
+                for k in range(colors):
+                    x = counts[c, k]
+                    if x == 0:
+                        continue
+                    row = g_counts[k]
+                    for j in range(width):
+                        y = row[j]
+                        common[j] += x if x < y else y
                 for j in range(width):
-                    g = guesses[lo + j]
-                    black = 0
-                    for k in range(pegs):
-                        if codes[c, k] == codes[g, k]:
-                            black += 1
-                    common = 0
-                    for k in range(colors):
-                        x = counts[c, k]
-                        y = counts[g, k]
-                        common += x if x < y else y
-                    ans[j] = lut[black * (pegs + 1) + common - black]
+                    b = np.intp(black[j])
+                    ans[j] = lut[b * (pegs + 1) + np.intp(common[j]) - b]
             for j in range(width):
                 cnt[np.intp(ans[j]) * blk + j] += 1
         res[:] = 0.0
@@ -100,3 +120,23 @@ def score_guesses_parallel(scores, codes, counts, lut, candidates, guesses, n_sl
         stop = min(total, (b + 1) * BLOCK)
         score_guess_range(scores, codes, counts, lut, candidates, guesses, n_slots, criterion,
                           xlogx, b * BLOCK, stop, out)
+
+
+@nb.njit("void(int8[:, ::1], int8[:, ::1], uint8[::1], int64, int32[::1], uint8[::1])", cache=True,
+         nogil=True, boundscheck=False)
+def answers_of(codes, counts, lut, guess, candidates, out):  # pragma: no cover - compiled
+    """``out[i]``: the answer index of ``guess`` against ``candidates[i]``, computed (games
+    without a score table; twin of :func:`mastermind.core.game.score_rows`)."""
+    pegs = codes.shape[1]
+    colors = counts.shape[1]
+    for i in range(candidates.shape[0]):
+        c = candidates[i]
+        black = 0
+        for k in range(pegs):
+            black += codes[c, k] == codes[guess, k]
+        common = 0
+        for k in range(colors):
+            x = counts[c, k]
+            y = counts[guess, k]
+            common += x if x < y else y
+        out[i] = lut[black * (pegs + 1) + common - black]

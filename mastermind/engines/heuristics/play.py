@@ -23,6 +23,7 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.core.strategy import Strategy
 from mastermind.core.tree import Node, StrategyTree, build_tree
+from mastermind.engines.heuristics.scores import computed_answers
 
 
 def play_all(strategy: Strategy, candidates: np.ndarray | None = None) -> StrategyTree:
@@ -49,8 +50,12 @@ def _recorder(strategy: Strategy, table: CodeTable, pairs: bool):
     slots, win = table.rules.n_answer_slots, table.rules.win_index
     next_guess = strategy.next_guess
 
-    def answers_to(guess: int, cands: np.ndarray) -> np.ndarray:
-        return scores[guess, cands] if scores is not None else table.answer_indices(guess, cands)
+    if scores is None:
+        def answers_to(guess: int, cands: np.ndarray) -> np.ndarray:
+            return computed_answers(table, guess, cands)
+    else:
+        def answers_to(guess: int, cands: np.ndarray) -> np.ndarray:
+            return scores[guess, cands]
 
     def grow(cands: np.ndarray, history: tuple) -> Node:
         n = len(cands)

@@ -31,6 +31,35 @@ TOLERANCE = 1e-6
 PARALLEL_WORK = 4_000_000  # guesses x candidates (a few ms of work) above which threads pay off
 
 
+STREAM_ABOVE = 256 << 20
+"""Score tables larger than this (bytes) are not built: the kernels compute each answer
+as they count (p5c8: 1 GiB of table against about 170 MiB in all)."""
+
+
+def wants_full_table(rules) -> bool:
+    """Whether the heuristics should look answers up in a full table (small games) or
+    compute them as they go (:data:`STREAM_ABOVE`).
+
+    >>> from mastermind.core.game import Rules
+    >>> wants_full_table(Rules(4, 6)), wants_full_table(Rules(5, 8))
+    (True, False)
+    """
+    return rules.table_bytes() <= STREAM_ABOVE
+
+
+def computed_answers(table: CodeTable, guess: int, candidates: np.ndarray) -> np.ndarray:
+    """Answers of ``guess`` against ``candidates`` (uint8): looked up in the score table, or
+    computed by the compiled kernel when there is none (one call, not a numpy pass per peg)."""
+    if table.scores is not None:
+        return table.scores[guess, candidates]
+    from mastermind.engines.heuristics._kernels import answers_of
+
+    cands = np.ascontiguousarray(candidates, dtype=np.int32)
+    out = np.empty(len(cands), dtype=np.uint8)
+    answers_of(table.codes, table.counts, table.rules.answer_lut, int(guess), cands, out)
+    return out
+
+
 _CODES = {"minimax": 0, "expected-size": 1, "entropy": 2, "most-parts": 3}  # see _kernels
 
 

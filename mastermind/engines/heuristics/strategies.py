@@ -23,7 +23,8 @@ import numpy as np
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.engines.heuristics.scores import (
-    CRITERIA, TOLERANCE, Scorer, best_possible_key, lexicographic_minima, sorted_distributions,
+    CRITERIA, TOLERANCE, Scorer, best_possible_key, computed_answers, lexicographic_minima,
+    sorted_distributions,
 )
 from mastermind.engines.heuristics.orbits import orbit_minima
 from mastermind.core.symmetry import canonical_first_guesses
@@ -144,7 +145,7 @@ class ScoredStrategy:
             return None
         consistent = np.ones(self.table.n, dtype=bool)
         for guess, answer in history:
-            consistent &= self.table.answer_indices(int(guess)) == answer
+            consistent &= computed_answers(self.table, int(guess), self.table.all_codes) == answer
         return reps if int(np.count_nonzero(consistent)) == len(cands) else None
 
     def _pick(self, tied: np.ndarray) -> Code:

@@ -1,0 +1,30 @@
+"""Compiling the exact search's kernels ahead of a timed search (first run after install).
+
+>>> from mastermind.engines.exact.warmup import compile_kernels
+>>> compile_kernels()  # a tiny game: every kernel the search uses gets compiled (or loaded)
+"""
+
+from __future__ import annotations
+
+from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
+
+
+def compile_kernels() -> None:
+    """Solve a tiny game, so that the kernels of every search (plain and tie-break) are
+    compiled or loaded from numba's cache."""
+    from mastermind.core.game import CodeTable, Rules
+    from mastermind.core.progress import NoProgress
+    from mastermind.engines.exact.solver import solve
+
+    table = CodeTable(Rules(2, 3))
+    solve(table, tie_break=True)
+    solve(table, progress=NoProgress())  # the root planned in Python (plan_node), as commands do
+
+
+def ensure_compiled(stream=None) -> float | None:
+    """Compile the exact search's kernels if numba's cache lacks them, saying so on stderr
+    first; the seconds it took, or None when the cache was warm."""
+    with CompileNotice(EXACT_KERNELS, "the search kernels", stream) as notice:
+        if notice.cold:
+            compile_kernels()
+    return notice.seconds
