@@ -76,7 +76,7 @@ def _matplotlib():
         import matplotlib
     except ImportError:
         raise MastermindError("drawing needs matplotlib, which is not installed: "
-                              "pip install 'mastermind[plot]'") from None
+                              "pip install 'mastermind-strategies[plot]'") from None
     return matplotlib
 
 

@@ -140,7 +140,7 @@ class DaskBackend(Backend):
         try:
             from distributed import Client, LocalCluster
         except ImportError as exc:
-            raise MastermindError("--backend dask needs Dask: pip install 'mastermind[cluster]'") from exc
+            raise MastermindError("--backend dask needs Dask: pip install 'mastermind-strategies[cluster]'") from exc
         self.cluster = None
         self.scheduler = scheduler
         try:
@@ -150,7 +150,7 @@ class DaskBackend(Backend):
                 self.client = Client(self.cluster)
             else:
                 self.client = Client(scheduler, timeout="5s")
-        except OSError as exc:
+        except (OSError, ValueError, TypeError) as exc:  # unreachable, or not an address at all
             if self.cluster is not None:
                 self.cluster.close()
             where = scheduler if scheduler is not None else "a local cluster"
