@@ -26,15 +26,24 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-CONFIGS = [("1 job", ["-j", "1"]), ("2 threads", ["-j", "2"]),
-           ("2 processes", ["-j", "2", "--backend", "processes"]),
-           ("dask, 2 workers", ["-j", "2", "--backend", "dask"])]
+CONFIGS = [
+    ("1 job", ["-j", "1"]),
+    ("2 threads", ["-j", "2"]),
+    ("2 processes", ["-j", "2", "--backend", "processes"]),
+    ("dask, 2 workers", ["-j", "2", "--backend", "dask"]),
+]
 
 
 def optimal(game: str, *extra: str) -> tuple[dict, float]:
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-m", "mastermind", "optimal", "-r", game, "--json", *extra],
-                         cwd=ROOT, env=ENV, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "mastermind", "optimal", "-r", game, "--json", *extra],
+        cwd=ROOT,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return json.loads(out), time.perf_counter() - start
 
 
@@ -49,8 +58,11 @@ def bench_game(game: str, runs: int) -> dict[str, float]:
             walls.append(wall)
         seconds[name] = statistics.median(times)
         ratio = seconds[name] / seconds["1 job"]
-        print(f"{game:6} {name:16} total {total:6}  {seconds[name]:8.2f} s  ratio {ratio:5.2f}  "
-              f"(process wall {statistics.median(walls):.1f} s)", flush=True)
+        print(
+            f"{game:6} {name:16} total {total:6}  {seconds[name]:8.2f} s  ratio {ratio:5.2f}  "
+            f"(process wall {statistics.median(walls):.1f} s)",
+            flush=True,
+        )
     threads, dask = seconds["2 threads"], seconds["dask, 2 workers"]
     print(f"{game:6} dask overhead over threads: {100 * (dask / threads - 1):+.1f} %", flush=True)
     return seconds
@@ -58,10 +70,24 @@ def bench_game(game: str, runs: int) -> dict[str, float]:
 
 def bench_resume(game: str, fresh: float) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        args = [sys.executable, "-m", "mastermind", "optimal", "-r", game, "-j", "2", "--json",
-                "--checkpoint", folder, "--progress", "json"]
-        proc = subprocess.Popen(args, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                text=True)
+        args = [
+            sys.executable,
+            "-m",
+            "mastermind",
+            "optimal",
+            "-r",
+            game,
+            "-j",
+            "2",
+            "--json",
+            "--checkpoint",
+            folder,
+            "--progress",
+            "json",
+        ]
+        proc = subprocess.Popen(
+            args, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
         for line in proc.stderr:  # the search has started: the clock for "half way" starts now
             if 'work units"' in line:
                 break
@@ -69,9 +95,12 @@ def bench_resume(game: str, fresh: float) -> None:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         data, _ = optimal(game, "-j", "2", "--checkpoint", folder)
-        print(f"{game:6} resumed after a kill at {fresh / 2:.0f} s: total {data['total']}, "
-              f"{data['seconds']:.2f} s = {100 * data['seconds'] / fresh:.0f} % of fresh, "
-              f"{data.get('units_reused', 0)} of {data['units']} units reused", flush=True)
+        print(
+            f"{game:6} resumed after a kill at {fresh / 2:.0f} s: total {data['total']}, "
+            f"{data['seconds']:.2f} s = {100 * data['seconds'] / fresh:.0f} % of fresh, "
+            f"{data.get('units_reused', 0)} of {data['units']} units reused",
+            flush=True,
+        )
 
 
 def main() -> None:

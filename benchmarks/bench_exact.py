@@ -28,17 +28,43 @@ import time
 # The C++ solver mmstrat (fancidev/mastermind-strategy), one thread, on this machine: seconds
 # and nodes (its OptimalRecursion count) as issue 14 lists them (p4c9n: measured side by side
 # for this benchmark); reference only, never run from here.
-CPP_SECONDS = {"p4c6": 0.15, "p4c5": 0.04, "p4c7n": 0.05, "p4c8n": 0.96, "p5c4": 0.23, "p4c7": 26.7,
-               "p4c9n": 5.6, "p4c10n": 167.0, "p6c4": 87.0, "p5c5": 6.9, "p6c6n": 127.0,
-               "p5c7n": 130.0}
+CPP_SECONDS = {
+    "p4c6": 0.15,
+    "p4c5": 0.04,
+    "p4c7n": 0.05,
+    "p4c8n": 0.96,
+    "p5c4": 0.23,
+    "p4c7": 26.7,
+    "p4c9n": 5.6,
+    "p4c10n": 167.0,
+    "p6c4": 87.0,
+    "p5c5": 6.9,
+    "p6c6n": 127.0,
+    "p5c7n": 130.0,
+}
 CPP_NODES = {"p4c8n": 17310, "p4c9n": 52309, "p4c10n": 1_300_000}
-DEFAULT_RUNS = [("p4c6", 1), ("p4c5", 1), ("p5c4", 1), ("p4c7n", 1), ("p4c8n", 1), ("p4c9n", 1),
-                ("p5c5", 1), ("p3c10", 1), ("p4c7", 1), ("p6c6n", 1), ("p6c4", 1), ("p4c10n", 1),
-                ("p5c7n", 1), ("p4c8", 1)]
+DEFAULT_RUNS = [
+    ("p4c6", 1),
+    ("p4c5", 1),
+    ("p5c4", 1),
+    ("p4c7n", 1),
+    ("p4c8n", 1),
+    ("p4c9n", 1),
+    ("p5c5", 1),
+    ("p3c10", 1),
+    ("p4c7", 1),
+    ("p6c6n", 1),
+    ("p6c4", 1),
+    ("p4c10n", 1),
+    ("p5c7n", 1),
+    ("p4c8", 1),
+]
 QUICK_RUNS = [("p4c6", 1), ("p4c8n", 1), ("p4c9n", 1), ("p5c5", 1)]
 BASELINE_GAMES = ["p4c5", "p4c6"]
-STARTUP_COMMANDS = (("optimal", ["optimal", "-r", "p4c6", "-j", "1", "--json"]),
-                    ("heuristics", ["heuristics", "-r", "p4c6", "--json"]))
+STARTUP_COMMANDS = (
+    ("optimal", ["optimal", "-r", "p4c6", "-j", "1", "--json"]),
+    ("heuristics", ["heuristics", "-r", "p4c6", "--json"]),
+)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -61,8 +87,8 @@ def run_one(game: str, jobs: int, symmetry: bool, repeat: int = 1) -> dict:
 
     import numpy as np
 
-    from mastermind.engines.exact import ExactSolver, solve
     from mastermind.core.game import CodeTable, Rules
+    from mastermind.engines.exact import ExactSolver, solve
 
     solve(CodeTable(Rules(3, 3)))  # compile (or load the cache) outside the timing
     solve(CodeTable(Rules(3, 3)), weights=np.arange(27))
@@ -83,12 +109,23 @@ def run_one(game: str, jobs: int, symmetry: bool, repeat: int = 1) -> dict:
             result = solver.run()
         times.append(result.seconds)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"game": game, "jobs": jobs, "symmetry": symmetry, "total": result.total,
-            "secrets": result.secrets, "worst": result.worst, "seconds": min(times),
-            "median": sorted(times)[len(times) // 2], "calib_ms": 1000 * min(calib, calibration_seconds()),
-            "table_seconds": table_seconds, "nodes": result.nodes, "memo_hits": result.memo_hits,
-            "hit_rate": result.memo_hit_rate, "peak_mib": peak,
-            "first_guess": table.rules.code_text(result.first_guess)}
+    return {
+        "game": game,
+        "jobs": jobs,
+        "symmetry": symmetry,
+        "total": result.total,
+        "secrets": result.secrets,
+        "worst": result.worst,
+        "seconds": min(times),
+        "median": sorted(times)[len(times) // 2],
+        "calib_ms": 1000 * min(calib, calibration_seconds()),
+        "table_seconds": table_seconds,
+        "nodes": result.nodes,
+        "memo_hits": result.memo_hits,
+        "hit_rate": result.memo_hit_rate,
+        "peak_mib": peak,
+        "first_guess": table.rules.code_text(result.first_guess),
+    }
 
 
 def calibration_seconds() -> float:
@@ -96,13 +133,14 @@ def calibration_seconds() -> float:
     the machine's speed at the time of a run, since it drifts on this VM."""
     import numpy as np
 
-    from mastermind.engines.exact._kernels import class_counts
     from mastermind.core.game import CodeTable, Rules
+    from mastermind.engines.exact._kernels import class_counts
 
     table = CodeTable(Rules(4, 6))
     rng = np.random.default_rng(0)
-    sets = [np.sort(rng.choice(table.n, int(k), replace=False)).astype(np.int32)
-            for k in rng.integers(5, 60, 300)]
+    sets = [
+        np.sort(rng.choice(table.n, int(k), replace=False)).astype(np.int32) for k in rng.integers(5, 60, 300)
+    ]
     best = float("inf")
     for _ in range(3):
         t0 = time.perf_counter()
@@ -114,16 +152,24 @@ def calibration_seconds() -> float:
 
 def compile_seconds() -> float:
     """Import + first solve of a tiny game with an empty numba cache, minus the same warm."""
-    code = ("import time; t=time.perf_counter(); from mastermind.engines.exact import solve; "
-            "from mastermind.core.game import CodeTable, Rules; import numpy as np; "
-            "solve(CodeTable(Rules(3, 3))); solve(CodeTable(Rules(3, 3)), weights=np.arange(27)); "
-            "print(time.perf_counter()-t)")
+    code = (
+        "import time; t=time.perf_counter(); from mastermind.engines.exact import solve; "
+        "from mastermind.core.game import CodeTable, Rules; import numpy as np; "
+        "solve(CodeTable(Rules(3, 3))); solve(CodeTable(Rules(3, 3)), weights=np.arange(27)); "
+        "print(time.perf_counter()-t)"
+    )
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=ROOT)
-        cold = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                                    text=True, check=True).stdout)
-        warm = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                                    text=True, check=True).stdout)
+        cold = float(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+            ).stdout
+        )
+        warm = float(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+            ).stdout
+        )
     return cold - warm
 
 
@@ -133,8 +179,13 @@ def cold_compare_seconds() -> float:
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=ROOT)
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "mastermind", "compare", "-r", "p4c6", "--json"],
-                       cwd=ROOT, env=env, capture_output=True, check=True)
+        subprocess.run(
+            [sys.executable, "-m", "mastermind", "compare", "-r", "p4c6", "--json"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            check=True,
+        )
         return time.perf_counter() - t0
 
 
@@ -142,8 +193,7 @@ def child(game: str, jobs: int, symmetry: bool, timeout: float, repeat: int = 1)
     cmd = [sys.executable, __file__, "--one", game, str(jobs), "1" if symmetry else "0", str(repeat)]
     env = dict(os.environ, PYTHONPATH=ROOT)  # this checkout, not whatever is installed
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True,
-                             env=env)
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True, env=env)
     except subprocess.TimeoutExpired:
         return None
     except subprocess.CalledProcessError as exc:
@@ -153,36 +203,53 @@ def child(game: str, jobs: int, symmetry: bool, timeout: float, repeat: int = 1)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", nargs="*", help="games to run (jobs 1), default: the issue's list")
     parser.add_argument("--jobs", type=int, default=1, help="threads for --games runs (0: all cores)")
-    parser.add_argument("--repeat", type=int, default=3,
-                        help="solves per run: the best and the median time are shown (this "
-                             "machine's speed varies by up to 1.5x from minute to minute)")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="solves per run: the best and the median time are shown (this "
+        "machine's speed varies by up to 1.5x from minute to minute)",
+    )
     parser.add_argument("--no-baseline", action="store_true", help="skip the no-symmetry baseline")
     parser.add_argument("--timeout", type=float, default=600, help="seconds per run before giving up")
     parser.add_argument("--quick", action="store_true", help=f"only {', '.join(g for g, _ in QUICK_RUNS)}")
     parser.add_argument("--compile", action="store_true", help="also time compiling on a cold cache")
-    parser.add_argument("--startup-runs", type=int, default=7,
-                        help="whole-process runs of each start-up command (0: skip)")
+    parser.add_argument(
+        "--startup-runs", type=int, default=7, help="whole-process runs of each start-up command (0: skip)"
+    )
     parser.add_argument("--one", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         game, jobs, symmetry, repeat = args.one
         print(json.dumps(run_one(game, int(jobs), symmetry == "1", int(repeat))))
         return
-    runs = [(g, args.jobs) for g in args.games] if args.games else (QUICK_RUNS if args.quick else DEFAULT_RUNS)
+    runs = (
+        [(g, args.jobs) for g in args.games] if args.games else (QUICK_RUNS if args.quick else DEFAULT_RUNS)
+    )
     if args.startup_runs > 0:
-        for name, command in STARTUP_COMMANDS:
+        for _name, command in STARTUP_COMMANDS:
             median, best = startup_seconds(command, args.startup_runs)
-            print(f"start-up, whole process `mastermind {' '.join(command)}`: median {median:.3f} s, "
-                  f"best {best:.3f} s (target <= 0.35 s)", flush=True)
+            print(
+                f"start-up, whole process `mastermind {' '.join(command)}`: median {median:.3f} s, "
+                f"best {best:.3f} s (target <= 0.35 s)",
+                flush=True,
+            )
     if args.compile:
-        print(f"numba compile time on a cold cache: {compile_seconds():.1f} s; cold `mastermind "
-              f"compare -r p4c6`: {cold_compare_seconds():.1f} s (target <= 15 s)", flush=True)
-    header = (f"{'game':7} {'jobs':>4} {'total':>7} {'avg':>7} {'worst':>5} {'best s':>8} "
-              f"{'median s':>8} {'C++ s':>6} {'ratio':>6} {'nodes':>8} {'C++ nodes':>9} {'hit rate':>8} "
-              f"{'peak MiB':>8} {'calib ms':>8}  first")
+        print(
+            f"numba compile time on a cold cache: {compile_seconds():.1f} s; cold `mastermind "
+            f"compare -r p4c6`: {cold_compare_seconds():.1f} s (target <= 15 s)",
+            flush=True,
+        )
+    header = (
+        f"{'game':7} {'jobs':>4} {'total':>7} {'avg':>7} {'worst':>5} {'best s':>8} "
+        f"{'median s':>8} {'C++ s':>6} {'ratio':>6} {'nodes':>8} {'C++ nodes':>9} {'hit rate':>8} "
+        f"{'peak MiB':>8} {'calib ms':>8}  first"
+    )
     print(header)
     results = {}
     for game, jobs in runs:
@@ -192,11 +259,14 @@ def main() -> None:
             continue
         results[(game, jobs)] = r
         cpp = CPP_SECONDS.get(game, float("nan"))
-        print(f"{game:7} {jobs:>4} {r['total']:>7} {r['total'] / r['secrets']:>7.4f} {r['worst']:>5} "
-              f"{r['seconds']:>8.3f} {r['median']:>8.3f} {cpp:>6.2f} {r['seconds'] / cpp:>6.2f} "
-              f"{r['nodes']:>8} {CPP_NODES.get(game, ''):>9} {r['hit_rate']:>8.3f} {r['peak_mib']:>8.0f} {r['calib_ms']:>8.1f}  "
-              f"{r['first_guess']}",
-              flush=True)
+        print(
+            f"{game:7} {jobs:>4} {r['total']:>7} {r['total'] / r['secrets']:>7.4f} {r['worst']:>5} "
+            f"{r['seconds']:>8.3f} {r['median']:>8.3f} {cpp:>6.2f} {r['seconds'] / cpp:>6.2f} "
+            f"{r['nodes']:>8} {CPP_NODES.get(game, ''):>9} {r['hit_rate']:>8.3f} {r['peak_mib']:>8.0f} "
+            f"{r['calib_ms']:>8.1f}  "
+            f"{r['first_guess']}",
+            flush=True,
+        )
     if args.no_baseline:
         return
     print("\nbaseline: the same search without symmetry (every guess at every node)")
@@ -205,13 +275,18 @@ def main() -> None:
             continue
         b = child(game, 1, False, args.timeout)
         if b is None:
-            print(f"{game:7} baseline did not finish within {args.timeout:.0f} s "
-                  f"(ratio > {args.timeout / results[(game, 1)]['seconds']:.0f}x)")
+            print(
+                f"{game:7} baseline did not finish within {args.timeout:.0f} s "
+                f"(ratio > {args.timeout / results[(game, 1)]['seconds']:.0f}x)"
+            )
             continue
         r = results[(game, 1)]
         assert b["total"] == r["total"], (b, r)
-        print(f"{game:7} baseline {b['seconds']:.3f} s, {b['nodes']} nodes; with symmetry "
-              f"{r['seconds']:.3f} s: {b['seconds'] / r['seconds']:.1f}x faster", flush=True)
+        print(
+            f"{game:7} baseline {b['seconds']:.3f} s, {b['nodes']} nodes; with symmetry "
+            f"{r['seconds']:.3f} s: {b['seconds'] / r['seconds']:.1f}x faster",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Score table build times: numba kernel against the plain numpy reference, same run.
 
-    python benchmarks/bench_game.py
+python benchmarks/bench_game.py
 """
 
 import time

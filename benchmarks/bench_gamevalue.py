@@ -31,8 +31,10 @@ def main() -> None:
                 walls.append(time.perf_counter() - wall)
                 cpus.append(time.process_time() - cpu)
             v = result.value
-            print(f"{text:6} {'all' if jobs < 0 else jobs:>4} {f'{v.numerator}/{v.denominator}':>10} "
-                  f"{result.iterations:7} {statistics.median(walls):7.2f} {statistics.median(cpus):7.2f}")
+            print(
+                f"{text:6} {'all' if jobs < 0 else jobs:>4} {f'{v.numerator}/{v.denominator}':>10} "
+                f"{result.iterations:7} {statistics.median(walls):7.2f} {statistics.median(cpus):7.2f}"
+            )
 
 
 if __name__ == "__main__":

@@ -18,12 +18,12 @@ import time
 
 import numpy as np
 
-from mastermind.core.game import CodeTable, Rules
 from mastermind.app.registry import HEURISTIC_NAMES, make_strategy
-from mastermind.engines.heuristics import play_all
-from mastermind.engines.heuristics.scores import TOLERANCE, keys_from_counts
+from mastermind.core.game import CodeTable, Rules
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.core.tree import build_tree
+from mastermind.engines.heuristics import play_all
+from mastermind.engines.heuristics.scores import TOLERANCE, keys_from_counts
 
 
 def numpy_rule(table: CodeTable, criterion: str):
@@ -77,8 +77,10 @@ def p4c6_all_six(repeat: int) -> None:
     base_totals = [tree.stats(table).total for tree in base_totals]
     ours4, _ = best_of(repeat, lambda: [play_all(make_strategy(n, table)) for n in scored])
     assert base_totals == totals[:4], (base_totals, totals)
-    print(f"p4c6   all six heuristics      {ours:7.3f} s   (cpu {CPU['six']:.3f} s; target <= 0.25 s, "
-          f"trees only) totals {totals}")
+    print(
+        f"p4c6   all six heuristics      {ours:7.3f} s   (cpu {CPU['six']:.3f} s; target <= 0.25 s, "
+        f"trees only) totals {totals}"
+    )
     print(f"p4c6   four scored, numpy      {base:7.3f} s   ours {ours4:.3f} s   ratio {base / ours4:5.1f}x")
 
 
@@ -88,8 +90,10 @@ def minimax_tree(text: str, repeat: int, target: float, baseline: bool) -> None:
     built = time.perf_counter() - start
     ours, tree = best_of(repeat, lambda: play_all(make_strategy("minimax", table)), text)
     stats = tree.stats(table)
-    line = (f"{text:6} minimax tree            {ours:7.3f} s   (cpu {CPU[text]:.3f} s; target <= {target:g} s) "
-            f"total {stats.total} worst {stats.worst} avg {stats.average:.4f}; table {built:.2f} s")
+    line = (
+        f"{text:6} minimax tree            {ours:7.3f} s   (cpu {CPU[text]:.3f} s; target <= {target:g} s) "
+        f"total {stats.total} worst {stats.worst} avg {stats.average:.4f}; table {built:.2f} s"
+    )
     print(line)
     if baseline:
         base, base_tree = best_of(1, lambda: build_tree(table, numpy_rule(table, "minimax")))

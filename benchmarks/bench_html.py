@@ -27,8 +27,10 @@ from mastermind.app.commands.files import strategy_tree_for
 from mastermind.app.formats.html import write_html
 from mastermind.core.game import CodeTable, Rules
 
-LOAD = ("(() => { const n = performance.getEntriesByType('navigation')[0]; "
-        "return n.domContentLoadedEventEnd; })()")
+LOAD = (
+    "(() => { const n = performance.getEntriesByType('navigation')[0]; "
+    "return n.domContentLoadedEventEnd; })()"
+)
 SEARCH = """(() => { const s = document.getElementById('search'), t = performance.now();
   s.value = %r; s.dispatchEvent(new Event('input'));
   return [performance.now() - t, document.querySelectorAll('li.on-path').length,
@@ -37,8 +39,12 @@ SEARCH = """(() => { const s = document.getElementById('search'), t = performanc
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", nargs="+", default=["p4c6:minimax", "p4c8:minimax", "p6c4:minimax"],
-                        help="RULES:STRATEGY pairs")
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        default=["p4c6:minimax", "p4c8:minimax", "p6c4:minimax"],
+        help="RULES:STRATEGY pairs",
+    )
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     browser_path = find_chromium()
@@ -62,9 +68,11 @@ def main() -> None:
                 loads.append(browser.evaluate(LOAD))
                 took, _, rows = browser.evaluate(SEARCH % secret)
                 searches.append(took)
-            print(f"| {game} | {strategy} | {stats.secrets} | {tree.n_nodes()} | "
-                  f"{page.stat().st_size / 1024:.0f} | {statistics.median(loads):.0f} | "
-                  f"{statistics.median(searches):.1f} | {rows} |")
+            print(
+                f"| {game} | {strategy} | {stats.secrets} | {tree.n_nodes()} | "
+                f"{page.stat().st_size / 1024:.0f} | {statistics.median(loads):.0f} | "
+                f"{statistics.median(searches):.1f} | {rows} |"
+            )
 
 
 if __name__ == "__main__":

@@ -70,9 +70,27 @@ _WHERE = {
 _RENAMED = {"STRATEGY_NAMES": "NAMES"}
 
 __all__ = [
-    "CodeTable", "Feedback", "MastermindError", "Node", "Rules", "STRATEGY_NAMES", "Stats", "Strategy",
-    "StrategyTree", "TreeStrategy", "game_bounds", "game_value", "make_strategy", "monte_carlo",
-    "play_all", "read_tree", "score", "solve", "strategy_tree", "verify_text", "write_tree",
+    "CodeTable",
+    "Feedback",
+    "MastermindError",
+    "Node",
+    "Rules",
+    "STRATEGY_NAMES",
+    "Stats",
+    "Strategy",
+    "StrategyTree",
+    "TreeStrategy",
+    "game_bounds",
+    "game_value",
+    "make_strategy",
+    "monte_carlo",
+    "play_all",
+    "read_tree",
+    "score",
+    "solve",
+    "strategy_tree",
+    "verify_text",
+    "write_tree",
 ]
 
 if TYPE_CHECKING:

@@ -13,8 +13,10 @@ DOCTESTED_IN_PACKAGE = {"STRATEGY_NAMES", "solve", "game_value"}
 
 
 def test_import_is_light():
-    code = ("import sys, mastermind; print(' '.join(m for m in ('numba', 'ortools', 'rich', 'typer', "
-            "'matplotlib', 'dask', 'joblib', 'numpy') if m in sys.modules))")
+    code = (
+        "import sys, mastermind; print(' '.join(m for m in ('numba', 'ortools', 'rich', 'typer', "
+        "'matplotlib', 'dask', 'joblib', 'numpy') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == []
 

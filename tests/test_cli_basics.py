@@ -51,18 +51,21 @@ def test_partition_table_text(capsys):
     assert code == 0 and "256" in out and "largest" in out
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["info", "--rules", "p0c6"], "pegs"),
-    (["info", "--rules", "p5c4n"], "colors"),
-    (["info", "--rules", "banana"], "banana"),
-    (["score", "1123", "11234"], "11234"),
-    (["score", "1173", "1123"], "'7'"),
-    (["partition", "1123", "--rules", "p4c6n"], "repeats"),
-    (["info", "--rules", "p4c6", "--pegs", "3"], "either"),
-    (["partition", "1111", "--rules", "p9c9", "--memory-limit", "0"], "memory-limit"),
-    (["nosuchcommand"], "nosuchcommand"),
-    (["score", "1234"], "Missing"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["info", "--rules", "p0c6"], "pegs"),
+        (["info", "--rules", "p5c4n"], "colors"),
+        (["info", "--rules", "banana"], "banana"),
+        (["score", "1123", "11234"], "11234"),
+        (["score", "1173", "1123"], "'7'"),
+        (["partition", "1123", "--rules", "p4c6n"], "repeats"),
+        (["info", "--rules", "p4c6", "--pegs", "3"], "either"),
+        (["partition", "1111", "--rules", "p9c9", "--memory-limit", "0"], "memory-limit"),
+        (["nosuchcommand"], "nosuchcommand"),
+        (["score", "1234"], "Missing"),
+    ],
+)
 def test_bad_input_one_line_exit_2(capsys, args, needle):
     code, out, err = run(capsys, *args)
     assert code == 2
@@ -72,7 +75,8 @@ def test_bad_input_one_line_exit_2(capsys, args, needle):
 
 
 def test_console_script_exit_code():
-    proc = subprocess.run([sys.executable, "-m", "mastermind.app.cli", "score", "3632", "3B1W"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mastermind.app.cli", "score", "3632", "3B1W"], capture_output=True, text=True
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith("error:")

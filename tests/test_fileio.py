@@ -90,11 +90,14 @@ def test_bytes_are_written_unchanged(tmp_path):
     assert (tmp_path / "a.png").read_bytes() == b"\x89PNG\r\n\x00"
 
 
-@pytest.mark.parametrize("make, needle", [
-    (lambda p: p.mkdir(), "directory"),
-    (lambda p: (p.write_text("keep"), os.chmod(p, 0o444)), "read-only"),
-    (lambda p: None, "does not exist"),
-])
+@pytest.mark.parametrize(
+    "make, needle",
+    [
+        (lambda p: p.mkdir(), "directory"),
+        (lambda p: (p.write_text("keep"), os.chmod(p, 0o444)), "read-only"),
+        (lambda p: None, "does not exist"),
+    ],
+)
 def test_refusals_are_one_line_errors(tmp_path, make, needle):
     path = tmp_path / "out"
     make(path)
@@ -109,7 +112,10 @@ def test_refusals_are_one_line_errors(tmp_path, make, needle):
 
 def test_read_text_errors(tmp_path):
     (tmp_path / "bin").write_bytes(b"\xff\xfe\x00\x81")
-    for path, needle in ((tmp_path, "directory"), (tmp_path / "none", "not found"),
-                         (tmp_path / "bin", "not UTF-8")):
+    for path, needle in (
+        (tmp_path, "directory"),
+        (tmp_path / "none", "not found"),
+        (tmp_path / "bin", "not UTF-8"),
+    ):
         with pytest.raises(MastermindError, match=needle):
             read_text(path)

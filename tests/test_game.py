@@ -1,8 +1,5 @@
 """Rules, codes, feedback and the score table."""
 
-import itertools
-import time
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -10,14 +7,23 @@ from hypothesis import strategies as st
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import (
-    CodeTable, Feedback, Rules, all_digit_tuples, colour_counts, score,
-    score_digits, score_matrix_numpy,
+    CodeTable,
+    Feedback,
+    Rules,
+    all_digit_tuples,
+    score,
+    score_digits,
+    score_matrix_numpy,
 )
-from mastermind.core._kernels import score_matrix
 from mastermind.core.symmetry import canonical_first_guesses
 
-SMALL_RULES = [Rules(p, c, r) for p in range(1, 5) for c in range(1, 7) for r in (True, False)
-               if (r or c >= p) and (c ** p if r else 1) <= 1296]
+SMALL_RULES = [
+    Rules(p, c, r)
+    for p in range(1, 5)
+    for c in range(1, 7)
+    for r in (True, False)
+    if (r or c >= p) and (c**p if r else 1) <= 1296
+]
 
 
 @st.composite
@@ -71,9 +77,11 @@ def test_score_invariant_under_symmetry(case, rnd):
     col = list(range(rules.colors))
     rnd.shuffle(pos)
     rnd.shuffle(col)
+
     def move(code):
         d = rules.code_digits(code)
         return rules.code_from_digits(col[d[pos[i]]] for i in range(rules.pegs))
+
     assert score(rules, move(a), move(b)) == score(rules, a, b)
 
 
@@ -103,8 +111,10 @@ def test_codes_in_lexicographic_order():
         assert all(rules.code_from_digits(d) == i for i, d in enumerate(expected))
 
 
-@pytest.mark.parametrize("rules,count", [("p4c6", 1296), ("p4c6n", 360), ("p4c8n", 1680), ("p5c8n", 6720),
-                                         ("p4c10n", 5040), ("p5c8", 32768)])
+@pytest.mark.parametrize(
+    "rules,count",
+    [("p4c6", 1296), ("p4c6n", 360), ("p4c8n", 1680), ("p5c8n", 6720), ("p4c10n", 5040), ("p5c8", 32768)],
+)
 def test_sizes(rules, count):
     r = Rules.parse(rules)
     assert r.n_codes == count == len(r.codes_array())
@@ -158,11 +168,20 @@ def test_published_partition_table():
     r = Rules(4, 6)
     t = CodeTable(r, full=False)
     published = {
-        "0B0W": [625, 256, 256, 81, 16], "0B1W": [0, 308, 256, 276, 152], "0B2W": [0, 61, 96, 222, 312],
-        "0B3W": [0, 0, 16, 44, 136], "0B4W": [0, 0, 1, 2, 9], "1B0W": [500, 317, 256, 182, 108],
-        "1B1W": [0, 156, 208, 230, 252], "1B2W": [0, 27, 36, 84, 132], "1B3W": [0, 0, 0, 4, 8],
-        "2B0W": [150, 123, 114, 105, 96], "2B1W": [0, 24, 32, 40, 48], "2B2W": [0, 3, 4, 5, 6],
-        "3B0W": [20, 20, 20, 20, 20], "4B0W": [1, 1, 1, 1, 1],
+        "0B0W": [625, 256, 256, 81, 16],
+        "0B1W": [0, 308, 256, 276, 152],
+        "0B2W": [0, 61, 96, 222, 312],
+        "0B3W": [0, 0, 16, 44, 136],
+        "0B4W": [0, 0, 1, 2, 9],
+        "1B0W": [500, 317, 256, 182, 108],
+        "1B1W": [0, 156, 208, 230, 252],
+        "1B2W": [0, 27, 36, 84, 132],
+        "1B3W": [0, 0, 0, 4, 8],
+        "2B0W": [150, 123, 114, 105, 96],
+        "2B1W": [0, 24, 32, 40, 48],
+        "2B2W": [0, 3, 4, 5, 6],
+        "3B0W": [20, 20, 20, 20, 20],
+        "4B0W": [1, 1, 1, 1, 1],
     }
     guesses = [r.parse_code(g) for g in ["1111", "1112", "1122", "1123", "1234"]]
     for text, counts in published.items():
@@ -177,6 +196,7 @@ def test_canonical_first_guesses():
     assert [Rules(5, 8, False).code_text(g) for g in canonical_first_guesses(Rules(5, 8, False))] == ["12345"]
     # every code is equivalent to exactly one canonical guess: same pattern
     from mastermind.core.symmetry import pattern
+
     for rules in SMALL_RULES:
         firsts = canonical_first_guesses(rules)
         pats = {pattern(rules.code_digits(g)) for g in firsts}
@@ -208,7 +228,7 @@ def test_possible_answers_match_enumeration():
     for p in range(1, 7):
         for c in range(1, 9):
             for rep in (True, False):
-                if (not rep and c < p) or (c ** p if rep else 1) > 20000:
+                if (not rep and c < p) or (c**p if rep else 1) > 20000:
                     continue
                 rules = Rules(p, c, rep)
                 table = CodeTable(rules, full=False)
@@ -218,10 +238,23 @@ def test_possible_answers_match_enumeration():
                 assert seen == set(rules.answers), rules
 
 
-@pytest.mark.parametrize("typed, black, white", [
-    ("1B", 1, 0), ("1b", 1, 0), ("1W", 0, 1), ("0", 0, 0), ("-", 0, 0), ("none", 0, 0),
-    ("B", 1, 0), ("W", 0, 1), ("2B1W", 2, 1), ("1W2B", 2, 1), ("BBW", 2, 1), ("2 1", 2, 1),
-])
+@pytest.mark.parametrize(
+    "typed, black, white",
+    [
+        ("1B", 1, 0),
+        ("1b", 1, 0),
+        ("1W", 0, 1),
+        ("0", 0, 0),
+        ("-", 0, 0),
+        ("none", 0, 0),
+        ("B", 1, 0),
+        ("W", 0, 1),
+        ("2B1W", 2, 1),
+        ("1W2B", 2, 1),
+        ("BBW", 2, 1),
+        ("2 1", 2, 1),
+    ],
+)
 def test_feedback_as_people_type_it(typed, black, white):
     assert Rules(4, 6).parse_feedback(typed) == Feedback(black, white)
 

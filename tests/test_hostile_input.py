@@ -72,14 +72,29 @@ def small_game(name: str) -> list[str]:
 
 
 def test_every_command_is_covered():
-    assert {"info", "score", "partition", "assist", "play", "solve", "export", "verify",
-            "heuristics", "simulate", "table", "compare", "bounds", "cpsat", "static",
-            "game-value", "optimal"} <= set(COMMANDS)
+    assert {
+        "info",
+        "score",
+        "partition",
+        "assist",
+        "play",
+        "solve",
+        "export",
+        "verify",
+        "heuristics",
+        "simulate",
+        "table",
+        "compare",
+        "bounds",
+        "cpsat",
+        "static",
+        "game-value",
+        "optimal",
+    } <= set(COMMANDS)
 
 
 # ---- every option of every command, every hostile value ------------------------------------
-CASES = [(name, option) for name, command in sorted(COMMANDS.items())
-         for option in value_options(command)]
+CASES = [(name, option) for name, command in sorted(COMMANDS.items()) for option in value_options(command)]
 
 
 @pytest.mark.parametrize("name, option", CASES)
@@ -117,38 +132,41 @@ def test_version(capsys, monkeypatch):
 
 
 # ---- the defects of issue 15, one by one ---------------------------------------------------
-@pytest.mark.parametrize("argv, needle", [
-    (["heuristics", "--seed", "-1"], "'--seed': must be at least 0, got -1"),
-    (["simulate", "--seed", "-1"], "--seed"),
-    (["export", "--seed", "-1"], "--seed"),
-    (["assist", "--seed", "-1"], "--seed"),
-    (["play", "--seed", "-1"], "--seed"),
-    (["solve", "11", "--seed", "-1"], "--seed"),
-    (["compare", "--seed", "-1"], "--seed"),
-    (["score", "³⁶", "12"], "colour '³'"),
-    (["score", "12", "①②"], "colour '①'"),
-    (["solve", "①②"], "colour '①'"),
-    (["optimal", "--first", "³⁶"], "colour '³'"),
-    (["partition", "11", "--memory-limit", "nan"], "positive number of GiB, got nan"),
-    (["partition", "11", "--memory-limit", "inf"], "got inf"),
-    (["partition", "11", "--memory-limit", "-1"], "got -1"),
-    (["partition", "11", "--memory-limit", "0"], "got 0"),
-    (["compare", "--time-limit", "inf"], "positive number of seconds, got inf"),
-    (["compare", "--time-limit", "nan"], "got nan"),
-    (["table", "--time-limit", "0"], "got 0"),
-    (["table", "--cpsat-time", "-1"], "0 or more seconds, got -1"),
-    (["cpsat", "--time-limit", "inf"], "got inf"),
-    (["static", "--time-limit", "-1"], "got -1"),
-    (["cpsat", "--workers", "100000"], "'--workers': must be at most 256, got 100000"),
-    (["static", "--workers", "0"], "got 0"),
-    (["table", "--workers", "-1"], "got -1"),
-    (["optimal", "--jobs", "100000"], "must be at most 1024"),
-    (["optimal", "--max-guesses", "9" * 5000], "--max-guesses"),
-    (["game-value", "p2c2", "--rules", "p3c3"], "given twice"),
-    (["game-value", "p2c2", "--pegs", "2"], "given twice"),
-    (["info", "--rules", "p2c2", "--no-repeat"], "not both"),
-    (["simulate", "--games", "1" + "0" * 30], "--games"),
-])
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["heuristics", "--seed", "-1"], "'--seed': must be at least 0, got -1"),
+        (["simulate", "--seed", "-1"], "--seed"),
+        (["export", "--seed", "-1"], "--seed"),
+        (["assist", "--seed", "-1"], "--seed"),
+        (["play", "--seed", "-1"], "--seed"),
+        (["solve", "11", "--seed", "-1"], "--seed"),
+        (["compare", "--seed", "-1"], "--seed"),
+        (["score", "³⁶", "12"], "colour '³'"),
+        (["score", "12", "①②"], "colour '①'"),
+        (["solve", "①②"], "colour '①'"),
+        (["optimal", "--first", "³⁶"], "colour '³'"),
+        (["partition", "11", "--memory-limit", "nan"], "positive number of GiB, got nan"),
+        (["partition", "11", "--memory-limit", "inf"], "got inf"),
+        (["partition", "11", "--memory-limit", "-1"], "got -1"),
+        (["partition", "11", "--memory-limit", "0"], "got 0"),
+        (["compare", "--time-limit", "inf"], "positive number of seconds, got inf"),
+        (["compare", "--time-limit", "nan"], "got nan"),
+        (["table", "--time-limit", "0"], "got 0"),
+        (["table", "--cpsat-time", "-1"], "0 or more seconds, got -1"),
+        (["cpsat", "--time-limit", "inf"], "got inf"),
+        (["static", "--time-limit", "-1"], "got -1"),
+        (["cpsat", "--workers", "100000"], "'--workers': must be at most 256, got 100000"),
+        (["static", "--workers", "0"], "got 0"),
+        (["table", "--workers", "-1"], "got -1"),
+        (["optimal", "--jobs", "100000"], "must be at most 1024"),
+        (["optimal", "--max-guesses", "9" * 5000], "--max-guesses"),
+        (["game-value", "p2c2", "--rules", "p3c3"], "given twice"),
+        (["game-value", "p2c2", "--pegs", "2"], "given twice"),
+        (["info", "--rules", "p2c2", "--no-repeat"], "not both"),
+        (["simulate", "--games", "1" + "0" * 30], "--games"),
+    ],
+)
 def test_listed_defects_are_one_line_errors(argv, needle, monkeypatch, capsys):
     name = argv[0]
     if "-r" not in argv and "--rules" not in argv and name != "game-value":
@@ -180,8 +198,11 @@ def test_out_refusals(name, tmp_path, monkeypatch, capsys):
     locked = tmp_path / "locked.json"
     locked.write_text("keep")
     os.chmod(locked, 0o444)
-    for target, needle in ((tmp_path, "is a directory"), (locked, "read-only"),
-                           (tmp_path / "no" / "x.json", "does not exist")):
+    for target, needle in (
+        (tmp_path, "is a directory"),
+        (locked, "read-only"),
+        (tmp_path / "no" / "x.json", "does not exist"),
+    ):
         argv = [name, "-r", "p2c2", "--out", str(target)]
         code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
         assert_one_line_error(code, err, argv)
@@ -207,8 +228,11 @@ def test_out_writes_with_the_usual_mode_through_symlinks(name, tmp_path, monkeyp
 
 def test_plot_refusals(tmp_path, monkeypatch, capsys):
     pytest.importorskip("matplotlib", reason="--plot needs the plot extra")
-    for target, needle in ((tmp_path, "is a directory"), ("-", "would mix the picture with the table"),
-                           (tmp_path / "h.txt", "name it .png or .svg")):
+    for target, needle in (
+        (tmp_path, "is a directory"),
+        ("-", "would mix the picture with the table"),
+        (tmp_path / "h.txt", "name it .png or .svg"),
+    ):
         argv = ["compare", "-r", "p2c2", "--plot", str(target)]
         code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
         assert_one_line_error(code, err, argv)
@@ -222,7 +246,10 @@ def hostile_files(folder) -> dict:
         "truncated": (b'{"rules": "p2c2", "tree": {"candidates": 4,', 1),
         "deep list": (b'{"rules": "p2c2", "tree": ' + b"[" * 10**6 + b"]" * 10**6 + b"}", 1),
         "deep object": (b'{"rules": "p2c2", "tree": ' + b'{"a": ' * 10**6 + b"1" + b"}" * 10**6 + b"}", 1),
-        "huge integer": (b'{"rules": "p2c2", "tree": {"candidates": ' + b"9" * 5000 + b', "guess": "11"}}', 1),
+        "huge integer": (
+            b'{"rules": "p2c2", "tree": {"candidates": ' + b"9" * 5000 + b', "guess": "11"}}',
+            1,
+        ),
         "huge Irving count": (b"9" * 5000 + b"(11: 0)", 1),
         "wrong types": (b'{"rules": 4, "tree": []}', 1),
         "empty": (b"", 1),
@@ -247,30 +274,58 @@ def test_verify_hostile_files(tmp_path, monkeypatch, capsys):
 
 
 # ---- what people type at the prompts -------------------------------------------------------
-TYPED = ["³⁶", "①②", "1B", "1W", "0", "B", "W", "-", "undo", "undo", "", "9" * 5000, "\x00",
-         "1B1B1B", "help", "hint", "history", "12", "2B"]
+TYPED = [
+    "³⁶",
+    "①②",
+    "1B",
+    "1W",
+    "0",
+    "B",
+    "W",
+    "-",
+    "undo",
+    "undo",
+    "",
+    "9" * 5000,
+    "\x00",
+    "1B1B1B",
+    "help",
+    "hint",
+    "history",
+    "12",
+    "2B",
+]
 
 
 @pytest.mark.parametrize("name", ["assist", "play"])
 def test_sessions_survive_anything_typed(name, monkeypatch, capsys):
-    code, out, err = run([name, "-r", "p2c2", "--seed", "3"], stdin="\n".join(TYPED) + "\n",
-                         monkeypatch=monkeypatch, capsys=capsys)
+    code, out, err = run(
+        [name, "-r", "p2c2", "--seed", "3"],
+        stdin="\n".join(TYPED) + "\n",
+        monkeypatch=monkeypatch,
+        capsys=capsys,
+    )
     assert code == 0 and "Traceback" not in out + err and "internal error" not in err
 
 
 @given(st.lists(st.text(max_size=8), max_size=6))
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_assist_with_random_lines(monkeypatch, capsys, lines):
-    code, out, err = run(["assist", "-r", "p2c3"], stdin="\n".join(lines) + "\n",
-                         monkeypatch=monkeypatch, capsys=capsys)
+    code, out, err = run(
+        ["assist", "-r", "p2c3"], stdin="\n".join(lines) + "\n", monkeypatch=monkeypatch, capsys=capsys
+    )
     assert code == 0 and "Traceback" not in out + err
 
 
 # ---- hypothesis over whole command lines ---------------------------------------------------
 # commands that finish at once and take values (``strategies`` takes none)
 FAST = sorted(name for name in set(COMMANDS) - SLOW_COMMANDS if value_options(COMMANDS[name]))
-token = st.one_of(st.sampled_from(MORE_HOSTILE), st.text(max_size=6),
-                  st.integers(-10**30, 10**30).map(str), st.floats().map(str))
+token = st.one_of(
+    st.sampled_from(MORE_HOSTILE),
+    st.text(max_size=6),
+    st.integers(-(10**30), 10**30).map(str),
+    st.floats().map(str),
+)
 
 
 @st.composite
@@ -294,20 +349,35 @@ def test_random_command_lines(monkeypatch, capsys, argv):
 
 
 # ---- a few through a real process ----------------------------------------------------------
-@pytest.mark.parametrize("argv, stdin", [
-    (["heuristics", "--seed", "-1"], ""),
-    (["score", "³⁶³²", "1234"], ""),
-    (["cpsat", "--depth", "100"], ""),
-])
+@pytest.mark.parametrize(
+    "argv, stdin",
+    [
+        (["heuristics", "--seed", "-1"], ""),
+        (["score", "³⁶³²", "1234"], ""),
+        (["cpsat", "--depth", "100"], ""),
+    ],
+)
 def test_subprocess_one_line_exit_2(argv, stdin):
-    result = subprocess.run([sys.executable, "-m", "mastermind", *argv], input=stdin,
-                            capture_output=True, text=True, timeout=300, env=ENV)
+    result = subprocess.run(
+        [sys.executable, "-m", "mastermind", *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=ENV,
+    )
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
 
 
 def test_subprocess_out_dev_stdout_keeps_the_device(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "mastermind", "export", "-r", "p2c2", "-o", "/dev/stdout"],
-                            capture_output=True, text=True, timeout=300, cwd=tmp_path, env=ENV)
+    result = subprocess.run(
+        [sys.executable, "-m", "mastermind", "export", "-r", "p2c2", "-o", "/dev/stdout"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env=ENV,
+    )
     assert result.returncode == 0 and json.loads(result.stdout)["rules"] == "p2c2r"
     assert os.path.islink("/dev/stdout") or not os.path.isfile("/dev/stdout")

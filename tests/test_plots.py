@@ -11,12 +11,16 @@ from mastermind.app.cli import main
 from mastermind.app.plots import Series, guesses_figure, plot_format, write_figure
 from mastermind.core.errors import MastermindError
 
-needs_matplotlib = pytest.mark.skipif(find_spec("matplotlib") is None,
-                                      reason="matplotlib (extra 'plot') is not installed")
+needs_matplotlib = pytest.mark.skipif(
+    find_spec("matplotlib") is None, reason="matplotlib (extra 'plot') is not installed"
+)
 PNG = b"\x89PNG\r\n\x1a\n"
 # p4c6: the optimum and Knuth's minimax as published, and a strategy with one secret at 9
-SERIES = [Series("optimal", [1, 8, 86, 656, 544, 1]), Series("minimax", [1, 6, 62, 533, 694]),
-          Series("slow", [1, 4, 25, 108, 305, 602, 196, 49, 6])]
+SERIES = [
+    Series("optimal", [1, 8, 86, 656, 544, 1]),
+    Series("minimax", [1, 6, 62, 533, 694]),
+    Series("slow", [1, 4, 25, 108, 305, 602, 196, 49, 6]),
+]
 
 
 @needs_matplotlib
@@ -72,13 +76,16 @@ def test_plot_command(tmp_path, capsys):
     assert f"plot written to {svg}" in capsys.readouterr().out and "<svg" in svg.read_text()[:400]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["plot", "-r", "p2c3", "--out", "x.pdf"], ".png or .svg"),
-    (["plot", "-r", "p2c3", "-s", "best", "--out", "x.png"], "unknown strategy 'best'"),
-    (["plot", "-r", "p2c3x", "--out", "x.png"], "cannot read rules"),
-    (["plot", "-r", "p2c3", "--out", "/nonexistent/dir/x.svg"], "does not exist"),
-    (["compare", "-r", "p2c3", "--plot", "-"], "give a .png or .svg file"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["plot", "-r", "p2c3", "--out", "x.pdf"], ".png or .svg"),
+        (["plot", "-r", "p2c3", "-s", "best", "--out", "x.png"], "unknown strategy 'best'"),
+        (["plot", "-r", "p2c3x", "--out", "x.png"], "cannot read rules"),
+        (["plot", "-r", "p2c3", "--out", "/nonexistent/dir/x.svg"], "does not exist"),
+        (["compare", "-r", "p2c3", "--plot", "-"], "give a .png or .svg file"),
+    ],
+)
 def test_bad_input_is_one_line(args, message, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err

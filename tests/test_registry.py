@@ -6,7 +6,14 @@ import pytest
 
 from mastermind.app.cli import main
 from mastermind.app.registry import (
-    HEURISTIC_NAMES, NAMES, OPTIONS, REGISTRY, check_names, make_strategy, strategy, strategy_tree,
+    HEURISTIC_NAMES,
+    NAMES,
+    OPTIONS,
+    REGISTRY,
+    check_names,
+    make_strategy,
+    strategy,
+    strategy_tree,
 )
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules

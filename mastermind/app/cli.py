@@ -16,8 +16,8 @@ from typing import Annotated
 
 import typer
 
+from mastermind.app.commands import basics, exact, files, gamevalue, heuristics, play, reports, results
 from mastermind.app.helpstyle import Group
-from mastermind.app.commands import basics, play, files, heuristics, reports, gamevalue, exact, results
 
 app = typer.Typer(
     name="mastermind",
@@ -44,8 +44,9 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _top(
-    show_version: Annotated[bool, typer.Option("--version", help="Print the version and exit.",
-                                               is_eager=True, callback=_version)] = False,
+    show_version: Annotated[
+        bool, typer.Option("--version", help="Print the version and exit.", is_eager=True, callback=_version)
+    ] = False,
 ) -> None:
     """Optimal and heuristic strategies for generalized Mastermind."""
 
@@ -76,8 +77,9 @@ def _watch_interrupts(reader: socket.socket) -> None:
             continue
         cancel.interrupt()
         deadline = time.monotonic() + GRACE
-        while time.monotonic() < deadline or (cancel.winding_down.is_set()
-                                              and time.monotonic() < deadline + WIND_DOWN):
+        while time.monotonic() < deadline or (
+            cancel.winding_down.is_set() and time.monotonic() < deadline + WIND_DOWN
+        ):
             time.sleep(0.02)
             if cancel.finished.is_set():
                 return
@@ -117,7 +119,9 @@ def interrupt_handling():
         writer.close()
         yield
         return
-    watcher = threading.Thread(target=_watch_interrupts, args=(reader,), daemon=True, name="mastermind-ctrl-c")
+    watcher = threading.Thread(
+        target=_watch_interrupts, args=(reader,), daemon=True, name="mastermind-ctrl-c"
+    )
     watcher.start()
     try:
         yield
@@ -183,8 +187,11 @@ def _internal_error(exc: BaseException) -> int:
     if os.environ.get("MASTERMIND_DEBUG"):
         raise exc
     detail = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else ""
-    print(f"internal error: {type(exc).__name__}{': ' + detail if detail else ''} "
-          f"(a bug: please report it; MASTERMIND_DEBUG=1 shows where)", file=sys.stderr)
+    print(
+        f"internal error: {type(exc).__name__}{': ' + detail if detail else ''} "
+        f"(a bug: please report it; MASTERMIND_DEBUG=1 shows where)",
+        file=sys.stderr,
+    )
     return 70
 
 

@@ -57,8 +57,10 @@ def plot_format(path: str | os.PathLike) -> str:
         return "svg"
     fmt = PLOT_FORMATS.get(Path(path).suffix.lower())
     if fmt is None:
-        raise MastermindError(f"cannot tell the picture format of {path}: name it .png or .svg "
-                              "(or - for SVG on standard output)")
+        raise MastermindError(
+            f"cannot tell the picture format of {path}: name it .png or .svg "
+            "(or - for SVG on standard output)"
+        )
     return fmt
 
 
@@ -75,13 +77,15 @@ def _matplotlib():
     try:
         import matplotlib
     except ImportError:
-        raise MastermindError("drawing needs matplotlib, which is not installed: "
-                              "pip install 'mastermind-strategies[plot]'") from None
+        raise MastermindError(
+            "drawing needs matplotlib, which is not installed: pip install 'mastermind-strategies[plot]'"
+        ) from None
     return matplotlib
 
 
-def guesses_figure(title: str, series: Sequence[Series], optimal_total: int | None,
-                   lower_bound: int | None) -> Figure:
+def guesses_figure(
+    title: str, series: Sequence[Series], optimal_total: int | None, lower_bound: int | None
+) -> Figure:
     """Left: secrets per number of guesses, one bar group per strategy, log scale, every
     count written on its bar. Right: each strategy's total minus the optimum and minus the
     lower bound (either left out when unknown)."""
@@ -100,8 +104,9 @@ def guesses_figure(title: str, series: Sequence[Series], optimal_total: int | No
     for i, (s, colour) in enumerate(zip(series, colours)):
         xs = [k + 1 + (i - (len(series) - 1) / 2) * width for k in range(len(s.histogram))]
         bars = hist_ax.bar(xs, s.histogram, width=width, label=s.name, color=colour)
-        hist_ax.bar_label(bars, labels=[str(h) if h else "" for h in s.histogram], fontsize=7,
-                          rotation=90, padding=2)
+        hist_ax.bar_label(
+            bars, labels=[str(h) if h else "" for h in s.histogram], fontsize=7, rotation=90, padding=2
+        )
     hist_ax.set_yscale("log")
     top = max(max(s.histogram) for s in series)
     hist_ax.set_ylim(0.7, top * 8)  # room above the tallest bar for its label
@@ -117,15 +122,26 @@ def guesses_figure(title: str, series: Sequence[Series], optimal_total: int | No
     drawn = []
     if optimal_total is not None:
         gaps = [s.total - optimal_total for s in series]
-        bars = gap_ax.barh([r - height / 2 for r in rows], gaps, height=height, color="#d62728",
-                           label=f"to the optimum ({optimal_total})")
-        gap_ax.bar_label(bars, labels=[f"+{g} ({100 * g / optimal_total:.1f}%)" for g in gaps],
-                         fontsize=7, padding=2)
+        bars = gap_ax.barh(
+            [r - height / 2 for r in rows],
+            gaps,
+            height=height,
+            color="#d62728",
+            label=f"to the optimum ({optimal_total})",
+        )
+        gap_ax.bar_label(
+            bars, labels=[f"+{g} ({100 * g / optimal_total:.1f}%)" for g in gaps], fontsize=7, padding=2
+        )
         drawn.extend(gaps)
     if lower_bound is not None:
         gaps = [s.total - lower_bound for s in series]
-        bars = gap_ax.barh([r + height / 2 for r in rows], gaps, height=height, color="#7f7f7f",
-                           label=f"to the lower bound ({lower_bound})")
+        bars = gap_ax.barh(
+            [r + height / 2 for r in rows],
+            gaps,
+            height=height,
+            color="#7f7f7f",
+            label=f"to the lower bound ({lower_bound})",
+        )
         gap_ax.bar_label(bars, labels=[f"+{g}" for g in gaps], fontsize=7, padding=2)
         drawn.extend(gaps)
     gap_ax.set_yticks(rows, names)
@@ -141,8 +157,12 @@ def guesses_figure(title: str, series: Sequence[Series], optimal_total: int | No
 
 def figure_bytes(fig: Figure, fmt: str) -> bytes:
     buffer = io.BytesIO()
-    fig.savefig(buffer, format=fmt, dpi=110, metadata={"Software": None} if fmt == "png" else
-                {"Creator": None, "Date": None})
+    fig.savefig(
+        buffer,
+        format=fmt,
+        dpi=110,
+        metadata={"Software": None} if fmt == "png" else {"Creator": None, "Date": None},
+    )
     return buffer.getvalue()
 
 

@@ -16,8 +16,9 @@ interactive sessions all ask here; the engines know no names.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
@@ -46,8 +47,15 @@ class StrategySpec:
     options: tuple[str, ...]
     factory: Callable[..., Strategy]
 
-    def make(self, table: CodeTable, *, pool: str = "all", tie_break: str = "default",
-             seed: int | None = None, progress: Progress | None = None) -> Strategy:
+    def make(
+        self,
+        table: CodeTable,
+        *,
+        pool: str = "all",
+        tie_break: str = "default",
+        seed: int | None = None,
+        progress: Progress | None = None,
+    ) -> Strategy:
         """The strategy for the game of ``table`` (``progress`` shows a solver's work)."""
         check_options(pool=pool, tie_break=tie_break)
         given = {"pool": pool, "tie_break": tie_break, "seed": seed}
@@ -93,10 +101,19 @@ def _optimal(table: CodeTable, *, pool: str, progress: Progress | None = None) -
 
 
 _SPECS = (
-    StrategySpec("minimax", "heuristic", "smallest largest answer class (Knuth)", OPTIONS, _scored("minimax")),
-    StrategySpec("expected-size", "heuristic", "smallest expected class size (Irving)", OPTIONS,
-                 _scored("expected-size")),
-    StrategySpec("entropy", "heuristic", "largest entropy of the answer classes", OPTIONS, _scored("entropy")),
+    StrategySpec(
+        "minimax", "heuristic", "smallest largest answer class (Knuth)", OPTIONS, _scored("minimax")
+    ),
+    StrategySpec(
+        "expected-size",
+        "heuristic",
+        "smallest expected class size (Irving)",
+        OPTIONS,
+        _scored("expected-size"),
+    ),
+    StrategySpec(
+        "entropy", "heuristic", "largest entropy of the answer classes", OPTIONS, _scored("entropy")
+    ),
     StrategySpec("most-parts", "heuristic", "most non-empty answer classes", OPTIONS, _scored("most-parts")),
     StrategySpec("simple", "heuristic", "the first code still possible", (), _simple),
     StrategySpec("random", "heuristic", "a random code still possible (seeded)", ("seed",), _random),
@@ -155,8 +172,15 @@ def check_names(names: list[str] | tuple[str, ...], *, pool: str = "all", tie_br
     check_options(pool=pool, tie_break=tie_break)
 
 
-def make_strategy(name: str, table: CodeTable, *, pool: str = "all", tie_break: str = "default",
-                  seed: int | None = None, progress: Progress | None = None) -> Strategy:
+def make_strategy(
+    name: str,
+    table: CodeTable,
+    *,
+    pool: str = "all",
+    tie_break: str = "default",
+    seed: int | None = None,
+    progress: Progress | None = None,
+) -> Strategy:
     """The strategy called ``name`` (one of :data:`NAMES`) for the game of ``table``.
 
     ``pool`` and ``tie_break`` matter to the scored heuristics (``pool`` to ``optimal`` too);
@@ -170,8 +194,15 @@ def make_strategy(name: str, table: CodeTable, *, pool: str = "all", tie_break: 
     return strategy(name).make(table, pool=pool, tie_break=tie_break, seed=seed, progress=progress)
 
 
-def strategy_tree(name: str, table: CodeTable, *, pool: str = "all", tie_break: str = "default",
-                  seed: int | None = None, progress: Progress | None = None) -> StrategyTree:
+def strategy_tree(
+    name: str,
+    table: CodeTable,
+    *,
+    pool: str = "all",
+    tie_break: str = "default",
+    seed: int | None = None,
+    progress: Progress | None = None,
+) -> StrategyTree:
     """The tree of the strategy called ``name``: every secret played (a solver's own tree).
 
     >>> from mastermind.core.game import CodeTable, Rules

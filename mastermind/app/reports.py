@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 from mastermind.engines.models.bounds import (
-    counting_worst_bound, crude_worst_bound, knuth_first_guess, lookahead_total_bound,
-    lookahead_worst_bound, perfect_tree_total,
+    counting_worst_bound,
+    crude_worst_bound,
+    knuth_first_guess,
+    lookahead_total_bound,
+    lookahead_worst_bound,
+    perfect_tree_total,
 )
 from mastermind.engines.models.timed import TimedWorker
 
@@ -30,12 +35,21 @@ def _exact_job(rules: Rules, objective: str, memory_limit: int) -> dict:
     from mastermind.engines.exact import solve
 
     result = solve(CodeTable(rules, memory_limit=memory_limit), objective=objective)
-    return {"total": int(result.stats.total), "worst": int(result.worst), "proven": bool(result.proven),
-            "seconds": round(result.seconds, 3)}
+    return {
+        "total": int(result.stats.total),
+        "worst": int(result.worst),
+        "proven": bool(result.proven),
+        "seconds": round(result.seconds, 3),
+    }
 
 
-def exact_with_limit(worker: TimedWorker, rules: Rules, objective: str, time_limit: float,
-                     memory_limit: int = DEFAULT_MEMORY_LIMIT) -> dict | None:
+def exact_with_limit(
+    worker: TimedWorker,
+    rules: Rules,
+    objective: str,
+    time_limit: float,
+    memory_limit: int = DEFAULT_MEMORY_LIMIT,
+) -> dict | None:
     """The exact optimum (``total``, ``worst``, ``proven``) or None past ``time_limit`` seconds."""
     return _proven(worker.run(_exact_job, (rules, objective, memory_limit), time_limit))
 
@@ -60,12 +74,19 @@ class Bounds:
         return max(self.crude, self.counting, self.worst_lookahead, self.cpsat_worst or 0)
 
     def to_dict(self) -> dict:
-        return {"crude": self.crude, "counting": self.counting, "worst_lookahead": self.worst_lookahead,
-                "cpsat_worst": self.cpsat_worst, "worst": self.worst, "total": self.total}
+        return {
+            "crude": self.crude,
+            "counting": self.counting,
+            "worst_lookahead": self.worst_lookahead,
+            "cpsat_worst": self.cpsat_worst,
+            "worst": self.worst,
+            "total": self.total,
+        }
 
 
-def game_bounds(table: CodeTable, *, cpsat_time: float = 0.0, workers: int = 1,
-                max_refined: int = MAX_REFINED_CODES) -> Bounds:
+def game_bounds(
+    table: CodeTable, *, cpsat_time: float = 0.0, workers: int = 1, max_refined: int = MAX_REFINED_CODES
+) -> Bounds:
     """Every lower bound that is cheap for this game; CP-SAT depth refutation on tiny games.
 
     The refined two-level bound is used up to ``max_refined`` codes.
@@ -78,12 +99,19 @@ def game_bounds(table: CodeTable, *, cpsat_time: float = 0.0, workers: int = 1,
     _, mu = knuth_first_guess(table)
     levels = 2 if table.n <= MAX_LOOKAHEAD_CODES else 0
     refined = table.n <= max_refined
-    total = (lookahead_total_bound(table, levels, refined=refined) if levels
-             else perfect_tree_total(rules, table.n))
-    worst_look = (lookahead_worst_bound(table, levels, refined=refined) if levels
-                  else counting_worst_bound(rules, table.n))
-    bounds = Bounds(crude_worst_bound(rules, mu), counting_worst_bound(rules, table.n), worst_look,
-                    max(total, 0))
+    total = (
+        lookahead_total_bound(table, levels, refined=refined)
+        if levels
+        else perfect_tree_total(rules, table.n)
+    )
+    worst_look = (
+        lookahead_worst_bound(table, levels, refined=refined)
+        if levels
+        else counting_worst_bound(rules, table.n)
+    )
+    bounds = Bounds(
+        crude_worst_bound(rules, mu), counting_worst_bound(rules, table.n), worst_look, max(total, 0)
+    )
     # a worst case of w gives a total of at most w * n: a total bound is a worst-case bound too
     bounds.worst_lookahead = max(bounds.worst_lookahead, math.ceil(total / table.n))
     if cpsat_time > 0 and table.n <= CPSAT_MAX_CODES:
@@ -110,22 +138,37 @@ class TableRow:
     def to_dict(self) -> dict[str, Any]:
         r = self.rules
         return {
-            "pegs": r.pegs, "colors": r.colors, "repeat": r.repeat, "codes": r.n_codes,
-            "answers": self.answers, "knuth_first_guess": self.knuth_first_guess,
-            "knuth_max_error": self.knuth_max_error, "knuth_worst": self.knuth_worst,
+            "pegs": r.pegs,
+            "colors": r.colors,
+            "repeat": r.repeat,
+            "codes": r.n_codes,
+            "answers": self.answers,
+            "knuth_first_guess": self.knuth_first_guess,
+            "knuth_max_error": self.knuth_max_error,
+            "knuth_worst": self.knuth_worst,
             "knuth_total": self.knuth_total,
-            "crude_lower_bound": self.bounds.crude, "worst_lower_bound": self.bounds.worst,
-            "optimal_worst": self.optimal_worst, "optimal_total": self.optimal_total,
-            "optimal_average": (round(self.optimal_total / r.n_codes, 6)
-                                if self.optimal_total is not None else None),
+            "crude_lower_bound": self.bounds.crude,
+            "worst_lower_bound": self.bounds.worst,
+            "optimal_worst": self.optimal_worst,
+            "optimal_total": self.optimal_total,
+            "optimal_average": (
+                round(self.optimal_total / r.n_codes, 6) if self.optimal_total is not None else None
+            ),
             "total_lower_bound": self.bounds.total,
             "seconds": round(self.seconds, 3),
         }
 
 
-def knuth_table_row(rules: Rules, worker: TimedWorker, *, time_limit: float,
-                    memory_limit: int = DEFAULT_MEMORY_LIMIT, cpsat_time: float = 2.0,
-                    workers: int = 1, max_refined: int = MAX_REFINED_CODES) -> TableRow:
+def knuth_table_row(
+    rules: Rules,
+    worker: TimedWorker,
+    *,
+    time_limit: float,
+    memory_limit: int = DEFAULT_MEMORY_LIMIT,
+    cpsat_time: float = 2.0,
+    workers: int = 1,
+    max_refined: int = MAX_REFINED_CODES,
+) -> TableRow:
     """One row of the table of Knuth's algorithm, with bounds and (time permitting) the optimum.
 
     ``time_limit`` applies to each of the two exact runs (least total, least worst case).
@@ -146,8 +189,15 @@ def knuth_table_row(rules: Rules, worker: TimedWorker, *, time_limit: float,
     total = _proven(worker.result())
     worst = exact_with_limit(worker, rules, "worst", time_limit, memory_limit)
     return TableRow(
-        rules, len(rules.answers), rules.code_text(first), mu, knuth.worst, knuth.total, bounds,
-        None if worst is None else worst["worst"], None if total is None else total["total"],
+        rules,
+        len(rules.answers),
+        rules.code_text(first),
+        mu,
+        knuth.worst,
+        knuth.total,
+        bounds,
+        None if worst is None else worst["worst"],
+        None if total is None else total["total"],
         time.perf_counter() - start,
     )
 
@@ -171,8 +221,9 @@ def parse_range(text: str, what: str, low: int, high: int) -> list[int]:
             else:
                 values.append(int(part))
     except ValueError:
-        raise MastermindError(f"cannot read {what} {text!r}: use a number, a range like 2-4, "
-                              f"or a list like 2,4,6") from None
+        raise MastermindError(
+            f"cannot read {what} {text!r}: use a number, a range like 2-4, or a list like 2,4,6"
+        ) from None
     bad = [v for v in values if not low <= v <= high]
     if bad:
         raise MastermindError(f"{what} {bad[0]} out of range {low}..{high}")
@@ -209,8 +260,12 @@ class CompareRow:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "strategy": self.name, "total": self.total, "average": round(self.average, 6),
-            "worst": self.worst, "histogram": self.histogram, "gap": self.gap,
+            "strategy": self.name,
+            "total": self.total,
+            "average": round(self.average, 6),
+            "worst": self.worst,
+            "histogram": self.histogram,
+            "gap": self.gap,
             "gap_percent": None if self.gap_percent is None else round(self.gap_percent, 4),
             "gap_to_lower_bound": self.gap_to_bound,
         }
@@ -228,10 +283,17 @@ class Comparison:
     def to_dict(self) -> dict[str, Any]:
         opt = self.optimal
         return {
-            "rules": str(self.rules), "codes": self.rules.n_codes,
-            "optimal": None if opt is None else {
-                "total": opt["total"], "average": round(opt["total"] / self.rules.n_codes, 6),
-                "worst": opt["worst"], "histogram": opt.get("histogram"), "proven": opt["proven"]},
+            "rules": str(self.rules),
+            "codes": self.rules.n_codes,
+            "optimal": None
+            if opt is None
+            else {
+                "total": opt["total"],
+                "average": round(opt["total"] / self.rules.n_codes, 6),
+                "worst": opt["worst"],
+                "histogram": opt.get("histogram"),
+                "proven": opt["proven"],
+            },
             "lower_bounds": {"total": self.bounds.total, "worst": self.bounds.worst},
             "strategies": [r.to_dict() for r in self.rows],
             "seconds": round(self.seconds, 3),
@@ -242,13 +304,24 @@ def _optimal_job(rules: Rules, memory_limit: int) -> dict:
     from mastermind.engines.exact import solve
 
     result = solve(CodeTable(rules, memory_limit=memory_limit))
-    return {"total": int(result.stats.total), "worst": int(result.stats.worst),
-            "histogram": list(result.stats.histogram), "proven": bool(result.proven)}
+    return {
+        "total": int(result.stats.total),
+        "worst": int(result.stats.worst),
+        "histogram": list(result.stats.histogram),
+        "proven": bool(result.proven),
+    }
 
 
-def compare(rules: Rules, *, strategies: Sequence[str] | None = None, time_limit: float = 300.0,
-            seed: int = 0, memory_limit: int = DEFAULT_MEMORY_LIMIT, progress=None,
-            max_refined: int = MAX_REFINED_CODES) -> Comparison:
+def compare(
+    rules: Rules,
+    *,
+    strategies: Sequence[str] | None = None,
+    time_limit: float = 300.0,
+    seed: int = 0,
+    memory_limit: int = DEFAULT_MEMORY_LIMIT,
+    progress=None,
+    max_refined: int = MAX_REFINED_CODES,
+) -> Comparison:
     """Every heuristic against the optimum (if found within ``time_limit``) and the lower bounds.
 
     The refined bound (about 20 s on p4c6) runs while the child searches the optimum.
@@ -276,6 +349,8 @@ def compare(rules: Rules, *, strategies: Sequence[str] | None = None, time_limit
     if progress is not None:
         progress.advance(1)
     opt_total = None if optimal is None else optimal["total"]
-    rows = [CompareRow(name, s.total, s.worst, list(s.histogram), s.secrets, opt_total, bounds.total)
-            for name, s in stats.items()]
+    rows = [
+        CompareRow(name, s.total, s.worst, list(s.histogram), s.secrets, opt_total, bounds.total)
+        for name, s in stats.items()
+    ]
     return Comparison(rules, rows, optimal, bounds, time.perf_counter() - start)

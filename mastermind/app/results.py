@@ -49,16 +49,31 @@ def _games(spec: Iterable[tuple[int, Iterable[int], bool]]) -> tuple[str, ...]:
 
 
 # issue 17: the games every table should have
-OPTIMAL_SCOPE = _games([
-    (2, range(2, 11), True), (3, range(2, 11), True), (4, range(2, 9), True),
-    (5, range(2, 6), True), (6, range(2, 5), True), (7, range(2, 4), True), (8, [2], True),
-    (3, range(3, 11), False), (4, range(4, 11), False), (5, range(5, 8), False), (6, range(6, 8), False),
-])
+OPTIMAL_SCOPE = _games(
+    [
+        (2, range(2, 11), True),
+        (3, range(2, 11), True),
+        (4, range(2, 9), True),
+        (5, range(2, 6), True),
+        (6, range(2, 5), True),
+        (7, range(2, 4), True),
+        (8, [2], True),
+        (3, range(3, 11), False),
+        (4, range(4, 11), False),
+        (5, range(5, 8), False),
+        (6, range(6, 8), False),
+    ]
+)
 # out of reach without the checkpointed search: published as open rows with quick bounds
 FRONTIER = ("p4c9", "p5c6", "p6c5", "p5c8n", "p6c8n")
-GAME_VALUE_SCOPE = _games([
-    (2, range(2, 11), True), (3, range(2, 9), True), (4, range(2, 7), True), (5, range(2, 5), True),
-])
+GAME_VALUE_SCOPE = _games(
+    [
+        (2, range(2, 11), True),
+        (3, range(2, 9), True),
+        (4, range(2, 7), True),
+        (5, range(2, 5), True),
+    ]
+)
 
 
 @dataclass(frozen=True)
@@ -81,16 +96,35 @@ PUBLISHED: dict[tuple[str, str], Reference] = {
     ("p4c7", "total"): Reference("11228", "Ville 2013"),
     ("p4c8", "total"): Reference("20471", "the 2023 computer proof for 4x8 (as cited in issue 17)"),
     ("p4c10n", "total"): Reference("26274", "Tanaka 1996 (Bulls and Cows)"),
-    **{(game, "average"): Reference(value, GODDARD) for game, value in (
-        ("p2c2", "2.000"), ("p3c2", "2.250"), ("p4c2", "2.750"), ("p5c2", "3.031"), ("p6c2", "3.500"),
-        ("p7c2", "3.875"), ("p2c3", "2.333"), ("p3c3", "2.704"), ("p4c3", "3.037"), ("p5c3", "3.358"),
-        ("p2c4", "2.813"), ("p3c4", "3.219"), ("p4c4", "3.535"), ("p2c5", "3.240"), ("p3c5", "3.608"),
-        ("p4c5", "3.941"),
-    )},
+    **{
+        (game, "average"): Reference(value, GODDARD)
+        for game, value in (
+            ("p2c2", "2.000"),
+            ("p3c2", "2.250"),
+            ("p4c2", "2.750"),
+            ("p5c2", "3.031"),
+            ("p6c2", "3.500"),
+            ("p7c2", "3.875"),
+            ("p2c3", "2.333"),
+            ("p3c3", "2.704"),
+            ("p4c3", "3.037"),
+            ("p5c3", "3.358"),
+            ("p2c4", "2.813"),
+            ("p3c4", "3.219"),
+            ("p4c4", "3.535"),
+            ("p2c5", "3.240"),
+            ("p3c5", "3.608"),
+            ("p4c5", "3.941"),
+        )
+    },
 }
 # the row field each quantity is compared with
-QUANTITY_FIELDS = {"total": "total", "average": "average_fraction", "worst": "optimal_worst",
-                   "worst_total": "worst_total"}
+QUANTITY_FIELDS = {
+    "total": "total",
+    "average": "average_fraction",
+    "worst": "optimal_worst",
+    "worst_total": "worst_total",
+}
 GAME_VALUE_PUBLISHED: dict[str, Reference] = {
     "p4c6": Reference("5600/1290", "Wiener"),
 }
@@ -131,8 +165,14 @@ def tool_version() -> str:
     from mastermind import __version__
 
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).parent,
-                                capture_output=True, text=True, timeout=5, check=False)
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=Path(__file__).parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return __version__
     sha = commit.stdout.strip()
@@ -149,6 +189,7 @@ def _fraction(x: Fraction) -> str:
 
 # ---- the work, run in a child process (module-level functions: the child imports them) ----
 
+
 def optimal_part(game: str, part: str, jobs: int, solve_options: dict) -> dict:
     """One piece of an optimal row: ``total`` (optimum after every canonical first guess),
     ``tie`` (an optimal tree with the smallest worst case, then fewest secrets at it) or
@@ -162,22 +203,35 @@ def optimal_part(game: str, part: str, jobs: int, solve_options: dict) -> dict:
     if part == "total":
         results = solve_by_first_guess(table, objective="total", jobs=jobs, **solve_options)
         best = min(r.total for r in results)
-        firsts = [{"guess": rules.code_text(r.first_guess), "total": int(r.total), "worst": int(r.worst)}
-                  for r in results]
+        firsts = [
+            {"guess": rules.code_text(r.first_guess), "total": int(r.total), "worst": int(r.worst)}
+            for r in results
+        ]
         chosen = next(r for r in results if r.total == best)
-        return {"total": int(best), "worst": int(chosen.worst), "histogram": chosen.histogram,
-                "best_first_guesses": [f["guess"] for f in firsts if f["total"] == best],
-                "by_first_guess": firsts, "tree": write_tree(chosen.tree, "json", chosen.stats),
-                "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
+        return {
+            "total": int(best),
+            "worst": int(chosen.worst),
+            "histogram": chosen.histogram,
+            "best_first_guesses": [f["guess"] for f in firsts if f["total"] == best],
+            "by_first_guess": firsts,
+            "tree": write_tree(chosen.tree, "json", chosen.stats),
+            "seconds": time.perf_counter() - start,
+            "cpu_seconds": time.process_time() - cpu,
+        }
     if part not in ("tie", "worst"):
         raise MastermindError(f"unknown part {part!r}")
     if part == "tie":
         r = solve(table, objective="total", tie_break=True, jobs=jobs, **solve_options)
     else:
         r = solve(table, objective="worst", jobs=jobs, **solve_options)
-    return {"total": int(r.total), "worst": int(r.worst), "histogram": r.histogram,
-            "tree": write_tree(r.tree, "json", r.stats), "seconds": time.perf_counter() - start,
-            "cpu_seconds": time.process_time() - cpu}
+    return {
+        "total": int(r.total),
+        "worst": int(r.worst),
+        "histogram": r.histogram,
+        "tree": write_tree(r.tree, "json", r.stats),
+        "seconds": time.perf_counter() - start,
+        "cpu_seconds": time.process_time() - cpu,
+    }
 
 
 def bounds_part(game: str, kind: str) -> dict:
@@ -197,9 +251,13 @@ def bounds_part(game: str, kind: str) -> dict:
     table = CodeTable(rules)
     if kind == "lower":
         levels = 2 if table.n <= MAX_LOOKAHEAD_CODES else 1
-        data = {"lower_total": int(lookahead_total_bound(table, levels)), "lookahead_levels": levels,
-                "lower_worst": int(max(counting_worst_bound(rules, table.n),
-                                       lookahead_worst_bound(table, levels)))}
+        data = {
+            "lower_total": int(lookahead_total_bound(table, levels)),
+            "lookahead_levels": levels,
+            "lower_worst": int(
+                max(counting_worst_bound(rules, table.n), lookahead_worst_bound(table, levels))
+            ),
+        }
     else:
         stats = strategy_tree(kind, table).stats(table)
         data = {"upper_total": int(stats.total), "upper_worst": int(stats.worst), "heuristic": kind}
@@ -223,9 +281,16 @@ def game_value_part(game: str, jobs: int) -> dict:
 
 # ---- rows ------------------------------------------------------------------------------------
 
+
 def _base_row(rules: Rules) -> dict:
-    return {"game": game_id(rules), "rules": str(rules), "pegs": rules.pegs, "colours": rules.colors,
-            "repetition": rules.repeat, "codes": rules.n_codes}
+    return {
+        "game": game_id(rules),
+        "rules": str(rules),
+        "pegs": rules.pegs,
+        "colours": rules.colors,
+        "repetition": rules.repeat,
+        "codes": rules.n_codes,
+    }
 
 
 def _agrees(ref: Reference, computed: Any) -> bool:
@@ -242,21 +307,32 @@ def literature(row: dict) -> dict:
     again whenever the tables are written, so that a new reference reaches every row."""
     rules = Rules.parse(row["game"])
     if row.get("status") != "proven":
-        return {"published": [], "literature": "open",
-                "literature_note": row.get("reason", "")}
+        return {"published": [], "literature": "open", "literature_note": row.get("reason", "")}
     checks = []
     if "value" in row:  # a game-value row
         ref = GAME_VALUE_PUBLISHED.get(row["game"])
         if ref is not None:
-            checks.append({"quantity": "value", "value": ref.value, "source": ref.source,
-                           "agrees": Fraction(ref.value) == Fraction(row["value"])})
+            checks.append(
+                {
+                    "quantity": "value",
+                    "value": ref.value,
+                    "source": ref.source,
+                    "agrees": Fraction(ref.value) == Fraction(row["value"]),
+                }
+            )
         range_of = game_value_literature_range
     else:
         for quantity, field in QUANTITY_FIELDS.items():
             ref = PUBLISHED.get((row["game"], quantity))
             if ref is not None and row.get(field) is not None:
-                checks.append({"quantity": quantity, "value": ref.value, "source": ref.source,
-                               "agrees": _agrees(ref, row[field])})
+                checks.append(
+                    {
+                        "quantity": quantity,
+                        "value": ref.value,
+                        "source": ref.source,
+                        "agrees": _agrees(ref, row[field]),
+                    }
+                )
         range_of = literature_range
     status, note = _status(rules, checks, range_of)
     return {"published": checks, "literature": status, "literature_note": note}
@@ -268,7 +344,8 @@ def _status(rules: Rules, checks: list[dict], range_of: Callable[[Rules], str | 
     if checks:
         ok = all(c["agrees"] for c in checks)
         return ("agrees" if ok else "DIFFERS"), "; ".join(
-            f"{c['quantity']} {c['value']} ({c['source']})" for c in checks)
+            f"{c['quantity']} {c['value']} ({c['source']})" for c in checks
+        )
     paper = range_of(rules)
     if paper:
         return NOT_TRANSCRIBED, paper
@@ -317,10 +394,17 @@ class Runner:
         """The optimal-strategy row of one game (an open row when the optimum takes too long)."""
         game = game_id(rules)
         row = _base_row(rules)
-        row.update(jobs=self.jobs, max_seconds=self.max_seconds, version=tool_version(),
-                   command=command_for(game, "optimal", self.jobs))
-        total = None if game in FRONTIER else self._run(optimal_part, (game, "total", self.jobs,
-                                                                       self.solve_options))
+        row.update(
+            jobs=self.jobs,
+            max_seconds=self.max_seconds,
+            version=tool_version(),
+            command=command_for(game, "optimal", self.jobs),
+        )
+        total = (
+            None
+            if game in FRONTIER
+            else self._run(optimal_part, (game, "total", self.jobs, self.solve_options))
+        )
         if total is None:
             return self._open_row(row, rules)
         seconds, cpu = total["seconds"], total["cpu_seconds"]
@@ -350,12 +434,19 @@ class Runner:
         t = int(total["total"])
         avg = Fraction(t, rules.n_codes)
         row.update(
-            status="proven", total=t, average=round(t / rules.n_codes, 6), average_fraction=_fraction(avg),
-            worst=total["worst"], tie_broken=tie_broken, histogram=total["histogram"],
-            best_first_guesses=total["best_first_guesses"], by_first_guess=total["by_first_guess"],
+            status="proven",
+            total=t,
+            average=round(t / rules.n_codes, 6),
+            average_fraction=_fraction(avg),
+            worst=total["worst"],
+            tie_broken=tie_broken,
+            histogram=total["histogram"],
+            best_first_guesses=total["best_first_guesses"],
+            by_first_guess=total["by_first_guess"],
             optimal_worst=None if worst is None else worst["worst"],
             worst_total=None if worst is None else worst["total"],
-            seconds=round(seconds, 3), cpu_seconds=round(cpu, 3),
+            seconds=round(seconds, 3),
+            cpu_seconds=round(cpu, 3),
             # parts past the cap (their time is not in seconds): the worst-case search, the tie-break
             unfinished=[name for name, part in (("worst", worst), ("tie", tie)) if part is None],
         )
@@ -365,10 +456,10 @@ class Runner:
 
     def _open_row(self, row: dict, rules: Rules) -> dict:
         game = row["game"]
-        reason = ("needs the checkpointed search" if game in FRONTIER
-                  else f"not proven within {self._cap()}")
-        row.update(status="open", reason=reason, tree=None, published=[],
-                   literature="open", literature_note=reason)
+        reason = "needs the checkpointed search" if game in FRONTIER else f"not proven within {self._cap()}"
+        row.update(
+            status="open", reason=reason, tree=None, published=[], literature="open", literature_note=reason
+        )
         bounds: dict = {}
         seconds = cpu = 0.0
         for kind in ("lower", *OPEN_HEURISTICS):
@@ -398,26 +489,47 @@ class Runner:
     def game_value_row(self, rules: Rules) -> dict:
         game = game_id(rules)
         row = _base_row(rules)
-        row.update(jobs=self.jobs, max_seconds=self.max_seconds, version=tool_version(),
-                   command=command_for(game, "game-values", self.jobs))
+        row.update(
+            jobs=self.jobs,
+            max_seconds=self.max_seconds,
+            version=tool_version(),
+            command=command_for(game, "game-values", self.jobs),
+        )
         data = self._run(game_value_part, (game, self.jobs))
         if data is None:
-            row.update(status="open", reason=f"not proven within {self._cap()}",
-                       literature="open", published=None, seconds=None, cpu_seconds=None)
+            row.update(
+                status="open",
+                reason=f"not proven within {self._cap()}",
+                literature="open",
+                published=None,
+                seconds=None,
+                cpu_seconds=None,
+            )
             return row
         value = Fraction(data["value_numerator"], data["value_denominator"])
         uniform = Fraction(data["uniform_total"], rules.n_codes)
         row.update(
             status="proven" if data["proven"] else "bounds",
-            value=_fraction(value), value_decimal=round(float(value), 6),
+            value=_fraction(value),
+            value_decimal=round(float(value), 6),
             uniform_total=data["uniform_total"],
-            uniform_average=_fraction(uniform), uniform_optimal=value == uniform,
-            maker=[{"pattern": m["pattern"], "codes": m["codes"], "example": m["example"],
-                    "class_probability": m["probability_fraction"], "per_code": m["per_code_fraction"]}
-                   for m in data["maker"]],
+            uniform_average=_fraction(uniform),
+            uniform_optimal=value == uniform,
+            maker=[
+                {
+                    "pattern": m["pattern"],
+                    "codes": m["codes"],
+                    "example": m["example"],
+                    "class_probability": m["probability_fraction"],
+                    "per_code": m["per_code_fraction"],
+                }
+                for m in data["maker"]
+            ],
             maker_support=[m["pattern"] for m in data["maker"] if m["probability_fraction"] != "0"],
-            breaker_mix_size=len(data["breaker"]), breaker_first_guesses=data["breaker_first_guesses"],
-            iterations=data["iterations"], seconds=round(data["seconds"], 3),
+            breaker_mix_size=len(data["breaker"]),
+            breaker_first_guesses=data["breaker_first_guesses"],
+            iterations=data["iterations"],
+            seconds=round(data["seconds"], 3),
             cpu_seconds=round(data["cpu_seconds"], 3),
         )
         row["value_unreduced"] = _unreduced(value, row["maker"])
@@ -436,6 +548,7 @@ def _unreduced(value: Fraction, maker: list[dict]) -> str:
 
 
 # ---- files -------------------------------------------------------------------------------------
+
 
 def _sort_key(row: dict) -> tuple:
     return (not row["repetition"], row["pegs"], row["colours"])
@@ -480,6 +593,7 @@ def merge_into(out: Path, fmt: str, new_rows: Sequence[dict]) -> list[dict]:
 
 # ---- markdown ----------------------------------------------------------------------------------
 
+
 def _repetition(row: dict) -> str:
     return "yes" if row["repetition"] else "no"
 
@@ -520,8 +634,10 @@ def render_optimal(rows: Sequence[dict]) -> str:
         "- **s**: wall seconds of the whole row (CPU seconds in brackets; `jobs` threads) on a",
         "  shared 2-core machine, so wall times vary with its load; trees: `trees/GAME.json.gz`.",
         "",
-        ("| game | pegs | colours | repetition | codes | total | average | worst | opt. worst "
-        "| total at opt. worst | best first guesses | histogram | published | status | s | jobs |"),
+        (
+            "| game | pegs | colours | repetition | codes | total | average | worst | opt. worst "
+            "| total at opt. worst | best first guesses | histogram | published | status | s | jobs |"
+        ),
         "|---|---:|---:|---|---:|---:|---|---:|---:|---:|---|---|---|---|---:|---:|",
     ]
     for r in proven:
@@ -534,7 +650,8 @@ def render_optimal(rows: Sequence[dict]) -> str:
             f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} | {r['total']} "
             f"| {avg} | {worst} | {ow} | {wt} | {' '.join(r['best_first_guesses'])} "
             f"| {' '.join(map(str, r['histogram']))} | {_published_cell(r)} | {r['literature']} "
-            f"| {_seconds(r)} | {r['jobs']} |")
+            f"| {_seconds(r)} | {r['jobs']} |"
+        )
     if open_rows:
         lines += [
             "",
@@ -544,8 +661,10 @@ def render_optimal(rows: Sequence[dict]) -> str:
             "`mastermind bounds`); *upper*: the total and worst case of a heuristic strategy played",
             "on every secret (a strategy that exists, not the optimum).",
             "",
-            ("| game | pegs | colours | repetition | codes | total lower | total upper (heuristic) "
-            "| worst lower | worst upper | why open | s |"),
+            (
+                "| game | pegs | colours | repetition | codes | total lower | total upper (heuristic) "
+                "| worst lower | worst upper | why open | s |"
+            ),
             "|---|---:|---:|---|---:|---:|---:|---:|---:|---|---:|",
         ]
         for r in open_rows:
@@ -554,11 +673,16 @@ def render_optimal(rows: Sequence[dict]) -> str:
             lines.append(
                 f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} "
                 f"| {b.get('lower_total', '')} | {upper} | {b.get('lower_worst', '')} "
-                f"| {b.get('upper_worst', '')} | {r.get('reason', '')} | {_seconds(r)} |")
+                f"| {b.get('upper_worst', '')} | {r.get('reason', '')} | {_seconds(r)} |"
+            )
     skipped = [r for r in proven if r.get("tree") and r["tree"].get("skipped")]
     if skipped:
-        lines += ["", "Trees left out (too large): " + ", ".join(
-            f"{r['game']} ({r['tree']['skipped']})" for r in skipped) + "."]
+        lines += [
+            "",
+            "Trees left out (too large): "
+            + ", ".join(f"{r['game']} ({r['tree']['skipped']})" for r in skipped)
+            + ".",
+        ]
     lines += _reproduce(rows)
     return "\n".join(lines) + "\n"
 
@@ -567,8 +691,11 @@ def _reproduce(rows: Sequence[dict]) -> list[str]:
     if not rows:
         return []
     versions = sorted({r["version"] for r in rows if r.get("version")})
-    return ["", f"Reproduce a row with the command in its JSON entry, e.g. `{rows[0]['command']}`",
-            f"(tool version{'s' if len(versions) > 1 else ''} {', '.join(versions)})."]
+    return [
+        "",
+        f"Reproduce a row with the command in its JSON entry, e.g. `{rows[0]['command']}`",
+        f"(tool version{'s' if len(versions) > 1 else ''} {', '.join(versions)}).",
+    ]
 
 
 def render_game_values(rows: Sequence[dict]) -> str:
@@ -586,30 +713,43 @@ def render_game_values(rows: Sequence[dict]) -> str:
         "a random colour and position permutation. *s*: wall seconds (CPU seconds in brackets)",
         "on a shared 2-core machine.",
         "",
-        ("| game | codes | value | decimal | uniform average | uniform optimal | maker's mix "
-        "(class: probability) | breaker mix | published | status | s | jobs |"),
+        (
+            "| game | codes | value | decimal | uniform average | uniform optimal | maker's mix "
+            "(class: probability) | breaker mix | published | status | s | jobs |"
+        ),
         "|---|---:|---|---:|---|---|---|---:|---|---|---:|---:|",
     ]
     for r in rows:
         if r["status"] != "proven":
-            lines.append(f"| {r['game']} | {r['codes']} | open | | | | {r.get('reason', '')} | | | open "
-                         f"| | {r['jobs']} |")
+            lines.append(
+                f"| {r['game']} | {r['codes']} | open | | | | {r.get('reason', '')} | | | open "
+                f"| | {r['jobs']} |"
+            )
             continue
         mix = ", ".join(f"{m['pattern']}: {m['class_probability']}" for m in r["maker"])
         lines.append(
             f"| {r['game']} | {r['codes']} | {r['value_unreduced']} | {r['value_decimal']:.6f} "
             f"| {r['uniform_total']}/{r['codes']} | {'yes' if r['uniform_optimal'] else 'no'} | {mix} "
             f"| {r['breaker_mix_size']} | {_published_cell(r)} | {r['literature']} | {_seconds(r)} "
-            f"| {r['jobs']} |")
+            f"| {r['jobs']} |"
+        )
     lines += _reproduce(rows)
     return "\n".join(lines) + "\n"
 
 
 # ---- the whole run -----------------------------------------------------------------------------
 
-def run_tables(out: Path, *, tables: Sequence[str], games: Sequence[str] | None, max_seconds: float | None,
-               jobs: int, solve_options: dict | None = None,
-               report: Callable[[str], None] = lambda line: None) -> dict[str, list[dict]]:
+
+def run_tables(
+    out: Path,
+    *,
+    tables: Sequence[str],
+    games: Sequence[str] | None,
+    max_seconds: float | None,
+    jobs: int,
+    solve_options: dict | None = None,
+    report: Callable[[str], None] = lambda line: None,
+) -> dict[str, list[dict]]:
     """Compute the rows of ``tables`` ("optimal", "game-values") for ``games`` (default: each
     table's scope, smallest first) and merge each into the files as soon as it is done."""
     if not out.is_dir():
@@ -636,16 +776,22 @@ def run_tables(out: Path, *, tables: Sequence[str], games: Sequence[str] | None,
 def _optimal_line(row: dict) -> str:
     if row["status"] != "proven":
         b = row.get("bounds") or {}
-        return (f"{row['game']}: open ({row['reason']}); total in [{b.get('lower_total', '?')}, "
-                f"{b.get('upper_total', '?')}]")
-    return (f"{row['game']}: total {row['total']} (avg {row['average']:.4f}), worst {row['worst']}, "
-            f"optimal worst {row['optimal_worst']} with total {row['worst_total']}, first "
-            f"{' '.join(row['best_first_guesses'])}; {row['literature']}; {row['seconds']:.1f} s")
+        return (
+            f"{row['game']}: open ({row['reason']}); total in [{b.get('lower_total', '?')}, "
+            f"{b.get('upper_total', '?')}]"
+        )
+    return (
+        f"{row['game']}: total {row['total']} (avg {row['average']:.4f}), worst {row['worst']}, "
+        f"optimal worst {row['optimal_worst']} with total {row['worst_total']}, first "
+        f"{' '.join(row['best_first_guesses'])}; {row['literature']}; {row['seconds']:.1f} s"
+    )
 
 
 def _game_value_line(row: dict) -> str:
     if row["status"] != "proven":
         return f"{row['game']}: game value open ({row['reason']})"
-    return (f"{row['game']}: game value {row['value_unreduced']} = {row['value_decimal']:.6f}, uniform "
-            f"{'optimal' if row['uniform_optimal'] else 'not optimal'}, breaker mix "
-            f"{row['breaker_mix_size']}; {row['literature']}; {row['seconds']:.1f} s")
+    return (
+        f"{row['game']}: game value {row['value_unreduced']} = {row['value_decimal']:.6f}, uniform "
+        f"{'optimal' if row['uniform_optimal'] else 'not optimal'}, breaker mix "
+        f"{row['breaker_mix_size']}; {row['literature']}; {row['seconds']:.1f} s"
+    )

@@ -27,8 +27,12 @@ ESTIMATE_SECONDS = {
     "mastermind.engines.heuristics._kernels": 6,
     "mastermind.engines.models._kernels": 4,
 }
-EXACT_KERNELS = ("mastermind.core._kernels", "mastermind.core._symmetry_kernels",
-                 "mastermind.engines.exact._kernels", "mastermind.engines.exact._dfs")
+EXACT_KERNELS = (
+    "mastermind.core._kernels",
+    "mastermind.core._symmetry_kernels",
+    "mastermind.engines.exact._kernels",
+    "mastermind.engines.exact._dfs",
+)
 HEURISTIC_KERNELS = ("mastermind.core._kernels", "mastermind.engines.heuristics._kernels")
 ALL_KERNELS = (*EXACT_KERNELS, "mastermind.engines.heuristics._kernels", "mastermind.engines.models._kernels")
 

@@ -169,8 +169,11 @@ def read_text(path: str | os.PathLike, limit: int = MAX_READ) -> str:
     try:
         if str(path) == "-":
             buffer = getattr(sys.stdin, "buffer", None)  # a text stream in tests
-            raw = (_read_at_most(buffer, limit) if buffer is not None
-                   else _read_at_most(_Encoded(sys.stdin), limit))
+            raw = (
+                _read_at_most(buffer, limit)
+                if buffer is not None
+                else _read_at_most(_Encoded(sys.stdin), limit)
+            )
         else:
             with open(path, "rb") as fh:
                 raw = _read_at_most(fh, limit)
@@ -185,8 +188,9 @@ def read_text(path: str | os.PathLike, limit: int = MAX_READ) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise MastermindError(f"cannot read {path}: not UTF-8 text (byte {exc.start}); "
-                              f"a binary file?") from None
+        raise MastermindError(
+            f"cannot read {path}: not UTF-8 text (byte {exc.start}); a binary file?"
+        ) from None
 
 
 def _read_at_most(stream, limit: int) -> bytes | None:

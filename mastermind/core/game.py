@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import permutations, product
-from typing import Iterable, TypeAlias
+from typing import TypeAlias
 
 import numpy as np
 
@@ -57,8 +58,9 @@ class Feedback:
         return f"{self.black}B{self.white}W"
 
     @classmethod
-    def parse(cls, text: str, pegs: int | None = None) -> "Feedback":
-        """Read ``2B1W``, ``1B``, ``1W``, ``0``/``-`` (no pegs), ``2 1``, ``2,1``, ``BBW.``/``BBW`` or ``2A1B``.
+    def parse(cls, text: str, pegs: int | None = None) -> Feedback:
+        """Read ``2B1W``, ``1B``, ``1W``, ``0``/``-`` (no pegs), ``2 1``, ``2,1``, ``BBW.``/``BBW``
+        or ``2A1B``.
 
         With ``pegs`` given, feedback that no pair of codes can produce is refused.
         """
@@ -90,13 +92,9 @@ class Feedback:
         """Refuse feedback that no pair of codes with ``pegs`` pegs can give."""
         b, w = self.black, self.white
         if b < 0 or w < 0 or b + w > pegs:
-            raise MastermindError(
-                f"impossible feedback {self}: black + white must be at most {pegs} pegs"
-            )
+            raise MastermindError(f"impossible feedback {self}: black + white must be at most {pegs} pegs")
         if b == pegs - 1 and w == 1:
-            raise MastermindError(
-                f"impossible feedback {self}: {pegs - 1} black and 1 white never occurs"
-            )
+            raise MastermindError(f"impossible feedback {self}: {pegs - 1} black and 1 white never occurs")
 
 
 @dataclass(frozen=True)
@@ -126,7 +124,7 @@ class Rules:
         return f"p{self.pegs}c{self.colors}{'r' if self.repeat else 'n'}"
 
     @classmethod
-    def parse(cls, text: str) -> "Rules":
+    def parse(cls, text: str) -> Rules:
         """Read ``p4c6`` or ``p4c6r`` (repetition allowed) or ``p4c6n`` (no repetition)."""
         m = _RULES_RE.match(text.strip())
         if not m:
@@ -185,8 +183,7 @@ class Rules:
             return code
         if len(set(digits)) != p:
             raise MastermindError(
-                f"code {''.join(SYMBOLS[d] for d in digits)} repeats a colour, "
-                f"which {self} does not allow"
+                f"code {''.join(SYMBOLS[d] for d in digits)} repeats a colour, which {self} does not allow"
             )
         unused = list(range(c))
         code = 0
@@ -350,9 +347,7 @@ class CodeTable:
     ((1296, 1296), 256)
     """
 
-    def __init__(
-        self, rules: Rules, *, full: bool = True, memory_limit: int = DEFAULT_MEMORY_LIMIT
-    ) -> None:
+    def __init__(self, rules: Rules, *, full: bool = True, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> None:
         self.rules = rules
         need = rules.table_bytes() if full else rules.n_codes * (rules.pegs + rules.colors)
         if need > memory_limit:
@@ -388,8 +383,12 @@ class CodeTable:
             return row if candidates is None else row[candidates]
         cand = slice(None) if candidates is None else candidates
         return score_rows(
-            self.codes[guess], self.counts[guess], self.codes[cand], self.counts[cand],
-            self.rules.answer_lut, self.rules.pegs,
+            self.codes[guess],
+            self.counts[guess],
+            self.codes[cand],
+            self.counts[cand],
+            self.rules.answer_lut,
+            self.rules.pegs,
         )
 
     def partition(self, guess: Code, candidates: np.ndarray | None = None) -> np.ndarray:
@@ -415,8 +414,12 @@ def colour_counts(codes: np.ndarray, colors: int) -> np.ndarray:
 
 
 def score_rows(
-    guess: np.ndarray, guess_counts: np.ndarray, codes: np.ndarray, counts: np.ndarray,
-    lut: np.ndarray, pegs: int,
+    guess: np.ndarray,
+    guess_counts: np.ndarray,
+    codes: np.ndarray,
+    counts: np.ndarray,
+    lut: np.ndarray,
+    pegs: int,
 ) -> np.ndarray:
     """Vectorised answers of one guess (digits and colour counts) against many codes."""
     black = (codes == guess).sum(axis=1)

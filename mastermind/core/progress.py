@@ -8,8 +8,9 @@ otherwise, so piped and ``--json`` output stays clean.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator, Protocol, TextIO
+from typing import Any, Protocol, TextIO
 
 
 class Progress(Protocol):
@@ -81,8 +82,9 @@ class JsonProgress:
 
     def advance(self, n: int = 1) -> None:
         self._done += n
-        self._emit({"event": "advance", "description": self._description, "done": self._done,
-                    "total": self._total})
+        self._emit(
+            {"event": "advance", "description": self._description, "done": self._done, "total": self._total}
+        )
 
     def report(self, fields: dict) -> None:
         self._done += 1
@@ -120,8 +122,15 @@ def progress_bar(enabled: bool | str) -> Iterator[Progress]:
         yield NoProgress()
         return
     from rich.console import Console
-    from rich.progress import BarColumn, Progress as Bar, ProgressColumn, SpinnerColumn, TextColumn
-    from rich.progress import TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        ProgressColumn,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.progress import Progress as Bar
     from rich.text import Text
 
     class Count(ProgressColumn):
@@ -138,8 +147,14 @@ def progress_bar(enabled: bool | str) -> Iterator[Progress]:
             return Text("") if task.total is None else super().render(task)
 
     with Bar(
-        SpinnerColumn(), TextColumn("{task.description}"), BarOrNothing(), Count(),
-        TextColumn("{task.fields[bounds]}"), TimeElapsedColumn(), Remaining(),
-        console=Console(stderr=True), transient=True,
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarOrNothing(),
+        Count(),
+        TextColumn("{task.fields[bounds]}"),
+        TimeElapsedColumn(),
+        Remaining(),
+        console=Console(stderr=True),
+        transient=True,
     ) as bar:
         yield RichProgress(bar)

@@ -13,8 +13,8 @@ interchangeable as first guesses and as secrets.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from itertools import permutations
-from typing import Sequence
 
 import numpy as np
 
@@ -127,7 +127,9 @@ def restrict_group_reference(
     return keep, new
 
 
-def restrict_group(perms: np.ndarray, cmaps: np.ndarray, guess: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+def restrict_group(
+    perms: np.ndarray, cmaps: np.ndarray, guess: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray]:
     """The subgroup fixing ``guess`` (0-based colours), as a new ``(perms, cmaps)``."""
     from mastermind.core._symmetry_kernels import restrict_group_kernel
 
@@ -232,9 +234,7 @@ def code_lookup(rules: Rules, codes: np.ndarray) -> np.ndarray:
 MAX_STABILIZER_WORK = 50_000_000
 
 
-def stabilizer_group(
-    rules: Rules, codes: np.ndarray, values: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+def stabilizer_group(rules: Rules, codes: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The symmetries that keep ``values`` (one number per code; e.g. weights, with -1 for
     codes outside the candidate set) unchanged, as a group with every colour mapped.
 

@@ -14,8 +14,9 @@ secrets that reach it, so ``candidates == solved_here + sum(child.candidates)``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -47,14 +48,14 @@ class Node:
 
     guess: Code
     candidates: int
-    children: dict[AnswerIndex, "Node"] = field(default_factory=dict)
+    children: dict[AnswerIndex, Node] = field(default_factory=dict)
 
     @property
     def solves_here(self) -> bool:
         """True when the guess is one of the secrets that reach this node."""
         return self.candidates - sum(c.candidates for c in self.children.values()) == 1
 
-    def walk(self) -> Iterator["Node"]:
+    def walk(self) -> Iterator[Node]:
         yield self
         for child in self.children.values():
             yield from child.walk()
@@ -82,7 +83,7 @@ class Stats:
         return self.total / self.secrets if self.secrets else 0.0
 
     @classmethod
-    def from_depths(cls, depths: np.ndarray) -> "Stats":
+    def from_depths(cls, depths: np.ndarray) -> Stats:
         """The statistics of the guesses each secret needs.
 
         >>> s = Stats.from_depths(np.array([1, 2, 2, 3]))
@@ -94,8 +95,7 @@ class Stats:
             return cls(0, 0, 0, [], [])
         worst = int(depths.max())
         hist = np.bincount(depths, minlength=worst + 1)[1:].tolist()
-        return cls(int(depths.sum()), int(depths.size), worst, hist,
-                   np.flatnonzero(depths == worst).tolist())
+        return cls(int(depths.sum()), int(depths.size), worst, hist, np.flatnonzero(depths == worst).tolist())
 
     def to_dict(self, rules: Rules) -> dict[str, Any]:
         return {
@@ -135,8 +135,7 @@ class StrategyTree:
         if flat is not None:
             from mastermind.core._kernels import replay_depths
 
-            ok, out = replay_depths(table.scores, *flat, secrets.astype(np.int64),
-                                    table.rules.win_index)
+            ok, out = replay_depths(table.scores, *flat, secrets.astype(np.int64), table.rules.win_index)
             if ok:
                 return out[secrets]
         # the tree does not fit the secrets (or the table is not kept): find out where
@@ -168,8 +167,15 @@ class StrategyTree:
             children[parent, a] = index
         return (np.asarray(guesses, dtype=np.int64), children, np.asarray(counts, dtype=np.int64))
 
-    def _replay(self, table: CodeTable, node: Node, secrets: np.ndarray, depth: int,
-                path: tuple[tuple[Code, AnswerIndex], ...], out: np.ndarray) -> None:
+    def _replay(
+        self,
+        table: CodeTable,
+        node: Node,
+        secrets: np.ndarray,
+        depth: int,
+        path: tuple[tuple[Code, AnswerIndex], ...],
+        out: np.ndarray,
+    ) -> None:
         # ``path``: the (guess, answer) pairs from the root, turned into text only for errors
         rules = table.rules
         if not 0 <= node.guess < table.n:
@@ -233,7 +239,9 @@ NextGuess = Callable[[np.ndarray, History], Code]
 
 
 def build_tree(
-    table: CodeTable, next_guess: NextGuess, candidates: np.ndarray | None = None,
+    table: CodeTable,
+    next_guess: NextGuess,
+    candidates: np.ndarray | None = None,
     name: str = "",
 ) -> StrategyTree:
     """Play every candidate secret with ``next_guess(candidates, history)`` and record the tree."""

@@ -21,8 +21,18 @@ def test_json_output(capsys):
     code, out, err = run(capsys, "optimal", "-r", "p3c3", "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
-    assert {"rules", "objective", "total", "secrets", "average", "worst", "histogram",
-            "first_guess", "proven", "seconds"} <= set(data)
+    assert {
+        "rules",
+        "objective",
+        "total",
+        "secrets",
+        "average",
+        "worst",
+        "histogram",
+        "first_guess",
+        "proven",
+        "seconds",
+    } <= set(data)
     assert (data["total"], data["secrets"], data["worst"], data["proven"]) == (73, 27, 4, True)
     assert data["total"] == reference_solve(CodeTable(Rules(3, 3)))[0]  # exhaustive search
     assert sum(k * n for k, n in enumerate(data["histogram"], 1)) == data["total"]
@@ -90,9 +100,17 @@ def test_out_writes_the_tree(tmp_path, capsys):
 
 
 def test_bad_input_exits_2_with_one_line(capsys):
-    for args in (["--first", "9"], ["--objective", "mean"], ["--max-guesses", "0"],
-                 ["--max-guesses", "10" * 30], ["--first", "123", "--by-first-guess"], ["--pool", "x"],
-                 ["--tie-break", "x"], ["--jobs", "100000"], ["--jobs", "-1"]):
+    for args in (
+        ["--first", "9"],
+        ["--objective", "mean"],
+        ["--max-guesses", "0"],
+        ["--max-guesses", "10" * 30],
+        ["--first", "123", "--by-first-guess"],
+        ["--pool", "x"],
+        ["--tie-break", "x"],
+        ["--jobs", "100000"],
+        ["--jobs", "-1"],
+    ):
         code, out, err = run(capsys, "optimal", "-r", "p3c3", *args)
         assert code == 2, args
         assert err.startswith("error: ") and err.count("\n") == 1, (args, err)
@@ -105,7 +123,8 @@ def test_no_strategy_within_max_guesses_is_an_answer_exit_1(capsys, extra):
     code, out, err = run(capsys, "optimal", "-r", "p3c3", "--max-guesses", "2", *extra)
     assert code == 1 and out == ""
     assert err.strip() == "no strategy solves every secret of p3c3r within 2 guesses" + (
-        " starting with 123" if extra[:1] == ["--first"] else "")
+        " starting with 123" if extra[:1] == ["--first"] else ""
+    )
 
 
 def test_tie_break_value_and_old_flag_spelling(capsys):

@@ -4,13 +4,19 @@ checked against the plain exhaustive search in test_solver)."""
 import numpy as np
 import pytest
 
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.symmetry import canonical_codes, free_colours, full_group, restrict_group
 from mastermind.engines.exact._dfs import (
-    child_group, memo_get, new_mask_cache, new_memo, node_guesses, node_rank_tables, set_key,
+    child_group,
+    memo_get,
+    new_mask_cache,
+    new_memo,
+    node_guesses,
+    node_rank_tables,
+    set_key,
     small_cost,
 )
 from mastermind.engines.exact.search import Search
-from mastermind.core.game import CodeTable, Rules
-from mastermind.core.symmetry import canonical_codes, free_colours, full_group, restrict_group
 
 
 @pytest.mark.parametrize("levels", [0, 1, 2, 3, 5, 40])
@@ -18,13 +24,14 @@ from mastermind.core.symmetry import canonical_codes, free_colours, full_group, 
 @pytest.mark.parametrize("unit", [1, 3])
 def test_node_rank_tables_match_search_tables(levels, penalty, unit):
     table = CodeTable(Rules(3, 4))
-    search = Search(table, np.ones(table.n, dtype=np.int64), full_group(table.rules), unit=unit,
-                    penalty=penalty)
+    search = Search(
+        table, np.ones(table.n, dtype=np.int64), full_group(table.rules), unit=unit, penalty=penalty
+    )
     ranks, sizes = search.node_tables(levels)
     for n in (1, 2, 5, 17, 64):
         rank, size = node_rank_tables(levels, n, search.branching, unit, penalty)
         assert rank.tolist() == ranks[:, :n].tolist()
-        assert size.tolist() == sizes[:, :n + 1].tolist()
+        assert size.tolist() == sizes[:, : n + 1].tolist()
 
 
 @pytest.mark.parametrize("r", [0, 1, 2, 3, 10])
@@ -32,8 +39,7 @@ def test_node_rank_tables_match_search_tables(levels, penalty, unit):
 def test_small_cost_matches_rank_table(r, w):
     table = CodeTable(Rules(2, 3))
     weights = np.asarray(w)
-    search = Search(table, np.ones(table.n, dtype=weights.dtype), full_group(table.rules),
-                    unit=2, penalty=1)
+    search = Search(table, np.ones(table.n, dtype=weights.dtype), full_group(table.rules), unit=2, penalty=1)
     rank, _ = search.rank_cost(r)
     n = len(w)
     expect = np.inf if np.any(rank[:n] < 0) else float((weights * rank[:n]).sum())
@@ -61,13 +67,14 @@ def test_node_guesses_match_canonical_codes(rules_text, seed, consistent):
     colours = rng.choice(rules.colors, size=int(rng.integers(1, rules.colors + 1)), replace=False)
     inside = np.all(np.isin(table.codes, colours), axis=1)
     pool = np.flatnonzero(inside)
-    cands = np.sort(rng.choice(pool, size=min(len(pool), int(rng.integers(1, 30))), replace=False)).astype(np.int32)
+    cands = np.sort(rng.choice(pool, size=min(len(pool), int(rng.integers(1, 30))), replace=False)).astype(
+        np.int32
+    )
     absent = sorted(set(range(rules.colors)) - set(np.unique(table.codes[cands]).tolist()))
     masks = new_mask_cache()
     colour_bits = (table.counts > 0).astype(np.int64) @ (1 << np.arange(rules.colors, dtype=np.int64))
     for _ in range(2):  # the second time from the cache
-        got = node_guesses(table.codes, colour_bits, table.all_codes, cands, perms, cmaps,
-                           consistent, masks)
+        got = node_guesses(table.codes, colour_bits, table.all_codes, cands, perms, cmaps, consistent, masks)
         if consistent:
             expect = np.intersect1d(canonical_codes(table.codes, perms, cmaps), cands)
         else:
@@ -91,8 +98,13 @@ def test_child_group_matches_restrict_group(seed):
 
 def test_memo_keys_tell_sets_and_guesses_left_apart():
     a = np.array([1, 5, 9], dtype=np.int32)
-    keys = {set_key(a, 3), set_key(a, 4), set_key(a[:2], 3), set_key(a[::-1].copy(), 3),
-            set_key(np.array([1, 5, 10], dtype=np.int32), 3)}
+    keys = {
+        set_key(a, 3),
+        set_key(a, 4),
+        set_key(a[:2], 3),
+        set_key(a[::-1].copy(), 3),
+        set_key(np.array([1, 5, 10], dtype=np.int32), 3),
+    }
     assert len(keys) == 5
     # beyond n + 1 guesses left the value no longer changes, nor does the key
     assert set_key(a, 4) == set_key(a, 100)

@@ -31,8 +31,15 @@ def run(capsys, *args):
 
 
 def cli(*args, **kw):
-    return subprocess.Popen([sys.executable, "-m", "mastermind", *args], cwd=ROOT, env=ENV, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    return subprocess.Popen(
+        [sys.executable, "-m", "mastermind", *args],
+        cwd=ROOT,
+        env=ENV,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        **kw,
+    )
 
 
 def free_port() -> int:
@@ -42,6 +49,7 @@ def free_port() -> int:
 
 
 # ---- the compiled search stops with a valid bound ----------------------------------------------
+
 
 @pytest.mark.parametrize("delay", [0.0, 0.002, 0.01, 0.05])
 def test_a_stopped_search_gives_a_lower_bound_and_a_sound_memo(delay):
@@ -73,6 +81,7 @@ def _depths(node, table):
 
 # ---- every backend finds the same optimum ----------------------------------------------------
 
+
 @pytest.mark.parametrize("text", sorted(OPTIMA))
 @pytest.mark.parametrize("backend", ["threads", "processes"])
 def test_backends_find_the_optimum(text, backend):
@@ -86,9 +95,12 @@ def test_backends_find_the_optimum(text, backend):
 
 @pytest.fixture(scope="module")
 def local_cluster():
-    distributed = pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
+    distributed = pytest.importorskip(
+        "distributed", reason="the cluster extra (dask[distributed]) is not installed"
+    )
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
     yield cluster
     cluster.close()
 
@@ -112,10 +124,18 @@ def test_dask_scheduler_and_workers_from_the_command_line(tmp_path):
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     logs = open(tmp_path / "dask.log", "w")
-    scheduler = subprocess.Popen(["dask", "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                                  "--no-dashboard"], env=ENV, stdout=logs, stderr=logs)
-    worker = subprocess.Popen(["dask", "worker", address, "--nworkers", "2", "--nthreads", "1",
-                               "--no-dashboard"], env=ENV, stdout=logs, stderr=logs)
+    scheduler = subprocess.Popen(
+        ["dask", "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+        env=ENV,
+        stdout=logs,
+        stderr=logs,
+    )
+    worker = subprocess.Popen(
+        ["dask", "worker", address, "--nworkers", "2", "--nthreads", "1", "--no-dashboard"],
+        env=ENV,
+        stdout=logs,
+        stderr=logs,
+    )
     try:
         from distributed import Client
 
@@ -155,6 +175,7 @@ def test_a_dead_process_worker_has_its_units_run_again(monkeypatch, tmp_path):
 
 
 # ---- checkpoints -------------------------------------------------------------------------------
+
 
 def test_a_checkpoint_is_reused(tmp_path, capsys):
     folder = tmp_path / "ck"
@@ -223,6 +244,7 @@ def test_a_killed_run_resumes_from_its_checkpoint(tmp_path):
 
 # ---- stopping ----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
 def test_bad_time_limits_exit_2(capsys, value):
     code, _, err = run(capsys, "optimal", "-r", "p3c3", "--time-limit", value)
@@ -249,7 +271,9 @@ def test_a_time_limit_reports_proven_bounds(capsys):
     assert code == 0
     data = json.loads(out)
     assert data["proven"] is False and data["stopped"] == "time limit"
-    assert 0 < data["lower_bound"] and (data["upper_bound"] is None or data["upper_bound"] >= data["lower_bound"])
+    assert 0 < data["lower_bound"] and (
+        data["upper_bound"] is None or data["upper_bound"] >= data["lower_bound"]
+    )
 
 
 def test_time_limit_leaves_a_quick_solve_proven(capsys):

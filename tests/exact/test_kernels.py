@@ -3,14 +3,21 @@
 import numpy as np
 import pytest
 
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.symmetry import full_group
 from mastermind.engines.exact._kernels import (
-    class_bound, class_counts, class_stats, guess_bounds, partition_signature, perfect_member,
-    refined_bound, refined_bound_capped, split_classes,
+    class_bound,
+    class_counts,
+    class_stats,
+    guess_bounds,
+    partition_signature,
+    perfect_member,
+    refined_bound,
+    refined_bound_capped,
+    split_classes,
 )
 from mastermind.engines.exact.kernels_reference import evaluate_guesses_reference, split_classes_reference
 from mastermind.engines.exact.search import Search
-from mastermind.core.game import CodeTable, Rules
-from mastermind.core.symmetry import full_group
 
 GAMES = ["p3c4", "p4c4n", "p2c5"]
 
@@ -19,7 +26,9 @@ def _setup(rules_text, seed, weighted, sizes=(3, 30)):
     """A game, its search, a random candidate set (sizes[0] to sizes[1] - 1 codes) and weights."""
     table = CodeTable(Rules.parse(rules_text))
     rng = np.random.default_rng(seed)
-    cands = np.sort(rng.choice(table.n, size=min(table.n, rng.integers(*sizes)), replace=False)).astype(np.int32)
+    cands = np.sort(rng.choice(table.n, size=min(table.n, rng.integers(*sizes)), replace=False)).astype(
+        np.int32
+    )
     if weighted:
         w_all = rng.integers(0, 9, size=table.n).astype(np.int64)
         cands = cands[np.lexsort((cands, -w_all[cands]))]
@@ -32,29 +41,35 @@ def _setup(rules_text, seed, weighted, sizes=(3, 30)):
 @pytest.mark.parametrize("rules_text", GAMES)
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("weighted", [False, True])
-@pytest.mark.parametrize("levels,branching,penalty", [(3, 5, 0), (1, 13, 0), (2, 3, 0), (2, 13, 1), (6, 2, 0)])
+@pytest.mark.parametrize(
+    "levels,branching,penalty", [(3, 5, 0), (1, 13, 0), (2, 3, 0), (2, 13, 1), (6, 2, 0)]
+)
 def test_partition_and_bounds_match_reference(rules_text, seed, weighted, levels, branching, penalty):
     table, search, cands, w = _setup(rules_text, seed, weighted)
     search.penalty = penalty
     rules = table.rules
     guesses = table.all_codes
     rank, size = search.rank_cost(levels, branching)
-    ref = evaluate_guesses_reference(table.scores, guesses, cands, w, rank, rules.n_answer_slots,
-                                     rules.win_index)
+    ref = evaluate_guesses_reference(
+        table.scores, guesses, cands, w, rank, rules.n_answer_slots, rules.win_index
+    )
     counts = class_counts(table.scores, guesses, True, cands, rules.n_answer_slots)
     parts, largest, spread = class_stats(counts, rules.win_index)
     assert parts.tolist() == ref["parts"]
     assert largest.tolist() == ref["largest"]
     assert spread.tolist() == ref["spread"]
     assert (counts[rules.win_index] > 0).tolist() == ref["candidate"]
-    bound, ok = guess_bounds(table.scores, guesses, counts, parts, largest, cands, w, rank, size,
-                             rules.win_index, weighted)
+    bound, ok = guess_bounds(
+        table.scores, guesses, counts, parts, largest, cands, w, rank, size, rules.win_index, weighted
+    )
     assert ok.tolist() == ref["ok"]
     fits = np.array(ref["ok"])
     assert bound[fits].tolist() == np.array(ref["bound"])[fits].tolist()
     # equal signatures exactly when the partitions are equal up to renaming classes
-    sigs = [partition_signature(table.scores[g], cands, rules.n_answer_slots, rules.win_index)
-            for g in guesses.tolist()]
+    sigs = [
+        partition_signature(table.scores[g], cands, rules.n_answer_slots, rules.win_index)
+        for g in guesses.tolist()
+    ]
     by_labels = {}
     for sig, labels in zip(sigs, ref["labels"]):
         by_labels.setdefault(labels, set()).add((int(sig[0]), int(sig[1])))
@@ -69,10 +84,13 @@ def test_split_classes_match_reference(seed):
     rank, _ = search.rank_cost(4, 7)
     for g in range(0, table.n, 7):
         out, out_w, starts, sizes, answers, bounds = split_classes(
-            table.scores, g, cands, w, rank, rules.n_answer_slots, rules.win_index, 1, False)
+            table.scores, g, cands, w, rank, rules.n_answer_slots, rules.win_index, 1, False
+        )
         ref = split_classes_reference(table.scores[g], cands, w, rank, rules.win_index)
-        got = [(int(a), out[s:s + m].tolist(), out_w[s:s + m].tolist(), int(b))
-               for a, s, m, b in zip(answers, starts, sizes, bounds)]
+        got = [
+            (int(a), out[s : s + m].tolist(), out_w[s : s + m].tolist(), int(b))
+            for a, s, m, b in zip(answers, starts, sizes, bounds)
+        ]
         assert got == [(a, c, list(map(int, cw)), int(b)) for a, c, cw, b in ref]
 
 
@@ -149,14 +167,31 @@ def test_capped_refined_bound_matches_refined_bound(seed):
     counts = class_counts(table.scores, table.all_codes, True, cands, n_slots)
     for g in range(table.n):
         count = counts[:, g]
-        full = refined_bound(table.scores, g, cands, w, rank, n_slots, win, 1, True, buf, buf_w,
-                             start, pos, seen, local)
+        full = refined_bound(
+            table.scores, g, cands, w, rank, n_slots, win, 1, True, buf, buf_w, start, pos, seen, local
+        )
         if np.any(count[np.arange(n_slots) != win] > len(rank)):
             continue
         base = sum(int(rank[:m].sum()) for a, m in enumerate(count.tolist()) if a != win)
         for limit in (base, base + 1, base + 2, full, full + 1, 10**9):
-            got = refined_bound_capped(table.scores, g, cands, w, rank, count, win, 1, base,
-                                       limit, buf, buf_w, start, pos, seen, local)
+            got = refined_bound_capped(
+                table.scores,
+                g,
+                cands,
+                w,
+                rank,
+                count,
+                win,
+                1,
+                base,
+                limit,
+                buf,
+                buf_w,
+                start,
+                pos,
+                seen,
+                local,
+            )
             if full < limit:
                 assert got == full
             else:

@@ -7,14 +7,29 @@ import numpy as np
 import pytest
 
 from mastermind.core.errors import MastermindError
+from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact import solve, solve_by_first_guess
 from mastermind.engines.exact.reference import reference_cost, reference_solve, reference_worst
-from mastermind.core.game import CodeTable, Rules
 
 # every game with at most ~30 codes runs by default; the rest up to 81 codes is marked slow
 # (the exhaustive search needs ~1 minute per option on the 60-81 code games)
-SMALL = ["p1c1", "p1c4", "p2c2", "p2c3", "p2c4", "p2c5", "p3c2", "p3c3", "p4c2",
-         "p2c3n", "p2c4n", "p2c5n", "p3c3n", "p3c4n", "p4c4n"]
+SMALL = [
+    "p1c1",
+    "p1c4",
+    "p2c2",
+    "p2c3",
+    "p2c4",
+    "p2c5",
+    "p3c2",
+    "p3c3",
+    "p4c2",
+    "p2c3n",
+    "p2c4n",
+    "p2c5n",
+    "p3c3n",
+    "p3c4n",
+    "p4c4n",
+]
 LARGER = ["p2c6", "p2c7", "p2c6n", "p2c7n", "p2c8n"]
 LARGEST = ["p3c4", "p4c3", "p3c5n", "p2c8", "p2c9", "p2c9n"]
 
@@ -122,8 +137,9 @@ def test_random_integer_weights_agree_with_exhaustive_search(text, seed):
     rng = np.random.default_rng(seed)
     weights = rng.integers(0, 6, size=table.n)
     for kw in ({}, {"pool": "consistent"}, {"max_guesses": reference_worst(table, range(table.n))}):
-        expect = reference_cost(table, range(table.n), kw.get("max_guesses"), pool=kw.get("pool", "all"),
-                                weights=weights)
+        expect = reference_cost(
+            table, range(table.n), kw.get("max_guesses"), pool=kw.get("pool", "all"), weights=weights
+        )
         result = solve(table, weights=weights, **kw)
         assert result.total == expect
         check_tree(table, result)
@@ -175,8 +191,9 @@ def test_first_guess_and_by_first_guess(text):
     for r in results:
         answers = table.scores[r.first_guess]
         win = table.rules.win_index
-        expect = table.n + sum(reference_cost(table, np.flatnonzero(answers == a))
-                               for a in np.unique(answers) if a != win)
+        expect = table.n + sum(
+            reference_cost(table, np.flatnonzero(answers == a)) for a in np.unique(answers) if a != win
+        )
         assert r.total == expect
         assert solve(table, first_guess=r.first_guess).total == expect
         assert r.tree.root.guess == r.first_guess
@@ -287,15 +304,18 @@ def test_a_restricted_root_bounds_subsets_by_every_guess():
     assert solver.new_search().solve(sub, 10**6, exact + 1, group, only=[guess]) == exact
 
 
-@pytest.mark.parametrize("kw, message", [
-    ({"objective": "average"}, "objective"),
-    ({"pool": "some"}, "pool"),
-    ({"max_guesses": 0}, "at least 1"),
-    ({"weights": [1, 2]}, "one entry per code"),
-    ({"weights": -np.ones(27)}, "non-negative"),
-    ({"candidates": []}, "empty"),
-    ({"first_guess": 99}, "out of range"),
-])
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        ({"objective": "average"}, "objective"),
+        ({"pool": "some"}, "pool"),
+        ({"max_guesses": 0}, "at least 1"),
+        ({"weights": [1, 2]}, "one entry per code"),
+        ({"weights": -np.ones(27)}, "non-negative"),
+        ({"candidates": []}, "empty"),
+        ({"first_guess": 99}, "out of range"),
+    ],
+)
 def test_bad_input_is_a_one_line_error(kw, message):
     with pytest.raises(MastermindError, match=message):
         solve(table_of("p3c3"), **kw)

@@ -8,8 +8,13 @@ import pytest
 from mastermind.core._symmetry_kernels import restrict_group_kernel
 from mastermind.core.game import Rules
 from mastermind.core.symmetry import (
-    canonical_codes, full_group, is_canonical_reference, restrict_group, restrict_group_reference,
-    stabilizer_group, stabilizer_reference,
+    canonical_codes,
+    full_group,
+    is_canonical_reference,
+    restrict_group,
+    restrict_group_reference,
+    stabilizer_group,
+    stabilizer_reference,
 )
 
 
@@ -29,8 +34,9 @@ def test_restrict_and_canonical_match_reference(rules_text, seed):
         perms, cmaps = restrict_group(perms, cmaps, guess)
         absent = sorted(set(rng.choice(rules.colors, size=int(rng.integers(0, 3))).tolist()))
         got = canonical_codes(codes, perms, cmaps, absent).tolist()
-        expect = [i for i, row in enumerate(codes.tolist())
-                  if is_canonical_reference(row, perms, cmaps, absent)]
+        expect = [
+            i for i, row in enumerate(codes.tolist()) if is_canonical_reference(row, perms, cmaps, absent)
+        ]
         assert got == expect
         # every element really fixes the guess
         for p, c in zip(perms.tolist(), cmaps.tolist()):
@@ -41,16 +47,25 @@ def test_first_guesses_and_group_sizes():
     rules = Rules.parse("p4c6")
     codes = rules.codes_array()
     perms, cmaps = full_group(rules)
-    assert [rules.code_text(c) for c in canonical_codes(codes, perms, cmaps)] == \
-        ["1111", "1112", "1122", "1123", "1234"]
+    assert [rules.code_text(c) for c in canonical_codes(codes, perms, cmaps)] == [
+        "1111",
+        "1112",
+        "1122",
+        "1123",
+        "1234",
+    ]
     p2, c2 = restrict_group(perms, cmaps, codes[rules.parse_code("1123")])
     # swap the two 1s, and/or swap the last two pegs with colours 2 and 3; 4, 5, 6 stay free
     assert len(p2) == 4 and int((c2[0] < 0).sum()) == 3
     # one code per orbit of the symmetries fixing 1123: count the orbits by brute force over
     # every peg permutation and colour permutation (24 x 720) that maps 1123 to itself
     guess = codes[rules.parse_code("1123")].tolist()
-    fixing = [(p, c) for p in itertools.permutations(range(4)) for c in itertools.permutations(range(6))
-              if all(c[guess[p[i]]] == guess[i] for i in range(4))]
+    fixing = [
+        (p, c)
+        for p in itertools.permutations(range(4))
+        for c in itertools.permutations(range(6))
+        if all(c[guess[p[i]]] == guess[i] for i in range(4))
+    ]
     index = {tuple(row): i for i, row in enumerate(codes.tolist())}
     seen, orbits = set(), 0
     for i, row in enumerate(codes.tolist()):

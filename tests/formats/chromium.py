@@ -17,11 +17,31 @@ import time
 from pathlib import Path
 from typing import Any
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-extensions", "--hide-scrollbars", "--remote-debugging-pipe"]
-KEY_CODES = {"Enter": 13, "Escape": 27, " ": 32, "End": 35, "Home": 36, "ArrowLeft": 37,
-             "ArrowUp": 38, "ArrowRight": 39, "ArrowDown": 40, "Tab": 9}
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--hide-scrollbars",
+    "--remote-debugging-pipe",
+]
+KEY_CODES = {
+    "Enter": 13,
+    "Escape": 27,
+    " ": 32,
+    "End": 35,
+    "Home": 36,
+    "ArrowLeft": 37,
+    "ArrowUp": 38,
+    "ArrowRight": 39,
+    "ArrowDown": 40,
+    "Tab": 9,
+}
 
 
 def find_chromium() -> str | None:
@@ -39,8 +59,9 @@ class ProtocolError(RuntimeError):
 class Chromium:
     """One headless browser with one page; ``call`` sends a command to the page's session."""
 
-    def __init__(self, executable: str, profile: Path, width: int = 1280, height: int = 900,
-                 timeout: float = 30.0) -> None:
+    def __init__(
+        self, executable: str, profile: Path, width: int = 1280, height: int = 900, timeout: float = 30.0
+    ) -> None:
         self.timeout = timeout
         to_child, self._to_browser = os.pipe()
         self._from_browser, from_child = os.pipe()
@@ -53,10 +74,18 @@ class Chromium:
             os.dup2(high_out, 4)
 
         self.proc = subprocess.Popen(
-            [executable, *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}",
-             "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            close_fds=False, preexec_fn=on_descriptors_3_and_4,  # noqa: PLW1509 (no threads here)
+            [
+                executable,
+                *FLAGS,
+                f"--user-data-dir={profile}",
+                f"--window-size={width},{height}",
+                "about:blank",
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            close_fds=False,
+            preexec_fn=on_descriptors_3_and_4,
         )
         os.close(to_child)
         os.close(from_child)
@@ -65,12 +94,18 @@ class Chromium:
         self.events: list[dict[str, Any]] = []
         self.session = None
         page = next(t for t in self.call("Target.getTargets")["targetInfos"] if t["type"] == "page")
-        self.session = self.call("Target.attachToTarget", targetId=page["targetId"],
-                                 flatten=True)["sessionId"]
+        self.session = self.call("Target.attachToTarget", targetId=page["targetId"], flatten=True)[
+            "sessionId"
+        ]
         self.call("Page.enable")
         self.call("Runtime.enable")  # the page's uncaught exceptions arrive as events
-        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height,
-                  deviceScaleFactor=1, mobile=False)
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            width=width,
+            height=height,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
 
     # ---- protocol ------------------------------------------------------------------------
     def call(self, method: str, **params: Any) -> dict[str, Any]:
@@ -114,16 +149,18 @@ class Chromium:
             time.sleep(0.05)
 
     def evaluate(self, expression: str) -> Any:
-        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True,
-                           awaitPromise=True)
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
         if "exceptionDetails" in result:
             raise ProtocolError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
     def page_errors(self) -> list[str]:
         """Uncaught exceptions of the page so far."""
-        return [e["params"]["exceptionDetails"].get("exception", {}).get("description", "?")
-                for e in self.events if e.get("method") == "Runtime.exceptionThrown"]
+        return [
+            e["params"]["exceptionDetails"].get("exception", {}).get("description", "?")
+            for e in self.events
+            if e.get("method") == "Runtime.exceptionThrown"
+        ]
 
     def press(self, key: str) -> None:
         """A key as a person types it: keydown (with its text for a character), keyup."""
@@ -135,8 +172,12 @@ class Chromium:
         else:
             down.update(text=key, windowsVirtualKeyCode=ord(key.upper()))
         self.call("Input.dispatchKeyEvent", **down)
-        self.call("Input.dispatchKeyEvent", type="keyUp", key=key,
-                  windowsVirtualKeyCode=down["windowsVirtualKeyCode"])
+        self.call(
+            "Input.dispatchKeyEvent",
+            type="keyUp",
+            key=key,
+            windowsVirtualKeyCode=down["windowsVirtualKeyCode"],
+        )
 
     def type(self, text: str) -> None:
         for ch in text:

@@ -17,10 +17,13 @@ def run(capsys, *args):
     return code, out, err
 
 
-@pytest.mark.parametrize("name, total, worst, histogram", [
-    ("p4c6r-knuth.txt", 5801, 5, [1, 6, 62, 533, 694]),
-    ("p4c6r-koyama-1.txt", 5625, 6, [1, 8, 86, 656, 544, 1]),
-])
+@pytest.mark.parametrize(
+    "name, total, worst, histogram",
+    [
+        ("p4c6r-knuth.txt", 5801, 5, [1, 6, 62, 533, 694]),
+        ("p4c6r-koyama-1.txt", 5625, 6, [1, 8, 86, 656, 544, 1]),
+    ],
+)
 def test_verify_published_trees(capsys, data_dir, name, total, worst, histogram):
     code, out, err = run(capsys, "verify", data_dir / name, "--json")
     data = json.loads(out)
@@ -77,8 +80,12 @@ def test_verify_rejects_a_truncated_file(capsys, data_dir, tmp_path):
 def test_verify_in_a_subprocess_has_no_traceback(data_dir, tmp_path):
     path = tmp_path / "cut.txt"
     path.write_text((data_dir / "p4c6r-knuth.txt").read_text()[:100])
-    result = subprocess.run([sys.executable, "-m", "mastermind.app.cli", "verify", str(path)],
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "mastermind.app.cli", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 1 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert "the file ends inside the node of 1122 (truncated?)" in result.stderr
@@ -103,8 +110,9 @@ def test_verify_wrong_rules_for_an_irving_file(capsys, data_dir):
 def test_export_then_verify_each_format(capsys, tmp_path):
     for fmt, name in (("json", "t.json"), ("irving", "t.txt"), ("dot", "t.dot")):
         path = tmp_path / name
-        code, out, err = run(capsys, "export", "--strategy", "minimax", "--rules", "p3c4",
-                             "--out", path, "--json")
+        code, out, err = run(
+            capsys, "export", "--strategy", "minimax", "--rules", "p3c4", "--out", path, "--json"
+        )
         assert code == 0, err
         summary = json.loads(out)
         assert summary["format"] == fmt and summary["strategy"] == "minimax"
@@ -118,7 +126,10 @@ def test_export_then_verify_each_format(capsys, tmp_path):
         data = json.loads(out)
         assert code == 0 and data["valid"] and data["format"] == fmt
         assert (data["total"], data["worst"], data["histogram"]) == (
-            summary["total"], summary["worst"], summary["histogram"])
+            summary["total"],
+            summary["worst"],
+            summary["histogram"],
+        )
 
 
 def test_export_to_stdout_and_explicit_format(capsys):
@@ -175,14 +186,17 @@ def exported(capsys, tmp_path):
     return path
 
 
-@pytest.mark.parametrize("field, value, message", [
-    ("average", 9.5, "stats say average 9.5, the tree gives"),
-    ("average", "2.9", "stats say average '2.9'"),
-    ("average", True, "stats say average True"),
-    ("total", 74.0001, "stats say total 74.0001"),
-    ("worst_secrets", ["111"], "stats say worst_secrets ['111']"),
-    ("colour", "red", "unknown field 'colour'"),
-])
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("average", 9.5, "stats say average 9.5, the tree gives"),
+        ("average", "2.9", "stats say average '2.9'"),
+        ("average", True, "stats say average True"),
+        ("total", 74.0001, "stats say total 74.0001"),
+        ("worst_secrets", ["111"], "stats say worst_secrets ['111']"),
+        ("colour", "red", "unknown field 'colour'"),
+    ],
+)
 def test_verify_checks_every_recorded_statistic(capsys, exported, field, value, message):
     data = json.loads(exported.read_text())
     data["stats"][field] = value

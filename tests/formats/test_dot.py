@@ -72,8 +72,9 @@ def test_small_tree_as_dot(simple_strategies):
 def test_dot_itself_reads_each_secret_once(simple_strategies, rules):
     # small games: Graphviz needs about half a minute for the 2,600 nodes of a p4c6 tree
     tree = simple_strategies["minimax"](CodeTable(rules))
-    result = subprocess.run(["dot", "-Tjson"], input=write_tree(tree, "dot"), capture_output=True,
-                            text=True, timeout=120)
+    result = subprocess.run(
+        ["dot", "-Tjson"], input=write_tree(tree, "dot"), capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0 and result.stderr == "", result.stderr
     graph = json.loads(result.stdout)
     objects = graph["objects"]

@@ -26,8 +26,13 @@ def test_embedded_tree_mirrors_the_strategy(table46, minimax46):
     tree, stats = minimax46
     data = page_data(tree, stats)
     assert (data["rules"], data["pegs"], data["colors"], data["symbols"]) == ("p4c6r", 4, 6, "123456")
-    assert data["stats"] == {"total": 5801, "secrets": 1296, "average": round(5801 / 1296, 6),
-                             "worst": 5, "histogram": [1, 6, 62, 533, 694]}
+    assert data["stats"] == {
+        "total": 5801,
+        "secrets": 1296,
+        "average": round(5801 / 1296, 6),
+        "worst": 5,
+        "histogram": [1, 6, 62, 533, 694],
+    }
     rules = tree.rules
 
     def same(compact, node):
@@ -76,10 +81,12 @@ def test_export_a_strategy_file_as_html(tmp_path, capsys, data_dir):
     assert '"name":"p4c6r-koyama-1"' in out.read_text()
     bad = tmp_path / "bad.txt"
     bad.write_text((data_dir / "p4c6r-knuth.txt").read_text().replace("16(1213", "17(1213", 1))
-    for args, message in [(["-s", str(bad)], "count 17, but 16 secrets"),
-                          (["-s", str(data_dir / "p4c6r-knuth.txt"), "-r", "p4c5"], "not one of 1-5"),
-                          (["-s", str(tmp_path / "none.json")], "file not found"),
-                          (["-s", "minimx"], "unknown strategy 'minimx'")]:
+    for args, message in [
+        (["-s", str(bad)], "count 17, but 16 secrets"),
+        (["-s", str(data_dir / "p4c6r-knuth.txt"), "-r", "p4c5"], "not one of 1-5"),
+        (["-s", str(tmp_path / "none.json")], "file not found"),
+        (["-s", "minimx"], "unknown strategy 'minimx'"),
+    ]:
         assert main(["export", *args, "--out", str(tmp_path / "x.html")]) == 2
         err = capsys.readouterr().err
         assert message in err and err.count("\n") == 1, args
@@ -94,7 +101,9 @@ def test_unknown_format_lists_the_formats(capsys):
 
 # ---- in a real browser ---------------------------------------------------------------------
 CHROMIUM = find_chromium()
-needs_browser = pytest.mark.skipif(CHROMIUM is None, reason="no chromium/chrome on PATH (Debian: apt install chromium)")
+needs_browser = pytest.mark.skipif(
+    CHROMIUM is None, reason="no chromium/chrome on PATH (Debian: apt install chromium)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -145,9 +154,18 @@ def test_explore_the_tree_with_the_keyboard(browser, page_url, minimax46, table4
     # lazy: only the root and its answers exist
     rows = browser.evaluate(ROWS)
     win = ["4B0W"] if tree.root.solves_here else []  # the row of a guess that was the secret
-    assert browser.evaluate("document.querySelectorAll('#tree li').length") == 1 + len(tree.root.children) + len(win)
-    assert (rows[0]["guess"], rows[0]["n"], rows[0]["exp"], rows[0]["worst"]) == ("1122", "1296", "4.476", "5")
-    assert [r["answer"] for r in rows[1:]] == [str(rules.answer_feedbacks[a]) for a in sorted(tree.root.children)] + win
+    assert browser.evaluate("document.querySelectorAll('#tree li').length") == 1 + len(
+        tree.root.children
+    ) + len(win)
+    assert (rows[0]["guess"], rows[0]["n"], rows[0]["exp"], rows[0]["worst"]) == (
+        "1122",
+        "1296",
+        "4.476",
+        "5",
+    )
+    assert [r["answer"] for r in rows[1:]] == [
+        str(rules.answer_feedbacks[a]) for a in sorted(tree.root.children)
+    ] + win
     # keyboard only: Tab past the search box and the two buttons to the tree, down, right
     for _ in range(4):
         browser.press("Tab")
@@ -160,12 +178,15 @@ def test_explore_the_tree_with_the_keyboard(browser, page_url, minimax46, table4
     rows = browser.evaluate(ROWS)
     focused = next(i for i, r in enumerate(rows) if r["focused"])
     assert rows[focused]["expanded"] == "true" and rows[focused]["guess"] == rules.code_text(node.guess)
-    shown = rows[focused + 1: focused + 1 + len(node.children)]
+    shown = rows[focused + 1 : focused + 1 + len(node.children)]
     for row, a in zip(shown, sorted(node.children)):
         child = node.children[a]
         path = [(tree.root.guess, first), (node.guess, a)]
-        assert (row["answer"], row["guess"], row["level"]) == (str(rules.answer_feedbacks[a]),
-                                                               rules.code_text(child.guess), 3)
+        assert (row["answer"], row["guess"], row["level"]) == (
+            str(rules.answer_feedbacks[a]),
+            rules.code_text(child.guess),
+            3,
+        )
         assert (row["n"], row["exp"], row["worst"]) == expected_numbers(table46, tree, depths, path)
     browser.press("ArrowLeft")  # closes it again
     assert browser.evaluate(ROWS)[focused]["expanded"] == "false"
@@ -180,7 +201,9 @@ def test_explore_the_tree_with_the_keyboard(browser, page_url, minimax46, table4
     answers = ["start"] + [str(rules.answer_feedbacks[a]) for _, a, _ in game[:-1]]
     assert [r["answer"] for r in on_path if "on-path" in r["cls"]] == answers
     target = [r for r in on_path if "target" in r["cls"]]
-    assert len(target) == 1 and target[0]["guess"] == text and target[0]["level"] == len(game) == depths[secret]
+    assert (
+        len(target) == 1 and target[0]["guess"] == text and target[0]["level"] == len(game) == depths[secret]
+    )
     for depth, row in enumerate(on_path):
         path = [(g, a) for g, a, _ in game[:depth]]
         assert (row["n"], row["exp"], row["worst"]) == expected_numbers(table46, tree, depths, path)
@@ -198,12 +221,15 @@ def test_explore_the_tree_with_the_keyboard(browser, page_url, minimax46, table4
 def test_bad_secret_and_link_to_a_secret(browser, page_url, minimax46, table46):
     tree, _ = minimax46
     browser.open(page_url + "#secret=6611")
-    path = browser.evaluate("[...document.querySelectorAll('li.on-path > .row .pegs')].map(p => p.dataset.code)")
+    path = browser.evaluate(
+        "[...document.querySelectorAll('li.on-path > .row .pegs')].map(p => p.dataset.code)"
+    )
     game = tree.guesses_for(table46, tree.rules.parse_code("6611"))
     assert path == [tree.rules.code_text(g) for g, _, _ in game]
     browser.evaluate("document.getElementById('search').focus()")
     browser.press("Escape")
     assert browser.evaluate("document.querySelectorAll('.on-path').length") == 0
+
     # the level buttons: one more level under every open row, then everything closed
     def visible_rows():
         return browser.evaluate(f"({ROWS}).length")
@@ -223,4 +249,3 @@ def test_bad_secret_and_link_to_a_secret(browser, page_url, minimax46, table46):
     assert browser.evaluate("document.getElementById('search').getAttribute('aria-invalid')") == "true"
     assert "colour 7 is not one of 1–6" in browser.evaluate("document.getElementById('status').textContent")
     assert browser.page_errors() == []
-

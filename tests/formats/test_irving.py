@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mastermind.app.formats.base import StrategyFileError
 from mastermind.app.formats.irving import read_irving, write_irving
@@ -42,9 +43,19 @@ CORRUPTIONS = [
     # (what, old, new, words expected in the message)
     ("count changed", "16(1213", "17(1213", ["line 1 column 14", "path 1122 0B3W", "count 17", "16 secrets"]),
     ("leaf count changed", "4(1415),3(1145)", "4(1415),4(1145)", ["line 1 column", "count 4", "3 secrets"]),
-    ("bare count changed", "0,1;0),96A", "0,2;0),96A", ["path 1122 0B3W 1213 3B0W", "count 2", "1 secret gives"]),
+    (
+        "bare count changed",
+        "0,1;0),96A",
+        "0,2;0),96A",
+        ["path 1122 0B3W 1213 3B0W", "count 2", "1 secret gives"],
+    ),
     ("root guess changed", "1296(1122", "1296(1123", ["path 1123", "secrets give these answers"]),
-    ("leaf guess changed", "4(1415)", "4(1111)", ["line 1 column 37", "path 1122 0B3W 1213 1B2W", "guess 1111 leaves 3 secrets"]),
+    (
+        "leaf guess changed",
+        "4(1415)",
+        "4(1111)",
+        ["line 1 column 37", "path 1122 0B3W 1213 1B2W", "guess 1111 leaves 3 secrets"],
+    ),
     ("bad guess text", "4(1415)", "4(14x5)", ["line 1 column 37", "bad guess", "14x5"]),
     ("guess too long", "4(1415)", "4(14151)", ["bad guess", "5 pegs"]),
     ("label missing", "\nA = (", "\nQ = (", ["line 1 column 78", "label A is not defined"]),
@@ -116,23 +127,26 @@ def test_marks_do_not_change_the_tree():
         assert read_irving(marked, table).stats(table) == plain.stats(table)
 
 
-@pytest.mark.parametrize("text, words", [
-    ("9(11: 0, 0, 4A; 0, 4(12); 1)\nA = (22)", "':' and the answers"),
-    ("9(11: 0, 0, 4A; 0, 4A; 1)\nA = (22: 0, 0, 1; 0, 2; 1)", "used twice"),
-    ("9(11: 0, 0, 4(22); 0, 4(12); 1)\nA = (22: 0, 0, 1; 0, 2; 1)", "label A is defined but never used"),
-    ("9(11: 0, 0, 4A; 0, 4(12); 1)\nA = (22: 0,0,1;0,2;1)\nA = (22: 0,0,1;0,2;1)", "defined twice"),
-    ("9(11: 0, 0, 4; 0, 4(12); 1)", "bare count of 4"),
-    ("9(11: 0, 0, 4(22); 0, 4(12); 1) 7", "expected a label definition"),
-    ("9(11: 0, 0, 4(22); 0, 4(12); 2)", "win entry"),
-    ("9(11: 0, 0, 4(22); 0, 4(12); 1(11))", "win entry"),
-    ("9(11: 0, 0, 4(22); 0, 4(1); 1)", "bad guess"),
-    ("9(11: 0, 0, 4(22); 0, 4(); 1)", "expected a guess"),
-    ("9(11: 0, 0, 4(22); 0, 4(12) 1)", "group"),
-    ("(11: 0, 0, 4(22); 0, 4(12); 1)", "expected a count"),
-    ("9(11: 0, 0, ²(22); 0, 4(12); 1)", "expected a count"),
-    ("9(11 0, 0, 4(22); 0, 4(12); 1)", "expected ')'"),
-    ("8(11: 0, 0, 4(22); 0, 4(12); 1)", "the root says 8 secrets, but p2c3r has 9 codes"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("9(11: 0, 0, 4A; 0, 4(12); 1)\nA = (22)", "':' and the answers"),
+        ("9(11: 0, 0, 4A; 0, 4A; 1)\nA = (22: 0, 0, 1; 0, 2; 1)", "used twice"),
+        ("9(11: 0, 0, 4(22); 0, 4(12); 1)\nA = (22: 0, 0, 1; 0, 2; 1)", "label A is defined but never used"),
+        ("9(11: 0, 0, 4A; 0, 4(12); 1)\nA = (22: 0,0,1;0,2;1)\nA = (22: 0,0,1;0,2;1)", "defined twice"),
+        ("9(11: 0, 0, 4; 0, 4(12); 1)", "bare count of 4"),
+        ("9(11: 0, 0, 4(22); 0, 4(12); 1) 7", "expected a label definition"),
+        ("9(11: 0, 0, 4(22); 0, 4(12); 2)", "win entry"),
+        ("9(11: 0, 0, 4(22); 0, 4(12); 1(11))", "win entry"),
+        ("9(11: 0, 0, 4(22); 0, 4(1); 1)", "bad guess"),
+        ("9(11: 0, 0, 4(22); 0, 4(); 1)", "expected a guess"),
+        ("9(11: 0, 0, 4(22); 0, 4(12) 1)", "group"),
+        ("(11: 0, 0, 4(22); 0, 4(12); 1)", "expected a count"),
+        ("9(11: 0, 0, ²(22); 0, 4(12); 1)", "expected a count"),
+        ("9(11 0, 0, 4(22); 0, 4(12); 1)", "expected ')'"),
+        ("8(11: 0, 0, 4(22); 0, 4(12); 1)", "the root says 8 secrets, but p2c3r has 9 codes"),
+    ],
+)
 def test_grammar_errors(text, words):
     table = CodeTable(Rules(2, 3))
     with pytest.raises(StrategyFileError) as info:
@@ -143,7 +157,9 @@ def test_grammar_errors(text, words):
 
 def test_leaf_guess_must_leave_at_most_two():
     table = CodeTable(Rules(2, 3))
-    with pytest.raises(StrategyFileError, match=r"line 1 column 3 \(root\): guess 12 leaves 4 secrets with answer 1B0W"):
+    with pytest.raises(
+        StrategyFileError, match=r"line 1 column 3 \(root\): guess 12 leaves 4 secrets with answer 1B0W"
+    ):
         read_irving("9(12)", table)
 
 
@@ -169,8 +185,10 @@ def test_written_text_uses_the_compact_forms(data_dir, table46):
     tree = read_irving(read(data_dir, "p4c6r-koyama-1.txt"), table46)
     text = write_irving(tree)
     # bare 2 where the published file wrote 2 (2311); a leaf guess for its nested 5 (1321: ...)
-    assert text.startswith("1296(1123: 2, 44A, 222B, 276C, 81D; 4(1312), 84E, 230F, 182G; "
-                           "5(1321), 40H, 105I; 0, 20J; 1)\n\nA = (2345*: 0, 6(3412), 10(3612")
+    assert text.startswith(
+        "1296(1123: 2, 44A, 222B, 276C, 81D; 4(1312), 84E, 230F, 182G; "
+        "5(1321), 40H, 105I; 0, 20J; 1)\n\nA = (2345*: 0, 6(3412), 10(3612"
+    )
     assert "(1515*)" in text  # a leaf guess that is not a remaining secret
     assert text.count("*") == sum(not node.solves_here for node in tree.root.walk())
     assert max(len(line) for line in text.splitlines()) <= 100

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mastermind.app.formats import detect_format, read_tree, write_tree
 from mastermind.app.formats.base import StrategyFileError
@@ -25,8 +26,13 @@ def test_header_and_nodes(knuth, table46):
     data = json.loads(write_json(knuth, stats))
     assert data["format"] == "mastermind-strategy" and data["version"] == 1
     assert data["rules"] == "p4c6r" and data["name"] == "knuth"
-    assert data["stats"] == {"total": 5801, "secrets": 1296, "average": round(5801 / 1296, 6),
-                             "worst": 5, "histogram": [1, 6, 62, 533, 694]}
+    assert data["stats"] == {
+        "total": 5801,
+        "secrets": 1296,
+        "average": round(5801 / 1296, 6),
+        "worst": 5,
+        "histogram": [1, 6, 62, 533, 694],
+    }
     root = data["tree"]
     assert (root["candidates"], root["guess"]) == (1296, "1122")
     assert root["children"]["0B0W"]["candidates"] == 256
@@ -77,7 +83,8 @@ def test_header_stats_are_checked(knuth, table46):
     data["stats"]["total"] = 5800
     tree, header = read_json(json.dumps(data))
     assert check_header_stats(header, tree.stats(table46)) == [
-        "header: stats say total 5800, the tree gives 5801"]
+        "header: stats say total 5800, the tree gives 5801"
+    ]
 
 
 def test_a_wrong_count_is_found_by_the_replay(knuth, table46):
@@ -96,9 +103,17 @@ def test_a_missing_branch_is_found_by_the_replay(knuth, table46):
         tree.stats(table46)
 
 
-GOOD = {"rules": "p2c2", "tree": {"candidates": 4, "guess": "11", "children": {
-    "0B0W": {"candidates": 1, "guess": "22"},
-    "1B0W": {"candidates": 2, "guess": "12", "children": {"0B2W": {"candidates": 1, "guess": "21"}}}}}}
+GOOD = {
+    "rules": "p2c2",
+    "tree": {
+        "candidates": 4,
+        "guess": "11",
+        "children": {
+            "0B0W": {"candidates": 1, "guess": "22"},
+            "1B0W": {"candidates": 2, "guess": "12", "children": {"0B2W": {"candidates": 1, "guess": "21"}}},
+        },
+    },
+}
 
 
 def edited(change) -> str:
@@ -121,29 +136,43 @@ def test_the_small_example_is_valid():
     assert tree.stats(CodeTable(Rules(2, 2))).total == 8
 
 
-@pytest.mark.parametrize("text, words", [
-    ('{"rules": "p2c2", "tree": {"candidates": 4,\n "guess": "11",, }}', "line 2 column 16: not valid JSON"),
-    ("", "line 1 column 1: not valid JSON"),
-    ("[1, 2]", "must hold an object"),
-    (edited(lambda d: d.pop("rules")), "needs 'rules'"),
-    (edited(lambda d: d.update(rules="p2c99")), "header: colors must be"),
-    (edited(lambda d: d.pop("tree")), "no 'tree'"),
-    (edited(lambda d: d.update(format="other")), "'format' is 'other'"),
-    (edited(lambda d: d.update(version=2)), "knows version 1"),
-    (edited(lambda d: d["tree"].update(guess="13")), "root: bad guess"),
-    (edited(lambda d: d["tree"].update(guess=11)), "root: 'guess' must be a code as text"),
-    (edited(lambda d: d["tree"].update(candidates="4")), "root: 'candidates' must be a positive integer"),
-    (edited(lambda d: d["tree"].update(candidates=True)), "'candidates' must be a positive integer"),
-    (edited(lambda d: d["tree"]["children"]["1B0W"].update(guess="1")), "path 11 1B0W: bad guess"),
-    (edited(lambda d: d["tree"]["children"].update({"2B0W": {"candidates": 1, "guess": "11"}})),
-     "the win 2B0W after 11 cannot have a child"),
-    (edited(lambda d: d["tree"]["children"].update({"1B1W": {"candidates": 1, "guess": "11"}})),
-     "root: bad answer after 11: impossible feedback 1B1W"),
-    (edited(lambda d: d["tree"].update(children=[])), "'children' must be an object"),
-    (edited(lambda d: d["tree"]["children"].update({"0B0W": 3})), "path 11 0B0W: a node must be an object"),
-    ('{"rules": "p2c2", "rules": "p2c3", "tree": {}}', "key 'rules' appears twice"),
-    (deep(300), "nested deeper than 200"),
-], ids=lambda v: v if len(v) < 40 else None)
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        (
+            '{"rules": "p2c2", "tree": {"candidates": 4,\n "guess": "11",, }}',
+            "line 2 column 16: not valid JSON",
+        ),
+        ("", "line 1 column 1: not valid JSON"),
+        ("[1, 2]", "must hold an object"),
+        (edited(lambda d: d.pop("rules")), "needs 'rules'"),
+        (edited(lambda d: d.update(rules="p2c99")), "header: colors must be"),
+        (edited(lambda d: d.pop("tree")), "no 'tree'"),
+        (edited(lambda d: d.update(format="other")), "'format' is 'other'"),
+        (edited(lambda d: d.update(version=2)), "knows version 1"),
+        (edited(lambda d: d["tree"].update(guess="13")), "root: bad guess"),
+        (edited(lambda d: d["tree"].update(guess=11)), "root: 'guess' must be a code as text"),
+        (edited(lambda d: d["tree"].update(candidates="4")), "root: 'candidates' must be a positive integer"),
+        (edited(lambda d: d["tree"].update(candidates=True)), "'candidates' must be a positive integer"),
+        (edited(lambda d: d["tree"]["children"]["1B0W"].update(guess="1")), "path 11 1B0W: bad guess"),
+        (
+            edited(lambda d: d["tree"]["children"].update({"2B0W": {"candidates": 1, "guess": "11"}})),
+            "the win 2B0W after 11 cannot have a child",
+        ),
+        (
+            edited(lambda d: d["tree"]["children"].update({"1B1W": {"candidates": 1, "guess": "11"}})),
+            "root: bad answer after 11: impossible feedback 1B1W",
+        ),
+        (edited(lambda d: d["tree"].update(children=[])), "'children' must be an object"),
+        (
+            edited(lambda d: d["tree"]["children"].update({"0B0W": 3})),
+            "path 11 0B0W: a node must be an object",
+        ),
+        ('{"rules": "p2c2", "rules": "p2c3", "tree": {}}', "key 'rules' appears twice"),
+        (deep(300), "nested deeper than 200"),
+    ],
+    ids=lambda v: v if len(v) < 40 else None,
+)
 def test_bad_json_is_refused_with_a_position(text, words):
     with pytest.raises(StrategyFileError) as info:
         read_json(text)

@@ -68,5 +68,4 @@ def test_exact_solver_agrees_with_the_search(text):
         value, tree = best_reply(table, weights, solver="exact")
         assert value == expected == weighted_value(table, tree, weights)
     floats = rng.random(table.n).tolist()
-    assert best_reply(table, floats, solver="exact")[0] == pytest.approx(
-        search_best_reply(table, floats)[0])
+    assert best_reply(table, floats, solver="exact")[0] == pytest.approx(search_best_reply(table, floats)[0])

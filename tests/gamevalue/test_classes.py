@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.gamevalue.classes import code_classes
 from mastermind.core.symmetry import apply
+from mastermind.engines.gamevalue.classes import code_classes
 
 
 @pytest.mark.parametrize("text", ["p2c2", "p3c4", "p4c6", "p4c6n", "p3c2"])
@@ -42,7 +42,10 @@ def test_weights_equal_within_classes_keep_the_whole_group(text):
     group's generators is the one an element-by-element check finds."""
     from mastermind.core._symmetry_kernels import stabilizer_mask
     from mastermind.core.symmetry import (
-        all_colour_permutations, code_lookup, position_permutations, stabilizer_group,
+        all_colour_permutations,
+        code_lookup,
+        position_permutations,
+        stabilizer_group,
     )
 
     rules = Rules.parse(text)

@@ -7,8 +7,16 @@ from mastermind.app.cli import main
 def test_json_output(capsys):
     assert main(["game-value", "p2c3", "--solver", "search", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) >= {"rules", "value_numerator", "value_denominator", "value", "maker",
-                         "breaker", "iterations", "seconds"}
+    assert set(data) >= {
+        "rules",
+        "value_numerator",
+        "value_denominator",
+        "value",
+        "maker",
+        "breaker",
+        "iterations",
+        "seconds",
+    }
     value = Fraction(data["value_numerator"], data["value_denominator"])
     assert data["rules"] == "p2c3r" and data["value"] == float(value)
     assert sum(Fraction(m["probability_fraction"]) for m in data["maker"]) == 1
@@ -33,9 +41,13 @@ def test_default_solver(capsys):
 
 
 def test_bad_input_is_one_line_and_exit_2(capsys):
-    for argv in (["game-value", "p9"], ["game-value", "p2c2", "--solver", "magic"],
-                 ["game-value", "p2c2", "--rules", "p3c3"], ["game-value", "p2c2", "--max-iterations", "1"],
-                 ["game-value", "p9c9", "--memory-limit", "0.001"]):
+    for argv in (
+        ["game-value", "p9"],
+        ["game-value", "p2c2", "--solver", "magic"],
+        ["game-value", "p2c2", "--rules", "p3c3"],
+        ["game-value", "p2c2", "--max-iterations", "1"],
+        ["game-value", "p9c9", "--memory-limit", "0.001"],
+    ):
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.startswith("error: ") and err.count("\n") == 1, (argv, err)

@@ -5,8 +5,7 @@ import pytest
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.gamevalue import game_value
 from mastermind.engines.gamevalue.bestreply import exact_solver_available
-from mastermind.engines.gamevalue.bruteforce import (brute_force_value, brute_force_value_glop,
-                                             depth_vectors)
+from mastermind.engines.gamevalue.bruteforce import brute_force_value, brute_force_value_glop, depth_vectors
 from mastermind.engines.gamevalue.classes import code_classes
 
 TINY = ["p2c2", "p2c3", "p3c2"]
@@ -23,8 +22,9 @@ def check_result(table, result):
     # class average, at most the value
     for k, size in enumerate(classes.sizes.tolist()):
         members = classes.members(k)
-        cost = sum(b.weight * Fraction(int(b.tree.depths(table)[members].sum()), size)
-                   for b in result.breaker)
+        cost = sum(
+            b.weight * Fraction(int(b.tree.depths(table)[members].sum()), size) for b in result.breaker
+        )
         assert cost <= result.value
     return per_code
 
@@ -52,8 +52,16 @@ def test_pareto_pruning_keeps_the_value():
 def test_to_dict_has_the_documented_keys():
     result = game_value(CodeTable(Rules(2, 3)), solver="search")
     data = result.to_dict()
-    for key in ("rules", "value_numerator", "value_denominator", "value", "maker", "breaker",
-                "iterations", "seconds"):
+    for key in (
+        "rules",
+        "value_numerator",
+        "value_denominator",
+        "value",
+        "maker",
+        "breaker",
+        "iterations",
+        "seconds",
+    ):
         assert key in data
     assert Fraction(data["value_numerator"], data["value_denominator"]) == result.value
     assert data["rules"] == "p2c3r" and data["iterations"] == result.iterations >= 2

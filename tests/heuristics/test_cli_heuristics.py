@@ -17,10 +17,15 @@ def test_heuristics_json_p4c6(capsys):
     code, out, err = run(capsys, "heuristics", "--json")
     rows = json.loads(out)
     assert code == 0 and err == ""
-    assert [r["strategy"] for r in rows] == ["minimax", "expected-size", "entropy", "most-parts",
-                                            "simple", "random"]
-    keys = {"strategy", "first_guess", "total", "secrets", "average", "worst", "histogram",
-            "worst_secrets"}
+    assert [r["strategy"] for r in rows] == [
+        "minimax",
+        "expected-size",
+        "entropy",
+        "most-parts",
+        "simple",
+        "random",
+    ]
+    keys = {"strategy", "first_guess", "total", "secrets", "average", "worst", "histogram", "worst_secrets"}
     assert all(set(r) == keys for r in rows)
     by_name = {r["strategy"]: r for r in rows}
     assert by_name["minimax"]["first_guess"] == "1122" and by_name["minimax"]["total"] == 5801
@@ -30,8 +35,19 @@ def test_heuristics_json_p4c6(capsys):
 
 
 def test_heuristics_selected_strategies_pool_and_table(capsys):
-    code, out, _ = run(capsys, "heuristics", "-r", "p3c4", "--strategy", "entropy", "-s", "simple",
-                       "--pool", "consistent", "--json")
+    code, out, _ = run(
+        capsys,
+        "heuristics",
+        "-r",
+        "p3c4",
+        "--strategy",
+        "entropy",
+        "-s",
+        "simple",
+        "--pool",
+        "consistent",
+        "--json",
+    )
     rows = json.loads(out)
     assert code == 0 and [r["strategy"] for r in rows] == ["entropy", "simple"]
     assert all(r["secrets"] == 64 for r in rows)
@@ -44,15 +60,18 @@ def test_heuristics_random_is_seeded(capsys):
     assert outs[0] == outs[1]
 
 
-@pytest.mark.parametrize("args, word", [
-    (["heuristics", "-s", "knuth"], "strategy 'knuth'"),
-    (["heuristics", "--pool", "most"], "pool 'most'"),
-    (["heuristics", "--tie-break", "last"], "tie-break 'last'"),
-    (["simulate", "-s", "nope"], "strategy 'nope'"),
-    (["simulate", "--games", "0"], "--games"),
-    (["heuristics", "-r", "p4c6x"], "cannot read rules"),
-    (["heuristics", "-r", "p7c9", "--memory-limit", "1"], "memory-limit"),
-])
+@pytest.mark.parametrize(
+    "args, word",
+    [
+        (["heuristics", "-s", "knuth"], "strategy 'knuth'"),
+        (["heuristics", "--pool", "most"], "pool 'most'"),
+        (["heuristics", "--tie-break", "last"], "tie-break 'last'"),
+        (["simulate", "-s", "nope"], "strategy 'nope'"),
+        (["simulate", "--games", "0"], "--games"),
+        (["heuristics", "-r", "p4c6x"], "cannot read rules"),
+        (["heuristics", "-r", "p7c9", "--memory-limit", "1"], "memory-limit"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(capsys, args, word):
     code, out, err = run(capsys, *args)
     assert code == 2 and out == ""
@@ -76,8 +95,9 @@ def test_simulate_text(capsys):
 
 def test_simulate_beyond_the_memory_limit_uses_rows(capsys):
     # 4096 codes need 16 MiB for the table; a 1 MiB limit forces computed answers
-    code, out, err = run(capsys, "simulate", "-r", "p4c8", "-s", "simple", "-n", "20",
-                         "--memory-limit", "0.001", "--json")
+    code, out, err = run(
+        capsys, "simulate", "-r", "p4c8", "-s", "simple", "-n", "20", "--memory-limit", "0.001", "--json"
+    )
     assert code == 0, err
     assert json.loads(out)["games"] == 20
 
@@ -87,9 +107,13 @@ def test_simulate_shows_a_progress_bar_on_a_terminal():
     import sys
 
     # random play has no shared positions to remember: enough work for the bar to show
-    child = pexpect.spawn(sys.executable, ["-m", "mastermind.app.cli", "simulate", "-s", "random",
-                                           "-n", "3000"], encoding="utf-8", timeout=180,
-                          dimensions=(40, 120))
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "mastermind.app.cli", "simulate", "-s", "random", "-n", "3000"],
+        encoding="utf-8",
+        timeout=180,
+        dimensions=(40, 120),
+    )
     child.expect_exact("simulating random")
     child.expect_exact("95% CI")
     child.expect(pexpect.EOF)

@@ -6,12 +6,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mastermind.core.game import CodeTable, Rules
+from mastermind.core.partitions import entropy_bits, expected_size, largest, parts
 from mastermind.engines.heuristics import _kernels
 from mastermind.engines.heuristics.scores import (
-    CRITERIA, best_possible_key, class_counts_numpy, guess_keys, guess_keys_numpy,
-    keys_from_counts, lexicographic_minima, sorted_distributions, xlogx_table,
+    CRITERIA,
+    best_possible_key,
+    class_counts_numpy,
+    guess_keys,
+    guess_keys_numpy,
+    keys_from_counts,
+    lexicographic_minima,
+    sorted_distributions,
+    xlogx_table,
 )
-from mastermind.core.partitions import entropy_bits, expected_size, largest, parts
 
 GAMES = [Rules(4, 6), Rules(3, 5, repeat=False), Rules(2, 9)]
 
@@ -64,9 +71,17 @@ def test_parallel_driver_matches_serial(criterion):
     rng = np.random.default_rng(3)
     cands = np.sort(rng.choice(table.n, 200, replace=False)).astype(np.int32)
     guesses = np.concatenate([table.all_codes, rng.choice(table.n, 77).astype(np.int32)])
-    args = (table.scores, table.codes, table.counts, table.rules.answer_lut, cands, guesses,
-            table.rules.n_answer_slots, {"minimax": 0, "expected-size": 1, "entropy": 2,
-                                         "most-parts": 3}[criterion], xlogx_table(table.n))
+    args = (
+        table.scores,
+        table.codes,
+        table.counts,
+        table.rules.answer_lut,
+        cands,
+        guesses,
+        table.rules.n_answer_slots,
+        {"minimax": 0, "expected-size": 1, "entropy": 2, "most-parts": 3}[criterion],
+        xlogx_table(table.n),
+    )
     serial, parallel = np.empty(len(guesses)), np.empty(len(guesses))
     _kernels.score_guess_range(*args, 0, len(guesses), serial)
     _kernels.score_guesses_parallel(*args, parallel)
@@ -133,5 +148,9 @@ def test_out_of_range_codes_are_refused():
 def test_criterion_codes_match_the_kernel():
     from mastermind.engines.heuristics import scores
 
-    assert scores._CODES == {"minimax": _kernels.MINIMAX, "expected-size": _kernels.SUM_SQUARES,
-                             "entropy": _kernels.SUM_XLOGX, "most-parts": _kernels.NEG_PARTS}
+    assert scores._CODES == {
+        "minimax": _kernels.MINIMAX,
+        "expected-size": _kernels.SUM_SQUARES,
+        "entropy": _kernels.SUM_XLOGX,
+        "most-parts": _kernels.NEG_PARTS,
+    }

@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 
+from mastermind.app.registry import make_strategy
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
-from mastermind.app.registry import make_strategy
 from mastermind.engines.heuristics import monte_carlo, play_all
 from mastermind.engines.heuristics.montecarlo import MonteCarloResult
 

@@ -5,11 +5,11 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from mastermind.core.game import CodeTable, Rules
 from mastermind.app.registry import make_strategy
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.tree import build_tree
 from mastermind.engines.heuristics import play_all, strategies
 from mastermind.engines.heuristics.orbits import orbit_minima
-from mastermind.core.tree import build_tree
 
 
 def brute_force_minima(table, guesses):
@@ -28,11 +28,15 @@ def brute_force_minima(table, guesses):
     return sorted(i for i in range(table.n) if label[i] == i)
 
 
-@pytest.mark.parametrize("rules, guess_sets", [
-    (Rules(3, 4), ["112", "123", "111", "112 221", "123 124", "112 121 211"]),
-    (Rules(4, 4), ["1122", "1123", "1112", "1234", "1122 1133", "1123 2214", "1122 2211"]),
-    (Rules(3, 5, repeat=False), ["123", "123 145", "123 321"]),
-], ids=str)
+@pytest.mark.parametrize(
+    "rules, guess_sets",
+    [
+        (Rules(3, 4), ["112", "123", "111", "112 221", "123 124", "112 121 211"]),
+        (Rules(4, 4), ["1122", "1123", "1112", "1234", "1122 1133", "1123 2214", "1122 2211"]),
+        (Rules(3, 5, repeat=False), ["123", "123 145", "123 321"]),
+    ],
+    ids=str,
+)
 def test_orbit_minima_match_the_whole_group(rules, guess_sets):
     table = CodeTable(rules)
     for text in guess_sets:
@@ -62,8 +66,11 @@ def test_orbits_at_every_node_follow_the_reference_rule(monkeypatch, rules, refe
 def test_orbits_do_not_change_the_trees(monkeypatch):
     table = CodeTable(Rules(4, 5))
     monkeypatch.setattr(strategies, "SYMMETRY_MIN_CANDIDATES", 3)
-    with_orbits = {(c, t): play_all(make_strategy(c, table, tie_break=t)).root
-                   for c in ("minimax", "entropy") for t in ("default", "sorted")}
+    with_orbits = {
+        (c, t): play_all(make_strategy(c, table, tie_break=t)).root
+        for c in ("minimax", "entropy")
+        for t in ("default", "sorted")
+    }
     monkeypatch.setattr(strategies, "orbit_minima", lambda table, guess: None)
     for (c, t), root in with_orbits.items():
         assert play_all(make_strategy(c, table, tie_break=t)).root == root

@@ -1,22 +1,22 @@
 """The decision rules against a plain reference, the fast tree recorder against build_tree,
 pools, tie-breaks, the registry and its errors."""
 
-
 import numpy as np
 import pytest
 
+from mastermind.app.registry import HEURISTIC_NAMES, NAMES, make_strategy
 from mastermind.core import partitions
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
-from mastermind.app.registry import HEURISTIC_NAMES, NAMES, make_strategy
-from mastermind.engines.heuristics import play_all
-from mastermind.engines.heuristics.scores import CRITERIA
 from mastermind.core.strategy import Strategy
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.core.tree import build_tree
 from mastermind.engines.exact.reference import reference_solve
+from mastermind.engines.heuristics import play_all
+from mastermind.engines.heuristics.scores import CRITERIA
 
 SMALL_GAMES = [Rules(3, 4), Rules(4, 4), Rules(3, 5, repeat=False), Rules(2, 7)]
+
 
 @pytest.mark.parametrize("rules", SMALL_GAMES, ids=str)
 @pytest.mark.parametrize("pool", ["all", "consistent"])
@@ -150,11 +150,14 @@ def test_registry_and_protocol():
         assert 0 <= guess < table.n
 
 
-@pytest.mark.parametrize("kwargs, word", [
-    ({"name": "knuth"}, "strategy 'knuth'"),
-    ({"name": "minimax", "pool": "some"}, "pool 'some'"),
-    ({"name": "entropy", "tie_break": "first"}, "tie-break 'first'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, word",
+    [
+        ({"name": "knuth"}, "strategy 'knuth'"),
+        ({"name": "minimax", "pool": "some"}, "pool 'some'"),
+        ({"name": "entropy", "tie_break": "first"}, "tie-break 'first'"),
+    ],
+)
 def test_bad_names_are_one_line_errors(kwargs, word):
     table = CodeTable(Rules(2, 2))
     name = kwargs.pop("name")

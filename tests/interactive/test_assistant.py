@@ -1,12 +1,13 @@
 """The codebreaking assistant, driven line by line as a person would."""
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from mastermind.core.game import CodeTable, Rules
 from mastermind.app.interactive.assistant import Assistant
 from mastermind.app.interactive.explain import conflicting_turns
 from mastermind.app.interactive.solve import solve_game
+from mastermind.core.game import CodeTable, Rules
 
 from .conftest import FirstCandidate
 
@@ -167,8 +168,12 @@ TABLE = CodeTable(Rules(3, 4))
 
 
 @settings(max_examples=60, deadline=None)
-@given(secret=st.integers(0, TABLE.n - 1), guesses=st.lists(st.integers(0, TABLE.n - 1), min_size=1, max_size=4),
-       new_guess=st.integers(0, TABLE.n - 1), wrong=st.integers(0, 20))
+@given(
+    secret=st.integers(0, TABLE.n - 1),
+    guesses=st.lists(st.integers(0, TABLE.n - 1), min_size=1, max_size=4),
+    new_guess=st.integers(0, TABLE.n - 1),
+    wrong=st.integers(0, 20),
+)
 def test_conflicting_turns_is_an_irreducible_explanation(secret, guesses, new_guess, wrong):
     rules = TABLE.rules
     earlier = [(g, TABLE.feedback(secret, g)) for g in guesses]

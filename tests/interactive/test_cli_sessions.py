@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from mastermind.core.game import Rules
 from mastermind.app.interactive.codemaker import pick_secret
+from mastermind.core.game import Rules
 
 KNUTH_ANSWERS = "\n1B0W\n\n0B1W\n\n1B2W\n\n1B1W\n\n4B0W\n"  # Enter, feedback: the 3632 game
 
@@ -19,23 +19,32 @@ def test_assist_full_game(cli):
     lines = out.splitlines()
     assert lines[1] == "Turn 1 - 1296 candidates - suggested guess: 1122"
     headers = [line for line in lines if line.startswith("Turn ")]
-    assert headers[1:] == ["Turn 2 - 256 candidates - suggested guess: 1344",
-                           "Turn 3 - 44 candidates - suggested guess: 3526",
-                           "Turn 4 - 7 candidates - suggested guess: 1462",
-                           "Turn 5 - 1 candidate - suggested guess: 3632"]
+    assert headers[1:] == [
+        "Turn 2 - 256 candidates - suggested guess: 1344",
+        "Turn 3 - 44 candidates - suggested guess: 3526",
+        "Turn 4 - 7 candidates - suggested guess: 1462",
+        "Turn 5 - 1 candidate - suggested guess: 3632",
+    ]
     assert "Solved: the secret is 3632, found in 5 guesses." in lines
-    assert lines[-6:] == ["turn  guess  feedback  left", "   1  1122   1B0W       256",
-                          "   2  1344   0B1W        44", "   3  3526   1B2W         7",
-                          "   4  1462   1B1W         1", "   5  3632   4B0W         0"]
+    assert lines[-6:] == [
+        "turn  guess  feedback  left",
+        "   1  1122   1B0W       256",
+        "   2  1344   0B1W        44",
+        "   3  3526   1B2W         7",
+        "   4  1462   1B1W         1",
+        "   5  3632   4B0W         0",
+    ]
 
 
 def test_assist_undo_inconsistent_impossible_list_why(cli):
-    text = ("1B0W\n"            # feedback typed straight away for 1122
-            "1344\n0B1W\n"      # the guess typed, then its feedback
-            "list\n3B1W\n"      # impossible: refused at once
-            "1111\n4B0W\n"      # contradicts: 1111 cannot be the secret
-            "undo\nundo\n"      # the guess, then turn 2
-            "why\n\n1B2W\nquit\n")
+    text = (
+        "1B0W\n"  # feedback typed straight away for 1122
+        "1344\n0B1W\n"  # the guess typed, then its feedback
+        "list\n3B1W\n"  # impossible: refused at once
+        "1111\n4B0W\n"  # contradicts: 1111 cannot be the secret
+        "undo\nundo\n"  # the guess, then turn 2
+        "why\n\n1B2W\nquit\n"
+    )
     code, out, err = cli(["assist"], text)
     assert code == 0 and err == ""
     assert "44 candidates:\n3523 3525" in out
@@ -79,20 +88,28 @@ def test_play_without_seed_tells_the_seed(cli):
     assert code == 0 and "replay this secret with --seed" in out
 
 
-@pytest.mark.parametrize("args, message", [
-    (["assist", "--strategy", "clever"], "unknown strategy"),
-    (["play", "--seed", "-1"], "'--seed': must be at least 0, got -1"),
-    (["play", "--pool", "some"], "unknown pool 'some'"),
-    (["assist", "--rules", "p4c3n"], "colors must be at least pegs"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["assist", "--strategy", "clever"], "unknown strategy"),
+        (["play", "--seed", "-1"], "'--seed': must be at least 0, got -1"),
+        (["play", "--pool", "some"], "unknown pool 'some'"),
+        (["assist", "--rules", "p4c3n"], "colors must be at least pegs"),
+    ],
+)
 def test_bad_options(cli, args, message):
     code, out, err = cli(args, "")
     assert code == 2 and message in err and err.count("\n") == 1
 
 
 def mastermind(*args):
-    return subprocess.Popen([sys.executable, "-m", "mastermind.app.cli", *args], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "mastermind.app.cli", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_real_process_pipe_ctrl_d_and_ctrl_c():

@@ -1,8 +1,7 @@
 """The codemaker game: the computer answers, invalid guesses cost nothing, hints and giving up."""
 
-
-from mastermind.core.game import Rules, score
 from mastermind.app.interactive.codemaker import Codemaker, pick_secret
+from mastermind.core.game import Rules, score
 
 from .conftest import FirstCandidate
 
@@ -44,7 +43,10 @@ def test_hint_follows_the_strategy_and_is_built_once(table46):
     game.handle("1111")
     cands = game.state.candidates
     reply = game.handle("hint")
-    assert reply == f"hint: {r.code_text(int(cands[0]))} ({len(cands)} candidates left, strategy first-candidate)"
+    assert (
+        reply
+        == f"hint: {r.code_text(int(cands[0]))} ({len(cands)} candidates left, strategy first-candidate)"
+    )
     assert len(built) == 1 and len(game.state.turns) == 1
     assert Codemaker(table46, 0).handle("hint") == "no hints in this game"
 

@@ -5,13 +5,12 @@ import json
 import numpy as np
 import pytest
 
-from mastermind.core.game import CodeTable, Rules
 from mastermind.app.interactive.assistant import Assistant
 from mastermind.app.interactive.optimal import OptimalAdvisor
 from mastermind.app.interactive.solve import solve_game
 from mastermind.app.interactive.strategies import load_strategy
+from mastermind.core.game import CodeTable, Rules
 from mastermind.engines import exact
-
 
 
 @pytest.fixture(scope="module")

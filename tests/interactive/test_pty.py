@@ -10,8 +10,13 @@ pexpect = pytest.importorskip("pexpect", reason="pexpect (extra: test) is not in
 
 def spawn(*args):
     # generous timeout: a fresh process may compile numba kernels on a loaded machine
-    return pexpect.spawn(sys.executable, ["-m", "mastermind.app.cli", *args], encoding="utf-8",
-                         timeout=180, dimensions=(40, 120))
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "mastermind.app.cli", *args],
+        encoding="utf-8",
+        timeout=180,
+        dimensions=(40, 120),
+    )
 
 
 def expect(child, text):

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from mastermind.core.errors import MastermindError
 from mastermind.app.interactive.solve import solve_game
+from mastermind.core.errors import MastermindError
 
 from .conftest import FirstCandidate
 
@@ -67,12 +67,15 @@ def test_solve_other_rules(cli):
     assert code == 0 and json.loads(out)[-1]["guess"] == "312"
 
 
-@pytest.mark.parametrize("args, message", [
-    (["solve", "3637"], "colour '7'"),
-    (["solve", "363"], "has 3 pegs"),
-    (["solve", "3632", "--strategy", "clever"], "unknown strategy 'clever'"),
-    (["solve", "1123", "--rules", "p4c6n"], "repeats a colour"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["solve", "3637"], "colour '7'"),
+        (["solve", "363"], "has 3 pegs"),
+        (["solve", "3632", "--strategy", "clever"], "unknown strategy 'clever'"),
+        (["solve", "1123", "--rules", "p4c6n"], "repeats a colour"),
+    ],
+)
 def test_solve_bad_input_is_one_line(cli, args, message):
     code, out, err = cli(args)
     assert code == 2 and out == ""

@@ -26,8 +26,11 @@ def test_piped_input_is_echoed_after_each_prompt(table46):
 def test_end_of_input_ends_cleanly(table46):
     code, out, err = run(Assistant(FirstCandidate(table46)), "\n0B0W\n")
     assert code == 0 and err == ""
-    assert out.splitlines()[-3:] == ["Stopped after 1 guess, 625 candidates left.",
-                                     "turn  guess  feedback  left", "   1  1111   0B0W       625"]
+    assert out.splitlines()[-3:] == [
+        "Stopped after 1 guess, 625 candidates left.",
+        "turn  guess  feedback  left",
+        "   1  1111   0B0W       625",
+    ]
 
 
 class Interrupting(io.StringIO):

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
+from functools import cache
 
 from mastermind.core.game import CodeTable
 
@@ -28,7 +27,7 @@ def reference_optimum(table: CodeTable, max_depth: int | None = None) -> tuple[i
                 groups.setdefault(a, []).append(s)
         return [tuple(v) for v in groups.values()]
 
-    @lru_cache(maxsize=None)
+    @cache
     def best_total(cands: tuple[int, ...], depth: int) -> int:
         if not cands:
             return 0
@@ -49,7 +48,7 @@ def reference_optimum(table: CodeTable, max_depth: int | None = None) -> tuple[i
             best = min(best, value)
         return best
 
-    @lru_cache(maxsize=None)
+    @cache
     def best_worst(cands: tuple[int, ...]) -> int:
         if len(cands) <= 1:
             return len(cands)
@@ -63,5 +62,3 @@ def reference_optimum(table: CodeTable, max_depth: int | None = None) -> tuple[i
 
     everything = tuple(range(n))
     return best_total(everything, depth_cap), best_worst(everything)
-
-

@@ -3,13 +3,19 @@
 import numpy as np
 import pytest
 
-from mastermind.engines.exact import solve
-from mastermind.core.game import CodeTable, Feedback, Rules
 from mastermind.app.registry import make_strategy
+from mastermind.core.game import CodeTable, Feedback, Rules
+from mastermind.engines.exact import solve
 from mastermind.engines.heuristics import play_all
 from mastermind.engines.models.bounds import (
-    counting_worst_bound, crude_worst_bound, knuth_first_guess, lookahead_total_bound,
-    lookahead_totals_by_first_guess, lookahead_worst_bound, perfect_tree_table, perfect_tree_total,
+    counting_worst_bound,
+    crude_worst_bound,
+    knuth_first_guess,
+    lookahead_total_bound,
+    lookahead_totals_by_first_guess,
+    lookahead_worst_bound,
+    perfect_tree_table,
+    perfect_tree_total,
     perfect_tree_value,
     solved_within,
 )
@@ -43,10 +49,18 @@ def test_crude_bound_definition():
 
 
 # published table: Knuth's first guess and its largest class
-@pytest.mark.parametrize("pegs,colors,first,largest", [
-    (2, 2, "11", 2), (2, 4, "12", 6), (3, 3, "112", 6), (3, 4, "123", 15), (4, 4, "1123", 46),
-    (4, 5, "1122", 120), (4, 6, "1122", 256),
-])
+@pytest.mark.parametrize(
+    "pegs,colors,first,largest",
+    [
+        (2, 2, "11", 2),
+        (2, 4, "12", 6),
+        (3, 3, "112", 6),
+        (3, 4, "123", 15),
+        (4, 4, "1123", 46),
+        (4, 5, "1122", 120),
+        (4, 6, "1122", 256),
+    ],
+)
 def test_knuth_first_guess_and_largest_class(pegs, colors, first, largest):
     table = CodeTable(Rules(pegs, colors))
     guess, mu = knuth_first_guess(table)
@@ -130,12 +144,20 @@ def test_every_bound_is_below_the_exact_optimum(pegs, colors):
     assert total.proven
     n = table.n
     _, mu = knuth_first_guess(table)
-    worst_bounds = [crude_worst_bound(table.rules, mu), counting_worst_bound(table.rules, n),
-                    lookahead_worst_bound(table, 1), lookahead_worst_bound(table, 2)]
+    worst_bounds = [
+        crude_worst_bound(table.rules, mu),
+        counting_worst_bound(table.rules, n),
+        lookahead_worst_bound(table, 1),
+        lookahead_worst_bound(table, 2),
+    ]
     assert max(worst_bounds) <= worst
     assert lookahead_worst_bound(table, 2) <= lookahead_worst_bound(table, 2, refined=True) <= worst
-    total_bounds = [perfect_tree_total(table.rules, n), lookahead_total_bound(table, 1),
-                    lookahead_total_bound(table, 2), lookahead_total_bound(table, 2, refined=True)]
+    total_bounds = [
+        perfect_tree_total(table.rules, n),
+        lookahead_total_bound(table, 1),
+        lookahead_total_bound(table, 2),
+        lookahead_total_bound(table, 2, refined=True),
+    ]
     assert total_bounds == sorted(total_bounds)  # more lookahead never weakens the bound
     assert total_bounds[-1] <= total.total
     plain = lookahead_totals_by_first_guess(table, 2)
@@ -154,13 +176,16 @@ def test_refined_bound_uses_the_branching_of_the_set():
     # the permutations of 123 in p3c3 share their colours, so a guess's answers on them differ
     # only in black pegs: at most 3 non-winning answers, and 6 secrets cost more than with 8
     table = CodeTable(Rules(3, 3))
-    perms = np.array(sorted(table.rules.code_from_digits(d)
-                            for d in [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]))
+    perms = np.array(
+        sorted(
+            table.rules.code_from_digits(d)
+            for d in [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+        )
+    )
     plain = lookahead_total_bound(table, 0, candidates=perms)
     refined = lookahead_total_bound(table, 0, candidates=perms, refined=True)
     assert plain == perfect_tree_value(6, 8) == 11
-    most = max(len({table.feedback(int(s), g) for s in perms} - {Feedback(3, 0)})
-               for g in range(table.n))
+    most = max(len({table.feedback(int(s), g) for s in perms} - {Feedback(3, 0)}) for g in range(table.n))
     assert most == 3
     assert refined == perfect_tree_value(6, most) == 13  # 1 + 3 * 2 + 2 * 3
     assert refined <= solve(table, candidates=perms).total

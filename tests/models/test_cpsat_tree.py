@@ -3,9 +3,9 @@
 import pytest
 
 from mastermind.core.errors import MastermindError
+from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact import solve
 from mastermind.engines.exact.reference import reference_worst
-from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.models.bounds import lookahead_total_bound
 from mastermind.engines.models.cpsat_tree import depth_feasible, solve_tree, worst_case_lower_bound
 
@@ -26,8 +26,7 @@ def test_optimal_total_agrees_with_exact_and_brute_force(pegs, colors):
     assert stats.total == result.value and stats.worst <= depth
 
 
-@pytest.mark.parametrize("rules", [Rules(2, 3, False), Rules(2, 4, False), Rules(3, 4, False)],
-                         ids=str)
+@pytest.mark.parametrize("rules", [Rules(2, 3, False), Rules(2, 4, False), Rules(3, 4, False)], ids=str)
 def test_games_without_repetition(rules):
     table = CodeTable(rules)
     exact = solve(table)
@@ -56,8 +55,9 @@ def test_seeded_model_agrees_with_exact_on_larger_games(pegs, colors):
     # with the two-level bound as a seed CP-SAT proves p4c2 in seconds, p3c3 in about 30 s
     table = CodeTable(Rules(pegs, colors))
     exact = solve(table)
-    result = solve_tree(table, exact.worst, time_limit=300, workers=2,
-                        lower_bound=lookahead_total_bound(table, 2))
+    result = solve_tree(
+        table, exact.worst, time_limit=300, workers=2, lower_bound=lookahead_total_bound(table, 2)
+    )
     assert result.proven and result.value == exact.total
     assert result.solution.stats(table).total == exact.total
 
@@ -68,8 +68,7 @@ def test_depth_limited_total_matches_reference():
     ref4 = reference_optimum(table, 4)[0]
     assert ref4 < INF
     assert solve(table, max_guesses=4).total == ref4
-    result = solve_tree(table, 4, time_limit=60, workers=2,
-                        lower_bound=lookahead_total_bound(table, 2))
+    result = solve_tree(table, 4, time_limit=60, workers=2, lower_bound=lookahead_total_bound(table, 2))
     assert result.proven and result.value == ref4
 
 

@@ -6,18 +6,51 @@ import sys
 import pytest
 
 from mastermind.app.cli import main
-from mastermind.core.game import Rules
 from mastermind.app.reports import MAX_REFINED_CODES, compare, game_bounds, knuth_table_row, parse_range
-from mastermind.core.game import CodeTable
+from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.models.timed import TimedWorker
 
 # the published table of Knuth's algorithm: worst case, first guess and its largest class
-KNUTH_WORST = {(2, 2): 3, (2, 3): 4, (2, 4): 4, (2, 5): 5, (2, 6): 5, (3, 2): 4, (3, 3): 4,
-               (3, 4): 4, (3, 5): 5, (3, 6): 5, (4, 2): 4, (4, 3): 4, (4, 4): 4, (4, 5): 5, (4, 6): 5}
-KNUTH_FIRST = {(2, 2): ("11", 2), (2, 4): ("12", 6), (3, 3): ("112", 6), (3, 4): ("123", 15),
-               (4, 4): ("1123", 46), (4, 5): ("1122", 120), (4, 6): ("1122", 256)}
-JSON_KEYS = {"pegs", "colors", "repeat", "codes", "answers", "knuth_first_guess", "knuth_max_error",
-             "knuth_worst", "crude_lower_bound", "worst_lower_bound", "optimal_worst", "optimal_total"}
+KNUTH_WORST = {
+    (2, 2): 3,
+    (2, 3): 4,
+    (2, 4): 4,
+    (2, 5): 5,
+    (2, 6): 5,
+    (3, 2): 4,
+    (3, 3): 4,
+    (3, 4): 4,
+    (3, 5): 5,
+    (3, 6): 5,
+    (4, 2): 4,
+    (4, 3): 4,
+    (4, 4): 4,
+    (4, 5): 5,
+    (4, 6): 5,
+}
+KNUTH_FIRST = {
+    (2, 2): ("11", 2),
+    (2, 4): ("12", 6),
+    (3, 3): ("112", 6),
+    (3, 4): ("123", 15),
+    (4, 4): ("1123", 46),
+    (4, 5): ("1122", 120),
+    (4, 6): ("1122", 256),
+}
+JSON_KEYS = {
+    "pegs",
+    "colors",
+    "repeat",
+    "codes",
+    "answers",
+    "knuth_first_guess",
+    "knuth_max_error",
+    "knuth_worst",
+    "crude_lower_bound",
+    "worst_lower_bound",
+    "optimal_worst",
+    "optimal_total",
+}
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +62,9 @@ def rows():
             for colors in range(2, 7):
                 rules = Rules(pegs, colors)
                 quick = rules.n_codes <= 256
-                out[pegs, colors] = knuth_table_row(rules, worker, time_limit=60 if quick else 0.001,
-                                                    cpsat_time=1.0, max_refined=256).to_dict()
+                out[pegs, colors] = knuth_table_row(
+                    rules, worker, time_limit=60 if quick else 0.001, cpsat_time=1.0, max_refined=256
+                ).to_dict()
     return out
 
 
@@ -74,8 +108,7 @@ def test_table_cli_markdown_and_json(capsys):
 
 
 def test_table_open_cells_show_bounds(capsys):
-    assert main(["table", "--pegs", "4", "--colors", "5", "--time-limit", "0.001",
-                 "--cpsat-time", "0"]) == 0
+    assert main(["table", "--pegs", "4", "--colors", "5", "--time-limit", "0.001", "--cpsat-time", "0"]) == 0
     out = capsys.readouterr().out
     # Knuth's columns as published (KNUTH_*); the open cells show the library's lower bounds
     table = CodeTable(Rules(4, 5))
@@ -86,15 +119,18 @@ def test_table_open_cells_show_bounds(capsys):
     assert "open" in out and "p4c5r" in out
 
 
-@pytest.mark.parametrize("args,message", [
-    (["table", "--pegs", "2-x"], "cannot read pegs"),
-    (["table", "--colors", "0-3"], "colors 0 out of range"),
-    (["table", "--time-limit", "0"], "'--time-limit': must be a positive number of seconds, got 0"),
-    (["table", "--pegs", "4", "--colors", "2-3", "--no-repeat"], "no game in that range"),
-    (["compare", "-p", "2", "-c", "3", "--plot", "/nonexistent/dir/plot.png"], "plot"),
-    (["cpsat", "-p", "2", "-c", "2", "--depth", "0"], "--depth must be at least 1, got 0"),
-    (["static", "-p", "4", "-c", "6"], "static model for p4c6r"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["table", "--pegs", "2-x"], "cannot read pegs"),
+        (["table", "--colors", "0-3"], "colors 0 out of range"),
+        (["table", "--time-limit", "0"], "'--time-limit': must be a positive number of seconds, got 0"),
+        (["table", "--pegs", "4", "--colors", "2-3", "--no-repeat"], "no game in that range"),
+        (["compare", "-p", "2", "-c", "3", "--plot", "/nonexistent/dir/plot.png"], "plot"),
+        (["cpsat", "-p", "2", "-c", "2", "--depth", "0"], "--depth must be at least 1, got 0"),
+        (["static", "-p", "4", "-c", "6"], "static model for p4c6r"),
+    ],
+)
 def test_bad_input_is_one_line(args, message, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err

@@ -30,10 +30,28 @@ RESULTS = Path(__file__).resolve().parents[2] / "results"
 # rows that take well under 10 s each (a second or less on one core)
 QUICK_OPTIMAL = ["p3c4", "p2c6", "p4c4n", "p5c3"]
 QUICK_VALUES = ["p3c4", "p2c5", "p3c3"]
-OPTIMAL_FIELDS = ("codes", "total", "average_fraction", "worst", "histogram", "best_first_guesses",
-                  "by_first_guess", "optimal_worst", "worst_total", "literature")
-VALUE_FIELDS = ("codes", "value", "value_unreduced", "uniform_total", "uniform_optimal", "maker",
-                "maker_support", "literature")
+OPTIMAL_FIELDS = (
+    "codes",
+    "total",
+    "average_fraction",
+    "worst",
+    "histogram",
+    "best_first_guesses",
+    "by_first_guess",
+    "optimal_worst",
+    "worst_total",
+    "literature",
+)
+VALUE_FIELDS = (
+    "codes",
+    "value",
+    "value_unreduced",
+    "uniform_total",
+    "uniform_optimal",
+    "maker",
+    "maker_support",
+    "literature",
+)
 
 
 def committed(stem: str, fmt: str) -> dict:
@@ -133,18 +151,38 @@ def test_one_row_merges_into_existing_files(tmp_path):
 
 
 def test_merge_replaces_and_orders_rows():
-    old = [{"game": "p3c2", "repetition": True, "pegs": 3, "colours": 2, "total": 1},
-           {"game": "p4c4n", "repetition": False, "pegs": 4, "colours": 4, "total": 2}]
-    new = [{"game": "p3c2", "repetition": True, "pegs": 3, "colours": 2, "total": 3},
-           {"game": "p2c5", "repetition": True, "pegs": 2, "colours": 5, "total": 4}]
+    old = [
+        {"game": "p3c2", "repetition": True, "pegs": 3, "colours": 2, "total": 1},
+        {"game": "p4c4n", "repetition": False, "pegs": 4, "colours": 4, "total": 2},
+    ]
+    new = [
+        {"game": "p3c2", "repetition": True, "pegs": 3, "colours": 2, "total": 3},
+        {"game": "p2c5", "repetition": True, "pegs": 2, "colours": 5, "total": 4},
+    ]
     assert [(r["game"], r["total"]) for r in merge_rows(old, new)] == [("p2c5", 4), ("p3c2", 3), ("p4c4n", 2)]
 
 
 def test_open_rows_are_rendered_apart_with_their_bounds():
-    row = {"game": "p9c9", "pegs": 9, "colours": 9, "repetition": True, "codes": 9**9, "status": "open",
-           "reason": "needs the checkpointed search", "version": "x", "command": "c", "jobs": 1,
-           "bounds": {"lower_total": 10, "upper_total": 20, "lower_worst": 3, "upper_worst": 4,
-                      "heuristic": "entropy"}, "seconds": 1.0}
+    row = {
+        "game": "p9c9",
+        "pegs": 9,
+        "colours": 9,
+        "repetition": True,
+        "codes": 9**9,
+        "status": "open",
+        "reason": "needs the checkpointed search",
+        "version": "x",
+        "command": "c",
+        "jobs": 1,
+        "bounds": {
+            "lower_total": 10,
+            "upper_total": 20,
+            "lower_worst": 3,
+            "upper_worst": 4,
+            "heuristic": "entropy",
+        },
+        "seconds": 1.0,
+    }
     md = render_optimal([row])
     assert "## Open games" in md and "| p9c9 |" in md and "20 (entropy)" in md
 
@@ -155,12 +193,15 @@ def test_a_file_of_another_kind_is_refused(tmp_path):
         read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--table", "nope"], "--table must be one of"),
-    (["--games", "p3x2"], "cannot read rules"),
-    (["--max-seconds", "0"], "--max-seconds must be positive"),
-    (["--jobs", "-1"], "--jobs must be 0"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--table", "nope"], "--table must be one of"),
+        (["--games", "p3x2"], "cannot read rules"),
+        (["--max-seconds", "0"], "--max-seconds must be positive"),
+        (["--jobs", "-1"], "--jobs must be 0"),
+    ],
+)
 def test_bad_options_are_one_line_errors(args, message, tmp_path, capsys):
     assert main(["results", "--out", str(tmp_path), *args]) == 2
     err = capsys.readouterr().err

@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
-from mastermind.core import partitions
 from mastermind.app.commands.common import console, game_command, plural, print_json, table_for
+from mastermind.core import partitions
 from mastermind.core.game import CodeTable, Rules, format_bytes
 from mastermind.core.symmetry import canonical_first_guesses
 
@@ -22,16 +22,24 @@ def info(rules: Rules, json_output: bool) -> None:
     firsts = [rules.code_text(g) for g in canonical_first_guesses(rules)]
     answers = [str(a) for a in rules.answers]
     data = {
-        "rules": str(rules), "pegs": rules.pegs, "colors": rules.colors, "repeat": rules.repeat,
-        "codes": rules.n_codes, "n_answers": len(answers), "answers": answers,
-        "canonical_first_guesses": firsts, "table_bytes": rules.table_bytes(),
+        "rules": str(rules),
+        "pegs": rules.pegs,
+        "colors": rules.colors,
+        "repeat": rules.repeat,
+        "codes": rules.n_codes,
+        "n_answers": len(answers),
+        "answers": answers,
+        "canonical_first_guesses": firsts,
+        "table_bytes": rules.table_bytes(),
     }
     if json_output:
         print_json(data)
         return
     out = console()
-    out.print(f"rules            {rules} ({rules.pegs} pegs, {rules.colors} colours, "
-              f"{'repetition allowed' if rules.repeat else 'no repeated colour'})")
+    out.print(
+        f"rules            {rules} ({rules.pegs} pegs, {rules.colors} colours, "
+        f"{'repetition allowed' if rules.repeat else 'no repeated colour'})"
+    )
     out.print(f"codes            {rules.n_codes}")
     out.print(f"answers          {len(answers)}: {' '.join(answers)}")
     out.print(f"first guesses    {' '.join(firsts)}")
@@ -39,7 +47,8 @@ def info(rules: Rules, json_output: bool) -> None:
 
 
 def score(
-    rules: Rules, json_output: bool,
+    rules: Rules,
+    json_output: bool,
     secret: Annotated[str, typer.Argument(help="The secret code, e.g. 3632.")],
     guess: Annotated[str, typer.Argument(help="The guess, e.g. 3526.")],
 ) -> None:
@@ -47,14 +56,24 @@ def score(
     table = CodeTable(rules, full=False, memory_limit=1 << 62)
     fb = table.feedback(s, g)
     if json_output:
-        print_json({"rules": str(rules), "secret": rules.code_text(s), "guess": rules.code_text(g),
-                    "black": fb.black, "white": fb.white, "feedback": str(fb)})
+        print_json(
+            {
+                "rules": str(rules),
+                "secret": rules.code_text(s),
+                "guess": rules.code_text(g),
+                "black": fb.black,
+                "white": fb.white,
+                "feedback": str(fb),
+            }
+        )
     else:
         typer.echo(str(fb))
 
 
 def partition(
-    rules: Rules, json_output: bool, memory_limit: int,
+    rules: Rules,
+    json_output: bool,
+    memory_limit: int,
     guesses: Annotated[list[str], typer.Argument(help="One or more guesses, e.g. 1122 1123.")],
 ) -> None:
     codes = [rules.parse_code(g) for g in guesses]

@@ -13,25 +13,34 @@ import json
 import math
 import sys
 import typing
-from typing import Annotated, Any, Callable, Optional
+from collections.abc import Callable
+from typing import Annotated, Any, Optional
 
 import typer
 
 from mastermind.app.helpstyle import Command
 from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
-from mastermind.core.errors import MastermindError
 from mastermind.app.registry import HEURISTIC_NAMES, names_text
+from mastermind.core.errors import MastermindError
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 
 RulesOpt = Annotated[
     Optional[str],
-    typer.Option("--rules", "-r", help="Game as pPEGScCOLORS plus r (repetition, default) or n (none), e.g. p4c6n; default p4c6.",
-                 show_default=False),
+    typer.Option(
+        "--rules",
+        "-r",
+        help="Game as pPEGScCOLORS plus r (repetition, default) or n (none), e.g. p4c6n; default p4c6.",
+        show_default=False,
+    ),
 ]
 STRATEGY_HELP = f"Strategy: {names_text()} (see `mastermind strategies`)."
-STRATEGIES_HELP = f"Strategy to play (repeat for several): {names_text()}. Default: {names_text(HEURISTIC_NAMES)}."
+STRATEGIES_HELP = (
+    f"Strategy to play (repeat for several): {names_text()}. Default: {names_text(HEURISTIC_NAMES)}."
+)
 PegsOpt = Annotated[Optional[int], typer.Option("--pegs", "-p", help="Number of pegs.", show_default=False)]
-ColorsOpt = Annotated[Optional[int], typer.Option("--colors", "-c", help="Number of colours.", show_default=False)]
+ColorsOpt = Annotated[
+    Optional[int], typer.Option("--colors", "-c", help="Number of colours.", show_default=False)
+]
 NoRepeatOpt = Annotated[bool, typer.Option("--no-repeat", help="No colour twice in a code.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of tables.")]
 MAX_THREADS = 1024  # --jobs and --workers beyond this are typing errors, not machines
@@ -81,30 +90,39 @@ def seed_option(help: str, **kwargs) -> Any:
 
 MemoryOpt = Annotated[
     Optional[float],
-    typer.Option("--memory-limit", help="Largest score table to build, in GiB (default 2).", show_default=False,
-                 callback=_number_check("GiB", MAX_GIB)),
+    typer.Option(
+        "--memory-limit",
+        help="Largest score table to build, in GiB (default 2).",
+        show_default=False,
+        callback=_number_check("GiB", MAX_GIB),
+    ),
 ]
 
 
-GameArg = Annotated[Optional[str], typer.Argument(metavar="RULES", show_default=False,
-                                                 help="The game, e.g. p4c6 (same as --rules).")]
+GameArg = Annotated[
+    Optional[str],
+    typer.Argument(metavar="RULES", show_default=False, help="The game, e.g. p4c6 (same as --rules)."),
+]
 
 
-def resolve_rules(rules: str | None, pegs: int | None, colors: int | None, no_repeat: bool,
-                  game: str | None = None) -> Rules:
+def resolve_rules(
+    rules: str | None, pegs: int | None, colors: int | None, no_repeat: bool, game: str | None = None
+) -> Rules:
     """The game given once: as RULES, ``--rules`` or ``--pegs/--colors/--no-repeat``; default p4c6."""
     if game is not None:
         if rules is not None or pegs is not None or colors is not None or no_repeat:
-            raise MastermindError(f"the game is given twice: {game} and --rules/--pegs/--colors/"
-                                  f"--no-repeat; give it once")
+            raise MastermindError(
+                f"the game is given twice: {game} and --rules/--pegs/--colors/--no-repeat; give it once"
+            )
         return Rules.parse(game)
     if rules is not None:
         if pegs is not None or colors is not None or no_repeat:
             raise MastermindError("give either --rules or --pegs/--colors/--no-repeat, not both")
         return Rules.parse(rules)
     base = Rules()
-    return Rules(base.pegs if pegs is None else pegs, base.colors if colors is None else colors,
-                 not no_repeat)
+    return Rules(
+        base.pegs if pegs is None else pegs, base.colors if colors is None else colors, not no_repeat
+    )
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -113,8 +131,9 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = True,
-                 game_argument: bool = False, **kwargs) -> Callable:
+def game_command(
+    app: typer.Typer, name: str | None = None, *, memory: bool = True, game_argument: bool = False, **kwargs
+) -> Callable:
     """Register ``fn(rules, json_output, [memory_limit], ...)`` as a command with the shared options.
 
     With ``game_argument`` the game may also be given as an argument (``game-value p4c6``).
@@ -125,12 +144,19 @@ def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = Tr
         # resolve string annotations (modules with `from __future__ import annotations`), or
         # typer would lose the options' names and help
         hints = typing.get_type_hints(fn, include_extras=True)
-        own = [p.replace(annotation=hints.get(n, p.annotation)) for n, p in sig.parameters.items()
-               if n not in ("rules", "json_output", "memory_limit")]
+        own = [
+            p.replace(annotation=hints.get(n, p.annotation))
+            for n, p in sig.parameters.items()
+            if n not in ("rules", "json_output", "memory_limit")
+        ]
         kw = inspect.Parameter.KEYWORD_ONLY
         if game_argument:
-            own.insert(0, inspect.Parameter("game", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
-                                            annotation=GameArg))
+            own.insert(
+                0,
+                inspect.Parameter(
+                    "game", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=GameArg
+                ),
+            )
         extra = [
             inspect.Parameter("rules_text", kw, default=None, annotation=RulesOpt),
             inspect.Parameter("pegs", kw, default=None, annotation=PegsOpt),
@@ -145,8 +171,13 @@ def game_command(app: typer.Typer, name: str | None = None, *, memory: bool = Tr
         @functools.wraps(fn)
         def wrapper(**values: Any) -> Any:
             with one_line_errors():
-                rules = resolve_rules(values.pop("rules_text"), values.pop("pegs"),
-                                      values.pop("colors"), values.pop("no_repeat"), values.pop("game", None))
+                rules = resolve_rules(
+                    values.pop("rules_text"),
+                    values.pop("pegs"),
+                    values.pop("colors"),
+                    values.pop("no_repeat"),
+                    values.pop("game", None),
+                )
                 gib = values.pop("memory_limit", None)
                 if wants_memory:
                     values["memory_limit"] = memory_limit_bytes(gib)

@@ -9,43 +9,129 @@ from typing import Annotated, Optional
 import typer
 
 from mastermind.app.commands.common import (
-    MAX_THREADS, console, histogram_text, plural, print_json, seconds_option, table_for, whole_range,
+    MAX_THREADS,
+    console,
+    histogram_text,
+    plural,
+    print_json,
+    seconds_option,
+    table_for,
+    whole_range,
 )
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, is_stdout, write_atomic
 from mastermind.core.game import Rules
 
-ObjectiveOpt = Annotated[str, typer.Option("--objective", help="total (optimal average) or worst (fewest guesses in the worst case, then the best total).")]
-MaxGuessesOpt = Annotated[Optional[int], typer.Option("--max-guesses", help="Only strategies that never need more guesses than this.", show_default=False)]
-PoolOpt = Annotated[str, typer.Option("--pool", help="Guesses allowed: all codes, or consistent (only codes still possible).")]
-FirstOpt = Annotated[Optional[str], typer.Option("--first", help="Fix the first guess, e.g. 1123.", show_default=False)]
-ByFirstOpt = Annotated[bool, typer.Option("--by-first-guess", help="The optimum for each canonical first guess, as a table.")]
+ObjectiveOpt = Annotated[
+    str,
+    typer.Option(
+        "--objective",
+        help="total (optimal average) or worst (fewest guesses in the worst case, then the best total).",
+    ),
+]
+MaxGuessesOpt = Annotated[
+    Optional[int],
+    typer.Option(
+        "--max-guesses", help="Only strategies that never need more guesses than this.", show_default=False
+    ),
+]
+PoolOpt = Annotated[
+    str, typer.Option("--pool", help="Guesses allowed: all codes, or consistent (only codes still possible).")
+]
+FirstOpt = Annotated[
+    Optional[str], typer.Option("--first", help="Fix the first guess, e.g. 1123.", show_default=False)
+]
+ByFirstOpt = Annotated[
+    bool, typer.Option("--by-first-guess", help="The optimum for each canonical first guess, as a table.")
+]
 TIE_BREAKS = ("none", "worst")
-TieBreakOpt = Annotated[str, typer.Option(
-    "--tie-break", metavar="none|worst",
-    help="Among optimal strategies: none (the first found) or worst (the smaller worst case, then fewer "
-         "secrets at it); --tie-break alone means worst.")]
-JobsOpt = Annotated[int, typer.Option("--jobs", "-j", callback=whole_range(0, MAX_THREADS), help="Threads to use (0: all cores).")]
-BackendOpt = Annotated[str, typer.Option("--backend", help="Where work units run: threads, processes (loky) or dask (a local cluster of --jobs processes, or --scheduler).")]
-SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (implies --backend dask).", show_default=False)]
-CheckpointOpt = Annotated[Optional[str], typer.Option("--checkpoint", help="Folder that keeps every finished work unit; the same command run again reuses them.", show_default=False)]
-TimeLimitOpt = Annotated[Optional[float], seconds_option("--time-limit", help="Stop after this many seconds and report what is proven (exit 0).", show_default=False)]
-ProgressOpt = Annotated[str, typer.Option("--progress", help="auto (a bar on a terminal), bar, json (one line per finished work unit on stderr) or none.")]
-OutOpt = Annotated[Optional[str], typer.Option("--out", "-o", help="Write the optimal strategy tree to this file (JSON; - for standard output).", show_default=False)]
+TieBreakOpt = Annotated[
+    str,
+    typer.Option(
+        "--tie-break",
+        metavar="none|worst",
+        help="Among optimal strategies: none (the first found) or worst (the smaller worst case, then fewer "
+        "secrets at it); --tie-break alone means worst.",
+    ),
+]
+JobsOpt = Annotated[
+    int,
+    typer.Option("--jobs", "-j", callback=whole_range(0, MAX_THREADS), help="Threads to use (0: all cores)."),
+]
+BackendOpt = Annotated[
+    str,
+    typer.Option(
+        "--backend",
+        help="Where work units run: threads, processes (loky) or dask "
+        "(a local cluster of --jobs processes, or --scheduler).",
+    ),
+]
+SchedulerOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--scheduler",
+        help="Address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (implies --backend dask).",
+        show_default=False,
+    ),
+]
+CheckpointOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--checkpoint",
+        help="Folder that keeps every finished work unit; the same command run again reuses them.",
+        show_default=False,
+    ),
+]
+TimeLimitOpt = Annotated[
+    Optional[float],
+    seconds_option(
+        "--time-limit",
+        help="Stop after this many seconds and report what is proven (exit 0).",
+        show_default=False,
+    ),
+]
+ProgressOpt = Annotated[
+    str,
+    typer.Option(
+        "--progress",
+        help="auto (a bar on a terminal), bar, json (one line per finished work unit on stderr) or none.",
+    ),
+]
+OutOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--out",
+        "-o",
+        help="Write the optimal strategy tree to this file (JSON; - for standard output).",
+        show_default=False,
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
     from mastermind.app.commands.common import game_command
 
-    game_command(app, "optimal", help="Optimal strategy, proven: exact branch and bound with symmetry.")(optimal)
+    game_command(app, "optimal", help="Optimal strategy, proven: exact branch and bound with symmetry.")(
+        optimal
+    )
 
 
 def optimal(
-    rules: Rules, json_output: bool, memory_limit: int,
-    objective: ObjectiveOpt = "total", max_guesses: MaxGuessesOpt = None, pool: PoolOpt = "all",
-    first: FirstOpt = None, by_first_guess: ByFirstOpt = False, tie_break: TieBreakOpt = "none",
-    jobs: JobsOpt = 0, backend: BackendOpt = "threads", scheduler: SchedulerOpt = None,
-    checkpoint: CheckpointOpt = None, time_limit: TimeLimitOpt = None, progress: ProgressOpt = "auto",
+    rules: Rules,
+    json_output: bool,
+    memory_limit: int,
+    objective: ObjectiveOpt = "total",
+    max_guesses: MaxGuessesOpt = None,
+    pool: PoolOpt = "all",
+    first: FirstOpt = None,
+    by_first_guess: ByFirstOpt = False,
+    tie_break: TieBreakOpt = "none",
+    jobs: JobsOpt = 0,
+    backend: BackendOpt = "threads",
+    scheduler: SchedulerOpt = None,
+    checkpoint: CheckpointOpt = None,
+    time_limit: TimeLimitOpt = None,
+    progress: ProgressOpt = "auto",
     out: OutOpt = None,
 ) -> None:
     from mastermind.core.progress import progress_bar, progress_mode
@@ -64,8 +150,9 @@ def optimal(
     if tie_break not in TIE_BREAKS:
         raise MastermindError(f"--tie-break must be one of {', '.join(TIE_BREAKS)}, got {tie_break!r}")
     if max_guesses is not None and not 1 <= max_guesses <= rules.n_codes:
-        raise MastermindError(f"--max-guesses must be between 1 and the number of codes "
-                              f"({rules.n_codes}), got {max_guesses}")
+        raise MastermindError(
+            f"--max-guesses must be between 1 and the number of codes ({rules.n_codes}), got {max_guesses}"
+        )
     if out is not None:
         if is_stdout(out) and json_output:
             raise MastermindError("--out - and --json both use standard output: give --out a file name")
@@ -75,32 +162,51 @@ def optimal(
     check_backend(backend)
     units = backend != "threads" or checkpoint is not None or scheduler is not None
     if units and (by_first_guess or first is not None or tie_break != "none" or objective != "total"):
-        raise MastermindError("--backend, --scheduler and --checkpoint work on the plain optimum "
-                              "(not with --by-first-guess, --first, --tie-break or --objective worst)")
+        raise MastermindError(
+            "--backend, --scheduler and --checkpoint work on the plain optimum "
+            "(not with --by-first-guess, --first, --tie-break or --objective worst)"
+        )
     mode = progress_mode(progress, json_output)
     first_code = rules.parse_code(first) if first is not None else None
     from mastermind.engines.exact.warmup import ensure_compiled
 
     compile_seconds = ensure_compiled()  # a first run compiles here, out of the timed search
     table = table_for(rules, memory_limit)
-    options = dict(objective=objective, max_guesses=max_guesses, pool=pool, tie_break=tie_break == "worst",
-                   jobs=-1 if jobs == 0 else jobs)
+    options = dict(
+        objective=objective,
+        max_guesses=max_guesses,
+        pool=pool,
+        tie_break=tie_break == "worst",
+        jobs=-1 if jobs == 0 else jobs,
+    )
     try:
         with progress_bar(mode) as bar:
             if by_first_guess:
                 results = solve_by_first_guess(table, progress=bar, **options)
             else:
-                results = [solve(table, first_guess=first_code, progress=bar, backend=backend,
-                                 scheduler=scheduler, checkpoint=checkpoint, time_limit=time_limit,
-                                 anytime=True, **options)]
+                results = [
+                    solve(
+                        table,
+                        first_guess=first_code,
+                        progress=bar,
+                        backend=backend,
+                        scheduler=scheduler,
+                        checkpoint=checkpoint,
+                        time_limit=time_limit,
+                        anytime=True,
+                        **options,
+                    )
+                ]
     except MastermindError:
         if max_guesses is None:
             raise
         results = []  # the solver found no strategy within --max-guesses
     if not results:  # an answer, not bad input: exit 1
         start = "" if first_code is None else f" starting with {rules.code_text(first_code)}"
-        typer.echo(f"no strategy solves every secret of {rules} within "
-                   f"{plural(max_guesses, 'guess')}{start}", err=True)
+        typer.echo(
+            f"no strategy solves every secret of {rules} within {plural(max_guesses, 'guess')}{start}",
+            err=True,
+        )
         raise typer.Exit(1)
     result = results[0]
     if out is not None and result.tree is not None:
@@ -130,38 +236,55 @@ def _print(rules: Rules, results: list, by_first_guess: bool, objective: str) ->
     if not by_first_guess and not results[0].proven:
         r = results[0]
         out.print(f"rules        {rules}  (objective {objective})")
-        out.print(f"proven       no (not proven): stopped ({r.stopped}) after {r.seconds:.2f} s, "
-                  f"{r.counters.units} work units, {r.nodes} nodes")
+        out.print(
+            f"proven       no (not proven): stopped ({r.stopped}) after {r.seconds:.2f} s, "
+            f"{r.counters.units} work units, {r.nodes} nodes"
+        )
         out.print(f"lower bound  {r.lower_bound}  (no strategy has a smaller total)")
         if r.tree is None:
             out.print("best found   none yet")
         else:
-            out.print(f"best found   total {r.total} over {r.secrets} secrets (average {r.average:.4f}), "
-                      f"first guess {rules.code_text(r.first_guess)}")
+            out.print(
+                f"best found   total {r.total} over {r.secrets} secrets (average {r.average:.4f}), "
+                f"first guess {rules.code_text(r.first_guess)}"
+            )
         return
     if not by_first_guess:
         r = results[0]
-        out.print(f"rules        {rules}  (objective {objective}"
-                  + (f", at most {plural(r.max_guesses, 'guess')}" if r.max_guesses else "")
-                  + (f", pool {r.pool}" if r.pool != "all" else "") + ")")
+        out.print(
+            f"rules        {rules}  (objective {objective}"
+            + (f", at most {plural(r.max_guesses, 'guess')}" if r.max_guesses else "")
+            + (f", pool {r.pool}" if r.pool != "all" else "")
+            + ")"
+        )
         out.print(f"first guess  {rules.code_text(r.first_guess)}")
         out.print(f"total        {r.total} over {plural(r.secrets, 'secret')}  (average {r.average:.4f})")
         out.print(f"worst case   {plural(r.worst, 'guess')}")
         out.print(f"histogram    {histogram_text(r.histogram)}")
         reused = f", {r.counters.reused} reused from the checkpoint" if r.counters.reused else ""
         units = f", {r.counters.units} work units{reused}" if r.counters.units else ""
-        out.print(f"proven       {'yes' if r.proven else 'no'}  ({r.seconds:.2f} s, {plural(r.nodes, 'node')}, "
-                  f"{plural(r.memo_hits, 'memo hit')}{units})")
+        out.print(
+            f"proven       {'yes' if r.proven else 'no'}  ({r.seconds:.2f} s, {plural(r.nodes, 'node')}, "
+            f"{plural(r.memo_hits, 'memo hit')}{units})"
+        )
         return
     from rich.table import Table
 
-    t = Table(title=f"{rules}: optimum for each first guess ({objective})",
-              caption="histogram: secrets solved with 1, 2, ... guesses")
+    t = Table(
+        title=f"{rules}: optimum for each first guess ({objective})",
+        caption="histogram: secrets solved with 1, 2, ... guesses",
+    )
     for column in ("first", "total", "average", "worst", "histogram", "seconds"):
         t.add_column(column, justify="left" if column in ("first", "histogram") else "right")
     best = min(r.total for r in results) if results else None
     for r in results:
         mark = " *" if r.total == best else ""
-        t.add_row(rules.code_text(r.first_guess) + mark, str(r.total), f"{r.average:.4f}",
-                  str(r.worst), histogram_text(r.histogram), f"{r.seconds:.2f}")
+        t.add_row(
+            rules.code_text(r.first_guess) + mark,
+            str(r.total),
+            f"{r.average:.4f}",
+            str(r.worst),
+            histogram_text(r.histogram),
+            f"{r.seconds:.2f}",
+        )
     out.print(t)

@@ -10,36 +10,86 @@ from typing import Annotated, Optional
 import typer
 
 from mastermind.app.commands.common import (
-    STRATEGY_HELP, ColorsOpt, JsonOpt, MemoryOpt, NoRepeatOpt, PegsOpt, RulesOpt, game_command, histogram_text,
-    memory_limit_bytes, one_line_errors, plural, print_json, resolve_rules, seed_option, table_for,
+    STRATEGY_HELP,
+    ColorsOpt,
+    JsonOpt,
+    MemoryOpt,
+    NoRepeatOpt,
+    PegsOpt,
+    RulesOpt,
+    game_command,
+    histogram_text,
+    memory_limit_bytes,
+    one_line_errors,
+    plural,
+    print_json,
+    resolve_rules,
+    seed_option,
+    table_for,
+)
+from mastermind.app.formats import (
+    FORMATS,
+    READABLE,
+    check_format,
+    detect_format,
+    format_for_path,
+    read_tree,
+    verify_text,
+    write_tree,
 )
 from mastermind.app.helpstyle import Command
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, is_stdout, read_text, write_atomic
-from mastermind.app.formats import (
-    FORMATS, READABLE, check_format, detect_format, format_for_path, read_tree, verify_text, write_tree,
-)
 from mastermind.core.game import CodeTable, Rules
-from mastermind.core.tree import StrategyTree
 from mastermind.core.progress import Progress, progress_bar, wants_progress
+from mastermind.core.tree import StrategyTree
 
 
 def register(app: typer.Typer) -> None:
-    game_command(app, "export", help="Write a strategy's tree as JSON, Graphviz dot, Irving text or an HTML explorer page.")(export)
-    app.command("verify", cls=Command, help="Replay every secret through a strategy file and print its statistics.")(verify)
+    game_command(
+        app,
+        "export",
+        help="Write a strategy's tree as JSON, Graphviz dot, Irving text or an HTML explorer page.",
+    )(export)
+    app.command(
+        "verify", cls=Command, help="Replay every secret through a strategy file and print its statistics."
+    )(verify)
 
 
 # ---- export -------------------------------------------------------------------------------
 def export(
-    rules: Rules, json_output: bool, memory_limit: int,
-    strategy: Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_HELP.rstrip(".")
-                        + ", or a strategy file (JSON or Irving text) to convert.")] = "minimax",
-    fmt: Annotated[Optional[str], typer.Option("--format", "-f", help=f"{', '.join(FORMATS)} (default: from --out, else json).",
-                   show_default=False)] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="File to write (atomically); standard output if omitted or -.",
-                   show_default=False)] = None,
-    seed: Annotated[Optional[int], seed_option("Seed of the random strategy and random tie-breaks.",
-                                               show_default=False)] = None,
+    rules: Rules,
+    json_output: bool,
+    memory_limit: int,
+    strategy: Annotated[
+        str,
+        typer.Option(
+            "--strategy",
+            "-s",
+            help=STRATEGY_HELP.rstrip(".") + ", or a strategy file (JSON or Irving text) to convert.",
+        ),
+    ] = "minimax",
+    fmt: Annotated[
+        Optional[str],
+        typer.Option(
+            "--format",
+            "-f",
+            help=f"{', '.join(FORMATS)} (default: from --out, else json).",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--out",
+            "-o",
+            help="File to write (atomically); standard output if omitted or -.",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[
+        Optional[int], seed_option("Seed of the random strategy and random tie-breaks.", show_default=False)
+    ] = None,
 ) -> None:
     from mastermind.app.registry import check_names
 
@@ -62,16 +112,25 @@ def export(
         sys.stdout.flush()
         return
     write_atomic(out, text)
-    summary = {"rules": str(rules), "strategy": tree.name, "format": fmt, "out": str(out),
-               **{k: v for k, v in stats.to_dict(rules).items() if k != "worst_secrets"}}
+    summary = {
+        "rules": str(rules),
+        "strategy": tree.name,
+        "format": fmt,
+        "out": str(out),
+        **{k: v for k, v in stats.to_dict(rules).items() if k != "worst_secrets"},
+    }
     if json_output:
         print_json(summary)
     else:
-        typer.echo(f"wrote {fmt} tree of {tree.name} for {rules} to {out} "
-                   f"(total {stats.total}, average {stats.average:.4f}, worst {stats.worst})")
+        typer.echo(
+            f"wrote {fmt} tree of {tree.name} for {rules} to {out} "
+            f"(total {stats.total}, average {stats.average:.4f}, worst {stats.worst})"
+        )
 
 
-def strategy_tree_for(name: str, table: CodeTable, progress: Progress | None = None, seed: int | None = None) -> StrategyTree:
+def strategy_tree_for(
+    name: str, table: CodeTable, progress: Progress | None = None, seed: int | None = None
+) -> StrategyTree:
     """The tree of a named heuristic, of the optimal strategy (``optimal``) or of a strategy file."""
     if _names_a_file(name):
         text = read_text(name)
@@ -100,8 +159,15 @@ def _names_a_file(name: str) -> bool:
 # ---- verify -------------------------------------------------------------------------------
 def verify(
     file: Annotated[str, typer.Argument(help="Strategy file: Irving text or JSON; - reads standard input.")],
-    fmt: Annotated[Optional[str], typer.Option("--format", "-f", help="irving or json (default: from the name, else the content).",
-                   show_default=False)] = None,
+    fmt: Annotated[
+        Optional[str],
+        typer.Option(
+            "--format",
+            "-f",
+            help="irving or json (default: from the name, else the content).",
+            show_default=False,
+        ),
+    ] = None,
     rules_text: RulesOpt = None,
     pegs: PegsOpt = None,
     colors: ColorsOpt = None,
@@ -115,7 +181,11 @@ def verify(
         rules = resolve_rules(rules_text, pegs, colors, no_repeat) if explicit else None
         limit = memory_limit_bytes(memory_limit)
         text = read_text(file)
-        fmt = check_format(fmt, READABLE) if fmt is not None else detect_format(text, None if file == "-" else file)
+        fmt = (
+            check_format(fmt, READABLE)
+            if fmt is not None
+            else detect_format(text, None if file == "-" else file)
+        )
         name = "" if file == "-" else Path(file).stem
         result = verify_text(text, fmt, rules, name=name, memory_limit=limit)
     if json_output:

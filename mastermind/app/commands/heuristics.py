@@ -9,7 +9,14 @@ from typing import Annotated, Optional
 import typer
 
 from mastermind.app.commands.common import (
-    STRATEGIES_HELP, STRATEGY_HELP, console, histogram_text, plural, print_json, seed_option, table_for,
+    STRATEGIES_HELP,
+    STRATEGY_HELP,
+    console,
+    histogram_text,
+    plural,
+    print_json,
+    seed_option,
+    table_for,
     whole_range,
 )
 from mastermind.app.helpstyle import Command
@@ -21,10 +28,17 @@ StrategiesOpt = Annotated[
     Optional[list[str]],
     typer.Option("--strategy", "-s", show_default=False, help=STRATEGIES_HELP),
 ]
-PoolOpt = Annotated[str, typer.Option("--pool", help="Guesses considered: all codes or only consistent ones.")]
+PoolOpt = Annotated[
+    str, typer.Option("--pool", help="Guesses considered: all codes or only consistent ones.")
+]
 TieBreakOpt = Annotated[
-    str, typer.Option("--tie-break", metavar="default|sorted|random", help="Among equal scores: default (a candidate, then the lowest "
-                                          "index), sorted (sorted class sizes first) or random.")
+    str,
+    typer.Option(
+        "--tie-break",
+        metavar="default|sorted|random",
+        help="Among equal scores: default (a candidate, then the lowest "
+        "index), sorted (sorted class sizes first) or random.",
+    ),
 ]
 SeedOpt = Annotated[int, seed_option("Seed of random strategies, random tie-breaks and sampled secrets.")]
 
@@ -32,20 +46,29 @@ SeedOpt = Annotated[int, seed_option("Seed of random strategies, random tie-brea
 def register(app: typer.Typer) -> None:
     from mastermind.app.commands.common import game_command
 
-    game_command(app, "heuristics", help="Play every secret with one-step heuristics: totals, worst case, histogram.")(heuristics)
-    app.command("strategies", cls=Command, help="List every strategy and solver with the options it takes.")(strategies)
-    game_command(app, "simulate", help="Monte Carlo: play sampled secrets, histogram and a 95% confidence interval.")(simulate)
+    game_command(
+        app, "heuristics", help="Play every secret with one-step heuristics: totals, worst case, histogram."
+    )(heuristics)
+    app.command("strategies", cls=Command, help="List every strategy and solver with the options it takes.")(
+        strategies
+    )
+    game_command(
+        app, "simulate", help="Monte Carlo: play sampled secrets, histogram and a 95% confidence interval."
+    )(simulate)
 
 
 def heuristics(
-    rules: Rules, json_output: bool, memory_limit: int,
-    strategy: StrategiesOpt = None, pool: PoolOpt = "all", tie_break: TieBreakOpt = "default",
+    rules: Rules,
+    json_output: bool,
+    memory_limit: int,
+    strategy: StrategiesOpt = None,
+    pool: PoolOpt = "all",
+    tie_break: TieBreakOpt = "default",
     seed: SeedOpt = 0,
 ) -> None:
     from mastermind.app.registry import HEURISTIC_NAMES, check_names, strategy_tree
-    from mastermind.core.progress import progress_bar, wants_progress
-
     from mastermind.core.compiling import HEURISTIC_KERNELS, CompileNotice
+    from mastermind.core.progress import progress_bar, wants_progress
     from mastermind.engines.heuristics.scores import wants_full_table
 
     names = list(strategy or HEURISTIC_NAMES)
@@ -58,8 +81,9 @@ def heuristics(
         for name in names:
             tree = strategy_tree(name, table, pool=pool, tie_break=tie_break, seed=seed)
             stats = tree.stats(table)
-            rows.append({"strategy": name, "first_guess": rules.code_text(tree.root.guess),
-                         **stats.to_dict(rules)})
+            rows.append(
+                {"strategy": name, "first_guess": rules.code_text(tree.root.guess), **stats.to_dict(rules)}
+            )
             bar.advance()
     if json_output:
         print_json(rows)
@@ -70,15 +94,29 @@ def heuristics(
 def _print_rows(rules: Rules, table: CodeTable, rows: list[dict], pool: str) -> None:
     from rich.table import Table
 
-    out = Table(title=f"{rules}: {'all ' if table.n > 1 else ''}{plural(table.n, 'secret')} played, pool {pool}",
-                caption="histogram: secrets solved with 1, 2, ... guesses")
-    for column, justify in (("strategy", "left"), ("first", "left"), ("total", "right"),
-                            ("average", "right"), ("worst", "right"), ("histogram", "left")):
+    out = Table(
+        title=f"{rules}: {'all ' if table.n > 1 else ''}{plural(table.n, 'secret')} played, pool {pool}",
+        caption="histogram: secrets solved with 1, 2, ... guesses",
+    )
+    for column, justify in (
+        ("strategy", "left"),
+        ("first", "left"),
+        ("total", "right"),
+        ("average", "right"),
+        ("worst", "right"),
+        ("histogram", "left"),
+    ):
         out.add_column(column, justify=justify, no_wrap=column != "histogram")
     notes = []
     for row in rows:
-        out.add_row(row["strategy"], row["first_guess"], str(row["total"]),
-                    f"{row['average']:.4f}", str(row["worst"]), histogram_text(row["histogram"]))
+        out.add_row(
+            row["strategy"],
+            row["first_guess"],
+            str(row["total"]),
+            f"{row['average']:.4f}",
+            str(row["worst"]),
+            histogram_text(row["histogram"]),
+        )
         worst = row["worst_secrets"]
         if len(worst) <= 8:
             notes.append(f"{row['strategy']} needs {plural(row['worst'], 'guess')} for {' '.join(worst)}")
@@ -89,15 +127,27 @@ def _print_rows(rules: Rules, table: CodeTable, rows: list[dict], pool: str) -> 
 
 
 def simulate(
-    rules: Rules, json_output: bool, memory_limit: int,
+    rules: Rules,
+    json_output: bool,
+    memory_limit: int,
     strategy: Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_HELP)] = "minimax",
-    games: Annotated[int, typer.Option("--games", "-n", callback=whole_range(1, MAX_GAMES), help="Number of games (secrets drawn with replacement).")] = 1000,
-    seed: SeedOpt = 0, pool: PoolOpt = "all", tie_break: TieBreakOpt = "default",
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            "-n",
+            callback=whole_range(1, MAX_GAMES),
+            help="Number of games (secrets drawn with replacement).",
+        ),
+    ] = 1000,
+    seed: SeedOpt = 0,
+    pool: PoolOpt = "all",
+    tie_break: TieBreakOpt = "default",
 ) -> None:
     import numpy as np
 
-    from mastermind.core.errors import MastermindError
     from mastermind.app.registry import check_names, make_strategy
+    from mastermind.core.errors import MastermindError
     from mastermind.core.progress import progress_bar, wants_progress
     from mastermind.engines.heuristics import monte_carlo
 
@@ -126,12 +176,21 @@ def simulate(
 
 
 def strategies(
-    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON document instead of a table.")] = False,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print one JSON document instead of a table.")
+    ] = False,
 ) -> None:
     from mastermind.app.registry import OPTIONS, REGISTRY
 
-    rows = [{"name": spec.name, "kind": spec.kind, "options": [o.replace("_", "-") for o in spec.options],
-             "summary": spec.summary} for spec in REGISTRY.values()]
+    rows = [
+        {
+            "name": spec.name,
+            "kind": spec.kind,
+            "options": [o.replace("_", "-") for o in spec.options],
+            "summary": spec.summary,
+        }
+        for spec in REGISTRY.values()
+    ]
     if json_output:
         print_json(rows)
         return

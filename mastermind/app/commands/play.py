@@ -7,26 +7,36 @@ from typing import Annotated, Optional
 
 import typer
 
-from mastermind.app.commands.common import STRATEGY_HELP, game_command, plural, print_json, seed_option, table_for
-from mastermind.core.errors import MastermindError
+from mastermind.app.commands.common import (
+    STRATEGY_HELP,
+    game_command,
+    plural,
+    print_json,
+    seed_option,
+    table_for,
+)
 from mastermind.core.game import Rules
 from mastermind.core.progress import wants_progress
 
-StrategyOpt = Annotated[
-    str, typer.Option("--strategy", "-s", help=STRATEGY_HELP)
+StrategyOpt = Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_HELP)]
+PoolOpt = Annotated[
+    str, typer.Option("--pool", help="Guesses a heuristic considers: all codes or only consistent ones.")
 ]
-PoolOpt = Annotated[str, typer.Option("--pool", help="Guesses a heuristic considers: all codes or only consistent ones.")]
-StrategySeedOpt = Annotated[
-    Optional[int], seed_option("Seed of the random strategy.", show_default=False)
-]
+StrategySeedOpt = Annotated[Optional[int], seed_option("Seed of the random strategy.", show_default=False)]
 
 
 def register(app: typer.Typer) -> None:
-    game_command(app, "assist", help="The computer breaks your secret code: it suggests each guess, "
-                 "you type the feedback.")(assist)
-    game_command(app, "play", help="You break the computer's secret code (seeded, so games can be replayed).")(play)
-    game_command(app, "solve", help="The probes a strategy makes against SECRET: guess, feedback, "
-                 "candidates left.")(solve)
+    game_command(
+        app,
+        "assist",
+        help="The computer breaks your secret code: it suggests each guess, you type the feedback.",
+    )(assist)
+    game_command(
+        app, "play", help="You break the computer's secret code (seeded, so games can be replayed)."
+    )(play)
+    game_command(
+        app, "solve", help="The probes a strategy makes against SECRET: guess, feedback, candidates left."
+    )(solve)
 
 
 def _check_strategy(name: str, pool: str) -> None:
@@ -42,8 +52,12 @@ def _finish(code: int) -> None:
 
 
 def assist(
-    rules: Rules, json_output: bool, memory_limit: int,
-    strategy: StrategyOpt = "minimax", pool: PoolOpt = "all", seed: StrategySeedOpt = None,
+    rules: Rules,
+    json_output: bool,
+    memory_limit: int,
+    strategy: StrategyOpt = "minimax",
+    pool: PoolOpt = "all",
+    seed: StrategySeedOpt = None,
 ) -> None:
     from mastermind.app.interactive.assistant import Assistant
     from mastermind.app.interactive.strategies import load_strategy
@@ -51,8 +65,7 @@ def assist(
 
     _check_strategy(strategy, pool)
     table = table_for(rules, memory_limit)
-    chosen = load_strategy(strategy, table, pool=pool, seed=seed,
-                           show_progress=wants_progress(json_output))
+    chosen = load_strategy(strategy, table, pool=pool, seed=seed, show_progress=wants_progress(json_output))
     session = Assistant(chosen)
     # with --json the conversation goes to standard error, the record alone to standard output
     code = run_session(session, stdout=sys.stderr if json_output else sys.stdout)
@@ -62,9 +75,15 @@ def assist(
 
 
 def play(
-    rules: Rules, json_output: bool, memory_limit: int,
-    seed: Annotated[Optional[int], seed_option("Seed that picks the secret (default: a fresh one, shown at "
-                                               "the end).", show_default=False)] = None,
+    rules: Rules,
+    json_output: bool,
+    memory_limit: int,
+    seed: Annotated[
+        Optional[int],
+        seed_option(
+            "Seed that picks the secret (default: a fresh one, shown at the end).", show_default=False
+        ),
+    ] = None,
     strategy: Annotated[str, typer.Option("--strategy", "-s", help="Strategy behind hint.")] = "minimax",
     pool: PoolOpt = "all",
 ) -> None:
@@ -78,8 +97,13 @@ def play(
     table = table_for(rules, memory_limit, full=False)
 
     def hint_strategy():
-        return load_strategy(strategy, table_for(rules, memory_limit), pool=pool, seed=seed,
-                             show_progress=wants_progress(json_output))
+        return load_strategy(
+            strategy,
+            table_for(rules, memory_limit),
+            pool=pool,
+            seed=seed,
+            show_progress=wants_progress(json_output),
+        )
 
     session = Codemaker(table, pick_secret(rules, seed), seed=seed, hint_strategy=hint_strategy)
     code = run_session(session, stdout=sys.stderr if json_output else sys.stdout)
@@ -89,9 +113,13 @@ def play(
 
 
 def solve(
-    rules: Rules, json_output: bool, memory_limit: int,
+    rules: Rules,
+    json_output: bool,
+    memory_limit: int,
     secret: Annotated[str, typer.Argument(help="The secret code, e.g. 3632.")],
-    strategy: StrategyOpt = "minimax", pool: PoolOpt = "all", seed: StrategySeedOpt = None,
+    strategy: StrategyOpt = "minimax",
+    pool: PoolOpt = "all",
+    seed: StrategySeedOpt = None,
 ) -> None:
     from mastermind.app.interactive.solve import solve_game
     from mastermind.app.interactive.strategies import load_strategy

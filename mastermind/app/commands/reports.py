@@ -8,48 +8,101 @@ from typing import Annotated, Optional
 import typer
 
 from mastermind.app.commands.common import (
-    JsonOpt, MemoryOpt, NoRepeatOpt, console, game_command, histogram_text,
-    memory_limit_bytes, one_line_errors, plural, print_json, seconds_option, seed_option, table_for, whole_range,
+    JsonOpt,
+    MemoryOpt,
+    NoRepeatOpt,
+    console,
+    game_command,
+    histogram_text,
+    memory_limit_bytes,
+    one_line_errors,
+    plural,
+    print_json,
+    seconds_option,
+    seed_option,
+    table_for,
+    whole_range,
 )
 from mastermind.app.helpstyle import Command
 from mastermind.core.errors import MastermindError
-from mastermind.core.fileio import check_writable, write_atomic
 from mastermind.core.game import MAX_COLORS, MAX_PEGS, Rules
 from mastermind.core.progress import progress_bar, wants_progress
 
 TimeLimitOpt = Annotated[float, seconds_option("--time-limit", help="Seconds for the solver (each run).")]
 MAX_WORKERS = 256  # CP-SAT answers MODEL_INVALID to 100000; beyond 256 is a typing error
-WorkersOpt = Annotated[int, typer.Option("--workers", callback=whole_range(1, MAX_WORKERS), help="CP-SAT worker threads.")]
+WorkersOpt = Annotated[
+    int, typer.Option("--workers", callback=whole_range(1, MAX_WORKERS), help="CP-SAT worker threads.")
+]
 
 
 def register(app: typer.Typer) -> None:
-    app.command("table", cls=Command, help="Knuth's algorithm for many games against lower bounds and the optimum "
-                "(markdown; --json for rows).")(table)
-    game_command(app, "compare", help="Every heuristic against the optimum and the best lower bound; "
-                 "--plot draws the histograms.")(compare)
-    game_command(app, "plot", help="Draw strategies: secrets per number of guesses (log scale, counts "
-                 "shown) and the gap to the optimum and to the lower bound; PNG or SVG.")(plot)
+    app.command(
+        "table",
+        cls=Command,
+        help="Knuth's algorithm for many games against lower bounds and the optimum "
+        "(markdown; --json for rows).",
+    )(table)
+    game_command(
+        app,
+        "compare",
+        help="Every heuristic against the optimum and the best lower bound; --plot draws the histograms.",
+    )(compare)
+    game_command(
+        app,
+        "plot",
+        help="Draw strategies: secrets per number of guesses (log scale, counts "
+        "shown) and the gap to the optimum and to the lower bound; PNG or SVG.",
+    )(plot)
     game_command(app, "bounds", help="Proven lower bounds on the worst case and the total guesses.")(bounds)
-    game_command(app, "cpsat", help="CP-SAT strategy-tree model (tiny games): optimal total within "
-                 "--depth guesses, or whether that depth is possible.")(cpsat)
-    game_command(app, "static", help="Static Mastermind (CP-SAT): fewest guesses fixed in advance that "
-                 "identify the secret (final guess not counted).")(static)
+    game_command(
+        app,
+        "cpsat",
+        help="CP-SAT strategy-tree model (tiny games): optimal total within "
+        "--depth guesses, or whether that depth is possible.",
+    )(cpsat)
+    game_command(
+        app,
+        "static",
+        help="Static Mastermind (CP-SAT): fewest guesses fixed in advance that "
+        "identify the secret (final guess not counted).",
+    )(static)
 
 
 # ---- table -------------------------------------------------------------------------------
-TABLE_HEADERS = ["pegs", "colours", "codes", "answers", "Knuth first guess", "largest class",
-                 "Knuth worst", "crude bound", "worst lower bound", "optimal worst",
-                 "optimal total", "optimal average"]
+TABLE_HEADERS = [
+    "pegs",
+    "colours",
+    "codes",
+    "answers",
+    "Knuth first guess",
+    "largest class",
+    "Knuth worst",
+    "crude bound",
+    "worst lower bound",
+    "optimal worst",
+    "optimal total",
+    "optimal average",
+]
 
 
 def table(
-    pegs: Annotated[str, typer.Option("--pegs", "-p", help="Pegs: a number, a range 2-4 or a list 2,4.")] = "2-4",
-    colors: Annotated[str, typer.Option("--colors", "-c", help="Colours: a number, a range or a list.")] = "2-6",
+    pegs: Annotated[
+        str, typer.Option("--pegs", "-p", help="Pegs: a number, a range 2-4 or a list 2,4.")
+    ] = "2-4",
+    colors: Annotated[
+        str, typer.Option("--colors", "-c", help="Colours: a number, a range or a list.")
+    ] = "2-6",
     no_repeat: NoRepeatOpt = False,
-    time_limit: Annotated[float, seconds_option(
-        "--time-limit", help="Seconds for each exact run; cells not finished show bounds.")] = 120.0,
-    cpsat_time: Annotated[float, seconds_option(
-        "--cpsat-time", zero_ok=True, help="Seconds of CP-SAT depth refutation per tiny game (0: off).")] = 2.0,
+    time_limit: Annotated[
+        float,
+        seconds_option("--time-limit", help="Seconds for each exact run; cells not finished show bounds."),
+    ] = 120.0,
+    cpsat_time: Annotated[
+        float,
+        seconds_option(
+            "--cpsat-time", zero_ok=True, help="Seconds of CP-SAT depth refutation per tiny game (0: off)."
+        ),
+    ] = 2.0,
     workers: WorkersOpt = 1,
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
@@ -63,11 +116,9 @@ def table(
         color_list = parse_range(colors, "colors", 1, MAX_COLORS)
         if time_limit <= 0:
             raise MastermindError(f"--time-limit must be positive, got {time_limit}")
-        games = [Rules(p, c, not no_repeat) for p in peg_list for c in color_list
-                 if not no_repeat or c >= p]
+        games = [Rules(p, c, not no_repeat) for p in peg_list for c in color_list if not no_repeat or c >= p]
         if not games:
-            raise MastermindError("no game in that range: without repetition colours must be "
-                                  "at least pegs")
+            raise MastermindError("no game in that range: without repetition colours must be at least pegs")
         for rules in games:  # refuse sizes beyond memory before any work
             if rules.table_bytes() > limit:
                 table_for(rules, limit)
@@ -75,8 +126,16 @@ def table(
         with progress_bar(wants_progress(json_output)) as bar, TimedWorker() as worker:
             bar.start(len(games), "table")
             for rules in games:
-                rows.append(knuth_table_row(rules, worker, time_limit=time_limit, memory_limit=limit,
-                                            cpsat_time=cpsat_time, workers=workers))
+                rows.append(
+                    knuth_table_row(
+                        rules,
+                        worker,
+                        time_limit=time_limit,
+                        memory_limit=limit,
+                        cpsat_time=cpsat_time,
+                        workers=workers,
+                    )
+                )
                 bar.advance(1)
         if json_output:
             print_json([r.to_dict() for r in rows])
@@ -84,14 +143,14 @@ def table(
         typer.echo(markdown_table(rows))
         open_cells = [str(r.rules) for r in rows if r.optimal_total is None or r.optimal_worst is None]
         if open_cells:
-            typer.echo(f"\nopen (exact solver past {time_limit:g} s; bounds shown as >=): "
-                       + ", ".join(open_cells))
+            typer.echo(
+                f"\nopen (exact solver past {time_limit:g} s; bounds shown as >=): " + ", ".join(open_cells)
+            )
 
 
 def markdown_table(rows) -> str:
     """The rows as a markdown table; unsolved optimum cells show the lower bound as ``>= b``."""
-    lines = ["| " + " | ".join(TABLE_HEADERS) + " |",
-             "|" + "|".join("---:" for _ in TABLE_HEADERS) + "|"]
+    lines = ["| " + " | ".join(TABLE_HEADERS) + " |", "|" + "|".join("---:" for _ in TABLE_HEADERS) + "|"]
     for row in rows:
         d = row.to_dict()
         worst = str(d["optimal_worst"]) if d["optimal_worst"] is not None else f">= {d['worst_lower_bound']}"
@@ -100,20 +159,41 @@ def markdown_table(rows) -> str:
         else:
             total = f">= {d['total_lower_bound']}"
             avg = f">= {d['total_lower_bound'] / d['codes']:.4f}"
-        cells = [d["pegs"], d["colors"], d["codes"], d["answers"], d["knuth_first_guess"],
-                 d["knuth_max_error"], d["knuth_worst"], d["crude_lower_bound"],
-                 d["worst_lower_bound"], worst, total, avg]
+        cells = [
+            d["pegs"],
+            d["colors"],
+            d["codes"],
+            d["answers"],
+            d["knuth_first_guess"],
+            d["knuth_max_error"],
+            d["knuth_worst"],
+            d["crude_lower_bound"],
+            d["worst_lower_bound"],
+            worst,
+            total,
+            avg,
+        ]
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     return "\n".join(lines)
 
 
 # ---- compare -----------------------------------------------------------------------------
 def compare(
-    rules: Rules, json_output: bool, memory_limit: int,
-    time_limit: Annotated[float, seconds_option("--time-limit", help="Seconds for the exact optimum; "
-                                                "past it only the lower bound is shown.")] = 300.0,
-    plot: Annotated[Optional[Path], typer.Option("--plot", help="Draw the histograms and the gaps into "
-                                                 "this .png or .svg file (needs matplotlib).")] = None,
+    rules: Rules,
+    json_output: bool,
+    memory_limit: int,
+    time_limit: Annotated[
+        float,
+        seconds_option(
+            "--time-limit", help="Seconds for the exact optimum; past it only the lower bound is shown."
+        ),
+    ] = 300.0,
+    plot: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--plot", help="Draw the histograms and the gaps into this .png or .svg file (needs matplotlib)."
+        ),
+    ] = None,
     seed: Annotated[int, seed_option("Seed of the random strategy.")] = 0,
 ) -> None:
     from mastermind.app.reports import compare as run_compare
@@ -130,8 +210,7 @@ def compare(
     from mastermind.core.compiling import ALL_KERNELS, CompileNotice
 
     with CompileNotice(ALL_KERNELS, "the kernels"), progress_bar(wants_progress(json_output)) as bar:
-        result = run_compare(rules, time_limit=time_limit, seed=seed, memory_limit=memory_limit,
-                             progress=bar)
+        result = run_compare(rules, time_limit=time_limit, seed=seed, memory_limit=memory_limit, progress=bar)
     if plot is not None:
         from mastermind.app.plots import plot_comparison
 
@@ -149,15 +228,36 @@ def compare(
 
 # ---- plot --------------------------------------------------------------------------------
 def plot(
-    rules: Rules, json_output: bool, memory_limit: int,
-    out: Annotated[str, typer.Option("--out", "-o", help="Picture to write: .png or .svg (- writes SVG "
-                                     "to standard output).", show_default=False)],
-    strategies: Annotated[Optional[list[str]], typer.Option(
-        "--strategy", "-s", metavar="NAME", show_default=False,
-        help="Strategy to draw (repeat for several): see `mastermind strategies`; default: optimal "
-        "and every heuristic.")] = None,
-    time_limit: Annotated[float, seconds_option("--time-limit", help="Seconds for the exact optimum; "
-                                                "past it only the gap to the lower bound is drawn.")] = 300.0,
+    rules: Rules,
+    json_output: bool,
+    memory_limit: int,
+    out: Annotated[
+        str,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Picture to write: .png or .svg (- writes SVG to standard output).",
+            show_default=False,
+        ),
+    ],
+    strategies: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--strategy",
+            "-s",
+            metavar="NAME",
+            show_default=False,
+            help="Strategy to draw (repeat for several): see `mastermind strategies`; default: optimal "
+            "and every heuristic.",
+        ),
+    ] = None,
+    time_limit: Annotated[
+        float,
+        seconds_option(
+            "--time-limit",
+            help="Seconds for the exact optimum; past it only the gap to the lower bound is drawn.",
+        ),
+    ] = 300.0,
     seed: Annotated[int, seed_option("Seed of the random strategy.")] = 0,
 ) -> None:
     from mastermind.app.plots import Series, check_plot_target, guesses_figure, write_figure
@@ -175,8 +275,14 @@ def plot(
     # the optimum comes from the comparison's own exact run (under --time-limit), not twice
     heuristics = list(dict.fromkeys(n for n in names if n != "optimal"))
     with progress_bar(wants_progress(json_output or out == "-")) as bar:
-        result = run_compare(rules, strategies=heuristics, time_limit=time_limit, seed=seed,
-                             memory_limit=memory_limit, progress=bar)
+        result = run_compare(
+            rules,
+            strategies=heuristics,
+            time_limit=time_limit,
+            seed=seed,
+            memory_limit=memory_limit,
+            progress=bar,
+        )
     rows = {row.name: row for row in result.rows}
     series = []
     for name in dict.fromkeys(names):
@@ -192,8 +298,11 @@ def plot(
     if json_output:
         print_json({**result.to_dict(), "plot": out, "drawn": [s.name for s in series]})
     elif out != "-":
-        missing = "" if "optimal" not in names or opt is not None else \
-            " (optimum not found within --time-limit: left out)"
+        missing = (
+            ""
+            if "optimal" not in names or opt is not None
+            else " (optimum not found within --time-limit: left out)"
+        )
         typer.echo(f"plot of {', '.join(s.name for s in series)} for {rules} written to {out}{missing}")
 
 
@@ -203,42 +312,87 @@ def _print_comparison(result) -> None:
     n = result.rules.n_codes
     opt = result.optimal
     title = f"{result.rules}: {plural(n, 'secret')}, heuristics against the optimum"
-    t = Table(title=title, caption="worst of 'optimal total': the worst case of the tree with the least "
-                                   "total, which may exceed the least possible worst case")
-    for name, justify in [("strategy", "left"), ("total", "right"), ("average", "right"),
-                          ("worst", "right"), ("gap", "right"), ("gap %", "right"),
-                          ("histogram (1, 2, ... guesses)", "left")]:
+    t = Table(
+        title=title,
+        caption="worst of 'optimal total': the worst case of the tree with the least "
+        "total, which may exceed the least possible worst case",
+    )
+    for name, justify in [
+        ("strategy", "left"),
+        ("total", "right"),
+        ("average", "right"),
+        ("worst", "right"),
+        ("gap", "right"),
+        ("gap %", "right"),
+        ("histogram (1, 2, ... guesses)", "left"),
+    ]:
         t.add_column(name, justify=justify)
     if opt is not None:
-        t.add_row("optimal total", str(opt["total"]), f"{opt['total'] / n:.4f}", str(opt["worst"]), "0",
-                  "0.00", histogram_text(opt["histogram"]))
+        t.add_row(
+            "optimal total",
+            str(opt["total"]),
+            f"{opt['total'] / n:.4f}",
+            str(opt["worst"]),
+            "0",
+            "0.00",
+            histogram_text(opt["histogram"]),
+        )
     else:
         t.add_row("optimal total", "not solved", "", "", "", "", "")
-    t.add_row("lower bound", f">= {result.bounds.total}", f">= {result.bounds.total / n:.4f}",
-              f">= {result.bounds.worst}", "", "", "")
+    t.add_row(
+        "lower bound",
+        f">= {result.bounds.total}",
+        f">= {result.bounds.total / n:.4f}",
+        f">= {result.bounds.worst}",
+        "",
+        "",
+        "",
+    )
     t.add_section()
     for row in result.rows:
         gap = "" if row.gap is None else str(row.gap)
         pct = "" if row.gap_percent is None else f"{row.gap_percent:.2f}"
-        t.add_row(row.name, str(row.total), f"{row.average:.4f}", str(row.worst), gap, pct,
-                  histogram_text(row.histogram))
+        t.add_row(
+            row.name,
+            str(row.total),
+            f"{row.average:.4f}",
+            str(row.worst),
+            gap,
+            pct,
+            histogram_text(row.histogram),
+        )
     console().print(t)
     if opt is None:
-        typer.echo("the exact optimum did not finish within --time-limit; gaps are to the lower bound: "
-                   + ", ".join(f"{r.name} {r.gap_to_bound}" for r in result.rows))
+        typer.echo(
+            "the exact optimum did not finish within --time-limit; gaps are to the lower bound: "
+            + ", ".join(f"{r.name} {r.gap_to_bound}" for r in result.rows)
+        )
 
 
 # ---- bounds ------------------------------------------------------------------------------
 def bounds(
-    rules: Rules, json_output: bool, memory_limit: int,
-    levels: Annotated[int, typer.Option("--levels", help="Lookahead levels (2 is quick up to p4c6; "
-                                        "3 takes minutes there).")] = 2,
-    refined: Annotated[bool, typer.Option("--refined", help="Bound the bottom classes with their own "
-                                          "branching: stronger, slower (about 20 s on p4c6).")] = False,
+    rules: Rules,
+    json_output: bool,
+    memory_limit: int,
+    levels: Annotated[
+        int, typer.Option("--levels", help="Lookahead levels (2 is quick up to p4c6; 3 takes minutes there).")
+    ] = 2,
+    refined: Annotated[
+        bool,
+        typer.Option(
+            "--refined",
+            help="Bound the bottom classes with their own branching: stronger, slower (about 20 s on p4c6).",
+        ),
+    ] = False,
 ) -> None:
     from mastermind.engines.models.bounds import (
-        counting_worst_bound, crude_worst_bound, knuth_first_guess, lookahead_total_bound,
-        lookahead_totals_by_first_guess, lookahead_worst_bound, perfect_tree_total,
+        counting_worst_bound,
+        crude_worst_bound,
+        knuth_first_guess,
+        lookahead_total_bound,
+        lookahead_totals_by_first_guess,
+        lookahead_worst_bound,
+        perfect_tree_total,
     )
 
     if not 0 <= levels <= 4:
@@ -253,37 +407,72 @@ def bounds(
     if refined:
         worst[f"refined_{levels}"] = lookahead_worst_bound(table, levels, refined=True)
         total[f"refined_{levels}"] = lookahead_total_bound(table, levels, refined=True)
-    by_first = ({rules.code_text(g): v
-                 for g, v in lookahead_totals_by_first_guess(table, levels, refined=refined).items()}
-                if levels else {})
-    data = {"rules": str(rules), "codes": table.n, "answers": len(rules.answers),
-            "knuth_first_guess": rules.code_text(first), "knuth_max_error": mu,
-            "worst": {**worst, "best": max(worst.values())},
-            "total": {**total, "best": max(total.values())},
-            "total_by_first_guess": by_first, "levels": levels, "refined": refined}
+    by_first = (
+        {
+            rules.code_text(g): v
+            for g, v in lookahead_totals_by_first_guess(table, levels, refined=refined).items()
+        }
+        if levels
+        else {}
+    )
+    data = {
+        "rules": str(rules),
+        "codes": table.n,
+        "answers": len(rules.answers),
+        "knuth_first_guess": rules.code_text(first),
+        "knuth_max_error": mu,
+        "worst": {**worst, "best": max(worst.values())},
+        "total": {**total, "best": max(total.values())},
+        "total_by_first_guess": by_first,
+        "levels": levels,
+        "refined": refined,
+    }
     if json_output:
         print_json(data)
         return
     out = console()
-    out.print(f"{rules}: {plural(table.n, 'code')}, {plural(len(rules.answers), 'answer')}; Knuth's first guess "
-              f"{data['knuth_first_guess']} leaves at most {mu}")
-    out.print("worst case >= " + ", ".join(f"{k} {v}" for k, v in worst.items())
-              + f"  -> best {data['worst']['best']}")
-    out.print("total >= " + ", ".join(f"{k} {v}" for k, v in total.items())
-              + f"  -> best {data['total']['best']} (average >= {data['total']['best'] / table.n:.4f})")
+    out.print(
+        f"{rules}: {plural(table.n, 'code')}, {plural(len(rules.answers), 'answer')}; Knuth's first guess "
+        f"{data['knuth_first_guess']} leaves at most {mu}"
+    )
+    out.print(
+        "worst case >= "
+        + ", ".join(f"{k} {v}" for k, v in worst.items())
+        + f"  -> best {data['worst']['best']}"
+    )
+    out.print(
+        "total >= "
+        + ", ".join(f"{k} {v}" for k, v in total.items())
+        + f"  -> best {data['total']['best']} (average >= {data['total']['best'] / table.n:.4f})"
+    )
     if by_first:
-        out.print(f"{levels}-level{' refined' if refined else ''} total bound by first guess: "
-                  + ", ".join(f"{g} {v}" for g, v in by_first.items()))
+        out.print(
+            f"{levels}-level{' refined' if refined else ''} total bound by first guess: "
+            + ", ".join(f"{g} {v}" for g, v in by_first.items())
+        )
 
 
 # ---- cpsat -------------------------------------------------------------------------------
 def cpsat(
-    rules: Rules, json_output: bool, memory_limit: int,
-    depth: Annotated[Optional[int], typer.Option(
-        "--depth", help="Most guesses allowed for any secret (default: the proven worst-case lower "
-        "bound, plus one unless --feasible).", show_default=False)] = None,
-    feasible: Annotated[bool, typer.Option("--feasible", help="Only ask whether a strategy of this "
-                                           "depth exists (infeasible proves a worst-case bound).")] = False,
+    rules: Rules,
+    json_output: bool,
+    memory_limit: int,
+    depth: Annotated[
+        Optional[int],
+        typer.Option(
+            "--depth",
+            help="Most guesses allowed for any secret (default: the proven worst-case lower "
+            "bound, plus one unless --feasible).",
+            show_default=False,
+        ),
+    ] = None,
+    feasible: Annotated[
+        bool,
+        typer.Option(
+            "--feasible",
+            help="Only ask whether a strategy of this depth exists (infeasible proves a worst-case bound).",
+        ),
+    ] = False,
     time_limit: TimeLimitOpt = 60.0,
     workers: WorkersOpt = 2,
 ) -> None:
@@ -297,10 +486,20 @@ def cpsat(
         depth = lookahead_worst_bound(table, 1) + (0 if feasible else 1)
     check_model_size(table, depth)  # before any bound or model is computed
     seed = None if feasible else lookahead_total_bound(table, 2 if table.n <= 256 else 1)
-    result = solve_tree(table, depth, objective="feasible" if feasible else "total",
-                        time_limit=time_limit, workers=workers, lower_bound=seed)
-    data = {"rules": str(rules), "depth": depth, "question": "feasible" if feasible else "total",
-            **result.to_dict()}
+    result = solve_tree(
+        table,
+        depth,
+        objective="feasible" if feasible else "total",
+        time_limit=time_limit,
+        workers=workers,
+        lower_bound=seed,
+    )
+    data = {
+        "rules": str(rules),
+        "depth": depth,
+        "question": "feasible" if feasible else "total",
+        **result.to_dict(),
+    }
     if result.solution is not None:
         stats = result.solution.stats(table)
         data["worst"] = stats.worst
@@ -310,23 +509,31 @@ def cpsat(
         print_json(data)
         return
     if result.infeasible:
-        typer.echo(f"{rules}: no strategy solves every secret within {plural(depth, 'guess')} (proven): "
-                   f"the worst case is at least {depth + 1} [{result.seconds:.2f} s]")
+        typer.echo(
+            f"{rules}: no strategy solves every secret within {plural(depth, 'guess')} (proven): "
+            f"the worst case is at least {depth + 1} [{result.seconds:.2f} s]"
+        )
     elif result.value is None:
-        typer.echo(f"{rules}: {result.status} after {result.seconds:.2f} s, nothing proven"
-                   + (f"; total >= {result.bound}" if result.bound is not None else ""))
+        typer.echo(
+            f"{rules}: {result.status} after {result.seconds:.2f} s, nothing proven"
+            + (f"; total >= {result.bound}" if result.bound is not None else "")
+        )
     else:
         what = "a strategy" if feasible else ("optimal strategy" if result.proven else "best strategy found")
-        typer.echo(f"{rules}: {what} within {plural(depth, 'guess')}: total {result.value}, worst "
-                   f"{data['worst']}, first guess {data['first_guess']}, histogram "
-                   f"{histogram_text(data['histogram'])}; status {result.status}"
-                   + ("" if feasible or result.proven else f", total >= {result.bound} proven")
-                   + f" [{result.seconds:.2f} s]")
+        typer.echo(
+            f"{rules}: {what} within {plural(depth, 'guess')}: total {result.value}, worst "
+            f"{data['worst']}, first guess {data['first_guess']}, histogram "
+            f"{histogram_text(data['histogram'])}; status {result.status}"
+            + ("" if feasible or result.proven else f", total >= {result.bound} proven")
+            + f" [{result.seconds:.2f} s]"
+        )
 
 
 # ---- static ------------------------------------------------------------------------------
 def static(
-    rules: Rules, json_output: bool, memory_limit: int,
+    rules: Rules,
+    json_output: bool,
+    memory_limit: int,
     black_only: Annotated[bool, typer.Option("--black-only", help="Answers tell black pegs only.")] = False,
     time_limit: TimeLimitOpt = 60.0,
     workers: WorkersOpt = 2,
@@ -336,8 +543,12 @@ def static(
     table = table_for(rules, memory_limit)
     result = solve_static(table, black_only=black_only, time_limit=time_limit, workers=workers)
     guesses = None if result.solution is None else [rules.code_text(g) for g in result.solution]
-    data = {"rules": str(rules), "answers": "black" if black_only else "black-white",
-            **result.to_dict(), "guesses": guesses}
+    data = {
+        "rules": str(rules),
+        "answers": "black" if black_only else "black-white",
+        **result.to_dict(),
+        "guesses": guesses,
+    }
     if json_output:
         print_json(data)
         return
@@ -346,5 +557,7 @@ def static(
         typer.echo(f"{rules} static, {kind}: {result.status} after {result.seconds:.2f} s, no solution found")
         return
     proven = "proven optimal" if result.proven else f"not proven, at least {result.bound}"
-    typer.echo(f"{rules} static, {kind}: {plural(result.value, 'guess')} + the final one ({proven}, "
-               f"{result.status}, {result.seconds:.2f} s): {' '.join(guesses)}")
+    typer.echo(
+        f"{rules} static, {kind}: {plural(result.value, 'guess')} + the final one ({proven}, "
+        f"{result.status}, {result.seconds:.2f} s): {' '.join(guesses)}"
+    )

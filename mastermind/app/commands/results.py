@@ -13,24 +13,52 @@ from mastermind.app.helpstyle import Command
 from mastermind.core.errors import MastermindError
 
 TABLES = ("optimal", "game-values")
-HELP = ("Recompute the tables of proven optima and game values (results/optimal.md and .json, "
-        "results/game-values.md and .json, strategy trees) for some games or all of them, "
-        "merging the new rows into the existing files.")
+HELP = (
+    "Recompute the tables of proven optima and game values (results/optimal.md and .json, "
+    "results/game-values.md and .json, strategy trees) for some games or all of them, "
+    "merging the new rows into the existing files."
+)
 
 OutOpt = Annotated[str, typer.Option("--out", "-o", help="Folder of the tables (created if missing).")]
-GamesOpt = Annotated[str | None, typer.Option("--games", help="Comma-separated games, e.g. p4c6,p3c5n (default: the whole scope of each table).", show_default=False)]
-TableOpt = Annotated[str | None, typer.Option("--table", help="Only this table: optimal or game-values (default: both).", show_default=False)]
-MaxSecondsOpt = Annotated[float, typer.Option("--max-seconds", help="Time cap of each piece of work of a game; an optimum past it becomes an open row with bounds.")]
+GamesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--games",
+        help="Comma-separated games, e.g. p4c6,p3c5n (default: the whole scope of each table).",
+        show_default=False,
+    ),
+]
+TableOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--table", help="Only this table: optimal or game-values (default: both).", show_default=False
+    ),
+]
+MaxSecondsOpt = Annotated[
+    float,
+    typer.Option(
+        "--max-seconds",
+        help="Time cap of each piece of work of a game; an optimum past it becomes an open row with bounds.",
+    ),
+]
 JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="Threads of each solver run (0: all cores).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the new rows as one JSON document instead of one line per game.")]
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print the new rows as one JSON document instead of one line per game.")
+]
 
 
 def register(app: typer.Typer) -> None:
     app.command("results", cls=Command, help=HELP)(results)
 
 
-def results(out: OutOpt = "results", games: GamesOpt = None, table: TableOpt = None,
-            max_seconds: MaxSecondsOpt = 600.0, jobs: JobsOpt = 1, json_output: JsonOpt = False) -> None:
+def results(
+    out: OutOpt = "results",
+    games: GamesOpt = None,
+    table: TableOpt = None,
+    max_seconds: MaxSecondsOpt = 600.0,
+    jobs: JobsOpt = 1,
+    json_output: JsonOpt = False,
+) -> None:
     from pathlib import Path
 
     from mastermind.app.results import parse_games, run_tables
@@ -52,7 +80,13 @@ def results(out: OutOpt = "results", games: GamesOpt = None, table: TableOpt = N
             if not json_output:
                 typer.echo(line)
 
-        done = run_tables(folder, tables=TABLES if table is None else (table,), games=chosen,
-                          max_seconds=max_seconds, jobs=-1 if jobs == 0 else jobs, report=say)
+        done = run_tables(
+            folder,
+            tables=TABLES if table is None else (table,),
+            games=chosen,
+            max_seconds=max_seconds,
+            jobs=-1 if jobs == 0 else jobs,
+            report=say,
+        )
     if json_output:
         print_json(done)

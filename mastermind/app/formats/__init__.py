@@ -11,18 +11,35 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mastermind.core.errors import MastermindError
 from mastermind.app.formats.base import StrategyFileError
+from mastermind.core.errors import MastermindError
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 from mastermind.core.tree import Stats, StrategyTree, TreeError
 
 FORMATS = ("json", "irving", "dot", "html")
 READABLE = ("json", "irving")
-_SUFFIXES = {".json": "json", ".dot": "dot", ".gv": "dot", ".txt": "irving", ".irving": "irving",
-             ".html": "html", ".htm": "html"}
+_SUFFIXES = {
+    ".json": "json",
+    ".dot": "dot",
+    ".gv": "dot",
+    ".txt": "irving",
+    ".irving": "irving",
+    ".html": "html",
+    ".htm": "html",
+}
 
-__all__ = ["FORMATS", "READABLE", "StrategyFileError", "check_format", "format_for_path",
-           "detect_format", "write_tree", "read_tree", "Verification", "verify_text"]
+__all__ = [
+    "FORMATS",
+    "READABLE",
+    "StrategyFileError",
+    "check_format",
+    "format_for_path",
+    "detect_format",
+    "write_tree",
+    "read_tree",
+    "Verification",
+    "verify_text",
+]
 
 
 def check_format(fmt: str, allowed: tuple[str, ...] = FORMATS) -> str:
@@ -85,7 +102,11 @@ def write_tree(tree: StrategyTree, fmt: str, stats: Stats | None = None) -> str:
 
 
 def read_tree(
-    text: str, fmt: str, rules: Rules | None = None, *, name: str = "",
+    text: str,
+    fmt: str,
+    rules: Rules | None = None,
+    *,
+    name: str = "",
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
 ) -> tuple[StrategyTree, dict[str, Any]]:
     """Read a JSON or Irving tree; returns the tree and the JSON header (empty for Irving).
@@ -128,15 +149,21 @@ class Verification:
     def to_dict(self) -> dict[str, Any]:
         numbers = self.stats.to_dict(self.rules) if self.stats is not None else {}
         return {
-            "valid": self.valid, "format": self.format,
-            "rules": None if self.rules is None else str(self.rules), "name": self.name,
+            "valid": self.valid,
+            "format": self.format,
+            "rules": None if self.rules is None else str(self.rules),
+            "name": self.name,
             **{k: numbers.get(k) for k in ("total", "secrets", "average", "worst", "histogram")},
             "errors": self.errors,
         }
 
 
 def verify_text(
-    text: str, fmt: str, rules: Rules | None = None, *, name: str = "",
+    text: str,
+    fmt: str,
+    rules: Rules | None = None,
+    *,
+    name: str = "",
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
 ) -> Verification:
     """Read a tree and replay every secret through it.

@@ -47,10 +47,19 @@ def page_data(tree: StrategyTree, stats: Stats | None = None) -> dict[str, Any]:
     rules = tree.rules
     stats = stats if stats is not None else structural_stats(tree)
     return {
-        "rules": str(rules), "pegs": rules.pegs, "colors": rules.colors, "repeat": rules.repeat,
-        "symbols": SYMBOLS[: rules.colors], "name": tree.name,
-        "stats": {"total": stats.total, "secrets": stats.secrets, "average": round(stats.average, 6),
-                  "worst": stats.worst, "histogram": list(stats.histogram)},
+        "rules": str(rules),
+        "pegs": rules.pegs,
+        "colors": rules.colors,
+        "repeat": rules.repeat,
+        "symbols": SYMBOLS[: rules.colors],
+        "name": tree.name,
+        "stats": {
+            "total": stats.total,
+            "secrets": stats.secrets,
+            "average": round(stats.average, 6),
+            "worst": stats.worst,
+            "histogram": list(stats.histogram),
+        },
         "tree": _compact(tree, tree.root),
     }
 
@@ -74,6 +83,10 @@ def _compact(tree: StrategyTree, node: Node) -> list:
     rules = tree.rules
     out: list = [rules.code_text(node.guess), node.candidates]
     if node.children:
-        out.append([[str(rules.answer_feedbacks[a]), _compact(tree, node.children[a])]
-                    for a in sorted(node.children)])
+        out.append(
+            [
+                [str(rules.answer_feedbacks[a]), _compact(tree, node.children[a])]
+                for a in sorted(node.children)
+            ]
+        )
     return out

@@ -41,9 +41,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mastermind.core.errors import MastermindError
 from mastermind.app.formats.base import StrategyFileError, where
 from mastermind.app.interactive.text import plural
+from mastermind.core.errors import MastermindError
 from mastermind.core.game import AnswerIndex, Code, CodeTable, Feedback, Rules
 from mastermind.core.tree import Node, StrategyTree
 
@@ -67,7 +67,7 @@ class _Entry:
     guess_offset: int = 0
     marked: bool = False
     # answer index -> entry; None for a bare count or a leaf guess
-    slots: dict[AnswerIndex, "_Entry"] | None = None
+    slots: dict[AnswerIndex, _Entry] | None = None
     label: str | None = None
 
 
@@ -119,8 +119,10 @@ class _Parser:
             if not name:
                 self.fail(f"expected a label definition like 'A = (GUESS: ...)', found {char!r}")
             if name in definitions:
-                self.fail(f"label {name} is defined twice (first at "
-                          f"{where(self.text, definitions[name].offset)})", offset)
+                self.fail(
+                    f"label {name} is defined twice (first at {where(self.text, definitions[name].offset)})",
+                    offset,
+                )
             self.expect("=", f"'=' after label {name}")
             self.expect("(", f"'(' to open the node of label {name}")
             node = _Entry(count=-1, offset=offset)
@@ -189,16 +191,22 @@ class _Parser:
         if self.peek() == "":
             self.fail(f"the file ends inside the node of {guess} (truncated?)")
         if len(groups) != p + 1:
-            self.fail(f"node {guess} has {len(groups)} answer groups separated by ';', "
-                      f"{p} pegs need {p + 1} (black 0..{p})", node.guess_offset)
+            self.fail(
+                f"node {guess} has {len(groups)} answer groups separated by ';', "
+                f"{p} pegs need {p + 1} (black 0..{p})",
+                node.guess_offset,
+            )
         slots: dict[AnswerIndex, _Entry] = {}
         for black, (group, start) in enumerate(zip(groups, starts)):
             whites = list(range(p - black, -1, -1))
             if black == p - 1 and len(group) == 1:
                 whites = [0]  # the impossible slot (p-1 black, 1 white) left out
             if len(group) != len(whites):
-                self.fail(f"node {guess}: the group for {black} black has {len(group)} "
-                          f"entries, it needs {len(whites)} (white {whites[0]}..0)", start)
+                self.fail(
+                    f"node {guess}: the group for {black} black has {len(group)} "
+                    f"entries, it needs {len(whites)} (white {whites[0]}..0)",
+                    start,
+                )
             for white, entry in zip(whites, group):
                 slots[rules.answer_index(Feedback(black, white))] = entry
         return slots
@@ -220,12 +228,19 @@ class _Builder:
 
     def build(self, entry: _Entry, cands: np.ndarray, path: tuple[str, ...]) -> Node | None:
         if entry.count != len(cands) and not path:
-            self.fail(entry.offset, path, f"the root says {plural(entry.count, 'secret')}, but {self.rules} "
-                      f"has {plural(len(cands), 'code')} (wrong rules?)")
+            self.fail(
+                entry.offset,
+                path,
+                f"the root says {plural(entry.count, 'secret')}, but {self.rules} "
+                f"has {plural(len(cands), 'code')} (wrong rules?)",
+            )
         if entry.count != len(cands):
-            self.fail(entry.offset, path,
-                      f"count {entry.count}, but {plural(len(cands), 'secret')} give"
-                      f"{'s' if len(cands) == 1 else ''} these answers")
+            self.fail(
+                entry.offset,
+                path,
+                f"count {entry.count}, but {plural(len(cands), 'secret')} give"
+                f"{'s' if len(cands) == 1 else ''} these answers",
+            )
         if entry.label is not None:
             return self.build_label(entry, cands, path)
         if entry.guess is None:
@@ -235,11 +250,18 @@ class _Builder:
     def build_label(self, entry: _Entry, cands: np.ndarray, path: tuple[str, ...]) -> Node:
         definition = self.definitions.get(entry.label)
         if definition is None:
-            self.fail(entry.offset, path, f"label {entry.label} is not defined "
-                      f"(expected '{entry.label} = (GUESS: ...)' after the root)")
+            self.fail(
+                entry.offset,
+                path,
+                f"label {entry.label} is not defined "
+                f"(expected '{entry.label} = (GUESS: ...)' after the root)",
+            )
         if definition.used_at:
-            self.fail(entry.offset, path, f"label {entry.label} is used twice (first at "
-                      f"{where(self.text, definition.used_at[0])})")
+            self.fail(
+                entry.offset,
+                path,
+                f"label {entry.label} is used twice (first at {where(self.text, definition.used_at[0])})",
+            )
         definition.used_at.append(entry.offset)
         return self.node(definition.node, entry.count, cands, path)
 
@@ -247,8 +269,11 @@ class _Builder:
         if len(cands) == 0:
             return None
         if len(cands) > 2:
-            self.fail(entry.offset, path, f"a bare count of {len(cands)} leaves the secrets "
-                      "unguessed; write N(GUESS) or a nested node")
+            self.fail(
+                entry.offset,
+                path,
+                f"a bare count of {len(cands)} leaves the secrets unguessed; write N(GUESS) or a nested node",
+            )
         return _guess_in_turn(self.table, cands)
 
     def node(self, entry: _Entry, count: int, cands: np.ndarray, path: tuple[str, ...]) -> Node:
@@ -265,17 +290,23 @@ class _Builder:
                     continue
                 part = cands[answers == a]
                 if len(part) > 2:
-                    self.fail(entry.guess_offset, path,
-                              f"guess {text} leaves {plural(len(part), 'secret')} with answer "
-                              f"{rules.answer_feedbacks[a]}; more than 2 need a nested node")
+                    self.fail(
+                        entry.guess_offset,
+                        path,
+                        f"guess {text} leaves {plural(len(part), 'secret')} with answer "
+                        f"{rules.answer_feedbacks[a]}; more than 2 need a nested node",
+                    )
                 node.children[a] = _guess_in_turn(table, part)
             return node
         for a, sub in entry.slots.items():
             if a == win:
                 if sub.guess is not None or sub.label is not None or sub.count != int(is_secret):
-                    self.fail(sub.offset, path,
-                              f"the win entry after {text} must be {int(is_secret)}: the guess is "
-                              f"{'' if is_secret else 'not '}a remaining secret")
+                    self.fail(
+                        sub.offset,
+                        path,
+                        f"the win entry after {text} must be {int(is_secret)}: the guess is "
+                        f"{'' if is_secret else 'not '}a remaining secret",
+                    )
                 continue
             child = self.build(sub, cands[answers == a], (*path, text, str(rules.answer_feedbacks[a])))
             if child is not None:
@@ -305,8 +336,9 @@ def read_irving(text: str, table: CodeTable, name: str = "") -> StrategyTree:
         raise StrategyFileError(f"{where(text, root.offset)}: the tree is nested too deeply") from None
     for definition in definitions.values():
         if not definition.used_at:
-            raise StrategyFileError(f"{where(text, definition.offset)}: label "
-                                    f"{definition.name} is defined but never used")
+            raise StrategyFileError(
+                f"{where(text, definition.offset)}: label {definition.name} is defined but never used"
+            )
     if node is None:  # only an empty game could get here
         raise StrategyFileError(f"{where(text, root.offset)}: the tree has no guess")
     return StrategyTree(table.rules, node, name)
@@ -390,6 +422,5 @@ def write_irving(tree: StrategyTree, width: int = 100) -> str:
     else:
         first = f"{root.candidates}({writer.body(root, labels=True)})"
     blocks = [first] + [f"{name} = ({writer.body(node)})" for name, node in writer.labelled]
-    wrap = dict(width=width, subsequent_indent="    ", break_long_words=False,
-                break_on_hyphens=False)
+    wrap = dict(width=width, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False)
     return "\n\n".join(textwrap.fill(b, **wrap) for b in blocks) + "\n"

@@ -33,8 +33,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mastermind.core.errors import MastermindError
 from mastermind.app.formats.base import StrategyFileError
+from mastermind.core.errors import MastermindError
 from mastermind.core.game import Rules
 from mastermind.core.tree import Node, Stats, StrategyTree
 
@@ -46,8 +46,7 @@ MAX_NESTING = 200
 def write_json(tree: StrategyTree, stats: Stats | None = None) -> str:
     """The tree as JSON text; with ``stats``, the header records them."""
     rules = tree.rules
-    header: dict[str, Any] = {"format": FORMAT, "version": VERSION, "rules": str(rules),
-                              "name": tree.name}
+    header: dict[str, Any] = {"format": FORMAT, "version": VERSION, "rules": str(rules), "name": tree.name}
     if stats is not None:
         s = stats.to_dict(rules)
         header["stats"] = {k: s[k] for k in ("total", "secrets", "average", "worst", "histogram")}
@@ -76,9 +75,7 @@ def read_json(text: str) -> tuple[StrategyTree, dict[str, Any]]:
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
-        raise StrategyFileError(
-            f"line {exc.lineno} column {exc.colno}: not valid JSON: {exc.msg}"
-        ) from None
+        raise StrategyFileError(f"line {exc.lineno} column {exc.colno}: not valid JSON: {exc.msg}") from None
     except RecursionError:
         raise StrategyFileError("the JSON is nested too deeply") from None
     except ValueError as exc:  # Python's int() refuses numbers past 4300 digits
@@ -93,7 +90,7 @@ def read_json(text: str) -> tuple[StrategyTree, dict[str, Any]]:
     if version != VERSION:
         raise StrategyFileError(f"'version' is {version!r}; this reader knows version {VERSION}")
     if not isinstance(data.get("rules"), str):
-        raise StrategyFileError("the header needs 'rules' as text, e.g. \"rules\": \"p4c6r\"")
+        raise StrategyFileError('the header needs \'rules\' as text, e.g. "rules": "p4c6r"')
     try:
         rules = Rules.parse(data["rules"])
     except MastermindError as exc:
@@ -162,10 +159,17 @@ def check_header_stats(header: dict[str, Any], stats: Stats, rules: Rules | None
         return []
     if not isinstance(recorded, dict):
         return ["header: 'stats' must be an object"]
-    actual = {"total": stats.total, "secrets": stats.secrets, "worst": stats.worst,
-              "histogram": stats.histogram}
-    errors = [f"header: 'stats' has an unknown field {key!r}" for key in recorded
-              if key not in (*actual, "average", "worst_secrets")]
+    actual = {
+        "total": stats.total,
+        "secrets": stats.secrets,
+        "worst": stats.worst,
+        "histogram": stats.histogram,
+    }
+    errors = [
+        f"header: 'stats' has an unknown field {key!r}"
+        for key in recorded
+        if key not in (*actual, "average", "worst_secrets")
+    ]
     errors += [
         f"header: stats say {key} {_short(recorded[key])}, the tree gives {value}"
         for key, value in actual.items()
@@ -174,16 +178,19 @@ def check_header_stats(header: dict[str, Any], stats: Stats, rules: Rules | None
     if "average" in recorded:
         average = recorded["average"]
         # written rounded to 6 decimals; anything further off is a wrong average
-        if (not isinstance(average, (int, float)) or isinstance(average, bool)
-                or not abs(average - stats.average) <= 5e-7 + 1e-12 * stats.average):
-            errors.append(f"header: stats say average {_short(average)}, the tree gives "
-                          f"{stats.average:.6f}")
+        if (
+            not isinstance(average, (int, float))
+            or isinstance(average, bool)
+            or not abs(average - stats.average) <= 5e-7 + 1e-12 * stats.average
+        ):
+            errors.append(f"header: stats say average {_short(average)}, the tree gives {stats.average:.6f}")
     if "worst_secrets" in recorded and rules is not None:
         actual_worst = sorted(rules.code_text(c) for c in stats.worst_secrets)
         given = recorded["worst_secrets"]
         if not isinstance(given, list) or sorted(map(str, given)) != actual_worst:
-            errors.append(f"header: stats say worst_secrets {_short(given)}, the tree gives "
-                          f"{_short(actual_worst)}")
+            errors.append(
+                f"header: stats say worst_secrets {_short(given)}, the tree gives {_short(actual_worst)}"
+            )
     return errors
 
 

@@ -22,11 +22,11 @@ Turn 1 - 9 candidates - suggested guess: 11
 
 from __future__ import annotations
 
-from mastermind.core.errors import MastermindError
-from mastermind.core.game import Code, Feedback
 from mastermind.app.interactive.explain import conflicting_turns, partition_text
 from mastermind.app.interactive.state import GameState
 from mastermind.app.interactive.text import code_list, describe, plural
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import Code, Feedback
 from mastermind.core.strategy import Strategy
 
 HELP = """\
@@ -62,8 +62,10 @@ class Assistant:
 
     def turn_header(self) -> str:
         n = len(self.state.candidates)
-        return (f"Turn {len(self.state.turns) + 1} - {plural(n, 'candidate')} - "
-                f"suggested guess: {self.rules.code_text(self.suggestion())}")
+        return (
+            f"Turn {len(self.state.turns) + 1} - {plural(n, 'candidate')} - "
+            f"suggested guess: {self.rules.code_text(self.suggestion())}"
+        )
 
     def prompt(self) -> str:
         if self.pending is None:
@@ -157,8 +159,10 @@ class Assistant:
         if not self.state.turns:
             return "Nothing to undo."
         turn = self.state.undo()
-        return (f"Guess {self.rules.code_text(turn.guess)} ({self.state.feedback(turn)}) taken back.\n"
-                f"{self.turn_header()}")
+        return (
+            f"Guess {self.rules.code_text(turn.guess)} ({self.state.feedback(turn)}) taken back.\n"
+            f"{self.turn_header()}"
+        )
 
     def list_text(self) -> str:
         cands = self.state.candidates
@@ -184,8 +188,7 @@ class Assistant:
         said = f"{feedback} to {r.code_text(guess)}"
         if not culprits:
             return f"No code answers {said}: check the feedback and type it again."
-        names = ", ".join(f"{earlier[i][1]} to {r.code_text(earlier[i][0])} (turn {i + 1})"
-                          for i in culprits)
+        names = ", ".join(f"{earlier[i][1]} to {r.code_text(earlier[i][0])} (turn {i + 1})" for i in culprits)
         last = turns[-1]
         return (
             f"No code fits all the answers: {said} contradicts {names}.\n"
@@ -206,8 +209,11 @@ class Assistant:
     def to_dict(self) -> dict:
         won = self.state.won
         return {
-            "rules": str(self.rules), "strategy": self.strategy.name, "solved": won,
+            "rules": str(self.rules),
+            "strategy": self.strategy.name,
+            "solved": won,
             "secret": self.rules.code_text(self.state.turns[-1].guess) if won else None,
-            "guesses": len(self.state.turns), "candidates_left": 0 if won else len(self.state.candidates),
+            "guesses": len(self.state.turns),
+            "candidates_left": 0 if won else len(self.state.candidates),
             "turns": self.state.to_dict(),
         }

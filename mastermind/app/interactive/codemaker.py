@@ -17,14 +17,14 @@ turn  guess  feedback  left
 from __future__ import annotations
 
 import secrets
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
-from mastermind.core.errors import MastermindError
-from mastermind.core.game import SYMBOLS, Code, CodeTable, Rules
 from mastermind.app.interactive.state import GameState
 from mastermind.app.interactive.text import describe, plural
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import SYMBOLS, Code, CodeTable, Rules
 from mastermind.core.strategy import Strategy
 
 HELP = """\
@@ -60,7 +60,11 @@ class Codemaker:
     """
 
     def __init__(
-        self, table: CodeTable, secret: Code, *, seed: int | None = None,
+        self,
+        table: CodeTable,
+        secret: Code,
+        *,
+        seed: int | None = None,
         hint_strategy: Callable[[], Strategy] | None = None,
     ) -> None:
         self.table = table
@@ -75,8 +79,10 @@ class Codemaker:
         self._strategy: Strategy | None = None
 
     def opening(self) -> str:
-        return (f"I have picked a secret code ({describe(self.rules)}). "
-                f"Type your guesses; help lists the commands.")
+        return (
+            f"I have picked a secret code ({describe(self.rules)}). "
+            f"Type your guesses; help lists the commands."
+        )
 
     def prompt(self) -> str:
         return f"guess {len(self.state.turns) + 1}> "
@@ -98,7 +104,9 @@ class Codemaker:
             if word == "history":
                 return self.state.table_text() if self.state.turns else "No guesses yet."
             if word == "":
-                return f"type a guess of {self.rules.pegs} colours 1-{SYMBOLS[self.rules.colors - 1]}, or help"
+                return (
+                    f"type a guess of {self.rules.pegs} colours 1-{SYMBOLS[self.rules.colors - 1]}, or help"
+                )
         except MastermindError as exc:
             return f"{exc}"
         try:
@@ -112,16 +120,19 @@ class Codemaker:
         self.state.play(guess, feedback)
         if self.state.won:
             self.done = True
-            return (f"{feedback} - solved in {plural(len(self.state.turns), 'guess')}.\n"
-                    f"{self.state.table_text()}")
+            return (
+                f"{feedback} - solved in {plural(len(self.state.turns), 'guess')}.\n{self.state.table_text()}"
+            )
         return str(feedback)
 
     def undo(self) -> str:
         if not self.state.turns:
             return "Nothing to undo."
         turn = self.state.undo()
-        return (f"Guess {self.rules.code_text(turn.guess)} ({self.state.feedback(turn)}) taken back; "
-                f"{plural(len(self.state.turns), 'guess')} so far.")
+        return (
+            f"Guess {self.rules.code_text(turn.guess)} ({self.state.feedback(turn)}) taken back; "
+            f"{plural(len(self.state.turns), 'guess')} so far."
+        )
 
     def hint(self) -> str:
         if self._make_strategy is None:
@@ -130,8 +141,10 @@ class Codemaker:
             self._strategy = self._make_strategy()
         cands = self.state.candidates
         suggestion = int(self._strategy.next_guess(cands, self.state.history))
-        return (f"hint: {self.rules.code_text(suggestion)} ({plural(len(cands), 'candidate')} left, "
-                f"strategy {self._strategy.name})")
+        return (
+            f"hint: {self.rules.code_text(suggestion)} ({plural(len(cands), 'candidate')} left, "
+            f"strategy {self._strategy.name})"
+        )
 
     def reveal(self) -> str:
         seed = "" if self.seed is None else f" (seed {self.seed}; replay with --seed {self.seed})"
@@ -154,7 +167,11 @@ class Codemaker:
     def to_dict(self) -> dict:
         won = self.state.won
         return {
-            "rules": str(self.rules), "seed": self.seed, "solved": won, "gave_up": self.gave_up,
+            "rules": str(self.rules),
+            "seed": self.seed,
+            "solved": won,
+            "gave_up": self.gave_up,
             "secret": self.rules.code_text(self.secret) if (won or self.gave_up) else None,
-            "guesses": len(self.state.turns), "turns": self.state.to_dict(),
+            "guesses": len(self.state.turns),
+            "turns": self.state.to_dict(),
         }

@@ -13,13 +13,13 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
+from mastermind.app.interactive.text import code_list, columns, plural
 from mastermind.core import partitions
 from mastermind.core.game import Code, CodeTable, Feedback
-from mastermind.app.interactive.text import code_list, columns, plural
 
 Answer = tuple[Code, Feedback]
 
@@ -59,8 +59,13 @@ def partition_text(table: CodeTable, guess: Code, candidates: np.ndarray, exampl
     rows = [["answer", "count", "codes"]]
     for a in np.flatnonzero(counts).tolist():
         members = candidates[answers == a]
-        rows.append([str(rules.answer_feedbacks[a]), str(int(counts[a])),
-                     code_list(rules, members, limit=examples, per_line=examples).replace("\n", " ")])
+        rows.append(
+            [
+                str(rules.answer_feedbacks[a]),
+                str(int(counts[a])),
+                code_list(rules, members, limit=examples, per_line=examples).replace("\n", " "),
+            ]
+        )
     in_set = "is" if np.any(candidates == guess) else "is not"
     n = len(candidates)
     summary = (

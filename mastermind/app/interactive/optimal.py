@@ -19,9 +19,8 @@ exactly on the spot (with a progress bar) and play follows the new tree.
 from __future__ import annotations
 
 import inspect
-from contextlib import nullcontext
-from contextlib import AbstractContextManager
-from typing import Callable
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 
 import numpy as np
 
@@ -48,7 +47,7 @@ class OptimalAdvisor:
         history = tuple(history)
         for start, tree in reversed(self._trees):
             if history[: len(start)] == start:
-                node = _follow(tree.root, history[len(start):])
+                node = _follow(tree.root, history[len(start) :])
                 if node is not None and node.candidates == len(candidates):
                     return node.guess
         tree = self._solve(np.asarray(candidates))
@@ -67,8 +66,11 @@ def _follow(node: Node, moves: History) -> Node | None:
     return node
 
 
-def exact_solver(table: CodeTable, progress: Callable[[], AbstractContextManager[Progress]] | None = None,
-                 pool: str = "all") -> Solver:
+def exact_solver(
+    table: CodeTable,
+    progress: Callable[[], AbstractContextManager[Progress]] | None = None,
+    pool: str = "all",
+) -> Solver:
     """Solve candidate subsets with :func:`mastermind.engines.exact.solve`, showing ``progress()``."""
     from mastermind.engines.exact import solve
 

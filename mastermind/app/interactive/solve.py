@@ -37,8 +37,13 @@ class Probe:
         return text if self.won else f"{text} {self.left}"
 
     def to_dict(self) -> dict:
-        return {"guess": self.rules.code_text(self.guess), "feedback": str(self.feedback),
-                "black": self.feedback.black, "white": self.feedback.white, "left": self.left}
+        return {
+            "guess": self.rules.code_text(self.guess),
+            "feedback": str(self.feedback),
+            "black": self.feedback.black,
+            "white": self.feedback.white,
+            "left": self.left,
+        }
 
 
 def solve_game(strategy: Strategy, secret: Code) -> list[Probe]:

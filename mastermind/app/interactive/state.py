@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mastermind.core.game import AnswerIndex, Code, CodeTable, Feedback
 from mastermind.app.interactive.text import columns
+from mastermind.core.game import AnswerIndex, Code, CodeTable, Feedback
 from mastermind.core.tree import History
 
 
@@ -89,7 +89,11 @@ class GameState:
 
     def to_dict(self) -> list[dict]:
         return [
-            {"turn": k, "guess": self.rules.code_text(t.guess), "feedback": str(self.feedback(t)),
-             "left": t.left}
+            {
+                "turn": k,
+                "guess": self.rules.code_text(t.guess),
+                "feedback": str(self.feedback(t)),
+                "left": t.left,
+            }
             for k, t in enumerate(self.turns, 1)
         ]

@@ -3,8 +3,8 @@ survives detours."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
@@ -12,8 +12,9 @@ from mastermind.core.progress import progress_bar
 from mastermind.core.strategy import Strategy
 
 
-def load_strategy(name: str, table: CodeTable, *, pool: str = "all", seed: int | None = None,
-                  show_progress: bool = False) -> Strategy:
+def load_strategy(
+    name: str, table: CodeTable, *, pool: str = "all", seed: int | None = None, show_progress: bool = False
+) -> Strategy:
     """The registry's strategy ``name``; a solver's tree also re-solves positions off it.
 
     ``show_progress``: a message while the whole game is solved and a progress bar for

@@ -59,8 +59,9 @@ def _isatty(stream) -> bool:
         return False
 
 
-def run_session(session: Session, stdin: TextIO | None = None, stdout: TextIO | None = None,
-                stderr: TextIO | None = None) -> int:
+def run_session(
+    session: Session, stdin: TextIO | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
+) -> int:
     """Play ``session`` until it is done or input ends; returns the exit code."""
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout

@@ -10,7 +10,7 @@ turn  guess
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from mastermind.core.game import SYMBOLS, Code, Rules
 

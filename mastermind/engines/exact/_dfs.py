@@ -18,12 +18,23 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
-from mastermind.engines.exact._kernels import (
-    _before, _has_refinable, _heap_pop, _heap_push, _mix, _sift_down, assess_guesses,
-    guess_refined_bound, most_classes, new_partition_log, perfect_member,
-    refine_buffers, repeats_partition, split_classes,
-)
 from mastermind.core._symmetry_kernels import canonical_mask_blocks, restrict_group_kernel
+from mastermind.engines.exact._kernels import (
+    _before,
+    _has_refinable,
+    _heap_pop,
+    _heap_push,
+    _mix,
+    _sift_down,
+    assess_guesses,
+    guess_refined_bound,
+    most_classes,
+    new_partition_log,
+    perfect_member,
+    refine_buffers,
+    repeats_partition,
+    split_classes,
+)
 
 EXACT_NONE = -1
 LOWER = -2
@@ -34,9 +45,25 @@ NODES, MEMO_HITS, ROOT_GUESS = 0, 1, 2
 # namedtuple of arrays, dicts and scalars as one argument and caches the compiled function).
 # ``stop``: a one-element uint8 array; once non-zero, every node returns a proven lower bound
 # at once (no memo write), so a search can be cancelled from another thread within milliseconds.
-SearchState = namedtuple("SearchState", (
-    "scores", "codes", "colour_bits", "all_codes", "unit", "penalty", "consistent", "weighted",
-    "win", "branching", "memo", "masks", "stats", "stop"))
+SearchState = namedtuple(
+    "SearchState",
+    (
+        "scores",
+        "codes",
+        "colour_bits",
+        "all_codes",
+        "unit",
+        "penalty",
+        "consistent",
+        "weighted",
+        "win",
+        "branching",
+        "memo",
+        "masks",
+        "stats",
+        "stop",
+    ),
+)
 
 MEMO_KEY = types.UniTuple(types.uint64, 2)
 MEMO_VALUE = types.Tuple((types.float64, types.int64))
@@ -288,8 +315,22 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
     taken lazily in order of bound, the refined bound computed as each comes up, one guess
     per partition; each is explored class by class, smallest first, with the budget left,
     until the next bound reaches the best cost found."""
-    (scores, codes, colour_bits, all_codes, unit, penalty, consistent, weighted, win, branching,
-     memo, masks, stats, stop) = state
+    (
+        scores,
+        codes,
+        colour_bits,
+        all_codes,
+        unit,
+        penalty,
+        consistent,
+        weighted,
+        win,
+        branching,
+        memo,
+        masks,
+        stats,
+        stop,
+    ) = state
     n = cands.shape[0]
     restricted = only.shape[0] > 0
     if n <= 2 and not restricted:
@@ -328,15 +369,41 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         every_all = every.shape[0] == all_codes.shape[0] and not consistent
         most_hint = most_classes(scores, every, every_all, cands, win)
     else:
-        guesses = node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent,
-                               masks)
+        guesses = node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent, masks)
         all_guesses = guesses.shape[0] == all_codes.shape[0] and not consistent
     rank_tables, size_tables = node_rank_tables(r - 1, n, branching, unit, penalty)
     refine = r - 1 >= 3
-    (counts, parts, largest, spread, useful, most, b, rank_cost, bound, ok, exact_size,
-     two_level, exact_guess, exact_value, cutoff) = assess_guesses(
-        scores, guesses, all_guesses, cands, w, rank_tables, size_tables, own, beta, win, weighted,
-        refine, most_hint)
+    (
+        counts,
+        parts,
+        largest,
+        spread,
+        useful,
+        most,
+        b,
+        rank_cost,
+        bound,
+        ok,
+        exact_size,
+        two_level,
+        exact_guess,
+        exact_value,
+        cutoff,
+    ) = assess_guesses(
+        scores,
+        guesses,
+        all_guesses,
+        cands,
+        w,
+        rank_tables,
+        size_tables,
+        own,
+        beta,
+        win,
+        weighted,
+        refine,
+        most_hint,
+    )
     best = beta
     best_guess = -1
     lower = np.inf
@@ -381,8 +448,9 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
                 if v < lower:
                     lower = v
                 break
-            repeat, n_log = repeats_partition(gi, scores, guesses, cands, counts, parts, largest,
-                                              spread, win, log, n_log)
+            repeat, n_log = repeats_partition(
+                gi, scores, guesses, cands, counts, parts, largest, spread, win, log, n_log
+            )
             if repeat:
                 continue
             # explore the guess: its classes, smallest first, with the budget left (small classes
@@ -390,7 +458,8 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
             # which then fail early: p4c9n takes 8x fewer nodes than largest first)
             g = guesses[gi]
             out, out_w, starts, sizes, _, cbounds = split_classes(
-                scores, g, cands, w, table, win + 1, win, unit, refine)
+                scores, g, cands, w, table, win + 1, win, unit, refine
+            )
             acc = own
             for c in range(cbounds.shape[0]):
                 acc += cbounds[c]
@@ -402,15 +471,22 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
                     if size <= exact_size_e:
                         continue
                     lo = starts[c]
-                    value = dfs(state, out[lo:lo + size], out_w[lo:lo + size], r - 1,
-                                best - acc + cbounds[c], c_perms, c_cmaps, only[:0])
+                    value = dfs(
+                        state,
+                        out[lo : lo + size],
+                        out_w[lo : lo + size],
+                        r - 1,
+                        best - acc + cbounds[c],
+                        c_perms,
+                        c_cmaps,
+                        only[:0],
+                    )
                     acc += value - cbounds[c]
                     if stop[0]:
                         # the child's value is only a lower bound: no memo write from here up
                         if restricted:
                             stats[ROOT_GUESS] = -1
-                        return stopped_bound(min(best, lower, acc), bound, own, pick, n_pick,
-                                             heap, n_heap)
+                        return stopped_bound(min(best, lower, acc), bound, own, pick, n_pick, heap, n_heap)
                     if acc >= best:
                         break
             if acc < best:
@@ -431,9 +507,28 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
             if not buffers_ready:
                 buf, buf_w, start, pos, seen, local = refine_buffers(scores, cands, w, win + 1, True)
                 buffers_ready = True
-            v = guess_refined_bound(scores, guesses[gi], cands, w, rank_cost, counts[:, gi], win,
-                                    unit, weighted, bound[gi], best - own, buf, buf_w, start, pos,
-                                    seen, local) + own
+            v = (
+                guess_refined_bound(
+                    scores,
+                    guesses[gi],
+                    cands,
+                    w,
+                    rank_cost,
+                    counts[:, gi],
+                    win,
+                    unit,
+                    weighted,
+                    bound[gi],
+                    best - own,
+                    buf,
+                    buf_w,
+                    start,
+                    pos,
+                    seen,
+                    local,
+                )
+                + own
+            )
             bound[gi] = v - own
             if largest[gi] <= exact_size:
                 # classes of at most three: the refined bound is the exact cost

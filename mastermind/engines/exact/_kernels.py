@@ -88,8 +88,14 @@ def class_counts(scores, guesses, all_guesses, cands, n_slots):  # pragma: no co
         j = j0
         while j + 4 <= j1:
             if all_guesses:
-                _count_answers4(chunk, scores[cands[j]], scores[cands[j + 1]],
-                                scores[cands[j + 2]], scores[cands[j + 3]], n_slots)
+                _count_answers4(
+                    chunk,
+                    scores[cands[j]],
+                    scores[cands[j + 1]],
+                    scores[cands[j + 2]],
+                    scores[cands[j + 3]],
+                    n_slots,
+                )
             else:
                 for t in range(4):
                     _gather(answers[t], scores[cands[j + t]], guesses)
@@ -196,8 +202,9 @@ def class_bound(scores, members, member_weights, rank_cost, unit, refine, seen):
 
 
 @nb.njit(cache=True, nogil=True)
-def guess_bounds(scores, guesses, counts, parts, largest, cands, weights, rank_cost, size_cost, win,
-                 weighted):  # pragma: no cover
+def guess_bounds(
+    scores, guesses, counts, parts, largest, cands, weights, rank_cost, size_cost, win, weighted
+):  # pragma: no cover
     """Perfect-tree bound of every guess: the sum over its non-winning classes (the caller
     adds the cost of the guess itself), and whether every class fits in the guesses left.
 
@@ -317,8 +324,9 @@ def split_classes(scores, guess, cands, weights, rank_cost, n_slots, win, unit, 
 
 
 @nb.njit(cache=True, nogil=True)
-def refined_bound(scores, guess, cands, weights, rank_cost, n_slots, win, unit, refine, buf, buf_w,
-                  start, pos, seen, local):  # pragma: no cover
+def refined_bound(
+    scores, guess, cands, weights, rank_cost, n_slots, win, unit, refine, buf, buf_w, start, pos, seen, local
+):  # pragma: no cover
     """Sum of ``class_bound`` over the non-winning classes of one guess (buffers reused)."""
     # ``local[i, j]``: answer between candidates i and j; classes hold positions in ``cands``
     row = scores[guess]
@@ -353,8 +361,24 @@ def _has_refinable(count, win, two_level):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def refined_bound_capped(scores, guess, cands, weights, rank_cost, count, win, unit, base, limit,
-                         buf, buf_w, start, pos, seen, local):  # pragma: no cover
+def refined_bound_capped(
+    scores,
+    guess,
+    cands,
+    weights,
+    rank_cost,
+    count,
+    win,
+    unit,
+    base,
+    limit,
+    buf,
+    buf_w,
+    start,
+    pos,
+    seen,
+    local,
+):  # pragma: no cover
     """``refined_bound`` without weights (all ones), stopping as soon as it reaches ``limit``:
     ``base`` is the plain perfect-tree bound of the guess (``count``: its class sizes), each
     class that fits in two levels adds what ``class_bound`` adds to its plain bound. Returns
@@ -397,34 +421,87 @@ def refined_bound_capped(scores, guess, cands, weights, rank_cost, count, win, u
 
 
 @nb.njit(cache=True, nogil=True)
-def guess_refined_bound(scores, guess, cands, weights, rank_cost, count, win, unit, weighted, base,
-                        limit, buf, buf_w, start, pos, seen, local):  # pragma: no cover
+def guess_refined_bound(
+    scores,
+    guess,
+    cands,
+    weights,
+    rank_cost,
+    count,
+    win,
+    unit,
+    weighted,
+    base,
+    limit,
+    buf,
+    buf_w,
+    start,
+    pos,
+    seen,
+    local,
+):  # pragma: no cover
     """The refined bound of one guess, its own cost left out: ``refined_bound`` with weights,
     else ``refined_bound_capped`` (only whether it reaches ``limit`` matters then)."""
     if weighted:
-        return refined_bound(scores, guess, cands, weights, rank_cost, win + 1, win, unit, True,
-                             buf, buf_w, start, pos, seen, local)
-    return refined_bound_capped(scores, guess, cands, weights, rank_cost, count, win, unit, base,
-                                limit, buf, buf_w, start, pos, seen, local)
+        return refined_bound(
+            scores,
+            guess,
+            cands,
+            weights,
+            rank_cost,
+            win + 1,
+            win,
+            unit,
+            True,
+            buf,
+            buf_w,
+            start,
+            pos,
+            seen,
+            local,
+        )
+    return refined_bound_capped(
+        scores,
+        guess,
+        cands,
+        weights,
+        rank_cost,
+        count,
+        win,
+        unit,
+        base,
+        limit,
+        buf,
+        buf_w,
+        start,
+        pos,
+        seen,
+        local,
+    )
 
 
 @nb.njit(cache=True, nogil=True)
 def new_partition_log(size):  # pragma: no cover - compiled
     """Empty log for ``repeats_partition``: guess positions, cheap keys, signatures."""
     size = max(size, 1)
-    return (np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64),
-            np.zeros((size, 3), dtype=np.uint64))
+    return (
+        np.empty(size, dtype=np.int64),
+        np.empty(size, dtype=np.int64),
+        np.zeros((size, 3), dtype=np.uint64),
+    )
 
 
 @nb.njit(cache=True, nogil=True)
-def repeats_partition(gi, scores, guesses, cands, counts, parts, largest, spread, win, log,
-                      n_log):  # pragma: no cover - compiled
+def repeats_partition(
+    gi, scores, guesses, cands, counts, parts, largest, spread, win, log, n_log
+):  # pragma: no cover - compiled
     """Whether guess ``gi`` splits ``cands`` as one already in ``log`` does (up to renaming
     classes); if not, it is added. Returns (repeat, new log length). A cheap key from the
     class statistics first, the 128-bit partition signature only where two keys meet."""
     done, done_key, done_sig = log
-    key = np.int64(spread[gi] * 1000003 + largest[gi] * 1009 + parts[gi] * 2
-                   + (1 if counts[win, gi] > 0 else 0))
+    key = np.int64(
+        spread[gi] * 1000003 + largest[gi] * 1009 + parts[gi] * 2 + (1 if counts[win, gi] > 0 else 0)
+    )
     s1 = np.uint64(0)
     s2 = np.uint64(0)
     have_sig = False
@@ -450,8 +527,21 @@ def repeats_partition(gi, scores, guesses, cands, counts, parts, largest, spread
 
 
 @nb.njit(cache=True, nogil=True)
-def assess_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, size_tables, own,
-                   beta, win, weighted, refine, most_hint):  # pragma: no cover - compiled
+def assess_guesses(
+    scores,
+    guesses,
+    all_guesses,
+    cands,
+    weights,
+    rank_tables,
+    size_tables,
+    own,
+    beta,
+    win,
+    weighted,
+    refine,
+    most_hint,
+):  # pragma: no cover - compiled
     """The pass over all guesses a node starts with: class counts (``counts[answer, g]``),
     the plain bound of each guess, the best guess whose classes are all solved exactly (at
     most 2 secrets each) and the cut-off it sets. The bound uses b = the most non-winning
@@ -471,8 +561,9 @@ def assess_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, si
         most = max(most, np.int64(parts[gi]))
     b = min(most, rank_tables.shape[0] - 1)
     rank_cost = rank_tables[b]
-    bound, ok = guess_bounds(scores, guesses, counts, parts, largest, cands, weights, rank_cost,
-                             size_tables[b], win, weighted)
+    bound, ok = guess_bounds(
+        scores, guesses, counts, parts, largest, cands, weights, rank_cost, size_tables[b], win, weighted
+    )
     # with a third guess allowed, classes of three are solved exactly by the refined bound
     exact_size = 2
     if refine and rank_cost.shape[0] > 2 and rank_cost[2] == rank_cost[1]:
@@ -491,8 +582,23 @@ def assess_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, si
     cutoff = beta
     if exact_guess >= 0 and exact_value < cutoff:
         cutoff = exact_value
-    return (counts, parts, largest, spread, useful, most, b, rank_cost, bound, ok, exact_size,
-            two_level, exact_guess, exact_value, cutoff)
+    return (
+        counts,
+        parts,
+        largest,
+        spread,
+        useful,
+        most,
+        b,
+        rank_cost,
+        bound,
+        ok,
+        exact_size,
+        two_level,
+        exact_guess,
+        exact_value,
+        cutoff,
+    )
 
 
 @nb.njit(cache=True, nogil=True)
@@ -526,8 +632,9 @@ def refine_buffers(scores, cands, weights, n_slots, refine):  # pragma: no cover
 
 
 @nb.njit(cache=True, nogil=True)
-def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win, weighted,
-              unit, refine):  # pragma: no cover
+def plan_node(
+    scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win, weighted, unit, refine
+):  # pragma: no cover
     """Everything the search needs to know about one node, in one pass over the guesses.
 
     ``rank_tables[b]``/``size_tables[b]``: perfect-tree slot costs when no guess makes more
@@ -540,10 +647,25 @@ def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, be
     left out (for the lower bound when the search fails) and b.
     """
     n_slots = win + 1  # the win is the last answer slot
-    (counts, parts, largest, spread, useful, most, b, rank_cost, bound, ok, exact_size,
-     two_level, exact_guess, exact_value, cutoff) = assess_guesses(
-        scores, guesses, False, cands, weights, rank_tables, size_tables, own, beta, win,
-        weighted, refine, 1)
+    (
+        counts,
+        parts,
+        largest,
+        spread,
+        useful,
+        most,
+        b,
+        rank_cost,
+        bound,
+        ok,
+        exact_size,
+        two_level,
+        exact_guess,
+        exact_value,
+        cutoff,
+    ) = assess_guesses(
+        scores, guesses, False, cands, weights, rank_tables, size_tables, own, beta, win, weighted, refine, 1
+    )
     n_guesses = guesses.shape[0]
     buf, buf_w, start, pos, seen, local = refine_buffers(scores, cands, weights, n_slots, refine)
     rest_min = np.inf
@@ -554,9 +676,28 @@ def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, be
             continue
         v = bound[gi] + own
         if v < cutoff and refine and _has_refinable(counts[:, gi], win, two_level):
-            v = guess_refined_bound(scores, guesses[gi], cands, weights, rank_cost, counts[:, gi],
-                                    win, unit, weighted, bound[gi], cutoff - own, buf, buf_w,
-                                    start, pos, seen, local) + own
+            v = (
+                guess_refined_bound(
+                    scores,
+                    guesses[gi],
+                    cands,
+                    weights,
+                    rank_cost,
+                    counts[:, gi],
+                    win,
+                    unit,
+                    weighted,
+                    bound[gi],
+                    cutoff - own,
+                    buf,
+                    buf_w,
+                    start,
+                    pos,
+                    seen,
+                    local,
+                )
+                + own
+            )
             bound[gi] = v - own
             if largest[gi] <= exact_size:
                 if v >= cutoff:
@@ -594,8 +735,9 @@ def plan_node(scores, guesses, cands, weights, rank_tables, size_tables, own, be
             if v < rest_min:
                 rest_min = v
             continue
-        repeat, n_log = repeats_partition(gi, scores, guesses, cands, counts, parts, largest,
-                                          spread, win, log, n_log)
+        repeat, n_log = repeats_partition(
+            gi, scores, guesses, cands, counts, parts, largest, spread, win, log, n_log
+        )
         if repeat:
             continue
         plan[k] = guesses[gi]

@@ -140,13 +140,20 @@ class DaskBackend(Backend):
         try:
             from distributed import Client, LocalCluster
         except ImportError as exc:
-            raise MastermindError("--backend dask needs Dask: pip install 'mastermind-strategies[cluster]'") from exc
+            raise MastermindError(
+                "--backend dask needs Dask: pip install 'mastermind-strategies[cluster]'"
+            ) from exc
         self.cluster = None
         self.scheduler = scheduler
         try:
             if scheduler is None:
-                self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                            dashboard_address=":0", silence_logs=logging.ERROR)
+                self.cluster = LocalCluster(
+                    n_workers=jobs,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",
+                    silence_logs=logging.ERROR,
+                )
                 self.client = Client(self.cluster)
             else:
                 self.client = Client(scheduler, timeout="5s")
@@ -174,7 +181,7 @@ class DaskBackend(Backend):
                 return
             try:
                 outer.set_result(f.result())
-            except BaseException as exc:  # noqa: BLE001 - handed to the waiting driver
+            except BaseException as exc:
                 if not outer.done():
                     outer.set_exception(exc)
 

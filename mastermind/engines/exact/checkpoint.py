@@ -32,8 +32,11 @@ class CheckpointError(MastermindError):
 
 
 def encode_tree(node: Node) -> list:
-    return [int(node.guess), int(node.candidates),
-            [[int(a), encode_tree(c)] for a, c in sorted(node.children.items())]]
+    return [
+        int(node.guess),
+        int(node.candidates),
+        [[int(a), encode_tree(c)] for a, c in sorted(node.children.items())],
+    ]
 
 
 def decode_tree(data: list) -> Node:
@@ -55,7 +58,9 @@ class Checkpoint:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise CheckpointError(f"--checkpoint {folder}: cannot create the folder ({exc.strerror})") from None
+            raise CheckpointError(
+                f"--checkpoint {folder}: cannot create the folder ({exc.strerror})"
+            ) from None
         if not os.access(self.folder, os.W_OK | os.X_OK):
             raise CheckpointError(f"--checkpoint {folder}: the folder is not writable")
         self.path = self.folder / FILE
@@ -74,19 +79,25 @@ class Checkpoint:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")  # with WAL: a killed process loses nothing committed
         db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        db.execute("CREATE TABLE IF NOT EXISTS units (key TEXT PRIMARY KEY, value REAL NOT NULL, "
-                   "exact INTEGER NOT NULL, tree TEXT NOT NULL, checksum TEXT NOT NULL)")
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS units (key TEXT PRIMARY KEY, value REAL NOT NULL, "
+            "exact INTEGER NOT NULL, tree TEXT NOT NULL, checksum TEXT NOT NULL)"
+        )
         row = db.execute("SELECT value FROM meta WHERE name = 'problem'").fetchone()
         if row is None:
             db.execute("INSERT INTO meta VALUES ('problem', ?)", (self.fingerprint,))
         elif row[0] != self.fingerprint:
-            raise CheckpointError(f"checkpoint {self.path} was made for another search "
-                                  f"({_describe(row[0])}), not this one ({_describe(self.fingerprint)})")
+            raise CheckpointError(
+                f"checkpoint {self.path} was made for another search "
+                f"({_describe(row[0])}), not this one ({_describe(self.fingerprint)})"
+            )
 
     def get(self, key: str) -> tuple[float, bool, Node | None] | None:
         """``(value, exact, tree)`` of a stored unit, or None."""
         try:
-            row = self.db.execute("SELECT value, exact, tree, checksum FROM units WHERE key = ?", (key,)).fetchone()
+            row = self.db.execute(
+                "SELECT value, exact, tree, checksum FROM units WHERE key = ?", (key,)
+            ).fetchone()
         except sqlite3.DatabaseError as exc:
             raise CheckpointError(f"checkpoint {self.path} is damaged: {exc}") from None
         if row is None:
@@ -106,8 +117,10 @@ class Checkpoint:
         value = float(value)
         flag = int(exact)
         try:
-            self.db.execute("INSERT OR REPLACE INTO units VALUES (?, ?, ?, ?, ?)",
-                            (key, value, flag, text, _checksum(key, value, flag, text)))
+            self.db.execute(
+                "INSERT OR REPLACE INTO units VALUES (?, ?, ?, ?, ?)",
+                (key, value, flag, text, _checksum(key, value, flag, text)),
+            )
         except sqlite3.DatabaseError as exc:
             raise CheckpointError(f"checkpoint {self.path}: cannot store a unit: {exc}") from None
         self.stored += 1

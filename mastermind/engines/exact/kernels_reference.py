@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 
 def evaluate_guesses_reference(scores, guesses, cands, weights, rank_cost, n_slots, win):
     """What ``class_counts``, ``class_stats`` and ``guess_bounds`` compute, per guess; instead

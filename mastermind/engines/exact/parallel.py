@@ -72,9 +72,20 @@ class _Pending:
 class Driver:
     """One run over a backend: the expanded top of the tree, the counters, the stop."""
 
-    def __init__(self, solver, backend: Backend, *, unit: int = 1, penalty: int = 0,
-                 split_size: int = 400, split_depth: int = 2, progress=None, checkpoint=None,
-                 stop: np.ndarray | None = None, deadline: float | None = None) -> None:
+    def __init__(
+        self,
+        solver,
+        backend: Backend,
+        *,
+        unit: int = 1,
+        penalty: int = 0,
+        split_size: int = 400,
+        split_depth: int = 2,
+        progress=None,
+        checkpoint=None,
+        stop: np.ndarray | None = None,
+        deadline: float | None = None,
+    ) -> None:
         self.solver = solver
         self.backend = backend
         self.split_size = split_size
@@ -85,8 +96,14 @@ class Driver:
         self.deadline = deadline
         self.reason: str | None = None
         self.planner: Search = solver.new_search(unit, penalty, stop=self.flag)
-        self.problem = Problem(str(solver.rules), solver.pool == "consistent", unit, penalty,
-                               len(solver.cands), None if solver.uniform else solver.search_weights)
+        self.problem = Problem(
+            str(solver.rules),
+            solver.pool == "consistent",
+            unit,
+            penalty,
+            len(solver.cands),
+            None if solver.uniform else solver.search_weights,
+        )
         self.run_id = uuid.uuid4().hex
         self.counters = Counters()
         self.done = 0
@@ -131,8 +148,14 @@ class Driver:
 
     # ---- units -----------------------------------------------------------------------------
     def submit(self, cands, r: int, budget, group, guess: int | None, floor) -> _Pending:
-        unit = Unit(np.ascontiguousarray(cands, dtype=np.int32), int(r), float(budget),
-                    group[0], group[1], None if guess is None else int(guess))
+        unit = Unit(
+            np.ascontiguousarray(cands, dtype=np.int32),
+            int(r),
+            float(budget),
+            group[0],
+            group[1],
+            None if guess is None else int(guess),
+        )
         key = unit.key()
         stored = self.checkpoint.get(key) if self.checkpoint is not None else None
         future: Future = Future()
@@ -181,13 +204,23 @@ class Driver:
         if report is None:
             self.progress.advance(1)
         else:  # a report counts the unit too
-            fields = {"done": self.done, "total": self.total, "lower_bound": _num(self.lower),
-                      "upper_bound": _num(self.upper), "seconds": round(time.perf_counter() - self.start, 3)}
+            fields = {
+                "done": self.done,
+                "total": self.total,
+                "lower_bound": _num(self.lower),
+                "upper_bound": _num(self.upper),
+                "seconds": round(time.perf_counter() - self.start, 3),
+            }
             if pending is not None and outcome is not None:
-                fields["unit"] = {"size": pending.size, "value": _num(outcome.value),
-                                  "exact": bool(outcome.proven and outcome.value < pending.budget),
-                                  "proven": outcome.proven, "nodes": outcome.nodes,
-                                  "seconds": round(outcome.seconds, 3), "reused": outcome.reused}
+                fields["unit"] = {
+                    "size": pending.size,
+                    "value": _num(outcome.value),
+                    "exact": bool(outcome.proven and outcome.value < pending.budget),
+                    "proven": outcome.proven,
+                    "nodes": outcome.nodes,
+                    "seconds": round(outcome.seconds, 3),
+                    "reused": outcome.reused,
+                }
             report(fields)
 
     def skip(self, n: int = 1) -> None:
@@ -240,8 +273,10 @@ class Driver:
         return answer
 
     def status(self) -> str:
-        return (f"stopped, not proven: lower bound {_text(self.lower)}, best strategy found "
-                f"{_text(self.upper)} ({self.done} of {self.total} work units done)")
+        return (
+            f"stopped, not proven: lower bound {_text(self.lower)}, best strategy found "
+            f"{_text(self.upper)} ({self.done} of {self.total} work units done)"
+        )
 
     def _plan(self, cands, r, group):
         """The node plan (guesses in bound order), made once for counting and solving."""
@@ -272,7 +307,9 @@ class Driver:
             else:
                 lower = min(lower, plan.exact_value)
         if not plan.guesses:
-            return Answer(best, True, best_node) if best_node is not None else Answer(max(lower, budget), True)
+            return (
+                Answer(best, True, best_node) if best_node is not None else Answer(max(lower, budget), True)
+            )
         fallback: Answer | None = None  # an unproven exploration (stop): its bound and strategy
         unfinished = INF  # least lower bound of the guesses left unproven
         first, first_bound = plan.guesses[0], plan.bounds[0]
@@ -323,7 +360,11 @@ class Driver:
             # every guess is counted at the least of its bounds: refuted, found, unfinished, not reached
             bound = min([lower, best, unfinished] + [b for _, b in rest])
             self.skip(len(rest))
-            if fallback is not None and fallback.node is not None and (best_node is None or fallback.upper < best):
+            if (
+                fallback is not None
+                and fallback.node is not None
+                and (best_node is None or fallback.upper < best)
+            ):
                 return Answer(bound, False, fallback.node, fallback.upper)
             return Answer(bound, False, best_node, best if best_node is not None else INF)
         if best_node is not None:
@@ -332,8 +373,9 @@ class Driver:
 
     def _root_bound(self, best, lower, unfinished, rest, running) -> None:
         """The proven lower bound on the root while its guesses run (for the progress line)."""
-        self.lower = max(self.lower, min([best, lower, unfinished] + [b for _, b in rest]
-                                         + [p.floor for p, _ in running]))
+        self.lower = max(
+            self.lower, min([best, lower, unfinished] + [b for _, b in rest] + [p.floor for p, _ in running])
+        )
 
     def _tiny(self, cands, r, budget, group) -> Answer:
         value = self.planner.small_cost(cands, r)
@@ -347,14 +389,18 @@ class Driver:
         w = search.weights[cands]
         table = search.node_tables(r - 1)[0][min(most, search.branching)]
         out, _, starts, sizes, answers, bounds = split_classes(
-            search.scores, guess, cands, w, table, search.n_slots, search.win, search.unit, r - 1 >= 3)
+            search.scores, guess, cands, w, table, search.n_slots, search.win, search.unit, r - 1 >= 3
+        )
         child = search.child_group(group, guess)
-        classes = [(out[int(s):int(s) + int(m)], int(a), child) for s, m, a in zip(starts, sizes, answers)]
+        classes = [(out[int(s) : int(s) + int(m)], int(a), child) for s, m, a in zip(starts, sizes, answers)]
         return classes, [search._as_cost(b) for b in bounds.tolist()], search.unit * w.sum().item()
 
     def _planned_below(self, cands, r, group, guess, most, depth) -> int:
-        return sum(self.count_units(sub, r - 1, child, depth + 1)
-                   for sub, _, child in self._classes(cands, r, group, guess, most)[0] if len(sub) > TINY)
+        return sum(
+            self.count_units(sub, r - 1, child, depth + 1)
+            for sub, _, child in self._classes(cands, r, group, guess, most)[0]
+            if len(sub) > TINY
+        )
 
     def explore(self, cands, r: int, budget, group, guess: int, most: int, depth: int) -> Answer:
         """The answer for one guess at an expanded node, its classes solved at once."""
@@ -419,8 +465,9 @@ def _text(value) -> str:
     return "none yet" if value in (INF, -INF, None) else str(value)
 
 
-def make_driver(solver, *, backend: str = "threads", jobs: int = 1, scheduler: str | None = None,
-                **options) -> Driver:
+def make_driver(
+    solver, *, backend: str = "threads", jobs: int = 1, scheduler: str | None = None, **options
+) -> Driver:
     """A driver over a new backend (close it with ``driver.backend.close()``)."""
     from mastermind.engines.exact.backends import make_backend
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -23,8 +23,14 @@ INF = math.inf
 
 
 def reference_cost(
-    table: CodeTable, cands: Sequence[int], max_guesses: int | None = None, *,
-    pool: str = "all", weights: Sequence[float] | None = None, unit: int = 1, penalty: int = 0,
+    table: CodeTable,
+    cands: Sequence[int],
+    max_guesses: int | None = None,
+    *,
+    pool: str = "all",
+    weights: Sequence[float] | None = None,
+    unit: int = 1,
+    penalty: int = 0,
 ) -> float:
     """Least sum over ``cands`` of weight x (unit x guesses, plus ``penalty`` when solved by
     the ``max_guesses``-th guess), finishing within ``max_guesses`` (INF if impossible)."""
@@ -47,7 +53,7 @@ def reference_cost(
             return memo[key]
         own = unit * sum(w[x] for x in s)
         best = INF
-        for g in (s if pool == "consistent" else all_guesses):
+        for g in s if pool == "consistent" else all_guesses:
             row = scores[g]
             classes: dict[int, list[int]] = {}
             for x in s:
@@ -84,7 +90,7 @@ def reference_worst(table: CodeTable, cands: Sequence[int], *, pool: str = "all"
         if s in memo:
             return memo[s]
         best = len(s) + 1
-        for g in (s if pool == "consistent" else range(table.n)):
+        for g in s if pool == "consistent" else range(table.n):
             row = scores[g]
             classes: dict[int, list[int]] = {}
             for x in s:
@@ -102,8 +108,13 @@ def reference_worst(table: CodeTable, cands: Sequence[int], *, pool: str = "all"
 
 
 def reference_solve(
-    table: CodeTable, *, objective: str = "total", max_guesses: int | None = None,
-    pool: str = "all", weights: Sequence[float] | None = None, candidates: Sequence[int] | None = None,
+    table: CodeTable,
+    *,
+    objective: str = "total",
+    max_guesses: int | None = None,
+    pool: str = "all",
+    weights: Sequence[float] | None = None,
+    candidates: Sequence[int] | None = None,
 ) -> tuple[float, int]:
     """(optimal value, worst case bound used): for "total" the least total within
     ``max_guesses`` (and ``max_guesses`` or the set size as second item); for "worst" the
@@ -115,7 +126,9 @@ def reference_solve(
             return INF, d
         return reference_cost(table, cands, d, pool=pool, weights=weights), d
     value = reference_cost(table, cands, max_guesses, pool=pool, weights=weights)
-    return value, (max_guesses if max_guesses is not None else _worst_of_optimum(table, cands, pool, weights, value))
+    return value, (
+        max_guesses if max_guesses is not None else _worst_of_optimum(table, cands, pool, weights, value)
+    )
 
 
 def _worst_of_optimum(table, cands, pool, weights, value) -> int:

@@ -31,14 +31,23 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mastermind.engines.exact._dfs import (
-    LOWER, MEMO_HITS, NODES, ROOT_GUESS, SearchState, child_group, dfs, memo_get, new_mask_cache, new_memo,
-    node_guesses,
-)
-from mastermind.engines.exact._kernels import plan_node, split_classes
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.core.tree import Node
+from mastermind.engines.exact._dfs import (
+    LOWER,
+    MEMO_HITS,
+    NODES,
+    ROOT_GUESS,
+    SearchState,
+    child_group,
+    dfs,
+    memo_get,
+    new_mask_cache,
+    new_memo,
+    node_guesses,
+)
+from mastermind.engines.exact._kernels import plan_node, split_classes
 
 INF = math.inf
 UNLIMITED = 1 << 20
@@ -68,8 +77,15 @@ class Search:
     """
 
     def __init__(
-        self, table: CodeTable, weights: np.ndarray, group: tuple[np.ndarray, np.ndarray], *,
-        unit: int = 1, penalty: int = 0, consistent: bool = False, max_set: int | None = None,
+        self,
+        table: CodeTable,
+        weights: np.ndarray,
+        group: tuple[np.ndarray, np.ndarray],
+        *,
+        unit: int = 1,
+        penalty: int = 0,
+        consistent: bool = False,
+        max_set: int | None = None,
         stop: np.ndarray | None = None,
     ) -> None:
         rules = table.rules
@@ -97,11 +113,29 @@ class Search:
         self.root_guess = -1
         self._rank_tables: dict[tuple, tuple] = {}
         self._node_tables: dict[int, tuple] = {}
-        self.colour_bits = (table.counts > 0).astype(np.int64) @ (1 << np.arange(rules.colors, dtype=np.int64))
-        self.group = (np.ascontiguousarray(group[0], dtype=np.int8), np.ascontiguousarray(group[1], dtype=np.int8))
-        self.state = SearchState(self.scores, self.codes, self.colour_bits, table.all_codes, int(unit),
-                                 int(penalty), bool(consistent), bool(self.weighted), int(self.win),
-                                 int(self.branching), self.memo, self.masks, self.stats, self.stop)
+        self.colour_bits = (table.counts > 0).astype(np.int64) @ (
+            1 << np.arange(rules.colors, dtype=np.int64)
+        )
+        self.group = (
+            np.ascontiguousarray(group[0], dtype=np.int8),
+            np.ascontiguousarray(group[1], dtype=np.int8),
+        )
+        self.state = SearchState(
+            self.scores,
+            self.codes,
+            self.colour_bits,
+            table.all_codes,
+            int(unit),
+            int(penalty),
+            bool(consistent),
+            bool(self.weighted),
+            int(self.win),
+            int(self.branching),
+            self.memo,
+            self.masks,
+            self.stats,
+            self.stop,
+        )
 
     # ---- bounds ----------------------------------------------------------------------------
     def _levels_needed(self, n: int) -> int:
@@ -136,7 +170,7 @@ class Search:
             size[1:] = np.cumsum(rank)
             bad = np.flatnonzero(rank < 0)
             if len(bad):
-                size[bad[0] + 1:] = -1
+                size[bad[0] + 1 :] = -1
             tables = self._rank_tables[key] = (rank, size)
         return tables
 
@@ -164,22 +198,47 @@ class Search:
         """The group fixing one more guess (the group depends on the set of guesses)."""
         return child_group(group[0], group[1], self.codes[guess])
 
-    def plan(self, cands: np.ndarray, r: int, beta, group=None, guesses=None) -> "NodePlan":
+    def plan(self, cands: np.ndarray, r: int, beta, group=None, guesses=None) -> NodePlan:
         """The guesses worth trying on ``cands`` below ``beta``, most promising (lowest bound)
         first, one per partition, as the search orders them (see ``plan_node``)."""
         group = self.group if group is None else group
         cands = np.asarray(cands, dtype=np.int32)
         if guesses is None:
-            guesses = node_guesses(self.codes, self.colour_bits, self.table.all_codes, cands,
-                                   group[0], group[1], self.consistent, self.masks)
+            guesses = node_guesses(
+                self.codes,
+                self.colour_bits,
+                self.table.all_codes,
+                cands,
+                group[0],
+                group[1],
+                self.consistent,
+                self.masks,
+            )
         w = self.weights[cands]
         own = self.unit * w.sum().item()
         rank_tables, size_tables = self.node_tables(r - 1)
         plan, bounds, exact_guess, exact_value, rest_min, most = plan_node(
-            self.scores, np.asarray(guesses, dtype=np.int32), cands, w, rank_tables, size_tables,
-            own, float(beta), self.win, self.weighted, self.unit, r - 1 >= 3)
-        return NodePlan(plan.tolist(), [self._as_cost(b) for b in bounds.tolist()], int(exact_guess),
-                        self._as_cost(float(exact_value)), self._as_cost(float(rest_min)), int(most))
+            self.scores,
+            np.asarray(guesses, dtype=np.int32),
+            cands,
+            w,
+            rank_tables,
+            size_tables,
+            own,
+            float(beta),
+            self.win,
+            self.weighted,
+            self.unit,
+            r - 1 >= 3,
+        )
+        return NodePlan(
+            plan.tolist(),
+            [self._as_cost(b) for b in bounds.tolist()],
+            int(exact_guess),
+            self._as_cost(float(exact_value)),
+            self._as_cost(float(rest_min)),
+            int(most),
+        )
 
     def solve(self, cands, r, beta, group=None, only=None):
         """Exact cost of ``cands`` with ``r`` guesses left if below ``beta``, else a lower
@@ -195,8 +254,16 @@ class Search:
 
     def _run(self, cands, r, beta, group, only):
         only_arr = np.zeros(0, dtype=np.int32) if only is None else np.asarray(only, dtype=np.int32)
-        value = dfs(self.state, np.asarray(cands, dtype=np.int32), self.weights[cands],
-                    int(min(r, UNLIMITED)), float(beta), group[0], group[1], only_arr)
+        value = dfs(
+            self.state,
+            np.asarray(cands, dtype=np.int32),
+            self.weights[cands],
+            int(min(r, UNLIMITED)),
+            float(beta),
+            group[0],
+            group[1],
+            only_arr,
+        )
         return self._as_cost(value)
 
     @property
@@ -237,10 +304,10 @@ class Search:
         node = Node(int(guess), n)
         w = self.weights[cands]
         out, _, starts, sizes, answers, _ = split_classes(
-            self.scores, guess, cands, w, np.ones(n, dtype=np.int64), self.n_slots, self.win,
-            self.unit, False)
+            self.scores, guess, cands, w, np.ones(n, dtype=np.int64), self.n_slots, self.win, self.unit, False
+        )
         child = self.child_group(group, guess)
         for c in range(len(sizes)):
-            sub = out[int(starts[c]):int(starts[c]) + int(sizes[c])]
+            sub = out[int(starts[c]) : int(starts[c]) + int(sizes[c])]
             node.children[int(answers[c])] = self.build(sub, r - 1, child)
         return node

@@ -14,9 +14,9 @@ import copy
 import math
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
-from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -44,7 +44,11 @@ class ExactSolver:
     """The set-up shared by several searches on one game (weights, group, memo)."""
 
     def __init__(
-        self, table: CodeTable, *, pool: str = "all", weights: Sequence[float] | np.ndarray | None = None,
+        self,
+        table: CodeTable,
+        *,
+        pool: str = "all",
+        weights: Sequence[float] | np.ndarray | None = None,
         candidates: Sequence[int] | np.ndarray | None = None,
     ) -> None:
         if table.scores is None:
@@ -113,10 +117,18 @@ class ExactSolver:
 
     def new_search(self, unit: int = 1, penalty: int = 0, stop: np.ndarray | None = None) -> Search:
         """A search with an empty memo of its own (one per thread); ``stop``: its stop flag."""
-        return Search(self.table, self.search_weights, self.group, unit=unit, penalty=penalty,
-                      consistent=self.pool == "consistent", max_set=len(self.cands), stop=stop)
+        return Search(
+            self.table,
+            self.search_weights,
+            self.group,
+            unit=unit,
+            penalty=penalty,
+            consistent=self.pool == "consistent",
+            max_set=len(self.cands),
+            stop=stop,
+        )
 
-    def fork(self) -> "ExactSolver":
+    def fork(self) -> ExactSolver:
         """This solver with searches of its own, for another thread."""
         other = copy.copy(self)
         other._searches = {}
@@ -130,8 +142,13 @@ class ExactSolver:
         return [int(g) for g in canon]
 
     def run(
-        self, *, objective: str = "total", max_guesses: int | None = None,
-        first_guess: Code | None = None, tie_break: bool = False, progress: Progress | None = None,
+        self,
+        *,
+        objective: str = "total",
+        max_guesses: int | None = None,
+        first_guess: Code | None = None,
+        tie_break: bool = False,
+        progress: Progress | None = None,
         stop: np.ndarray | None = None,
     ) -> Result:
         """The optimum in this thread (the compiled search from the root). ``stop``: a flag
@@ -145,7 +162,9 @@ class ExactSolver:
         search = self.search(stop=flag)
         cands = self.cands
         if progress is not None:
-            progress.start(None, "optimal: worst cases tried" if objective == "worst" else "optimal: searching")
+            progress.start(
+                None, "optimal: worst cases tried" if objective == "worst" else "optimal: searching"
+            )
         with cancel.running(flag):
             if objective == "worst":
                 depth = search._levels_needed(len(cands))
@@ -166,13 +185,20 @@ class ExactSolver:
                 if stop is None:
                     raise SearchInterrupted()
                 counters = Counters(search.nodes, search.memo_hits)
-                return self.unproven(value if objective == "total" else 0, None, objective=objective,
-                                     max_guesses=max_guesses, counters=counters, start=start,
-                                     reason="stopped")
+                return self.unproven(
+                    value if objective == "total" else 0,
+                    None,
+                    objective=objective,
+                    max_guesses=max_guesses,
+                    counters=counters,
+                    start=start,
+                    reason="stopped",
+                )
             if value == INF:
                 raise MastermindError(
                     f"no strategy solves every secret of {self.rules} within {max_guesses} guesses"
-                    + ("" if first_guess is None else f" starting with {self.rules.code_text(first_guess)}"))
+                    + ("" if first_guess is None else f" starting with {self.rules.code_text(first_guess)}")
+                )
             root_guess = search.root_guess if only is not None else None
             nodes, hits = search.nodes, search.memo_hits
             tree_search = search
@@ -183,8 +209,9 @@ class ExactSolver:
             root = tree_search.build(cands, limit, guess=root_guess)
             if search.stopped or tree_search.stopped:
                 raise SearchInterrupted()
-        result = self.result(root, objective=objective, max_guesses=max_guesses,
-                             counters=Counters(nodes, hits), start=start)
+        result = self.result(
+            root, objective=objective, max_guesses=max_guesses, counters=Counters(nodes, hits), start=start
+        )
         if self.uniform and not tie_break and value * self.scale != result.total and not result.weighted:
             raise AssertionError(f"search value {value} but the tree gives {result.total}")
         return result
@@ -199,7 +226,8 @@ class ExactSolver:
             if self.pool == "consistent" and first_guess not in set(self.cands.tolist()):
                 raise MastermindError(
                     f"first guess {self.rules.code_text(first_guess)} is not a candidate, "
-                    f"which --pool consistent does not allow")
+                    f"which --pool consistent does not allow"
+                )
         if tie_break and not self.uniform:
             raise MastermindError("tie-break works without weights only")
 
@@ -217,7 +245,9 @@ class ExactSolver:
             if w.dtype.kind in "iu":
                 fraction = Fraction(int(total), int(weight_sum)) if weight_sum else None
             else:
-                exact_total = sum((Fraction(x) * int(d) for x, d in zip(w.tolist(), depths.tolist())), Fraction(0))
+                exact_total = sum(
+                    (Fraction(x) * int(d) for x, d in zip(w.tolist(), depths.tolist())), Fraction(0)
+                )
                 exact_sum = sum((Fraction(x) for x in w.tolist()), Fraction(0))
                 fraction = exact_total / exact_sum if exact_sum else None
         else:
@@ -225,19 +255,49 @@ class ExactSolver:
             fraction = Fraction(total, weight_sum)
         return tree, stats, total, weight_sum, fraction
 
-    def result(self, root, *, objective: str, max_guesses: int | None, counters: Counters | None = None,
-               start: float, nodes: int = 0, memo_hits: int = 0) -> Result:
+    def result(
+        self,
+        root,
+        *,
+        objective: str,
+        max_guesses: int | None,
+        counters: Counters | None = None,
+        start: float,
+        nodes: int = 0,
+        memo_hits: int = 0,
+    ) -> Result:
         """The proven result of a search that found the optimal strategy tree ``root``."""
         counters = Counters(nodes, memo_hits) if counters is None else counters
         tree, stats, total, weight_sum, fraction = self._measure(root)
         return Result(
-            rules=self.rules, objective=objective, value=total, proven=True, lower_bound=total,
-            upper_bound=total, tree=tree, stats=stats, counters=counters,
-            seconds=time.perf_counter() - start, weight_sum=weight_sum, fraction=fraction,
-            max_guesses=max_guesses, pool=self.pool, weighted=self.original_weights is not None)
+            rules=self.rules,
+            objective=objective,
+            value=total,
+            proven=True,
+            lower_bound=total,
+            upper_bound=total,
+            tree=tree,
+            stats=stats,
+            counters=counters,
+            seconds=time.perf_counter() - start,
+            weight_sum=weight_sum,
+            fraction=fraction,
+            max_guesses=max_guesses,
+            pool=self.pool,
+            weighted=self.original_weights is not None,
+        )
 
-    def unproven(self, lower, root, *, objective: str, max_guesses: int | None, counters: Counters,
-                 start: float, reason: str) -> Result:
+    def unproven(
+        self,
+        lower,
+        root,
+        *,
+        objective: str,
+        max_guesses: int | None,
+        counters: Counters,
+        start: float,
+        reason: str,
+    ) -> Result:
         """The result of a stopped search: a lower bound on the optimum (in the units of the
         total) and the best strategy found so far, if any."""
         lower = _scaled(lower, self.scale)
@@ -251,11 +311,23 @@ class ExactSolver:
             tree, stats, total, weight_sum, fraction = self._measure(root)
             lower = min(lower, total)
         return Result(
-            rules=self.rules, objective=objective, value=total, proven=False, lower_bound=lower,
-            upper_bound=total, tree=tree, stats=stats, counters=counters,
-            seconds=time.perf_counter() - start, weight_sum=weight_sum, fraction=fraction,
-            max_guesses=max_guesses, pool=self.pool, weighted=self.original_weights is not None,
-            stopped=reason)
+            rules=self.rules,
+            objective=objective,
+            value=total,
+            proven=False,
+            lower_bound=lower,
+            upper_bound=total,
+            tree=tree,
+            stats=stats,
+            counters=counters,
+            seconds=time.perf_counter() - start,
+            weight_sum=weight_sum,
+            fraction=fraction,
+            max_guesses=max_guesses,
+            pool=self.pool,
+            weighted=self.original_weights is not None,
+            stopped=reason,
+        )
 
     def _tie_break(self, search: Search, value, limit: int, only, root_guess):
         """Among optimal strategies: the smallest worst case, then the fewest secrets at it."""
@@ -285,11 +357,24 @@ def _scaled(value, scale):
 
 
 def solve(
-    table: CodeTable, *, objective: str = "total", max_guesses: int | None = None, pool: str = "all",
-    first_guess: Code | None = None, weights=None, candidates=None, tie_break: bool = False,
-    jobs: int = 1, progress: Progress | None = None, backend: str = "threads",
-    scheduler: str | None = None, checkpoint: str | None = None, time_limit: float | None = None,
-    anytime: bool = False, split_size: int = 400, split_depth: int = 2,
+    table: CodeTable,
+    *,
+    objective: str = "total",
+    max_guesses: int | None = None,
+    pool: str = "all",
+    first_guess: Code | None = None,
+    weights=None,
+    candidates=None,
+    tie_break: bool = False,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    backend: str = "threads",
+    scheduler: str | None = None,
+    checkpoint: str | None = None,
+    time_limit: float | None = None,
+    anytime: bool = False,
+    split_size: int = 400,
+    split_depth: int = 2,
 ) -> Result:
     """An optimal strategy for the game (or for ``candidates`` with ``weights``).
 
@@ -313,18 +398,42 @@ def solve(
     check_backend(backend)
     solver = ExactSolver(table, pool=pool, weights=weights, candidates=candidates)
     anytime = anytime or time_limit is not None
-    units = (jobs != 1 or progress is not None or checkpoint is not None or time_limit is not None
-             or backend != "threads" or scheduler is not None)
+    units = (
+        jobs != 1
+        or progress is not None
+        or checkpoint is not None
+        or time_limit is not None
+        or backend != "threads"
+        or scheduler is not None
+    )
     with _stop_flag(time_limit) as (flag, timer):
         if units and objective == "total" and not tie_break and first_guess is None:
-            return _solve_units(solver, max_guesses=max_guesses, jobs=jobs, progress=progress,
-                                backend=backend, scheduler=scheduler, checkpoint=checkpoint,
-                                flag=flag, deadline=timer, anytime=anytime,
-                                split_size=split_size, split_depth=split_depth)
-        result = solver.run(objective=objective, max_guesses=max_guesses, first_guess=first_guess,
-                            tie_break=tie_break, progress=progress, stop=flag if anytime else None)
+            return _solve_units(
+                solver,
+                max_guesses=max_guesses,
+                jobs=jobs,
+                progress=progress,
+                backend=backend,
+                scheduler=scheduler,
+                checkpoint=checkpoint,
+                flag=flag,
+                deadline=timer,
+                anytime=anytime,
+                split_size=split_size,
+                split_depth=split_depth,
+            )
+        result = solver.run(
+            objective=objective,
+            max_guesses=max_guesses,
+            first_guess=first_guess,
+            tie_break=tie_break,
+            progress=progress,
+            stop=flag if anytime else None,
+        )
         if not result.proven:
-            result.stopped = "time limit" if timer is not None and time.monotonic() >= timer else "interrupted"
+            result.stopped = (
+                "time limit" if timer is not None and time.monotonic() >= timer else "interrupted"
+            )
         return result
 
 
@@ -345,8 +454,21 @@ def _stop_flag(time_limit: float | None) -> Iterator[tuple[np.ndarray, float | N
         timer.cancel()
 
 
-def _solve_units(solver: ExactSolver, *, max_guesses, jobs, progress, backend, scheduler, checkpoint,
-                 flag, deadline, anytime, split_size, split_depth) -> Result:
+def _solve_units(
+    solver: ExactSolver,
+    *,
+    max_guesses,
+    jobs,
+    progress,
+    backend,
+    scheduler,
+    checkpoint,
+    flag,
+    deadline,
+    anytime,
+    split_size,
+    split_depth,
+) -> Result:
     """The plain-total optimum as work units over a backend (see :mod:`.parallel`)."""
     from mastermind.engines.exact.backends import make_backend, worker_count
     from mastermind.engines.exact.parallel import Driver
@@ -357,14 +479,29 @@ def _solve_units(solver: ExactSolver, *, max_guesses, jobs, progress, backend, s
     if checkpoint is not None:
         from mastermind.engines.exact.checkpoint import Checkpoint
 
-        store = Checkpoint(checkpoint, {"rules": str(solver.rules), "pool": solver.pool,
-                                        "objective": "total", "max_guesses": max_guesses,
-                                        "problem": _problem_key(solver)})
+        store = Checkpoint(
+            checkpoint,
+            {
+                "rules": str(solver.rules),
+                "pool": solver.pool,
+                "objective": "total",
+                "max_guesses": max_guesses,
+                "problem": _problem_key(solver),
+            },
+        )
     pool = None
     try:
         pool = make_backend(backend, worker_count(jobs), scheduler)
-        driver = Driver(solver, pool, progress=progress, checkpoint=store, stop=flag, deadline=deadline,
-                        split_size=split_size, split_depth=split_depth)
+        driver = Driver(
+            solver,
+            pool,
+            progress=progress,
+            checkpoint=store,
+            stop=flag,
+            deadline=deadline,
+            split_size=split_size,
+            split_depth=split_depth,
+        )
         answer = driver.run(solver.cands, r, INF, solver.group)
     finally:
         if pool is not None:
@@ -375,12 +512,22 @@ def _solve_units(solver: ExactSolver, *, max_guesses, jobs, progress, backend, s
     if not answer.proven:
         if not anytime:
             raise SearchInterrupted()
-        return solver.unproven(answer.value, answer.node, objective="total", max_guesses=max_guesses,
-                               counters=counters, start=start, reason=driver.reason or "interrupted")
+        return solver.unproven(
+            answer.value,
+            answer.node,
+            objective="total",
+            max_guesses=max_guesses,
+            counters=counters,
+            start=start,
+            reason=driver.reason or "interrupted",
+        )
     if answer.node is None:
-        raise MastermindError(f"no strategy solves every secret of {solver.rules} within {max_guesses} guesses")
-    result = solver.result(answer.node, objective="total", max_guesses=max_guesses, counters=counters,
-                           start=start)
+        raise MastermindError(
+            f"no strategy solves every secret of {solver.rules} within {max_guesses} guesses"
+        )
+    result = solver.result(
+        answer.node, objective="total", max_guesses=max_guesses, counters=counters, start=start
+    )
     if solver.uniform and answer.value * solver.scale != result.total and not result.weighted:
         raise AssertionError(f"search value {answer.value} but the tree gives {result.total}")
     return result
@@ -389,14 +536,28 @@ def _solve_units(solver: ExactSolver, *, max_guesses, jobs, progress, backend, s
 def _problem_key(solver: ExactSolver) -> str:
     from mastermind.engines.exact.units import Problem
 
-    return Problem(str(solver.rules), solver.pool == "consistent", 1, 0, len(solver.cands),
-                   None if solver.uniform else solver.search_weights).key
+    return Problem(
+        str(solver.rules),
+        solver.pool == "consistent",
+        1,
+        0,
+        len(solver.cands),
+        None if solver.uniform else solver.search_weights,
+    ).key
 
 
 def solve_by_first_guess(
-    table: CodeTable, *, objective: str = "total", max_guesses: int | None = None, pool: str = "all",
-    weights=None, candidates=None, tie_break: bool = False, jobs: int = 1,
-    progress: Progress | None = None, first_guesses: Sequence[Code] | None = None,
+    table: CodeTable,
+    *,
+    objective: str = "total",
+    max_guesses: int | None = None,
+    pool: str = "all",
+    weights=None,
+    candidates=None,
+    tie_break: bool = False,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    first_guesses: Sequence[Code] | None = None,
 ) -> list[Result]:
     """The optimum for each canonical first guess (or the given ones), best first guesses
     not favoured: every result is exact. First guesses that cannot finish within
@@ -409,8 +570,13 @@ def solve_by_first_guess(
 
     def one(guess):
         try:
-            result = solver.fork().run(objective=objective, max_guesses=max_guesses, first_guess=guess,
-                                       tie_break=tie_break, stop=flag)
+            result = solver.fork().run(
+                objective=objective,
+                max_guesses=max_guesses,
+                first_guess=guess,
+                tie_break=tie_break,
+                stop=flag,
+            )
         except MastermindError:
             if max_guesses is None and objective == "total":
                 raise
@@ -425,7 +591,9 @@ def solve_by_first_guess(
 
             from mastermind.engines.exact.backends import worker_count
 
-            results = Parallel(n_jobs=worker_count(jobs), backend="threading")(delayed(one)(g) for g in firsts)
+            results = Parallel(n_jobs=worker_count(jobs), backend="threading")(
+                delayed(one)(g) for g in firsts
+            )
         else:
             results = [one(g) for g in firsts]
     if flag[0] or any(r is not None and not r.proven for r in results):

@@ -43,7 +43,9 @@ class Problem:
     @property
     def key(self) -> str:
         """A digest of everything a value depends on (checkpoints are checked against it)."""
-        h = hashlib.sha256(f"{self.rules}|{self.consistent}|{self.unit}|{self.penalty}|{self.max_set}".encode())
+        h = hashlib.sha256(
+            f"{self.rules}|{self.consistent}|{self.unit}|{self.penalty}|{self.max_set}".encode()
+        )
         if self.weights is not None:
             h.update(str(self.weights.dtype).encode())
             h.update(np.ascontiguousarray(self.weights).tobytes())
@@ -134,10 +136,20 @@ def _search_for(problem: Problem, run_id: str):
     if search is None:
         table = table_for(problem.rules)
         weights = np.ones(table.n, dtype=np.int64) if problem.weights is None else problem.weights
-        identity = (np.arange(table.rules.pegs, dtype=np.int8)[None, :],
-                    np.arange(table.rules.colors, dtype=np.int8)[None, :])  # every unit brings its group
-        search = Search(table, weights, identity, unit=problem.unit, penalty=problem.penalty,
-                        consistent=problem.consistent, max_set=problem.max_set, stop=run_flag(run_id))
+        identity = (
+            np.arange(table.rules.pegs, dtype=np.int8)[None, :],
+            np.arange(table.rules.colors, dtype=np.int8)[None, :],
+        )  # every unit brings its group
+        search = Search(
+            table,
+            weights,
+            identity,
+            unit=problem.unit,
+            penalty=problem.penalty,
+            consistent=problem.consistent,
+            max_set=problem.max_set,
+            stop=run_flag(run_id),
+        )
         searches[1][key] = search
     return search
 
@@ -157,5 +169,6 @@ def run_unit(problem: Problem, run_id: str, unit: Unit) -> Outcome:
         tree = search.build(unit.cands, unit.r, group, guess=guess)
         if search.stopped:  # the build needed a search that was cut short
             proven, tree = False, None
-    return Outcome(value, proven, tree, search.nodes - nodes0, search.memo_hits - hits0,
-                   time.perf_counter() - start)
+    return Outcome(
+        value, proven, tree, search.nodes - nodes0, search.memo_hits - hits0, time.perf_counter() - start
+    )

@@ -16,8 +16,8 @@ over candidate sets that is fine for tiny games and serves as the reference in t
 from __future__ import annotations
 
 import inspect
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
 
 import numpy as np
 

@@ -28,12 +28,12 @@ from fractions import Fraction
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable, Rules
+from mastermind.core.progress import NoProgress, Progress
+from mastermind.core.tree import Stats, StrategyTree
 from mastermind.engines.gamevalue.bestreply import best_reply, exact_solver_available
 from mastermind.engines.gamevalue.classes import code_classes
 from mastermind.engines.gamevalue.lp import solve_breaker_lp
 from mastermind.engines.gamevalue.rational import solve_matrix_game
-from mastermind.core.progress import NoProgress, Progress
-from mastermind.core.tree import Stats, StrategyTree
 
 FLOAT_TOLERANCE = 1e-9
 
@@ -84,15 +84,24 @@ class GameValue:
             "proven": self.proven,
             "lower_bound": float(self.lower),
             "maker": [
-                {"pattern": m.name, "codes": m.size, "example": rules.code_text(m.example),
-                 "probability": float(m.probability), "probability_fraction": str(m.probability),
-                 "per_code_fraction": str(m.per_code)}
+                {
+                    "pattern": m.name,
+                    "codes": m.size,
+                    "example": rules.code_text(m.example),
+                    "probability": float(m.probability),
+                    "probability_fraction": str(m.probability),
+                    "per_code_fraction": str(m.per_code),
+                }
                 for m in self.maker
             ],
             "breaker": [
-                {"weight": float(b.weight), "weight_fraction": str(b.weight),
-                 "first_guess": rules.code_text(b.tree.root.guess),
-                 "class_totals": list(b.class_totals), **b.stats.to_dict(rules)}
+                {
+                    "weight": float(b.weight),
+                    "weight_fraction": str(b.weight),
+                    "first_guess": rules.code_text(b.tree.root.guess),
+                    "class_totals": list(b.class_totals),
+                    **b.stats.to_dict(rules),
+                }
                 for b in self.breaker
             ],
             "uniform_total": self.uniform_total,
@@ -102,8 +111,13 @@ class GameValue:
 
 
 def game_value(
-    table: CodeTable, *, solver: str = "auto", max_iterations: int = 500, jobs: int = 1,
-    smoothing: float = 0.9, progress: Progress | None = None,
+    table: CodeTable,
+    *,
+    solver: str = "auto",
+    max_iterations: int = 500,
+    jobs: int = 1,
+    smoothing: float = 0.9,
+    progress: Progress | None = None,
 ) -> GameValue:
     """Solve the maker-versus-breaker game of ``table`` (which needs the full score table).
 
@@ -142,7 +156,8 @@ def game_value(
     uniform = (Fraction(1, table.n),) * len(sizes)
     # best replies to exact maker mixes (probability of each code of each class)
     replies: dict[tuple[Fraction, ...], tuple[Fraction, StrategyTree]] = {
-        uniform: (Fraction(int(uniform_total), table.n), first)}
+        uniform: (Fraction(int(uniform_total), table.n), first)
+    }
     iterations, history = 1, []
     progress.advance()
 
@@ -207,13 +222,22 @@ def game_value(
         for k in range(len(sizes))
     ]
     breaker = sorted(
-        (BreakerTree(t, w, totals, t.stats(table))
-         for (t, totals), w in zip(columns, tree_mix) if w > 0),
+        (BreakerTree(t, w, totals, t.stats(table)) for (t, totals), w in zip(columns, tree_mix) if w > 0),
         key=lambda b: -b.weight,
     )
     return GameValue(
-        table.rules, value, value if proven else lower, proven, maker, breaker, iterations,
-        len(columns), int(uniform_total), time.perf_counter() - start, solver, history,
+        table.rules,
+        value,
+        value if proven else lower,
+        proven,
+        maker,
+        breaker,
+        iterations,
+        len(columns),
+        int(uniform_total),
+        time.perf_counter() - start,
+        solver,
+        history,
     )
 
 

@@ -13,8 +13,8 @@ those rows are the maker's probabilities per code.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from mastermind.core.errors import MastermindError
 

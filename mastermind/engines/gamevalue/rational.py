@@ -12,8 +12,8 @@ rows, times the value, are the row player's mix. Bland's rule keeps the simplex 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Sequence
 
 from mastermind.core.errors import MastermindError
 
@@ -36,8 +36,7 @@ def solve_matrix_game(
 
     # tableau rows: [A | I | 1]; objective row: [-1 ... -1 | 0 ... 0 | 0]
     width = n_cols + n_rows
-    tab = [row + [Fraction(int(i == r)) for i in range(n_rows)] + [Fraction(1)]
-           for r, row in enumerate(a)]
+    tab = [row + [Fraction(int(i == r)) for i in range(n_rows)] + [Fraction(1)] for r, row in enumerate(a)]
     obj = [Fraction(-1)] * n_cols + [Fraction(0)] * n_rows + [Fraction(0)]
     basis = [n_cols + r for r in range(n_rows)]
     while True:

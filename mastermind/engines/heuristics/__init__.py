@@ -15,8 +15,23 @@ from mastermind.engines.heuristics.montecarlo import MonteCarloResult, monte_car
 from mastermind.engines.heuristics.play import play_all
 from mastermind.engines.heuristics.scores import CRITERIA, Scorer, guess_keys
 from mastermind.engines.heuristics.strategies import (
-    POOLS, TIE_BREAKS, RandomStrategy, ScoredStrategy, SimpleStrategy,
+    POOLS,
+    TIE_BREAKS,
+    RandomStrategy,
+    ScoredStrategy,
+    SimpleStrategy,
 )
 
-__all__ = ["CRITERIA", "POOLS", "TIE_BREAKS", "MonteCarloResult", "RandomStrategy", "ScoredStrategy",
-           "Scorer", "SimpleStrategy", "guess_keys", "monte_carlo", "play_all"]
+__all__ = [
+    "CRITERIA",
+    "POOLS",
+    "TIE_BREAKS",
+    "MonteCarloResult",
+    "RandomStrategy",
+    "ScoredStrategy",
+    "Scorer",
+    "SimpleStrategy",
+    "guess_keys",
+    "monte_carlo",
+    "play_all",
+]

@@ -12,14 +12,16 @@ MINIMAX, SUM_SQUARES, SUM_XLOGX, NEG_PARTS = 0, 1, 2, 3
 BLOCK = 512  # guesses scored together (and per parallel work item)
 
 # scores, codes, counts, lut, candidates, guesses, n_slots, criterion, xlogx
-_COMMON = ("uint8[:, ::1], int8[:, ::1], int8[:, ::1], uint8[::1], int32[::1], int32[::1], "
-           "int64, int64, float64[::1]")
+_COMMON = (
+    "uint8[:, ::1], int8[:, ::1], int8[:, ::1], uint8[::1], int32[::1], int32[::1], "
+    "int64, int64, float64[::1]"
+)
 
 
-@nb.njit("void(" + _COMMON + ", int64, int64, float64[::1])", cache=True, nogil=True,
-         boundscheck=False)
-def score_guess_range(scores, codes, counts, lut, candidates, guesses, n_slots, criterion,
-                      xlogx, start, stop, out):  # pragma: no cover - compiled
+@nb.njit("void(" + _COMMON + ", int64, int64, float64[::1])", cache=True, nogil=True, boundscheck=False)
+def score_guess_range(
+    scores, codes, counts, lut, candidates, guesses, n_slots, criterion, xlogx, start, stop, out
+):  # pragma: no cover - compiled
     """``out[j]`` for ``j`` in ``start..stop``: the key of ``guesses[j]`` over ``candidates``.
 
     Keys: MINIMAX the largest class, SUM_SQUARES sum n_a^2, SUM_XLOGX sum n_a ln n_a,
@@ -63,7 +65,7 @@ def score_guess_range(scores, codes, counts, lut, candidates, guesses, n_slots, 
         for i in range(n):
             c = candidates[i]
             if use_table and run:
-                ans[:width] = scores[c, g0:g0 + width]
+                ans[:width] = scores[c, g0 : g0 + width]
             elif use_table:
                 line = scores[c]
                 for j in range(width):
@@ -105,25 +107,31 @@ def score_guess_range(scores, codes, counts, lut, candidates, guesses, n_slots, 
             else:
                 for j in range(width):
                     res[j] -= 1.0 if cnt[base + j] > 0 else 0.0
-            cnt[base:base + blk] = 0
+            cnt[base : base + blk] = 0
         for j in range(width):
             out[lo + j] = res[j]
 
 
 @nb.njit("void(" + _COMMON + ", float64[::1])", cache=True, nogil=True, parallel=True)
-def score_guesses_parallel(scores, codes, counts, lut, candidates, guesses, n_slots, criterion,
-                           xlogx, out):  # pragma: no cover - compiled
+def score_guesses_parallel(
+    scores, codes, counts, lut, candidates, guesses, n_slots, criterion, xlogx, out
+):  # pragma: no cover - compiled
     """:func:`score_guess_range` over all guesses, blocks of guesses spread over threads."""
     total = guesses.shape[0]
     blocks = (total + BLOCK - 1) // BLOCK
     for b in nb.prange(blocks):
         stop = min(total, (b + 1) * BLOCK)
-        score_guess_range(scores, codes, counts, lut, candidates, guesses, n_slots, criterion,
-                          xlogx, b * BLOCK, stop, out)
+        score_guess_range(
+            scores, codes, counts, lut, candidates, guesses, n_slots, criterion, xlogx, b * BLOCK, stop, out
+        )
 
 
-@nb.njit("void(int8[:, ::1], int8[:, ::1], uint8[::1], int64, int32[::1], uint8[::1])", cache=True,
-         nogil=True, boundscheck=False)
+@nb.njit(
+    "void(int8[:, ::1], int8[:, ::1], uint8[::1], int64, int32[::1], uint8[::1])",
+    cache=True,
+    nogil=True,
+    boundscheck=False,
+)
 def answers_of(codes, counts, lut, guess, candidates, out):  # pragma: no cover - compiled
     """``out[i]``: the answer index of ``guess`` against ``candidates[i]``, computed (games
     without a score table; twin of :func:`mastermind.core.game.score_rows`)."""

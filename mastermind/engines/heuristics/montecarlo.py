@@ -64,10 +64,15 @@ class MonteCarloResult:
 
     def to_dict(self, rules: Rules) -> dict:
         return {
-            "rules": str(rules), "strategy": self.strategy, "games": self.games, "seed": self.seed,
-            "mean": round(self.mean, 6), "std": round(self.std, 6),
+            "rules": str(rules),
+            "strategy": self.strategy,
+            "games": self.games,
+            "seed": self.seed,
+            "mean": round(self.mean, 6),
+            "std": round(self.std, 6),
             "ci95": [round(self.ci_low, 6), round(self.ci_high, 6)],
-            "worst": self.worst, "histogram": self.histogram,
+            "worst": self.worst,
+            "histogram": self.histogram,
         }
 
 
@@ -77,8 +82,9 @@ def _answer(table: CodeTable, guess: Code, secret: Code) -> int:
     return int(table.answer_indices(guess, np.array([secret]))[0])
 
 
-def monte_carlo(strategy: Strategy, games: int, seed: int | None = None, *,
-                progress: Progress | None = None) -> MonteCarloResult:
+def monte_carlo(
+    strategy: Strategy, games: int, seed: int | None = None, *, progress: Progress | None = None
+) -> MonteCarloResult:
     """Play ``games`` games against secrets drawn uniformly (with replacement, seeded).
 
     A deterministic strategy (``strategy.deterministic``, true unless said otherwise) is

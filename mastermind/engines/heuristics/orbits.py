@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections import OrderedDict
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from mastermind.core.symmetry import canonical_codes, free_colours, full_group, 
 MAX_PERMUTATIONS = 5040  # pegs! beyond this (8 pegs and more) no orbits are computed
 CACHE_SIZE = 256  # guess sets remembered per table
 
-_CACHE: "weakref.WeakKeyDictionary[CodeTable, OrderedDict]" = weakref.WeakKeyDictionary()
+_CACHE: weakref.WeakKeyDictionary[CodeTable, OrderedDict] = weakref.WeakKeyDictionary()
 
 
 def orbit_minima(table: CodeTable, guesses: Iterable[Code]) -> np.ndarray | None:

@@ -51,9 +51,11 @@ def _recorder(strategy: Strategy, table: CodeTable, pairs: bool):
     next_guess = strategy.next_guess
 
     if scores is None:
+
         def answers_to(guess: int, cands: np.ndarray) -> np.ndarray:
             return computed_answers(table, guess, cands)
     else:
+
         def answers_to(guess: int, cands: np.ndarray) -> np.ndarray:
             return scores[guess, cands]
 

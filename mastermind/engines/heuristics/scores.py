@@ -119,8 +119,7 @@ class Scorer:
         return out
 
 
-def guess_keys(table: CodeTable, candidates: np.ndarray, guesses: np.ndarray,
-               criterion: str) -> np.ndarray:
+def guess_keys(table: CodeTable, candidates: np.ndarray, guesses: np.ndarray, criterion: str) -> np.ndarray:
     """Key (float64, smaller is better) of every guess over the candidate set (numba)."""
     for what, codes in (("candidate", candidates), ("guess", guesses)):
         codes = np.asarray(codes)
@@ -178,8 +177,9 @@ def keys_from_counts(counts: np.ndarray, criterion: str) -> np.ndarray:
     raise MastermindError(f"unknown criterion {criterion!r}; use one of {', '.join(CRITERIA)}")
 
 
-def guess_keys_numpy(table: CodeTable, candidates: np.ndarray, guesses: np.ndarray,
-                     criterion: str) -> np.ndarray:
+def guess_keys_numpy(
+    table: CodeTable, candidates: np.ndarray, guesses: np.ndarray, criterion: str
+) -> np.ndarray:
     """Reference for :func:`guess_keys`: bincount per guess, then the criterion."""
     return keys_from_counts(class_counts_numpy(table, candidates, guesses), criterion)
 

@@ -22,13 +22,18 @@ import numpy as np
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
-from mastermind.engines.heuristics.scores import (
-    CRITERIA, TOLERANCE, Scorer, best_possible_key, computed_answers, lexicographic_minima,
-    sorted_distributions,
-)
-from mastermind.engines.heuristics.orbits import orbit_minima
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.core.tree import History
+from mastermind.engines.heuristics.orbits import orbit_minima
+from mastermind.engines.heuristics.scores import (
+    CRITERIA,
+    TOLERANCE,
+    Scorer,
+    best_possible_key,
+    computed_answers,
+    lexicographic_minima,
+    sorted_distributions,
+)
 
 POOLS = ("all", "consistent")
 SYMMETRY_MIN_CANDIDATES = 24  # below, scoring every code costs less than finding orbits
@@ -59,8 +64,16 @@ class ScoredStrategy:
     candidate, then uniformly at random, seeded).
     """
 
-    def __init__(self, criterion: str, table: CodeTable, *, pool: str = "all",
-                 tie_break: str = "default", seed: int | None = None, name: str | None = None) -> None:
+    def __init__(
+        self,
+        criterion: str,
+        table: CodeTable,
+        *,
+        pool: str = "all",
+        tie_break: str = "default",
+        seed: int | None = None,
+        name: str | None = None,
+    ) -> None:
         check_choice("strategy", criterion, CRITERIA)
         check_choice("pool", pool, POOLS)
         check_choice("tie-break", tie_break, TIE_BREAKS)
@@ -87,8 +100,7 @@ class ScoredStrategy:
             guesses = self._symmetric_pool(cands, history)  # None: every code, guesses[j] == j
         pool = self.table.all_codes if guesses is None else guesses
         keys = None
-        if (self.pool == "all" and not opening and self.tie_break != "sorted"
-                and 8 * len(cands) <= len(pool)):
+        if self.pool == "all" and not opening and self.tie_break != "sorted" and 8 * len(cands) <= len(pool):
             # a candidate that splits as evenly as any code can wins the tie-break anyway:
             # scoring the candidates alone (n x n) then spares the scan of the whole pool
             cand_keys = self._scorer.keys(cands, cands)

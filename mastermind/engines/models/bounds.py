@@ -166,8 +166,9 @@ class _Lookahead:
         self.slots = self.rules.n_answer_slots
         self.win = self.rules.win_index
         self.perfect = perfect_tree_table(self.rules, table.n)
-        self.counting = np.array([counting_worst_bound(self.rules, n) for n in range(table.n + 1)],
-                                 dtype=np.int64)
+        self.counting = np.array(
+            [counting_worst_bound(self.rules, n) for n in range(table.n + 1)], dtype=np.int64
+        )
         self._total: dict[tuple[int, bytes], int] = {}
         self._worst: dict[tuple[int, bytes], int] = {}
         self.refined = refined
@@ -183,8 +184,7 @@ class _Lookahead:
         key = cands.tobytes()
         if key not in self._branching:
             cap = min(branching(self.rules), len(cands) - 1)
-            self._branching[key] = int(most_answers(self.scores, cands, self.win,
-                                                    self.slots, cap))
+            self._branching[key] = int(most_answers(self.scores, cands, self.win, self.slots, cap))
         return self._branching[key]
 
     def leaf_branching(self, cands: np.ndarray, parent: np.ndarray | None) -> int | None:
@@ -253,8 +253,7 @@ class _Lookahead:
 
     def total_after(self, cands: np.ndarray, guess: Code, level: int) -> int:
         """``n + sum`` of the (level-1) bound over the classes of ``guess``."""
-        return len(cands) + sum(self.total(part, level - 1, cands)
-                                for part in self.classes(cands, guess))
+        return len(cands) + sum(self.total(part, level - 1, cands) for part in self.classes(cands, guess))
 
     # ---- worst case --------------------------------------------------------------------
     def worst(self, cands: np.ndarray, level: int, parent: np.ndarray | None = None) -> int:
@@ -274,8 +273,10 @@ class _Lookahead:
         for i in np.argsort(cheap, kind="stable").tolist():
             if best is not None and 1 + int(cheap[i]) >= best:
                 break
-            value = 1 + max((self.worst(part, level - 1, cands)
-                             for part in self.classes(cands, int(guesses[i]))), default=0)
+            value = 1 + max(
+                (self.worst(part, level - 1, cands) for part in self.classes(cands, int(guesses[i]))),
+                default=0,
+            )
             if best is None or value < best:
                 best = value
         assert best is not None
@@ -287,8 +288,13 @@ def _candidates(table: CodeTable, candidates: np.ndarray | None) -> np.ndarray:
     return table.all_codes.astype(np.int64) if candidates is None else np.asarray(candidates, dtype=np.int64)
 
 
-def lookahead_total_bound(table: CodeTable, levels: int = 2, candidates: np.ndarray | None = None,
-                          first_guess: Code | None = None, refined: bool = False) -> int:
+def lookahead_total_bound(
+    table: CodeTable,
+    levels: int = 2,
+    candidates: np.ndarray | None = None,
+    first_guess: Code | None = None,
+    refined: bool = False,
+) -> int:
     """Lower bound on the total guesses: ``levels`` levels of real guesses, then perfect trees.
 
     With ``first_guess`` the root guess is fixed (a bound for strategies opening with it).
@@ -306,16 +312,18 @@ def lookahead_total_bound(table: CodeTable, levels: int = 2, candidates: np.ndar
     return look.total(cands, levels)
 
 
-def lookahead_totals_by_first_guess(table: CodeTable, levels: int = 2,
-                                    refined: bool = False) -> dict[Code, int]:
+def lookahead_totals_by_first_guess(
+    table: CodeTable, levels: int = 2, refined: bool = False
+) -> dict[Code, int]:
     """The ``levels``-level total bound for each canonical first guess (shared memo)."""
     look = _Lookahead(table, refined)
     cands = _candidates(table, None)
     return {g: look.total_after(cands, g, levels) for g in canonical_first_guesses(table.rules)}
 
 
-def lookahead_worst_bound(table: CodeTable, levels: int = 1, candidates: np.ndarray | None = None,
-                          refined: bool = False) -> int:
+def lookahead_worst_bound(
+    table: CodeTable, levels: int = 1, candidates: np.ndarray | None = None, refined: bool = False
+) -> int:
     """Lower bound on the worst case: ``levels`` levels of real guesses, then counting."""
     if levels < 0:
         raise MastermindError(f"lookahead levels must be at least 0, got {levels}")

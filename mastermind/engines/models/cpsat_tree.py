@@ -19,7 +19,6 @@ strategy of that depth exists, so an infeasible answer proves a worst-case lower
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 
@@ -28,8 +27,8 @@ import numpy as np
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, format_bytes, format_count
 from mastermind.core.symmetry import canonical_first_guesses
-from mastermind.engines.models.result import ModelResult, make_solver
 from mastermind.core.tree import Node, StrategyTree
+from mastermind.engines.models.result import ModelResult, make_solver
 
 MAX_MODEL_SIZE = 3_000_000  # (node, secret, guess) triples; beyond this the model is hopeless
 
@@ -55,19 +54,24 @@ class ModelSize:
     terms: int
 
     @classmethod
-    def estimate(cls, answers: int, depth: int, secrets: int, guesses: int) -> "ModelSize":
+    def estimate(cls, answers: int, depth: int, secrets: int, guesses: int) -> ModelSize:
         nodes = depth if answers == 1 else (answers**depth - 1) // (answers - 1)
-        return cls(nodes=nodes, variables=nodes * (guesses + 2 * secrets + 1),
-                   constraints=nodes * (3 + secrets * (3 + answers)),
-                   terms=nodes * secrets * guesses)
+        return cls(
+            nodes=nodes,
+            variables=nodes * (guesses + 2 * secrets + 1),
+            constraints=nodes * (3 + secrets * (3 + answers)),
+            terms=nodes * secrets * guesses,
+        )
 
     @property
     def bytes(self) -> int:
         return self.terms * BYTES_PER_TERM
 
     def describe(self) -> str:
-        return (f"{format_count(self.nodes)} nodes, {format_count(self.variables)} variables, "
-                f"{format_count(self.constraints)} constraints, {format_bytes(self.bytes)} of memory")
+        return (
+            f"{format_count(self.nodes)} nodes, {format_count(self.variables)} variables, "
+            f"{format_count(self.constraints)} constraints, {format_bytes(self.bytes)} of memory"
+        )
 
 
 @dataclass(frozen=True)
@@ -96,16 +100,19 @@ def _layout(answers: list[int], max_depth: int) -> _Layout:
     return _Layout(parent, depth, children)
 
 
-def check_model_size(table: CodeTable, max_depth: int, answers: int | None = None,
-                     secrets: int | None = None) -> ModelSize:
+def check_model_size(
+    table: CodeTable, max_depth: int, answers: int | None = None, secrets: int | None = None
+) -> ModelSize:
     """The model's size, or a one-line refusal with the estimate when it is out of reach.
 
     Counted, not built: the layout alone grows as ``answers ** depth``.
     """
     rules = table.rules
     if max_depth > table.n:  # no strategy needs more guesses than codes; the count would not end
-        raise MastermindError(f"depth {max_depth} is more than the {table.n} codes of {rules}; "
-                              f"no strategy needs that many guesses")
+        raise MastermindError(
+            f"depth {max_depth} is more than the {table.n} codes of {rules}; "
+            f"no strategy needs that many guesses"
+        )
     if answers is None:  # every answer but the win may occur
         answers = len(rules.answers) - 1
     size = ModelSize.estimate(answers, max_depth, table.n if secrets is None else secrets, table.n)
@@ -119,8 +126,14 @@ def check_model_size(table: CodeTable, max_depth: int, answers: int | None = Non
 
 
 def solve_tree(
-    table: CodeTable, max_depth: int, *, objective: str = "total", candidates: np.ndarray | None = None,
-    time_limit: float = 60.0, workers: int = 1, lower_bound: int | None = None,
+    table: CodeTable,
+    max_depth: int,
+    *,
+    objective: str = "total",
+    candidates: np.ndarray | None = None,
+    time_limit: float = 60.0,
+    workers: int = 1,
+    lower_bound: int | None = None,
 ) -> ModelResult:
     """Best strategy tree of depth at most ``max_depth`` (``objective="total"``) or any such
     tree (``objective="feasible"``). ``value``: its total guesses; ``solution``: a StrategyTree.
@@ -223,18 +236,26 @@ def _extract(table, solver, x, y, layout: _Layout, secrets: np.ndarray) -> Strat
     return StrategyTree(table.rules, build(0), "cp-sat")
 
 
-def depth_feasible(table: CodeTable, depth: int, *, candidates: np.ndarray | None = None,
-                   time_limit: float = 60.0, workers: int = 1) -> ModelResult:
+def depth_feasible(
+    table: CodeTable,
+    depth: int,
+    *,
+    candidates: np.ndarray | None = None,
+    time_limit: float = 60.0,
+    workers: int = 1,
+) -> ModelResult:
     """Does a strategy exist that solves every secret within ``depth`` guesses?
 
     ``INFEASIBLE`` (proven) means the optimal worst case is at least ``depth + 1``.
     """
-    return solve_tree(table, depth, objective="feasible", candidates=candidates,
-                      time_limit=time_limit, workers=workers)
+    return solve_tree(
+        table, depth, objective="feasible", candidates=candidates, time_limit=time_limit, workers=workers
+    )
 
 
-def worst_case_lower_bound(table: CodeTable, start: int, *, time_limit: float = 60.0,
-                           workers: int = 1, max_depth: int | None = None) -> tuple[int, bool]:
+def worst_case_lower_bound(
+    table: CodeTable, start: int, *, time_limit: float = 60.0, workers: int = 1, max_depth: int | None = None
+) -> tuple[int, bool]:
     """Raise a proven worst-case lower bound ``start`` by refuting depths with CP-SAT.
 
     Returns ``(bound, exact)``: ``exact`` when a strategy of depth ``bound`` was also found.

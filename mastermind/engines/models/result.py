@@ -33,8 +33,13 @@ class ModelResult:
         return self.status == "INFEASIBLE"
 
     def to_dict(self) -> dict:
-        return {"status": self.status, "value": self.value, "bound": self.bound,
-                "proven": self.proven, "seconds": round(self.seconds, 3)}
+        return {
+            "status": self.status,
+            "value": self.value,
+            "bound": self.bound,
+            "proven": self.proven,
+            "seconds": round(self.seconds, 3),
+        }
 
 
 def check_limits(time_limit: float, workers: int) -> None:

@@ -54,8 +54,9 @@ def counting_static_bound(table: CodeTable, black_only: bool = False) -> int:
     return max(1, math.ceil(math.log(table.n) / math.log(k) - 1e-12)) if k > 1 else table.n
 
 
-def solve_static(table: CodeTable, *, black_only: bool = False, time_limit: float = 60.0,
-                 workers: int = 1) -> ModelResult:
+def solve_static(
+    table: CodeTable, *, black_only: bool = False, time_limit: float = 60.0, workers: int = 1
+) -> ModelResult:
     """Fewest guesses fixed in advance whose answers identify every secret.
 
     ``value``: the best number found, ``bound``: proven lower bound, ``solution``: the guesses.
@@ -74,7 +75,7 @@ def solve_static(table: CodeTable, *, black_only: bool = False, time_limit: floa
     u = [model.new_bool_var(f"u{g}") for g in range(n)]
     for s in range(n):
         # differs[g, t]: guess g tells s and t apart
-        differs = m[:, s][:, None] != m[:, s + 1:]
+        differs = m[:, s][:, None] != m[:, s + 1 :]
         for j in range(differs.shape[1]):
             model.add_bool_or([u[g] for g in np.flatnonzero(differs[:, j]).tolist()])
     if n > 1:
@@ -87,6 +88,12 @@ def solve_static(table: CodeTable, *, black_only: bool = False, time_limit: floa
     name = solver.status_name(status)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         chosen = [g for g in range(n) if solver.boolean_value(u[g])]
-        return ModelResult(name, len(chosen), int(round(solver.best_objective_bound)),
-                           status == cp_model.OPTIMAL, seconds, chosen)
+        return ModelResult(
+            name,
+            len(chosen),
+            int(round(solver.best_objective_bound)),
+            status == cp_model.OPTIMAL,
+            seconds,
+            chosen,
+        )
     return ModelResult(name, None, None, status == cp_model.INFEASIBLE, seconds, None)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import multiprocessing as mp
 import time
 import traceback
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from mastermind.core.errors import MastermindError
 
@@ -112,8 +113,10 @@ class TimedWorker:
         except EOFError:
             code = self._proc.exitcode if self._proc is not None else None
             self.close(kill=True)
-            raise MastermindError(f"{getattr(fn, '__name__', 'job')} stopped without an answer "
-                                  f"(exit code {code}); out of memory?") from None
+            raise MastermindError(
+                f"{getattr(fn, '__name__', 'job')} stopped without an answer "
+                f"(exit code {code}); out of memory?"
+            ) from None
         if kind == "ok":
             return value if elapsed <= time_limit else None
         if kind == "error":
@@ -142,7 +145,7 @@ class TimedWorker:
             proc.join()
         conn.close()
 
-    def __enter__(self) -> "TimedWorker":
+    def __enter__(self) -> TimedWorker:
         return self
 
     def __exit__(self, *exc) -> None:
