@@ -16,7 +16,9 @@ import importlib.util
 import os
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TextIO
 
 ESTIMATE_SECONDS = {
     # measured on a 2-core VM with an empty cache (benchmarks/bench_exact.py --compile)
@@ -65,7 +67,7 @@ def _is_cold(name: str) -> bool:
     return not any(p.stat().st_mtime >= mtime for p in indexes)
 
 
-def cold_modules(names) -> list[str]:
+def cold_modules(names: Iterable[str]) -> list[str]:
     """The modules of ``names`` whose compiled kernels are missing or older than the source."""
     return [n for n in names if _is_cold(n)]
 
@@ -77,7 +79,9 @@ class CompileNotice:
     the ``with`` block.
     """
 
-    def __init__(self, names, what: str = "the search kernels", stream=None) -> None:
+    def __init__(
+        self, names: Iterable[str], what: str = "the search kernels", stream: TextIO | None = None
+    ) -> None:
         self.cold = cold_modules(names)
         self.what = what
         self.stream = stream
@@ -92,6 +96,6 @@ class CompileNotice:
             self._start = time.perf_counter()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.cold:
             self.seconds = time.perf_counter() - self._start

@@ -26,6 +26,7 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
+from typing import Protocol, TextIO
 
 from mastermind.core.errors import MastermindError
 
@@ -39,7 +40,7 @@ def current_umask() -> int:
     return mask
 
 
-def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write ``data`` (text as UTF-8, or bytes) to ``path``; see the module for the rules."""
     if is_stdout(path):
         _write_stdout(data)
@@ -87,7 +88,7 @@ def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
         raise
 
 
-def is_stdout(path: str | os.PathLike) -> bool:
+def is_stdout(path: str | os.PathLike[str]) -> bool:
     """``-``, or a name of this process's standard output (``/dev/stdout``, ``/dev/fd/1``):
     written through ``sys.stdout``, so that it mixes in order with other output."""
     if str(path) == STDOUT:
@@ -101,7 +102,7 @@ def is_stdout(path: str | os.PathLike) -> bool:
     return (here.st_dev, here.st_ino) == (out.st_dev, out.st_ino)
 
 
-def _names_a_descriptor(path: str | os.PathLike) -> bool:
+def _names_a_descriptor(path: str | os.PathLike[str]) -> bool:
     """``/dev/stdout``, ``/dev/fd/1``, ``/proc/self/fd/1``: an open descriptor, whatever it is.
 
     Their link targets are not files to replace (the descriptor would keep the old one).
@@ -144,7 +145,7 @@ def _write_in_place(target: Path, shown: str, data: str | bytes) -> None:
         raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
 
 
-def check_writable(path: str | os.PathLike) -> None:
+def check_writable(path: str | os.PathLike[str]) -> None:
     """Refuse, before any work, an output path that :func:`write_atomic` would refuse."""
     if str(path) == STDOUT:
         return
@@ -160,10 +161,14 @@ def check_writable(path: str | os.PathLike) -> None:
         raise MastermindError(f"cannot write {shown}: folder {target.parent} does not exist")
 
 
+class BinaryReader(Protocol):
+    def read(self, n: int, /) -> bytes: ...
+
+
 MAX_READ = 256 * 1024**2  # a strategy file of the largest game in reach is a few tens of MiB
 
 
-def read_text(path: str | os.PathLike, limit: int = MAX_READ) -> str:
+def read_text(path: str | os.PathLike[str], limit: int = MAX_READ) -> str:
     """Read a UTF-8 text file (``-``: standard input) of at most ``limit`` bytes; a missing,
     unreadable, binary or endless file (``/dev/zero``) is a one-line error."""
     try:
@@ -193,13 +198,15 @@ def read_text(path: str | os.PathLike, limit: int = MAX_READ) -> str:
         ) from None
 
 
-def _read_at_most(stream, limit: int) -> bytes | None:
+def _read_at_most(stream: BinaryReader, limit: int) -> bytes | None:
     data = stream.read(limit + 1)
     return None if len(data) > limit else data
 
 
 class _Encoded:
-    def __init__(self, stream) -> None:
+    """A text stream read as UTF-8 bytes."""
+
+    def __init__(self, stream: TextIO) -> None:
         self.stream = stream
 
     def read(self, n: int) -> bytes:

@@ -315,15 +315,16 @@ def format_bytes(n: int) -> str:
     >>> format_bytes(512), format_bytes(3 * 1024**3), format_bytes(72301961339330 * 1024**4)
     ('512 B', '3.0 GiB', 'about 10^14 TiB')
     """
+    size = float(n)
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if n < 1024 or unit == "TiB":
+        if size < 1024 or unit == "TiB":
             break
-        n /= 1024
+        size /= 1024
     if unit == "B":
-        return f"{n:.0f} B"
-    if n >= 1000:
-        return f"about 10^{round(math.log10(n))} TiB"
-    return f"{n:.1f} {unit}"
+        return f"{size:.0f} B"
+    if size >= 1000:
+        return f"about 10^{round(math.log10(size))} TiB"
+    return f"{size:.1f} {unit}"
 
 
 def format_count(n: int) -> str:

@@ -46,7 +46,7 @@ class RichProgress:
         if self._task is not None:
             self._bar.advance(self._task, n)
 
-    def report(self, fields: dict) -> None:
+    def report(self, fields: dict[str, Any]) -> None:
         """Count one step and show a search's proven lower bound and best upper bound."""
         if self._task is None:
             return
@@ -65,13 +65,13 @@ class JsonProgress:
     cluster logs. ``start`` and ``report`` each print a line; plain ``advance`` calls print
     a line too, for commands that count steps without reporting them."""
 
-    def __init__(self, stream=None) -> None:
+    def __init__(self, stream: TextIO | None = None) -> None:
         self._stream = sys.stderr if stream is None else stream
         self._done = 0
         self._total: int | None = None
         self._description = ""
 
-    def _emit(self, data: dict) -> None:
+    def _emit(self, data: dict[str, Any]) -> None:
         import json
 
         print(json.dumps(data, separators=(",", ":")), file=self._stream, flush=True)
@@ -86,7 +86,7 @@ class JsonProgress:
             {"event": "advance", "description": self._description, "done": self._done, "total": self._total}
         )
 
-    def report(self, fields: dict) -> None:
+    def report(self, fields: dict[str, Any]) -> None:
         self._done += 1
         self._emit({"event": "unit", "description": self._description, **fields})
 
@@ -134,16 +134,16 @@ def progress_bar(enabled: bool | str) -> Iterator[Progress]:
     from rich.text import Text
 
     class Count(ProgressColumn):
-        def render(self, task) -> Text:
+        def render(self, task: Any) -> Text:
             done = int(task.completed)
             return Text(f"{done}/{int(task.total)}" if task.total is not None else f"{done}")
 
     class Remaining(TimeRemainingColumn):
-        def render(self, task) -> Text:
+        def render(self, task: Any) -> Text:
             return Text("") if task.total is None else Text("ETA ") + super().render(task)
 
     class BarOrNothing(BarColumn):
-        def render(self, task):
+        def render(self, task: Any) -> Any:  # a bar, or nothing when the total is unknown
             return Text("") if task.total is None else super().render(task)
 
     with Bar(

@@ -430,22 +430,19 @@ class Driver:
         total = own + sum(a.value for a in answers.values())
         if total >= budget:
             return Answer(total, True)
-        if all(a.proven for a in answers.values()):
-            root = Node(int(guess), len(cands))
-            for c, (_, answer, _) in enumerate(classes):
-                root.children[answer] = answers[c].node
-            return Answer(total, True, root)
-        # stopped: the lower bound, and a strategy when every class has one
+        # proven: every class has its tree; stopped: a strategy when every class has one
+        children: dict[int, Node] = {}
         upper = own
-        root = Node(int(guess), len(cands))
         for c, (_, answer, _) in enumerate(classes):
             a = answers[c]
-            node, cost = (a.node, a.value) if a.proven else (a.node, a.upper)
-            if node is None:
-                root, upper = None, INF
-                break
-            root.children[answer] = node
-            upper += cost
+            if a.node is None:
+                return Answer(total, False, None, INF)
+            children[answer] = a.node
+            upper += a.value if a.proven else a.upper
+        root = Node(int(guess), len(cands))
+        root.children.update(children)
+        if all(a.proven for a in answers.values()):
+            return Answer(total, True, root)
         return Answer(total, False, root, upper)
 
 

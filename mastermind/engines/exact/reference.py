@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 
 INF = math.inf
@@ -35,6 +36,8 @@ def reference_cost(
     """Least sum over ``cands`` of weight x (unit x guesses, plus ``penalty`` when solved by
     the ``max_guesses``-th guess), finishing within ``max_guesses`` (INF if impossible)."""
     scores = table.scores
+    if scores is None:
+        raise MastermindError(f"the reference search needs the full score table of {table.rules}")
     win = table.rules.win_index
     w = [1] * table.n if weights is None else np.asarray(weights).tolist()
     all_guesses = range(table.n)
@@ -80,6 +83,8 @@ def reference_cost(
 def reference_worst(table: CodeTable, cands: Sequence[int], *, pool: str = "all") -> int:
     """Fewest guesses that solve every secret in ``cands`` in the worst case (plain minimax)."""
     scores = table.scores
+    if scores is None:
+        raise MastermindError(f"the reference search needs the full score table of {table.rules}")
     win = table.rules.win_index
     memo: dict[tuple, int] = {}
 

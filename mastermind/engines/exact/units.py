@@ -17,6 +17,7 @@ import hashlib
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -130,9 +131,10 @@ def _search_for(problem: Problem, run_id: str):
     searches = getattr(_local, "searches", None)
     if searches is None or searches[0] != run_id:
         # one run at a time per thread: the memo of an earlier run is let go
-        searches = _local.searches = (run_id, {})
+        searches = _local.searches = (run_id, {})  # key -> Search
+    store: dict[Any, Search] = searches[1]
     key = problem.key
-    search = searches[1].get(key)
+    search = store.get(key)
     if search is None:
         table = table_for(problem.rules)
         weights = np.ones(table.n, dtype=np.int64) if problem.weights is None else problem.weights
@@ -150,7 +152,7 @@ def _search_for(problem: Problem, run_id: str):
             max_set=problem.max_set,
             stop=run_flag(run_id),
         )
-        searches[1][key] = search
+        store[key] = search
     return search
 
 
