@@ -69,7 +69,7 @@ def test_heuristics_random_is_seeded(capsys):
         (["simulate", "-s", "nope"], "strategy 'nope'"),
         (["simulate", "--games", "0"], "--games"),
         (["heuristics", "-r", "p4c6x"], "cannot read rules"),
-        (["heuristics", "-r", "p7c9", "--memory-limit", "1"], "memory-limit"),
+        (["optimal", "-r", "p7c9", "--memory-limit", "1"], "memory-limit"),  # heuristics stream instead
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys, args, word):
