@@ -55,11 +55,12 @@ def test_computed_answers_match_the_table(tables):
 
 
 def test_trees_without_the_table_equal_trees_with_it():
-    from mastermind.engines.heuristics import STRATEGY_NAMES, make_strategy, play_all
+    from mastermind.app.registry import HEURISTIC_NAMES, make_strategy
+    from mastermind.engines.heuristics import play_all
 
     rules = Rules(3, 5)
     full, rows_only = CodeTable(rules), CodeTable(rules, full=False)
-    for name in STRATEGY_NAMES:
+    for name in HEURISTIC_NAMES:
         a = play_all(make_strategy(name, full, seed=1))
         b = play_all(make_strategy(name, rows_only, seed=1))
         assert a.root == b.root, name
