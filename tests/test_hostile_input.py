@@ -128,7 +128,7 @@ def test_version(capsys, monkeypatch):
     code, out, err = run(["--version"], monkeypatch=monkeypatch, capsys=capsys)
     from importlib.metadata import version
 
-    assert code == 0 and out == f"mastermind {version('mastermind')}\n"
+    assert code == 0 and out == f"mastermind {version('mastermind-strategies')}\n"
 
 
 # ---- the defects of issue 15, one by one ---------------------------------------------------

@@ -35,7 +35,7 @@ def _version(value: bool) -> None:
         from importlib.metadata import PackageNotFoundError, version
 
         try:
-            number = version("mastermind")
+            number = version("mastermind-strategies")
         except PackageNotFoundError:  # pragma: no cover - run from a source tree, not installed
             number = "unknown (not installed)"
         typer.echo(f"mastermind {number}")
