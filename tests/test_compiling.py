@@ -44,3 +44,17 @@ def test_a_warm_cache_prints_nothing(tmp_path, monkeypatch):
 
 def test_modules_without_kernels_are_never_cold():
     assert cold_modules(["mastermind.core.errors", "mastermind.core.game"]) == []
+
+
+def test_json_output_keeps_stderr_empty_even_when_kernels_compile(capsys, monkeypatch):
+    """The notice is for a person; ``--json`` output is read by programs (stderr too)."""
+    from mastermind.app.cli import main
+
+    monkeypatch.setattr(compiling, "cold_modules", lambda names: list(names))
+    for args in (["optimal", "-r", "p2c3"], ["heuristics", "-r", "p2c3", "-s", "minimax"]):
+        assert main([*args, "--json"]) == 0
+        out, err = capsys.readouterr()
+        assert err == "" and out.lstrip().startswith(("{", "["))
+        assert main(args) == 0
+        out, err = capsys.readouterr()
+        assert err.startswith("compiling the ")

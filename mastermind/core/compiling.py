@@ -76,24 +76,29 @@ class CompileNotice:
     """Says on stderr that kernels are being compiled, when the cache lacks them, and times it.
 
     ``seconds`` is None when nothing was compiled (warm cache), else the time spent inside
-    the ``with`` block.
+    the ``with`` block. ``quiet`` (machine-readable output, ``--json``) keeps stderr empty.
     """
 
     def __init__(
-        self, names: Iterable[str], what: str = "the search kernels", stream: TextIO | None = None
+        self,
+        names: Iterable[str],
+        what: str = "the search kernels",
+        stream: TextIO | None = None,
+        quiet: bool = False,
     ) -> None:
         self.cold = cold_modules(names)
         self.what = what
         self.stream = stream
+        self.quiet = quiet
         self.seconds: float | None = None
         self._start = 0.0
 
     def __enter__(self) -> CompileNotice:
-        if self.cold:
+        if self.cold and not self.quiet:
             estimate = sum(ESTIMATE_SECONDS.get(n, 5) for n in self.cold)
             stream = self.stream or sys.stderr
             print(f"compiling {self.what} once, about {estimate} s", file=stream, flush=True)
-            self._start = time.perf_counter()
+        self._start = time.perf_counter()
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -170,7 +170,7 @@ def optimal(
     first_code = rules.parse_code(first) if first is not None else None
     from mastermind.engines.exact.warmup import ensure_compiled
 
-    compile_seconds = ensure_compiled()  # a first run compiles here, out of the timed search
+    compile_seconds = ensure_compiled(quiet=json_output)  # a first run compiles here, out of the timed search
     table = table_for(rules, memory_limit)
     options = dict(
         objective=objective,

@@ -74,7 +74,7 @@ def heuristics(
     names = list(strategy or HEURISTIC_NAMES)
     check_names(names, pool=pool, tie_break=tie_break)
     rows = []
-    with CompileNotice(HEURISTIC_KERNELS, "the scoring kernels"):
+    with CompileNotice(HEURISTIC_KERNELS, "the scoring kernels", quiet=json_output):
         table = table_for(rules, memory_limit, full=wants_full_table(rules))
     with progress_bar(wants_progress(json_output)) as bar:
         bar.start(len(names), f"playing every secret of {rules}")

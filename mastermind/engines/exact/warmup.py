@@ -21,10 +21,10 @@ def compile_kernels() -> None:
     solve(table, progress=NoProgress())  # the root planned in Python (plan_node), as commands do
 
 
-def ensure_compiled(stream=None) -> float | None:
+def ensure_compiled(stream=None, quiet: bool = False) -> float | None:
     """Compile the exact search's kernels if numba's cache lacks them, saying so on stderr
-    first; the seconds it took, or None when the cache was warm."""
-    with CompileNotice(EXACT_KERNELS, "the search kernels", stream) as notice:
+    first (not when ``quiet``); the seconds it took, or None when the cache was warm."""
+    with CompileNotice(EXACT_KERNELS, "the search kernels", stream, quiet) as notice:
         if notice.cold:
             compile_kernels()
     return notice.seconds
