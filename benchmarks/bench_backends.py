@@ -6,7 +6,8 @@
 For each game: 1 job (threads), 2 threads, 2 loky processes, Dask LocalCluster with 2 workers;
 seconds (median of ``--runs``) and the ratio against the 1-job run. Each run is its own
 ``python -m mastermind optimal ... --json`` process (start-up and numba loading excluded:
-"seconds" is the solve as the tool reports it; the Dask cluster start-up is reported apart).
+"seconds" is the solve as the tool reports it; starting the backend's workers (a Dask
+cluster, loky processes: kernels loaded, table built) is ``startup_seconds``, reported apart).
 Then the resume: p4c8 on 2 threads with a checkpoint, killed (SIGKILL) at about half the fresh
 time, run again; the resumed run's seconds against the fresh run.
 """
@@ -50,17 +51,19 @@ def optimal(game: str, *extra: str) -> tuple[dict, float]:
 def bench_game(game: str, runs: int) -> dict[str, float]:
     seconds: dict[str, float] = {}
     for name, extra in CONFIGS:
-        times, walls, total = [], [], None
+        times, walls, startups, total = [], [], [], None
         for _ in range(runs):
             data, wall = optimal(game, *extra)
             total = data["total"]
             times.append(data["seconds"])
+            startups.append(data.get("startup_seconds", 0.0))
             walls.append(wall)
         seconds[name] = statistics.median(times)
         ratio = seconds[name] / seconds["1 job"]
         print(
             f"{game:6} {name:16} total {total:6}  {seconds[name]:8.2f} s  ratio {ratio:5.2f}  "
-            f"(process wall {statistics.median(walls):.1f} s)",
+            f"(workers' start-up {statistics.median(startups):.1f} s, "
+            f"process wall {statistics.median(walls):.1f} s)",
             flush=True,
         )
     threads, dask = seconds["2 threads"], seconds["dask, 2 workers"]

@@ -65,6 +65,7 @@ class Result:
     pool: str = "all"
     weighted: bool = False
     stopped: str | None = None  # why an unproven search ended: "time limit" or "interrupted"
+    startup_seconds: float | None = None  # starting the workers of a backend, outside ``seconds``
 
     # ---- the names callers read ------------------------------------------------------------
     @property
@@ -123,6 +124,8 @@ class Result:
             "nodes": self.nodes,
             "units": self.counters.units,
         }
+        if self.startup_seconds is not None:
+            data["startup_seconds"] = round(self.startup_seconds, 3)
         if self.counters.reused:
             data["units_reused"] = self.counters.reused
         if self.stopped:

@@ -55,6 +55,10 @@ class Backend:
     def submit(self, fn, *args) -> Future:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def warm(self, rules_text: str) -> None:
+        """Have every worker load the kernels and build the table of ``rules_text`` (threads
+        share this process's, so there is nothing to do)."""
+
     def close(self, kill: bool = False) -> None:
         pass
 
@@ -94,6 +98,14 @@ class ProcessBackend(Backend):
         outer: Future = Future()
         self._attempt(outer, fn, args, RETRIES)
         return outer
+
+    def warm(self, rules_text: str) -> None:
+        from mastermind.engines.exact.units import warm_worker
+
+        # loky starts every worker at once and warming takes a second or more, so each worker
+        # takes one of these while the others are busy
+        for future in [self._executor().submit(warm_worker, rules_text) for _ in range(self.jobs)]:
+            future.result()
 
     def _attempt(self, outer: Future, fn, args, left: int) -> None:
         from joblib.externals.loky.process_executor import (
@@ -187,6 +199,16 @@ class DaskBackend(Backend):
 
         task.add_done_callback(done)
         return outer
+
+    def warm(self, rules_text: str) -> None:
+        from mastermind.engines.exact.units import warm_worker
+
+        workers = list(self.client.scheduler_info().get("workers", {}))
+        tasks = [
+            self.client.submit(warm_worker, rules_text, workers=[w], allow_other_workers=False, pure=False)
+            for w in workers
+        ]
+        self.client.gather(tasks)
 
     def close(self, kill: bool = False) -> None:
         try:

@@ -473,7 +473,6 @@ def _solve_units(
     from mastermind.engines.exact.backends import make_backend, worker_count
     from mastermind.engines.exact.parallel import Driver
 
-    start = time.perf_counter()
     r = UNLIMITED if max_guesses is None else max_guesses
     store = None
     if checkpoint is not None:
@@ -491,7 +490,11 @@ def _solve_units(
         )
     pool = None
     try:
+        began = time.perf_counter()
         pool = make_backend(backend, worker_count(jobs), scheduler)
+        pool.warm(str(solver.rules))
+        start = time.perf_counter()  # the search's clock: the workers' start-up is timed apart
+        startup = start - began
         driver = Driver(
             solver,
             pool,
@@ -512,7 +515,7 @@ def _solve_units(
     if not answer.proven:
         if not anytime:
             raise SearchInterrupted()
-        return solver.unproven(
+        result = solver.unproven(
             answer.value,
             answer.node,
             objective="total",
@@ -521,6 +524,8 @@ def _solve_units(
             start=start,
             reason=driver.reason or "interrupted",
         )
+        result.startup_seconds = startup
+        return result
     if answer.node is None:
         raise MastermindError(
             f"no strategy solves every secret of {solver.rules} within {max_guesses} guesses"
@@ -530,6 +535,7 @@ def _solve_units(
     )
     if solver.uniform and answer.value * solver.scale != result.total and not result.weighted:
         raise AssertionError(f"search value {answer.value} but the tree gives {result.total}")
+    result.startup_seconds = startup
     return result
 
 
