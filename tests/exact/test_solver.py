@@ -236,11 +236,15 @@ def test_parallel_jobs_give_the_same_optimum():
 
 
 @pytest.mark.parametrize("text", ["p3c4", "p4c3", "p3c5n", "p2c8"])
-@pytest.mark.parametrize("split_size, split_depth", [(10, 1), (10, 2), (4, 3), (30, 3)])
+@pytest.mark.parametrize(
+    "split_size, split_depth, spread_size",
+    [(10, 1, 10**9), (10, 2, 10**9), (4, 3, 10**9), (30, 3, 10**9), (10, 1, 10), (10, 2, 10), (4, 3, 4)],
+)
 @pytest.mark.parametrize("max_guesses, pool", [(None, "all"), (4, "all"), (None, "consistent")])
-def test_parallel_splits_agree_with_one_thread(text, split_size, split_depth, max_guesses, pool):
+def test_parallel_splits_agree_with_one_thread(text, split_size, split_depth, spread_size, max_guesses, pool):
     """Expanding the top of the tree ("and" over classes, "or" over guesses, with budgets
-    set before sibling results are known) finds the one-thread optimum and a true tree."""
+    set before sibling results are known; at a big root every guess expanded) finds the
+    one-thread optimum and a true tree, and runs or cuts every unit it counted."""
     from mastermind.engines.exact.backends import ThreadBackend
     from mastermind.engines.exact.parallel import Driver
     from mastermind.engines.exact.search import INF, UNLIMITED
@@ -253,7 +257,7 @@ def test_parallel_splits_agree_with_one_thread(text, split_size, split_depth, ma
         one = None
     solver = ExactSolver(table, pool=pool)
     backend = ThreadBackend(2)
-    driver = Driver(solver, backend, split_size=split_size, split_depth=split_depth)
+    driver = Driver(solver, backend, split_size=split_size, split_depth=split_depth, spread_size=spread_size)
     try:
         r = UNLIMITED if max_guesses is None else max_guesses
         answer = driver.run(solver.cands, r, INF, solver.group)

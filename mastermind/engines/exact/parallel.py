@@ -8,7 +8,9 @@ only the top levels run here, in Python, so that their work can be handed out:
   split): class c gets the budget the node has left once every other class is counted at its
   bound, so each class value is exact or proves that the guess cannot beat the budget;
 * every other guess is then one unit with the best cost found so far as its budget ("or"
-  split), dispatched as a worker frees up.
+  split), dispatched as a worker frees up; at a root of at least ``spread_size`` secrets
+  every other guess is explored class by class as well, in bound order, so that no unit
+  runs for long (idle workers at the end, work lost when a run is killed).
 
 Sets of at least ``split_size`` secrets, down to ``split_depth`` levels, are expanded; smaller
 ones are one unit each. Finished units go to the checkpoint, if any, and a unit found there is
@@ -81,6 +83,7 @@ class Driver:
         penalty: int = 0,
         split_size: int = 400,
         split_depth: int = 2,
+        spread_size: int = 3000,
         progress=None,
         checkpoint=None,
         stop: np.ndarray | None = None,
@@ -90,6 +93,7 @@ class Driver:
         self.backend = backend
         self.split_size = split_size
         self.split_depth = split_depth
+        self.spread_size = spread_size
         self.progress = progress
         self.checkpoint = checkpoint
         self.flag = cancel.new_flag() if stop is None else stop
@@ -232,6 +236,12 @@ class Driver:
     def expands(self, n: int, r: int, depth: int) -> bool:
         return n >= self.split_size and depth < self.split_depth and r > 1
 
+    def spreads(self, n: int, depth: int) -> bool:
+        """Whether every guess of the root is expanded into its classes, not only the first:
+        a big root's other guesses would be units of minutes to hours, which leave workers
+        idle at the end and lose the most work when a run is killed."""
+        return depth == 0 and n >= self.spread_size
+
     def count_units(self, cands, r: int, group, depth: int = 0) -> int:
         """How many units a run sends out when nothing is cut (the progress total)."""
         if not self.expands(len(cands), r, depth):
@@ -241,10 +251,10 @@ class Driver:
         plan = self._plan(cands, r, group)
         if not plan.guesses:
             return 0
-        n = len(plan.guesses) - 1
-        for sub, _, child in self._classes(cands, r, group, plan.guesses[0], plan.most)[0]:
-            if len(sub) > TINY:
-                n += self.count_units(sub, r - 1, child, depth + 1)
+        spread = plan.guesses if self.spreads(len(cands), depth) else plan.guesses[:1]
+        n = len(plan.guesses) - len(spread)
+        for guess in spread:
+            n += self._planned_below(cands, r, group, guess, plan.most, depth)
         return n
 
     def run(self, cands, r: int, budget=INF, group=None) -> Answer:
@@ -328,6 +338,28 @@ class Driver:
         if depth == 0 and best_node is not None:
             self.upper = min(self.upper, best)
         rest = list(zip(plan.guesses[1:], plan.bounds[1:]))
+        if self.spreads(len(cands), depth):
+            while rest:
+                self._root_bound(best, lower, unfinished, rest, [])
+                if self.stopping():
+                    for g, _ in rest:  # counted one unit each below
+                        self.skip(self._planned_below(cands, r, group, g, plan.most, depth) - 1)
+                    break
+                g, bound = rest.pop(0)
+                if bound >= best:
+                    lower = min(lower, bound)
+                    self.skip(self._planned_below(cands, r, group, g, plan.most, depth))
+                    continue
+                got = self.explore(cands, r, best, group, g, plan.most, depth)
+                if not got.proven:
+                    unfinished = min(unfinished, got.value)
+                    if fallback is None:
+                        fallback = got
+                elif got.value < best:
+                    best, best_node = got.value, got.node
+                    self.upper = min(self.upper, best)
+                else:
+                    lower = min(lower, got.value)
         running: dict[Future, tuple[_Pending, int]] = {}
         while rest or running:
             # a worker that frees up takes the next guess, with the best cost found so far

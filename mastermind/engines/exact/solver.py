@@ -375,6 +375,7 @@ def solve(
     anytime: bool = False,
     split_size: int = 400,
     split_depth: int = 2,
+    spread_size: int = 3000,
 ) -> Result:
     """An optimal strategy for the game (or for ``candidates`` with ``weights``).
 
@@ -421,6 +422,7 @@ def solve(
                 anytime=anytime,
                 split_size=split_size,
                 split_depth=split_depth,
+                spread_size=spread_size,
             )
         result = solver.run(
             objective=objective,
@@ -468,6 +470,7 @@ def _solve_units(
     anytime,
     split_size,
     split_depth,
+    spread_size,
 ) -> Result:
     """The plain-total optimum as work units over a backend (see :mod:`.parallel`)."""
     from mastermind.engines.exact.backends import make_backend, worker_count
@@ -504,6 +507,7 @@ def _solve_units(
             deadline=deadline,
             split_size=split_size,
             split_depth=split_depth,
+            spread_size=spread_size,
         )
         answer = driver.run(solver.cands, r, INF, solver.group)
     finally:
