@@ -21,7 +21,9 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 
 from mastermind.core.errors import MastermindError
 
@@ -157,6 +159,14 @@ class DaskBackend(Backend):
             ) from exc
         self.cluster = None
         self.scheduler = scheduler
+        import dask
+
+        # units are handed out as workers free up, so there is nothing to steal; the worker's
+        # sampling profiler (every 10 ms) slows short units. Workers of a LocalCluster get this
+        # configuration from their nanny; a cluster started apart keeps its own.
+        self._config = dask.config.set(
+            {"distributed.worker.profile.enabled": False}
+        )
         try:
             if scheduler is None:
                 self.cluster = LocalCluster(
@@ -172,33 +182,55 @@ class DaskBackend(Backend):
         except (OSError, ValueError, TypeError) as exc:  # unreachable, or not an address at all
             if self.cluster is not None:
                 self.cluster.close()
+            self._config.__exit__(None, None, None)
             where = scheduler if scheduler is not None else "a local cluster"
             raise MastermindError(f"cannot reach the Dask scheduler at {where}: {exc}") from None
         if scheduler is not None:
-            workers = len(self.client.scheduler_info().get("workers", {}))
-            self.jobs = max(1, workers)
+            workers = self.client.scheduler_info().get("workers", {})
+            self.jobs = max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
         self._futures: set = set()
+        # units wait here, not on the scheduler, which would assign every waiting task to a
+        # worker ahead of time: a long unit then holds up the ones queued behind it while
+        # another worker idles. Two per worker thread in flight: one running, one ready to
+        # start (a round trip to the scheduler takes about 10 ms here)
+        self._waiting: deque = deque()
+        self._in_flight = 0
+        self._lock = threading.Lock()
 
     def submit(self, fn, *args) -> Future:
         outer: Future = Future()
-        task = self.client.submit(fn, *args, pure=False)
-        self._futures.add(task)
+        with self._lock:
+            self._waiting.append((outer, fn, args))
+        self._pump()
+        return outer
 
-        def done(f) -> None:
-            self._futures.discard(f)
-            if outer.done():
-                return
+    def _pump(self) -> None:
+        while True:
+            with self._lock:
+                if self._in_flight >= 2 * self.jobs or not self._waiting:
+                    return
+                outer, fn, args = self._waiting.popleft()
+                if outer.cancelled():
+                    continue
+                self._in_flight += 1
+            task = self.client.submit(fn, *args, pure=False)
+            self._futures.add(task)
+            task.add_done_callback(partial(self._done, outer))
+
+    def _done(self, outer: Future, f) -> None:
+        self._futures.discard(f)
+        with self._lock:
+            self._in_flight -= 1
+        if not outer.done():
             if f.status == "cancelled":
                 outer.cancel()
-                return
-            try:
-                outer.set_result(f.result())
-            except BaseException as exc:
-                if not outer.done():
-                    outer.set_exception(exc)
-
-        task.add_done_callback(done)
-        return outer
+            else:
+                try:
+                    outer.set_result(f.result())
+                except BaseException as exc:
+                    if not outer.done():
+                        outer.set_exception(exc)
+        self._pump()
 
     def warm(self, rules_text: str) -> None:
         from mastermind.engines.exact.units import warm_worker
@@ -212,12 +244,17 @@ class DaskBackend(Backend):
 
     def close(self, kill: bool = False) -> None:
         try:
+            with self._lock:
+                waiting, self._waiting = list(self._waiting), deque()
+            for outer, _, _ in waiting:
+                outer.cancel()
             if self._futures:
                 self.client.cancel(list(self._futures))
             self.client.close()
         finally:
             if self.cluster is not None:
                 self.cluster.close()
+            self._config.__exit__(None, None, None)
 
 
 def make_backend(name: str, jobs: int, scheduler: str | None = None) -> Backend:
