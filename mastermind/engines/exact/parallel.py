@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 
@@ -116,6 +117,8 @@ class Driver:
         self.upper: float = INF
         self.start = time.perf_counter()
         self._plans: dict = {}
+        self._finished: deque = deque()  # ((key, budget), future) of units done, to checkpoint
+        self._stored: set[str] = set()
         if backend.shares_memory:
             share_table(solver.table)
             set_run_flag(self.run_id, self.flag)
@@ -135,6 +138,7 @@ class Driver:
         """Wait for at least one future (or a stop), polling so that Ctrl-C and the deadline
         are seen within a fraction of a second."""
         while True:
+            self._store_finished()
             try:
                 done, _ = wait(futures, timeout=0.1, return_when=FIRST_COMPLETED)
             except KeyboardInterrupt:
@@ -176,7 +180,28 @@ class Driver:
                 future.set_result(Outcome(float(floor), False, None))
             else:
                 future = self.backend.submit(run_unit, self.problem, self.run_id, unit)
+                if self.checkpoint is not None:
+                    # kept as soon as it finishes, not when the search gets to it: a kill
+                    # then loses only the units still running
+                    item = (key, float(budget))
+                    future.add_done_callback(lambda f, item=item: self._finished.append((item, f)))
         return _Pending(future, key, float(budget), float(floor), len(cands))
+
+    def _store(self, key: str, budget: float, outcome: Outcome) -> None:
+        if key in self._stored or not outcome.proven or outcome.reused:
+            return
+        exact = outcome.value < budget
+        if exact and outcome.tree is None:
+            return
+        self._stored.add(key)
+        self.checkpoint.put(key, outcome.value, exact, outcome.tree)
+
+    def _store_finished(self) -> None:
+        """Checkpoint the units finished since the last call (their callbacks queue them)."""
+        while self._finished:
+            (key, budget), future = self._finished.popleft()
+            if not future.cancelled() and future.exception() is None:
+                self._store(key, budget, future.result())
 
     def collect(self, pending: _Pending) -> Outcome:
         future = pending.future
@@ -195,8 +220,8 @@ class Driver:
         if not outcome.proven:
             outcome.value = max(outcome.value, pending.floor)
         self.counters.add(outcome.nodes, outcome.memo_hits, 1, int(outcome.reused))
-        if outcome.proven and not outcome.reused and self.checkpoint is not None:
-            self.checkpoint.put(pending.key, outcome.value, outcome.value < pending.budget, outcome.tree)
+        if self.checkpoint is not None:
+            self._store(pending.key, pending.budget, outcome)
         self._advance(pending, outcome)
         return outcome
 
@@ -272,6 +297,8 @@ class Driver:
                 floor = self.planner.unit * (2 * w.sum().item() - w.max().item())
                 answer = self.solve(cands, r, budget, group, floor=floor)
         finally:
+            if self.checkpoint is not None:
+                self._store_finished()
             forget_run(self.run_id)
             self._plans.clear()
         if answer.proven:
