@@ -122,7 +122,7 @@ def run_one(game: str, jobs: int, symmetry: bool, repeat: int = 1) -> dict:
         "table_seconds": table_seconds,
         "nodes": result.nodes,
         "memo_hits": result.memo_hits,
-        "hit_rate": result.memo_hit_rate,
+        "hit_rate": result.memo_hits / max(1, result.nodes + result.memo_hits),
         "peak_mib": peak,
         "first_guess": table.rules.code_text(result.first_guess),
     }
