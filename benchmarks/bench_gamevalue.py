@@ -33,7 +33,8 @@ def main() -> None:
             v = result.value
             print(
                 f"{text:6} {'all' if jobs < 0 else jobs:>4} {f'{v.numerator}/{v.denominator}':>10} "
-                f"{result.iterations:7} {statistics.median(walls):7.2f} {statistics.median(cpus):7.2f}"
+                f"{result.details.iterations:7} {statistics.median(walls):7.2f} "
+                f"{statistics.median(cpus):7.2f}"
             )
 
 

@@ -172,38 +172,24 @@ def check_names(names: list[str] | tuple[str, ...], *, pool: str = "all", tie_br
     check_options(pool=pool, tie_break=tie_break)
 
 
-def make_strategy(
-    name: str,
-    table: CodeTable,
-    *,
-    pool: str = "all",
-    tie_break: str = "default",
-    seed: int | None = None,
-    progress: Progress | None = None,
-) -> Strategy:
+def make_strategy(name: str, table: CodeTable, **options: Any) -> Strategy:
     """The strategy called ``name`` (one of :data:`NAMES`) for the game of ``table``.
 
-    ``pool`` and ``tie_break`` matter to the scored heuristics (``pool`` to ``optimal`` too);
-    ``seed`` to ``random`` and to random tie-breaking. ``optimal`` solves the game exactly.
+    ``options`` (those of :meth:`StrategySpec.make`): ``pool`` and ``tie_break`` matter to the scored
+    heuristics (``pool`` to ``optimal`` too); ``seed`` to ``random`` and to random tie-breaking;
+    ``progress`` shows a solver's work. ``optimal`` solves the game exactly.
 
     >>> from mastermind.core.game import CodeTable, Rules
     >>> table = CodeTable(Rules(4, 6))
     >>> table.rules.code_text(make_strategy("minimax", table).next_guess(table.all_codes))
     '1122'
     """
-    return strategy(name).make(table, pool=pool, tie_break=tie_break, seed=seed, progress=progress)
+    return strategy(name).make(table, **options)
 
 
-def strategy_tree(
-    name: str,
-    table: CodeTable,
-    *,
-    pool: str = "all",
-    tie_break: str = "default",
-    seed: int | None = None,
-    progress: Progress | None = None,
-) -> StrategyTree:
+def strategy_tree(name: str, table: CodeTable, **options: Any) -> StrategyTree:
     """The tree of the strategy called ``name``: every secret played (a solver's own tree).
+    ``options``: those of :func:`make_strategy`.
 
     >>> from mastermind.core.game import CodeTable, Rules
     >>> table = CodeTable(Rules(2, 3))
@@ -213,7 +199,7 @@ def strategy_tree(
     from mastermind.core.strategy import TreeStrategy
     from mastermind.engines.heuristics.play import play_all
 
-    player = make_strategy(name, table, pool=pool, tie_break=tie_break, seed=seed, progress=progress)
+    player = make_strategy(name, table, **options)
     if isinstance(player, TreeStrategy):
         return player.tree
     tree = play_all(player)

@@ -274,8 +274,10 @@ def game_value_part(game: str, jobs: int) -> dict:
     data["seconds"] = time.perf_counter() - start
     data["cpu_seconds"] = time.process_time() - cpu
     data["value_fraction"] = _fraction(result.value)
-    data["lower_fraction"] = str(result.lower)
-    data["breaker_first_guesses"] = sorted({rules.code_text(b.tree.root.guess) for b in result.breaker})
+    data["lower_fraction"] = str(result.lower_bound)
+    data["breaker_first_guesses"] = sorted(
+        {rules.code_text(b.tree.root.guess) for b in result.details.breaker}
+    )
     return data
 
 

@@ -1,9 +1,16 @@
 """The one result type of the engines: a value with how sure it is, the strategy, the work.
 
+Every engine's solve function returns a :class:`Result`: the exact search
+(:func:`mastermind.engines.exact.solve`), the heuristics (:func:`mastermind.engines.heuristics.solve`),
+the CP-SAT models (``solve_tree``, ``depth_feasible``, ``solve_static``) and the game value
+(:func:`mastermind.engines.gamevalue.game_value`). What only one engine has (the models'
+solver status, the game value's mixes) is its ``details``, a :class:`Details`.
+
 A search that finished has ``proven`` True and ``lower_bound == upper_bound == value``. One
 that was stopped (time limit, Ctrl-C) still says what it proved: ``lower_bound`` is at most
-the true optimum, ``upper_bound`` the cost of the best strategy found (``tree``), None when
-there is none yet.
+the true optimum (None when nothing is proven), ``upper_bound`` the cost of the best strategy
+found (``tree``), None when there is none yet. A heuristic proves no optimum: its value is
+only an upper bound.
 
 >>> from mastermind.core.game import CodeTable, Rules
 >>> from mastermind.engines.exact import solve
@@ -16,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Generic, TypeVar
 
 from mastermind.core.game import Code, Rules
 from mastermind.core.tree import Stats, StrategyTree
@@ -38,23 +46,36 @@ class Counters:
         self.reused += reused
 
 
+class Details:
+    """What one engine reports beyond :class:`Result` (``Result.details``)."""
+
+    def result_dict(self, result: Result) -> dict | None:
+        """The JSON of ``result`` when this engine lays it out its own way (else None)."""
+        return None
+
+
+D = TypeVar("D", bound=Details)
+Number = int | float | Fraction
+
+
 @dataclass
-class Result:
+class Result(Generic[D]):
     """What an engine found for one game.
 
     ``value`` is the optimised quantity (for the exact search the total: the sum over the
-    secrets of weight x guesses, 5625 for the classic game); when not proven it is the value
-    of the best strategy found (``upper_bound``) or None. ``stats`` describes ``tree``
-    replayed against every secret, without weights; ``fraction`` is the exact expected
-    number of guesses, ``value / weight_sum``.
+    secrets of weight x guesses, 5625 for the classic game; for the game value the expected
+    guesses as a fraction); when not proven it is the value of the best strategy found
+    (``upper_bound``) or None. ``stats`` describes ``tree`` replayed against every secret,
+    without weights; ``fraction`` is the exact expected number of guesses,
+    ``value / weight_sum``. ``details``: what only this engine reports.
     """
 
     rules: Rules
     objective: str
-    value: int | float | None
+    value: Number | None
     proven: bool
-    lower_bound: int | float
-    upper_bound: int | float | None
+    lower_bound: Number | None
+    upper_bound: Number | None
     tree: StrategyTree | None
     stats: Stats | None
     counters: Counters = field(default_factory=Counters)
@@ -66,6 +87,7 @@ class Result:
     weighted: bool = False
     stopped: str | None = None  # why an unproven search ended: "time limit" or "interrupted"
     startup_seconds: float | None = None  # starting the workers of a backend, outside ``seconds``
+    details: D | None = None
 
     # ---- the names callers read ------------------------------------------------------------
     @property
@@ -108,6 +130,10 @@ class Result:
         return float(self.value) / float(self.weight_sum)
 
     def to_dict(self) -> dict:
+        """The JSON of the result (the engine's own layout when its details have one)."""
+        own = None if self.details is None else self.details.result_dict(self)
+        if own is not None:
+            return own
         data: dict = {
             "rules": str(self.rules),
             "objective": self.objective,

@@ -12,6 +12,7 @@ from mastermind.engines.exact._kernels import (
     guess_bounds,
     partition_signature,
     perfect_member,
+    refine_buffers,
     refined_bound,
     refined_bound_capped,
     split_classes,
@@ -159,39 +160,17 @@ def test_capped_refined_bound_matches_refined_bound(seed):
     rules = table.rules
     n_slots, win = rules.n_answer_slots, rules.win_index
     rank, _ = search.rank_cost(3, 8)
-    n = len(cands)
-    local = table.scores[np.ix_(cands, cands)].copy()
-    buf, buf_w = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
-    start, pos = np.empty(n_slots + 1, dtype=np.int64), np.empty(n_slots, dtype=np.int64)
-    seen = np.zeros(n_slots + 1, dtype=np.int64)
+    scratch = refine_buffers(table.scores, cands, w, n_slots, True)
+    assert (scratch[-1] == table.scores[np.ix_(cands, cands)]).all()  # the answers among cands
     counts = class_counts(table.scores, table.all_codes, True, cands, n_slots)
     for g in range(table.n):
         count = counts[:, g]
-        full = refined_bound(
-            table.scores, g, cands, w, rank, n_slots, win, 1, True, buf, buf_w, start, pos, seen, local
-        )
+        full = refined_bound(table.scores, g, cands, w, rank, n_slots, win, 1, True, scratch)
         if np.any(count[np.arange(n_slots) != win] > len(rank)):
             continue
         base = sum(int(rank[:m].sum()) for a, m in enumerate(count.tolist()) if a != win)
         for limit in (base, base + 1, base + 2, full, full + 1, 10**9):
-            got = refined_bound_capped(
-                table.scores,
-                g,
-                cands,
-                w,
-                rank,
-                count,
-                win,
-                1,
-                base,
-                limit,
-                buf,
-                buf_w,
-                start,
-                pos,
-                seen,
-                local,
-            )
+            got = refined_bound_capped(table.scores, g, cands, w, rank, count, win, 1, base, limit, scratch)
             if full < limit:
                 assert got == full
             else:

@@ -14,16 +14,17 @@ TINY = ["p2c2", "p2c3", "p3c2"]
 def check_result(table, result):
     """The reported mixes prove the reported value, recomputed from the trees alone."""
     classes = code_classes(table)
-    assert result.proven and result.lower == result.value
-    assert sum(m.probability for m in result.maker) == 1
-    assert sum(b.weight for b in result.breaker) == 1
-    per_code = [result.maker[k].per_code for k in classes.of_code.tolist()]
+    assert result.proven and result.lower_bound == result.value
+    assert sum(m.probability for m in result.details.maker) == 1
+    assert sum(b.weight for b in result.details.breaker) == 1
+    per_code = [result.details.maker[k].per_code for k in classes.of_code.tolist()]
     # breaker guarantee: played under a random symmetry every code of a class costs the
     # class average, at most the value
     for k, size in enumerate(classes.sizes.tolist()):
         members = classes.members(k)
         cost = sum(
-            b.weight * Fraction(int(b.tree.depths(table)[members].sum()), size) for b in result.breaker
+            b.weight * Fraction(int(b.tree.depths(table)[members].sum()), size)
+            for b in result.details.breaker
         )
         assert cost <= result.value
     return per_code
@@ -41,7 +42,7 @@ def test_tiny_games_agree_with_brute_force(text):
     vecs = depth_vectors(table)
     assert min(sum(p * int(d) for p, d in zip(per_code, v)) for v in vecs) == result.value
     # the value lies between the uniform optimum and the worst single secret
-    assert Fraction(result.uniform_total, table.n) <= result.value
+    assert Fraction(result.details.uniform_total, table.n) <= result.value
 
 
 def test_pareto_pruning_keeps_the_value():
@@ -64,7 +65,7 @@ def test_to_dict_has_the_documented_keys():
     ):
         assert key in data
     assert Fraction(data["value_numerator"], data["value_denominator"]) == result.value
-    assert data["rules"] == "p2c3r" and data["iterations"] == result.iterations >= 2
+    assert data["rules"] == "p2c3r" and data["iterations"] == result.details.iterations >= 2
 
 
 @pytest.mark.parametrize("text", ["p2c3", "p3c2", "p3c3", "p2c5", "p3c4"])
@@ -82,8 +83,8 @@ def test_p4c6_value_is_wiener_5600_over_1290():
     table = CodeTable(Rules(4, 6))
     result = game_value(table, solver="exact")
     assert result.value == Fraction(5600, 1290)
-    assert result.uniform_total == 5625
-    assert result.maker[0].name == "aaaa" and result.maker[0].probability == 0
+    assert result.details.uniform_total == 5625
+    assert result.details.maker[0].name == "aaaa" and result.details.maker[0].probability == 0
     check_result(table, result)
 
 
@@ -108,7 +109,7 @@ def test_iteration_limit_reports_bounds_without_proof():
     table = CodeTable(Rules(3, 2))
     result = game_value(table, solver="search", max_iterations=2, smoothing=0.0)
     assert not result.proven
-    assert result.lower <= brute_force_value(table) <= result.value
+    assert result.lower_bound <= brute_force_value(table) <= result.value
 
 
 def test_progress_bar_is_driven():

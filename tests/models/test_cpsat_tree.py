@@ -20,9 +20,9 @@ def test_optimal_total_agrees_with_exact_and_brute_force(pegs, colors):
     exact = solve(table)
     depth = exact.worst  # the exact optimum fits in this depth
     result = solve_tree(table, depth, time_limit=60, workers=2)
-    assert result.proven and result.status == "OPTIMAL"
+    assert result.proven and result.details.status == "OPTIMAL"
     assert result.value == exact.total == reference_optimum(table, depth)[0]
-    stats = result.solution.stats(table)  # replays every secret: the tree is a real strategy
+    stats = result.tree.stats(table)  # replays every secret: the tree is a real strategy
     assert stats.total == result.value and stats.worst <= depth
 
 
@@ -44,10 +44,10 @@ def test_depth_infeasibility_proves_the_worst_case(pegs, colors):
     expected = reference_optimum(table)[1] if table.n <= 16 else reference_worst(table, range(table.n))
     assert worst == expected
     below = depth_feasible(table, worst - 1, time_limit=60, workers=2)
-    assert below.status == "INFEASIBLE" and below.proven
+    assert below.details.status == "INFEASIBLE" and below.proven
     if table.n <= 16:
         at = depth_feasible(table, worst, time_limit=60, workers=2)
-        assert at.feasible and at.solution.stats(table).worst <= worst
+        assert at.value is not None and at.tree.stats(table).worst <= worst
 
 
 @pytest.mark.parametrize("pegs,colors", [(4, 2), pytest.param(3, 3, marks=pytest.mark.slow)])
@@ -59,7 +59,7 @@ def test_seeded_model_agrees_with_exact_on_larger_games(pegs, colors):
         table, exact.worst, time_limit=300, workers=2, lower_bound=lookahead_total_bound(table, 2)
     )
     assert result.proven and result.value == exact.total
-    assert result.solution.stats(table).total == exact.total
+    assert result.tree.stats(table).total == exact.total
 
 
 def test_depth_limited_total_matches_reference():
@@ -88,12 +88,12 @@ def test_time_limit_reports_unproven():
     table = CodeTable(Rules(2, 4))
     optimum = solve(table).total
     result = solve_tree(table, 5, time_limit=0.01, workers=1)  # far too short to prove anything
-    assert not result.proven and result.status in ("FEASIBLE", "UNKNOWN")
-    if result.status == "FEASIBLE":  # a strategy found but not proven: its value is no better
-        assert result.value >= optimum and result.bound <= optimum
+    assert not result.proven and result.details.status in ("FEASIBLE", "UNKNOWN")
+    if result.details.status == "FEASIBLE":  # a strategy found but not proven: its value is no better
+        assert result.value >= optimum and result.lower_bound <= optimum
     else:  # nothing found within the limit: no value, and the bound is still a true bound
-        assert result.value is None and result.bound <= optimum
-        assert result.bound is not None and result.bound <= 45
+        assert result.value is None and result.lower_bound <= optimum
+        assert result.lower_bound is not None and result.lower_bound <= 45
     if result.value is not None:
         assert result.value >= 45
 

@@ -37,10 +37,10 @@ def brute_force_static(rules, black_only):
 def test_two_pegs_black_white_known_values(colors, expected):
     table = CodeTable(Rules(2, colors))
     result = solve_static(table, time_limit=60, workers=1)
-    assert result.proven and result.status == "OPTIMAL"
-    assert result.value == result.bound == expected
-    assert separates(table, result.solution)
-    assert len(result.solution) == expected
+    assert result.proven and result.details.status == "OPTIMAL"
+    assert result.value == result.lower_bound == expected
+    assert separates(table, result.details.guesses)
+    assert len(result.details.guesses) == expected
 
 
 @pytest.mark.parametrize("pegs,colors", [(2, 2), (2, 3), (2, 4), (3, 2)])
@@ -50,7 +50,7 @@ def test_agrees_with_brute_force(pegs, colors, black_only):
     result = solve_static(table, black_only=black_only, time_limit=30, workers=1)
     assert result.proven
     assert result.value == brute_force_static(table.rules, black_only)
-    assert separates(table, result.solution, black_only)
+    assert separates(table, result.details.guesses, black_only)
 
 
 def test_black_only_needs_at_least_as_many_guesses():
@@ -58,14 +58,14 @@ def test_black_only_needs_at_least_as_many_guesses():
     bw = solve_static(table, time_limit=30, workers=1)
     black = solve_static(table, black_only=True, time_limit=30, workers=1)
     assert black.proven and black.value >= bw.value
-    assert not separates(table, bw.solution, black_only=True) or black.value == bw.value
+    assert not separates(table, bw.details.guesses, black_only=True) or black.value == bw.value
 
 
 def test_unproven_run_reports_status_and_bound():
     table = CodeTable(Rules(3, 4))
     result = solve_static(table, black_only=True, time_limit=0.2, workers=1)
     if not result.proven:
-        assert result.status in ("FEASIBLE", "UNKNOWN")
-        assert result.bound is None or result.bound >= counting_static_bound(table, True)
+        assert result.details.status in ("FEASIBLE", "UNKNOWN")
+        assert result.lower_bound is None or result.lower_bound >= counting_static_bound(table, True)
     if result.value is not None:
-        assert separates(table, result.solution, black_only=True)
+        assert separates(table, result.details.guesses, black_only=True)

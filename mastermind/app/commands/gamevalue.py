@@ -69,16 +69,16 @@ def game_value(
 def _print(result) -> None:
     from rich.table import Table
 
-    rules = result.rules
+    rules, game = result.rules, result.details
     out = console()
     v = result.value
-    status = "proven" if result.proven else f"NOT proven: lower bound {float(result.lower):.6f}"
+    status = "proven" if result.proven else f"NOT proven: lower bound {float(result.lower_bound):.6f}"
     out.print(
         f"game value of {rules}: {v.numerator}/{v.denominator} = {float(v):.6f} expected guesses ({status})"
     )
     out.print(
-        f"uniformly random secret instead: {result.uniform_total}/{rules.n_codes} = "
-        f"{result.uniform_total / rules.n_codes:.6f}"
+        f"uniformly random secret instead: {game.uniform_total}/{rules.n_codes} = "
+        f"{game.uniform_total / rules.n_codes:.6f}"
     )
     t = Table(title="code maker: probability per class of codes (equal within a class)")
     for col, just in (
@@ -90,7 +90,7 @@ def _print(result) -> None:
         ("class prob.", "right"),
     ):
         t.add_column(col, justify=just)
-    for m in result.maker:
+    for m in game.maker:
         t.add_row(
             m.name,
             str(m.size),
@@ -106,7 +106,7 @@ def _print(result) -> None:
     )
     for col in ("weight", "first guess", "total", "worst", "guesses per class"):
         t.add_column(col, justify="left" if col == "first guess" else "right", no_wrap=True)
-    for b in result.breaker:
+    for b in game.breaker:
         t.add_row(
             f"{b.weight} ({float(b.weight):.4f})",
             rules.code_text(b.tree.root.guess),
@@ -115,6 +115,4 @@ def _print(result) -> None:
             " ".join(map(str, b.class_totals)),
         )
     out.print(t)
-    out.print(
-        f"{result.iterations} best replies, {result.columns} trees in the final LP, {result.seconds:.2f} s"
-    )
+    out.print(f"{game.iterations} best replies, {game.columns} trees in the final LP, {result.seconds:.2f} s")

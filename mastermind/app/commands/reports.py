@@ -209,7 +209,10 @@ def compare(
     table_for(rules, memory_limit)  # size check first: one line, before any work
     from mastermind.core.compiling import ALL_KERNELS, CompileNotice
 
-    with CompileNotice(ALL_KERNELS, "the kernels", quiet=json_output), progress_bar(wants_progress(json_output)) as bar:
+    with (
+        CompileNotice(ALL_KERNELS, "the kernels", quiet=json_output),
+        progress_bar(wants_progress(json_output)) as bar,
+    ):
         result = run_compare(rules, time_limit=time_limit, seed=seed, memory_limit=memory_limit, progress=bar)
     if plot is not None:
         from mastermind.app.plots import plot_comparison
@@ -500,31 +503,31 @@ def cpsat(
         "question": "feasible" if feasible else "total",
         **result.to_dict(),
     }
-    if result.solution is not None:
-        stats = result.solution.stats(table)
-        data["worst"] = stats.worst
-        data["histogram"] = stats.histogram
-        data["first_guess"] = rules.code_text(result.solution.root.guess)
+    if result.tree is not None and result.stats is not None:
+        data["worst"] = result.stats.worst
+        data["histogram"] = result.stats.histogram
+        data["first_guess"] = rules.code_text(result.tree.root.guess)
     if json_output:
         print_json(data)
         return
-    if result.infeasible:
+    status = result.details.status
+    if result.details.infeasible:
         typer.echo(
             f"{rules}: no strategy solves every secret within {plural(depth, 'guess')} (proven): "
             f"the worst case is at least {depth + 1} [{result.seconds:.2f} s]"
         )
     elif result.value is None:
         typer.echo(
-            f"{rules}: {result.status} after {result.seconds:.2f} s, nothing proven"
-            + (f"; total >= {result.bound}" if result.bound is not None else "")
+            f"{rules}: {status} after {result.seconds:.2f} s, nothing proven"
+            + (f"; total >= {result.lower_bound}" if result.lower_bound is not None else "")
         )
     else:
         what = "a strategy" if feasible else ("optimal strategy" if result.proven else "best strategy found")
         typer.echo(
             f"{rules}: {what} within {plural(depth, 'guess')}: total {result.value}, worst "
             f"{data['worst']}, first guess {data['first_guess']}, histogram "
-            f"{histogram_text(data['histogram'])}; status {result.status}"
-            + ("" if feasible or result.proven else f", total >= {result.bound} proven")
+            f"{histogram_text(data['histogram'])}; status {status}"
+            + ("" if feasible or result.proven else f", total >= {result.lower_bound} proven")
             + f" [{result.seconds:.2f} s]"
         )
 
@@ -542,7 +545,8 @@ def static(
 
     table = table_for(rules, memory_limit)
     result = solve_static(table, black_only=black_only, time_limit=time_limit, workers=workers)
-    guesses = None if result.solution is None else [rules.code_text(g) for g in result.solution]
+    status, chosen = result.details.status, result.details.guesses
+    guesses = None if chosen is None else [rules.code_text(g) for g in chosen]
     data = {
         "rules": str(rules),
         "answers": "black" if black_only else "black-white",
@@ -554,10 +558,10 @@ def static(
         return
     kind = "black pegs only" if black_only else "black and white pegs"
     if result.value is None:
-        typer.echo(f"{rules} static, {kind}: {result.status} after {result.seconds:.2f} s, no solution found")
+        typer.echo(f"{rules} static, {kind}: {status} after {result.seconds:.2f} s, no solution found")
         return
-    proven = "proven optimal" if result.proven else f"not proven, at least {result.bound}"
+    proven = "proven optimal" if result.proven else f"not proven, at least {result.lower_bound}"
     typer.echo(
         f"{rules} static, {kind}: {plural(result.value, 'guess')} + the final one ({proven}, "
-        f"{result.status}, {result.seconds:.2f} s): {' '.join(guesses)}"
+        f"{status}, {result.seconds:.2f} s): {' '.join(guesses)}"
     )

@@ -22,7 +22,10 @@ Turn 1 - 9 candidates - suggested guess: 11
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mastermind.app.interactive.explain import conflicting_turns, partition_text
+from mastermind.app.interactive.session import Session
 from mastermind.app.interactive.state import GameState
 from mastermind.app.interactive.text import code_list, describe, plural
 from mastermind.core.errors import MastermindError
@@ -40,8 +43,10 @@ Commands at any prompt:
   quit   stop (Ctrl-D and Ctrl-C too)"""
 
 
-class Assistant:
+class Assistant(Session):
     """A codebreaking session: ``handle(line)`` for every line typed, until ``done``."""
+
+    help_text = HELP
 
     def __init__(self, strategy: Strategy, *, list_limit: int = 50) -> None:
         self.strategy = strategy
@@ -80,26 +85,11 @@ class Assistant:
         return self._suggestions[key]
 
     # ---- input ---------------------------------------------------------------------------
-    def handle(self, line: str) -> str:
-        """React to one typed line; returns the text to show (may be empty)."""
-        text = line.strip()
-        word = " ".join(text.lower().split())
-        try:
-            if word in ("quit", "exit", "q"):
-                return self.stop()
-            if word in ("help", "?", "h"):
-                return HELP
-            if word == "undo":
-                return self.undo()
-            if word == "list":
-                return self.list_text()
-            if word == "why":
-                return self.why_text()
-            if self.pending is None:
-                return self._take_guess(text)
-            return self._take_feedback(text)
-        except MastermindError as exc:
-            return f"{exc}"
+    def commands(self) -> dict[str, Callable[[], str]]:
+        return {"undo": self.undo, "list": self.list_text, "why": self.why_text}
+
+    def move(self, text: str) -> str:
+        return self._take_guess(text) if self.pending is None else self._take_feedback(text)
 
     def _take_guess(self, text: str) -> str:
         if text == "":
@@ -156,13 +146,7 @@ class Assistant:
         if self.pending is not None:
             guess, self.pending = self.pending, None
             return f"Guess {self.rules.code_text(guess)} taken back.\n{self.turn_header()}"
-        if not self.state.turns:
-            return "Nothing to undo."
-        turn = self.state.undo()
-        return (
-            f"Guess {self.rules.code_text(turn.guess)} ({self.state.feedback(turn)}) taken back.\n"
-            f"{self.turn_header()}"
-        )
+        return f"{self.take_back()}.\n{self.turn_header()}"
 
     def list_text(self) -> str:
         cands = self.state.candidates
@@ -201,10 +185,6 @@ class Assistant:
         n = len(self.state.turns)
         secret = self.rules.code_text(self.state.turns[-1].guess)
         return f"Solved: the secret is {secret}, found in {plural(n, 'guess')}.\n{self.state.table_text()}"
-
-    def closing(self) -> str:
-        """Text when input ends before the game does (Ctrl-D)."""
-        return self.stop()
 
     def to_dict(self) -> dict:
         won = self.state.won

@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from mastermind.app.interactive.session import Session
 from mastermind.app.interactive.state import GameState
 from mastermind.app.interactive.text import describe, plural
 from mastermind.core.errors import MastermindError
@@ -52,12 +53,14 @@ def pick_secret(rules: Rules, seed: int) -> Code:
     return int(np.random.default_rng(seed).integers(rules.n_codes))
 
 
-class Codemaker:
+class Codemaker(Session):
     """A session where a person breaks ``secret``: ``handle(line)`` for every line, until ``done``.
 
     ``hint_strategy`` builds the strategy behind ``hint`` the first time one is asked for
     (building it may need the full score table).
     """
+
+    help_text = HELP
 
     def __init__(
         self,
@@ -87,28 +90,16 @@ class Codemaker:
     def prompt(self) -> str:
         return f"guess {len(self.state.turns) + 1}> "
 
-    def handle(self, line: str) -> str:
-        text = line.strip()
-        word = " ".join(text.lower().split())
-        try:
-            if word in ("quit", "exit", "q"):
-                return self.stop()
-            if word in ("help", "?", "h"):
-                return HELP
-            if word in ("give up", "giveup", "give-up"):
-                return self.give_up()
-            if word == "hint":
-                return self.hint()
-            if word == "undo":
-                return self.undo()
-            if word == "history":
-                return self.state.table_text() if self.state.turns else "No guesses yet."
-            if word == "":
-                return (
-                    f"type a guess of {self.rules.pegs} colours 1-{SYMBOLS[self.rules.colors - 1]}, or help"
-                )
-        except MastermindError as exc:
-            return f"{exc}"
+    def commands(self) -> dict[str, Callable[[], str]]:
+        give_up = dict.fromkeys(("give up", "giveup", "give-up"), self.give_up)
+        return {**give_up, "hint": self.hint, "undo": self.undo, "history": self.history_text}
+
+    def history_text(self) -> str:
+        return self.state.table_text() if self.state.turns else "No guesses yet."
+
+    def move(self, text: str) -> str:
+        if text == "":
+            return f"type a guess of {self.rules.pegs} colours 1-{SYMBOLS[self.rules.colors - 1]}, or help"
         try:
             guess = self.rules.parse_code(text)
         except MastermindError as exc:
@@ -126,13 +117,7 @@ class Codemaker:
         return str(feedback)
 
     def undo(self) -> str:
-        if not self.state.turns:
-            return "Nothing to undo."
-        turn = self.state.undo()
-        return (
-            f"Guess {self.rules.code_text(turn.guess)} ({self.state.feedback(turn)}) taken back; "
-            f"{plural(len(self.state.turns), 'guess')} so far."
-        )
+        return f"{self.take_back()}; {plural(len(self.state.turns), 'guess')} so far."
 
     def hint(self) -> str:
         if self._make_strategy is None:
@@ -159,10 +144,6 @@ class Codemaker:
         played = plural(len(self.state.turns), "guess")
         seed = "" if self.seed is None else f"; replay this secret with --seed {self.seed}"
         return f"Stopped after {played}{seed}."
-
-    def closing(self) -> str:
-        """Text when input ends before the game does (Ctrl-D)."""
-        return self.stop()
 
     def to_dict(self) -> dict:
         won = self.state.won

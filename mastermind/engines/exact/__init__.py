@@ -5,6 +5,6 @@
 21
 """
 
-from mastermind.engines.exact.solver import ExactResult, ExactSolver, solve, solve_by_first_guess
+from mastermind.engines.exact.solver import ExactSolver, solve, solve_by_first_guess
 
-__all__ = ["ExactResult", "ExactSolver", "solve", "solve_by_first_guess"]
+__all__ = ["ExactSolver", "solve", "solve_by_first_guess"]

@@ -27,11 +27,11 @@ from mastermind.engines.exact._kernels import (
     _mix,
     _sift_down,
     assess_guesses,
-    guess_refined_bound,
     most_classes,
     new_partition_log,
     perfect_member,
     refine_buffers,
+    refine_guess,
     repeats_partition,
     split_classes,
 )
@@ -373,23 +373,7 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         all_guesses = guesses.shape[0] == all_codes.shape[0] and not consistent
     rank_tables, size_tables = node_rank_tables(r - 1, n, branching, unit, penalty)
     refine = r - 1 >= 3
-    (
-        counts,
-        parts,
-        largest,
-        spread,
-        useful,
-        most,
-        b,
-        rank_cost,
-        bound,
-        ok,
-        exact_size,
-        two_level,
-        exact_guess,
-        exact_value,
-        cutoff,
-    ) = assess_guesses(
+    a = assess_guesses(
         scores,
         guesses,
         all_guesses,
@@ -404,6 +388,16 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         refine,
         most_hint,
     )
+    counts, parts, largest, spread, useful, bound, ok = (
+        a.counts,
+        a.parts,
+        a.largest,
+        a.spread,
+        a.useful,
+        a.bound,
+        a.ok,
+    )
+    exact_guess, exact_value = a.exact_guess, a.exact_value
     best = beta
     best_guess = -1
     lower = np.inf
@@ -431,11 +425,11 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
     heap = np.empty(max(n_pick, 1), dtype=np.int64)
     n_heap = 0
     buffers_ready = False
-    buf, buf_w, start, pos, seen, local = refine_buffers(scores, cands[:0], w[:0], win + 1, False)
+    scratch = refine_buffers(scores, cands[:0], w[:0], win + 1, False)
     # guesses explored so far, for one guess per partition
     log = new_partition_log(n_pick)
     n_log = 0
-    table = rank_tables[min(most, branching)]
+    table = rank_tables[min(a.most, branching)]
     exact_size_e = 2
     if refine and table.shape[0] > 2 and table[2] == table[1]:
         exact_size_e = 3
@@ -503,34 +497,27 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
             if v < lower:
                 lower = v
             break
-        if refine and _has_refinable(counts[:, gi], win, two_level):
+        if refine and _has_refinable(counts[:, gi], win, a.two_level):
             if not buffers_ready:
-                buf, buf_w, start, pos, seen, local = refine_buffers(scores, cands, w, win + 1, True)
+                scratch = refine_buffers(scores, cands, w, win + 1, True)
                 buffers_ready = True
-            v = (
-                guess_refined_bound(
-                    scores,
-                    guesses[gi],
-                    cands,
-                    w,
-                    rank_cost,
-                    counts[:, gi],
-                    win,
-                    unit,
-                    weighted,
-                    bound[gi],
-                    best - own,
-                    buf,
-                    buf_w,
-                    start,
-                    pos,
-                    seen,
-                    local,
-                )
-                + own
+            v = refine_guess(
+                scores,
+                guesses,
+                gi,
+                cands,
+                w,
+                a.rank_cost,
+                counts,
+                win,
+                unit,
+                weighted,
+                bound,
+                own,
+                best,
+                scratch,
             )
-            bound[gi] = v - own
-            if largest[gi] <= exact_size:
+            if largest[gi] <= a.exact_size:
                 # classes of at most three: the refined bound is the exact cost
                 if v < best:
                     best = v

@@ -6,8 +6,32 @@ Candidate sets reach the kernels ordered by weight, heaviest first, with their w
 secret of a class to arrive takes the k-th cheapest slot, ``rank_cost[k]``.
 """
 
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
+
+# What ``assess_guesses`` learns about a node, one typed value (numba builds and caches it).
+Assessment = namedtuple(
+    "Assessment",
+    (
+        "counts",
+        "parts",
+        "largest",
+        "spread",
+        "useful",
+        "most",
+        "b",
+        "rank_cost",
+        "bound",
+        "ok",
+        "exact_size",
+        "two_level",
+        "exact_guess",
+        "exact_value",
+        "cutoff",
+    ),
+)
 
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xBF58476D1CE4E5B9)
@@ -325,9 +349,11 @@ def split_classes(scores, guess, cands, weights, rank_cost, n_slots, win, unit, 
 
 @nb.njit(cache=True, nogil=True)
 def refined_bound(
-    scores, guess, cands, weights, rank_cost, n_slots, win, unit, refine, buf, buf_w, start, pos, seen, local
+    scores, guess, cands, weights, rank_cost, n_slots, win, unit, refine, scratch
 ):  # pragma: no cover
-    """Sum of ``class_bound`` over the non-winning classes of one guess (buffers reused)."""
+    """Sum of ``class_bound`` over the non-winning classes of one guess (``scratch``: the
+    buffers of ``refine_buffers``, reused)."""
+    buf, buf_w, start, pos, seen, local = scratch
     # ``local[i, j]``: answer between candidates i and j; classes hold positions in ``cands``
     row = scores[guess]
     n = cands.shape[0]
@@ -362,28 +388,14 @@ def _has_refinable(count, win, two_level):  # pragma: no cover - compiled
 
 @nb.njit(cache=True, nogil=True)
 def refined_bound_capped(
-    scores,
-    guess,
-    cands,
-    weights,
-    rank_cost,
-    count,
-    win,
-    unit,
-    base,
-    limit,
-    buf,
-    buf_w,
-    start,
-    pos,
-    seen,
-    local,
+    scores, guess, cands, weights, rank_cost, count, win, unit, base, limit, scratch
 ):  # pragma: no cover
     """``refined_bound`` without weights (all ones), stopping as soon as it reaches ``limit``:
     ``base`` is the plain perfect-tree bound of the guess (``count``: its class sizes), each
     class that fits in two levels adds what ``class_bound`` adds to its plain bound. Returns
     the full refined bound when below ``limit``, else a lower bound of it at least ``limit``.
     Only the classes that can add anything are gathered, in one pass over the candidates."""
+    buf, buf_w, start, pos, seen, local = scratch
     row = scores[guess]
     n = cands.shape[0]
     n_slots = count.shape[0]
@@ -422,62 +434,42 @@ def refined_bound_capped(
 
 @nb.njit(cache=True, nogil=True)
 def guess_refined_bound(
-    scores,
-    guess,
-    cands,
-    weights,
-    rank_cost,
-    count,
-    win,
-    unit,
-    weighted,
-    base,
-    limit,
-    buf,
-    buf_w,
-    start,
-    pos,
-    seen,
-    local,
+    scores, guess, cands, weights, rank_cost, count, win, unit, weighted, base, limit, scratch
 ):  # pragma: no cover
     """The refined bound of one guess, its own cost left out: ``refined_bound`` with weights,
     else ``refined_bound_capped`` (only whether it reaches ``limit`` matters then)."""
     if weighted:
-        return refined_bound(
+        return refined_bound(scores, guess, cands, weights, rank_cost, win + 1, win, unit, True, scratch)
+    return refined_bound_capped(
+        scores, guess, cands, weights, rank_cost, count, win, unit, base, limit, scratch
+    )
+
+
+@nb.njit(cache=True, nogil=True)
+def refine_guess(
+    scores, guesses, gi, cands, weights, rank_cost, counts, win, unit, weighted, bound, own, limit, scratch
+):  # pragma: no cover
+    """The refined bound of guess ``gi`` with its own cost ``own``, also written into
+    ``bound[gi]`` (without ``own``); only whether it reaches ``limit`` is sure without weights."""
+    v = (
+        guess_refined_bound(
             scores,
-            guess,
+            guesses[gi],
             cands,
             weights,
             rank_cost,
-            win + 1,
+            counts[:, gi],
             win,
             unit,
-            True,
-            buf,
-            buf_w,
-            start,
-            pos,
-            seen,
-            local,
+            weighted,
+            bound[gi],
+            limit - own,
+            scratch,
         )
-    return refined_bound_capped(
-        scores,
-        guess,
-        cands,
-        weights,
-        rank_cost,
-        count,
-        win,
-        unit,
-        base,
-        limit,
-        buf,
-        buf_w,
-        start,
-        pos,
-        seen,
-        local,
+        + own
     )
+    bound[gi] = v - own
+    return v
 
 
 @nb.njit(cache=True, nogil=True)
@@ -582,7 +574,7 @@ def assess_guesses(
     cutoff = beta
     if exact_guess >= 0 and exact_value < cutoff:
         cutoff = exact_value
-    return (
+    return Assessment(
         counts,
         parts,
         largest,
@@ -647,27 +639,21 @@ def plan_node(
     left out (for the lower bound when the search fails) and b.
     """
     n_slots = win + 1  # the win is the last answer slot
-    (
-        counts,
-        parts,
-        largest,
-        spread,
-        useful,
-        most,
-        b,
-        rank_cost,
-        bound,
-        ok,
-        exact_size,
-        two_level,
-        exact_guess,
-        exact_value,
-        cutoff,
-    ) = assess_guesses(
+    a = assess_guesses(
         scores, guesses, False, cands, weights, rank_tables, size_tables, own, beta, win, weighted, refine, 1
     )
+    counts, parts, largest, spread, useful, bound, ok = (
+        a.counts,
+        a.parts,
+        a.largest,
+        a.spread,
+        a.useful,
+        a.bound,
+        a.ok,
+    )
+    exact_guess, exact_value, cutoff = a.exact_guess, a.exact_value, a.cutoff
     n_guesses = guesses.shape[0]
-    buf, buf_w, start, pos, seen, local = refine_buffers(scores, cands, weights, n_slots, refine)
+    scratch = refine_buffers(scores, cands, weights, n_slots, refine)
     rest_min = np.inf
     n_plan = 0
     pick = np.empty(n_guesses, dtype=np.int64)
@@ -675,31 +661,24 @@ def plan_node(
         if not (useful[gi] and ok[gi]) or largest[gi] <= 2:
             continue
         v = bound[gi] + own
-        if v < cutoff and refine and _has_refinable(counts[:, gi], win, two_level):
-            v = (
-                guess_refined_bound(
-                    scores,
-                    guesses[gi],
-                    cands,
-                    weights,
-                    rank_cost,
-                    counts[:, gi],
-                    win,
-                    unit,
-                    weighted,
-                    bound[gi],
-                    cutoff - own,
-                    buf,
-                    buf_w,
-                    start,
-                    pos,
-                    seen,
-                    local,
-                )
-                + own
+        if v < cutoff and refine and _has_refinable(counts[:, gi], win, a.two_level):
+            v = refine_guess(
+                scores,
+                guesses,
+                gi,
+                cands,
+                weights,
+                a.rank_cost,
+                counts,
+                win,
+                unit,
+                weighted,
+                bound,
+                own,
+                cutoff,
+                scratch,
             )
-            bound[gi] = v - own
-            if largest[gi] <= exact_size:
+            if largest[gi] <= a.exact_size:
                 if v >= cutoff:
                     if v < rest_min:
                         rest_min = v
@@ -743,7 +722,7 @@ def plan_node(
         plan[k] = guesses[gi]
         plan_bound[k] = v
         k += 1
-    return plan[:k], plan_bound[:k], exact_guess, exact_value, rest_min, most
+    return plan[:k], plan_bound[:k], exact_guess, exact_value, rest_min, a.most
 
 
 @nb.njit(cache=True, nogil=True)

@@ -57,12 +57,7 @@ def reference_cost(
         own = unit * sum(w[x] for x in s)
         best = INF
         for g in s if pool == "consistent" else all_guesses:
-            row = scores[g]
-            classes: dict[int, list[int]] = {}
-            for x in s:
-                a = int(row[x])
-                if a != win:
-                    classes.setdefault(a, []).append(x)
+            classes = _classes(scores[g], s, win)
             total = own + (penalty * w[g] if r == 1 and g in s else 0)
             for part in classes.values():
                 total += cost(tuple(part), r - 1)
@@ -78,6 +73,16 @@ def reference_cost(
         return cost(tuple(sorted(int(c) for c in cands)), len(cands) if max_guesses is None else max_guesses)
     finally:
         sys.setrecursionlimit(limit)
+
+
+def _classes(row, secrets: tuple, win: int) -> dict[int, list[int]]:
+    """The secrets a guess leaves, by answer (its score row), the win left out."""
+    classes: dict[int, list[int]] = {}
+    for x in secrets:
+        a = int(row[x])
+        if a != win:
+            classes.setdefault(a, []).append(x)
+    return classes
 
 
 def reference_worst(table: CodeTable, cands: Sequence[int], *, pool: str = "all") -> int:
@@ -96,12 +101,7 @@ def reference_worst(table: CodeTable, cands: Sequence[int], *, pool: str = "all"
             return memo[s]
         best = len(s) + 1
         for g in s if pool == "consistent" else range(table.n):
-            row = scores[g]
-            classes: dict[int, list[int]] = {}
-            for x in s:
-                a = int(row[x])
-                if a != win:
-                    classes.setdefault(a, []).append(x)
+            classes = _classes(scores[g], s, win)
             if len(classes) == 1 and g not in s:
                 continue  # the same set again: never shorter
             worst = 1 + max((depth(tuple(p), budget + 1) for p in classes.values()), default=0)

@@ -33,9 +33,6 @@ OBJECTIVES = ("total", "worst")
 POOLS = ("all", "consistent")
 
 
-ExactResult = Result  # the engines' one result type, under the name callers know
-
-
 class SearchInterrupted(KeyboardInterrupt):
     """A search stopped by Ctrl-C where no partial answer was asked for."""
 
@@ -263,28 +260,10 @@ class ExactSolver:
         max_guesses: int | None,
         counters: Counters | None = None,
         start: float,
-        nodes: int = 0,
-        memo_hits: int = 0,
     ) -> Result:
         """The proven result of a search that found the optimal strategy tree ``root``."""
-        counters = Counters(nodes, memo_hits) if counters is None else counters
-        tree, stats, total, weight_sum, fraction = self._measure(root)
-        return Result(
-            rules=self.rules,
-            objective=objective,
-            value=total,
-            proven=True,
-            lower_bound=total,
-            upper_bound=total,
-            tree=tree,
-            stats=stats,
-            counters=counters,
-            seconds=time.perf_counter() - start,
-            weight_sum=weight_sum,
-            fraction=fraction,
-            max_guesses=max_guesses,
-            pool=self.pool,
-            weighted=self.original_weights is not None,
+        return self._result(
+            root, None, objective=objective, max_guesses=max_guesses, counters=counters, start=start
         )
 
     def unproven(
@@ -300,26 +279,46 @@ class ExactSolver:
     ) -> Result:
         """The result of a stopped search: a lower bound on the optimum (in the units of the
         total) and the best strategy found so far, if any."""
-        lower = _scaled(lower, self.scale)
+        return self._result(
+            root,
+            _scaled(lower, self.scale),
+            objective=objective,
+            max_guesses=max_guesses,
+            counters=counters,
+            start=start,
+            reason=reason,
+        )
+
+    def _result(
+        self,
+        root,
+        lower,
+        *,
+        objective: str,
+        max_guesses: int | None,
+        counters: Counters | None,
+        start: float,
+        reason: str | None = None,
+    ) -> Result:
+        """Proven (no ``reason`` to stop) or not: the strategy ``root`` measured, the bounds."""
         if root is None:
-            stats, tree, total, weight_sum, fraction = None, None, None, 0, None
+            tree, stats, total, fraction = None, None, None, None
+            weight_sum = len(self.cands)
             if self.original_weights is not None:
                 weight_sum = self.original_weights[self.cands].sum().item()
-            else:
-                weight_sum = len(self.cands)
         else:
             tree, stats, total, weight_sum, fraction = self._measure(root)
-            lower = min(lower, total)
+            lower = total if reason is None else min(lower, total)
         return Result(
             rules=self.rules,
             objective=objective,
             value=total,
-            proven=False,
+            proven=reason is None,
             lower_bound=lower,
             upper_bound=total,
             tree=tree,
             stats=stats,
-            counters=counters,
+            counters=Counters() if counters is None else counters,
             seconds=time.perf_counter() - start,
             weight_sum=weight_sum,
             fraction=fraction,

@@ -15,7 +15,7 @@ value against every secret and the maker's mix at least the value against every 
 
 >>> from mastermind.core.game import CodeTable, Rules
 >>> result = game_value(CodeTable(Rules(2, 2)), solver="search")
->>> result.value, result.proven, [(m.name, m.probability) for m in result.maker]
+>>> result.value, result.proven, [(m.name, m.probability) for m in result.details.maker]
 (Fraction(2, 1), True, [('aa', Fraction(1, 2)), ('ab', Fraction(1, 2))])
 """
 
@@ -27,13 +27,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from mastermind.core.errors import MastermindError
-from mastermind.core.game import Code, CodeTable, Rules
+from mastermind.core.game import Code, CodeTable
 from mastermind.core.progress import NoProgress, Progress
 from mastermind.core.tree import Stats, StrategyTree
 from mastermind.engines.gamevalue.bestreply import best_reply, exact_solver_available
 from mastermind.engines.gamevalue.classes import code_classes
 from mastermind.engines.gamevalue.lp import solve_breaker_lp
 from mastermind.engines.gamevalue.rational import solve_matrix_game
+from mastermind.engines.result import Details, Result
 
 FLOAT_TOLERANCE = 1e-9
 
@@ -60,29 +61,29 @@ class BreakerTree:
 
 
 @dataclass
-class GameValue:
-    rules: Rules
-    value: Fraction  # the game value when proven, else the best upper bound found
-    lower: Fraction | float  # best lower bound (equals value when proven)
-    proven: bool
+class GameValue(Details):
+    """What the game value adds to its :class:`Result` (whose ``value`` is the game value
+    when proven, else the best upper bound found, and ``lower_bound`` the best lower bound):
+    both optimal mixes and the work of the column generation."""
+
     maker: list[MakerClass]
     breaker: list[BreakerTree]
     iterations: int  # best replies computed
     columns: int  # trees in the final LP
     uniform_total: int  # optimal total guesses against a uniformly random secret
-    seconds: float
     solver: str
     history: list[tuple[float, float]] = field(default_factory=list)  # (lower, upper) per round
 
-    def to_dict(self) -> dict:
-        rules = self.rules
+    def result_dict(self, result: Result) -> dict:
+        rules = result.rules
+        value = Fraction(result.value or 0)
         return {
             "rules": str(rules),
-            "value_numerator": self.value.numerator,
-            "value_denominator": self.value.denominator,
-            "value": float(self.value),
-            "proven": self.proven,
-            "lower_bound": float(self.lower),
+            "value_numerator": value.numerator,
+            "value_denominator": value.denominator,
+            "value": float(value),
+            "proven": result.proven,
+            "lower_bound": float(result.lower_bound or 0),
             "maker": [
                 {
                     "pattern": m.name,
@@ -106,7 +107,7 @@ class GameValue:
             ],
             "uniform_total": self.uniform_total,
             "iterations": self.iterations,
-            "seconds": round(self.seconds, 3),
+            "seconds": round(result.seconds, 3),
         }
 
 
@@ -118,7 +119,7 @@ def game_value(
     jobs: int = 1,
     smoothing: float = 0.9,
     progress: Progress | None = None,
-) -> GameValue:
+) -> Result[GameValue]:
     """Solve the maker-versus-breaker game of ``table`` (which needs the full score table).
 
     ``smoothing`` in [0, 1) moves the LP's maker prices towards the best maker mix found so
@@ -225,19 +226,19 @@ def game_value(
         (BreakerTree(t, w, totals, t.stats(table)) for (t, totals), w in zip(columns, tree_mix) if w > 0),
         key=lambda b: -b.weight,
     )
-    return GameValue(
-        table.rules,
-        value,
-        value if proven else lower,
-        proven,
-        maker,
-        breaker,
-        iterations,
-        len(columns),
-        int(uniform_total),
-        time.perf_counter() - start,
-        solver,
-        history,
+    return Result(
+        rules=table.rules,
+        objective="game value",
+        value=value,
+        proven=proven,
+        lower_bound=value if proven else lower,
+        upper_bound=value,
+        tree=None,
+        stats=None,
+        seconds=time.perf_counter() - start,
+        weight_sum=1,
+        fraction=value,
+        details=GameValue(maker, breaker, iterations, len(columns), int(uniform_total), solver, history),
     )
 
 

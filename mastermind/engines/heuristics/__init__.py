@@ -12,7 +12,7 @@ Strategies are found by name in :mod:`mastermind.app.registry`; this engine know
 from __future__ import annotations
 
 from mastermind.engines.heuristics.montecarlo import MonteCarloResult, monte_carlo
-from mastermind.engines.heuristics.play import play_all
+from mastermind.engines.heuristics.play import play_all, solve
 from mastermind.engines.heuristics.scores import CRITERIA, Scorer, guess_keys
 from mastermind.engines.heuristics.strategies import (
     POOLS,
@@ -34,4 +34,5 @@ __all__ = [
     "guess_keys",
     "monte_carlo",
     "play_all",
+    "solve",
 ]

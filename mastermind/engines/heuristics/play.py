@@ -13,17 +13,45 @@ on the thousands of small nodes near the leaves. The tests check both give equal
 >>> tree = play_all(SimpleStrategy(table))
 >>> tree.stats(table).histogram
 [1, 2, 1]
+>>> result = solve(SimpleStrategy(table))
+>>> result.value, result.proven, result.lower_bound, result.upper_bound, result.worst
+(8, False, None, 8, 3)
 """
 
 from __future__ import annotations
+
+import time
+from fractions import Fraction
 
 import numpy as np
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.core.strategy import Strategy
-from mastermind.core.tree import Node, StrategyTree, build_tree
+from mastermind.core.tree import Node, Stats, StrategyTree, build_tree
 from mastermind.engines.heuristics.scores import computed_answers
+from mastermind.engines.result import Result
+
+
+def solve(strategy: Strategy, candidates: np.ndarray | None = None) -> Result:
+    """Every secret (all codes, or ``candidates``) played with ``strategy``: its tree and its
+    total, which proves no optimum (only an upper bound on it)."""
+    start = time.perf_counter()
+    tree = play_all(strategy, candidates)
+    stats = Stats.from_depths(tree.depths(strategy.table, candidates))
+    return Result(
+        rules=strategy.table.rules,
+        objective="total",
+        value=stats.total,
+        proven=False,
+        lower_bound=None,
+        upper_bound=stats.total,
+        tree=tree,
+        stats=stats,
+        seconds=time.perf_counter() - start,
+        weight_sum=stats.secrets,
+        fraction=Fraction(stats.total, stats.secrets),
+    )
 
 
 def play_all(strategy: Strategy, candidates: np.ndarray | None = None) -> StrategyTree:

@@ -11,9 +11,9 @@ strategy of that depth exists, so an infeasible answer proves a worst-case lower
 >>> from mastermind.core.game import CodeTable, Rules
 >>> t = CodeTable(Rules(2, 2))
 >>> r = solve_tree(t, max_depth=3, time_limit=10, workers=1)
->>> r.status, r.value, r.proven
-('OPTIMAL', 8, True)
->>> depth_feasible(t, 2, time_limit=10, workers=1).status
+>>> r.details.status, r.value, r.proven, r.worst
+('OPTIMAL', 8, True, 3)
+>>> depth_feasible(t, 2, time_limit=10, workers=1).details.status
 'INFEASIBLE'
 """
 
@@ -28,7 +28,8 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, format_bytes, format_count
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.core.tree import Node, StrategyTree
-from mastermind.engines.models.result import ModelResult, make_solver
+from mastermind.engines.models.result import ModelRun, make_solver, model_result
+from mastermind.engines.result import Result
 
 MAX_MODEL_SIZE = 3_000_000  # (node, secret, guess) triples; beyond this the model is hopeless
 
@@ -134,9 +135,9 @@ def solve_tree(
     time_limit: float = 60.0,
     workers: int = 1,
     lower_bound: int | None = None,
-) -> ModelResult:
+) -> Result[ModelRun]:
     """Best strategy tree of depth at most ``max_depth`` (``objective="total"``) or any such
-    tree (``objective="feasible"``). ``value``: its total guesses; ``solution``: a StrategyTree.
+    tree (``objective="feasible"``). ``value``: its total guesses; ``tree``: the strategy.
 
     ``lower_bound`` (for example a lookahead bound) is added as a bound on the objective; it
     must be a proven bound, or the model may wrongly become infeasible.
@@ -204,11 +205,29 @@ def solve_tree(
         tree = _extract(table, solver, x, y, layout, secrets)
         bound = int(round(solver.best_objective_bound)) if objective == "total" else None
         proven = status == cp_model.OPTIMAL
-        return ModelResult(name, value, bound, proven, seconds, tree)
+        return model_result(
+            table,
+            objective,
+            name,
+            value=value,
+            bound=bound,
+            proven=proven,
+            seconds=seconds,
+            tree=tree,
+            secrets=secrets,
+        )
     bound = None
     if objective == "total" and status == cp_model.UNKNOWN:
         bound = int(round(solver.best_objective_bound))
-    return ModelResult(name, None, bound, status == cp_model.INFEASIBLE, seconds, None)
+    return model_result(
+        table,
+        objective,
+        name,
+        value=None,
+        bound=bound,
+        proven=status == cp_model.INFEASIBLE,
+        seconds=seconds,
+    )
 
 
 def _reached(model, y, v: int, n_s: int):
@@ -243,7 +262,7 @@ def depth_feasible(
     candidates: np.ndarray | None = None,
     time_limit: float = 60.0,
     workers: int = 1,
-) -> ModelResult:
+) -> Result[ModelRun]:
     """Does a strategy exist that solves every secret within ``depth`` guesses?
 
     ``INFEASIBLE`` (proven) means the optimal worst case is at least ``depth + 1``.
@@ -271,8 +290,8 @@ def worst_case_lower_bound(
             r = depth_feasible(table, depth, time_limit=left, workers=workers)
         except MastermindError:
             return depth, False
-        if r.infeasible:
+        if r.details is not None and r.details.infeasible:
             depth += 1
             continue
-        return depth, r.feasible
+        return depth, r.value is not None
     return depth, False

@@ -1,45 +1,71 @@
-"""What every OR-Tools model reports: status, best value, proven bound, and whether it is proven."""
+"""What every OR-Tools model reports: a :class:`Result` with the solver's status as its details."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+
+import numpy as np
 
 from mastermind.core.errors import MastermindError
+from mastermind.core.game import Code, CodeTable
+from mastermind.core.tree import Stats, StrategyTree
+from mastermind.engines.result import Details, Result
 
 
 @dataclass(frozen=True)
-class ModelResult:
-    """Outcome of one CP-SAT run.
+class ModelRun(Details):
+    """What a CP-SAT run adds to its :class:`Result`: the solver's status and, for the static
+    model, the chosen guesses (the strategy-tree model's strategy is ``Result.tree``).
 
-    ``value`` is the best solution found (None if none), ``bound`` the best proven lower bound
-    on the objective (for a feasibility question: None), ``proven`` is True when the solver
-    closed the question within its limits (optimal, or infeasible).
+    ``Result.value`` is the best solution found (None if none), ``lower_bound`` the best
+    proven bound on the objective (for a feasibility question: None), ``proven`` True when
+    the solver closed the question within its limits (optimal, or infeasible).
     """
 
     status: str
-    value: int | None
-    bound: int | None
-    proven: bool
-    seconds: float
-    solution: Any = field(default=None, compare=False, repr=False)
-
-    @property
-    def feasible(self) -> bool:
-        return self.value is not None
+    guesses: list[Code] | None = field(default=None, compare=False, repr=False)
 
     @property
     def infeasible(self) -> bool:
         return self.status == "INFEASIBLE"
 
-    def to_dict(self) -> dict:
+    def result_dict(self, result: Result) -> dict:
         return {
             "status": self.status,
-            "value": self.value,
-            "bound": self.bound,
-            "proven": self.proven,
-            "seconds": round(self.seconds, 3),
+            "value": result.value,
+            "bound": result.lower_bound,
+            "proven": result.proven,
+            "seconds": round(result.seconds, 3),
         }
+
+
+def model_result(
+    table: CodeTable,
+    objective: str,
+    status: str,
+    *,
+    value: int | None,
+    bound: int | None,
+    proven: bool,
+    seconds: float,
+    tree: StrategyTree | None = None,
+    secrets: np.ndarray | None = None,
+    guesses: list[Code] | None = None,
+) -> Result[ModelRun]:
+    """The :class:`Result` of one CP-SAT run (``tree`` replayed against every secret, or
+    against ``secrets``)."""
+    return Result(
+        rules=table.rules,
+        objective=objective,
+        value=value,
+        proven=proven,
+        lower_bound=bound,
+        upper_bound=value,
+        tree=tree,
+        stats=None if tree is None else Stats.from_depths(tree.depths(table, secrets)),
+        seconds=seconds,
+        details=ModelRun(status, guesses),
+    )
 
 
 def check_limits(time_limit: float, workers: int) -> None:

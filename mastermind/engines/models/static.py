@@ -11,7 +11,7 @@ a canonical first guess; the model asks for one.
 
 >>> from mastermind.core.game import CodeTable, Rules
 >>> r = solve_static(CodeTable(Rules(2, 3)), time_limit=10, workers=1)
->>> r.status, r.value, r.proven, separates(CodeTable(Rules(2, 3)), r.solution)
+>>> r.details.status, r.value, r.proven, separates(CodeTable(Rules(2, 3)), r.details.guesses)
 ('OPTIMAL', 2, True, True)
 """
 
@@ -25,7 +25,8 @@ import numpy as np
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.symmetry import canonical_first_guesses
-from mastermind.engines.models.result import ModelResult, make_solver
+from mastermind.engines.models.result import ModelRun, make_solver, model_result
+from mastermind.engines.result import Result
 
 MAX_PAIRS_TERMS = 20_000_000
 
@@ -56,10 +57,10 @@ def counting_static_bound(table: CodeTable, black_only: bool = False) -> int:
 
 def solve_static(
     table: CodeTable, *, black_only: bool = False, time_limit: float = 60.0, workers: int = 1
-) -> ModelResult:
+) -> Result[ModelRun]:
     """Fewest guesses fixed in advance whose answers identify every secret.
 
-    ``value``: the best number found, ``bound``: proven lower bound, ``solution``: the guesses.
+    ``value``: the best number found, ``lower_bound``: proven, ``details.guesses``: the guesses.
     """
     from ortools.sat.python import cp_model
 
@@ -88,12 +89,16 @@ def solve_static(
     name = solver.status_name(status)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         chosen = [g for g in range(n) if solver.boolean_value(u[g])]
-        return ModelResult(
+        return model_result(
+            table,
+            "static",
             name,
-            len(chosen),
-            int(round(solver.best_objective_bound)),
-            status == cp_model.OPTIMAL,
-            seconds,
-            chosen,
+            value=len(chosen),
+            bound=int(round(solver.best_objective_bound)),
+            proven=status == cp_model.OPTIMAL,
+            seconds=seconds,
+            guesses=chosen,
         )
-    return ModelResult(name, None, None, status == cp_model.INFEASIBLE, seconds, None)
+    return model_result(
+        table, "static", name, value=None, bound=None, proven=status == cp_model.INFEASIBLE, seconds=seconds
+    )
