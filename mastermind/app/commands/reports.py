@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -11,7 +12,9 @@ from mastermind.app.commands.common import (
     JsonOpt,
     MemoryOpt,
     NoRepeatOpt,
+    anytime_fields,
     console,
+    exit_if_interrupted,
     game_command,
     histogram_text,
     memory_limit_bytes,
@@ -209,7 +212,10 @@ def compare(
     table_for(rules, memory_limit)  # size check first: one line, before any work
     from mastermind.core.compiling import ALL_KERNELS, CompileNotice
 
-    with CompileNotice(ALL_KERNELS, "the kernels", quiet=json_output), progress_bar(wants_progress(json_output)) as bar:
+    with (
+        CompileNotice(ALL_KERNELS, "the kernels", quiet=json_output),
+        progress_bar(wants_progress(json_output)) as bar,
+    ):
         result = run_compare(rules, time_limit=time_limit, seed=seed, memory_limit=memory_limit, progress=bar)
     if plot is not None:
         from mastermind.app.plots import plot_comparison
@@ -478,6 +484,7 @@ def cpsat(
 ) -> None:
     from mastermind.engines.models.bounds import lookahead_total_bound, lookahead_worst_bound
     from mastermind.engines.models.cpsat_tree import check_model_size, solve_tree
+    from mastermind.engines.models.result import ModelResult
 
     if depth is not None and depth < 1:
         raise MastermindError(f"--depth must be at least 1, got {depth}")
@@ -486,20 +493,26 @@ def cpsat(
         depth = lookahead_worst_bound(table, 1) + (0 if feasible else 1)
     check_model_size(table, depth)  # before any bound or model is computed
     seed = None if feasible else lookahead_total_bound(table, 2 if table.n <= 256 else 1)
-    result = solve_tree(
-        table,
-        depth,
-        objective="feasible" if feasible else "total",
-        time_limit=time_limit,
-        workers=workers,
-        lower_bound=seed,
-    )
+    start = time.perf_counter()
+    try:
+        result = solve_tree(
+            table,
+            depth,
+            objective="feasible" if feasible else "total",
+            time_limit=time_limit,
+            workers=workers,
+            lower_bound=seed,
+        )
+    except KeyboardInterrupt:  # while the model was built: the lookahead bound is all there is
+        result = ModelResult("UNKNOWN", None, seed, False, time.perf_counter() - start, None, "interrupted")
     data = {
         "rules": str(rules),
         "depth": depth,
         "question": "feasible" if feasible else "total",
         **result.to_dict(),
     }
+    if not feasible:
+        data.update(anytime_fields(result.proven, result.bound, result.value, result.stopped))
     if result.solution is not None:
         stats = result.solution.stats(table)
         data["worst"] = stats.worst
@@ -507,7 +520,9 @@ def cpsat(
         data["first_guess"] = rules.code_text(result.solution.root.guess)
     if json_output:
         print_json(data)
+        exit_if_interrupted(result.stopped)
         return
+    stopped = f"stopped ({result.stopped})" if result.stopped else result.status
     if result.infeasible:
         typer.echo(
             f"{rules}: no strategy solves every secret within {plural(depth, 'guess')} (proven): "
@@ -515,8 +530,8 @@ def cpsat(
         )
     elif result.value is None:
         typer.echo(
-            f"{rules}: {result.status} after {result.seconds:.2f} s, nothing proven"
-            + (f"; total >= {result.bound}" if result.bound is not None else "")
+            f"{rules}: {stopped} after {result.seconds:.2f} s, not proven, no strategy found"
+            + (f"; total >= {result.bound} proven" if result.bound is not None else "")
         )
     else:
         what = "a strategy" if feasible else ("optimal strategy" if result.proven else "best strategy found")
@@ -524,9 +539,10 @@ def cpsat(
             f"{rules}: {what} within {plural(depth, 'guess')}: total {result.value}, worst "
             f"{data['worst']}, first guess {data['first_guess']}, histogram "
             f"{histogram_text(data['histogram'])}; status {result.status}"
-            + ("" if feasible or result.proven else f", total >= {result.bound} proven")
+            + ("" if feasible or result.proven else f", {stopped}, not proven: total >= {result.bound}")
             + f" [{result.seconds:.2f} s]"
         )
+    exit_if_interrupted(result.stopped)
 
 
 # ---- static ------------------------------------------------------------------------------
@@ -538,26 +554,39 @@ def static(
     time_limit: TimeLimitOpt = 60.0,
     workers: WorkersOpt = 2,
 ) -> None:
-    from mastermind.engines.models.static import solve_static
+    from mastermind.engines.models.result import ModelResult
+    from mastermind.engines.models.static import counting_static_bound, solve_static
 
     table = table_for(rules, memory_limit)
-    result = solve_static(table, black_only=black_only, time_limit=time_limit, workers=workers)
+    start = time.perf_counter()
+    try:
+        result = solve_static(table, black_only=black_only, time_limit=time_limit, workers=workers)
+    except KeyboardInterrupt:  # while the model was built: only the counting bound is known
+        least = counting_static_bound(table, black_only)
+        result = ModelResult("UNKNOWN", None, least, False, time.perf_counter() - start, None, "interrupted")
     guesses = None if result.solution is None else [rules.code_text(g) for g in result.solution]
     data = {
         "rules": str(rules),
         "answers": "black" if black_only else "black-white",
         **result.to_dict(),
+        **anytime_fields(result.proven, result.bound, result.value, result.stopped),
         "guesses": guesses,
     }
     if json_output:
         print_json(data)
+        exit_if_interrupted(result.stopped)
         return
     kind = "black pegs only" if black_only else "black and white pegs"
+    stopped = f"stopped ({result.stopped})" if result.stopped else result.status
     if result.value is None:
-        typer.echo(f"{rules} static, {kind}: {result.status} after {result.seconds:.2f} s, no solution found")
-        return
-    proven = "proven optimal" if result.proven else f"not proven, at least {result.bound}"
-    typer.echo(
-        f"{rules} static, {kind}: {plural(result.value, 'guess')} + the final one ({proven}, "
-        f"{result.status}, {result.seconds:.2f} s): {' '.join(guesses)}"
-    )
+        typer.echo(
+            f"{rules} static, {kind}: {stopped} after {result.seconds:.2f} s, not proven, no solution found"
+            + ("" if result.bound is None else f"; at least {plural(result.bound, 'guess')} + the final one")
+        )
+    else:
+        proven = "proven optimal" if result.proven else f"{stopped}, not proven, at least {result.bound}"
+        typer.echo(
+            f"{rules} static, {kind}: {plural(result.value, 'guess')} + the final one ({proven}, "
+            f"{result.status}, {result.seconds:.2f} s): {' '.join(guesses)}"
+        )
+    exit_if_interrupted(result.stopped)
