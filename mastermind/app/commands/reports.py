@@ -390,7 +390,16 @@ def bounds(
             help="Bound the bottom classes with their own branching: stronger, slower (about 20 s on p4c6).",
         ),
     ] = False,
+    time_limit: Annotated[
+        Optional[float],
+        seconds_option(
+            "--time-limit",
+            help="Stop after this many seconds and report the bounds finished so far (exit 0).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
+    from mastermind.core import cancel
     from mastermind.engines.models.bounds import (
         counting_worst_bound,
         crude_worst_bound,
@@ -407,20 +416,25 @@ def bounds(
     first, mu = knuth_first_guess(table)
     worst = {"crude": crude_worst_bound(rules, mu), "counting": counting_worst_bound(rules, table.n)}
     total = {"perfect_tree": perfect_tree_total(rules, table.n)}
-    for k in range(1, levels + 1):
-        worst[f"lookahead_{k}"] = lookahead_worst_bound(table, k)
-        total[f"lookahead_{k}"] = lookahead_total_bound(table, k)
-    if refined:
-        worst[f"refined_{levels}"] = lookahead_worst_bound(table, levels, refined=True)
-        total[f"refined_{levels}"] = lookahead_total_bound(table, levels, refined=True)
-    by_first = (
-        {
-            rules.code_text(g): v
-            for g, v in lookahead_totals_by_first_guess(table, levels, refined=refined).items()
-        }
-        if levels
-        else {}
-    )
+    found: dict = {}  # total bound by first guess, as each is finished
+    stopped = None
+
+    def status() -> str:
+        return f"bounds so far: worst case >= {max(worst.values())}, total >= {max(total.values())}"
+
+    with cancel.deadline_flag(time_limit) as (flag, deadline), cancel.running(flag, status):
+        try:
+            for k in range(1, levels + 1):
+                worst[f"lookahead_{k}"] = lookahead_worst_bound(table, k, stop=flag)
+                total[f"lookahead_{k}"] = lookahead_total_bound(table, k, stop=flag)
+            if refined:
+                worst[f"refined_{levels}"] = lookahead_worst_bound(table, levels, refined=True, stop=flag)
+                total[f"refined_{levels}"] = lookahead_total_bound(table, levels, refined=True, stop=flag)
+            if levels:
+                lookahead_totals_by_first_guess(table, levels, refined=refined, stop=flag, into=found)
+        except cancel.Stopped:
+            stopped = cancel.reason(deadline)
+    by_first = {rules.code_text(g): v for g, v in found.items()}
     data = {
         "rules": str(rules),
         "codes": table.n,
@@ -432,9 +446,12 @@ def bounds(
         "total_by_first_guess": by_first,
         "levels": levels,
         "refined": refined,
+        # bounds only: the optimum itself is not proven here
+        **anytime_fields(False, max(total.values()), None, stopped),
     }
     if json_output:
         print_json(data)
+        exit_if_interrupted(stopped)
         return
     out = console()
     out.print(
@@ -453,9 +470,18 @@ def bounds(
     )
     if by_first:
         out.print(
-            f"{levels}-level{' refined' if refined else ''} total bound by first guess: "
+            f"{levels}-level{' refined' if refined else ''} total bound by first guess"
+            + (" (those finished)" if stopped else "")
+            + ": "
             + ", ".join(f"{g} {v}" for g, v in by_first.items())
         )
+    if stopped:
+        finished = sum(1 for k in total if k.startswith("lookahead_"))
+        out.print(
+            f"stopped ({stopped}) with {finished} of {levels} lookahead levels finished: the bounds "
+            "above are proven, deeper ones were not computed"
+        )
+    exit_if_interrupted(stopped)
 
 
 # ---- cpsat -------------------------------------------------------------------------------
