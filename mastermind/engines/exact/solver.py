@@ -204,9 +204,23 @@ class ExactSolver:
                 tree_search, limit, root_guess = self._tie_break(search, value, limit, only, root_guess)
                 nodes += tree_search.nodes
                 hits += tree_search.memo_hits
-            root = tree_search.build(cands, limit, guess=root_guess)
-            if search.stopped or tree_search.stopped:
-                raise SearchInterrupted()
+            try:
+                root = tree_search.build(cands, limit, guess=root_guess)
+            except AssertionError:
+                if not (search.stopped or tree_search.stopped):
+                    raise
+            if search.stopped or tree_search.stopped:  # stopped while the tree was built
+                if stop is None:
+                    raise SearchInterrupted()
+                return self.unproven(
+                    value if objective == "total" else 0,
+                    None,
+                    objective=objective,
+                    max_guesses=max_guesses,
+                    counters=Counters(nodes, hits),
+                    start=start,
+                    reason="stopped",
+                )
         result = self.result(
             root, objective=objective, max_guesses=max_guesses, counters=Counters(nodes, hits), start=start
         )
