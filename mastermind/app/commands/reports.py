@@ -126,29 +126,49 @@ def table(
             if rules.table_bytes() > limit:
                 table_for(rules, limit)
         rows = []
+        stopped = None
         with progress_bar(wants_progress(json_output)) as bar, TimedWorker() as worker:
             bar.start(len(games), "table")
-            for rules in games:
-                rows.append(
-                    knuth_table_row(
-                        rules,
-                        worker,
-                        time_limit=time_limit,
-                        memory_limit=limit,
-                        cpsat_time=cpsat_time,
-                        workers=workers,
+            try:
+                for rules in games:
+                    rows.append(
+                        knuth_table_row(
+                            rules,
+                            worker,
+                            time_limit=time_limit,
+                            memory_limit=limit,
+                            cpsat_time=cpsat_time,
+                            workers=workers,
+                        )
                     )
-                )
-                bar.advance(1)
+                    bar.advance(1)
+            except KeyboardInterrupt:  # Ctrl-C: the rows finished so far are the answer
+                worker.close(kill=True)
+                stopped = "interrupted"
+        unfinished = [str(r) for r in games[len(rows) :]]
         if json_output:
-            print_json([r.to_dict() for r in rows])
-            return
-        typer.echo(markdown_table(rows))
+            if stopped is None:
+                print_json([r.to_dict() for r in rows])
+                return
+            # one object, so that a script sees the table is incomplete (a finished table is a list)
+            print_json(
+                {
+                    "rows": [r.to_dict() for r in rows],
+                    "unfinished": unfinished,
+                    **anytime_fields(False, None, None, stopped),
+                }
+            )
+            exit_if_interrupted(stopped)
+        if rows:
+            typer.echo(markdown_table(rows))
         open_cells = [str(r.rules) for r in rows if r.optimal_total is None or r.optimal_worst is None]
         if open_cells:
             typer.echo(
                 f"\nopen (exact solver past {time_limit:g} s; bounds shown as >=): " + ", ".join(open_cells)
             )
+        if stopped:
+            typer.echo(f"\nstopped ({stopped}), not computed: " + ", ".join(unfinished))
+        exit_if_interrupted(stopped)
 
 
 def markdown_table(rows) -> str:
