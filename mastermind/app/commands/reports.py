@@ -538,9 +538,10 @@ def cpsat(
     if depth is None:
         depth = lookahead_worst_bound(table, 1) + (0 if feasible else 1)
     check_model_size(table, depth)  # before any bound or model is computed
-    seed = None if feasible else lookahead_total_bound(table, 2 if table.n <= 256 else 1)
     start = time.perf_counter()
+    seed = None
     try:
+        seed = None if feasible else lookahead_total_bound(table, 2 if table.n <= 256 else 1)
         result = solve_tree(
             table,
             depth,
@@ -549,7 +550,7 @@ def cpsat(
             workers=workers,
             lower_bound=seed,
         )
-    except KeyboardInterrupt:  # while the model was built: the lookahead bound is all there is
+    except KeyboardInterrupt:  # before CP-SAT ran: the lookahead bound is all there is
         result = ModelResult("UNKNOWN", None, seed, False, time.perf_counter() - start, None, "interrupted")
     data = {
         "rules": str(rules),
