@@ -295,4 +295,3 @@ def test_ctrl_c_stops_a_big_solve_with_bounds():
     assert proc.returncode == 130, err
     assert elapsed < 5  # the target is 1 s; generous so that a busy machine does not fail it
     assert "lower bound" in out and "not" in out.lower()
-

@@ -82,12 +82,12 @@ class GameValue:
 
     def to_dict(self) -> dict:
         rules = self.rules
-        exact = isinstance(self.value, Fraction)
+        exact = self.value if isinstance(self.value, Fraction) else None
         upper = float(self.value) if math.isfinite(self.value) else None  # None: no tree yet
         return {
             "rules": str(rules),
-            "value_numerator": self.value.numerator if exact else None,
-            "value_denominator": self.value.denominator if exact else None,
+            "value_numerator": None if exact is None else exact.numerator,
+            "value_denominator": None if exact is None else exact.denominator,
             "value": upper,
             "proven": self.proven,
             "lower_bound": float(self.lower) if self.lower or upper is not None else None,
