@@ -184,6 +184,12 @@ def _old_spellings(argv: list[str]) -> list[str]:
 
 def _internal_error(exc: BaseException) -> int:
     """A bug, not bad input: one line naming it (MASTERMIND_DEBUG=1 shows the traceback)."""
+    from mastermind.core import cancel
+
+    if cancel.interrupted.is_set() and not os.environ.get("MASTERMIND_DEBUG"):
+        # Ctrl-C inside an import or a library turns into other errors (ImportError: initialization failed)
+        print("interrupted", file=sys.stderr)
+        return 130
     if os.environ.get("MASTERMIND_DEBUG"):
         raise exc
     detail = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else ""

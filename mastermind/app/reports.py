@@ -118,6 +118,10 @@ def game_bounds(
         from mastermind.engines.models.cpsat_tree import worst_case_lower_bound
 
         bound, _ = worst_case_lower_bound(table, bounds.worst, time_limit=cpsat_time, workers=workers)
+        from mastermind.core import cancel
+
+        if cancel.interrupted.is_set():  # Ctrl-C stopped CP-SAT (which returns): stop here too
+            raise KeyboardInterrupt
         bounds.cpsat_worst = bound
     return bounds
 

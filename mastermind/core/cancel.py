@@ -3,8 +3,9 @@
 A running search owns a stop flag (a one-element uint8 array that compiled code polls) and
 registers it here while it runs; :func:`interrupt` (called by the command line when Ctrl-C
 arrives) sets every registered flag, so that compiled searches return at once with what they
-proved. Commands may also register a ``status`` line: what to print if they cannot stop in
-time.
+proved. Commands may also register a ``status`` line: what to print if they cannot stop in time.
+:func:`deadline_flag` gives a flag that a time limit sets; Python loops that poll a flag
+raise :class:`Stopped`.
 
 >>> flag = new_flag()
 >>> with running(flag):
@@ -15,18 +16,24 @@ False
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import numpy as np
 
 _lock = threading.Lock()
-_flags: dict[int, np.ndarray] = {}
+_flags: dict[int, tuple[np.ndarray, int]] = {}  # id -> (flag, times registered: blocks nest)
 _status: list[Callable[[], str]] = []
 interrupted = threading.Event()
 winding_down = threading.Event()  # a command saw the stop and is reporting: give it time
 finished = threading.Event()  # the command has returned
 _interrupts = [0]
+
+
+class Stopped(Exception):
+    """Work that polls a stop flag saw it set (a time limit or Ctrl-C): callers report what
+    they finished."""
 
 
 def new_flag() -> np.ndarray:
@@ -39,7 +46,7 @@ def running(flag: np.ndarray, status: Callable[[], str] | None = None) -> Iterat
     """Register ``flag`` (and a status line) while the block runs; a flag registered after
     an interrupt is set at once."""
     with _lock:
-        _flags[id(flag)] = flag
+        _flags[id(flag)] = (flag, _flags.get(id(flag), (flag, 0))[1] + 1)
         if status is not None:
             _status.append(status)
         if interrupted.is_set():
@@ -48,9 +55,44 @@ def running(flag: np.ndarray, status: Callable[[], str] | None = None) -> Iterat
         yield flag
     finally:
         with _lock:
-            _flags.pop(id(flag), None)
+            count = _flags.pop(id(flag), (flag, 1))[1] - 1
+            if count > 0:
+                _flags[id(flag)] = (flag, count)
             if status is not None and status in _status:
                 _status.remove(status)
+
+
+@contextmanager
+def deadline_flag(
+    time_limit: float | None, flag: np.ndarray | None = None
+) -> Iterator[tuple[np.ndarray, float | None]]:
+    """A stop flag (``flag`` or a new one) that is set when ``time_limit`` seconds have passed;
+    yields it with the deadline (monotonic time, None without a limit)."""
+    flag = new_flag() if flag is None else flag
+    if time_limit is None:
+        yield flag, None
+        return
+    deadline = time.monotonic() + time_limit
+    timer = threading.Timer(time_limit, lambda: flag.__setitem__(0, 1))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield flag, deadline
+    finally:
+        timer.cancel()
+
+
+def check(flag: np.ndarray | None) -> None:
+    """Raise :class:`Stopped` when ``flag`` is set (for Python loops polling their flag)."""
+    if flag is not None and flag[0]:
+        raise Stopped()
+
+
+def reason(deadline: float | None = None) -> str:
+    """Why work stopped: "interrupted" (Ctrl-C) or "time limit"."""
+    if interrupted.is_set() or deadline is None:
+        return "interrupted"
+    return "time limit"
 
 
 def busy() -> bool:
@@ -70,7 +112,7 @@ def interrupt() -> None:
     """Set every registered stop flag (safe from any thread)."""
     with _lock:
         interrupted.set()
-        for flag in _flags.values():
+        for flag, _ in _flags.values():
             flag[0] = 1
 
 

@@ -191,6 +191,21 @@ def game_command(
     return decorate
 
 
+def exit_if_interrupted(stopped: str | None) -> None:
+    """After the report of work that stopped early: exit code 130 for Ctrl-C (a time limit
+    is an answer: exit code 0)."""
+    if stopped == "interrupted":
+        raise typer.Exit(130)
+
+
+def anytime_fields(proven: bool, lower: Any, upper: Any, stopped: str | None) -> dict:
+    """What every long command's ``--json`` says about how far it got."""
+    data = {"proven": proven, "lower_bound": lower, "upper_bound": upper}
+    if stopped:
+        data["stopped"] = stopped
+    return data
+
+
 def memory_limit_bytes(gib: float | None) -> int:
     if gib is None:
         return DEFAULT_MEMORY_LIMIT

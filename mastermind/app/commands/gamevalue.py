@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
-from mastermind.app.commands.common import console, game_command, print_json, table_for, whole_range
+from mastermind.app.commands.common import (
+    console,
+    exit_if_interrupted,
+    game_command,
+    print_json,
+    seconds_option,
+    table_for,
+    whole_range,
+)
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Rules
 from mastermind.core.progress import progress_bar, wants_progress
@@ -49,6 +57,14 @@ def game_value(
             "best replies being short).",
         ),
     ] = 1,
+    time_limit: Annotated[
+        Optional[float],
+        seconds_option(
+            "--time-limit",
+            help="Stop after this many seconds and report the bounds reached (exit 0).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     from mastermind.engines.gamevalue import game_value as solve_game
     from mastermind.engines.gamevalue.bestreply import SOLVERS
@@ -58,12 +74,18 @@ def game_value(
     table = table_for(rules, memory_limit)
     with progress_bar(wants_progress(json_output)) as bar:
         result = solve_game(
-            table, solver=solver, max_iterations=max_iterations, jobs=-1 if jobs == 0 else jobs, progress=bar
+            table,
+            solver=solver,
+            max_iterations=max_iterations,
+            jobs=-1 if jobs == 0 else jobs,
+            progress=bar,
+            time_limit=time_limit,
         )
     if json_output:
         print_json(result.to_dict())
-        return
-    _print(result)
+    else:
+        _print(result)
+    exit_if_interrupted(result.stopped)
 
 
 def _print(result) -> None:
@@ -72,6 +94,14 @@ def _print(result) -> None:
     rules, game = result.rules, result.details
     out = console()
     v = result.value
+    if result.stopped and not game.maker:
+        upper = f"{float(v):.6f} (best LP value)" if v is not None else "none yet (no tree found)"
+        out.print(
+            f"game value of {rules}: NOT proven: stopped ({result.stopped}) after {result.seconds:.2f} s"
+        )
+        out.print(f"lower bound  {float(result.lower_bound):.6f} (against the best mix of secrets found)")
+        out.print(f"upper bound  {upper}")
+        return
     status = "proven" if result.proven else f"NOT proven: lower bound {float(result.lower_bound):.6f}"
     out.print(
         f"game value of {rules}: {v.numerator}/{v.denominator} = {float(v):.6f} expected guesses ({status})"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -11,7 +12,9 @@ from mastermind.app.commands.common import (
     JsonOpt,
     MemoryOpt,
     NoRepeatOpt,
+    anytime_fields,
     console,
+    exit_if_interrupted,
     game_command,
     histogram_text,
     memory_limit_bytes,
@@ -123,29 +126,49 @@ def table(
             if rules.table_bytes() > limit:
                 table_for(rules, limit)
         rows = []
+        stopped = None
         with progress_bar(wants_progress(json_output)) as bar, TimedWorker() as worker:
             bar.start(len(games), "table")
-            for rules in games:
-                rows.append(
-                    knuth_table_row(
-                        rules,
-                        worker,
-                        time_limit=time_limit,
-                        memory_limit=limit,
-                        cpsat_time=cpsat_time,
-                        workers=workers,
+            try:
+                for rules in games:
+                    rows.append(
+                        knuth_table_row(
+                            rules,
+                            worker,
+                            time_limit=time_limit,
+                            memory_limit=limit,
+                            cpsat_time=cpsat_time,
+                            workers=workers,
+                        )
                     )
-                )
-                bar.advance(1)
+                    bar.advance(1)
+            except KeyboardInterrupt:  # Ctrl-C: the rows finished so far are the answer
+                worker.close(kill=True)
+                stopped = "interrupted"
+        unfinished = [str(r) for r in games[len(rows) :]]
         if json_output:
-            print_json([r.to_dict() for r in rows])
-            return
-        typer.echo(markdown_table(rows))
+            if stopped is None:
+                print_json([r.to_dict() for r in rows])
+                return
+            # one object, so that a script sees the table is incomplete (a finished table is a list)
+            print_json(
+                {
+                    "rows": [r.to_dict() for r in rows],
+                    "unfinished": unfinished,
+                    **anytime_fields(False, None, None, stopped),
+                }
+            )
+            exit_if_interrupted(stopped)
+        if rows:
+            typer.echo(markdown_table(rows))
         open_cells = [str(r.rules) for r in rows if r.optimal_total is None or r.optimal_worst is None]
         if open_cells:
             typer.echo(
                 f"\nopen (exact solver past {time_limit:g} s; bounds shown as >=): " + ", ".join(open_cells)
             )
+        if stopped:
+            typer.echo(f"\nstopped ({stopped}), not computed: " + ", ".join(unfinished))
+        exit_if_interrupted(stopped)
 
 
 def markdown_table(rows) -> str:
@@ -387,7 +410,16 @@ def bounds(
             help="Bound the bottom classes with their own branching: stronger, slower (about 20 s on p4c6).",
         ),
     ] = False,
+    time_limit: Annotated[
+        Optional[float],
+        seconds_option(
+            "--time-limit",
+            help="Stop after this many seconds and report the bounds finished so far (exit 0).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
+    from mastermind.core import cancel
     from mastermind.engines.models.bounds import (
         counting_worst_bound,
         crude_worst_bound,
@@ -404,20 +436,25 @@ def bounds(
     first, mu = knuth_first_guess(table)
     worst = {"crude": crude_worst_bound(rules, mu), "counting": counting_worst_bound(rules, table.n)}
     total = {"perfect_tree": perfect_tree_total(rules, table.n)}
-    for k in range(1, levels + 1):
-        worst[f"lookahead_{k}"] = lookahead_worst_bound(table, k)
-        total[f"lookahead_{k}"] = lookahead_total_bound(table, k)
-    if refined:
-        worst[f"refined_{levels}"] = lookahead_worst_bound(table, levels, refined=True)
-        total[f"refined_{levels}"] = lookahead_total_bound(table, levels, refined=True)
-    by_first = (
-        {
-            rules.code_text(g): v
-            for g, v in lookahead_totals_by_first_guess(table, levels, refined=refined).items()
-        }
-        if levels
-        else {}
-    )
+    found: dict = {}  # total bound by first guess, as each is finished
+    stopped = None
+
+    def status() -> str:
+        return f"bounds so far: worst case >= {max(worst.values())}, total >= {max(total.values())}"
+
+    with cancel.deadline_flag(time_limit) as (flag, deadline), cancel.running(flag, status):
+        try:
+            for k in range(1, levels + 1):
+                worst[f"lookahead_{k}"] = lookahead_worst_bound(table, k, stop=flag)
+                total[f"lookahead_{k}"] = lookahead_total_bound(table, k, stop=flag)
+            if refined:
+                worst[f"refined_{levels}"] = lookahead_worst_bound(table, levels, refined=True, stop=flag)
+                total[f"refined_{levels}"] = lookahead_total_bound(table, levels, refined=True, stop=flag)
+            if levels:
+                lookahead_totals_by_first_guess(table, levels, refined=refined, stop=flag, into=found)
+        except cancel.Stopped:
+            stopped = cancel.reason(deadline)
+    by_first = {rules.code_text(g): v for g, v in found.items()}
     data = {
         "rules": str(rules),
         "codes": table.n,
@@ -429,9 +466,12 @@ def bounds(
         "total_by_first_guess": by_first,
         "levels": levels,
         "refined": refined,
+        # bounds only: the optimum itself is not proven here
+        **anytime_fields(False, max(total.values()), None, stopped),
     }
     if json_output:
         print_json(data)
+        exit_if_interrupted(stopped)
         return
     out = console()
     out.print(
@@ -450,9 +490,18 @@ def bounds(
     )
     if by_first:
         out.print(
-            f"{levels}-level{' refined' if refined else ''} total bound by first guess: "
+            f"{levels}-level{' refined' if refined else ''} total bound by first guess"
+            + (" (those finished)" if stopped else "")
+            + ": "
             + ", ".join(f"{g} {v}" for g, v in by_first.items())
         )
+    if stopped:
+        finished = sum(1 for k in total if k.startswith("lookahead_"))
+        out.print(
+            f"stopped ({stopped}) with {finished} of {levels} lookahead levels finished: the bounds "
+            "above are proven, deeper ones were not computed"
+        )
+    exit_if_interrupted(stopped)
 
 
 # ---- cpsat -------------------------------------------------------------------------------
@@ -481,6 +530,7 @@ def cpsat(
 ) -> None:
     from mastermind.engines.models.bounds import lookahead_total_bound, lookahead_worst_bound
     from mastermind.engines.models.cpsat_tree import check_model_size, solve_tree
+    from mastermind.engines.models.result import model_result
 
     if depth is not None and depth < 1:
         raise MastermindError(f"--depth must be at least 1, got {depth}")
@@ -488,29 +538,47 @@ def cpsat(
     if depth is None:
         depth = lookahead_worst_bound(table, 1) + (0 if feasible else 1)
     check_model_size(table, depth)  # before any bound or model is computed
-    seed = None if feasible else lookahead_total_bound(table, 2 if table.n <= 256 else 1)
-    result = solve_tree(
-        table,
-        depth,
-        objective="feasible" if feasible else "total",
-        time_limit=time_limit,
-        workers=workers,
-        lower_bound=seed,
-    )
+    start = time.perf_counter()
+    seed = None
+    try:
+        seed = None if feasible else lookahead_total_bound(table, 2 if table.n <= 256 else 1)
+        result = solve_tree(
+            table,
+            depth,
+            objective="feasible" if feasible else "total",
+            time_limit=time_limit,
+            workers=workers,
+            lower_bound=seed,
+        )
+    except KeyboardInterrupt:  # before CP-SAT ran: the lookahead bound is all there is
+        result = model_result(
+            table,
+            "feasible" if feasible else "total",
+            "UNKNOWN",
+            value=None,
+            bound=seed,
+            proven=False,
+            seconds=time.perf_counter() - start,
+            stopped="interrupted",
+        )
     data = {
         "rules": str(rules),
         "depth": depth,
         "question": "feasible" if feasible else "total",
         **result.to_dict(),
     }
+    if not feasible:
+        data.update(anytime_fields(result.proven, result.lower_bound, result.value, result.stopped))
     if result.tree is not None and result.stats is not None:
         data["worst"] = result.stats.worst
         data["histogram"] = result.stats.histogram
         data["first_guess"] = rules.code_text(result.tree.root.guess)
     if json_output:
         print_json(data)
+        exit_if_interrupted(result.stopped)
         return
     status = result.details.status
+    stopped = f"stopped ({result.stopped})" if result.stopped else status
     if result.details.infeasible:
         typer.echo(
             f"{rules}: no strategy solves every secret within {plural(depth, 'guess')} (proven): "
@@ -518,8 +586,8 @@ def cpsat(
         )
     elif result.value is None:
         typer.echo(
-            f"{rules}: {status} after {result.seconds:.2f} s, nothing proven"
-            + (f"; total >= {result.lower_bound}" if result.lower_bound is not None else "")
+            f"{rules}: {stopped} after {result.seconds:.2f} s, not proven, no strategy found"
+            + (f"; total >= {result.lower_bound} proven" if result.lower_bound is not None else "")
         )
     else:
         what = "a strategy" if feasible else ("optimal strategy" if result.proven else "best strategy found")
@@ -527,9 +595,10 @@ def cpsat(
             f"{rules}: {what} within {plural(depth, 'guess')}: total {result.value}, worst "
             f"{data['worst']}, first guess {data['first_guess']}, histogram "
             f"{histogram_text(data['histogram'])}; status {status}"
-            + ("" if feasible or result.proven else f", total >= {result.lower_bound} proven")
+            + ("" if feasible or result.proven else f", {stopped}, not proven: total >= {result.lower_bound}")
             + f" [{result.seconds:.2f} s]"
         )
+    exit_if_interrupted(result.stopped)
 
 
 # ---- static ------------------------------------------------------------------------------
@@ -541,27 +610,55 @@ def static(
     time_limit: TimeLimitOpt = 60.0,
     workers: WorkersOpt = 2,
 ) -> None:
-    from mastermind.engines.models.static import solve_static
+    from mastermind.engines.models.result import model_result
+    from mastermind.engines.models.static import counting_static_bound, solve_static
 
     table = table_for(rules, memory_limit)
-    result = solve_static(table, black_only=black_only, time_limit=time_limit, workers=workers)
+    start = time.perf_counter()
+    try:
+        result = solve_static(table, black_only=black_only, time_limit=time_limit, workers=workers)
+    except KeyboardInterrupt:  # while the model was built: only the counting bound is known
+        least = counting_static_bound(table, black_only)
+        result = model_result(
+            table,
+            "static",
+            "UNKNOWN",
+            value=None,
+            bound=least,
+            proven=False,
+            seconds=time.perf_counter() - start,
+            stopped="interrupted",
+        )
     status, chosen = result.details.status, result.details.guesses
     guesses = None if chosen is None else [rules.code_text(g) for g in chosen]
     data = {
         "rules": str(rules),
         "answers": "black" if black_only else "black-white",
         **result.to_dict(),
+        **anytime_fields(result.proven, result.lower_bound, result.value, result.stopped),
         "guesses": guesses,
     }
     if json_output:
         print_json(data)
+        exit_if_interrupted(result.stopped)
         return
     kind = "black pegs only" if black_only else "black and white pegs"
+    stopped = f"stopped ({result.stopped})" if result.stopped else status
     if result.value is None:
-        typer.echo(f"{rules} static, {kind}: {status} after {result.seconds:.2f} s, no solution found")
-        return
-    proven = "proven optimal" if result.proven else f"not proven, at least {result.lower_bound}"
-    typer.echo(
-        f"{rules} static, {kind}: {plural(result.value, 'guess')} + the final one ({proven}, "
-        f"{status}, {result.seconds:.2f} s): {' '.join(guesses)}"
-    )
+        typer.echo(
+            f"{rules} static, {kind}: {stopped} after {result.seconds:.2f} s, not proven, no solution found"
+            + (
+                ""
+                if result.lower_bound is None
+                else f"; at least {plural(result.lower_bound, 'guess')} + the final one"
+            )
+        )
+    else:
+        proven = (
+            "proven optimal" if result.proven else f"{stopped}, not proven, at least {result.lower_bound}"
+        )
+        typer.echo(
+            f"{rules} static, {kind}: {plural(result.value, 'guess')} + the final one ({proven}, "
+            f"{status}, {result.seconds:.2f} s): {' '.join(guesses)}"
+        )
+    exit_if_interrupted(result.stopped)

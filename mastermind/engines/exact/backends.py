@@ -164,9 +164,7 @@ class DaskBackend(Backend):
         # units are handed out as workers free up, so there is nothing to steal; the worker's
         # sampling profiler (every 10 ms) slows short units. Workers of a LocalCluster get this
         # configuration from their nanny; a cluster started apart keeps its own.
-        self._config = dask.config.set(
-            {"distributed.worker.profile.enabled": False}
-        )
+        self._config = dask.config.set({"distributed.worker.profile.enabled": False})
         try:
             if scheduler is None:
                 self.cluster = LocalCluster(

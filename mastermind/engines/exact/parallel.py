@@ -25,6 +25,7 @@ import uuid
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -183,9 +184,11 @@ class Driver:
                 if self.checkpoint is not None:
                     # kept as soon as it finishes, not when the search gets to it: a kill
                     # then loses only the units still running
-                    item = (key, float(budget))
-                    future.add_done_callback(lambda f, item=item: self._finished.append((item, f)))
+                    future.add_done_callback(partial(self._queue_finished, (key, float(budget))))
         return _Pending(future, key, float(budget), float(floor), len(cands))
+
+    def _queue_finished(self, item: tuple[str, float], future: Future) -> None:
+        self._finished.append((item, future))  # any thread; the driver's thread stores it
 
     def _store(self, key: str, budget: float, outcome: Outcome) -> None:
         if key in self._stored or not outcome.proven or outcome.reused:

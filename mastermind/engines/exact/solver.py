@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import copy
 import math
-import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -203,9 +201,23 @@ class ExactSolver:
                 tree_search, limit, root_guess = self._tie_break(search, value, limit, only, root_guess)
                 nodes += tree_search.nodes
                 hits += tree_search.memo_hits
-            root = tree_search.build(cands, limit, guess=root_guess)
-            if search.stopped or tree_search.stopped:
-                raise SearchInterrupted()
+            try:
+                root = tree_search.build(cands, limit, guess=root_guess)
+            except AssertionError:
+                if not (search.stopped or tree_search.stopped):
+                    raise
+            if search.stopped or tree_search.stopped:  # stopped while the tree was built
+                if stop is None:
+                    raise SearchInterrupted()
+                return self.unproven(
+                    value if objective == "total" else 0,
+                    None,
+                    objective=objective,
+                    max_guesses=max_guesses,
+                    counters=Counters(nodes, hits),
+                    start=start,
+                    reason="stopped",
+                )
         result = self.result(
             root, objective=objective, max_guesses=max_guesses, counters=Counters(nodes, hits), start=start
         )
@@ -372,6 +384,7 @@ def solve(
     checkpoint: str | None = None,
     time_limit: float | None = None,
     anytime: bool = False,
+    stop: np.ndarray | None = None,
     split_size: int = 400,
     split_depth: int = 2,
     spread_size: int = 3000,
@@ -389,7 +402,8 @@ def solve(
     cluster); ``checkpoint``: a folder keeping every finished unit, reused by the next run.
     ``time_limit`` (seconds) or Ctrl-C stop the search: with ``anytime`` (implied by a time
     limit) the result then says what is proven (``proven`` False, ``lower_bound``, the best
-    strategy found); without, Ctrl-C raises :class:`SearchInterrupted`.
+    strategy found); without, Ctrl-C raises :class:`SearchInterrupted`. ``stop``: a flag of
+    the caller's (see :mod:`mastermind.core.cancel`) that, once set, stops the search the same way.
     """
     if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
         raise MastermindError(f"time limit must be a positive number of seconds, got {time_limit}")
@@ -397,7 +411,7 @@ def solve(
 
     check_backend(backend)
     solver = ExactSolver(table, pool=pool, weights=weights, candidates=candidates)
-    anytime = anytime or time_limit is not None
+    anytime = anytime or time_limit is not None or stop is not None
     units = (
         jobs != 1
         or progress is not None
@@ -406,7 +420,7 @@ def solve(
         or backend != "threads"
         or scheduler is not None
     )
-    with _stop_flag(time_limit) as (flag, timer):
+    with cancel.deadline_flag(time_limit, stop) as (flag, timer):
         if units and objective == "total" and not tie_break and first_guess is None:
             return _solve_units(
                 solver,
@@ -436,23 +450,6 @@ def solve(
                 "time limit" if timer is not None and time.monotonic() >= timer else "interrupted"
             )
         return result
-
-
-@contextmanager
-def _stop_flag(time_limit: float | None) -> Iterator[tuple[np.ndarray, float | None]]:
-    """A stop flag, set when the time limit runs out (``deadline``: its monotonic time)."""
-    flag = cancel.new_flag()
-    if time_limit is None:
-        yield flag, None
-        return
-    deadline = time.monotonic() + time_limit
-    timer = threading.Timer(time_limit, lambda: flag.__setitem__(0, 1))
-    timer.daemon = True
-    timer.start()
-    try:
-        yield flag, deadline
-    finally:
-        timer.cancel()
 
 
 def _solve_units(

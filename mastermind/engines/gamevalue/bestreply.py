@@ -43,11 +43,13 @@ def exact_solver_available() -> bool:
     return "weights" in inspect.signature(solve).parameters
 
 
-def best_reply(table: CodeTable, weights: Sequence, *, solver: str = "auto", jobs: int = 1):
+def best_reply(table: CodeTable, weights: Sequence, *, solver: str = "auto", jobs: int = 1, stop=None):
     """``(value, tree)``: the least ``sum weight * guesses`` over all strategy trees.
 
     ``weights`` has one non-negative number per code (int, Fraction or float); the value is
-    recomputed from the tree, so it is exact for integer and Fraction weights.
+    recomputed from the tree, so it is exact for integer and Fraction weights. ``stop``: a flag
+    (see :mod:`mastermind.core.cancel`) that stops the exact solver: :class:`Stopped` is raised,
+    carrying the proven lower bound on the weighted total.
     """
     if solver not in SOLVERS:
         raise MastermindError(f"unknown best-reply solver {solver!r}: use one of {', '.join(SOLVERS)}")
@@ -61,7 +63,11 @@ def best_reply(table: CodeTable, weights: Sequence, *, solver: str = "auto", job
         arr = np.asarray([int(w) for w in weights], dtype=np.int64)
     else:
         arr = np.asarray([float(w) for w in weights], dtype=np.float64)
-    result = solve(table, weights=arr, jobs=jobs)
+    result = solve(table, weights=arr, jobs=jobs, stop=stop)
+    if stop is not None and stop[0] and not result.proven:
+        from mastermind.core.cancel import Stopped
+
+        raise Stopped(result.lower_bound)  # no tree has a smaller weighted total
     if not result.proven or result.tree is None:
         raise MastermindError("the exact solver did not prove its best reply optimal")
     return weighted_value(table, result.tree, list(weights)), result.tree

@@ -26,6 +26,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from mastermind.core import cancel
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.progress import NoProgress, Progress
@@ -63,8 +64,9 @@ class BreakerTree:
 @dataclass
 class GameValue(Details):
     """What the game value adds to its :class:`Result` (whose ``value`` is the game value
-    when proven, else the best upper bound found, and ``lower_bound`` the best lower bound):
-    both optimal mixes and the work of the column generation."""
+    when proven, else the best upper bound found: an LP value, a float when stopped before
+    the exact phase, None before any; ``lower_bound`` the best lower bound): both optimal
+    mixes (empty when stopped early) and the work of the column generation."""
 
     maker: list[MakerClass]
     breaker: list[BreakerTree]
@@ -76,14 +78,19 @@ class GameValue(Details):
 
     def result_dict(self, result: Result) -> dict:
         rules = result.rules
-        value = Fraction(result.value or 0)
+        exact = result.value if isinstance(result.value, Fraction) and result.proven else None
+        value = result.value
+        upper = float(value) if value is not None and math.isfinite(value) else None  # None: no tree yet
+        lower = result.lower_bound
         return {
             "rules": str(rules),
-            "value_numerator": value.numerator,
-            "value_denominator": value.denominator,
-            "value": float(value),
+            "value_numerator": None if exact is None else exact.numerator,
+            "value_denominator": None if exact is None else exact.denominator,
+            "value": upper,
             "proven": result.proven,
-            "lower_bound": float(result.lower_bound or 0),
+            "lower_bound": float(lower) if lower is not None and (lower or upper is not None) else None,
+            "upper_bound": upper,
+            **({"stopped": result.stopped} if result.stopped else {}),
             "maker": [
                 {
                     "pattern": m.name,
@@ -105,7 +112,7 @@ class GameValue(Details):
                 }
                 for b in self.breaker
             ],
-            "uniform_total": self.uniform_total,
+            "uniform_total": self.uniform_total or None,  # None: a run stopped before it
             "iterations": self.iterations,
             "seconds": round(result.seconds, 3),
         }
@@ -119,15 +126,46 @@ def game_value(
     jobs: int = 1,
     smoothing: float = 0.9,
     progress: Progress | None = None,
+    time_limit: float | None = None,
 ) -> Result[GameValue]:
     """Solve the maker-versus-breaker game of ``table`` (which needs the full score table).
 
     ``smoothing`` in [0, 1) moves the LP's maker prices towards the best maker mix found so
     far before asking for a best reply, which damps the oscillation of plain column
-    generation; 0 uses the LP prices as they are.
+    generation; 0 uses the LP prices as they are. ``time_limit`` (seconds) or Ctrl-C stop
+    the work: the result then has the bounds reached (``proven`` False, ``stopped``).
     """
     if not 0 <= smoothing < 1:
         raise MastermindError(f"smoothing must be in [0, 1), got {smoothing}")
+    bounds: list = [0, math.inf]  # best lower and upper bounds so far, for a stopped run
+
+    def status() -> str:
+        return f"game value of {table.rules}: between {float(bounds[0]):.6f} and {float(bounds[1]):.6f}"
+
+    start = time.perf_counter()
+    with cancel.deadline_flag(time_limit) as (flag, deadline), cancel.running(flag, status):
+        try:
+            return _game_value(table, solver, max_iterations, jobs, smoothing, progress, flag, bounds)
+        except cancel.Stopped:
+            upper = bounds[1]
+            return Result(
+                rules=table.rules,
+                objective="game value",
+                value=upper if math.isfinite(upper) else None,
+                proven=False,
+                lower_bound=bounds[0],
+                upper_bound=upper if math.isfinite(upper) else None,
+                tree=None,
+                stats=None,
+                seconds=time.perf_counter() - start,
+                weight_sum=1,
+                stopped=cancel.reason(deadline),
+                details=GameValue([], [], 0, 0, 0, solver),
+            )
+
+
+def _game_value(table, solver, max_iterations, jobs, smoothing, progress, stop, bounds) -> Result[GameValue]:
+    """Column generation; ``bounds`` keeps the best lower and upper bounds as they improve."""
     start = time.perf_counter()
     progress = progress or NoProgress()
     if table.scores is None:
@@ -148,12 +186,29 @@ def game_value(
         return True
 
     def reply(weights):
-        return best_reply(table, weights, solver=solver, jobs=jobs)
+        cancel.check(stop)
+        try:
+            return best_reply(table, weights, solver=solver, jobs=jobs, stop=stop)
+        except cancel.Stopped as stopped:
+            # the maker mixing with these weights forces at least the stopped search's bound
+            if stopped.args and stopped.args[0]:
+                mass = sum(weights)
+                low = stopped.args[0]
+                bound(
+                    Fraction(low, mass) if isinstance(low, int) and isinstance(mass, int) else low / mass,
+                    math.inf,
+                )
+            raise
+
+    def bound(low, high) -> None:
+        bounds[0], bounds[1] = max(bounds[0], low), min(bounds[1], high)
 
     of_code = classes.of_code.tolist()
     progress.start(None, f"game value of {table.rules}")
     uniform_total, first = reply([1] * table.n)
     add(first)
+    # one tree alone guarantees its worst class average: the maker picks that class
+    bound(Fraction(int(uniform_total), table.n), max(Fraction(t, z) for t, z in zip(columns[0][1], sizes)))
     uniform = (Fraction(1, table.n),) * len(sizes)
     # best replies to exact maker mixes (probability of each code of each class)
     replies: dict[tuple[Fraction, ...], tuple[Fraction, StrategyTree]] = {
@@ -168,6 +223,7 @@ def game_value(
     alpha = smoothing
     while len(sizes) > 1 and iterations < max_iterations:
         sol = solve_breaker_lp([c[1] for c in columns], sizes)
+        bound(best_low, sol.value)
         tol = FLOAT_TOLERANCE * max(1.0, sol.value)
         if best_low >= sol.value - tol:
             break
@@ -177,6 +233,7 @@ def game_value(
         progress.advance()
         if low > best_low:
             best_low, best_mix = float(low), point
+        bound(best_low, sol.value)
         history.append((best_low, sol.value))
         totals = classes.totals(tree.depths(table))
         priced = sum(sol.maker[k] * totals[k] for k in range(len(sizes)))
@@ -208,6 +265,7 @@ def game_value(
             iterations += 1
             progress.advance()
         lower = low if low > lower else lower
+        bound(lower, value)
         history.append((float(low), float(value)))
         if low > value:
             raise AssertionError(f"best reply {low} above the LP value {value}: a solver is wrong")

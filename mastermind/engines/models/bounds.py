@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mastermind.core import cancel
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable, Rules
 from mastermind.core.symmetry import canonical_first_guesses
@@ -154,10 +155,13 @@ def perfect_tree_total(rules: Rules, n: int) -> int:
     return int(perfect_tree_table(rules, n)[n])
 
 
+SIZES_BLOCK = 1 << 22  # (guess, candidate) pairs counted at once: 32 MiB of int64
+
+
 class _Lookahead:
     """Shared state of the lookahead bounds on one table: class sizes of every guess, memos."""
 
-    def __init__(self, table: CodeTable, refined: bool = False) -> None:
+    def __init__(self, table: CodeTable, refined: bool = False, stop: np.ndarray | None = None) -> None:
         if table.scores is None:
             raise MastermindError("lookahead bounds need the full score table (full=True)")
         self.table = table
@@ -173,6 +177,7 @@ class _Lookahead:
         self._worst: dict[tuple[int, bytes], int] = {}
         self.refined = refined
         self._branching: dict[bytes, int] = {}
+        self.stop = stop  # a flag (see mastermind.core.cancel): when set, raise Stopped
 
     def branching(self, cands: np.ndarray) -> int:
         """Most non-winning answers any code gets on ``cands``: a bound on children below it.
@@ -207,9 +212,16 @@ class _Lookahead:
 
     def class_sizes(self, cands: np.ndarray, guesses: np.ndarray) -> np.ndarray:
         """(len(guesses), slots): how many candidates give each answer to each guess."""
-        sub = self.scores[np.ix_(guesses, cands)].astype(np.int64)
-        sub += (np.arange(len(guesses), dtype=np.int64) * self.slots)[:, None]
-        return np.bincount(sub.ravel(), minlength=len(guesses) * self.slots).reshape(-1, self.slots)
+        # in blocks of guesses: bounded memory, and a stop flag is seen within a fraction of a second
+        step = max(1, SIZES_BLOCK // max(1, len(cands)))
+        blocks = []
+        for at in range(0, len(guesses), step):
+            cancel.check(self.stop)
+            part = guesses[at : at + step]
+            sub = self.scores[np.ix_(part, cands)].astype(np.int64)
+            sub += (np.arange(len(part), dtype=np.int64) * self.slots)[:, None]
+            blocks.append(np.bincount(sub.ravel(), minlength=len(part) * self.slots).reshape(-1, self.slots))
+        return blocks[0] if len(blocks) == 1 else np.concatenate(blocks)
 
     def classes(self, cands: np.ndarray, guess: Code) -> list[np.ndarray]:
         answers = self.scores[guess, cands]
@@ -230,6 +242,7 @@ class _Lookahead:
         key = (level, cands.tobytes())
         if key in self._total:
             return self._total[key]
+        cancel.check(self.stop)
         guesses = self.guesses(cands)
         sizes = self.class_sizes(cands, guesses)
         sizes[:, self.win] = 0
@@ -265,6 +278,7 @@ class _Lookahead:
         key = (level, cands.tobytes())
         if key in self._worst:
             return self._worst[key]
+        cancel.check(self.stop)
         guesses = self.guesses(cands)
         sizes = self.class_sizes(cands, guesses)
         sizes[:, self.win] = 0
@@ -294,16 +308,18 @@ def lookahead_total_bound(
     candidates: np.ndarray | None = None,
     first_guess: Code | None = None,
     refined: bool = False,
+    stop: np.ndarray | None = None,
 ) -> int:
     """Lower bound on the total guesses: ``levels`` levels of real guesses, then perfect trees.
 
     With ``first_guess`` the root guess is fixed (a bound for strategies opening with it).
     Level 0 is :func:`perfect_tree_total`; ``refined`` bounds the classes at the bottom with
-    their own branching (stronger, slower: about 20 s for the two levels of p4c6).
+    their own branching (stronger, slower: about 20 s for the two levels of p4c6). ``stop``: a
+    flag (see :mod:`mastermind.core.cancel`); once it is set, :class:`Stopped` is raised.
     """
     if levels < 0:
         raise MastermindError(f"lookahead levels must be at least 0, got {levels}")
-    look = _Lookahead(table, refined)
+    look = _Lookahead(table, refined, stop)
     cands = _candidates(table, candidates)
     if first_guess is not None:
         if levels == 0:
@@ -313,18 +329,32 @@ def lookahead_total_bound(
 
 
 def lookahead_totals_by_first_guess(
-    table: CodeTable, levels: int = 2, refined: bool = False
+    table: CodeTable,
+    levels: int = 2,
+    refined: bool = False,
+    stop: np.ndarray | None = None,
+    into: dict[Code, int] | None = None,
 ) -> dict[Code, int]:
-    """The ``levels``-level total bound for each canonical first guess (shared memo)."""
-    look = _Lookahead(table, refined)
+    """The ``levels``-level total bound for each canonical first guess (shared memo).
+
+    ``into``: a dict that receives each first guess's bound as it is found (what a stopped
+    run finished)."""
+    look = _Lookahead(table, refined, stop)
     cands = _candidates(table, None)
-    return {g: look.total_after(cands, g, levels) for g in canonical_first_guesses(table.rules)}
+    out = {} if into is None else into
+    for g in canonical_first_guesses(table.rules):
+        out[g] = look.total_after(cands, g, levels)
+    return out
 
 
 def lookahead_worst_bound(
-    table: CodeTable, levels: int = 1, candidates: np.ndarray | None = None, refined: bool = False
+    table: CodeTable,
+    levels: int = 1,
+    candidates: np.ndarray | None = None,
+    refined: bool = False,
+    stop: np.ndarray | None = None,
 ) -> int:
     """Lower bound on the worst case: ``levels`` levels of real guesses, then counting."""
     if levels < 0:
         raise MastermindError(f"lookahead levels must be at least 0, got {levels}")
-    return _Lookahead(table, refined).worst(_candidates(table, candidates), levels)
+    return _Lookahead(table, refined, stop).worst(_candidates(table, candidates), levels)

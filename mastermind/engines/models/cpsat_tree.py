@@ -28,7 +28,7 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, format_bytes, format_count
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.core.tree import Node, StrategyTree
-from mastermind.engines.models.result import ModelRun, make_solver, model_result
+from mastermind.engines.models.result import ModelRun, make_solver, model_result, run_solver
 from mastermind.engines.result import Result
 
 MAX_MODEL_SIZE = 3_000_000  # (node, secret, guess) triples; beyond this the model is hopeless
@@ -197,14 +197,15 @@ def solve_tree(
     if objective == "total":
         model.minimize(visits)
     solver = make_solver(time_limit, workers)
-    status = solver.solve(model)
+    status, stopped = run_solver(solver, model)
     seconds = time.perf_counter() - start
     name = solver.status_name(status)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         value = int(sum(solver.value(y[i][v]) for i in range(n_s) for v in range(n_nodes)))
         tree = _extract(table, solver, x, y, layout, secrets)
-        bound = int(round(solver.best_objective_bound)) if objective == "total" else None
+        bound = _bound(solver, lower_bound) if objective == "total" else None
         proven = status == cp_model.OPTIMAL
+        why = None if proven else stopped or "time limit"
         return model_result(
             table,
             objective,
@@ -215,19 +216,23 @@ def solve_tree(
             seconds=seconds,
             tree=tree,
             secrets=secrets,
+            stopped=why,
         )
     bound = None
     if objective == "total" and status == cp_model.UNKNOWN:
-        bound = int(round(solver.best_objective_bound))
+        bound = _bound(solver, lower_bound)
+    proven = status == cp_model.INFEASIBLE
+    why = None if proven else stopped or "time limit"
     return model_result(
-        table,
-        objective,
-        name,
-        value=None,
-        bound=bound,
-        proven=status == cp_model.INFEASIBLE,
-        seconds=seconds,
+        table, objective, name, value=None, bound=bound, proven=proven, seconds=seconds, stopped=why
     )
+
+
+def _bound(solver, lower_bound: int | None) -> int:
+    """The solver's proven bound on the total, or the given one if that is higher (a search
+    stopped before its presolve ended reports 0)."""
+    bound = int(round(solver.best_objective_bound))
+    return bound if lower_bound is None else max(bound, int(lower_bound))
 
 
 def _reached(model, y, v: int, n_s: int):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -36,6 +38,7 @@ class ModelRun(Details):
             "bound": result.lower_bound,
             "proven": result.proven,
             "seconds": round(result.seconds, 3),
+            **({"stopped": result.stopped} if result.stopped else {}),
         }
 
 
@@ -51,6 +54,7 @@ def model_result(
     tree: StrategyTree | None = None,
     secrets: np.ndarray | None = None,
     guesses: list[Code] | None = None,
+    stopped: str | None = None,
 ) -> Result[ModelRun]:
     """The :class:`Result` of one CP-SAT run (``tree`` replayed against every secret, or
     against ``secrets``)."""
@@ -64,6 +68,7 @@ def model_result(
         tree=tree,
         stats=None if tree is None else Stats.from_depths(tree.depths(table, secrets)),
         seconds=seconds,
+        stopped=stopped,
         details=ModelRun(status, guesses),
     )
 
@@ -85,4 +90,36 @@ def make_solver(time_limit: float, workers: int, seed: int = 0):
     solver.parameters.max_time_in_seconds = float(time_limit)
     solver.parameters.num_workers = int(workers)
     solver.parameters.random_seed = seed
+    # Ctrl-C goes to the command line's handler (see run_solver), which reports it: CP-SAT's
+    # own would end the search as if its time limit had passed
+    solver.parameters.catch_sigint_signal = False
     return solver
+
+
+POLL = 0.02  # seconds between looks at the stop flag while CP-SAT runs
+
+
+def run_solver(solver, model) -> tuple[Any, str | None]:
+    """``solver.solve(model)``, stopped by Ctrl-C like by its time limit (within ``POLL``
+    seconds). Returns the status and ``"interrupted"`` when Ctrl-C stopped it, else None."""
+    from mastermind.core import cancel
+
+    flag = cancel.new_flag()
+    done = threading.Event()
+
+    def watch() -> None:
+        # stop_search only reaches a running solve: ask again until it has ended
+        while not done.wait(POLL):
+            if flag[0]:
+                cancel.winding_down.set()  # the presolve may take most of a second to notice
+                solver.stop_search()
+
+    watcher = threading.Thread(target=watch, daemon=True, name="cpsat-stop")
+    with cancel.running(flag):
+        watcher.start()
+        try:
+            status = solver.solve(model)
+        finally:
+            done.set()
+            watcher.join()
+    return status, "interrupted" if flag[0] else None

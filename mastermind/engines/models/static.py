@@ -25,7 +25,7 @@ import numpy as np
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.symmetry import canonical_first_guesses
-from mastermind.engines.models.result import ModelRun, make_solver, model_result
+from mastermind.engines.models.result import ModelRun, make_solver, model_result, run_solver
 from mastermind.engines.result import Result
 
 MAX_PAIRS_TERMS = 20_000_000
@@ -81,24 +81,37 @@ def solve_static(
             model.add_bool_or([u[g] for g in np.flatnonzero(differs[:, j]).tolist()])
     if n > 1:
         model.add_bool_or([u[g] for g in canonical_first_guesses(table.rules)])
-    model.add(sum(u) >= counting_static_bound(table, black_only))
+    least = counting_static_bound(table, black_only)
+    model.add(sum(u) >= least)
     model.minimize(sum(u))
     solver = make_solver(time_limit, workers)
-    status = solver.solve(model)
+    status, stopped = run_solver(solver, model)
     seconds = time.perf_counter() - start
     name = solver.status_name(status)
+    # a search stopped before its presolve ended reports a bound of 0: the counting bound holds
+    bound = max(least, int(round(solver.best_objective_bound)))
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         chosen = [g for g in range(n) if solver.boolean_value(u[g])]
+        proven = status == cp_model.OPTIMAL
         return model_result(
             table,
             "static",
             name,
             value=len(chosen),
-            bound=int(round(solver.best_objective_bound)),
-            proven=status == cp_model.OPTIMAL,
+            bound=bound,
+            proven=proven,
             seconds=seconds,
             guesses=chosen,
+            stopped=None if proven else stopped or "time limit",
         )
+    proven = status == cp_model.INFEASIBLE
     return model_result(
-        table, "static", name, value=None, bound=None, proven=status == cp_model.INFEASIBLE, seconds=seconds
+        table,
+        "static",
+        name,
+        value=None,
+        bound=None if proven else bound,
+        proven=proven,
+        seconds=seconds,
+        stopped=None if proven else stopped or "time limit",
     )

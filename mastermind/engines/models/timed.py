@@ -105,7 +105,12 @@ class TimedWorker:
         fn, deadline, time_limit = self._pending
         self._pending = None
         assert self._conn is not None
-        if not self._conn.poll(max(0.0, deadline - time.monotonic())):
+        try:
+            done = self._conn.poll(max(0.0, deadline - time.monotonic()))
+        except BaseException:  # Ctrl-C while waiting: the job is abandoned, end its child now
+            self.close(kill=True)
+            raise
+        if not done:
             self.close(kill=True)
             return None
         try:

@@ -1,0 +1,108 @@
+"""Ctrl-C (SIGINT to a subprocess) in every long command: exit code 130 within seconds, and
+what was proven so far printed; ``--time-limit`` reports the same way with exit code 0.
+
+The target is to stop within 1 s; the tests allow 5 s so that a loaded machine does not fail
+them. Each command gets a game that does not finish before the signal."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mastermind.app.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+STOP_WITHIN = 5.0
+
+
+def interrupted(args: list[str], after: float) -> tuple[str, str, float]:
+    """Run the command, send SIGINT ``after`` seconds in; its output and how long it took to
+    exit after the signal (asserting exit code 130)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mastermind", *args],
+        cwd=ROOT,
+        env=ENV,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    time.sleep(after)
+    assert proc.poll() is None, "the command finished before the signal: use a bigger game"
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    elapsed = time.monotonic() - start
+    assert proc.returncode == 130, err
+    assert elapsed < STOP_WITHIN, elapsed
+    return out, err, elapsed
+
+
+def test_bounds_reports_the_levels_finished():
+    out, _, _ = interrupted(["bounds", "-r", "p4c8", "--levels", "3", "--json"], after=4)
+    data = json.loads(out)
+    assert data["stopped"] == "interrupted" and data["proven"] is False and data["upper_bound"] is None
+    assert "lookahead_3" not in data["total"]  # level 3 takes minutes
+    assert data["lower_bound"] == data["total"]["best"] >= data["total"]["perfect_tree"] == 17902
+
+
+def test_game_value_reports_its_bounds():
+    out, _, _ = interrupted(["game-value", "-r", "p4c7", "--json"], after=6)
+    data = json.loads(out)
+    assert data["stopped"] == "interrupted" and data["proven"] is False
+    # the value is at least the best reply to uniform secrets, 11228/2401 = 4.676
+    assert 1 <= data["lower_bound"] <= 11228 / 2401
+    assert data["upper_bound"] is None or data["upper_bound"] >= 11228 / 2401
+
+
+def test_cpsat_reports_its_bound_and_best_strategy():
+    out, _, _ = interrupted(["cpsat", "-r", "p2c5", "--time-limit", "120", "--json"], after=6)
+    data = json.loads(out)
+    assert data["stopped"] == "interrupted" and data["proven"] is False
+    assert 0 < data["lower_bound"] <= 79  # the optimum of p2c5 within 5 guesses is 79 (the exact solver's)
+    assert data["upper_bound"] is None or data["upper_bound"] >= 79
+
+
+def test_static_reports_its_bound():
+    out, _, _ = interrupted(["static", "-r", "p4c4", "--time-limit", "120"], after=6)
+    assert "stopped (interrupted)" in out and "not proven" in out and "at least" in out
+
+
+def test_table_prints_the_rows_finished():
+    out, _, _ = interrupted(["table", "-p", "3-4", "-c", "3-7", "--json"], after=12)
+    data = json.loads(out)
+    assert data["stopped"] == "interrupted" and data["proven"] is False
+    done = [f"p{r['pegs']}c{r['colors']}r" for r in data["rows"]]
+    assert done + data["unfinished"] == [f"p{p}c{c}r" for p in (3, 4) for c in range(3, 8)]
+    assert data["unfinished"]
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, _ = capsys.readouterr()
+    return code, out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["bounds", "-r", "p4c8", "--levels", "3", "--time-limit", "1"],
+        ["game-value", "-r", "p4c7", "--time-limit", "1"],
+    ],
+)
+def test_a_time_limit_reports_what_is_proven_with_exit_code_0(capsys, args):
+    code, out = run(capsys, *args, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["stopped"] == "time limit" and data["proven"] is False
+    assert "lower_bound" in data and "upper_bound" in data
+
+
+@pytest.mark.parametrize("command", ["bounds", "game-value"])
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
+def test_a_bad_time_limit_is_refused(capsys, command, value):
+    assert main([command, "-r", "p3c3", "--time-limit", value]) == 2
