@@ -17,8 +17,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # the command line loads this module on every start: numpy only when used
+    import numpy as np
 
 _lock = threading.Lock()
 _flags: dict[int, np.ndarray] = {}
@@ -31,6 +33,8 @@ _interrupts = [0]
 
 def new_flag() -> np.ndarray:
     """A fresh stop flag (set with ``flag[0] = 1``)."""
+    import numpy as np
+
     return np.zeros(1, dtype=np.uint8)
 
 

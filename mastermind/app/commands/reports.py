@@ -209,7 +209,10 @@ def compare(
     table_for(rules, memory_limit)  # size check first: one line, before any work
     from mastermind.core.compiling import ALL_KERNELS, CompileNotice
 
-    with CompileNotice(ALL_KERNELS, "the kernels", quiet=json_output), progress_bar(wants_progress(json_output)) as bar:
+    with (
+        CompileNotice(ALL_KERNELS, "the kernels", quiet=json_output),
+        progress_bar(wants_progress(json_output)) as bar,
+    ):
         result = run_compare(rules, time_limit=time_limit, seed=seed, memory_limit=memory_limit, progress=bar)
     if plot is not None:
         from mastermind.app.plots import plot_comparison
