@@ -18,7 +18,7 @@ import typer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mastermind.app.cli import app, main
+from mastermind.app.cli import build_app, main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = {**os.environ, "PYTHONPATH": ROOT}  # this checkout's code, whatever is installed
@@ -34,7 +34,7 @@ SLOW_COMMANDS = {"table", "compare"}  # start a solver process: only errors foun
 
 
 def commands() -> dict:
-    group = typer.main.get_command(app)
+    group = typer.main.get_command(build_app())
     return dict(group.commands)
 
 

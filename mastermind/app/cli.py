@@ -5,6 +5,7 @@ Every command lives in a module of :mod:`mastermind.app.commands` with a ``regis
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import socket
@@ -12,22 +13,24 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from mastermind.app.commands import basics, exact, files, gamevalue, heuristics, play, reports, results
 from mastermind.app.helpstyle import Group
 
-app = typer.Typer(
-    name="mastermind",
-    cls=Group,
-    help="Optimal and heuristic strategies for generalized Mastermind.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+# the commands of each module of mastermind.app.commands, in the order --help lists them:
+# a command imports only its own module (start-up), --help and unknown names import all
+COMMANDS = {
+    "basics": ("info", "score", "partition"),
+    "play": ("assist", "play", "solve"),
+    "files": ("export", "verify"),
+    "heuristics": ("heuristics", "strategies", "simulate"),
+    "reports": ("table", "compare", "plot", "bounds", "cpsat", "static"),
+    "gamevalue": ("game-value",),
+    "exact": ("optimal",),
+    "results": ("results",),
+}
 
 
 def _version(value: bool) -> None:
@@ -42,7 +45,6 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-@app.callback()
 def _top(
     show_version: Annotated[
         bool, typer.Option("--version", help="Print the version and exit.", is_eager=True, callback=_version)
@@ -51,8 +53,41 @@ def _top(
     """Optimal and heuristic strategies for generalized Mastermind."""
 
 
-for _module in (basics, play, files, heuristics, reports, gamevalue, exact, results):
-    _module.register(app)
+def build_app(modules: tuple[str, ...] = tuple(COMMANDS)) -> typer.Typer:
+    """The ``mastermind`` group with the commands of ``modules`` (default: every command)."""
+    group = typer.Typer(
+        name="mastermind",
+        cls=Group,
+        help="Optimal and heuristic strategies for generalized Mastermind.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    group.callback()(_top)
+    for name in modules:
+        importlib.import_module(f"mastermind.app.commands.{name}").register(group)
+    return group
+
+
+def modules_for(argv: list[str]) -> tuple[str, ...]:
+    """The command modules ``argv`` needs: the one of its command, none for ``--version``,
+    or all of them (``--help``, no arguments, a misspelt name: the commands are listed)."""
+    command = next((a for a in argv if not a.startswith("-")), None)
+    for module, names in COMMANDS.items():
+        if command in names:
+            return (module,)
+    if command is None and argv and not {"-h", "--help"} & set(argv):
+        return ()  # --version, or an unknown option: no command is shown
+    return tuple(COMMANDS)
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the group with every command (built on first use, PEP 562)."""
+    if name == "app":
+        globals()["app"] = value = build_app()
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 GRACE = 0.7  # seconds a command has after Ctrl-C to stop by itself
@@ -143,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str]) -> int:
     try:
-        result = app(args=argv, prog_name="mastermind", standalone_mode=False)
+        group = build_app(modules_for(argv))
+        result = group(args=argv, prog_name="mastermind", standalone_mode=False)
     except typer.Exit as exc:
         return exc.exit_code
     except (typer.Abort, KeyboardInterrupt):

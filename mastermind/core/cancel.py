@@ -19,8 +19,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # the command line loads this module on every start: numpy only when used
+    import numpy as np
 
 _lock = threading.Lock()
 _flags: dict[int, tuple[np.ndarray, int]] = {}  # id -> (flag, times registered: blocks nest)
@@ -38,6 +40,8 @@ class Stopped(Exception):
 
 def new_flag() -> np.ndarray:
     """A fresh stop flag (set with ``flag[0] = 1``)."""
+    import numpy as np
+
     return np.zeros(1, dtype=np.uint8)
 
 

@@ -20,11 +20,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import permutations, product
-from typing import TypeAlias
-
-import numpy as np
+from typing import TYPE_CHECKING, TypeAlias
 
 from mastermind.core.errors import MastermindError
+
+if TYPE_CHECKING:  # numpy is imported where it is used: rules and codes alone need none
+    import numpy as np  # (the command line answers from its result cache without it)
 
 Code: TypeAlias = int
 """A code: its index in the lexicographic enumeration of the game's codes."""
@@ -142,6 +143,8 @@ class Rules:
 
     def codes_array(self) -> np.ndarray:
         """All codes as an int8 array of shape (n_codes, pegs), colours 0-based, in index order."""
+        import numpy as np
+
         c, p = self.colors, self.pegs
         if self.repeat:
             idx = np.arange(self.n_codes, dtype=np.int64)
@@ -247,6 +250,8 @@ class Rules:
     @cached_property
     def answer_lut(self) -> np.ndarray:
         """uint8 lookup: ``lut[black * (pegs + 1) + white]`` is the answer index."""
+        import numpy as np
+
         p = self.pegs
         lut = np.full((p + 1) * (p + 1), 255, dtype=np.uint8)
         for fb in self.answer_feedbacks:
@@ -374,6 +379,8 @@ class CodeTable:
     @cached_property
     def all_codes(self) -> np.ndarray:
         """Every code index, as the candidate set at the start of a game."""
+        import numpy as np
+
         return np.arange(self.n, dtype=np.int32)
 
     def answer_indices(self, guess: Code, candidates: np.ndarray | None = None) -> np.ndarray:
@@ -394,6 +401,8 @@ class CodeTable:
 
     def partition(self, guess: Code, candidates: np.ndarray | None = None) -> np.ndarray:
         """Class sizes: how many candidates give each answer index to ``guess``."""
+        import numpy as np
+
         return np.bincount(self.answer_indices(guess, candidates), minlength=self.rules.n_answer_slots)
 
     def filter(self, candidates: np.ndarray, guess: Code, fb: Feedback) -> np.ndarray:
@@ -408,6 +417,8 @@ class CodeTable:
 
 def colour_counts(codes: np.ndarray, colors: int) -> np.ndarray:
     """int8 (N, colors): how often each colour occurs in each code."""
+    import numpy as np
+
     counts = np.zeros((codes.shape[0], colors), dtype=np.int8)
     for pos in range(codes.shape[1]):
         np.add.at(counts, (np.arange(codes.shape[0]), codes[:, pos]), 1)
@@ -423,6 +434,8 @@ def score_rows(
     pegs: int,
 ) -> np.ndarray:
     """Vectorised answers of one guess (digits and colour counts) against many codes."""
+    import numpy as np
+
     black = (codes == guess).sum(axis=1)
     common = np.minimum(counts, guess_counts).sum(axis=1)
     return lut[black * (pegs + 1) + (common - black)]
@@ -430,6 +443,8 @@ def score_rows(
 
 def score_matrix_numpy(codes: np.ndarray, counts: np.ndarray, lut: np.ndarray) -> np.ndarray:
     """Plain-numpy all-pairs answer matrix, the reference for the numba kernel."""
+    import numpy as np
+
     n, p = codes.shape
     out = np.empty((n, n), dtype=np.uint8)
     step = max(1, 4_000_000 // max(1, n * max(p, counts.shape[1])))

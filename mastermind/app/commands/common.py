@@ -43,6 +43,13 @@ ColorsOpt = Annotated[
 ]
 NoRepeatOpt = Annotated[bool, typer.Option("--no-repeat", help="No colour twice in a code.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of tables.")]
+NoCacheOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-cache",
+        help="Compute again: neither read nor keep the answer in the result cache (~/.cache/mastermind).",
+    ),
+]
 MAX_THREADS = 1024  # --jobs and --workers beyond this are typing errors, not machines
 MAX_SEED = 2**63 - 1  # seeds travel as int64 (numba, numpy)
 MAX_SECONDS = 10**7  # about four months: time limits beyond are typing errors

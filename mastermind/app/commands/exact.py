@@ -10,6 +10,7 @@ import typer
 
 from mastermind.app.commands.common import (
     MAX_THREADS,
+    NoCacheOpt,
     console,
     histogram_text,
     plural,
@@ -133,7 +134,21 @@ def optimal(
     time_limit: TimeLimitOpt = None,
     progress: ProgressOpt = "auto",
     out: OutOpt = None,
+    no_cache: NoCacheOpt = False,
 ) -> None:
+    # a plain search asked again is answered from the result cache, before numba is loaded;
+    # what is looked up was stored after these same options passed every check below
+    cache = None
+    if not no_cache and out is None and backend == "threads" and scheduler is None and checkpoint is None:
+        from mastermind.app.resultcache import ResultCache
+
+        # a time limit only decides whether an answer is proven: only proven ones are kept
+        options = dict(objective=objective, max_guesses=max_guesses, pool=pool, first=first)
+        options.update(by_first_guess=by_first_guess, tie_break=tie_break, jobs=jobs, memory=memory_limit)
+        cache = ResultCache().entry("optimal", str(rules), options)
+        if json_output and (answer := cache.load()) is not None:
+            print_json(answer)
+            return
     from mastermind.core.progress import progress_bar, progress_mode
     from mastermind.engines.exact import solve, solve_by_first_guess
     from mastermind.engines.exact.backends import check_backend
@@ -213,8 +228,10 @@ def optimal(
         _write_tree(result, out)
         if is_stdout(out) and result.proven:  # the tree is the output
             return
+    rows = [r.to_dict() for r in results]
+    if cache is not None and all(r.proven for r in results):
+        cache.store(rows if by_first_guess else rows[0])
     if json_output:
-        rows = [r.to_dict() for r in results]
         if compile_seconds is not None:
             for row in rows:
                 row["compile_seconds"] = round(compile_seconds, 2)

@@ -11,6 +11,7 @@ import typer
 from mastermind.app.commands.common import (
     STRATEGIES_HELP,
     STRATEGY_HELP,
+    NoCacheOpt,
     console,
     histogram_text,
     plural,
@@ -65,13 +66,25 @@ def heuristics(
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",
     seed: SeedOpt = 0,
+    no_cache: NoCacheOpt = False,
 ) -> None:
-    from mastermind.app.registry import HEURISTIC_NAMES, check_names, strategy_tree
+    from mastermind.app.registry import HEURISTIC_NAMES
+
+    names = list(strategy or HEURISTIC_NAMES)
+    cache = None
+    if not no_cache:  # the same table asked again is answered from the result cache
+        from mastermind.app.resultcache import ResultCache
+
+        options = dict(strategies=names, pool=pool, tie_break=tie_break, seed=seed, memory=memory_limit)
+        cache = ResultCache().entry("heuristics", str(rules), options)
+        if json_output and (answer := cache.load()) is not None:
+            print_json(answer)
+            return
+    from mastermind.app.registry import check_names, strategy_tree
     from mastermind.core.compiling import HEURISTIC_KERNELS, CompileNotice
     from mastermind.core.progress import progress_bar, wants_progress
     from mastermind.engines.heuristics.scores import wants_full_table
 
-    names = list(strategy or HEURISTIC_NAMES)
     check_names(names, pool=pool, tie_break=tie_break)
     rows = []
     with CompileNotice(HEURISTIC_KERNELS, "the scoring kernels", quiet=json_output):
@@ -85,6 +98,8 @@ def heuristics(
                 {"strategy": name, "first_guess": rules.code_text(tree.root.guess), **stats.to_dict(rules)}
             )
             bar.advance()
+    if cache is not None:
+        cache.store(rows)
     if json_output:
         print_json(rows)
         return
