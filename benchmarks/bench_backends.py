@@ -38,7 +38,7 @@ CONFIGS = [
 def optimal(game: str, *extra: str) -> tuple[dict, float]:
     start = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-m", "mastermind", "optimal", "-r", game, "--json", *extra],
+        [sys.executable, "-m", "mastermind", "optimal", "-r", game, "--json", "--no-cache", *extra],
         cwd=ROOT,
         env=ENV,
         capture_output=True,
