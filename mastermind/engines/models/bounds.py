@@ -345,7 +345,7 @@ def lookahead_total_bound(
 
     With ``first_guess`` the root guess is fixed (a bound for strategies opening with it).
     Level 0 is :func:`perfect_tree_total`; ``refined`` bounds the classes at the bottom with
-    their own branching (stronger, slower: about 20 s for the two levels of p4c6). ``stop``: a
+    their own branching (stronger, slower: about 1 s for the two levels of p4c6). ``stop``: a
     flag (see :mod:`mastermind.core.cancel`); once it is set, :class:`Stopped` is raised.
     """
     if levels < 0:
