@@ -25,7 +25,7 @@ from mastermind.engines.models.bounds import (
 from mastermind.engines.models.timed import TimedWorker
 
 # lookahead levels used by the reports: level 2 is cheap up to a few thousand codes; the
-# refined bottom bound costs about 20 s on p4c6, a few seconds up to p4c5
+# refined bottom bound costs about 1 s on p4c6, a fraction of a second up to p4c5
 MAX_LOOKAHEAD_CODES = 5000
 MAX_REFINED_CODES = 1296
 CPSAT_MAX_CODES = 27
@@ -328,7 +328,7 @@ def compare(
 ) -> Comparison:
     """Every heuristic against the optimum (if found within ``time_limit``) and the lower bounds.
 
-    The refined bound (about 20 s on p4c6) runs while the child searches the optimum.
+    The refined bound (about 1 s on p4c6) runs while the child searches the optimum.
     """
     from mastermind.app.registry import HEURISTIC_NAMES, check_names, strategy_tree
 

@@ -123,9 +123,10 @@ def test_two_level_total_bound_p4c6_by_first_guess(p4c6):
     assert texts == {"1111": 6040, "1112": 5611, "1122": 5513, "1123": 5442, "1234": 5515}
 
 
-@pytest.mark.slow
 def test_refined_two_level_bound_p4c6_beats_the_published_one(p4c6):
     by_first = lookahead_totals_by_first_guess(p4c6, 2, refined=True)
+    texts = {p4c6.rules.code_text(g): v for g, v in by_first.items()}
+    assert texts == {"1111": 6096, "1112": 5700, "1122": 5618, "1123": 5532, "1234": 5585}
     published = {"1111": 6040, "1112": 5611, "1122": 5513, "1123": 5442, "1234": 5515}
     for g, value in by_first.items():
         assert published[p4c6.rules.code_text(g)] <= value
@@ -204,16 +205,74 @@ def test_knuth_worst_case_respects_crude_bound():
     assert crude_worst_bound(table.rules, mu) <= knuth.worst == 4
 
 
+def _kernel_tables(table: CodeTable):
+    from mastermind.engines.models.bounds import _Lookahead
+
+    return _Lookahead(table).kernel_tables
+
+
 def test_most_answers_kernel_matches_reference():
     from mastermind.engines.models._kernels import most_answers, most_answers_reference
 
     rng = np.random.default_rng(5)
-    for rules in (Rules(3, 3), Rules(2, 5), Rules(4, 3)):
-        table = CodeTable(rules)
+    for rules in (
+        Rules(3, 3),
+        Rules(2, 5),
+        Rules(4, 3),
+        Rules(4, 5, repeat=False),
+        Rules(11, 1),
+        Rules(11, 2),
+    ):
+        table = CodeTable(rules)  # p11c2: 78 answer indices, more than one 64-bit word
+        tables = _kernel_tables(table)
         for size in (1, 2, 5, 12):
-            cands = np.sort(rng.choice(table.n, size, replace=False)).astype(np.int64)
+            cands = np.sort(rng.choice(table.n, min(size, table.n), replace=False)).astype(np.int64)
             want = most_answers_reference(table.scores, cands, rules.win_index)
-            got = most_answers(table.scores, cands, rules.win_index, rules.n_answer_slots, 10**6)
-            assert got == want
-            capped = most_answers(table.scores, cands, rules.win_index, rules.n_answer_slots, 2)
-            assert (capped == want) if want < 2 else (2 <= capped <= want)
+            assert want == max(
+                len({int(a) for a in row[cands] if a != rules.win_index}) for row in table.scores
+            )
+            assert most_answers(tables, cands, 10**6) == want
+            assert most_answers(tables, cands, 2) == min(want, 2)
+
+
+def _sets_to_bound(table: CodeTable, rng: np.random.Generator) -> list[np.ndarray]:
+    """The classes of Knuth's first guess and a few random sets."""
+    first, _ = knuth_first_guess(table)
+    answers = table.scores[first]
+    sets = [np.flatnonzero(answers == a).astype(np.int64) for a in np.unique(answers)]
+    sets += [
+        np.sort(rng.choice(table.n, k, replace=False)).astype(np.int64) for k in (3, 7, min(20, table.n))
+    ]
+    return sets
+
+
+@pytest.mark.parametrize("name", ["p3c3", "p3c4", "p4c4", "p2c5", "p4c5n", "p4c3"])
+def test_level_one_kernel_matches_reference(name):
+    from mastermind.engines.models._kernels import level_one_total, level_one_total_reference
+
+    table = CodeTable(Rules.parse(name))
+    tables = _kernel_tables(table)
+    every = np.arange(table.n, dtype=np.int64)
+    rng = np.random.default_rng(11)
+    for cands in _sets_to_bound(table, rng):
+        for leaf_branching in (-1, 0, 2, len(tables.trees) - 1):  # -1: refined, each class its own
+            want = level_one_total_reference(
+                table.scores, tables.trees, table.rules.win_index, cands, every, leaf_branching
+            )
+            assert level_one_total(tables, cands, every, leaf_branching) == want
+
+
+def test_level_one_kernel_matches_reference_p4c6(p4c6):
+    """Once on p4c6 (refined, the classes of 1123 up to 40 secrets; 200 guesses for time)."""
+    from mastermind.engines.models._kernels import level_one_total, level_one_total_reference
+
+    tables = _kernel_tables(p4c6)
+    guesses = np.sort(np.random.default_rng(3).choice(p4c6.n, 200, replace=False)).astype(np.int64)
+    answers = p4c6.scores[p4c6.rules.parse_code("1123")]
+    for a in np.unique(answers):
+        cands = np.flatnonzero(answers == a).astype(np.int64)
+        if len(cands) <= 40:
+            want = level_one_total_reference(
+                p4c6.scores, tables.trees, p4c6.rules.win_index, cands, guesses, -1
+            )
+            assert level_one_total(tables, cands, guesses, -1) == want

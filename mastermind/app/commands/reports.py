@@ -407,7 +407,7 @@ def bounds(
         bool,
         typer.Option(
             "--refined",
-            help="Bound the bottom classes with their own branching: stronger, slower (about 20 s on p4c6).",
+            help="Bound the bottom classes with their own branching: stronger, slower (about 1 s on p4c6).",
         ),
     ] = False,
     time_limit: Annotated[

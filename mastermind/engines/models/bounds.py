@@ -28,12 +28,18 @@ True
 
 from __future__ import annotations
 
+from functools import cached_property
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from mastermind.core import cancel
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable, Rules
 from mastermind.core.symmetry import canonical_first_guesses
+
+if TYPE_CHECKING:
+    from mastermind.engines.models._kernels import BoundTables
 
 
 def branching(rules: Rules) -> int:
@@ -102,11 +108,15 @@ def counting_worst_bound(rules: Rules, n: int) -> int:
     return depth
 
 
-def perfect_tree_table(rules: Rules, n_max: int) -> np.ndarray:
+def perfect_tree_table(rules: Rules, n_max: int, children: int | None = None) -> np.ndarray:
     """``out[n]``: the least sum of depths of ``n`` secrets in a tree where every node solves
-    at most one secret and has at most ``B`` children (level ``d`` holds ``B ** (d - 1)``).
+    at most one secret and has at most ``children`` (default ``B``) children (level ``d`` holds
+    ``children ** (d - 1)``).
+
+    >>> perfect_tree_table(Rules(3, 3), 6, 2).tolist()
+    [0, 1, 3, 5, 8, 11, 14]
     """
-    b = max(branching(rules), 1)
+    b = max(branching(rules) if children is None else children, 1)
     out = np.zeros(n_max + 1, dtype=np.int64)
     level, width, placed, acc = 1, 1, 0, 0
     for n in range(1, n_max + 1):
@@ -177,7 +187,17 @@ class _Lookahead:
         self._worst: dict[tuple[int, bytes], int] = {}
         self.refined = refined
         self._branching: dict[bytes, int] = {}
+        self.all_codes = table.all_codes.astype(np.int64)
         self.stop = stop  # a flag (see mastermind.core.cancel): when set, raise Stopped
+
+    @cached_property
+    def kernel_tables(self) -> BoundTables:
+        """What the kernels read: the scores and the perfect-tree totals of every branching."""
+        from mastermind.engines.models._kernels import bound_tables
+
+        n, most = self.table.n, branching(self.rules)
+        trees = np.stack([perfect_tree_table(self.rules, n, b) for b in range(most + 1)])
+        return bound_tables(self.scores, trees, self.win, self.slots)
 
     def branching(self, cands: np.ndarray) -> int:
         """Most non-winning answers any code gets on ``cands``: a bound on children below it.
@@ -189,7 +209,7 @@ class _Lookahead:
         key = cands.tobytes()
         if key not in self._branching:
             cap = min(branching(self.rules), len(cands) - 1)
-            self._branching[key] = int(most_answers(self.scores, cands, self.win, self.slots, cap))
+            self._branching[key] = int(most_answers(self.kernel_tables, cands, cap))
         return self._branching[key]
 
     def leaf_branching(self, cands: np.ndarray, parent: np.ndarray | None) -> int | None:
@@ -230,7 +250,7 @@ class _Lookahead:
     def guesses(self, cands: np.ndarray) -> np.ndarray:
         if len(cands) == self.table.n:
             return np.array(canonical_first_guesses(self.rules), dtype=np.int64)
-        return self.table.all_codes
+        return self.all_codes
 
     # ---- total -------------------------------------------------------------------------
     def total(self, cands: np.ndarray, level: int, parent: np.ndarray | None = None) -> int:
@@ -244,6 +264,9 @@ class _Lookahead:
             return self._total[key]
         cancel.check(self.stop)
         guesses = self.guesses(cands)
+        if level == 1:
+            self._total[key] = self.level_one_total(cands, guesses)
+            return self._total[key]
         sizes = self.class_sizes(cands, guesses)
         sizes[:, self.win] = 0
         # the (level-1) bound of a class is at least its perfect-tree bound: use that to order
@@ -263,6 +286,14 @@ class _Lookahead:
         assert best is not None
         self._total[key] = best
         return best
+
+    def level_one_total(self, cands: np.ndarray, guesses: np.ndarray) -> int:
+        """:meth:`total` at level 1, in a kernel: each class below is bounded by :meth:`leaf_total`
+        with ``cands`` as its parent."""
+        from mastermind.engines.models._kernels import level_one_total
+
+        leaf_branching = -1 if self.refined else self.branching(cands)  # -1: each class its own
+        return int(level_one_total(self.kernel_tables, cands, guesses, leaf_branching))
 
     def total_after(self, cands: np.ndarray, guess: Code, level: int) -> int:
         """``n + sum`` of the (level-1) bound over the classes of ``guess``."""
@@ -314,7 +345,7 @@ def lookahead_total_bound(
 
     With ``first_guess`` the root guess is fixed (a bound for strategies opening with it).
     Level 0 is :func:`perfect_tree_total`; ``refined`` bounds the classes at the bottom with
-    their own branching (stronger, slower: about 20 s for the two levels of p4c6). ``stop``: a
+    their own branching (stronger, slower: about 1 s for the two levels of p4c6). ``stop``: a
     flag (see :mod:`mastermind.core.cancel`); once it is set, :class:`Stopped` is raised.
     """
     if levels < 0:
