@@ -73,6 +73,23 @@ def model_result(
     )
 
 
+def interrupted_result(table: CodeTable, objective: str, bound: int | None, start: float) -> Result[ModelRun]:
+    """The result of a run stopped by Ctrl-C before CP-SAT ran: ``bound`` (a lower bound known
+    beforehand) is all it proves."""
+    import time
+
+    return model_result(
+        table,
+        objective,
+        "UNKNOWN",
+        value=None,
+        bound=bound,
+        proven=False,
+        seconds=time.perf_counter() - start,
+        stopped="interrupted",
+    )
+
+
 def check_limits(time_limit: float, workers: int) -> None:
     """Refuse limits CP-SAT cannot use, with a one-line message."""
     if not time_limit > 0:
