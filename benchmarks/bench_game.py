@@ -3,6 +3,7 @@
 python benchmarks/bench_game.py
 """
 
+import argparse
 import time
 
 from mastermind.core.game import CodeTable, Rules, score_matrix_numpy
@@ -18,6 +19,7 @@ def best_of(fn, repeat=3):
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0]).parse_args()
     t = time.perf_counter()
     CodeTable(Rules(2, 2))
     print(f"first table (numba load/compile): {time.perf_counter() - t:.3f} s")

@@ -7,8 +7,8 @@ what a busy shared machine cannot inflate. p4c6 (5600/1290) is the case issue 17
 prove within 30 s.
 """
 
+import argparse
 import statistics
-import sys
 import time
 
 from mastermind.core.game import CodeTable, Rules
@@ -18,7 +18,9 @@ GAMES = ["p3c6", "p4c5", "p5c4", "p4c6"]
 
 
 def main() -> None:
-    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("repeats", type=int, nargs="?", default=3, help="runs per game and job count")
+    repeats = parser.parse_args().repeats
     game_value(CodeTable(Rules(2, 3)))  # numba compile and cache loading outside the timings
     print(f"{'game':6} {'jobs':>4} {'value':>10} {'replies':>7} {'wall s':>7} {'cpu s':>7}")
     for text in GAMES:

@@ -6,6 +6,7 @@ The baseline of each CP-SAT row is the same model without the lookahead bound as
 objective bound (same run, same workers).
 """
 
+import argparse
 import time
 
 from mastermind.core.game import CodeTable, Rules
@@ -21,6 +22,7 @@ def timed(fn):
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0]).parse_args()
     p4c6 = CodeTable(Rules(4, 6))
     lookahead_total_bound(CodeTable(Rules(2, 3)), 2)  # numba compile outside the timings
     print("bounds on p4c6")

@@ -1,0 +1,29 @@
+"""The benchmarks still run against the code as it is (they are not run by CI otherwise)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = sorted((ROOT / "benchmarks").glob("bench_*.py"))
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("path", BENCHMARKS, ids=lambda p: p.stem)
+def test_each_benchmark_parses_its_options(path):
+    done = run(str(path), "--help")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage:")
+
+
+def test_the_exact_benchmark_measures_a_small_game():
+    done = run("benchmarks/bench_exact.py", "--games", "p3c3", "--no-baseline", "--startup-runs", "0")
+    assert done.returncode == 0, done.stderr
+    row = next(line for line in done.stdout.splitlines() if line.startswith("p3c3"))
+    assert row.split()[2] == "73"  # the optimal total of 3 pegs x 3 colours (the exact tests' value)
+    assert "failed" not in done.stdout
