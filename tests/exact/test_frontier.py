@@ -105,6 +105,26 @@ def local_cluster():
     cluster.close()
 
 
+def test_dask_batches_hand_each_unit_its_own_answer(local_cluster):
+    """Many waiting units go out several to a task; each future still gets its own result,
+    and a failing unit fails alone."""
+    import operator
+
+    from mastermind.engines.exact.backends import DaskBackend
+
+    backend = DaskBackend(2, scheduler=local_cluster.scheduler_address)
+    try:
+        futures = [backend.submit(operator.floordiv, 100, d) for d in range(-6, 7)]
+        for d, future in zip(range(-6, 7), futures):
+            if d == 0:
+                with pytest.raises(ZeroDivisionError):
+                    future.result(timeout=60)
+            else:
+                assert future.result(timeout=60) == 100 // d
+    finally:
+        backend.close()
+
+
 @pytest.mark.parametrize("text", sorted(OPTIMA))
 def test_a_local_dask_cluster_finds_the_optimum(local_cluster, text):
     table = CodeTable(Rules.parse(text))

@@ -24,11 +24,13 @@ import threading
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
+from typing import Any
 
 from mastermind.core.errors import MastermindError
 
 BACKENDS = ("threads", "processes", "dask")
 RETRIES = 3
+MAX_BATCH = 4  # units per Dask task when many wait (a round trip costs about 10 ms here)
 
 
 def worker_count(jobs: int | None) -> int:
@@ -207,27 +209,39 @@ class DaskBackend(Backend):
             with self._lock:
                 if self._in_flight >= 2 * self.jobs or not self._waiting:
                     return
-                outer, fn, args = self._waiting.popleft()
-                if outer.cancelled():
+                # a wave of many units goes out in batches: one round trip for several
+                size = max(1, min(MAX_BATCH, len(self._waiting) // (2 * self.jobs)))
+                batch: list[tuple[Future, Any, tuple]] = []
+                while self._waiting and len(batch) < size:
+                    outer, fn, args = self._waiting.popleft()
+                    if not outer.cancelled():
+                        batch.append((outer, fn, args))
+                if not batch:
                     continue
                 self._in_flight += 1
-            task = self.client.submit(fn, *args, pure=False)
+            task = self.client.submit(run_calls, [(fn, args) for _, fn, args in batch], pure=False)
             self._futures.add(task)
-            task.add_done_callback(partial(self._done, outer))
+            task.add_done_callback(partial(self._done, [outer for outer, _, _ in batch]))
 
-    def _done(self, outer: Future, f) -> None:
+    def _done(self, outers: list[Future], f) -> None:
         self._futures.discard(f)
         with self._lock:
             self._in_flight -= 1
-        if not outer.done():
-            if f.status == "cancelled":
+        try:
+            answers = None if f.status == "cancelled" else f.result()
+        except BaseException as exc:
+            answers = [(False, exc)] * len(outers)
+        for i, outer in enumerate(outers):
+            if outer.done():
+                continue
+            if answers is None:
                 outer.cancel()
+                continue
+            ok, value = answers[i]
+            if ok:
+                outer.set_result(value)
             else:
-                try:
-                    outer.set_result(f.result())
-                except BaseException as exc:
-                    if not outer.done():
-                        outer.set_exception(exc)
+                outer.set_exception(value)
         self._pump()
 
     def warm(self, rules_text: str) -> None:
@@ -253,6 +267,18 @@ class DaskBackend(Backend):
             if self.cluster is not None:
                 self.cluster.close()
             self._config.__exit__(None, None, None)
+
+
+def run_calls(calls: list) -> list[tuple[bool, object]]:
+    """Run a batch of ``(fn, args)`` in a worker: ``(True, result)`` or ``(False, exception)``
+    for each, so that one failing unit does not hide the others' answers."""
+    out: list[tuple[bool, object]] = []
+    for fn, args in calls:
+        try:
+            out.append((True, fn(*args)))
+        except Exception as exc:  # handed back to the unit's own future
+            out.append((False, exc))
+    return out
 
 
 def make_backend(name: str, jobs: int, scheduler: str | None = None) -> Backend:
