@@ -493,7 +493,7 @@ def _solve_units(
         pool = make_backend(backend, worker_count(jobs), scheduler)
         pool.warm(str(solver.rules))
         start = time.perf_counter()  # the search's clock: the workers' start-up is timed apart
-        startup = start - began
+        startup = None if pool.shares_memory else start - began  # threads share this process
         driver = Driver(
             solver,
             pool,
