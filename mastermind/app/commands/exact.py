@@ -12,6 +12,7 @@ from mastermind.app.commands.common import (
     MAX_THREADS,
     NoCacheOpt,
     console,
+    exit_if_interrupted,
     histogram_text,
     plural,
     print_json,
@@ -238,8 +239,7 @@ def optimal(
         print_json(rows if by_first_guess else rows[0])
     else:
         _print(rules, results, by_first_guess, objective)
-    if not result.proven and result.stopped == "interrupted":
-        raise typer.Exit(130)
+    exit_if_interrupted(result.stopped)
 
 
 def _write_tree(result, path: str) -> None:

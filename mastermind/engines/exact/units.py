@@ -28,6 +28,7 @@ _lock = threading.Lock()
 _tables: dict[str, CodeTable] = {}
 _local = threading.local()
 _run_flags: dict[str, np.ndarray] = {}
+_kernels_loaded = False  # by warm_worker, once per process
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,10 @@ def warm_worker(rules_text: str) -> int:
 
     from mastermind.engines.exact.warmup import compile_kernels
 
-    compile_kernels()
+    global _kernels_loaded
+    if not _kernels_loaded:  # a reused worker (loky, a running Dask cluster) has them already
+        compile_kernels()
+        _kernels_loaded = True
     table_for(rules_text)
     return os.getpid()
 
