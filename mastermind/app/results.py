@@ -35,6 +35,7 @@ OPTIMAL_FORMAT = "mastermind-results"
 GAME_VALUE_FORMAT = "mastermind-game-values"
 FILE_VERSION = 1
 TREE_LIMIT = 4 * 1024 * 1024  # bytes of gzipped JSON; larger trees are left out (and said so)
+FRONTIER_GRACE = 300.0  # after a frontier search's own time limit: building and sending its tree
 WARM_UP_SECONDS = 900.0  # a first numba compilation on a busy machine
 OPEN_HEURISTICS = ("entropy", "expected-size", "most-parts")  # the best total: an open game's upper bound
 
@@ -179,8 +180,9 @@ def tool_version() -> str:
     return f"{__version__}+{sha}" if commit.returncode == 0 and sha else __version__
 
 
-def command_for(game: str, table: str, jobs: int) -> str:
-    return f"mastermind results --out results/ --table {table} --games {game} --jobs {jobs}"
+def command_for(game: str, table: str, jobs: int, *, checkpoint: bool = False) -> str:
+    line = f"mastermind results --out results/ --table {table} --games {game} --jobs {jobs}"
+    return line + (" --checkpoint results/checkpoints --max-seconds 3600" if checkpoint else "")
 
 
 def _fraction(x: Fraction) -> str:
@@ -232,6 +234,33 @@ def optimal_part(game: str, part: str, jobs: int, solve_options: dict) -> dict:
         "seconds": time.perf_counter() - start,
         "cpu_seconds": time.process_time() - cpu,
     }
+
+
+def frontier_part(game: str, jobs: int, checkpoint: str, time_limit: float) -> dict:
+    """The checkpointed total optimum of a frontier game, stopped after ``time_limit`` seconds:
+    the proven bounds so far (``proven`` False), or the optimum with its tree. A run started
+    again with the same ``checkpoint`` folder reuses every unit the earlier runs finished."""
+    from mastermind.app.formats import write_tree
+    from mastermind.engines.exact import solve
+
+    rules = Rules.parse(game)
+    start, cpu = time.perf_counter(), time.process_time()
+    r = solve(CodeTable(rules), objective="total", jobs=jobs, checkpoint=checkpoint, time_limit=time_limit)
+    data: dict = {
+        "proven": bool(r.proven),
+        "lower_total": None if r.lower_bound is None else int(r.lower_bound),
+        "units": r.counters.units,
+        "reused_units": r.counters.reused,
+    }
+    if r.tree is not None:  # the best strategy found so far (the optimum once proven)
+        data.update(
+            upper_total=int(r.total),
+            upper_worst=int(r.worst),
+            histogram=r.histogram,
+            first_guess=rules.code_text(r.first_guess),
+            tree=write_tree(r.tree, "json", r.stats),
+        )
+    return {**data, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
 
 
 def bounds_part(game: str, kind: str) -> dict:
@@ -358,11 +387,22 @@ class Runner:
     """Runs the parts of each row in one child process, each under ``max_seconds``
     (``None``: no cap, in this process)."""
 
-    def __init__(self, *, max_seconds: float | None, jobs: int, solve_options: dict | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        max_seconds: float | None,
+        jobs: int,
+        solve_options: dict | None = None,
+        checkpoint: Path | None = None,
+        frontier: Sequence[str] = FRONTIER,
+    ) -> None:
         from mastermind.engines.models.timed import TimedWorker
 
         self.max_seconds = max_seconds
         self.jobs = jobs
+        # frontier games run the checkpointed search in checkpoint/GAME, stopped at max_seconds
+        self.checkpoint = checkpoint
+        self.frontier = frozenset(frontier)
         # forwarded to solve / solve_by_first_guess (e.g. a checkpoint once the search has one)
         self.solve_options = dict(solve_options or {})
         self.worker = TimedWorker() if max_seconds is not None else None
@@ -384,10 +424,20 @@ class Runner:
         else:
             optimal_part("p2c2", "total", 1, {})
 
-    def _run(self, fn: Callable, args: tuple) -> dict | None:
-        if self.worker is None:
+    def _run(self, fn: Callable, args: tuple, grace: float = 0.0) -> dict | None:
+        if self.worker is None or self.max_seconds is None:
             return fn(*args)
-        return self.worker.run(fn, args, self.max_seconds)
+        return self.worker.run(fn, args, self.max_seconds + grace)
+
+    def _frontier(self, game: str) -> dict | None:
+        """The checkpointed search of a frontier game (None without a checkpoint folder)."""
+        if self.checkpoint is None:
+            return None
+        folder = self.checkpoint / game
+        # the search stops itself at the cap; the grace covers building and sending its tree
+        return self._run(
+            frontier_part, (game, self.jobs, str(folder), self.max_seconds), grace=FRONTIER_GRACE
+        )
 
     def _cap(self) -> str:
         return "no time cap" if self.max_seconds is None else f"{self.max_seconds:g} s"
@@ -402,11 +452,25 @@ class Runner:
             version=tool_version(),
             command=command_for(game, "optimal", self.jobs),
         )
-        total = (
-            None
-            if game in FRONTIER
-            else self._run(optimal_part, (game, "total", self.jobs, self.solve_options))
-        )
+        search = None
+        if game in self.frontier:
+            search = self._frontier(game)
+            if search is None or not search["proven"]:
+                return self._open_row(row, rules, search)
+            row["command"] = command_for(game, "optimal", self.jobs, checkpoint=True)
+            total = {
+                "total": search["upper_total"],
+                "worst": search["upper_worst"],
+                "histogram": search["histogram"],
+                # one run proves the optimum, not every first guess reaching it
+                "best_first_guesses": [search["first_guess"]],
+                "by_first_guess": None,
+                "tree": search["tree"],
+                "seconds": search["seconds"],
+                "cpu_seconds": search["cpu_seconds"],
+            }
+        else:
+            total = self._run(optimal_part, (game, "total", self.jobs, self.solve_options))
         if total is None:
             return self._open_row(row, rules)
         seconds, cpu = total["seconds"], total["cpu_seconds"]
@@ -444,6 +508,7 @@ class Runner:
             tie_broken=tie_broken,
             histogram=total["histogram"],
             best_first_guesses=total["best_first_guesses"],
+            first_guesses_complete=search is None,
             by_first_guess=total["by_first_guess"],
             optimal_worst=None if worst is None else worst["worst"],
             worst_total=None if worst is None else worst["total"],
@@ -456,9 +521,15 @@ class Runner:
         row.update(literature(row))
         return row
 
-    def _open_row(self, row: dict, rules: Rules) -> dict:
+    def _open_row(self, row: dict, rules: Rules, search: dict | None = None) -> dict:
         game = row["game"]
-        reason = "needs the checkpointed search" if game in FRONTIER else f"not proven within {self._cap()}"
+        if search is not None:
+            reason = f"checkpointed search stopped after {self._cap()}; run again to continue"
+            row["command"] = command_for(game, "optimal", self.jobs, checkpoint=True)
+        elif game in self.frontier:
+            reason = "needs the checkpointed search"
+        else:
+            reason = f"not proven within {self._cap()}"
         row.update(
             status="open", reason=reason, tree=None, published=[], literature="open", literature_note=reason
         )
@@ -474,7 +545,12 @@ class Runner:
                 bounds.setdefault("heuristics", {})[kind] = part["upper_total"]
                 if "upper_total" in bounds and bounds["upper_total"] <= part["upper_total"]:
                     continue
+                part["upper_source"] = kind
             bounds.update(part)
+        if search is not None:
+            seconds += search["seconds"]
+            cpu += search["cpu_seconds"]
+            bounds.update(_search_bounds(bounds, search))
         row.update(bounds=bounds or None, seconds=round(seconds, 3), cpu_seconds=round(cpu, 3))
         return row
 
@@ -537,6 +613,24 @@ class Runner:
         row["value_unreduced"] = _unreduced(value, row["maker"])
         row.update(literature(row))
         return row
+
+
+def _search_bounds(bounds: dict, search: dict) -> dict:
+    """The open row's bounds improved by a stopped search: its proven lower bound and the
+    best strategy it found, where they beat the lookahead bound and the heuristics."""
+    found = {
+        "search": {
+            key: search.get(key)
+            for key in ("lower_total", "upper_total", "upper_worst", "units", "reused_units", "seconds")
+        }
+    }
+    lower = search.get("lower_total")
+    if lower is not None and lower > bounds.get("lower_total", -1):
+        found.update(lower_total=lower, lower_source="search")
+    upper = search.get("upper_total")
+    if upper is not None and upper < bounds.get("upper_total", upper + 1):
+        found.update(upper_total=upper, upper_worst=search["upper_worst"], upper_source="search")
+    return found
 
 
 def _unreduced(value: Fraction, maker: list[dict]) -> str:
@@ -650,7 +744,7 @@ def render_optimal(rows: Sequence[dict]) -> str:
         avg = f"{r['total']}/{r['codes']} = {r['average']:.4f}"
         lines.append(
             f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} | {r['total']} "
-            f"| {avg} | {worst} | {ow} | {wt} | {' '.join(r['best_first_guesses'])} "
+            f"| {avg} | {worst} | {ow} | {wt} | {_first_guesses(r)} "
             f"| {' '.join(map(str, r['histogram']))} | {_published_cell(r)} | {r['literature']} "
             f"| {_seconds(r)} | {r['jobs']} |"
         )
@@ -660,21 +754,26 @@ def render_optimal(rows: Sequence[dict]) -> str:
             "## Open games",
             "",
             "Not proven by this tool yet. *lower*: proven lower bounds (lookahead bounds of",
-            "`mastermind bounds`); *upper*: the total and worst case of a heuristic strategy played",
-            "on every secret (a strategy that exists, not the optimum).",
+            "`mastermind bounds`, or `(search)`: proven by the stopped checkpointed search);",
+            "*upper*: the total and worst case of a strategy played on every secret (a strategy that",
+            "exists, not the optimum): the best heuristic, or `(search)`, the best strategy the",
+            "stopped search found. A frontier game's checkpoint is kept in `checkpoints/GAME/` where",
+            "it is small enough: the command in its JSON entry continues the search from it.",
             "",
             (
-                "| game | pegs | colours | repetition | codes | total lower | total upper (heuristic) "
+                "| game | pegs | colours | repetition | codes | total lower | total upper "
                 "| worst lower | worst upper | why open | s |"
             ),
             "|---|---:|---:|---|---:|---:|---:|---:|---:|---|---:|",
         ]
         for r in open_rows:
             b = r.get("bounds") or {}
-            upper = f"{b['upper_total']} ({b['heuristic']})" if "upper_total" in b else ""
+            source = b.get("upper_source", b.get("heuristic"))
+            upper = f"{b['upper_total']} ({source})" if "upper_total" in b else ""
+            lower = f"{b['lower_total']}" + (" (search)" if b.get("lower_source") == "search" else "")
             lines.append(
                 f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} "
-                f"| {b.get('lower_total', '')} | {upper} | {b.get('lower_worst', '')} "
+                f"| {lower if 'lower_total' in b else ''} | {upper} | {b.get('lower_worst', '')} "
                 f"| {b.get('upper_worst', '')} | {r.get('reason', '')} | {_seconds(r)} |"
             )
     skipped = [r for r in proven if r.get("tree") and r["tree"].get("skipped")]
@@ -687,6 +786,12 @@ def render_optimal(rows: Sequence[dict]) -> str:
         ]
     lines += _reproduce(rows)
     return "\n".join(lines) + "\n"
+
+
+def _first_guesses(row: dict) -> str:
+    text = " ".join(row["best_first_guesses"])
+    # a checkpointed run proves the optimum through one first guess, not every one reaching it
+    return text if row.get("first_guesses_complete", True) else f"{text} (others not searched)"
 
 
 def _reproduce(rows: Sequence[dict]) -> list[str]:
@@ -750,14 +855,19 @@ def run_tables(
     max_seconds: float | None,
     jobs: int,
     solve_options: dict | None = None,
+    checkpoint: Path | None = None,
     report: Callable[[str], None] = lambda line: None,
 ) -> dict[str, list[dict]]:
     """Compute the rows of ``tables`` ("optimal", "game-values") for ``games`` (default: each
-    table's scope, smallest first) and merge each into the files as soon as it is done."""
+    table's scope, smallest first) and merge each into the files as soon as it is done.
+    ``checkpoint``: a folder where the frontier games' searches keep their work (one
+    subfolder per game), so that a later run continues them."""
     if not out.is_dir():
         raise MastermindError(f"--out {out} is not a folder")
     done: dict[str, list[dict]] = {t: [] for t in tables}
-    with Runner(max_seconds=max_seconds, jobs=jobs, solve_options=solve_options) as runner:
+    with Runner(
+        max_seconds=max_seconds, jobs=jobs, solve_options=solve_options, checkpoint=checkpoint
+    ) as runner:
         runner.warm_up()
         if "optimal" in tables:
             chosen = scope_rules(games if games is not None else OPTIMAL_SCOPE + FRONTIER)

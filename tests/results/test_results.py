@@ -206,3 +206,37 @@ def test_bad_options_are_one_line_errors(args, message, tmp_path, capsys):
     assert main(["results", "--out", str(tmp_path), *args]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_a_frontier_game_stopped_is_open_with_search_bounds_and_continues_from_its_checkpoint(tmp_path):
+    """p4c7 (11228) as a stand-in frontier game: stopped after 1 s it is an open row whose
+    bounds enclose the optimum; run again with the same checkpoint it is proven, reusing units."""
+    store = tmp_path / "checkpoints"
+    with Runner(max_seconds=1.0, jobs=1, checkpoint=store, frontier=["p4c7"]) as capped:
+        row = capped.optimal_row(Rules.parse("p4c7"), tmp_path / "trees")
+    assert row["status"] == "open" and "checkpointed search stopped" in row["reason"]
+    b, search = row["bounds"], row["bounds"]["search"]
+    # the quick bounds past the 1 s cap are missing; the search's lower bound is always there
+    assert b["lower_total"] <= 11228 <= b.get("upper_total", 11228)
+    assert search["lower_total"] <= 11228 and search["units"] > 0
+    assert "--checkpoint results/checkpoints" in row["command"]
+    assert (store / "p4c7").is_dir()
+    with Runner(max_seconds=None, jobs=1, checkpoint=store, frontier=["p4c7"]) as free:
+        row = free.optimal_row(Rules.parse("p4c7"), tmp_path / "trees")
+    assert row["status"] == "proven" and row["total"] == 11228 and row["literature"] == "agrees"
+    assert row["first_guesses_complete"] is False and len(row["best_first_guesses"]) == 1
+    assert "(others not searched)" in render_optimal([row])
+    tree = json.loads(gzip.decompress((tmp_path / "trees" / "p4c7.json.gz").read_bytes()))
+    assert tree["stats"]["total"] == 11228
+
+
+def test_search_bounds_improve_an_open_row_only_where_they_are_better():
+    from mastermind.app.results import _search_bounds
+
+    quick = {"lower_total": 100, "upper_total": 200, "upper_worst": 7, "upper_source": "entropy"}
+    better = _search_bounds(quick, {"lower_total": 120, "upper_total": 190, "upper_worst": 6, "units": 3})
+    assert better["lower_total"] == 120 and better["lower_source"] == "search"
+    assert better["upper_total"] == 190 and better["upper_worst"] == 6 and better["upper_source"] == "search"
+    worse = _search_bounds(quick, {"lower_total": 90, "upper_total": None, "units": 0})
+    assert "lower_total" not in worse and "upper_total" not in worse and worse["search"]["lower_total"] == 90

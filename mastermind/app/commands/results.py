@@ -42,6 +42,18 @@ MaxSecondsOpt = Annotated[
     ),
 ]
 JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="Threads of each solver run (0: all cores).")]
+CheckpointOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--checkpoint",
+        help=(
+            "Folder where the frontier games (4x9, 5x6, ...) run the checkpointed search, one "
+            "subfolder per game, each stopped at --max-seconds with its proven bounds; the same "
+            "command run again continues them."
+        ),
+        show_default=False,
+    ),
+]
 JsonOpt = Annotated[
     bool, typer.Option("--json", help="Print the new rows as one JSON document instead of one line per game.")
 ]
@@ -57,6 +69,7 @@ def results(
     table: TableOpt = None,
     max_seconds: MaxSecondsOpt = 600.0,
     jobs: JobsOpt = 1,
+    checkpoint: CheckpointOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     from pathlib import Path
@@ -75,6 +88,9 @@ def results(
         if folder.exists() and not folder.is_dir():
             raise MastermindError(f"--out {out} is not a folder")
         folder.mkdir(parents=True, exist_ok=True)
+        store = None if checkpoint is None else Path(checkpoint)
+        if store is not None and store.exists() and not store.is_dir():
+            raise MastermindError(f"--checkpoint {checkpoint} is not a folder")
 
         def say(line: str) -> None:
             if not json_output:
@@ -86,6 +102,7 @@ def results(
             games=chosen,
             max_seconds=max_seconds,
             jobs=-1 if jobs == 0 else jobs,
+            checkpoint=store,
             report=say,
         )
     if json_output:
