@@ -359,3 +359,21 @@ def test_progress_reporting_leaves_the_optimum_unchanged(text, jobs, kw):
     assert (shown.total, shown.worst) == (plain.total, plain.worst)
     check_tree(table, shown)
     assert bar.starts and bar.advanced > 0
+
+
+def test_building_a_tree_whose_search_is_stopped_raises_stopped_not_a_wrong_tree():
+    """A subset the memo lacks is searched while the tree is built; once stopped, that search
+    yields lower bounds only, so the build must stop too (not assert or return a tree)."""
+    from mastermind.core import cancel
+    from mastermind.engines.exact.solver import ExactSolver
+
+    solver = ExactSolver(CodeTable(Rules(3, 4)))
+    flag = cancel.new_flag()
+    search = solver.new_search(stop=flag)
+    flag[0] = 1
+    with pytest.raises(cancel.Stopped):
+        search.build(solver.cands, 10)
+    flag[0] = 0
+    fresh = solver.new_search(stop=flag)
+    value = fresh.solve(solver.cands, 10, math.inf)
+    assert value == 206 and fresh.build(solver.cands, 10) is not None

@@ -298,7 +298,10 @@ class Driver:
                 w = self.planner.weights[cands]
                 # every secret needs a guess, all but the one guessed first a second one
                 floor = self.planner.unit * (2 * w.sum().item() - w.max().item())
-                answer = self.solve(cands, r, budget, group, floor=floor)
+                try:
+                    answer = self.solve(cands, r, budget, group, floor=floor)
+                except cancel.Stopped:  # the planner's own search (building a subtree) was stopped
+                    answer = Answer(max(self.lower, floor), False)
         finally:
             if self.checkpoint is not None:
                 self._store_finished()

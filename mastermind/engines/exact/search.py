@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mastermind.core import cancel
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.core.tree import Node
@@ -285,7 +286,10 @@ class Search:
 
     # ---- the tree of an exact solution -------------------------------------------------------
     def build(self, cands: np.ndarray, r: int, group=None, guess: int | None = None) -> Node:
-        """The optimal strategy tree of a solved set (subsets the memo lacks are solved)."""
+        """The optimal strategy tree of a solved set (subsets the memo lacks are solved).
+
+        Raises :class:`~mastermind.core.cancel.Stopped` when such a search is stopped: its
+        memo entries are then lower bounds, not a strategy."""
         group = self.group if group is None else group
         n = len(cands)
         if guess is None:
@@ -297,6 +301,8 @@ class Search:
                 found, _, tag = memo_get(self.memo, cands, r)
                 if not found or tag == LOWER:
                     self._run(cands, r, INF, group, None)
+                    if self.stopped:
+                        raise cancel.Stopped()
                     found, _, tag = memo_get(self.memo, cands, r)
                 guess = int(tag)
         if guess < 0:

@@ -197,15 +197,14 @@ class ExactSolver:
             root_guess = search.root_guess if only is not None else None
             nodes, hits = search.nodes, search.memo_hits
             tree_search = search
-            if tie_break:
-                tree_search, limit, root_guess = self._tie_break(search, value, limit, only, root_guess)
-                nodes += tree_search.nodes
-                hits += tree_search.memo_hits
             try:
+                if tie_break:
+                    tree_search, limit, root_guess = self._tie_break(search, value, limit, only, root_guess)
+                    nodes += tree_search.nodes
+                    hits += tree_search.memo_hits
                 root = tree_search.build(cands, limit, guess=root_guess)
-            except AssertionError:
-                if not (search.stopped or tree_search.stopped):
-                    raise
+            except cancel.Stopped:
+                pass  # answered just below
             if search.stopped or tree_search.stopped:  # stopped while the tree was built
                 if stop is None:
                     raise SearchInterrupted()

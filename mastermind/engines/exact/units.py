@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from mastermind.core import cancel
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.tree import Node
 
@@ -184,8 +185,9 @@ def run_unit(problem: Problem, run_id: str, unit: Unit) -> Outcome:
     tree = None
     if proven and value < unit.budget:
         guess = search.root_guess if only is not None else None
-        tree = search.build(unit.cands, unit.r, group, guess=guess)
-        if search.stopped:  # the build needed a search that was cut short
+        try:
+            tree = search.build(unit.cands, unit.r, group, guess=guess)
+        except cancel.Stopped:  # the build needed a search that was cut short
             proven, tree = False, None
     return Outcome(
         value, proven, tree, search.nodes - nodes0, search.memo_hits - hits0, time.perf_counter() - start
