@@ -21,9 +21,32 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTH
 STOP_WITHIN = 5.0
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """CPU seconds a process has used (None where /proc is not there)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_for_work(proc: subprocess.Popen, seconds: float) -> None:
+    """Until the process has used ``seconds`` of CPU (its start-up and some work, however
+    loaded the machine is), or ``seconds`` of wall time where CPU time cannot be read."""
+    deadline = time.monotonic() + 30 * seconds
+    while proc.poll() is None and time.monotonic() < deadline:
+        used = cpu_seconds(proc.pid)
+        if used is None:
+            time.sleep(seconds)
+            return
+        if used >= seconds:
+            return
+        time.sleep(0.05)
+
+
 def interrupted(args: list[str], after: float) -> tuple[str, str, float]:
-    """Run the command, send SIGINT ``after`` seconds in; its output and how long it took to
-    exit after the signal (asserting exit code 130)."""
+    """Run the command, send SIGINT once it has worked ``after`` CPU seconds; its output and
+    how long it took to exit after the signal (asserting exit code 130)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "mastermind", *args],
         cwd=ROOT,
@@ -32,7 +55,7 @@ def interrupted(args: list[str], after: float) -> tuple[str, str, float]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    time.sleep(after)
+    wait_for_work(proc, after)
     assert proc.poll() is None, "the command finished before the signal: use a bigger game"
     start = time.monotonic()
     proc.send_signal(signal.SIGINT)

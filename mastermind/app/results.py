@@ -430,7 +430,8 @@ class Runner:
         return self.worker.run(fn, args, self.max_seconds + grace)
 
     def _frontier(self, game: str) -> dict | None:
-        """The checkpointed search of a frontier game (None without a checkpoint folder)."""
+        """The checkpointed search of a game out of the quick path (a frontier game, or one whose
+        every first guess did not finish within the cap); None without a checkpoint folder."""
         if self.checkpoint is None:
             return None
         folder = self.checkpoint / game
@@ -453,7 +454,12 @@ class Runner:
             command=command_for(game, "optimal", self.jobs),
         )
         search = None
-        if game in self.frontier:
+        total = (
+            None
+            if game in self.frontier
+            else self._run(optimal_part, (game, "total", self.jobs, self.solve_options))
+        )
+        if total is None:  # a frontier game, or every first guess did not finish within the cap
             search = self._frontier(game)
             if search is None or not search["proven"]:
                 return self._open_row(row, rules, search)
@@ -469,10 +475,6 @@ class Runner:
                 "seconds": search["seconds"],
                 "cpu_seconds": search["cpu_seconds"],
             }
-        else:
-            total = self._run(optimal_part, (game, "total", self.jobs, self.solve_options))
-        if total is None:
-            return self._open_row(row, rules)
         seconds, cpu = total["seconds"], total["cpu_seconds"]
         tree_text, tie_broken = total.pop("tree"), False
         # the optimal worst case before the tie-break: it is a column, the tie-break a refinement

@@ -355,44 +355,36 @@ class Driver:
             )
         fallback: Answer | None = None  # an unproven exploration (stop): its bound and strategy
         unfinished = INF  # least lower bound of the guesses left unproven
-        first, first_bound = plan.guesses[0], plan.bounds[0]
-        if first_bound < best:
-            got = self.explore(cands, r, best, group, first, plan.most, depth)
-            if not got.proven:
-                fallback = got
-                unfinished = min(unfinished, got.value)
-            elif got.value < best:
-                best, best_node = got.value, got.node
-            else:
-                lower = min(lower, got.value)
-        else:
-            lower = min(lower, first_bound)
-            self.skip(self._planned_below(cands, r, group, first, plan.most, depth))
         if depth == 0 and best_node is not None:
             self.upper = min(self.upper, best)
-        rest = list(zip(plan.guesses[1:], plan.bounds[1:]))
-        if self.spreads(len(cands), depth):
-            while rest:
+        rest = list(zip(plan.guesses, plan.bounds))
+        # expanded class by class: the best guess, or every guess at a spread root; the others
+        # go out whole, one unit each, below
+        explored = len(rest) if self.spreads(len(cands), depth) else 1
+        while explored and rest:
+            explored -= 1
+            if depth == 0:
                 self._root_bound(best, lower, unfinished, rest, [])
-                if self.stopping():
-                    for g, _ in rest:  # counted one unit each below
-                        self.skip(self._planned_below(cands, r, group, g, plan.most, depth) - 1)
-                    break
-                g, bound = rest.pop(0)
-                if bound >= best:
-                    lower = min(lower, bound)
-                    self.skip(self._planned_below(cands, r, group, g, plan.most, depth))
-                    continue
-                got = self.explore(cands, r, best, group, g, plan.most, depth)
-                if not got.proven:
-                    unfinished = min(unfinished, got.value)
-                    if fallback is None:
-                        fallback = got
-                elif got.value < best:
-                    best, best_node = got.value, got.node
+            if self.stopping():
+                for g, _ in rest:  # counted one unit each below
+                    self.skip(self._planned_below(cands, r, group, g, plan.most, depth) - 1)
+                break
+            g, bound = rest.pop(0)
+            if bound >= best:
+                lower = min(lower, bound)
+                self.skip(self._planned_below(cands, r, group, g, plan.most, depth))
+                continue
+            got = self.explore(cands, r, best, group, g, plan.most, depth)
+            if not got.proven:
+                unfinished = min(unfinished, got.value)
+                if fallback is None:
+                    fallback = got
+            elif got.value < best:
+                best, best_node = got.value, got.node
+                if depth == 0:
                     self.upper = min(self.upper, best)
-                else:
-                    lower = min(lower, got.value)
+            else:
+                lower = min(lower, got.value)
         running: dict[Future, tuple[_Pending, int]] = {}
         while rest or running:
             # a worker that frees up takes the next guess, with the best cost found so far
