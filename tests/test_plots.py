@@ -7,6 +7,7 @@ from importlib.util import find_spec
 
 import pytest
 
+from mastermind.app import plots
 from mastermind.app.cli import main
 from mastermind.app.plots import Series, guesses_figure, plot_format, write_figure
 from mastermind.core.errors import MastermindError
@@ -62,18 +63,49 @@ def test_plot_format():
         plot_format("c.pdf")
 
 
+def bar_groups(fig) -> dict[str, list[int]]:
+    """Strategy -> bar heights of the figure's histogram panel."""
+    return {g.get_label(): [int(bar.get_height()) for bar in g] for g in fig.axes[0].containers}
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The figures the commands write, kept for a look at their bars."""
+    figures = []
+
+    def keep(fig, path):
+        figures.append(fig)
+        original(fig, path)
+
+    original = plots.write_figure
+    monkeypatch.setattr(plots, "write_figure", keep)
+    return figures
+
+
 @needs_matplotlib
-def test_plot_command(tmp_path, capsys):
+def test_plot_command(tmp_path, capsys, drawn):
     out = tmp_path / "p.png"
     assert main(["plot", "-r", "p2c3", "-s", "minimax", "-s", "optimal", "--out", str(out), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["drawn"] == ["minimax", "optimal"] and data["optimal"]["total"] == 21
     assert out.read_bytes()[:8] == PNG
+    (minimax,) = [s for s in data["strategies"] if s["strategy"] == "minimax"]
+    assert bar_groups(drawn[-1]) == {"minimax": minimax["histogram"], "optimal": data["optimal"]["histogram"]}
     assert main(["plot", "-r", "p2c3", "-s", "entropy", "--out", "-"]) == 0
     assert "<svg" in capsys.readouterr().out[:400]
+    assert list(bar_groups(drawn[-1])) == ["entropy"]
     svg = tmp_path / "c.svg"
+    assert main(["compare", "-r", "p2c3", "--plot", str(svg), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["plot"] == str(svg) and "<svg" in svg.read_text()[:400]
+    # compare --plot: the optimum, then one bar group per strategy of the table
+    assert bar_groups(drawn[-1]) == {
+        "optimal": data["optimal"]["histogram"],
+        **{s["strategy"]: s["histogram"] for s in data["strategies"]},
+    }
+    assert len(drawn[-1].axes[0].containers) == 1 + len(data["strategies"])
     assert main(["compare", "-r", "p2c3", "--plot", str(svg)]) == 0
-    assert f"plot written to {svg}" in capsys.readouterr().out and "<svg" in svg.read_text()[:400]
+    assert f"plot written to {svg}" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

@@ -162,9 +162,9 @@ class Chromium:
             if e.get("method") == "Runtime.exceptionThrown"
         ]
 
-    def press(self, key: str) -> None:
+    def press(self, key: str, shift: bool = False) -> None:
         """A key as a person types it: keydown (with its text for a character), keyup."""
-        down: dict[str, Any] = {"type": "keyDown", "key": key}
+        down: dict[str, Any] = {"type": "keyDown", "key": key, "modifiers": 8 if shift else 0}
         if key in KEY_CODES:
             down.update(code=key, windowsVirtualKeyCode=KEY_CODES[key])
             if key in ("Enter", " "):
@@ -177,6 +177,7 @@ class Chromium:
             type="keyUp",
             key=key,
             windowsVirtualKeyCode=down["windowsVirtualKeyCode"],
+            modifiers=down["modifiers"],
         )
 
     def type(self, text: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
@@ -136,7 +137,13 @@ def expected_numbers(table, tree, depths, path):
     for guess, answer in path:
         secrets = secrets[table.answer_indices(guess, secrets) == answer]
     left = depths[secrets] - len(path)
-    return str(len(secrets)), f"{left.mean():.3f}", str(int(left.max()))
+    return str(len(secrets)), to_fixed(left.mean(), 3), str(int(left.max()))
+
+
+def to_fixed(x: float, digits: int) -> str:
+    """JavaScript's ``x.toFixed(digits)``: a tie rounds up (2.3125 -> 2.313), where Python's
+    format rounds it to even (2.312)."""
+    return str(Decimal(float(x)).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP))
 
 
 @needs_browser
@@ -214,6 +221,49 @@ def test_explore_the_tree_with_the_keyboard(browser, page_url, minimax46, table4
     assert browser.evaluate("document.activeElement.classList.contains('target')")
     browser.screenshot(tmp_path / "explorer.png")
     assert (tmp_path / "explorer.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert browser.page_errors() == []
+
+
+@needs_browser
+def test_enter_and_space_toggle_and_the_tree_stays_a_tab_stop(browser, page_url, minimax46):
+    """Enter and Space open and close the focused row; after "Collapse all" hides the focused
+    row, Tab from that button still reaches the tree (its one tab stop moves to a shown row)."""
+    tree, _ = minimax46
+    rules = tree.rules
+    browser.open(page_url)
+
+    def focused():
+        return browser.evaluate(
+            "[document.activeElement.id, document.activeElement.getAttribute('aria-level'),"
+            " document.activeElement.getAttribute('aria-expanded'),"
+            " (document.activeElement.querySelector('.pegs') || {dataset: {}}).dataset.code || null]"
+        )
+
+    def visible_rows():
+        return browser.evaluate(f"({ROWS}).length")
+
+    for _ in range(4):
+        browser.press("Tab")
+    root = rules.code_text(tree.root.guess)
+    assert focused() == ["", "1", "true", root]
+    browser.press("Enter")
+    assert focused() == ["", "1", "false", root] and visible_rows() == 1
+    browser.press(" ")
+    assert focused() == ["", "1", "true", root] and visible_rows() > 1
+    first = tree.root.children[min(tree.root.children)]
+    assert first.children  # the test goes one level below it
+    browser.press("ArrowDown")
+    browser.press(" ")
+    assert focused() == ["", "2", "true", rules.code_text(first.guess)]
+    browser.press("ArrowDown")
+    child = first.children[min(first.children)]
+    assert focused()[1:] == ["3", "true" if child.children else None, rules.code_text(child.guess)]
+    browser.press("Tab", shift=True)
+    assert focused()[0] == "collapse"
+    browser.press("Enter")
+    assert visible_rows() == 1
+    browser.press("Tab")
+    assert focused() == ["", "1", "false", root]
     assert browser.page_errors() == []
 
 
