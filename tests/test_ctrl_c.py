@@ -67,7 +67,7 @@ def interrupted(args: list[str], after: float) -> tuple[str, str, float]:
 
 
 def test_bounds_reports_the_levels_finished():
-    out, _, _ = interrupted(["bounds", "-r", "p4c8", "--levels", "3", "--json"], after=4)
+    out, _, _ = interrupted(["bounds", "-r", "p4c8", "--levels", "3", "--json"], after=8)
     data = json.loads(out)
     assert data["stopped"] == "interrupted" and data["proven"] is False and data["upper_bound"] is None
     assert "lookahead_3" not in data["total"]  # level 3 takes minutes
