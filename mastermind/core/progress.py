@@ -51,6 +51,14 @@ class RichProgress:
         if self._task is None:
             return
         self._bar.advance(self._task, 1)
+        self._show_bounds(fields)
+
+    def finish(self, fields: dict[str, Any]) -> None:
+        """The bounds the search ended with (its last unit may have changed them)."""
+        if self._task is not None:
+            self._show_bounds(fields)
+
+    def _show_bounds(self, fields: dict[str, Any]) -> None:
         lower, upper = fields.get("lower_bound"), fields.get("upper_bound")
         parts = []
         if lower is not None:
@@ -89,6 +97,10 @@ class JsonProgress:
     def report(self, fields: dict[str, Any]) -> None:
         self._done += 1
         self._emit({"event": "unit", "description": self._description, **fields})
+
+    def finish(self, fields: dict[str, Any]) -> None:
+        """The last line: the bounds the search ended with, and whether they meet."""
+        self._emit({"event": "end", "description": self._description, **fields})
 
 
 PROGRESS_MODES = ("auto", "bar", "json", "none")

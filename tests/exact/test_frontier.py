@@ -318,3 +318,16 @@ def test_ctrl_c_stops_a_big_solve_with_bounds():
     assert proc.returncode == 130, err
     assert elapsed < 5  # the target is 1 s; generous so that a busy machine does not fail it
     assert "lower bound" in out and "not" in out.lower()
+
+
+def test_json_progress_ends_with_the_final_bounds(capsys):
+    args = ("optimal", "-r", "p4c5", "-j", "2", "--progress", "json", "--json", "--no-cache")
+    code, out, err = run(capsys, *args)
+    assert code == 0 and json.loads(out)["total"] == 2463
+    events = [json.loads(line) for line in err.splitlines()]
+    units = [e for e in events if e["event"] == "unit"]
+    assert units and all(e["lower_bound"] is None or e["lower_bound"] <= 2463 for e in units)
+    assert all(e["upper_bound"] is None or e["upper_bound"] >= 2463 for e in units)
+    end = events[-1]
+    assert end["event"] == "end" and end["proven"] is True
+    assert end["lower_bound"] == end["upper_bound"] == 2463 and end["done"] == end["total"]

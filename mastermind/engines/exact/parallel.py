@@ -313,6 +313,18 @@ class Driver:
         else:
             self.lower = max(self.lower, answer.value)
             self.upper = answer.upper
+        finish = getattr(self.progress, "finish", None)
+        if finish is not None:  # the last unit's line may predate the final bounds
+            finish(
+                {
+                    "done": self.done,
+                    "total": self.total,
+                    "lower_bound": _num(self.lower),
+                    "upper_bound": _num(self.upper),
+                    "proven": answer.proven,
+                    "seconds": round(time.perf_counter() - self.start, 3),
+                }
+            )
         return answer
 
     def status(self) -> str:
