@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -381,3 +382,48 @@ def test_subprocess_out_dev_stdout_keeps_the_device(tmp_path):
     )
     assert result.returncode == 0 and json.loads(result.stdout)["rules"] == "p2c2r"
     assert os.path.islink("/dev/stdout") or not os.path.isfile("/dev/stdout")
+
+
+# ---- found in the audit of issue 15 ----------------------------------------------------------
+# counts of one in words: "1 pegs", "1 games", "1 best replies" were printed
+ONE_PLURAL = re.compile(
+    r"\b1 (pegs|colours|games|guesses|secrets|codes|nodes|trees|best replies|candidates|work units)\b"
+)
+
+
+@pytest.mark.parametrize(
+    "argv, stdin",
+    [
+        (["info", "-r", "p1c1"], ""),
+        (["simulate", "-r", "p1c2", "--games", "1"], ""),
+        (["game-value", "-r", "p1c1"], ""),
+        (["score", "1", "11", "-r", "p2c2"], ""),
+        (["play", "-r", "p1c3", "--seed", "1"], "\n1\n2\n3\n"),
+        (["assist", "-r", "p1c2"], "\n0\n"),
+        (["heuristics", "-r", "p1c1", "-s", "minimax"], ""),
+        (["cpsat", "-r", "p1c1"], ""),
+        (["static", "-r", "p1c1"], ""),
+        (["partition", "1", "-r", "p1c1"], ""),
+        (["optimal", "-r", "p1c1", "--no-cache"], ""),
+        (["verify", "-", "-r", "p1c1"], "1\n"),
+        (["verify", "-", "-r", "p1c2"], "2 (1: 1)\n"),
+    ],
+)
+def test_counts_of_one_are_singular(argv, stdin, monkeypatch, capsys):
+    code, out, err = run(argv, stdin=stdin, monkeypatch=monkeypatch, capsys=capsys)
+    assert "Traceback" not in err and "internal error" not in err, err
+    assert ONE_PLURAL.search(out + err) is None, out + err
+    assert "-0.0" not in out  # the entropy of a single class
+    if argv[0] in ("cpsat", "static"):  # one code: the default depth fits, nothing is left blank
+        assert code == 0 and not out.rstrip().endswith(":"), out
+
+
+def test_plural_forms():
+    from mastermind.core.words import plural
+
+    assert [plural(n, w) for n, w in [(1, "peg"), (0, "peg"), (2, "guess"), (2, "best reply")]] == [
+        "1 peg",
+        "0 pegs",
+        "2 guesses",
+        "2 best replies",
+    ]

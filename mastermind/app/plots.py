@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, write_atomic
+from mastermind.core.words import plural
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -180,5 +181,5 @@ def write_figure(fig: Figure, path: str | os.PathLike) -> None:
 def plot_comparison(result: Comparison, path: str | os.PathLike) -> None:
     """The figure of a :func:`mastermind.app.reports.compare` result, into ``path``."""
     opt = None if result.optimal is None else result.optimal["total"]
-    title = f"{result.rules}: {result.rules.n_codes} secrets"
+    title = f"{result.rules}: {plural(result.rules.n_codes, 'secret')}"
     write_figure(guesses_figure(title, comparison_series(result), opt, result.bounds.total), path)

@@ -255,14 +255,14 @@ def _print(rules: Rules, results: list, by_first_guess: bool, objective: str) ->
         out.print(f"rules        {rules}  (objective {objective})")
         out.print(
             f"proven       no (not proven): stopped ({r.stopped}) after {r.seconds:.2f} s, "
-            f"{r.counters.units} work units, {r.nodes} nodes"
+            f"{plural(r.counters.units, 'work unit')}, {plural(r.nodes, 'node')}"
         )
         out.print(f"lower bound  {r.lower_bound}  (no strategy has a smaller total)")
         if r.tree is None:
             out.print("best found   none yet")
         else:
             out.print(
-                f"best found   total {r.total} over {r.secrets} secrets (average {r.average:.4f}), "
+                f"best found   total {r.total} over {plural(r.secrets, 'secret')} (average {r.average:.4f}), "
                 f"first guess {rules.code_text(r.first_guess)}"
             )
         return
