@@ -171,7 +171,7 @@ def interrupt_handling():
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: usage errors become one line and exit code 2, as bad values do."""
-    argv = _old_spellings(sys.argv[1:] if argv is None else list(argv))
+    argv = sys.argv[1:] if argv is None else list(argv)
     with interrupt_handling():
         return _main(argv)
 
@@ -203,19 +203,6 @@ def _main(argv: list[str]) -> int:
         print(f"error: {exc.format_message()}", file=sys.stderr)
         return exc.exit_code
     return result if isinstance(result, int) else 0
-
-
-def _old_spellings(argv: list[str]) -> list[str]:
-    """``optimal --tie-break`` was a flag: alone it still means ``--tie-break worst``."""
-    if "optimal" not in argv or "--tie-break" not in argv:
-        return argv
-    out = []
-    for i, arg in enumerate(argv):
-        out.append(arg)
-        following = argv[i + 1] if i + 1 < len(argv) else None
-        if arg == "--tie-break" and (following is None or following.startswith("-")):
-            out.append("worst")
-    return out
 
 
 def _internal_error(exc: BaseException) -> int:

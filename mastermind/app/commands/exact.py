@@ -53,7 +53,7 @@ TieBreakOpt = Annotated[
         "--tie-break",
         metavar="none|worst",
         help="Among optimal strategies: none (the first found) or worst (the smaller worst case, then fewer "
-        "secrets at it); --tie-break alone means worst.",
+        "secrets at it).",
     ),
 ]
 JobsOpt = Annotated[
