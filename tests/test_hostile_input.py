@@ -385,6 +385,57 @@ def test_subprocess_out_dev_stdout_keeps_the_device(tmp_path):
 
 
 # ---- found in the audit of issue 15 ----------------------------------------------------------
+PATH_CASES = [
+    (name, option)
+    for name, command in sorted(COMMANDS.items())
+    for param in command.params
+    for option in param.opts
+    if option in PATH_OPTIONS
+]
+
+
+@pytest.mark.parametrize("name, option", PATH_CASES)
+def test_empty_path_options_are_refused(name, option, tmp_path, monkeypatch, capsys):
+    # Path("") is the current folder: an empty name must not write there
+    monkeypatch.chdir(tmp_path)
+    game = ["--games", "p2c2", "--table", "optimal"] if name == "results" else small_game(name)
+    argv = [name, *game, option, ""]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert "empty" in err and os.listdir(tmp_path) == []
+
+
+def test_results_out_that_cannot_be_created(monkeypatch, capsys):
+    argv = ["results", "--games", "p2c2", "--out", "/proc/no-such-folder"]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert "cannot create the folder" in err
+
+
+@pytest.mark.parametrize(
+    "extra, needle",
+    [
+        (["--scheduler", "garbage"], "--scheduler must be an address such as"),
+        (["--scheduler", "tcp://host:99999"], "--scheduler must be an address"),
+        (["--scheduler", "http://host:8786"], "--scheduler must be an address"),
+        (["--backend", "processes", "--scheduler", "host:8786"], "--scheduler needs --backend dask"),
+        (["--checkpoint", __file__], "is a file, not a folder"),
+    ],
+)
+def test_optimal_refuses_before_compiling_or_building(extra, needle, monkeypatch, capsys):
+    """A first run compiles the kernels for half a minute: bad options are refused before."""
+    from mastermind.engines.exact import warmup
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("the kernels were compiled before the options were checked")
+
+    monkeypatch.setattr(warmup, "ensure_compiled", must_not_run)
+    argv = ["optimal", "-r", "p2c2", "--no-cache", *extra]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert needle in err
+
+
 # counts of one in words: "1 pegs", "1 games", "1 best replies" were printed
 ONE_PLURAL = re.compile(
     r"\b1 (pegs|colours|games|guesses|secrets|codes|nodes|trees|best replies|candidates|work units)\b"
@@ -427,3 +478,22 @@ def test_plural_forms():
         "2 guesses",
         "2 best replies",
     ]
+
+
+def shell(command: str, **kwargs) -> subprocess.CompletedProcess:
+    """``command`` through sh, with ``mastermind`` meaning this checkout's module."""
+    return subprocess.run(
+        ["sh", "-c", command.replace("mastermind", f"{sys.executable} -m mastermind", 1)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=ENV,
+        **kwargs,
+    )
+
+
+def test_plot_to_dev_stdout_is_svg(tmp_path):
+    pytest.importorskip("matplotlib", reason="plot needs the plot extra")
+    result = shell("mastermind plot -r p2c2 -s minimax --out /dev/stdout", cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout.startswith("<?xml"), result.stderr
+    assert os.listdir(tmp_path) == []

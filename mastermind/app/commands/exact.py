@@ -152,7 +152,8 @@ def optimal(
             return
     from mastermind.core.progress import progress_bar, progress_mode
     from mastermind.engines.exact import solve, solve_by_first_guess
-    from mastermind.engines.exact.backends import check_backend
+    from mastermind.engines.exact.backends import check_backend, check_scheduler
+    from mastermind.engines.exact.checkpoint import check_folder
     from mastermind.engines.exact.solver import OBJECTIVES, POOLS
 
     if objective not in OBJECTIVES:
@@ -176,6 +177,10 @@ def optimal(
     if scheduler is not None:
         backend = "dask" if backend == "threads" else backend
     check_backend(backend)
+    if scheduler is not None:  # its form; whether it answers is known when connecting
+        check_scheduler(scheduler, backend)
+    if checkpoint is not None:
+        check_folder(checkpoint)
     units = backend != "threads" or checkpoint is not None or scheduler is not None
     if units and (by_first_guess or first is not None or tie_break != "none" or objective != "total"):
         raise MastermindError(

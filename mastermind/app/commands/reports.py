@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -212,7 +211,7 @@ def compare(
         ),
     ] = 300.0,
     plot: Annotated[
-        Optional[Path],
+        Optional[str],  # not Path: Path("") would be the current folder
         typer.Option(
             "--plot", help="Draw the histograms and the gaps into this .png or .svg file (needs matplotlib)."
         ),
@@ -225,8 +224,9 @@ def compare(
         raise MastermindError(f"--time-limit must be positive, got {time_limit}")
     if plot is not None:
         from mastermind.app.plots import check_plot_target
+        from mastermind.core.fileio import is_stdout
 
-        if str(plot) == "-":
+        if is_stdout(plot):
             raise MastermindError("--plot - would mix the picture with the table: give a .png or .svg file")
         check_plot_target(plot)
     table_for(rules, memory_limit)  # size check first: one line, before any work

@@ -71,10 +71,15 @@ def results(
         if jobs < 0:
             raise MastermindError(f"--jobs must be 0 (all cores) or more, got {jobs}")
         chosen = parse_games(games) if games is not None else None
+        if not out:
+            raise MastermindError("--out is empty: give a folder, e.g. results/")
         folder = Path(out)
         if folder.exists() and not folder.is_dir():
             raise MastermindError(f"--out {out} is not a folder")
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise MastermindError(f"--out {out}: cannot create the folder ({exc.strerror})") from None
 
         def say(line: str) -> None:
             if not json_output:
