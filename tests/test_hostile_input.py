@@ -492,6 +492,28 @@ def shell(command: str, **kwargs) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "mastermind play -r p2c2 --seed 1 <&-",  # standard input closed: like an empty one
+        "mastermind assist -r p2c2 <&-",
+        "mastermind export -r p2c2 --out - >&-",  # standard output closed: nowhere to write
+    ],
+)
+def test_closed_standard_streams(command):
+    result = shell(command)
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr, result.stderr
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("command", ["mastermind info -r p2c2", "mastermind export -r p2c2 --out -"])
+def test_full_disk_is_one_line(command):
+    result = shell(command + " > /dev/full")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == "error: cannot write the output: No space left on device\n"
+
+
 def test_plot_to_dev_stdout_is_svg(tmp_path):
     pytest.importorskip("matplotlib", reason="plot needs the plot extra")
     result = shell("mastermind plot -r p2c2 -s minimax --out /dev/stdout", cwd=tmp_path)
