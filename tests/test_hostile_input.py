@@ -30,8 +30,9 @@ MORE_HOSTILE = HOSTILE + ["-inf", "1e999", "1.5e400", "\u202e12", "①②③④"
 # options whose hostile values may be fine (paths) are tested on their own below
 PATH_OPTIONS = {"--out", "--plot", "--checkpoint"}  # --checkpoint: see tests/exact/test_frontier.py
 # a game small enough that valid options finish at once
-SMALL = {"table": ["-p", "2", "-c", "2"]}
-SLOW_COMMANDS = {"table", "compare"}  # start a solver process: only errors found before it
+# (results takes no --rules: given -r, every value was refused as an unknown option, unseen)
+SMALL = {"table": ["-p", "2", "-c", "2"], "results": ["--games", "p2c2", "--table", "optimal"]}
+SLOW_COMMANDS = {"table", "compare", "results"}  # start a solver process: only errors found before it
 
 
 def commands() -> dict:
@@ -99,7 +100,8 @@ CASES = [(name, option) for name, command in sorted(COMMANDS.items()) for option
 
 
 @pytest.mark.parametrize("name, option", CASES)
-def test_hostile_option_values(name, option, monkeypatch, capsys):
+def test_hostile_option_values(name, option, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)  # results writes into ./results when a value is accepted
     for value in HOSTILE:
         if option in GAME_OPTIONS:  # given alone: the value itself is what is wrong
             argv = [name, option, value]
@@ -111,6 +113,7 @@ def test_hostile_option_values(name, option, monkeypatch, capsys):
             argv[1:1] = ["/dev/null"]
         code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
         assert_one_line_error(code, err, argv)
+        assert "No such option" not in err, argv  # the value itself must be what is refused
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
