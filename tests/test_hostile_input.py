@@ -31,7 +31,12 @@ MORE_HOSTILE = HOSTILE + ["-inf", "1e999", "1.5e400", "\u202e12", "①②③④"
 PATH_OPTIONS = {"--out", "--plot", "--checkpoint"}  # --checkpoint: see tests/exact/test_frontier.py
 # a game small enough that valid options finish at once
 # (results takes no --rules: given -r, every value was refused as an unknown option, unseen)
-SMALL = {"table": ["-p", "2", "-c", "2"], "results": ["--games", "p2c2", "--table", "optimal"]}
+REQUIRED = {"plot": ["--out", "plot.svg"]}  # options a command cannot run without
+SMALL = {
+    "table": ["-p", "2", "-c", "2"],
+    "results": ["--games", "p2c2", "--table", "optimal"],
+    "plot": ["-r", "p2c2", *REQUIRED["plot"]],
+}
 SLOW_COMMANDS = {"table", "compare", "results"}  # start a solver process: only errors found before it
 
 
@@ -104,7 +109,7 @@ def test_hostile_option_values(name, option, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)  # results writes into ./results when a value is accepted
     for value in HOSTILE:
         if option in GAME_OPTIONS:  # given alone: the value itself is what is wrong
-            argv = [name, option, value]
+            argv = [name, option, value, *REQUIRED.get(name, [])]
         else:
             argv = [name, *small_game(name), option, value]
         if name in ("score", "solve", "partition"):
@@ -113,7 +118,8 @@ def test_hostile_option_values(name, option, tmp_path, monkeypatch, capsys):
             argv[1:1] = ["/dev/null"]
         code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
         assert_one_line_error(code, err, argv)
-        assert "No such option" not in err, argv  # the value itself must be what is refused
+        # the value itself must be what is refused, not the command line around it
+        assert "No such option" not in err and "Missing " not in err, argv
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
