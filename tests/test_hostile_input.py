@@ -528,3 +528,12 @@ def test_plot_to_dev_stdout_is_svg(tmp_path):
     result = shell("mastermind plot -r p2c2 -s minimax --out /dev/stdout", cwd=tmp_path)
     assert result.returncode == 0 and result.stdout.startswith("<?xml"), result.stderr
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("value", ["٢", "1_0", "+2", "2-٣", "2-1", "9" * 5000])
+def test_table_ranges_read_ascii_numbers_only(value, monkeypatch, capsys):
+    # int() reads "1_0" as 10 and "٢" as 2; every other option refuses them
+    argv = ["table", "-p", value, "-c", "2"]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert "cannot read pegs" in err and out == ""
