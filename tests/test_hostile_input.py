@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -29,8 +30,14 @@ MORE_HOSTILE = HOSTILE + ["-inf", "1e999", "1.5e400", "\u202e12", "①②③④"
 # options whose hostile values may be fine (paths) are tested on their own below
 PATH_OPTIONS = {"--out", "--plot", "--checkpoint"}  # --checkpoint: see tests/exact/test_frontier.py
 # a game small enough that valid options finish at once
-SMALL = {"table": ["-p", "2", "-c", "2"]}
-SLOW_COMMANDS = {"table", "compare"}  # start a solver process: only errors found before it
+# (results takes no --rules: given -r, every value was refused as an unknown option, unseen)
+REQUIRED = {"plot": ["--out", "plot.svg"]}  # options a command cannot run without
+SMALL = {
+    "table": ["-p", "2", "-c", "2"],
+    "results": ["--games", "p2c2", "--table", "optimal"],
+    "plot": ["-r", "p2c2", *REQUIRED["plot"]],
+}
+SLOW_COMMANDS = {"table", "compare", "results"}  # start a solver process: only errors found before it
 
 
 def commands() -> dict:
@@ -98,10 +105,11 @@ CASES = [(name, option) for name, command in sorted(COMMANDS.items()) for option
 
 
 @pytest.mark.parametrize("name, option", CASES)
-def test_hostile_option_values(name, option, monkeypatch, capsys):
+def test_hostile_option_values(name, option, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)  # results writes into ./results when a value is accepted
     for value in HOSTILE:
         if option in GAME_OPTIONS:  # given alone: the value itself is what is wrong
-            argv = [name, option, value]
+            argv = [name, option, value, *REQUIRED.get(name, [])]
         else:
             argv = [name, *small_game(name), option, value]
         if name in ("score", "solve", "partition"):
@@ -110,6 +118,8 @@ def test_hostile_option_values(name, option, monkeypatch, capsys):
             argv[1:1] = ["/dev/null"]
         code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
         assert_one_line_error(code, err, argv)
+        # the value itself must be what is refused, not the command line around it
+        assert "No such option" not in err and "Missing " not in err, argv
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -381,3 +391,149 @@ def test_subprocess_out_dev_stdout_keeps_the_device(tmp_path):
     )
     assert result.returncode == 0 and json.loads(result.stdout)["rules"] == "p2c2r"
     assert os.path.islink("/dev/stdout") or not os.path.isfile("/dev/stdout")
+
+
+# ---- found in the audit of issue 15 ----------------------------------------------------------
+PATH_CASES = [
+    (name, option)
+    for name, command in sorted(COMMANDS.items())
+    for param in command.params
+    for option in param.opts
+    if option in PATH_OPTIONS
+]
+
+
+@pytest.mark.parametrize("name, option", PATH_CASES)
+def test_empty_path_options_are_refused(name, option, tmp_path, monkeypatch, capsys):
+    # Path("") is the current folder: an empty name must not write there
+    monkeypatch.chdir(tmp_path)
+    game = ["--games", "p2c2", "--table", "optimal"] if name == "results" else small_game(name)
+    argv = [name, *game, option, ""]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert "empty" in err and os.listdir(tmp_path) == []
+
+
+def test_results_out_that_cannot_be_created(monkeypatch, capsys):
+    argv = ["results", "--games", "p2c2", "--out", "/proc/no-such-folder"]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert "cannot create the folder" in err
+
+
+@pytest.mark.parametrize(
+    "extra, needle",
+    [
+        (["--scheduler", "garbage"], "--scheduler must be an address such as"),
+        (["--scheduler", "tcp://host:99999"], "--scheduler must be an address"),
+        (["--scheduler", "http://host:8786"], "--scheduler must be an address"),
+        (["--backend", "processes", "--scheduler", "host:8786"], "--scheduler needs --backend dask"),
+        (["--checkpoint", __file__], "is a file, not a folder"),
+    ],
+)
+def test_optimal_refuses_before_compiling_or_building(extra, needle, monkeypatch, capsys):
+    """A first run compiles the kernels for half a minute: bad options are refused before."""
+    from mastermind.engines.exact import warmup
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("the kernels were compiled before the options were checked")
+
+    monkeypatch.setattr(warmup, "ensure_compiled", must_not_run)
+    argv = ["optimal", "-r", "p2c2", "--no-cache", *extra]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert needle in err
+
+
+# counts of one in words: "1 pegs", "1 games", "1 best replies" were printed
+ONE_PLURAL = re.compile(
+    r"\b1 (pegs|colours|games|guesses|secrets|codes|nodes|trees|best replies|candidates|work units)\b"
+)
+
+
+@pytest.mark.parametrize(
+    "argv, stdin",
+    [
+        (["info", "-r", "p1c1"], ""),
+        (["simulate", "-r", "p1c2", "--games", "1"], ""),
+        (["game-value", "-r", "p1c1"], ""),
+        (["score", "1", "11", "-r", "p2c2"], ""),
+        (["play", "-r", "p1c3", "--seed", "1"], "\n1\n2\n3\n"),
+        (["assist", "-r", "p1c2"], "\n0\n"),
+        (["heuristics", "-r", "p1c1", "-s", "minimax"], ""),
+        (["cpsat", "-r", "p1c1"], ""),
+        (["static", "-r", "p1c1"], ""),
+        (["partition", "1", "-r", "p1c1"], ""),
+        (["optimal", "-r", "p1c1", "--no-cache"], ""),
+        (["verify", "-", "-r", "p1c1"], "1\n"),
+        (["verify", "-", "-r", "p1c2"], "2 (1: 1)\n"),
+    ],
+)
+def test_counts_of_one_are_singular(argv, stdin, monkeypatch, capsys):
+    code, out, err = run(argv, stdin=stdin, monkeypatch=monkeypatch, capsys=capsys)
+    assert "Traceback" not in err and "internal error" not in err, err
+    assert ONE_PLURAL.search(out + err) is None, out + err
+    assert "-0.0" not in out  # the entropy of a single class
+    if argv[0] in ("cpsat", "static"):  # one code: the default depth fits, nothing is left blank
+        assert code == 0 and not out.rstrip().endswith(":"), out
+
+
+def test_plural_forms():
+    from mastermind.core.words import plural
+
+    assert [plural(n, w) for n, w in [(1, "peg"), (0, "peg"), (2, "guess"), (2, "best reply")]] == [
+        "1 peg",
+        "0 pegs",
+        "2 guesses",
+        "2 best replies",
+    ]
+
+
+def shell(command: str, **kwargs) -> subprocess.CompletedProcess:
+    """``command`` through sh, with ``mastermind`` meaning this checkout's module."""
+    return subprocess.run(
+        ["sh", "-c", command.replace("mastermind", f"{sys.executable} -m mastermind", 1)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=ENV,
+        **kwargs,
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "mastermind play -r p2c2 --seed 1 <&-",  # standard input closed: like an empty one
+        "mastermind assist -r p2c2 <&-",
+        "mastermind export -r p2c2 --out - >&-",  # standard output closed: nowhere to write
+    ],
+)
+def test_closed_standard_streams(command):
+    result = shell(command)
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr, result.stderr
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("command", ["mastermind info -r p2c2", "mastermind export -r p2c2 --out -"])
+def test_full_disk_is_one_line(command):
+    result = shell(command + " > /dev/full")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == "error: cannot write the output: No space left on device\n"
+
+
+def test_plot_to_dev_stdout_is_svg(tmp_path):
+    pytest.importorskip("matplotlib", reason="plot needs the plot extra")
+    result = shell("mastermind plot -r p2c2 -s minimax --out /dev/stdout", cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout.startswith("<?xml"), result.stderr
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("value", ["٢", "1_0", "+2", "2-٣", "2-1", "9" * 5000])
+def test_table_ranges_read_ascii_numbers_only(value, monkeypatch, capsys):
+    # int() reads "1_0" as 10 and "٢" as 2; every other option refuses them
+    argv = ["table", "-p", value, "-c", "2"]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert "cannot read pegs" in err and out == ""

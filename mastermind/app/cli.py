@@ -171,15 +171,25 @@ def interrupt_handling():
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: usage errors become one line and exit code 2, as bad values do."""
-    argv = _old_spellings(sys.argv[1:] if argv is None else list(argv))
+    argv = sys.argv[1:] if argv is None else list(argv)
+    _open_closed_streams()
     with interrupt_handling():
         return _main(argv)
+
+
+def _open_closed_streams() -> None:
+    """A standard stream closed by the caller (``<&-``, ``>&-``) is None in Python: read it as
+    empty and write it to nowhere, as if it were /dev/null, rather than fail on first use."""
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))
 
 
 def _main(argv: list[str]) -> int:
     try:
         group = build_app(modules_for(argv))
         result = group(args=argv, prog_name="mastermind", standalone_mode=False)
+        sys.stdout.flush()  # here, not at exit, so that a full disk is reported like any error
     except typer.Exit as exc:
         return exc.exit_code
     except (typer.Abort, KeyboardInterrupt):
@@ -187,6 +197,8 @@ def _main(argv: list[str]) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the system refused: a full disk, an unwritable folder; not a bug
+        return _os_error(exc)
     except Exception as exc:
         # typer's (vendored) click: its Exit, Abort and usage errors, known by their shape
         name = type(exc).__name__
@@ -205,17 +217,20 @@ def _main(argv: list[str]) -> int:
     return result if isinstance(result, int) else 0
 
 
-def _old_spellings(argv: list[str]) -> list[str]:
-    """``optimal --tie-break`` was a flag: alone it still means ``--tie-break worst``."""
-    if "optimal" not in argv or "--tie-break" not in argv:
-        return argv
-    out = []
-    for i, arg in enumerate(argv):
-        out.append(arg)
-        following = argv[i + 1] if i + 1 < len(argv) else None
-        if arg == "--tie-break" and (following is None or following.startswith("-")):
-            out.append("worst")
-    return out
+def _os_error(exc: OSError) -> int:
+    """One line for an error of the system (exit 2, as for a file that cannot be written)."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename is not None:
+        print(f"error: {exc.filename}: {reason}", file=sys.stderr)
+    else:
+        print(f"error: cannot write the output: {reason}", file=sys.stderr)
+    try:  # what could not be written would fail again when Python flushes at exit
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real descriptor behind sys.stdout (tests)
+        pass
+    return 2
 
 
 def _internal_error(exc: BaseException) -> int:

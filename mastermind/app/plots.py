@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import io
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mastermind.core.errors import MastermindError
-from mastermind.core.fileio import check_writable, write_atomic
+from mastermind.core.fileio import check_writable, is_stdout, write_atomic
+from mastermind.core.words import plural
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -48,12 +48,12 @@ def comparison_series(result: Comparison) -> list[Series]:
 
 
 def plot_format(path: str | os.PathLike) -> str:
-    """``png`` or ``svg`` from the file name; ``-`` (standard output) is SVG.
+    """``png`` or ``svg`` from the file name; standard output (``-``, ``/dev/stdout``) is SVG.
 
     >>> plot_format("h.PNG"), plot_format("-")
     ('png', 'svg')
     """
-    if str(path) == "-":
+    if is_stdout(path):
         return "svg"
     fmt = PLOT_FORMATS.get(Path(path).suffix.lower())
     if fmt is None:
@@ -66,8 +66,7 @@ def plot_format(path: str | os.PathLike) -> str:
 
 def check_plot_target(path: str | os.PathLike) -> str:
     """Refuse a bad target before any work: its format, its folder, matplotlib present."""
-    if str(path) != "-":
-        check_writable(path)
+    check_writable(path)
     fmt = plot_format(path)
     _matplotlib()
     return fmt
@@ -169,16 +168,11 @@ def figure_bytes(fig: Figure, fmt: str) -> bytes:
 def write_figure(fig: Figure, path: str | os.PathLike) -> None:
     """PNG or SVG by the file name, written atomically; ``-`` writes SVG to standard output."""
     fmt = plot_format(path)
-    data = figure_bytes(fig, fmt)
-    if str(path) == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-    else:
-        write_atomic(path, data)
+    write_atomic(path, figure_bytes(fig, fmt))
 
 
 def plot_comparison(result: Comparison, path: str | os.PathLike) -> None:
     """The figure of a :func:`mastermind.app.reports.compare` result, into ``path``."""
     opt = None if result.optimal is None else result.optimal["total"]
-    title = f"{result.rules}: {result.rules.n_codes} secrets"
+    title = f"{result.rules}: {plural(result.rules.n_codes, 'secret')}"
     write_figure(guesses_figure(title, comparison_series(result), opt, result.bounds.total), path)

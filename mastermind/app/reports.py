@@ -212,18 +212,26 @@ def parse_range(text: str, what: str, low: int, high: int) -> list[int]:
     >>> parse_range("2-4", "pegs", 1, 20), parse_range("2,5", "colors", 1, 35)
     ([2, 3, 4], [2, 5])
     """
+
+    def number(digits: str) -> int:
+        # int() also reads "1_0", "+2" and other scripts' digits ("٢"): only ASCII digits here
+        digits = digits.strip()
+        if not (digits.isascii() and digits.isdigit()):
+            raise ValueError(digits)
+        return int(digits)
+
     values: list[int] = []
     try:
         for part in text.split(","):
             part = part.strip()
             if "-" in part:
                 a, b = part.split("-", 1)
-                lo, hi = int(a), int(b)
+                lo, hi = number(a), number(b)
                 if lo > hi:
                     raise ValueError
                 values.extend(range(lo, hi + 1))
             else:
-                values.append(int(part))
+                values.append(number(part))
     except ValueError:
         raise MastermindError(
             f"cannot read {what} {text!r}: use a number, a range like 2-4, or a list like 2,4,6"

@@ -42,6 +42,7 @@ def current_umask() -> int:
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write ``data`` (text as UTF-8, or bytes) to ``path``; see the module for the rules."""
+    _refuse_empty(path)
     if is_stdout(path):
         _write_stdout(data)
         return
@@ -117,6 +118,12 @@ def _names_a_descriptor(path: str | os.PathLike[str]) -> bool:
     return False
 
 
+def _refuse_empty(path: str | os.PathLike[str]) -> None:
+    # Path("") is "." (the current folder): an empty name is a mistake, not a place
+    if not os.fspath(path):
+        raise MastermindError("the output file name is empty: give a file name")
+
+
 def _read_only(target: Path, mode: int) -> bool:
     # root may write anything: a file without write bits is still meant to be kept
     return not os.access(target, os.W_OK) or not mode & 0o222
@@ -147,6 +154,7 @@ def _write_in_place(target: Path, shown: str, data: str | bytes) -> None:
 
 def check_writable(path: str | os.PathLike[str]) -> None:
     """Refuse, before any work, an output path that :func:`write_atomic` would refuse."""
+    _refuse_empty(path)
     if str(path) == STDOUT:
         return
     target = Path(os.path.realpath(path))

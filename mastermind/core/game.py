@@ -23,6 +23,7 @@ from itertools import permutations, product
 from typing import TYPE_CHECKING, TypeAlias
 
 from mastermind.core.errors import MastermindError
+from mastermind.core.words import plural
 
 if TYPE_CHECKING:  # numpy is imported where it is used: rules and codes alone need none
     import numpy as np  # (the command line answers from its result cache without it)
@@ -86,14 +87,18 @@ class Feedback:
         if pegs is not None:
             fb.check(pegs)
             if re.fullmatch(r"[BW.\-]+", s) and len(s) > pegs:
-                raise MastermindError(f"feedback {raw!r} has {len(s)} key pegs, more than {pegs} pegs")
+                raise MastermindError(
+                    f"feedback {raw!r} has {plural(len(s), 'key peg')}, more than {plural(pegs, 'peg')}"
+                )
         return fb
 
     def check(self, pegs: int) -> None:
         """Refuse feedback that no pair of codes with ``pegs`` pegs can give."""
         b, w = self.black, self.white
         if b < 0 or w < 0 or b + w > pegs:
-            raise MastermindError(f"impossible feedback {self}: black + white must be at most {pegs} pegs")
+            raise MastermindError(
+                f"impossible feedback {self}: black + white must be at most {plural(pegs, 'peg')}"
+            )
         if b == pegs - 1 and w == 1:
             raise MastermindError(f"impossible feedback {self}: {pegs - 1} black and 1 white never occurs")
 
@@ -214,7 +219,7 @@ class Rules:
         allowed = SYMBOLS[: self.colors]
         if len(parts) != self.pegs:
             raise MastermindError(
-                f"code {raw!r} has {len(parts)} pegs, {self} needs {self.pegs} "
+                f"code {raw!r} has {plural(len(parts), 'peg')}, {self} needs {self.pegs} "
                 f"(colours {allowed[0]}-{allowed[-1]})"
             )
         digits = []

@@ -40,4 +40,4 @@ def entropy_bits(counts: Sequence[int]) -> float:
     n = int(np.sum(counts))
     if n == 0:
         return 0.0
-    return -sum(c / n * math.log2(c / n) for c in counts if c)
+    return 0.0 - sum(c / n * math.log2(c / n) for c in counts if c)  # 0.0, not -0.0, for one part

@@ -22,6 +22,7 @@ import numpy as np
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import AnswerIndex, Code, CodeTable, Rules
+from mastermind.core.words import plural
 
 History = Sequence[tuple[Code, AnswerIndex]]
 """The guesses made so far with their answers."""
@@ -182,7 +183,8 @@ class StrategyTree:
             raise TreeError(f"{_where(rules, path)}: guess index {node.guess} is not a code of {rules}")
         if node.candidates != len(secrets):
             raise TreeError(
-                f"{_where(rules, path)}: node says {node.candidates} secrets, {len(secrets)} reach it"
+                f"{_where(rules, path)}: node says {plural(node.candidates, 'secret')}, "
+                f"{len(secrets)} reach it"
             )
         answers = table.answer_indices(node.guess, secrets)
         win = rules.win_index
@@ -203,7 +205,7 @@ class StrategyTree:
             if child is None:
                 raise TreeError(
                     f"{_where(rules, path)}: no branch for answer {rules.answer_feedbacks[a]} to "
-                    f"{rules.code_text(node.guess)}, which {hi - lo} secrets give"
+                    f"{rules.code_text(node.guess)}, which {plural(hi - lo, 'secret')} give"
                 )
             used.add(a)
             self._replay(table, child, secrets[order[lo:hi]], depth + 1, (*path, (node.guess, a)), out)

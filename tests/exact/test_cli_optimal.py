@@ -69,7 +69,7 @@ def test_options_reach_the_solver(capsys):
     assert worst["total"] == reference_solve(p2c5, objective="worst")[0]
     capped = optimal_json(capsys, "-r", "p2c5", "--max-guesses", "4")
     assert capped["worst"] <= 4 and capped["total"] == reference_solve(p2c5, max_guesses=4)[0]
-    tied = optimal_json(capsys, "-r", "p2c5", "--tie-break")  # same total, smaller worst case
+    tied = optimal_json(capsys, "-r", "p2c5", "--tie-break", "worst")  # same total, smaller worst case
     assert (tied["total"], tied["worst"]) == (81, 4)
     consistent = optimal_json(capsys, "-r", "p2c6", "--pool", "consistent")
     assert consistent["pool"] == "consistent"
@@ -127,13 +127,17 @@ def test_no_strategy_within_max_guesses_is_an_answer_exit_1(capsys, extra):
     )
 
 
-def test_tie_break_value_and_old_flag_spelling(capsys):
+def test_tie_break_takes_a_value_as_on_heuristics(capsys):
     results = {}
-    for args in (["--tie-break"], ["--tie-break", "worst"], ["--tie-break", "none"], []):
+    for args in (["--tie-break", "worst"], ["--tie-break", "none"], []):
         code, out, _ = run(capsys, "optimal", "-r", "p3c3", *args, "--json")
         assert code == 0
         results[" ".join(args)] = json.loads(out)["total"]
     assert set(results.values()) == {73}
+    # one form on every command: the old bare flag is refused like heuristics' (no value)
+    for name in ("optimal", "heuristics"):
+        code, out, err = run(capsys, name, "-r", "p2c2", "--tie-break")
+        assert code == 2 and err.count("\n") == 1 and "--tie-break" in err
 
 
 def test_out_dash_is_standard_output(capsys):

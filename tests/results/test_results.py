@@ -198,8 +198,9 @@ def test_a_file_of_another_kind_is_refused(tmp_path):
     [
         (["--table", "nope"], "--table must be one of"),
         (["--games", "p3x2"], "cannot read rules"),
-        (["--max-seconds", "0"], "--max-seconds must be positive"),
-        (["--jobs", "-1"], "--jobs must be 0"),
+        (["--max-seconds", "0"], "'--max-seconds': must be a positive number of seconds, got 0"),
+        (["--max-seconds", "inf"], "'--max-seconds': must be a positive number of seconds, got inf"),
+        (["--jobs", "-1"], "'--jobs' / '-j': must be at least 0, got -1"),
     ],
 )
 def test_bad_options_are_one_line_errors(args, message, tmp_path, capsys):

@@ -37,7 +37,7 @@ def info(rules: Rules, json_output: bool) -> None:
         return
     out = console()
     out.print(
-        f"rules            {rules} ({rules.pegs} pegs, {rules.colors} colours, "
+        f"rules            {rules} ({plural(rules.pegs, 'peg')}, {plural(rules.colors, 'colour')}, "
         f"{'repetition allowed' if rules.repeat else 'no repeated colour'})"
     )
     out.print(f"codes            {rules.n_codes}")

@@ -53,7 +53,7 @@ TieBreakOpt = Annotated[
         "--tie-break",
         metavar="none|worst",
         help="Among optimal strategies: none (the first found) or worst (the smaller worst case, then fewer "
-        "secrets at it); --tie-break alone means worst.",
+        "secrets at it).",
     ),
 ]
 JobsOpt = Annotated[
@@ -152,7 +152,8 @@ def optimal(
             return
     from mastermind.core.progress import progress_bar, progress_mode
     from mastermind.engines.exact import solve, solve_by_first_guess
-    from mastermind.engines.exact.backends import check_backend
+    from mastermind.engines.exact.backends import check_backend, check_scheduler
+    from mastermind.engines.exact.checkpoint import check_folder
     from mastermind.engines.exact.solver import OBJECTIVES, POOLS
 
     if objective not in OBJECTIVES:
@@ -176,6 +177,10 @@ def optimal(
     if scheduler is not None:
         backend = "dask" if backend == "threads" else backend
     check_backend(backend)
+    if scheduler is not None:  # its form; whether it answers is known when connecting
+        check_scheduler(scheduler, backend)
+    if checkpoint is not None:
+        check_folder(checkpoint)
     units = backend != "threads" or checkpoint is not None or scheduler is not None
     if units and (by_first_guess or first is not None or tie_break != "none" or objective != "total"):
         raise MastermindError(
@@ -255,14 +260,14 @@ def _print(rules: Rules, results: list, by_first_guess: bool, objective: str) ->
         out.print(f"rules        {rules}  (objective {objective})")
         out.print(
             f"proven       no (not proven): stopped ({r.stopped}) after {r.seconds:.2f} s, "
-            f"{r.counters.units} work units, {r.nodes} nodes"
+            f"{plural(r.counters.units, 'work unit')}, {plural(r.nodes, 'node')}"
         )
         out.print(f"lower bound  {r.lower_bound}  (no strategy has a smaller total)")
         if r.tree is None:
             out.print("best found   none yet")
         else:
             out.print(
-                f"best found   total {r.total} over {r.secrets} secrets (average {r.average:.4f}), "
+                f"best found   total {r.total} over {plural(r.secrets, 'secret')} (average {r.average:.4f}), "
                 f"first guess {rules.code_text(r.first_guess)}"
             )
         return

@@ -79,7 +79,7 @@ def export(
         ),
     ] = None,
     out: Annotated[
-        Optional[Path],
+        Optional[str],  # not Path: Path("") would be the current folder
         typer.Option(
             "--out",
             "-o",

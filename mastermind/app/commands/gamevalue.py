@@ -10,6 +10,7 @@ from mastermind.app.commands.common import (
     console,
     exit_if_interrupted,
     game_command,
+    plural,
     print_json,
     seconds_option,
     table_for,
@@ -145,4 +146,7 @@ def _print(result) -> None:
             " ".join(map(str, b.class_totals)),
         )
     out.print(t)
-    out.print(f"{game.iterations} best replies, {game.columns} trees in the final LP, {result.seconds:.2f} s")
+    out.print(
+        f"{plural(game.iterations, 'best reply')}, {plural(game.columns, 'tree')} in the final LP, "
+        f"{result.seconds:.2f} s"
+    )

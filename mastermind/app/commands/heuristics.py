@@ -182,7 +182,7 @@ def simulate(
         print_json(data)
         return
     lines = [
-        f"{rules}, {strategy}: {games} games against random secrets (seed {seed})",
+        f"{rules}, {strategy}: {plural(games, 'game')} against random secrets (seed {seed})",
         f"mean guesses     {result.mean:.4f}  (95% CI {result.ci_low:.4f} .. {result.ci_high:.4f})",
         f"worst            {result.worst}",
         f"histogram        {histogram_text(result.histogram)}  (games won with 1, 2, ... guesses)",

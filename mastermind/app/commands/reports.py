@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -212,7 +211,7 @@ def compare(
         ),
     ] = 300.0,
     plot: Annotated[
-        Optional[Path],
+        Optional[str],  # not Path: Path("") would be the current folder
         typer.Option(
             "--plot", help="Draw the histograms and the gaps into this .png or .svg file (needs matplotlib)."
         ),
@@ -225,8 +224,9 @@ def compare(
         raise MastermindError(f"--time-limit must be positive, got {time_limit}")
     if plot is not None:
         from mastermind.app.plots import check_plot_target
+        from mastermind.core.fileio import is_stdout
 
-        if str(plot) == "-":
+        if is_stdout(plot):
             raise MastermindError("--plot - would mix the picture with the table: give a .png or .svg file")
         check_plot_target(plot)
     table_for(rules, memory_limit)  # size check first: one line, before any work
@@ -319,7 +319,7 @@ def plot(
     if not series:
         raise MastermindError(f"the optimum of {rules} was not found within --time-limit: nothing to plot")
     opt = None if result.optimal is None else result.optimal["total"]
-    fig = guesses_figure(f"{rules}: {rules.n_codes} secrets", series, opt, result.bounds.total)
+    fig = guesses_figure(f"{rules}: {plural(rules.n_codes, 'secret')}", series, opt, result.bounds.total)
     write_figure(fig, out)
     if json_output:
         print_json({**result.to_dict(), "plot": out, "drawn": [s.name for s in series]})
@@ -536,7 +536,8 @@ def cpsat(
         raise MastermindError(f"--depth must be at least 1, got {depth}")
     table = table_for(rules, memory_limit)
     if depth is None:
-        depth = lookahead_worst_bound(table, 1) + (0 if feasible else 1)
+        # one more than the bound leaves room to optimise the total; never more than the codes
+        depth = min(lookahead_worst_bound(table, 1) + (0 if feasible else 1), table.n)
     check_model_size(table, depth)  # before any bound or model is computed
     start = time.perf_counter()
     seed = None
@@ -641,6 +642,6 @@ def static(
         )
         typer.echo(
             f"{rules} static, {kind}: {plural(result.value, 'guess')} + the final one ({proven}, "
-            f"{status}, {result.seconds:.2f} s): {' '.join(guesses)}"
+            f"{status}, {result.seconds:.2f} s): {' '.join(guesses) or 'none needed'}"
         )
     exit_if_interrupted(result.stopped)

@@ -8,7 +8,13 @@ from typing import Annotated
 
 import typer
 
-from mastermind.app.commands.common import one_line_errors, print_json
+from mastermind.app.commands.common import (
+    MAX_THREADS,
+    one_line_errors,
+    print_json,
+    seconds_option,
+    whole_range,
+)
 from mastermind.app.helpstyle import Command
 from mastermind.core.errors import MastermindError
 
@@ -36,12 +42,20 @@ TableOpt = Annotated[
 ]
 MaxSecondsOpt = Annotated[
     float,
-    typer.Option(
+    seconds_option(
         "--max-seconds",
         help="Time cap of each piece of work of a game; an optimum past it becomes an open row with bounds.",
     ),
 ]
-JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="Threads of each solver run (0: all cores).")]
+JobsOpt = Annotated[
+    int,
+    typer.Option(
+        "--jobs",
+        "-j",
+        callback=whole_range(0, MAX_THREADS),
+        help="Threads of each solver run (0: all cores).",
+    ),
+]
 CheckpointOpt = Annotated[
     str | None,
     typer.Option(
@@ -79,15 +93,18 @@ def results(
     with one_line_errors():
         if table is not None and table not in TABLES:
             raise MastermindError(f"--table must be one of {', '.join(TABLES)}, got {table!r}")
-        if not max_seconds > 0:
-            raise MastermindError(f"--max-seconds must be positive, got {max_seconds}")
-        if jobs < 0:
-            raise MastermindError(f"--jobs must be 0 (all cores) or more, got {jobs}")
         chosen = parse_games(games) if games is not None else None
+        if not out:
+            raise MastermindError("--out is empty: give a folder, e.g. results/")
         folder = Path(out)
         if folder.exists() and not folder.is_dir():
             raise MastermindError(f"--out {out} is not a folder")
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise MastermindError(f"--out {out}: cannot create the folder ({exc.strerror})") from None
+        if checkpoint is not None and not checkpoint:
+            raise MastermindError("--checkpoint needs a folder name")
         store = None if checkpoint is None else Path(checkpoint)
         if store is not None and store.exists() and not store.is_dir():
             raise MastermindError(f"--checkpoint {checkpoint} is not a folder")

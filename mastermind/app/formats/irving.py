@@ -193,7 +193,7 @@ class _Parser:
         if len(groups) != p + 1:
             self.fail(
                 f"node {guess} has {len(groups)} answer groups separated by ';', "
-                f"{p} pegs need {p + 1} (black 0..{p})",
+                f"{plural(p, 'peg')} need {p + 1} (black 0..{p})",
                 node.guess_offset,
             )
         slots: dict[AnswerIndex, _Entry] = {}

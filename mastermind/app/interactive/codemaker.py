@@ -99,7 +99,8 @@ class Codemaker(Session):
 
     def move(self, text: str) -> str:
         if text == "":
-            return f"type a guess of {self.rules.pegs} colours 1-{SYMBOLS[self.rules.colors - 1]}, or help"
+            colours = plural(self.rules.pegs, "colour")
+            return f"type a guess of {colours} 1-{SYMBOLS[self.rules.colors - 1]}, or help"
         try:
             guess = self.rules.parse_code(text)
         except MastermindError as exc:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from mastermind.core.game import SYMBOLS, Code, Rules
+from mastermind.core.words import plural
 
 
 def columns(rows: Sequence[Sequence[str]], right: Iterable[int] = ()) -> str:
@@ -42,22 +43,11 @@ def code_list(rules: Rules, codes: Sequence[Code], limit: int = 50, per_line: in
     return "\n".join(lines)
 
 
-def plural(n: int, word: str) -> str:
-    """``1 candidate``, ``2 candidates``, ``3 guesses``.
-
-    >>> plural(1, "candidate"), plural(2, "candidate"), plural(3, "guess")
-    ('1 candidate', '2 candidates', '3 guesses')
-    """
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {word}es" if word.endswith("s") else f"{n} {word}s"
-
-
 def describe(rules: Rules) -> str:
     """The game in words.
 
     >>> describe(Rules(4, 6)), describe(Rules(5, 12, repeat=False))
     ('p4c6r: 4 pegs, colours 1-6', 'p5c12n: 5 pegs, colours 1-C, no colour twice')
     """
-    text = f"{rules}: {rules.pegs} pegs, colours 1-{SYMBOLS[rules.colors - 1]}"
+    text = f"{rules}: {plural(rules.pegs, 'peg')}, colours 1-{SYMBOLS[rules.colors - 1]}"
     return text if rules.repeat else f"{text}, no colour twice"

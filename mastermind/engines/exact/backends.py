@@ -47,6 +47,38 @@ def check_backend(name: str) -> str:
     return name
 
 
+SCHEDULER_PROTOCOLS = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+
+
+def check_scheduler(address: str, backend: str = "dask") -> str:
+    """A Dask scheduler address, refused before any work unless it has the form
+    ``[PROTOCOL://]HOST:PORT`` (whether it answers is known only when connecting).
+
+    >>> check_scheduler("tcp://10.0.0.5:8786"), check_scheduler("localhost:8786")
+    ('tcp://10.0.0.5:8786', 'localhost:8786')
+    >>> check_scheduler("garbage")
+    Traceback (most recent call last):
+    ...
+    mastermind.core.errors.MastermindError: --scheduler must be an address such as ...
+    """
+    if backend != "dask":
+        raise MastermindError("--scheduler needs --backend dask")
+    protocol, _, rest = address.rpartition("://")
+    host, colon, port = rest.rpartition(":")
+    well_formed = (
+        address.isprintable()
+        and not any(c.isspace() for c in address)
+        and (protocol == "" or protocol in SCHEDULER_PROTOCOLS)
+        and (
+            protocol == "inproc"  # an in-process address names no port
+            or (bool(colon) and host != "" and port.isascii() and port.isdigit() and 0 < int(port) < 65536)
+        )
+    )
+    if not well_formed:
+        raise MastermindError(f"--scheduler must be an address such as tcp://10.0.0.5:8786, got {address!r}")
+    return address
+
+
 class Backend:
     """A pool of workers for units; ``shares_memory``: units see this process's objects."""
 
@@ -284,8 +316,8 @@ def run_calls(calls: list) -> list[tuple[bool, object]]:
 def make_backend(name: str, jobs: int, scheduler: str | None = None) -> Backend:
     """The backend ``name`` with ``jobs`` workers (``scheduler``: an existing Dask cluster)."""
     check_backend(name)
-    if scheduler is not None and name != "dask":
-        raise MastermindError("--scheduler needs --backend dask")
+    if scheduler is not None:
+        check_scheduler(scheduler, name)
     if name == "threads":
         return ThreadBackend(jobs)
     if name == "processes":

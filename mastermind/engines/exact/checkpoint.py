@@ -48,13 +48,22 @@ def _checksum(key: str, value: float, exact: int, tree: str) -> str:
     return hashlib.sha256(f"{key}|{value!r}|{exact}|{tree}".encode()).hexdigest()
 
 
+def check_folder(folder: str | os.PathLike) -> Path:
+    """Refuse, before any work, a checkpoint folder that cannot be one: an empty name (which
+    would be the current folder) or an existing file."""
+    if not os.fspath(folder):
+        raise CheckpointError("--checkpoint is empty: give a folder, e.g. runs/p4c7")
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise CheckpointError(f"--checkpoint {folder} is a file, not a folder")
+    return path
+
+
 class Checkpoint:
     """The units of one search stored in ``folder`` (created if missing)."""
 
     def __init__(self, folder: str | os.PathLike, fingerprint: dict) -> None:
-        self.folder = Path(folder)
-        if self.folder.exists() and not self.folder.is_dir():
-            raise CheckpointError(f"--checkpoint {folder} is a file, not a folder")
+        self.folder = check_folder(folder)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

@@ -24,6 +24,7 @@ from mastermind.core.game import Code, CodeTable
 from mastermind.core.progress import Progress
 from mastermind.core.symmetry import canonical_codes, full_group, stabilizer_group
 from mastermind.core.tree import Stats, StrategyTree
+from mastermind.core.words import plural
 from mastermind.engines.exact.search import INF, UNLIMITED, Search
 from mastermind.engines.result import Counters, Result
 
@@ -189,9 +190,10 @@ class ExactSolver:
                     start=start,
                     reason="stopped",
                 )
-            if value == INF:
+            if value == INF:  # only under --max-guesses: without it every game has a strategy
+                within = "any number of guesses" if max_guesses is None else plural(max_guesses, "guess")
                 raise MastermindError(
-                    f"no strategy solves every secret of {self.rules} within {max_guesses} guesses"
+                    f"no strategy solves every secret of {self.rules} within {within}"
                     + ("" if first_guess is None else f" starting with {self.rules.code_text(first_guess)}")
                 )
             root_guess = search.root_guess if only is not None else None
@@ -527,7 +529,7 @@ def _solve_units(
         return result
     if answer.node is None:
         raise MastermindError(
-            f"no strategy solves every secret of {solver.rules} within {max_guesses} guesses"
+            f"no strategy solves every secret of {solver.rules} within {plural(max_guesses, 'guess')}"
         )
     result = solver.result(
         answer.node, objective="total", max_guesses=max_guesses, counters=counters, start=start

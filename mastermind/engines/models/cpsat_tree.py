@@ -28,6 +28,7 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, format_bytes, format_count
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.core.tree import Node, StrategyTree
+from mastermind.core.words import plural
 from mastermind.engines.models.result import ModelRun, make_solver, model_result, run_solver
 from mastermind.engines.result import Result
 
@@ -111,7 +112,7 @@ def check_model_size(
     rules = table.rules
     if max_depth > table.n:  # no strategy needs more guesses than codes; the count would not end
         raise MastermindError(
-            f"depth {max_depth} is more than the {table.n} codes of {rules}; "
+            f"depth {max_depth} is more than the {plural(table.n, 'code')} of {rules}; "
             f"no strategy needs that many guesses"
         )
     if answers is None:  # every answer but the win may occur

@@ -1,0 +1,20 @@
+"""Counts in words, for every message that says how many of something there are."""
+
+from __future__ import annotations
+
+
+def plural(n: int, word: str) -> str:
+    """``1 candidate``, ``2 candidates``, ``3 guesses``, ``2 best replies``.
+
+    >>> plural(1, "candidate"), plural(2, "candidate"), plural(3, "guess"), plural(0, "peg")
+    ('1 candidate', '2 candidates', '3 guesses', '0 pegs')
+    >>> plural(1, "best reply"), plural(2, "best reply"), plural(2, "key")
+    ('1 best reply', '2 best replies', '2 keys')
+    """
+    if n == 1:
+        return f"{n} {word}"
+    if word.endswith("s"):
+        return f"{n} {word}es"
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return f"{n} {word[:-1]}ies"
+    return f"{n} {word}s"
