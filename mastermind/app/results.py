@@ -251,6 +251,7 @@ def frontier_part(game: str, jobs: int, checkpoint: str, time_limit: float) -> d
         "lower_total": None if r.lower_bound is None else int(r.lower_bound),
         "units": r.counters.units,
         "reused_units": r.counters.reused,
+        "checkpoint_seconds": r.checkpoint_seconds,  # every run's search (None: not timed)
     }
     if r.tree is not None:  # the best strategy found so far (the optimum once proven)
         data.update(
@@ -516,6 +517,8 @@ class Runner:
             worst_total=None if worst is None else worst["total"],
             seconds=round(seconds, 3),
             cpu_seconds=round(cpu, 3),
+            # a checkpointed search's wall seconds over all its runs (None: earlier runs untimed)
+            **({} if search is None else {"search_seconds": search.get("checkpoint_seconds")}),
             # parts past the cap (their time is not in seconds): the worst-case search, the tie-break
             unfinished=[name for name, part in (("worst", worst), ("tie", tie)) if part is None],
         )
@@ -623,7 +626,15 @@ def _search_bounds(bounds: dict, search: dict) -> dict:
     found = {
         "search": {
             key: search.get(key)
-            for key in ("lower_total", "upper_total", "upper_worst", "units", "reused_units", "seconds")
+            for key in (
+                "lower_total",
+                "upper_total",
+                "upper_worst",
+                "units",
+                "reused_units",
+                "seconds",
+                "checkpoint_seconds",
+            )
         }
     }
     lower = search.get("lower_total")
@@ -700,6 +711,11 @@ def _seconds(row: dict) -> str:
     s, cpu = row.get("seconds"), row.get("cpu_seconds")
     if s is None:
         return ""
+    if "search_seconds" in row:  # proven by a checkpointed search, maybe over several runs
+        total = row["search_seconds"]
+        if total is None:
+            return f"{s:.1f} this run; earlier runs untimed"
+        return f"{total:.1f} searching over all runs; {s:.1f} this run"
     return f"{s:.1f}" if cpu is None else f"{s:.1f} ({cpu:.1f})"
 
 

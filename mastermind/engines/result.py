@@ -87,6 +87,7 @@ class Result(Generic[D]):
     weighted: bool = False
     stopped: str | None = None  # why an unproven search ended: "time limit" or "interrupted"
     startup_seconds: float | None = None  # starting the workers of a backend, outside ``seconds``
+    checkpoint_seconds: float | None = None  # every run's search seconds, a checkpointed search's cost
     details: D | None = None
 
     # ---- the names callers read ------------------------------------------------------------
@@ -152,6 +153,8 @@ class Result(Generic[D]):
         }
         if self.startup_seconds is not None:
             data["startup_seconds"] = round(self.startup_seconds, 3)
+        if self.checkpoint_seconds is not None:
+            data["checkpoint_seconds"] = round(self.checkpoint_seconds, 3)
         if self.counters.reused:
             data["units_reused"] = self.counters.reused
         if self.stopped:

@@ -209,6 +209,19 @@ def test_a_checkpoint_is_reused(tmp_path, capsys):
     again = json.loads(out)
     assert code == 0 and again["total"] == 2463
     assert again["units_reused"] > 0 and again["nodes"] < first["nodes"]
+    # the checkpoint adds up its runs' search seconds
+    assert first["checkpoint_seconds"] > 0
+    assert again["checkpoint_seconds"] > first["checkpoint_seconds"]
+
+
+def test_a_checkpoint_made_before_runs_were_timed_says_its_cost_is_unknown(tmp_path, capsys):
+    folder = tmp_path / "ck"
+    assert run(capsys, "optimal", "-r", "p3c4", "--checkpoint", str(folder), "--json")[0] == 0
+    with sqlite3.connect(folder / "checkpoint.sqlite") as db:  # as an older version wrote it
+        db.execute("DELETE FROM meta WHERE name = 'seconds'")
+    code, out, _ = run(capsys, "optimal", "-r", "p3c4", "--checkpoint", str(folder), "--json")
+    again = json.loads(out)
+    assert code == 0 and again["total"] == 206 and "checkpoint_seconds" not in again
 
 
 def test_a_checkpoint_for_other_rules_is_refused(tmp_path, capsys):

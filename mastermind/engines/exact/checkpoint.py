@@ -9,7 +9,9 @@ A unit is stored under its subproblem key (candidate set, guesses left, symmetry
 first guess) with its value, whether the value is exact or a lower bound, the optimal
 subtree, and a SHA-256 checksum of the row. The file also records what the search was made
 for (rules, pool, weights, cost unit, objective...); a checkpoint for anything else, or a
-damaged file or row, is refused with a one-line error, never used.
+damaged file or row, is refused with a one-line error, never used. It also adds up the wall
+seconds its runs searched (a killed run's last seconds after its last unit are not counted),
+so that a result proven over several runs can say what it cost.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 from mastermind.core.errors import MastermindError
@@ -75,6 +78,7 @@ class Checkpoint:
         self.path = self.folder / FILE
         self.fingerprint = json.dumps({"format": FORMAT, **fingerprint}, sort_keys=True)
         self.stored = 0
+        self._clock = time.monotonic()  # the search starts as the checkpoint opens
         try:
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
             self._open()
@@ -93,6 +97,11 @@ class Checkpoint:
             "exact INTEGER NOT NULL, tree TEXT NOT NULL, checksum TEXT NOT NULL)"
         )
         row = db.execute("SELECT value FROM meta WHERE name = 'problem'").fetchone()
+        timed = db.execute("SELECT 1 FROM meta WHERE name = 'seconds'").fetchone() is not None
+        # a checkpoint made before its runs were timed holds units of unknown cost: not timed
+        self._timed = timed or db.execute("SELECT COUNT(*) FROM units").fetchone()[0] == 0
+        if not timed and self._timed:
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('seconds', '0.0')")
         if row is None:
             db.execute("INSERT INTO meta VALUES ('problem', ?)", (self.fingerprint,))
         elif row[0] != self.fingerprint:
@@ -126,19 +135,54 @@ class Checkpoint:
         value = float(value)
         flag = int(exact)
         try:
+            self.db.execute("BEGIN")
             self.db.execute(
                 "INSERT OR REPLACE INTO units VALUES (?, ?, ?, ?, ?)",
                 (key, value, flag, text, _checksum(key, value, flag, text)),
             )
+            self._add_seconds()
+            self.db.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
             raise CheckpointError(f"checkpoint {self.path}: cannot store a unit: {exc}") from None
         self.stored += 1
+
+    def restart_clock(self) -> None:
+        """The search starts now (what came before, such as starting workers, is not counted)."""
+        self._clock = time.monotonic()
+
+    def _add_seconds(self) -> None:
+        now = time.monotonic()
+        elapsed, self._clock = now - self._clock, now
+        if not self._timed:
+            return
+        self.db.execute(
+            "INSERT INTO meta VALUES ('seconds', ?) ON CONFLICT(name) DO UPDATE SET "
+            "value = CAST(CAST(value AS REAL) + CAST(excluded.value AS REAL) AS TEXT)",
+            (repr(elapsed),),
+        )
+
+    def seconds(self) -> float | None:
+        """Wall seconds searched by every run so far (None: made before they were counted)."""
+        if not self._timed:
+            return None
+        row = self.db.execute("SELECT value FROM meta WHERE name = 'seconds'").fetchone()
+        return None if row is None else float(row[0])
 
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM units").fetchone()[0]
 
-    def close(self) -> None:
+    def close(self) -> float | None:
+        """Close the file; the wall seconds of every run so far (see :meth:`seconds`)."""
+        total = None
+        try:  # the time after the last unit (the search's end, or a stop)
+            self._add_seconds()
+            total = self.seconds()
+        except sqlite3.Error:
+            pass  # a read-only or damaged file: the count is only informative
         self.db.close()
+        return total
 
 
 def _describe(fingerprint: str) -> str:

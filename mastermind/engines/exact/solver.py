@@ -489,11 +489,14 @@ def _solve_units(
             },
         )
     pool = None
+    checkpoint_seconds = None
     try:
         began = time.perf_counter()
         pool = make_backend(backend, worker_count(jobs), scheduler)
         pool.warm(str(solver.rules))
         start = time.perf_counter()  # the search's clock: the workers' start-up is timed apart
+        if store is not None:
+            store.restart_clock()
         startup = None if pool.shares_memory else start - began  # threads share this process
         driver = Driver(
             solver,
@@ -511,7 +514,7 @@ def _solve_units(
         if pool is not None:
             pool.close(kill=bool(flag[0]))
         if store is not None:
-            store.close()
+            checkpoint_seconds = store.close()
     counters = driver.counters
     if not answer.proven:
         if not anytime:
@@ -526,6 +529,7 @@ def _solve_units(
             reason=driver.reason or "interrupted",
         )
         result.startup_seconds = startup
+        result.checkpoint_seconds = checkpoint_seconds
         return result
     if answer.node is None:
         raise MastermindError(
@@ -537,6 +541,7 @@ def _solve_units(
     if solver.uniform and answer.value * solver.scale != result.total and not result.weighted:
         raise AssertionError(f"search value {answer.value} but the tree gives {result.total}")
     result.startup_seconds = startup
+    result.checkpoint_seconds = checkpoint_seconds
     return result
 
 
