@@ -180,9 +180,12 @@ def tool_version() -> str:
     return f"{__version__}+{sha}" if commit.returncode == 0 and sha else __version__
 
 
-def command_for(game: str, table: str, jobs: int, *, checkpoint: bool = False) -> str:
+def command_for(game: str, table: str, jobs: int, *, checkpoint_cap: float | None = None) -> str:
+    """The command that recomputes a row (with the cap of a checkpointed search's runs)."""
     line = f"mastermind results --out results/ --table {table} --games {game} --jobs {jobs}"
-    return line + (" --checkpoint results/checkpoints --max-seconds 3600" if checkpoint else "")
+    if checkpoint_cap is None:
+        return line
+    return line + f" --checkpoint results/checkpoints --max-seconds {checkpoint_cap:g}"
 
 
 def _fraction(x: Fraction) -> str:
@@ -441,6 +444,9 @@ class Runner:
             frontier_part, (game, self.jobs, str(folder), self.max_seconds), grace=FRONTIER_GRACE
         )
 
+    def _cap_seconds(self) -> float:
+        return 3600.0 if self.max_seconds is None else self.max_seconds
+
     def _cap(self) -> str:
         return "no time cap" if self.max_seconds is None else f"{self.max_seconds:g} s"
 
@@ -464,7 +470,7 @@ class Runner:
             search = self._frontier(game)
             if search is None or not search["proven"]:
                 return self._open_row(row, rules, search)
-            row["command"] = command_for(game, "optimal", self.jobs, checkpoint=True)
+            row["command"] = command_for(game, "optimal", self.jobs, checkpoint_cap=self._cap_seconds())
             total = {
                 "total": search["upper_total"],
                 "worst": search["upper_worst"],
@@ -530,7 +536,10 @@ class Runner:
         game = row["game"]
         if search is not None:
             reason = f"checkpointed search stopped after {self._cap()}; run again to continue"
-            row["command"] = command_for(game, "optimal", self.jobs, checkpoint=True)
+            row["command"] = command_for(game, "optimal", self.jobs, checkpoint_cap=self._cap_seconds())
+            row["search_seconds"] = search.get("checkpoint_seconds")
+        elif self.checkpoint is not None:
+            reason = f"the checkpointed search gave no answer within {self._cap()} and its grace"
         elif game in self.frontier:
             reason = "needs the checkpointed search"
         else:

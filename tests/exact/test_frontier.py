@@ -211,7 +211,7 @@ def test_a_checkpoint_is_reused(tmp_path, capsys):
     assert again["units_reused"] > 0 and again["nodes"] < first["nodes"]
     # the checkpoint adds up its runs' search seconds
     assert first["checkpoint_seconds"] > 0
-    assert again["checkpoint_seconds"] > first["checkpoint_seconds"]
+    assert again["checkpoint_seconds"] >= first["checkpoint_seconds"]
 
 
 def test_a_checkpoint_made_before_runs_were_timed_says_its_cost_is_unknown(tmp_path, capsys):

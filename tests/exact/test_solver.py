@@ -373,6 +373,8 @@ def test_building_a_tree_whose_search_is_stopped_raises_stopped_not_a_wrong_tree
     flag[0] = 1
     with pytest.raises(cancel.Stopped):
         search.build(solver.cands, 10)
+    with pytest.raises(cancel.Stopped):  # a stopped search's root guess (-1), as the tie-break's
+        search.build(solver.cands, 10, guess=-1)
     flag[0] = 0
     fresh = solver.new_search(stop=flag)
     value = fresh.solve(solver.cands, 10, math.inf)

@@ -89,6 +89,7 @@ def results(
     from pathlib import Path
 
     from mastermind.app.results import parse_games, run_tables
+    from mastermind.engines.exact.checkpoint import check_folder
 
     with one_line_errors():
         if table is not None and table not in TABLES:
@@ -103,11 +104,7 @@ def results(
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise MastermindError(f"--out {out}: cannot create the folder ({exc.strerror})") from None
-        if checkpoint is not None and not checkpoint:
-            raise MastermindError("--checkpoint needs a folder name")
-        store = None if checkpoint is None else Path(checkpoint)
-        if store is not None and store.exists() and not store.is_dir():
-            raise MastermindError(f"--checkpoint {checkpoint} is not a folder")
+        store = None if checkpoint is None else check_folder(checkpoint)
 
         def say(line: str) -> None:
             if not json_output:

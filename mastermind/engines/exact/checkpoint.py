@@ -97,11 +97,6 @@ class Checkpoint:
             "exact INTEGER NOT NULL, tree TEXT NOT NULL, checksum TEXT NOT NULL)"
         )
         row = db.execute("SELECT value FROM meta WHERE name = 'problem'").fetchone()
-        timed = db.execute("SELECT 1 FROM meta WHERE name = 'seconds'").fetchone() is not None
-        # a checkpoint made before its runs were timed holds units of unknown cost: not timed
-        self._timed = timed or db.execute("SELECT COUNT(*) FROM units").fetchone()[0] == 0
-        if not timed and self._timed:
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('seconds', '0.0')")
         if row is None:
             db.execute("INSERT INTO meta VALUES ('problem', ?)", (self.fingerprint,))
         elif row[0] != self.fingerprint:
@@ -109,6 +104,11 @@ class Checkpoint:
                 f"checkpoint {self.path} was made for another search "
                 f"({_describe(row[0])}), not this one ({_describe(self.fingerprint)})"
             )
+        timed = db.execute("SELECT 1 FROM meta WHERE name = 'seconds'").fetchone() is not None
+        # a checkpoint made before its runs were timed holds units of unknown cost: not timed
+        self._timed = timed or db.execute("SELECT COUNT(*) FROM units").fetchone()[0] == 0
+        if not timed and self._timed:
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('seconds', '0.0')")
 
     def get(self, key: str) -> tuple[float, bool, Node | None] | None:
         """``(value, exact, tree)`` of a stored unit, or None."""
@@ -176,8 +176,9 @@ class Checkpoint:
     def close(self) -> float | None:
         """Close the file; the wall seconds of every run so far (see :meth:`seconds`)."""
         total = None
-        try:  # the time after the last unit (the search's end, or a stop)
-            self._add_seconds()
+        try:
+            if self.stored:  # the time after its last unit; a run that stored nothing new
+                self._add_seconds()  # (answered from the file) leaves the count as it was
             total = self.seconds()
         except sqlite3.Error:
             pass  # a read-only or damaged file: the count is only informative

@@ -301,6 +301,7 @@ class Driver:
                 try:
                     answer = self.solve(cands, r, budget, group, floor=floor)
                 except cancel.Stopped:  # the planner's own search (building a subtree) was stopped
+                    self.stopping()  # names the reason: time limit or interrupted
                     answer = Answer(max(self.lower, floor), False)
         finally:
             if self.checkpoint is not None:
@@ -378,7 +379,8 @@ class Driver:
             if depth == 0:
                 self._root_bound(best, lower, unfinished, rest, [])
             if self.stopping():
-                for g, _ in rest:  # counted one unit each below
+                # the guesses this loop would have expanded, counted one unit each below
+                for g, _ in rest[: explored + 1]:
                     self.skip(self._planned_below(cands, r, group, g, plan.most, depth) - 1)
                 break
             g, bound = rest.pop(0)

@@ -306,6 +306,8 @@ class Search:
                     found, _, tag = memo_get(self.memo, cands, r)
                 guess = int(tag)
         if guess < 0:
+            if self.stopped:  # a stopped search (e.g. the tie-break's) has no root guess
+                raise cancel.Stopped()
             raise AssertionError("no strategy for a set the search called solvable")
         node = Node(int(guess), n)
         w = self.weights[cands]
