@@ -233,7 +233,7 @@ def test_a_frontier_game_stopped_is_open_with_search_bounds_and_continues_from_i
     assert row["first_guesses_complete"] is False and len(row["best_first_guesses"]) == 1
     assert "(others not searched)" in render_optimal([row])
     # the search's seconds add up over both runs
-    assert row["search_seconds"] > search["checkpoint_seconds"] > 0
+    assert row["search_seconds"] > 0 and row["search_seconds"] >= search["checkpoint_seconds"]
     assert "searching over all runs" in render_optimal([row])
     tree = json.loads(gzip.decompress((tmp_path / "trees" / "p4c7.json.gz").read_bytes()))
     assert tree["stats"]["total"] == 11228
