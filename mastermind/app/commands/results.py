@@ -100,11 +100,11 @@ def results(
         folder = Path(out)
         if folder.exists() and not folder.is_dir():
             raise MastermindError(f"--out {out} is not a folder")
+        store = None if checkpoint is None else check_folder(checkpoint)  # before making --out
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise MastermindError(f"--out {out}: cannot create the folder ({exc.strerror})") from None
-        store = None if checkpoint is None else check_folder(checkpoint)
 
         def say(line: str) -> None:
             if not json_output:
