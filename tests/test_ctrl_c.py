@@ -21,13 +21,34 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTH
 STOP_WITHIN = 5.0
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """CPU seconds a process has used (None where /proc is not there)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
+def _stat(pid: int) -> list[str] | None:
+    try:  # the fields after the command name, which may hold spaces and parentheses
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """CPU seconds used by a process and its descendants (some commands work in a child
+    process); None where /proc is not there."""
+    if _stat(pid) is None:
+        return None
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            fields = _stat(int(entry.name))
+            if fields is not None:
+                parents[int(entry.name)] = int(fields[1])
+    tree, added = {pid}, True
+    while added:
+        grown = tree | {child for child, parent in parents.items() if parent in tree}
+        added, tree = grown != tree, grown
+    ticks = 0
+    for member in tree:
+        fields = _stat(member)
+        if fields is not None:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def wait_for_work(proc: subprocess.Popen, seconds: float) -> None:
