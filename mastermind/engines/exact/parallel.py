@@ -236,13 +236,7 @@ class Driver:
         if report is None:
             self.progress.advance(1)
         else:  # a report counts the unit too
-            fields = {
-                "done": self.done,
-                "total": self.total,
-                "lower_bound": _num(self.lower),
-                "upper_bound": _num(self.upper),
-                "seconds": round(time.perf_counter() - self.start, 3),
-            }
+            fields = self._state()
             if pending is not None and outcome is not None:
                 fields["unit"] = {
                     "size": pending.size,
@@ -254,6 +248,16 @@ class Driver:
                     "reused": outcome.reused,
                 }
             report(fields)
+
+    def _state(self) -> dict:
+        """Units done and the bounds so far, as the progress lines report them."""
+        return {
+            "done": self.done,
+            "total": self.total,
+            "lower_bound": _num(self.lower),
+            "upper_bound": _num(self.upper),
+            "seconds": round(time.perf_counter() - self.start, 3),
+        }
 
     def skip(self, n: int = 1) -> None:
         """Units planned but not needed (their bound reached the budget)."""
@@ -316,16 +320,7 @@ class Driver:
             self.upper = answer.upper
         finish = getattr(self.progress, "finish", None)
         if finish is not None:  # the last unit's line may predate the final bounds
-            finish(
-                {
-                    "done": self.done,
-                    "total": self.total,
-                    "lower_bound": _num(self.lower),
-                    "upper_bound": _num(self.upper),
-                    "proven": answer.proven,
-                    "seconds": round(time.perf_counter() - self.start, 3),
-                }
-            )
+            finish({**self._state(), "proven": answer.proven})
         return answer
 
     def status(self) -> str:
