@@ -48,9 +48,11 @@ def optimal(game: str, *extra: str) -> tuple[dict, float]:
     return json.loads(out), time.perf_counter() - start
 
 
-def bench_game(game: str, runs: int) -> dict[str, float]:
+def bench_game(game: str, runs: int, configs: list[str]) -> dict[str, float]:
     seconds: dict[str, float] = {}
     for name, extra in CONFIGS:
+        if name != "1 job" and configs and not any(name.startswith(c) for c in configs):
+            continue
         times, walls, startups, total = [], [], [], None
         for _ in range(runs):
             data, wall = optimal(game, *extra)
@@ -66,13 +68,15 @@ def bench_game(game: str, runs: int) -> dict[str, float]:
             f"process wall {statistics.median(walls):.1f} s)",
             flush=True,
         )
-    threads, dask = seconds["2 threads"], seconds["dask, 2 workers"]
-    print(f"{game:6} dask overhead over threads: {100 * (dask / threads - 1):+.1f} %", flush=True)
+    if "2 threads" in seconds and "dask, 2 workers" in seconds:
+        threads, dask = seconds["2 threads"], seconds["dask, 2 workers"]
+        print(f"{game:6} dask overhead over threads: {100 * (dask / threads - 1):+.1f} %", flush=True)
     return seconds
 
 
 def bench_resume(game: str, fresh: float) -> None:
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = str(Path(scratch) / "checkpoint")
         args = [
             sys.executable,
             "-m",
@@ -88,12 +92,12 @@ def bench_resume(game: str, fresh: float) -> None:
             "--progress",
             "json",
         ]
-        proc = subprocess.Popen(
-            args, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-        )
-        for line in proc.stderr:  # the search has started: the clock for "half way" starts now
-            if 'work units"' in line:
-                break
+        # progress lines go to a file: an undrained pipe would fill up and block the search
+        log = Path(scratch) / "progress.jsonl"
+        with open(log, "w") as stderr:
+            proc = subprocess.Popen(args, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL, stderr=stderr)
+        while 'work units"' not in log.read_text():  # the search has started: the clock starts
+            time.sleep(0.05)
         time.sleep(fresh / 2)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -110,12 +114,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", default=["p4c7", "p4c8"])
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument(
+        "--configs", nargs="*", default=[], help="only these (by first word: 2, dask); the 1-job run always"
+    )
     parser.add_argument("--resume", default="p4c8", help="game for the kill-and-resume run ('' to skip)")
     args = parser.parse_args()
     optimal("p3c3")  # numba cache warm
     fresh = {}
     for game in args.games:
-        fresh[game] = bench_game(game, args.runs)["2 threads"]
+        fresh[game] = bench_game(game, args.runs, args.configs).get("2 threads", 0.0)
     if args.resume:
         seconds = fresh.get(args.resume) or optimal(args.resume, "-j", "2")[0]["seconds"]
         bench_resume(args.resume, seconds)

@@ -23,7 +23,6 @@ import os
 import threading
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
-from functools import partial
 from typing import Any
 
 from mastermind.core.errors import MastermindError
@@ -87,6 +86,12 @@ class Backend:
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
+
+    @property
+    def slots(self) -> int:
+        """Units the driver keeps in flight where it hands out guesses one by one: one per
+        worker, so that each starts with the best cost known when a worker frees up."""
+        return self.jobs
 
     def submit(self, fn, *args) -> Future:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -221,6 +226,7 @@ class DaskBackend(Backend):
             workers = self.client.scheduler_info().get("workers", {})
             self.jobs = max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
         self._futures: set = set()
+        self._loop: Any = self.client.loop  # the client's event loop (tornado), where answers are fetched
         # units wait here, not on the scheduler, which would assign every waiting task to a
         # worker ahead of time: a long unit then holds up the ones queued behind it while
         # another worker idles. Two per worker thread in flight: one running, one ready to
@@ -228,6 +234,13 @@ class DaskBackend(Backend):
         self._waiting: deque = deque()
         self._in_flight = 0
         self._lock = threading.Lock()
+
+    @property
+    def slots(self) -> int:
+        """Two per worker: one running, one waiting on its worker, so that a worker that
+        finishes a unit does not sit idle for the round trip to the driver (about 10 ms);
+        the waiting unit's budget may be a little less tight."""
+        return 2 * self.jobs
 
     def submit(self, fn, *args) -> Future:
         outer: Future = Future()
@@ -253,16 +266,21 @@ class DaskBackend(Backend):
                 self._in_flight += 1
             task = self.client.submit(run_calls, [(fn, args) for _, fn, args in batch], pure=False)
             self._futures.add(task)
-            task.add_done_callback(partial(self._done, [outer for outer, _, _ in batch]))
+            outers = [outer for outer, _, _ in batch]
+            self._loop.add_callback(self._fetch, task, outers)  # thread-safe; runs the coroutine
 
-    def _done(self, outers: list[Future], f) -> None:
-        self._futures.discard(f)
+    async def _fetch(self, task, outers: list[Future]) -> None:
+        """Wait for a task and fetch its answers on the client's event loop, as Dask's own
+        ``as_completed`` does: each task's answers arrive as soon as they are ready, instead
+        of one task after another through the single thread that runs ``add_done_callback``
+        callbacks (about 11 ms a task there, 9 ms here)."""
+        try:
+            answers = await task._result()
+        except BaseException as exc:  # cancelled, or failed as a whole (its worker died thrice)
+            answers = None if task.status == "cancelled" else [(False, exc)] * len(outers)
+        self._futures.discard(task)
         with self._lock:
             self._in_flight -= 1
-        try:
-            answers = None if f.status == "cancelled" else f.result()
-        except BaseException as exc:
-            answers = [(False, exc)] * len(outers)
         for i, outer in enumerate(outers):
             if outer.done():
                 continue

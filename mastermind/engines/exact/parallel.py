@@ -397,7 +397,7 @@ class Driver:
         running: dict[Future, tuple[_Pending, int]] = {}
         while rest or running:
             # a worker that frees up takes the next guess, with the best cost found so far
-            while rest and len(running) < self.backend.jobs and not self.stopping():
+            while rest and len(running) < self.backend.slots and not self.stopping():
                 g, bound = rest.pop(0)
                 if bound >= best:
                     lower = min(lower, bound)
