@@ -302,6 +302,31 @@ def test_unreachable_scheduler_exits_2_naming_it():
     assert time.monotonic() - start < 30  # 5 s connect timeout plus start-up, generously
 
 
+def test_a_scheduler_without_workers_exits_2_saying_so(tmp_path):
+    pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    with open(tmp_path / "dask.log", "w") as logs:
+        scheduler = subprocess.Popen(
+            ["dask", "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+            env=ENV,
+            stdout=logs,
+            stderr=logs,
+        )
+    try:
+        from distributed import Client
+
+        with Client(address, timeout="30s"):
+            pass  # the scheduler answers
+        proc = cli("optimal", "-r", "p3c3", "--scheduler", address)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 2 and err.strip().count("\n") == 0, err
+        assert address in err and "no workers" in err
+    finally:
+        scheduler.terminate()
+        scheduler.wait(timeout=30)
+
+
 def test_a_time_limit_reports_proven_bounds(capsys):
     code, out, _ = run(capsys, "optimal", "-r", "p5c6", "--time-limit", "1", "--json")
     assert code == 0
@@ -344,3 +369,51 @@ def test_json_progress_ends_with_the_final_bounds(capsys):
     end = events[-1]
     assert end["event"] == "end" and end["proven"] is True
     assert end["lower_bound"] == end["upper_bound"] == 2463 and end["done"] == end["total"]
+
+
+def test_units_are_counted_when_they_finish_not_when_collected():
+    """A unit that finishes while the driver waits for an earlier, longer one shows on the
+    progress line at once (a 1-worker run of 6x7n once showed nothing for 29 minutes)."""
+    from concurrent.futures import Future
+
+    from mastermind.engines.exact.backends import Backend
+    from mastermind.engines.exact.parallel import Driver
+    from mastermind.engines.exact.units import Outcome
+
+    class HeldBackend(Backend):  # futures that the test completes
+        name = "held"
+        shares_memory = True
+
+        def __init__(self):
+            super().__init__(1)
+            self.futures: list[Future] = []
+
+        def submit(self, fn, *args):
+            self.futures.append(Future())
+            return self.futures[-1]
+
+    class Lines:
+        def __init__(self):
+            self.units: list[dict] = []
+
+        def start(self, total, description=""):
+            pass
+
+        def report(self, fields):
+            self.units.append(fields)
+
+    solver = ExactSolver(CodeTable(Rules.parse("p3c4")))
+    lines, backend = Lines(), HeldBackend()
+    driver = Driver(solver, backend, progress=lines)
+    group = solver.group
+    long_unit = driver.submit(solver.cands[:20], UNLIMITED, INF, group, None, 10)
+    short_unit = driver.submit(solver.cands[20:25], UNLIMITED, INF, group, None, 5)
+    backend.futures[1].set_result(Outcome(12, True, None, nodes=7))
+    driver._take_finished()
+    assert [u["unit"]["size"] for u in lines.units] == [5]  # before the long one is collected
+    backend.futures[0].set_result(Outcome(30, True, None, nodes=9))
+    driver.collect(long_unit)
+    driver.collect(short_unit)  # already counted: not twice
+    assert [u["unit"]["size"] for u in lines.units] == [5, 20]
+    assert [u["done"] for u in lines.units] == [1, 2]
+    assert driver.counters.nodes == 16

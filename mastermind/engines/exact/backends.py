@@ -29,6 +29,7 @@ from mastermind.core.errors import MastermindError
 
 BACKENDS = ("threads", "processes", "dask")
 RETRIES = 3
+WORKER_WAIT = 10  # seconds a scheduler given by address has to show a worker
 MAX_BATCH = 4  # units per Dask task when many wait (a round trip costs about 10 ms here)
 
 
@@ -223,6 +224,15 @@ class DaskBackend(Backend):
             where = scheduler if scheduler is not None else "a local cluster"
             raise MastermindError(f"cannot reach the Dask scheduler at {where}: {exc}") from None
         if scheduler is not None:
+            try:  # a scheduler without workers would leave the run waiting for ever
+                self.client.wait_for_workers(1, timeout=WORKER_WAIT)
+            except TimeoutError:
+                self.client.close()
+                self._config.__exit__(None, None, None)
+                raise MastermindError(
+                    f"the Dask scheduler at {scheduler} has no workers (waited {WORKER_WAIT} s): "
+                    f"start some with: dask worker {scheduler}"
+                ) from None
             workers = self.client.scheduler_info().get("workers", {})
             self.jobs = max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
         self._futures: set = set()

@@ -71,6 +71,7 @@ class _Pending:
     budget: float
     floor: float  # a lower bound known before the unit runs (its plan or class bound)
     size: int
+    reported: bool = False  # counted on the progress line (when it finished, or when collected)
 
 
 class Driver:
@@ -118,7 +119,7 @@ class Driver:
         self.upper: float = INF
         self.start = time.perf_counter()
         self._plans: dict = {}
-        self._finished: deque = deque()  # ((key, budget), future) of units done, to checkpoint
+        self._finished: deque = deque()  # units whose future is done, to checkpoint and count
         self._stored: set[str] = set()
         if backend.shares_memory:
             share_table(solver.table)
@@ -139,7 +140,7 @@ class Driver:
         """Wait for at least one future (or a stop), polling so that Ctrl-C and the deadline
         are seen within a fraction of a second."""
         while True:
-            self._store_finished()
+            self._take_finished()
             try:
                 done, _ = wait(futures, timeout=0.1, return_when=FIRST_COMPLETED)
             except KeyboardInterrupt:
@@ -168,6 +169,7 @@ class Driver:
         key = unit.key()
         stored = self.checkpoint.get(key) if self.checkpoint is not None else None
         future: Future = Future()
+        ran = False
         if stored is not None:
             value, exact, tree = stored
             if exact and value < budget and tree is not None:
@@ -181,14 +183,17 @@ class Driver:
                 future.set_result(Outcome(float(floor), False, None))
             else:
                 future = self.backend.submit(run_unit, self.problem, self.run_id, unit)
-                if self.checkpoint is not None:
-                    # kept as soon as it finishes, not when the search gets to it: a kill
-                    # then loses only the units still running
-                    future.add_done_callback(partial(self._queue_finished, (key, float(budget))))
-        return _Pending(future, key, float(budget), float(floor), len(cands))
+                ran = True
+        pending = _Pending(future, key, float(budget), float(floor), len(cands))
+        if ran:
+            # checkpointed and counted as soon as it finishes, not when the search gets to it
+            # (units finish in any order): a kill then loses only the units still running,
+            # and the progress line moves while the driver waits for a long unit
+            future.add_done_callback(partial(self._queue_finished, pending))
+        return pending
 
-    def _queue_finished(self, item: tuple[str, float], future: Future) -> None:
-        self._finished.append((item, future))  # any thread; the driver's thread stores it
+    def _queue_finished(self, pending: _Pending, future: Future) -> None:
+        self._finished.append(pending)  # any thread; the driver's thread takes it
 
     def _store(self, key: str, budget: float, outcome: Outcome) -> None:
         if key in self._stored or not outcome.proven or outcome.reused:
@@ -199,12 +204,40 @@ class Driver:
         self._stored.add(key)
         self.checkpoint.put(key, outcome.value, exact, outcome.tree)
 
-    def _store_finished(self) -> None:
-        """Checkpoint the units finished since the last call (their callbacks queue them)."""
+    def _take_finished(self) -> None:
+        """Checkpoint and count the units finished since the last call (their callbacks
+        queue them)."""
         while self._finished:
-            (key, budget), future = self._finished.popleft()
-            if not future.cancelled() and future.exception() is None:
-                self._store(key, budget, future.result())
+            pending = self._finished.popleft()
+            future = pending.future
+            if future.cancelled() or future.exception() is not None:
+                continue
+            outcome = self._settled(pending, future.result())
+            if self.checkpoint is not None:
+                self._store(pending.key, pending.budget, outcome)
+            if not pending.reported:
+                pending.reported = True
+                self._advance(pending, outcome)
+
+    @staticmethod
+    def _settled(pending: _Pending, outcome: Outcome) -> Outcome:
+        """The outcome as the driver uses it: an exact value without its tree (a stopped
+        build) is only a lower bound; a lower bound is at least what was known before."""
+        if outcome.proven and outcome.value < pending.budget and outcome.tree is None:
+            outcome = Outcome(
+                max(outcome.value, pending.floor),
+                False,
+                None,
+                outcome.nodes,
+                outcome.memo_hits,
+                outcome.seconds,
+                outcome.reused,
+            )
+        elif not outcome.proven and outcome.value < pending.floor:
+            outcome = Outcome(
+                pending.floor, False, None, outcome.nodes, outcome.memo_hits, outcome.seconds, outcome.reused
+            )
+        return outcome
 
     def collect(self, pending: _Pending) -> Outcome:
         future = pending.future
@@ -218,14 +251,14 @@ class Driver:
             outcome = None
         if outcome is None:
             outcome = Outcome(pending.floor, False, None)
-        if outcome.proven and outcome.value < pending.budget and outcome.tree is None:
-            outcome = Outcome(max(outcome.value, pending.floor), False, None)
-        if not outcome.proven:
-            outcome.value = max(outcome.value, pending.floor)
+        self._take_finished()  # this one too, if it ran: lines come in the order units finish
+        outcome = self._settled(pending, outcome)
         self.counters.add(outcome.nodes, outcome.memo_hits, 1, int(outcome.reused))
         if self.checkpoint is not None:
             self._store(pending.key, pending.budget, outcome)
-        self._advance(pending, outcome)
+        if not pending.reported:
+            pending.reported = True
+            self._advance(pending, outcome)
         return outcome
 
     def _advance(self, pending: _Pending | None, outcome: Outcome | None) -> None:
@@ -308,8 +341,7 @@ class Driver:
                     self.stopping()  # names the reason: time limit or interrupted
                     answer = Answer(max(self.lower, floor), False)
         finally:
-            if self.checkpoint is not None:
-                self._store_finished()
+            self._take_finished()
             forget_run(self.run_id)
             self._plans.clear()
         if answer.proven:
