@@ -450,16 +450,20 @@ class Runner:
     def _cap(self) -> str:
         return "no time cap" if self.max_seconds is None else f"{self.max_seconds:g} s"
 
+    def _new_row(self, rules: Rules, command: str) -> dict:
+        """A row's game columns and how it was made (jobs, cap, version, the command)."""
+        return {
+            **_base_row(rules),
+            "jobs": self.jobs,
+            "max_seconds": self.max_seconds,
+            "version": tool_version(),
+            "command": command_for(game_id(rules), command, self.jobs),
+        }
+
     def optimal_row(self, rules: Rules, trees: Path | None) -> dict:
         """The optimal-strategy row of one game (an open row when the optimum takes too long)."""
         game = game_id(rules)
-        row = _base_row(rules)
-        row.update(
-            jobs=self.jobs,
-            max_seconds=self.max_seconds,
-            version=tool_version(),
-            command=command_for(game, "optimal", self.jobs),
-        )
+        row = self._new_row(rules, "optimal")
         search = None
         total = (
             None
@@ -580,13 +584,7 @@ class Runner:
 
     def game_value_row(self, rules: Rules) -> dict:
         game = game_id(rules)
-        row = _base_row(rules)
-        row.update(
-            jobs=self.jobs,
-            max_seconds=self.max_seconds,
-            version=tool_version(),
-            command=command_for(game, "game-values", self.jobs),
-        )
+        row = self._new_row(rules, "game-values")
         data = self._run(game_value_part, (game, self.jobs))
         if data is None:
             row.update(
