@@ -121,6 +121,7 @@ class Driver:
         self._plans: dict = {}
         self._finished: deque = deque()  # units whose future is done, to checkpoint and count
         self._stored: set[str] = set()
+        self._ahead: dict[tuple[str, float], _Pending] = {}  # units sent out before they are asked for
         if backend.shares_memory:
             share_table(solver.table)
             set_run_flag(self.run_id, self.flag)
@@ -167,6 +168,9 @@ class Driver:
             None if guess is None else int(guess),
         )
         key = unit.key()
+        early = self._ahead.pop((key, float(budget)), None)
+        if early is not None:
+            return early
         stored = self.checkpoint.get(key) if self.checkpoint is not None else None
         future: Future = Future()
         ran = False
@@ -215,7 +219,8 @@ class Driver:
             outcome = self._settled(pending, future.result())
             if self.checkpoint is not None:
                 self._store(pending.key, pending.budget, outcome)
-            if not pending.reported:
+            if not pending.reported and (pending.key, pending.budget) not in self._ahead:
+                # (a unit sent ahead counts once the search asks for it: a stop may skip it)
                 pending.reported = True
                 self._advance(pending, outcome)
 
@@ -344,6 +349,7 @@ class Driver:
             self._take_finished()
             forget_run(self.run_id)
             self._plans.clear()
+            self._ahead.clear()
         if answer.proven:
             self.lower = answer.value
             self.upper = answer.value if answer.node is not None else INF
@@ -493,6 +499,31 @@ class Driver:
         classes = [(out[int(s) : int(s) + int(m)], int(a), child) for s, m, a in zip(starts, sizes, answers)]
         return classes, [search._as_cost(b) for b in bounds.tolist()], search.unit * w.sum().item()
 
+    def _send_ahead(self, cands, r: int, budget, group, depth: int) -> None:
+        """Send out now the units that solving this expanded set starts with (the classes of
+        its first guess, as :meth:`solve` and :meth:`explore` will ask for them), so that the
+        workers have them while the driver still waits on the sets before it; ``submit``
+        then hands these back instead of sending them again. The work is the same: class
+        budgets do not depend on the other sets' results."""
+        if self.stopping() or self.spreads(len(cands), depth):
+            return
+        plan = self._plan(cands, r, group)
+        if not plan.guesses:
+            return
+        best = plan.exact_value if 0 <= plan.exact_guess and plan.exact_value < budget else budget
+        guess, bound = plan.guesses[0], plan.bounds[0]
+        if bound >= best:
+            return
+        classes, bounds, own = self._classes(cands, r, group, guess, plan.most)
+        acc = own + sum(bounds)
+        if acc >= best:
+            return
+        for c, (sub, _, child) in enumerate(classes):
+            if len(sub) > TINY and not self.expands(len(sub), r - 1, depth + 1):
+                early = self.submit(sub, r - 1, best - (acc - bounds[c]), child, None, bounds[c])
+                if not early.future.done():
+                    self._ahead[(early.key, early.budget)] = early
+
     def _planned_below(self, cands, r, group, guess, most, depth) -> int:
         return sum(
             self.count_units(sub, r - 1, child, depth + 1)
@@ -518,10 +549,13 @@ class Driver:
                 answers[c] = self._tiny(sub, r - 1, class_budget, child)
             elif not self.expands(len(sub), r - 1, depth + 1):
                 pending[c] = self.submit(sub, r - 1, class_budget, child, None, bounds[c])
-        for c in order:
-            if c not in pending and c not in answers:
-                sub, _, child = classes[c]
-                answers[c] = self.solve(sub, r - 1, budget - (acc - bounds[c]), child, depth + 1, bounds[c])
+        later = [c for c in order if c not in pending and c not in answers]
+        for c in later[1:]:
+            sub, _, child = classes[c]
+            self._send_ahead(sub, r - 1, budget - (acc - bounds[c]), child, depth + 1)
+        for c in later:
+            sub, _, child = classes[c]
+            answers[c] = self.solve(sub, r - 1, budget - (acc - bounds[c]), child, depth + 1, bounds[c])
         for c, p in pending.items():
             answers[c] = _answer(self.collect(p), p.budget)
         # every class value is exact or a lower bound, so the sum bounds the guess from below
