@@ -417,3 +417,41 @@ def test_units_are_counted_when_they_finish_not_when_collected():
     assert [u["unit"]["size"] for u in lines.units] == [5, 20]
     assert [u["done"] for u in lines.units] == [1, 2]
     assert driver.counters.nodes == 16
+
+
+def test_units_sent_ahead_are_the_ones_the_search_asks_for():
+    """The driver sends the next expanded sets' first class units ahead of time; each is
+    then asked for with the same key and budget, so nothing runs twice and the optimum holds."""
+    from mastermind.engines.exact.backends import ThreadBackend
+    from mastermind.engines.exact.parallel import Driver
+
+    class Counting(ThreadBackend):
+        def __init__(self, jobs):
+            super().__init__(jobs)
+            self.sent = 0
+
+        def submit(self, fn, *args):
+            self.sent += 1
+            return super().submit(fn, *args)
+
+    table = CodeTable(Rules.parse("p4c5"))
+    solver = ExactSolver(table)
+    backend = Counting(2)
+    driver = Driver(solver, backend, split_size=40)
+    ahead = []
+    send_ahead = driver._send_ahead
+
+    def spy(*args):
+        before = len(driver._ahead)
+        send_ahead(*args)
+        ahead.append(len(driver._ahead) - before)
+
+    driver._send_ahead = spy
+    try:
+        answer = driver.run(solver.cands, UNLIMITED)
+    finally:
+        backend.close()
+    assert answer.proven and answer.value == OPTIMA["p4c5"]
+    assert sum(ahead) > 0  # some units did go out ahead
+    # every unit sent was collected once: each one sent ahead was asked for, none went twice
+    assert backend.sent == driver.counters.units
