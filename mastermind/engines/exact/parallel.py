@@ -521,8 +521,9 @@ class Driver:
         for c, (sub, _, child) in enumerate(classes):
             if len(sub) > TINY and not self.expands(len(sub), r - 1, depth + 1):
                 early = self.submit(sub, r - 1, best - (acc - bounds[c]), child, None, bounds[c])
-                if not early.future.done():
-                    self._ahead[(early.key, early.budget)] = early
+                # kept even when already done (a quick unit, or one from the checkpoint): the
+                # search's own submit must get this one back, not send it again
+                self._ahead[(early.key, early.budget)] = early
 
     def _planned_below(self, cands, r, group, guess, most, depth) -> int:
         return sum(
