@@ -24,7 +24,7 @@ import time
 import uuid
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
@@ -229,19 +229,9 @@ class Driver:
         """The outcome as the driver uses it: an exact value without its tree (a stopped
         build) is only a lower bound; a lower bound is at least what was known before."""
         if outcome.proven and outcome.value < pending.budget and outcome.tree is None:
-            outcome = Outcome(
-                max(outcome.value, pending.floor),
-                False,
-                None,
-                outcome.nodes,
-                outcome.memo_hits,
-                outcome.seconds,
-                outcome.reused,
-            )
-        elif not outcome.proven and outcome.value < pending.floor:
-            outcome = Outcome(
-                pending.floor, False, None, outcome.nodes, outcome.memo_hits, outcome.seconds, outcome.reused
-            )
+            return replace(outcome, value=max(outcome.value, pending.floor), proven=False)
+        if not outcome.proven and outcome.value < pending.floor:
+            return replace(outcome, value=pending.floor, tree=None)
         return outcome
 
     def collect(self, pending: _Pending) -> Outcome:
@@ -505,7 +495,7 @@ class Driver:
         workers have them while the driver still waits on the sets before it; ``submit``
         then hands these back instead of sending them again. The work is the same: class
         budgets do not depend on the other sets' results."""
-        if self.stopping() or self.spreads(len(cands), depth):
+        if self.stopping():  # (depth is at least 1: a set sent ahead is never a spread root)
             return
         plan = self._plan(cands, r, group)
         if not plan.guesses:
