@@ -2,6 +2,7 @@
 
     python benchmarks/bench_backends.py                     # p4c7 and p4c8, every backend
     python benchmarks/bench_backends.py --games p4c7 --runs 3
+    python benchmarks/bench_backends.py --games p4c7 --configs 2 dask --resume ''   # some backends
 
 For each game: 1 job (threads), 2 threads, 2 loky processes, Dask LocalCluster with 2 workers;
 seconds (median of ``--runs``) and the ratio against the 1-job run. Each run is its own
