@@ -72,14 +72,16 @@ def _slow_depths(tree, table, secrets):
     return out[secrets]
 
 
+@pytest.mark.parametrize("full", [True, False], ids=["table", "computed"])
 @pytest.mark.parametrize("seed", range(12))
-def test_compiled_replay_matches_the_python_replay(seed):
+def test_compiled_replay_matches_the_python_replay(seed, full):
     """The compiled replay gives the Python replay's depths, and a broken tree still gets the
-    Python replay's error (which names the place)."""
+    Python replay's error (which names the place); with answers looked up in the table and
+    computed without it."""
     import copy
 
     rng = np.random.default_rng(seed)
-    table = CodeTable(Rules(3, 4))
+    table = CodeTable(Rules(3, 4), full=full)
 
     def random_candidate(cands, history):
         return int(cands[rng.integers(len(cands))])

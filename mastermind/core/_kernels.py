@@ -33,23 +33,40 @@ def score_matrix(codes, counts, lut):  # pragma: no cover - compiled
     return out
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def answer_of(codes, counts, lut, g, s):  # pragma: no cover - compiled
+    """Answer index of guess ``g`` against secret ``s``, computed (no table)."""
+    black = 0
+    for i in range(codes.shape[1]):
+        black += codes[g, i] == codes[s, i]
+    common = 0
+    for col in range(counts.shape[1]):
+        common += min(counts[g, col], counts[s, col])
+    return lut[black * (codes.shape[1] + 1) + common - black]
+
+
 @nb.njit(cache=True, nogil=True)
-def replay_depths(scores, guesses, children, counts, secrets, win):  # pragma: no cover - compiled
+def replay_depths(
+    scores, codes, counts, lut, guesses, children, reached, secrets, win
+):  # pragma: no cover - compiled
     """Guesses each secret needs in a strategy tree given as arrays (node 0 the root;
-    ``children[node, answer]`` the child or -1; ``counts[node]`` the secrets the tree says
-    reach it). Returns ``(ok, depths by code)``; ok is False when a secret finds no branch or
-    a node's count is wrong: :meth:`mastermind.core.tree.StrategyTree.depths`, the twin, then
-    names the place."""
+    ``children[node, answer]`` the child or -1; ``reached[node]`` the secrets the tree says
+    reach it). Answers are looked up in ``scores``, or computed from ``codes``, ``counts``
+    and ``lut`` when ``scores`` is empty. Returns ``(ok, depths by code)``; ok is False when
+    a secret finds no branch or a node's count is wrong:
+    :meth:`mastermind.core.tree.StrategyTree.depths`, the twin, then names the place."""
     n_nodes = guesses.shape[0]
+    use_table = scores.shape[0] > 0
     reach = np.zeros(n_nodes, dtype=np.int64)
-    out = np.zeros(scores.shape[1], dtype=np.int64)
+    out = np.zeros(codes.shape[0], dtype=np.int64)
     for k in range(secrets.shape[0]):
         s = secrets[k]
         node = 0
         depth = 1
         while True:
             reach[node] += 1
-            a = scores[guesses[node], s]
+            g = guesses[node]
+            a = scores[g, s] if use_table else answer_of(codes, counts, lut, g, s)
             if a == win:
                 out[s] = depth
                 break
@@ -58,6 +75,6 @@ def replay_depths(scores, guesses, children, counts, secrets, win):  # pragma: n
             if node < 0 or depth > n_nodes + 1:
                 return False, out
     for i in range(n_nodes):
-        if reach[i] != counts[i]:
+        if reach[i] != reached[i]:
             return False, out
     return True, out

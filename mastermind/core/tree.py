@@ -132,14 +132,16 @@ class StrategyTree:
         of answers to the first node where the tree is incomplete or its counts are wrong.
         """
         secrets = table.all_codes if secrets is None else np.asarray(secrets)
-        flat = self._flat(table) if table.scores is not None else None
+        flat = self._flat(table)
         if flat is not None:
             from mastermind.core._kernels import replay_depths
 
-            ok, out = replay_depths(table.scores, *flat, secrets.astype(np.int64), table.rules.win_index)
+            scores = np.zeros((0, 0), dtype=np.uint8) if table.scores is None else table.scores
+            extra = (table.codes, table.counts, table.rules.answer_lut)
+            ok, out = replay_depths(scores, *extra, *flat, secrets.astype(np.int64), table.rules.win_index)
             if ok:
                 return out[secrets]
-        # the tree does not fit the secrets (or the table is not kept): find out where
+        # the tree does not fit the secrets: find out where
         out = np.zeros(table.n, dtype=np.int64)
         self._replay(table, self.root, secrets, 1, (), out)
         return out[secrets]

@@ -44,6 +44,21 @@ def test_kernel_matches_numpy(tables, criterion):
                 np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)
 
 
+@pytest.mark.parametrize("criterion", CRITERIA)
+def test_kernel_matches_numpy_with_many_pegs(criterion):
+    # from 16 pegs black * pegs + common, the kernel's answer slot, passes 255. Codes with
+    # nearby indices share most pegs (many blacks), their complements share none (no
+    # black): a wrapped slot would merge such classes.
+    table = CodeTable(Rules(17, 2), full=False)
+    rng = np.random.default_rng(5)
+    near = np.arange(900, 1800)
+    cands = np.union1d(near, table.n - 1 - near)
+    for guesses in (np.arange(1000, 1700), rng.choice(near, 300)):
+        expected = guess_keys_numpy(table, cands, guesses, criterion)
+        got = guess_keys(table, cands, guesses, criterion)
+        np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9)
+
+
 def test_computed_answers_match_the_table(tables):
     full, _ = tables
     rng = np.random.default_rng(3)
@@ -67,16 +82,17 @@ def test_trees_without_the_table_equal_trees_with_it():
 
 
 @pytest.mark.parametrize("criterion", CRITERIA)
-def test_parallel_driver_matches_serial(criterion):
+@pytest.mark.parametrize("full", [True, False], ids=["table", "computed"])
+def test_parallel_driver_matches_serial(criterion, full):
     table = CodeTable(Rules(4, 6))
+    scores = table.scores if full else np.zeros((0, 0), dtype=np.uint8)
     rng = np.random.default_rng(3)
     cands = np.sort(rng.choice(table.n, 200, replace=False)).astype(np.int32)
     guesses = np.concatenate([table.all_codes, rng.choice(table.n, 77).astype(np.int32)])
     args = (
-        table.scores,
-        table.codes,
-        table.counts,
-        table.rules.answer_lut,
+        scores,
+        np.ascontiguousarray(table.codes.T),
+        np.ascontiguousarray(table.counts.T),
         cands,
         guesses,
         table.rules.n_answer_slots,

@@ -11,38 +11,49 @@ import numpy as np
 MINIMAX, SUM_SQUARES, SUM_XLOGX, NEG_PARTS = 0, 1, 2, 3
 BLOCK = 512  # guesses scored together (and per parallel work item)
 
-# scores, codes, counts, lut, candidates, guesses, n_slots, criterion, xlogx
-_COMMON = (
-    "uint8[:, ::1], int8[:, ::1], int8[:, ::1], uint8[::1], int32[::1], int32[::1], "
-    "int64, int64, float64[::1]"
-)
+# scores, codes_t, counts_t, candidates, guesses, n_slots, criterion, xlogx
+_COMMON = "uint8[:, ::1], int8[:, ::1], int8[:, ::1], int32[::1], int32[::1], int64, int64, float64[::1]"
 
 
 @nb.njit("void(" + _COMMON + ", int64, int64, float64[::1])", cache=True, nogil=True, boundscheck=False)
 def score_guess_range(
-    scores, codes, counts, lut, candidates, guesses, n_slots, criterion, xlogx, start, stop, out
+    scores, codes_t, counts_t, candidates, guesses, n_slots, criterion, xlogx, start, stop, out
 ):  # pragma: no cover - compiled
     """``out[j]`` for ``j`` in ``start..stop``: the key of ``guesses[j]`` over ``candidates``.
 
     Keys: MINIMAX the largest class, SUM_SQUARES sum n_a^2, SUM_XLOGX sum n_a ln n_a,
     NEG_PARTS minus the number of non-empty classes. With an empty ``scores`` matrix the
-    answers are computed from ``codes`` and ``counts`` (games too large for the N x N
-    table); otherwise they are looked up. The table is symmetric, so each candidate's row is
-    read: over a run of consecutive guesses that is one sequential read.
+    answers are computed from the transposed codes and colour counts ``codes_t[peg, code]``
+    and ``counts_t[colour, code]`` (games too large for the N x N table); otherwise they
+    are looked up. The table is symmetric, so each candidate's row is read: over a run of
+    consecutive guesses that is one sequential read.
     """
     n = candidates.shape[0]
     use_table = scores.shape[0] > 0
-    pegs = codes.shape[1]
-    colors = counts.shape[1]
+    pegs = codes_t.shape[0]
+    colors = counts_t.shape[0]
+    # Computed answers are counted under black * pegs + common (black and white in one
+    # number without the answer table, whose lookup would stop the loop vectorising);
+    # only the slots with black <= common <= pegs are ever hit.
+    slots = n_slots if use_table else (pegs + 1) * (pegs + 1)
     # Counters answer-major, cnt[a * blk + j]: consecutive increments go to different
     # guesses' counters (no store-to-load stalls) and the slot reductions vectorise.
     blk = max(1, min(BLOCK, stop - start))  # stride: small calls need small buffers
-    cnt = np.zeros(n_slots * blk, dtype=np.int32)
+    cnt = np.zeros(slots * blk, dtype=np.int32)
+    live = np.arange(slots)
+    if not use_table:
+        live = np.empty((pegs + 1) * (pegs + 2) // 2, dtype=np.int64)
+        m = 0
+        for b in range(pegs + 1):
+            for c_ in range(b, pegs + 1):
+                live[m] = b * pegs + c_
+                m += 1
     res = np.zeros(blk, dtype=np.float64)
-    ans = np.zeros(blk, dtype=np.uint8)
-    # without the table: the block's guesses transposed (peg- and colour-major), so that the
-    # answers of one candidate to the whole block are a few loops over contiguous bytes,
-    # which the compiler vectorises
+    top = np.zeros(blk, dtype=np.int32)
+    ans = np.zeros(blk, dtype=np.uint16)  # black * pegs + common exceeds 255 from 16 pegs
+    # without the table: the block's guesses peg- and colour-major, so that the answers of
+    # one candidate to the whole block are a few loops over contiguous bytes, which the
+    # compiler vectorises; a run of consecutive guesses is read in place
     g_codes = np.zeros((pegs, blk), dtype=np.int8)
     g_counts = np.zeros((colors, blk), dtype=np.int8)
     black = np.zeros(blk, dtype=np.int8)
@@ -55,13 +66,15 @@ def score_guess_range(
             if guesses[lo + j] != g0 + j:
                 run = False
                 break
-        if not use_table:
+        src_codes, src_counts, off = codes_t, counts_t, g0
+        if not use_table and not run:
             for j in range(width):
                 g = guesses[lo + j]
                 for k in range(pegs):
-                    g_codes[k, j] = codes[g, k]
+                    g_codes[k, j] = codes_t[k, g]
                 for k in range(colors):
-                    g_counts[k, j] = counts[g, k]
+                    g_counts[k, j] = counts_t[k, g]
+            src_codes, src_counts, off = g_codes, g_counts, 0
         for i in range(n):
             c = candidates[i]
             if use_table and run:
@@ -71,50 +84,55 @@ def score_guess_range(
                 for j in range(width):
                     ans[j] = line[guesses[lo + j]]
             else:
-                black[:] = 0
-                common[:] = 0
+                black[:width] = 0
+                common[:width] = 0
                 for k in range(pegs):
-                    x = codes[c, k]
-                    row = g_codes[k]
+                    x = codes_t[k, c]
+                    row = src_codes[k, off : off + width]
                     for j in range(width):
                         black[j] += row[j] == x
                 for k in range(colors):
-                    x = counts[c, k]
+                    x = counts_t[k, c]
                     if x == 0:
                         continue
-                    row = g_counts[k]
+                    row = src_counts[k, off : off + width]
                     for j in range(width):
                         y = row[j]
                         common[j] += x if x < y else y
                 for j in range(width):
-                    b = np.intp(black[j])
-                    ans[j] = lut[b * (pegs + 1) + np.intp(common[j]) - b]
+                    ans[j] = np.uint16(black[j]) * np.uint16(pegs) + np.uint16(common[j])
             for j in range(width):
                 cnt[np.intp(ans[j]) * blk + j] += 1
-        res[:] = 0.0
-        for s in range(n_slots):
-            base = s * blk
+        # the keys, from integer counts
+        top[:width] = 0
+        res[:width] = 0.0
+        for s in live:
+            row = cnt[s * blk : s * blk + width]
             if criterion == MINIMAX:
                 for j in range(width):
-                    res[j] = max(res[j], np.float64(cnt[base + j]))
+                    top[j] = max(top[j], row[j])
             elif criterion == SUM_SQUARES:
                 for j in range(width):
-                    x = np.float64(cnt[base + j])
+                    x = np.float64(row[j])
                     res[j] += x * x
             elif criterion == SUM_XLOGX:
                 for j in range(width):
-                    res[j] += xlogx[cnt[base + j]]
+                    res[j] += xlogx[row[j]]
             else:
                 for j in range(width):
-                    res[j] -= 1.0 if cnt[base + j] > 0 else 0.0
-            cnt[base : base + blk] = 0
-        for j in range(width):
-            out[lo + j] = res[j]
+                    top[j] -= np.int32(row[j] > 0)
+            row[:] = 0
+        if criterion == MINIMAX or criterion == NEG_PARTS:
+            for j in range(width):
+                out[lo + j] = np.float64(top[j])
+        else:
+            for j in range(width):
+                out[lo + j] = res[j]
 
 
 @nb.njit("void(" + _COMMON + ", float64[::1])", cache=True, nogil=True, parallel=True)
 def score_guesses_parallel(
-    scores, codes, counts, lut, candidates, guesses, n_slots, criterion, xlogx, out
+    scores, codes_t, counts_t, candidates, guesses, n_slots, criterion, xlogx, out
 ):  # pragma: no cover - compiled
     """:func:`score_guess_range` over all guesses, blocks of guesses spread over threads."""
     total = guesses.shape[0]
@@ -122,7 +140,7 @@ def score_guesses_parallel(
     for b in nb.prange(blocks):
         stop = min(total, (b + 1) * BLOCK)
         score_guess_range(
-            scores, codes, counts, lut, candidates, guesses, n_slots, criterion, xlogx, b * BLOCK, stop, out
+            scores, codes_t, counts_t, candidates, guesses, n_slots, criterion, xlogx, b * BLOCK, stop, out
         )
 
 
