@@ -87,6 +87,12 @@ def interrupted(args: list[str], after: float) -> tuple[str, str, float]:
     return out, err, elapsed
 
 
+def test_heuristics_stop_and_say_so():
+    # a heuristic's tree half built proves nothing: the command says it was interrupted
+    out, err, _ = interrupted(["heuristics", "-r", "p7c8", "-s", "entropy", "--json"], after=4)
+    assert out == "" and err.strip().splitlines()[-1] == "interrupted"
+
+
 def test_bounds_reports_the_levels_finished():
     out, _, _ = interrupted(["bounds", "-r", "p4c8", "--levels", "3", "--json"], after=8)
     data = json.loads(out)

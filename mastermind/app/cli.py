@@ -53,11 +53,22 @@ def _top(
     """Optimal and heuristic strategies for generalized Mastermind."""
 
 
+class _Commands(Group):
+    """The group, saying "interrupted" for a command that Ctrl-C ends with nothing to report
+    (a heuristic's tree half built): typer would turn it into exit code 130 silently."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise typer.Exit(_interrupted()) from None
+
+
 def build_app(modules: tuple[str, ...] = tuple(COMMANDS)) -> typer.Typer:
     """The ``mastermind`` group with the commands of ``modules`` (default: every command)."""
     group = typer.Typer(
         name="mastermind",
-        cls=Group,
+        cls=_Commands,
         help="Optimal and heuristic strategies for generalized Mastermind.",
         no_args_is_help=True,
         add_completion=False,
@@ -193,8 +204,7 @@ def _main(argv: list[str]) -> int:
     except typer.Exit as exc:
         return exc.exit_code
     except (typer.Abort, KeyboardInterrupt):
-        print(file=sys.stderr)
-        return 130
+        return _interrupted()
     except BrokenPipeError:
         return 0
     except OSError as exc:  # the system refused: a full disk, an unwritable folder; not a bug
@@ -205,8 +215,7 @@ def _main(argv: list[str]) -> int:
         if name == "Exit" and hasattr(exc, "exit_code"):
             return exc.exit_code
         if name == "Abort":
-            print(file=sys.stderr)
-            return 130
+            return _interrupted()
         if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
             return _internal_error(exc)
         if name == "NoArgsIsHelpError":
@@ -231,6 +240,12 @@ def _os_error(exc: OSError) -> int:
     except (OSError, ValueError, AttributeError):  # no real descriptor behind sys.stdout (tests)
         pass
     return 2
+
+
+def _interrupted() -> int:
+    """After Ctrl-C with nothing to report: a line saying so (after the terminal's ^C)."""
+    print("\ninterrupted", file=sys.stderr)
+    return 130
 
 
 def _internal_error(exc: BaseException) -> int:
