@@ -88,6 +88,7 @@ class Result(Generic[D]):
     stopped: str | None = None  # why an unproven search ended: "time limit" or "interrupted"
     startup_seconds: float | None = None  # starting the workers of a backend, outside ``seconds``
     checkpoint_seconds: float | None = None  # every run's search seconds, a checkpointed search's cost
+    found_by: str | None = None  # a stopped search's best strategy came from this heuristic
     details: D | None = None
 
     # ---- the names callers read ------------------------------------------------------------
@@ -159,6 +160,8 @@ class Result(Generic[D]):
             data["units_reused"] = self.counters.reused
         if self.stopped:
             data["stopped"] = self.stopped
+        if self.found_by:
+            data["found_by"] = self.found_by
         if self.max_guesses is not None:
             data["max_guesses"] = self.max_guesses
         if self.pool != "all":

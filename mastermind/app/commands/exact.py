@@ -200,6 +200,10 @@ def optimal(
         tie_break=tie_break == "worst",
         jobs=-1 if jobs == 0 else jobs,
     )
+    from mastermind.app.fallback import Fallback, wanted
+
+    # a heuristic beside a long search: what a search stopped before its first strategy reports
+    fallback = Fallback(table) if not by_first_guess and wanted(table, first=first, **options) else None
     try:
         with progress_bar(mode) as bar:
             if by_first_guess:
@@ -218,10 +222,15 @@ def optimal(
                         **options,
                     )
                 ]
+        if fallback is not None:
+            results = [fallback.improve(r) for r in results]
     except MastermindError:
         if max_guesses is None:
             raise
         results = []  # the solver found no strategy within --max-guesses
+    finally:
+        if fallback is not None:
+            fallback.stop()
     if not results:  # an answer, not bad input: exit 1
         start = "" if first_code is None else f" starting with {rules.code_text(first_code)}"
         typer.echo(
@@ -269,6 +278,7 @@ def _print(rules: Rules, results: list, by_first_guess: bool, objective: str) ->
             out.print(
                 f"best found   total {r.total} over {plural(r.secrets, 'secret')} (average {r.average:.4f}), "
                 f"first guess {rules.code_text(r.first_guess)}"
+                + (f" (the {r.found_by} heuristic)" if r.found_by else "")
             )
         return
     if not by_first_guess:

@@ -1,0 +1,106 @@
+"""A heuristic strategy played beside a long exact search, as its fallback.
+
+A search stopped early (time limit, Ctrl-C) reports the best strategy it found; on a big game
+that may be none at all, since the first guess's subtree must be complete before a strategy
+exists. A one-step heuristic plays every secret in a fraction of the search's time, so it runs
+in a thread beside the search, and a stopped search without a better strategy of its own
+reports the heuristic's tree and total as its upper bound (``found_by`` names it). The
+heuristic never delays an answer: if it has not finished when the search stops, it is
+stopped and left out.
+
+>>> from mastermind.core.game import CodeTable, Rules
+>>> fallback = Fallback(CodeTable(Rules(2, 3)))
+>>> fallback.wait(10)
+>>> fallback.done()[1].total
+21
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+
+from mastermind.core.game import CodeTable
+from mastermind.core.tree import Stats, StrategyTree
+from mastermind.engines.result import Result
+
+HEURISTIC = "entropy"  # of the six, the lowest totals on the large games (p5c8: 179863)
+MIN_CODES = 4000  # below, the search proves the optimum in seconds (p4c7: 2401 codes, 7 s)
+
+
+class Fallback:
+    """Plays :data:`HEURISTIC` on every secret in a daemon thread (started at once)."""
+
+    def __init__(self, table: CodeTable, heuristic: str = HEURISTIC) -> None:
+        self.table, self.heuristic = table, heuristic
+        self._found: tuple[StrategyTree, Stats] | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._play, name="fallback", daemon=True)
+        self._thread.start()
+
+    def _play(self) -> None:
+        from mastermind.app.registry import make_strategy
+        from mastermind.engines.heuristics.play import play_all
+
+        try:
+            tree = play_all(_Stoppable(make_strategy(self.heuristic, self.table), self._stop))
+            self._found = (tree, tree.stats(self.table))
+        except Exception:  # stopped, or failed: no fallback, the search's answer stands
+            self._found = None
+
+    def wait(self, seconds: float) -> None:
+        self._thread.join(seconds)
+
+    def stop(self) -> None:
+        """Stop the heuristic at its next guess, if it is still being played."""
+        self._stop.set()
+
+    def done(self) -> tuple[StrategyTree, Stats] | None:
+        """The heuristic's tree and statistics, or None while it is still being played."""
+        return None if self._thread.is_alive() else self._found
+
+    def improve(self, result: Result) -> Result:
+        """``result`` with the heuristic's strategy as the best found, when the search was
+        stopped without a strategy at least as good and the heuristic has finished."""
+        found = self.done()
+        if result.proven or found is None:
+            return result
+        tree, stats = found
+        if result.upper_bound is not None and result.upper_bound <= stats.total:
+            return result
+        total = stats.total
+        return dataclasses.replace(
+            result, value=total, upper_bound=total, tree=tree, stats=stats, found_by=self.heuristic
+        )
+
+
+class _Stopped(Exception):
+    pass
+
+
+class _Stoppable:
+    """A strategy that gives up at its next guess once ``stop`` is set."""
+
+    def __init__(self, strategy, stop: threading.Event) -> None:
+        self._strategy, self._event = strategy, stop
+
+    def __getattr__(self, name: str):
+        return getattr(self._strategy, name)
+
+    def next_guess(self, candidates, history=()):
+        if self._event.is_set():
+            raise _Stopped
+        return self._strategy.next_guess(candidates, history)
+
+
+def wanted(table: CodeTable, **options) -> bool:
+    """Whether a search with these options is big enough, and plain enough, for a fallback:
+    the total over every secret with every code as a guess and no cap or fixed opening (what
+    a heuristic's tree is a strategy for)."""
+    plain = (
+        options.get("objective", "total") == "total"
+        and options.get("max_guesses") is None
+        and options.get("pool", "all") == "all"
+        and options.get("first") is None
+    )
+    return plain and table.n >= MIN_CODES
