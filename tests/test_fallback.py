@@ -56,13 +56,19 @@ def test_optimal_stopped_early_reports_the_heuristics_strategy(capsys, tmp_path)
     # p4c8 takes the search over 30 s on this machine: after 4 s it has no strategy of its own,
     # and entropy has played every secret long before
     path = tmp_path / "best.json"
-    code = main(["optimal", "-r", "p4c8", "--time-limit", "4", "--json", "--no-cache", "--out", str(path)])
-    data = json.loads(capsys.readouterr().out)
+    args = ["optimal", "-r", "p4c8", "--time-limit", "4", "--json", "--no-cache", "--progress", "json"]
+    code = main([*args, "--out", str(path)])
+    out, err = capsys.readouterr()
+    data = json.loads(out)
     assert code == 0 and data["proven"] is False and data["stopped"] == "time limit"
     table = CodeTable(Rules(4, 8))
     heuristic = strategy_tree("entropy", table).stats(table).total
     assert data["lower_bound"] < data["upper_bound"] <= heuristic
     if data.get("found_by") == "entropy":
         assert data["upper_bound"] == data["total"] == heuristic
+    # the progress lines carry the same best strategy: the last says what the answer says
+    end = json.loads(err.strip().splitlines()[-1])
+    assert end["event"] == "end" and end["upper_bound"] == data["upper_bound"]
+    assert end.get("found_by") == data.get("found_by")
     tree, _ = read_tree(path.read_text(), "json", table.rules)
     assert tree.stats(table).total == data["upper_bound"]

@@ -73,6 +73,44 @@ class Fallback:
             result, value=total, upper_bound=total, tree=tree, stats=stats, found_by=self.heuristic
         )
 
+    def progress(self, bar):
+        """``bar`` with the heuristic's total as the best upper bound on its lines, once the
+        heuristic has finished and while the search has no better strategy."""
+        return _Bounded(bar, self)
+
+    def fill(self, fields: dict) -> dict:
+        """Progress fields with the heuristic's total where it beats the search's best."""
+        found = self.done()
+        upper = fields.get("upper_bound")
+        if found is None or (upper is not None and upper <= found[1].total):
+            return fields
+        return {**fields, "upper_bound": found[1].total, "found_by": self.heuristic}
+
+
+class _Bounded:
+    """A progress object whose bounds the fallback completes (see :meth:`Fallback.progress`)."""
+
+    def __init__(self, bar, fallback: Fallback) -> None:
+        self._bar, self._fallback = bar, fallback
+
+    def start(self, total: int | None, description: str = "") -> None:
+        self._bar.start(total, description)
+
+    def advance(self, n: int = 1) -> None:
+        self._bar.advance(n)
+
+    def report(self, fields: dict) -> None:
+        inner = getattr(self._bar, "report", None)
+        if inner is None:
+            self._bar.advance(1)
+        else:
+            inner(self._fallback.fill(fields))
+
+    def finish(self, fields: dict) -> None:
+        inner = getattr(self._bar, "finish", None)
+        if inner is not None:
+            inner(self._fallback.fill(fields))
+
 
 class _Stopped(Exception):
     pass

@@ -213,7 +213,7 @@ def optimal(
                     solve(
                         table,
                         first_guess=first_code,
-                        progress=bar,
+                        progress=bar if fallback is None else fallback.progress(bar),
                         backend=backend,
                         scheduler=scheduler,
                         checkpoint=checkpoint,
