@@ -59,15 +59,21 @@ class Fallback:
         """The heuristic's tree and statistics, or None while it is still being played."""
         return None if self._thread.is_alive() else self._found
 
+    def _beats(self, upper) -> tuple[StrategyTree, Stats] | None:
+        """The heuristic's tree and statistics when it has finished and its total is below
+        ``upper`` (the search's best, None when it has none), else None."""
+        found = self.done()
+        if found is None or (upper is not None and upper <= found[1].total):
+            return None
+        return found
+
     def improve(self, result: Result) -> Result:
         """``result`` with the heuristic's strategy as the best found, when the search was
         stopped without a strategy at least as good and the heuristic has finished."""
-        found = self.done()
-        if result.proven or found is None:
+        found = None if result.proven else self._beats(result.upper_bound)
+        if found is None:
             return result
         tree, stats = found
-        if result.upper_bound is not None and result.upper_bound <= stats.total:
-            return result
         total = stats.total
         return dataclasses.replace(
             result, value=total, upper_bound=total, tree=tree, stats=stats, found_by=self.heuristic
@@ -80,9 +86,8 @@ class Fallback:
 
     def fill(self, fields: dict) -> dict:
         """Progress fields with the heuristic's total where it beats the search's best."""
-        found = self.done()
-        upper = fields.get("upper_bound")
-        if found is None or (upper is not None and upper <= found[1].total):
+        found = self._beats(fields.get("upper_bound"))
+        if found is None:
             return fields
         return {**fields, "upper_bound": found[1].total, "found_by": self.heuristic}
 

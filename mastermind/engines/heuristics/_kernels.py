@@ -8,6 +8,8 @@ compare the two. Keys are minimised; see :mod:`mastermind.engines.heuristics.sco
 import numba as nb
 import numpy as np
 
+from mastermind.core._kernels import answer_of
+
 MINIMAX, SUM_SQUARES, SUM_XLOGX, NEG_PARTS = 0, 1, 2, 3
 BLOCK = 512  # guesses scored together (and per parallel work item)
 
@@ -153,16 +155,5 @@ def score_guesses_parallel(
 def answers_of(codes, counts, lut, guess, candidates, out):  # pragma: no cover - compiled
     """``out[i]``: the answer index of ``guess`` against ``candidates[i]``, computed (games
     without a score table; twin of :func:`mastermind.core.game.score_rows`)."""
-    pegs = codes.shape[1]
-    colors = counts.shape[1]
     for i in range(candidates.shape[0]):
-        c = candidates[i]
-        black = 0
-        for k in range(pegs):
-            black += codes[c, k] == codes[guess, k]
-        common = 0
-        for k in range(colors):
-            x = counts[c, k]
-            y = counts[guess, k]
-            common += x if x < y else y
-        out[i] = lut[black * (pegs + 1) + common - black]
+        out[i] = answer_of(codes, counts, lut, guess, candidates[i])
