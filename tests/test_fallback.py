@@ -72,3 +72,12 @@ def test_optimal_stopped_early_reports_the_heuristics_strategy(capsys, tmp_path)
     assert end.get("found_by") == data.get("found_by")
     tree, _ = read_tree(path.read_text(), "json", table.rules)
     assert tree.stats(table).total == data["upper_bound"]
+
+
+def test_a_stopped_search_with_out_dash_keeps_standard_output_for_the_strategy(capsys):
+    # the tree is the output; the report of the stopped search goes to standard error
+    code = main(["optimal", "-r", "p4c8", "--time-limit", "2", "--no-cache", "--out", "-"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "lower bound" in err and "not proven" in err
+    tree, _ = read_tree(out, "json", Rules(4, 8))
+    assert tree.root.candidates == 4096

@@ -249,12 +249,14 @@ def print_json(obj: Any) -> None:
 PIPED_WIDTH = 10_000  # piped output is read by programs and wide pagers: never wrap tables
 
 
-def console():
-    """A rich console on standard output (plain text, and tables at full width, when piped)."""
+def console(stderr: bool = False):
+    """A rich console on standard output, or on standard error when that one carries the
+    answer itself (plain text, and tables at full width, when piped)."""
     from rich.console import Console
 
-    piped = not (hasattr(sys.stdout, "isatty") and sys.stdout.isatty())
-    return Console(soft_wrap=True, width=PIPED_WIDTH if piped else None)
+    stream = sys.stderr if stderr else sys.stdout
+    piped = not (hasattr(stream, "isatty") and stream.isatty())
+    return Console(soft_wrap=True, width=PIPED_WIDTH if piped else None, stderr=stderr)
 
 
 def histogram_text(hist: list[int]) -> str:

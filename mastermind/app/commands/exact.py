@@ -251,8 +251,8 @@ def optimal(
             for row in rows:
                 row["compile_seconds"] = round(compile_seconds, 2)
         print_json(rows if by_first_guess else rows[0])
-    else:
-        _print(rules, results, by_first_guess, objective)
+    else:  # with --out - standard output holds the strategy alone: the report goes to stderr
+        _print(rules, results, by_first_guess, objective, console(stderr=out is not None and is_stdout(out)))
     exit_if_interrupted(result.stopped)
 
 
@@ -262,8 +262,7 @@ def _write_tree(result, path: str) -> None:
     write_atomic(path, write_tree(result.tree, "json", result.stats))
 
 
-def _print(rules: Rules, results: list, by_first_guess: bool, objective: str) -> None:
-    out = console()
+def _print(rules: Rules, results: list, by_first_guess: bool, objective: str, out) -> None:
     if not by_first_guess and not results[0].proven:
         r = results[0]
         out.print(f"rules        {rules}  (objective {objective})")
