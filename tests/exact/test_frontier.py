@@ -128,6 +128,34 @@ def test_dask_batches_hand_each_unit_its_own_answer(local_cluster):
         backend.close()
 
 
+def test_a_stopped_run_stops_its_units_on_a_cluster_that_goes_on(local_cluster):
+    """A cluster given by address outlives the run: its workers are told to stop the run's
+    units (their flag), not left to run them to the end."""
+    import time as clock
+
+    from mastermind.engines.exact.backends import DaskBackend
+
+    def until_stopped(run_id):  # as a unit polls its run's flag
+        from mastermind.engines.exact.units import run_flag
+
+        start = clock.perf_counter()
+        while not run_flag(run_id)[0] and clock.perf_counter() - start < 60:
+            clock.sleep(0.01)
+        return clock.perf_counter() - start
+
+    backend = DaskBackend(2, scheduler=local_cluster.scheduler_address)
+    try:
+        running = [backend.submit(until_stopped, "run-a") for _ in range(2)]
+        other = backend.submit(until_stopped, "run-b")  # sent ahead: waits for a thread
+        clock.sleep(1.0)
+        backend.stop_run("run-a")
+        assert all(f.result(timeout=30) < 10 for f in running)
+        backend.stop_run("run-b")
+        assert other.result(timeout=30) < 10
+    finally:
+        backend.close()
+
+
 @pytest.mark.parametrize("text", sorted(OPTIMA))
 def test_a_local_dask_cluster_finds_the_optimum(local_cluster, text):
     table = CodeTable(Rules.parse(text))
@@ -195,6 +223,48 @@ def test_a_dead_process_worker_has_its_units_run_again(monkeypatch, tmp_path):
     table = CodeTable(Rules.parse("p4c5"))
     result = solve(table, jobs=2, backend="processes", split_size=100)
     assert os.path.exists(marker) and result.total == 2463
+
+
+def test_a_dead_dask_worker_has_its_units_run_again(monkeypatch, tmp_path):
+    """A Dask worker killed mid-run (its actor with it): its units go to the other worker and
+    to the runner started on the restarted one; the optimum unchanged."""
+    pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+    from mastermind.engines.exact import parallel, units
+
+    marker = str(tmp_path / "killed")
+    real = units.run_unit
+
+    def dying(problem, run_id, unit):
+        if len(unit.cands) > 60 and not os.path.exists(marker):
+            open(marker, "w").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(problem, run_id, unit)
+
+    monkeypatch.setattr(parallel, "run_unit", dying)
+    table = CodeTable(Rules.parse("p4c5"))
+    result = solve(table, jobs=2, backend="dask", split_size=100)
+    assert os.path.exists(marker) and (result.total, result.proven) == (2463, True)
+
+
+def test_a_unit_sent_ahead_is_taken_back_for_an_idle_worker(local_cluster):
+    """Two workers, a long unit, and two short ones sent at once: the short one sent ahead to
+    the long unit's worker is taken back and run by the other worker as soon as it is idle."""
+    import time as clock
+
+    from mastermind.engines.exact.backends import DaskBackend
+
+    backend = DaskBackend(2, scheduler=local_cluster.scheduler_address)
+    try:
+        start = clock.perf_counter()
+        slow = backend.submit(clock.sleep, 4.0)
+        quick = [backend.submit(clock.sleep, 0.2) for _ in range(2)]
+        for future in quick:
+            future.result(timeout=60)
+        waited = clock.perf_counter() - start
+        slow.result(timeout=60)
+        assert waited < 3.0  # not behind the 4 s unit
+    finally:
+        backend.close()
 
 
 # ---- checkpoints -------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ Every backend hands back :class:`concurrent.futures.Future` objects, so that the
 on them the same way. Units are submitted one at a time as the search reaches them (a unit's
 budget is the best cost known when it starts, and units come from results of earlier ones),
 which is why this module uses each engine's futures API (``ThreadPoolExecutor``, loky's
-``get_reusable_executor`` as joblib uses it, ``distributed.Client.submit``) rather than
+``get_reusable_executor`` as joblib uses it, Dask actors) rather than
 ``joblib.Parallel``, which takes a fixed list of calls; ``joblib.Parallel`` runs the
 fixed list of first guesses of ``solve_by_first_guess``.
 
@@ -13,16 +13,20 @@ fixed list of first guesses of ``solve_by_first_guess``.
 * processes: loky workers rebuild the score table once each; stopping kills them; a worker
   that dies has its units run again.
 * dask: a ``LocalCluster`` of ``jobs`` worker processes, or the cluster behind
-  ``scheduler``; Dask itself runs again the tasks of a worker that dies.
+  ``scheduler``, one actor per worker running the units; the units of a worker that dies
+  are run again by the others.
 """
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import logging
 import os
 import threading
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from mastermind.core.errors import MastermindError
@@ -100,6 +104,10 @@ class Backend:
     def warm(self, rules_text: str) -> None:
         """Have every worker load the kernels and build the table of ``rules_text`` (threads
         share this process's, so there is nothing to do)."""
+
+    def stop_run(self, run_id: str) -> None:
+        """Stop the units of run ``run_id`` now running in other processes (threads see the
+        run's flag; the processes backend is killed instead)."""
 
     def close(self, kill: bool = False) -> None:
         pass
@@ -185,7 +193,17 @@ class ProcessBackend(Backend):
 
 
 class DaskBackend(Backend):
-    """Units as Dask tasks on a LocalCluster of ``jobs`` processes or on ``scheduler``."""
+    """Units on a LocalCluster of ``jobs`` processes or on the cluster behind ``scheduler``,
+    run by one :class:`UnitRunner` actor per worker.
+
+    Why actors and not tasks: the search sends its units one at a time as budgets become
+    known, hundreds a second on small subproblems, and a Dask task costs about 10 ms of
+    processor time (client, scheduler, worker) and a round trip through the scheduler; on
+    the 2 cores of p4c7 that was +20-25% over threads. An actor call goes from this process
+    straight to its worker (about 3 ms of processor time). Actors are not run again by Dask
+    when their worker dies, so this backend does it: the units of a lost worker go to the
+    others, and a runner is started on every worker that has none (a restarted one too).
+    """
 
     name = "dask"
 
@@ -201,12 +219,11 @@ class DaskBackend(Backend):
         self.scheduler = scheduler
         import dask
 
-        # units are handed out as workers free up, so there is nothing to steal; the worker's
-        # sampling profiler (every 10 ms) slows short units. Workers of a LocalCluster get this
-        # configuration from their nanny; a cluster started apart keeps its own.
-        # Dask's nanny sets MALLOC_TRIM_THRESHOLD_=65536 in its workers, which also fixes
-        # glibc's mmap threshold at 128 KiB: every larger scratch array of the search then
-        # comes fresh from the kernel, page faults included (p4c8: 46 s instead of 42 s)
+        # the worker's sampling profiler (every 10 ms) slows short units. Workers of a
+        # LocalCluster get this configuration from their nanny; a cluster started apart keeps
+        # its own. Dask's nanny sets MALLOC_TRIM_THRESHOLD_=65536 in its workers, which also
+        # fixes glibc's mmap threshold at 128 KiB: every larger scratch array of the search
+        # then comes fresh from the kernel, page faults included (p4c8: 46 s instead of 42 s)
         environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))
         environ.pop("MALLOC_TRIM_THRESHOLD_", None)
         self._config = dask.config.set(
@@ -240,100 +257,248 @@ class DaskBackend(Backend):
                     f"the Dask scheduler at {scheduler} has no workers (waited {WORKER_WAIT} s): "
                     f"start some with: dask worker {scheduler}"
                 ) from None
-            workers = self.client.scheduler_info().get("workers", {})
-            self.jobs = max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
-        self._futures: set = set()
-        self._loop: Any = self.client.loop  # the client's event loop (tornado), where answers are fetched
-        # units wait here, not on the scheduler, which would assign every waiting task to a
-        # worker ahead of time: a long unit then holds up the ones queued behind it while
-        # another worker idles. Two per worker thread in flight: one running, one ready to
-        # start (a round trip to the scheduler takes about 10 ms here)
-        self._waiting: deque = deque()
-        self._in_flight = 0
+        self._loop: Any = self.client.loop  # the client's event loop (tornado): calls and answers
         self._lock = threading.Lock()
+        self._runners: dict[str, _Runner] = {}  # worker address -> its runner
+        self._rules: str | None = None  # what a runner loads when it starts
+        # units wait here, not on the workers, except one per worker thread sent ahead: a
+        # worker that finishes a unit then starts the next without waiting for the round trip
+        self._waiting: deque = deque()  # (future, fn, args, tries left)
+        self._calls: dict[int, tuple[_Runner, list]] = {}  # call id -> its runner and batch
+        self._ids = itertools.count()
+        self._replacing = False
+        self._closed = False
 
     @property
     def slots(self) -> int:
-        """Two per worker: one running, one waiting on its worker, so that a worker that
-        finishes a unit does not sit idle for the round trip to the driver (about 10 ms);
-        the waiting unit's budget may be a little less tight."""
+        """Two per worker thread: one running, one waiting on its worker, so that a worker that
+        finishes a unit does not sit idle for the round trip to the driver (about 3 ms); the
+        waiting unit's budget may be a little less tight."""
         return 2 * self.jobs
 
+    def warm(self, rules_text: str) -> None:
+        self._rules = rules_text
+        self._start_runners()
+
+    def _start_runners(self) -> None:
+        """A runner on every worker, each loading the kernels and the table (this thread)."""
+        workers = self.client.scheduler_info().get("workers", {})
+        pending = [(self._runner_future(a, info), a, _threads(info)) for a, info in workers.items()]
+        self._add_runners([_Runner(future, future.result(), a, n) for future, a, n in pending])
+
+    def _runner_future(self, address: str, info: dict):
+        return self.client.submit(
+            UnitRunner,
+            _threads(info),
+            self._rules,
+            workers=[address],
+            allow_other_workers=False,
+            actor=True,
+            pure=False,
+        )
+
+    def _add_runners(self, runners: list[_Runner]) -> None:
+        with self._lock:
+            for runner in runners:
+                self._runners[runner.address] = runner
+            self.jobs = max(1, sum(r.threads for r in self._runners.values()))
+
     def submit(self, fn, *args) -> Future:
+        if not self._runners:
+            self._start_runners()
         outer: Future = Future()
         with self._lock:
-            self._waiting.append((outer, fn, args))
+            self._waiting.append((outer, fn, args, RETRIES))
         self._pump()
         return outer
 
     def _pump(self) -> None:
+        """Send waiting units to runners with room (any thread)."""
         while True:
             with self._lock:
-                if self._in_flight >= 2 * self.jobs or not self._waiting:
+                if self._closed or not self._waiting:
+                    return
+                runner = min(self._runners.values(), key=_Runner.load, default=None)
+                if runner is None or runner.in_flight >= 2 * runner.threads:
                     return
                 # a wave of many units goes out in batches: one round trip for several
                 size = max(1, min(MAX_BATCH, len(self._waiting) // (2 * self.jobs)))
-                batch: list[tuple[Future, Any, tuple]] = []
+                batch: list[tuple[Future, Any, tuple, int]] = []
                 while self._waiting and len(batch) < size:
-                    outer, fn, args = self._waiting.popleft()
-                    if not outer.cancelled():
-                        batch.append((outer, fn, args))
+                    item = self._waiting.popleft()
+                    if not item[0].cancelled():
+                        batch.append(item)
                 if not batch:
                     continue
-                self._in_flight += 1
-            task = self.client.submit(run_calls, [(fn, args) for _, fn, args in batch], pure=False)
-            self._futures.add(task)
-            outers = [outer for outer, _, _ in batch]
-            self._loop.add_callback(self._fetch, task, outers)  # thread-safe; runs the coroutine
+                self._send(runner, batch)
 
-    async def _fetch(self, task, outers: list[Future]) -> None:
-        """Wait for a task and fetch its answers on the client's event loop, as Dask's own
-        ``as_completed`` does: each task's answers arrive as soon as they are ready, instead
-        of one task after another through the single thread that runs ``add_done_callback``
-        callbacks (about 11 ms a task there, 9 ms here)."""
+    def _send(self, runner: _Runner, batch: list) -> None:
+        """Call ``runner`` with ``batch`` (the lock held)."""
+        call_id = next(self._ids)
+        runner.in_flight += 1
+        self._calls[call_id] = (runner, batch)
+        call = runner.actor.run(call_id, [(fn, args) for _, fn, args, _ in batch])
+        self._loop.add_callback(self._answer, call_id, call)  # thread-safe
+
+    async def _answer(self, call_id: int, call) -> None:
+        """Hand a call's answers to the units' futures, on the client's event loop."""
         try:
-            answers = await task._result()
-        except BaseException as exc:  # cancelled, or failed as a whole (its worker died thrice)
-            answers = None if task.status == "cancelled" else [(False, exc)] * len(outers)
-        self._futures.discard(task)
+            answers = await call
+            error = None
+        except Exception as exc:  # its worker is gone (or the cluster is closing)
+            answers, error = None, exc
         with self._lock:
-            self._in_flight -= 1
-        for i, outer in enumerate(outers):
+            runner, batch = self._calls.pop(call_id)
+            runner.in_flight -= 1
+            if error is not None and not self._closed:
+                self._lost(runner, batch, error)
+                batch = []
+            elif answers is None and not self._closed:  # taken back unstarted: first in line
+                self._waiting.extendleft(reversed(batch))
+                batch = []
+        for (outer, _, _, _), (ok, value) in zip(batch, answers or ()):
             if outer.done():
                 continue
-            if answers is None:
-                outer.cancel()
-                continue
-            ok, value = answers[i]
             if ok:
                 outer.set_result(value)
             else:
                 outer.set_exception(value)
+        if self._closed:
+            for outer, _, _, _ in batch:
+                outer.cancel()
+            return
+        self._pump()
+        await self._rebalance(runner)
+
+    def _lost(self, runner: _Runner, batch: list, error: Exception) -> None:
+        """A runner's worker died: its units wait again, first in line (the lock held)."""
+        if self._runners.get(runner.address) is runner:
+            del self._runners[runner.address]
+        for outer, fn, args, tries in reversed(batch):
+            if tries <= 0:
+                outer.set_exception(error)
+            else:
+                self._waiting.appendleft((outer, fn, args, tries - 1))
+        if not self._replacing:
+            self._replacing = True
+            self._loop.add_callback(self._replace)
+
+    async def _replace(self) -> None:
+        """Start runners on the workers that have none (a nanny restarts a dead worker)."""
+        try:
+            for _ in range(600):  # up to a minute for a worker to (re)appear
+                info = await self.client.scheduler.identity(n_workers=-1)
+                missing = {a: w for a, w in info.get("workers", {}).items() if a not in self._runners}
+                started = []
+                for address, worker in missing.items():
+                    future = self._runner_future(address, worker)
+                    try:
+                        started.append(_Runner(future, await future, address, _threads(worker)))
+                    except Exception:  # gone again meanwhile
+                        pass
+                self._add_runners(started)
+                if self._runners or self._closed:
+                    break
+                await asyncio.sleep(0.1)
+        finally:
+            self._replacing = False
         self._pump()
 
-    def warm(self, rules_text: str) -> None:
-        from mastermind.engines.exact.units import warm_worker
+    async def _rebalance(self, idle: _Runner) -> None:
+        """A runner with room while another holds a unit it has not started: that unit is
+        taken back (its call answers None) and sent again, to the runner with room; a unit
+        sent ahead must not wait behind a long one while a worker idles."""
+        with self._lock:
+            if self._waiting or idle.in_flight >= idle.threads or self._closed:
+                return
+            busy = max(self._runners.values(), key=_Runner.load, default=None)
+            if busy is None or busy.in_flight <= busy.threads:
+                return
+        try:
+            await busy.actor.take_back()
+        except Exception:  # its worker is gone: its calls fail and are sent again anyway
+            pass
 
-        workers = list(self.client.scheduler_info().get("workers", {}))
-        tasks = [
-            self.client.submit(warm_worker, rules_text, workers=[w], allow_other_workers=False, pure=False)
-            for w in workers
-        ]
-        self.client.gather(tasks)
+    def stop_run(self, run_id: str) -> None:
+        """Units of a cluster that goes on after this run would run to their end."""
+        if self.cluster is not None:
+            return  # closing the run's own cluster stops its workers
+        with self._lock:
+            runners = list(self._runners.values())
+        for call in [r.actor.stop(run_id) for r in runners]:
+            try:
+                call.result(timeout=1)
+            except Exception:  # a worker already gone has nothing to stop
+                pass
 
     def close(self, kill: bool = False) -> None:
         try:
             with self._lock:
+                self._closed = True
                 waiting, self._waiting = list(self._waiting), deque()
-            for outer, _, _ in waiting:
+                calls = [batch for _, batch in self._calls.values()]
+            for outer, _, _, _ in waiting + [item for batch in calls for item in batch]:
                 outer.cancel()
-            if self._futures:
-                self.client.cancel(list(self._futures))
             self.client.close()
         finally:
             if self.cluster is not None:
                 self.cluster.close()
             self._config.__exit__(None, None, None)
+
+
+@dataclass
+class _Runner:
+    """The driver's view of one worker's :class:`UnitRunner`."""
+
+    future: Any  # the actor's Dask future: holding it keeps the actor alive
+    actor: Any
+    address: str
+    threads: int
+    in_flight: int = 0  # calls sent and not answered
+
+    def load(self) -> float:
+        return self.in_flight / self.threads
+
+
+def _threads(info: dict) -> int:
+    return max(1, int(info.get("nthreads", 1)))
+
+
+class UnitRunner:
+    """Runs units in a Dask worker, one actor per worker, on threads of its own (the compiled
+    search releases the GIL); a call waiting for a thread can be taken back."""
+
+    def __init__(self, threads: int, rules: str | None) -> None:
+        if rules is not None:
+            from mastermind.engines.exact.units import warm_worker
+
+            warm_worker(rules)
+        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="mastermind-unit")
+        self.queued: dict[int, Future] = {}
+
+    async def run(self, call_id: int, calls: list):
+        """The answers of ``calls`` (see :func:`run_calls`), or None if taken back."""
+        future = self.pool.submit(run_calls, calls)
+        self.queued[call_id] = future
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            return None
+        finally:
+            self.queued.pop(call_id, None)
+
+    async def take_back(self) -> int | None:
+        """The id of the newest call not yet started, withdrawn; None if all have started."""
+        for call_id, future in reversed(list(self.queued.items())):
+            if future.cancel():
+                return call_id
+        return None
+
+    async def stop(self, run_id: str) -> None:
+        """Stop the units of run ``run_id`` running in this worker (the run's flag)."""
+        from mastermind.engines.exact.units import run_flag
+
+        run_flag(run_id)[0] = 1
 
 
 def run_calls(calls: list) -> list[tuple[bool, object]]:

@@ -152,8 +152,9 @@ class Driver:
             if done:
                 return done
             if self.stopping():
-                if not self.backend.shares_memory:
-                    self.backend.close(kill=True)  # other processes do not see the flag
+                if not self.backend.shares_memory:  # other processes do not see the flag
+                    self.backend.stop_run(self.run_id)
+                    self.backend.close(kill=True)
                 done, _ = wait(futures, timeout=1.0)
                 return set(futures) if not done else done
 

@@ -494,6 +494,9 @@ def _solve_units(
         began = time.perf_counter()
         pool = make_backend(backend, worker_count(jobs), scheduler)
         pool.warm(str(solver.rules))
+        from mastermind.engines.exact.warmup import load_kernels
+
+        load_kernels()  # the driver's own, and the units' where threads run them
         start = time.perf_counter()  # the search's clock: the workers' start-up is timed apart
         if store is not None:
             store.restart_clock()

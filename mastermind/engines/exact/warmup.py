@@ -21,6 +21,28 @@ def compile_kernels() -> None:
     solve(table, progress=NoProgress())  # the root planned in Python (plan_node), as commands do
 
 
+_loaded = False
+
+
+def load_kernels() -> None:
+    """Load (or compile) in this process every kernel the work-unit driver and its units use,
+    once: the tiny game's units, and the planning of a root, which the tiny game skips."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True  # first: the tiny solve below goes through the driver, which calls this
+    import numpy as np
+
+    from mastermind.core.game import CodeTable, Rules
+    from mastermind.core.progress import NoProgress
+    from mastermind.engines.exact.solver import ExactSolver, solve
+
+    table = CodeTable(Rules(2, 3))
+    solve(table, progress=NoProgress())
+    search = ExactSolver(table).new_search()
+    search.plan(np.arange(table.n, dtype=np.int32), 9, float("inf"))
+
+
 def ensure_compiled(stream=None, quiet: bool = False) -> float | None:
     """Compile the exact search's kernels if numba's cache lacks them, saying so on stderr
     first (not when ``quiet``); the seconds it took, or None when the cache was warm."""
