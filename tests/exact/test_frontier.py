@@ -246,6 +246,20 @@ def test_a_dead_dask_worker_has_its_units_run_again(monkeypatch, tmp_path):
     assert os.path.exists(marker) and (result.total, result.proven) == (2463, True)
 
 
+def test_a_cancelled_unit_wakes_whoever_waits_for_it():
+    """The driver waits with ``concurrent.futures.wait``, which counts a cancelled future as
+    done only once cancelling it has been reported (it waited out its timeout before)."""
+    from concurrent.futures import Future, wait
+
+    from mastermind.engines.exact.backends import _cancel
+
+    future: Future = Future()
+    _cancel(future)
+    _cancel(future)  # twice, as two paths of a closing backend may: not an error
+    done, _ = wait([future], timeout=0)
+    assert done == {future} and future.cancelled()
+
+
 def test_a_unit_sent_ahead_is_taken_back_for_an_idle_worker(local_cluster):
     """Two workers, a long unit, and two short ones sent at once: the short one sent ahead to
     the long unit's worker is taken back and run by the other worker as soon as it is idle."""
@@ -413,8 +427,11 @@ def test_time_limit_leaves_a_quick_solve_proven(capsys):
     assert code == 0 and data["proven"] and data["total"] == data["lower_bound"] == data["upper_bound"] == 451
 
 
-def test_ctrl_c_stops_a_big_solve_with_bounds():
-    proc = cli("optimal", "-r", "p5c6", "--progress", "json")
+@pytest.mark.parametrize("backend", ["threads", "dask"])
+def test_ctrl_c_stops_a_big_solve_with_bounds(backend):
+    if backend == "dask":
+        pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+    proc = cli("optimal", "-r", "p5c6", "--progress", "json", "--backend", backend, "-j", "2")
     for line in proc.stderr:
         if 'work units"' in line:
             break
@@ -426,6 +443,7 @@ def test_ctrl_c_stops_a_big_solve_with_bounds():
     assert proc.returncode == 130, err
     assert elapsed < 5  # the target is 1 s; generous so that a busy machine does not fail it
     assert "lower bound" in out and "not" in out.lower()
+    assert "Traceback" not in err and "Error" not in err  # the workers shut down quietly
 
 
 def test_json_progress_ends_with_the_final_bounds(capsys):

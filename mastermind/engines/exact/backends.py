@@ -173,7 +173,7 @@ class ProcessBackend(Backend):
             if outer.done():
                 return
             if f.cancelled():
-                outer.cancel()
+                _cancel(outer)
                 return
             exc = f.exception()
             if exc is None:
@@ -365,7 +365,7 @@ class DaskBackend(Backend):
                 outer.set_exception(value)
         if self._closed:
             for outer, _, _, _ in batch:
-                outer.cancel()
+                _cancel(outer)
             return
         self._pump()
         await self._rebalance(runner)
@@ -387,7 +387,13 @@ class DaskBackend(Backend):
         """Start runners on the workers that have none (a nanny restarts a dead worker)."""
         try:
             for _ in range(600):  # up to a minute for a worker to (re)appear
-                info = await self.client.scheduler.identity(n_workers=-1)
+                if self._closed:
+                    return
+                try:
+                    info = await self.client.scheduler.identity(n_workers=-1)
+                except Exception:  # the scheduler is gone (or the run is closing): retry
+                    await asyncio.sleep(0.1)
+                    continue
                 missing = {a: w for a, w in info.get("workers", {}).items() if a not in self._runners}
                 started = []
                 for address, worker in missing.items():
@@ -420,9 +426,8 @@ class DaskBackend(Backend):
             pass
 
     def stop_run(self, run_id: str) -> None:
-        """Units of a cluster that goes on after this run would run to their end."""
-        if self.cluster is not None:
-            return  # closing the run's own cluster stops its workers
+        """Units would run to their end: on a cluster that goes on after this run, and in
+        the workers of its own, which cannot exit while a unit runs."""
         with self._lock:
             runners = list(self._runners.values())
         for call in [r.actor.stop(run_id) for r in runners]:
@@ -438,7 +443,7 @@ class DaskBackend(Backend):
                 waiting, self._waiting = list(self._waiting), deque()
                 calls = [batch for _, batch in self._calls.values()]
             for outer, _, _, _ in waiting + [item for batch in calls for item in batch]:
-                outer.cancel()
+                _cancel(outer)
             self.client.close()
         finally:
             if self.cluster is not None:
@@ -458,6 +463,17 @@ class _Runner:
 
     def load(self) -> float:
         return self.in_flight / self.threads
+
+
+_cancelling = threading.Lock()
+
+
+def _cancel(future: Future) -> None:
+    """Cancel a future no executor runs, waking ``concurrent.futures.wait`` on it (which
+    otherwise sees a cancelled future only when an executor reports it, or at its timeout)."""
+    with _cancelling:  # once: reporting a cancellation twice is an error
+        if not future.done() and future.cancel():
+            future.set_running_or_notify_cancel()
 
 
 def _threads(info: dict) -> int:
