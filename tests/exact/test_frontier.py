@@ -246,6 +246,35 @@ def test_a_dead_dask_worker_has_its_units_run_again(monkeypatch, tmp_path):
     assert os.path.exists(marker) and (result.total, result.proven) == (2463, True)
 
 
+def test_workers_that_join_a_running_cluster_get_units(monkeypatch):
+    """A cluster grown during a run: its new worker gets a runner and takes units."""
+    distributed = pytest.importorskip(
+        "distributed", reason="the cluster extra (dask[distributed]) is not installed"
+    )
+    import operator
+    import time as clock
+
+    from mastermind.engines.exact import backends
+
+    monkeypatch.setattr(backends, "WORKER_LOOK", 0.0)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        backend = backends.DaskBackend(1, scheduler=cluster.scheduler_address)
+        try:
+            assert backend.submit(operator.add, 1, 2).result(timeout=60) == 3
+            assert backend.slots == 2
+            cluster.scale(2)
+            backend.client.wait_for_workers(2, timeout=60)
+            deadline = clock.monotonic() + 60
+            while backend.slots < 4 and clock.monotonic() < deadline:
+                assert backend.submit(operator.mul, 3, 4).result(timeout=60) == 12
+                clock.sleep(0.2)
+            assert backend.slots == 4  # two workers of one thread, each with a runner
+        finally:
+            backend.close()
+
+
 def test_a_cancelled_unit_wakes_whoever_waits_for_it():
     """The driver waits with ``concurrent.futures.wait``, which counts a cancelled future as
     done only once cancelling it has been reported (it waited out its timeout before)."""

@@ -24,6 +24,7 @@ import itertools
 import logging
 import os
 import threading
+import time
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from mastermind.core.errors import MastermindError
 BACKENDS = ("threads", "processes", "dask")
 RETRIES = 3
 WORKER_WAIT = 10  # seconds a scheduler given by address has to show a worker
+WORKER_LOOK = 5.0  # seconds between looks for workers that joined a running cluster
 MAX_BATCH = 4  # units per Dask task when many wait (a round trip costs about 10 ms here)
 
 
@@ -267,6 +269,7 @@ class DaskBackend(Backend):
         self._calls: dict[int, tuple[_Runner, list]] = {}  # call id -> its runner and batch
         self._ids = itertools.count()
         self._replacing = False
+        self._looked = time.monotonic()
         self._closed = False
 
     @property
@@ -367,6 +370,9 @@ class DaskBackend(Backend):
             for outer, _, _, _ in batch:
                 _cancel(outer)
             return
+        with self._lock:
+            if time.monotonic() - self._looked > WORKER_LOOK:
+                self._find_workers()
         self._pump()
         await self._rebalance(runner)
 
@@ -379,12 +385,19 @@ class DaskBackend(Backend):
                 outer.set_exception(error)
             else:
                 self._waiting.appendleft((outer, fn, args, tries - 1))
-        if not self._replacing:
+        self._find_workers()
+
+    def _find_workers(self) -> None:
+        """Look for workers without a runner (the lock held): a dead one's replacement, or
+        one that joined the cluster after the run started."""
+        if not self._replacing and not self._closed:
             self._replacing = True
+            self._looked = time.monotonic()
             self._loop.add_callback(self._replace)
 
     async def _replace(self) -> None:
-        """Start runners on the workers that have none (a nanny restarts a dead worker)."""
+        """Start runners on the workers that have none (a nanny restarts a dead worker; a
+        cluster may grow during a run)."""
         try:
             for _ in range(600):  # up to a minute for a worker to (re)appear
                 if self._closed:
