@@ -36,7 +36,7 @@ BACKENDS = ("threads", "processes", "dask")
 RETRIES = 3
 WORKER_WAIT = 10  # seconds a scheduler given by address has to show a worker
 WORKER_LOOK = 5.0  # seconds between looks for workers that joined a running cluster
-MAX_BATCH = 4  # units per Dask task when many wait (a round trip costs about 10 ms here)
+MAX_BATCH = 4  # units per call to a Dask worker when many wait (one round trip for several)
 
 
 def worker_count(jobs: int | None) -> int:
