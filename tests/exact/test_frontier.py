@@ -206,8 +206,13 @@ def test_dask_scheduler_and_workers_from_the_command_line(tmp_path):
         logs.close()
 
 
-def test_a_dead_process_worker_has_its_units_run_again(monkeypatch, tmp_path):
-    """A loky worker killed mid-run: its units are submitted again, the optimum unchanged."""
+@pytest.mark.parametrize("backend", ["processes", "dask"])
+def test_a_dead_worker_has_its_units_run_again(monkeypatch, tmp_path, backend):
+    """A worker killed mid-run (a loky process; a Dask worker, its actor with it): its units
+    are run again by the others (and by the runner started on the restarted Dask worker);
+    the optimum unchanged."""
+    if backend == "dask":
+        pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
     from mastermind.engines.exact import parallel, units
 
     marker = str(tmp_path / "killed")
@@ -221,28 +226,7 @@ def test_a_dead_process_worker_has_its_units_run_again(monkeypatch, tmp_path):
 
     monkeypatch.setattr(parallel, "run_unit", dying)
     table = CodeTable(Rules.parse("p4c5"))
-    result = solve(table, jobs=2, backend="processes", split_size=100)
-    assert os.path.exists(marker) and result.total == 2463
-
-
-def test_a_dead_dask_worker_has_its_units_run_again(monkeypatch, tmp_path):
-    """A Dask worker killed mid-run (its actor with it): its units go to the other worker and
-    to the runner started on the restarted one; the optimum unchanged."""
-    pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
-    from mastermind.engines.exact import parallel, units
-
-    marker = str(tmp_path / "killed")
-    real = units.run_unit
-
-    def dying(problem, run_id, unit):
-        if len(unit.cands) > 60 and not os.path.exists(marker):
-            open(marker, "w").close()
-            os.kill(os.getpid(), signal.SIGKILL)
-        return real(problem, run_id, unit)
-
-    monkeypatch.setattr(parallel, "run_unit", dying)
-    table = CodeTable(Rules.parse("p4c5"))
-    result = solve(table, jobs=2, backend="dask", split_size=100)
+    result = solve(table, jobs=2, backend=backend, split_size=100)
     assert os.path.exists(marker) and (result.total, result.proven) == (2463, True)
 
 
