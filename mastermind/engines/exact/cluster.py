@@ -1,0 +1,358 @@
+"""The Dask backend: work units on a LocalCluster or on a cluster given by its scheduler's
+address, run by one actor per worker (see :class:`DaskBackend` for why actors)."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import threading
+import time
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from mastermind.core.errors import MastermindError
+from mastermind.engines.exact.backends import RETRIES, Backend, cancel_future
+
+WORKER_WAIT = 10  # seconds a scheduler given by address has to show a worker
+WORKER_LOOK = 5.0  # seconds between looks for workers that joined a running cluster
+MAX_BATCH = 4  # units per call to a worker when many wait (one round trip for several)
+
+
+class DaskBackend(Backend):
+    """Units on a LocalCluster of ``jobs`` processes or on the cluster behind ``scheduler``,
+    run by one :class:`UnitRunner` actor per worker.
+
+    Why actors and not tasks: the search sends its units one at a time as budgets become
+    known, hundreds a second on small subproblems, and a Dask task costs about 10 ms of
+    processor time (client, scheduler, worker) and a round trip through the scheduler; on
+    the 2 cores of p4c7 that was +20-25% over threads. An actor call goes from this process
+    straight to its worker (about 3 ms of processor time). Actors are not run again by Dask
+    when their worker dies, so this backend does it: the units of a lost worker go to the
+    others, and a runner is started on every worker that has none (a restarted one too).
+    """
+
+    name = "dask"
+
+    def __init__(self, jobs: int, scheduler: str | None = None) -> None:
+        super().__init__(jobs)
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError as exc:
+            raise MastermindError(
+                "--backend dask needs Dask: pip install 'mastermind-strategies[cluster]'"
+            ) from exc
+        self.cluster = None
+        self.scheduler = scheduler
+        import dask
+
+        # the worker's sampling profiler (every 10 ms) slows short units. Workers of a
+        # LocalCluster get this configuration from their nanny; a cluster started apart keeps
+        # its own. Dask's nanny sets MALLOC_TRIM_THRESHOLD_=65536 in its workers, which also
+        # fixes glibc's mmap threshold at 128 KiB: every larger scratch array of the search
+        # then comes fresh from the kernel, page faults included (p4c8: 46 s instead of 42 s)
+        environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))
+        environ.pop("MALLOC_TRIM_THRESHOLD_", None)
+        self._config = dask.config.set(
+            {"distributed.worker.profile.enabled": False, "distributed.nanny.pre-spawn-environ": environ}
+        )
+        try:
+            if scheduler is None:
+                self.cluster = LocalCluster(
+                    n_workers=jobs,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",
+                    silence_logs=logging.ERROR,
+                )
+                self.client = Client(self.cluster)
+            else:
+                self.client = Client(scheduler, timeout="5s")
+        except (OSError, ValueError, TypeError) as exc:  # unreachable, or not an address at all
+            if self.cluster is not None:
+                self.cluster.close()
+            self._config.__exit__(None, None, None)
+            where = scheduler if scheduler is not None else "a local cluster"
+            raise MastermindError(f"cannot reach the Dask scheduler at {where}: {exc}") from None
+        if scheduler is not None:
+            try:  # a scheduler without workers would leave the run waiting for ever
+                self.client.wait_for_workers(1, timeout=WORKER_WAIT)
+            except TimeoutError:
+                self.client.close()
+                self._config.__exit__(None, None, None)
+                raise MastermindError(
+                    f"the Dask scheduler at {scheduler} has no workers (waited {WORKER_WAIT} s): "
+                    f"start some with: dask worker {scheduler}"
+                ) from None
+        self._loop: Any = self.client.loop  # the client's event loop (tornado): calls and answers
+        self._lock = threading.Lock()
+        self._runners: dict[str, _Runner] = {}  # worker address -> its runner
+        self._rules: str | None = None  # what a runner loads when it starts
+        # units wait here, not on the workers, except one per worker thread sent ahead: a
+        # worker that finishes a unit then starts the next without waiting for the round trip
+        self._waiting: deque = deque()  # (future, fn, args, tries left)
+        self._calls: dict[int, tuple[_Runner, list]] = {}  # call id -> its runner and batch
+        self._ids = itertools.count()
+        self._replacing = False
+        self._looked = time.monotonic()
+        self._closed = False
+
+    @property
+    def slots(self) -> int:
+        """Two per worker thread: one running, one waiting on its worker, so that a worker that
+        finishes a unit does not sit idle for the round trip to the driver (about 3 ms); the
+        waiting unit's budget may be a little less tight."""
+        return 2 * self.jobs
+
+    def warm(self, rules_text: str) -> None:
+        self._rules = rules_text
+        self._start_runners()
+
+    def _start_runners(self) -> None:
+        """A runner on every worker, each loading the kernels and the table (this thread)."""
+        workers = self.client.scheduler_info().get("workers", {})
+        pending = [(self._runner_future(a, info), a, _threads(info)) for a, info in workers.items()]
+        self._add_runners([_Runner(future, future.result(), a, n) for future, a, n in pending])
+
+    def _runner_future(self, address: str, info: dict):
+        return self.client.submit(
+            UnitRunner,
+            _threads(info),
+            self._rules,
+            workers=[address],
+            allow_other_workers=False,
+            actor=True,
+            pure=False,
+        )
+
+    def _add_runners(self, runners: list[_Runner]) -> None:
+        with self._lock:
+            for runner in runners:
+                self._runners[runner.address] = runner
+            self.jobs = max(1, sum(r.threads for r in self._runners.values()))
+
+    def submit(self, fn, *args) -> Future:
+        if not self._runners:
+            self._start_runners()
+        outer: Future = Future()
+        with self._lock:
+            self._waiting.append((outer, fn, args, RETRIES))
+        self._pump()
+        return outer
+
+    def _pump(self) -> None:
+        """Send waiting units to runners with room (any thread)."""
+        while True:
+            with self._lock:
+                if self._closed or not self._waiting:
+                    return
+                runner = min(self._runners.values(), key=_Runner.load, default=None)
+                if runner is None or runner.in_flight >= 2 * runner.threads:
+                    return
+                # a wave of many units goes out in batches: one round trip for several
+                size = max(1, min(MAX_BATCH, len(self._waiting) // (2 * self.jobs)))
+                batch: list[tuple[Future, Any, tuple, int]] = []
+                while self._waiting and len(batch) < size:
+                    item = self._waiting.popleft()
+                    if not item[0].cancelled():
+                        batch.append(item)
+                if not batch:
+                    continue
+                self._send(runner, batch)
+
+    def _send(self, runner: _Runner, batch: list) -> None:
+        """Call ``runner`` with ``batch`` (the lock held)."""
+        call_id = next(self._ids)
+        runner.in_flight += 1
+        self._calls[call_id] = (runner, batch)
+        call = runner.actor.run(call_id, [(fn, args) for _, fn, args, _ in batch])
+        self._loop.add_callback(self._answer, call_id, call)  # thread-safe
+
+    async def _answer(self, call_id: int, call) -> None:
+        """Hand a call's answers to the units' futures, on the client's event loop."""
+        try:
+            answers = await call
+            error = None
+        except (Exception, asyncio.CancelledError) as exc:  # its worker is gone, or the run closes
+            answers, error = None, exc
+        with self._lock:
+            runner, batch = self._calls.pop(call_id)
+            runner.in_flight -= 1
+            if error is not None and not self._closed:
+                self._lost(runner, batch, error)
+                batch = []
+            elif answers is None and not self._closed:  # taken back unstarted: first in line
+                self._waiting.extendleft(reversed(batch))
+                batch = []
+        for (outer, _, _, _), (ok, value) in zip(batch, answers or ()):
+            if outer.done():
+                continue
+            if ok:
+                outer.set_result(value)
+            else:
+                outer.set_exception(value)
+        if self._closed:
+            for outer, _, _, _ in batch:
+                cancel_future(outer)
+            return
+        with self._lock:
+            if time.monotonic() - self._looked > WORKER_LOOK:
+                self._find_workers()
+        self._pump()
+        await self._rebalance(runner)
+
+    def _lost(self, runner: _Runner, batch: list, error: Exception) -> None:
+        """A runner's worker died: its units wait again, first in line (the lock held)."""
+        if self._runners.get(runner.address) is runner:
+            del self._runners[runner.address]
+        for outer, fn, args, tries in reversed(batch):
+            if tries <= 0:
+                outer.set_exception(error)
+            else:
+                self._waiting.appendleft((outer, fn, args, tries - 1))
+        self._find_workers()
+
+    def _find_workers(self) -> None:
+        """Look for workers without a runner (the lock held): a dead one's replacement, or
+        one that joined the cluster after the run started."""
+        if not self._replacing and not self._closed:
+            self._replacing = True
+            self._looked = time.monotonic()
+            self._loop.add_callback(self._replace)
+
+    async def _replace(self) -> None:
+        """Start runners on the workers that have none (a nanny restarts a dead worker; a
+        cluster may grow during a run)."""
+        try:
+            for _ in range(600):  # up to a minute for a worker to (re)appear
+                if self._closed:
+                    return
+                try:
+                    info = await self.client.scheduler.identity(n_workers=-1)
+                except (Exception, asyncio.CancelledError):  # the scheduler is gone, or closing
+                    await asyncio.sleep(0.1)
+                    continue
+                missing = {a: w for a, w in info.get("workers", {}).items() if a not in self._runners}
+                started = []
+                for address, worker in missing.items():
+                    future = self._runner_future(address, worker)
+                    try:
+                        started.append(_Runner(future, await future, address, _threads(worker)))
+                    except (Exception, asyncio.CancelledError):  # gone again meanwhile
+                        pass
+                self._add_runners(started)
+                if self._runners or self._closed:
+                    break
+                await asyncio.sleep(0.1)
+        finally:
+            self._replacing = False
+        self._pump()
+
+    async def _rebalance(self, idle: _Runner) -> None:
+        """A runner with room while another holds a unit it has not started: that unit is
+        taken back (its call answers None) and sent again, to the runner with room; a unit
+        sent ahead must not wait behind a long one while a worker idles."""
+        with self._lock:
+            if self._waiting or idle.in_flight >= idle.threads or self._closed:
+                return
+            busy = max(self._runners.values(), key=_Runner.load, default=None)
+            if busy is None or busy.in_flight <= busy.threads:
+                return
+        try:
+            await busy.actor.take_back()
+        except (Exception, asyncio.CancelledError):  # its worker is gone: its calls fail anyway
+            pass
+
+    def stop_run(self, run_id: str) -> None:
+        """Units would run to their end: on a cluster that goes on after this run, and in
+        the workers of its own, which cannot exit while a unit runs."""
+        with self._lock:
+            runners = list(self._runners.values())
+        for call in [r.actor.stop(run_id) for r in runners]:
+            try:
+                call.result(timeout=1)
+            except Exception:  # a worker already gone has nothing to stop
+                pass
+
+    def close(self, kill: bool = False) -> None:
+        try:
+            with self._lock:
+                self._closed = True
+                waiting, self._waiting = list(self._waiting), deque()
+                calls = [batch for _, batch in self._calls.values()]
+            for outer, _, _, _ in waiting + [item for batch in calls for item in batch]:
+                cancel_future(outer)
+            self.client.close()
+        finally:
+            if self.cluster is not None:
+                self.cluster.close()
+            self._config.__exit__(None, None, None)
+
+
+@dataclass
+class _Runner:
+    """The driver's view of one worker's :class:`UnitRunner`."""
+
+    future: Any  # the actor's Dask future: holding it keeps the actor alive
+    actor: Any
+    address: str
+    threads: int
+    in_flight: int = 0  # calls sent and not answered
+
+    def load(self) -> float:
+        return self.in_flight / self.threads
+
+
+def _threads(info: dict) -> int:
+    return max(1, int(info.get("nthreads", 1)))
+
+
+class UnitRunner:
+    """Runs units in a Dask worker, one actor per worker, on threads of its own (the compiled
+    search releases the GIL); a call waiting for a thread can be taken back."""
+
+    def __init__(self, threads: int, rules: str | None) -> None:
+        if rules is not None:
+            from mastermind.engines.exact.units import warm_worker
+
+            warm_worker(rules)
+        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="mastermind-unit")
+        self.queued: dict[int, Future] = {}
+
+    async def run(self, call_id: int, calls: list):
+        """The answers of ``calls`` (see :func:`run_calls`), or None if taken back."""
+        future = self.pool.submit(run_calls, calls)
+        self.queued[call_id] = future
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            return None
+        finally:
+            self.queued.pop(call_id, None)
+
+    async def take_back(self) -> int | None:
+        """The id of the newest call not yet started, withdrawn; None if all have started."""
+        for call_id, future in reversed(list(self.queued.items())):
+            if future.cancel():
+                return call_id
+        return None
+
+    async def stop(self, run_id: str) -> None:
+        """Stop the units of run ``run_id`` running in this worker (the run's flag)."""
+        from mastermind.engines.exact.units import run_flag
+
+        run_flag(run_id)[0] = 1
+
+
+def run_calls(calls: list) -> list[tuple[bool, object]]:
+    """Run a batch of ``(fn, args)`` in a worker: ``(True, result)`` or ``(False, exception)``
+    for each, so that one failing unit does not hide the others' answers."""
+    out: list[tuple[bool, object]] = []
+    for fn, args in calls:
+        try:
+            out.append((True, fn(*args)))
+        except Exception as exc:  # handed back to the unit's own future
+            out.append((False, exc))
+    return out
