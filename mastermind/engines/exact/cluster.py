@@ -203,7 +203,7 @@ class DaskBackend(Backend):
         self._pump()
         await self._rebalance(runner)
 
-    def _lost(self, runner: _Runner, batch: list, error: Exception) -> None:
+    def _lost(self, runner: _Runner, batch: list, error: BaseException) -> None:
         """A runner's worker died: its units wait again, first in line (the lock held)."""
         if self._runners.get(runner.address) is runner:
             del self._runners[runner.address]
