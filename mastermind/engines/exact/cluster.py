@@ -225,14 +225,14 @@ class DaskBackend(Backend):
     async def _replace(self) -> None:
         """Start runners on the workers that have none (a nanny restarts a dead worker; a
         cluster may grow during a run)."""
+        looks = 0
         try:
-            for _ in range(600):  # up to a minute for a worker to (re)appear
-                if self._closed:
-                    return
+            while not self._closed:  # with no runner left, until a worker (re)appears
+                looks += 1
                 try:
                     info = await self.client.scheduler.identity(n_workers=-1)
                 except (Exception, asyncio.CancelledError):  # the scheduler is gone, or closing
-                    await asyncio.sleep(0.1)
+                    await asyncio.sleep(0.1 if looks < 600 else 1.0)
                     continue
                 missing = {a: w for a, w in info.get("workers", {}).items() if a not in self._runners}
                 started = []
@@ -243,9 +243,9 @@ class DaskBackend(Backend):
                     except (Exception, asyncio.CancelledError):  # gone again meanwhile
                         pass
                 self._add_runners(started)
-                if self._runners or self._closed:
+                if self._runners:
                     break
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(0.1 if looks < 600 else 1.0)
         finally:
             self._replacing = False
         self._pump()
@@ -270,9 +270,10 @@ class DaskBackend(Backend):
         the workers of its own, which cannot exit while a unit runs."""
         with self._lock:
             runners = list(self._runners.values())
+        deadline = time.monotonic() + 1.0  # for all of them: a stop must stay quick
         for call in [r.actor.stop(run_id) for r in runners]:
             try:
-                call.result(timeout=1)
+                call.result(timeout=max(0.01, deadline - time.monotonic()))
             except Exception:  # a worker already gone has nothing to stop
                 pass
 
