@@ -19,6 +19,9 @@ from mastermind.engines.exact.backends import RETRIES, Backend, cancel_future
 WORKER_WAIT = 10  # seconds a scheduler given by address has to show a worker
 WORKER_LOOK = 5.0  # seconds between looks for workers that joined a running cluster
 MAX_BATCH = 4  # units per call to a worker when many wait (one round trip for several)
+# what awaiting a worker raises when it is gone or the run closes (a cancelled await is a
+# BaseException, which the event loop would otherwise log with a traceback)
+_GONE = (Exception, asyncio.CancelledError)
 
 
 class DaskBackend(Backend):
@@ -175,7 +178,7 @@ class DaskBackend(Backend):
         try:
             answers = await call
             error = None
-        except (Exception, asyncio.CancelledError) as exc:  # its worker is gone, or the run closes
+        except _GONE as exc:  # its worker is gone, or the run closes
             answers, error = None, exc
         with self._lock:
             runner, batch = self._calls.pop(call_id)
@@ -231,7 +234,7 @@ class DaskBackend(Backend):
                 looks += 1
                 try:
                     info = await self.client.scheduler.identity(n_workers=-1)
-                except (Exception, asyncio.CancelledError):  # the scheduler is gone, or closing
+                except _GONE:  # the scheduler is gone, or closing
                     await asyncio.sleep(0.1 if looks < 600 else 1.0)
                     continue
                 missing = {a: w for a, w in info.get("workers", {}).items() if a not in self._runners}
@@ -240,7 +243,7 @@ class DaskBackend(Backend):
                     future = self._runner_future(address, worker)
                     try:
                         started.append(_Runner(future, await future, address, _threads(worker)))
-                    except (Exception, asyncio.CancelledError):  # gone again meanwhile
+                    except _GONE:  # gone again meanwhile
                         pass
                 self._add_runners(started)
                 if self._runners:
@@ -262,7 +265,7 @@ class DaskBackend(Backend):
                 return
         try:
             await busy.actor.take_back()
-        except (Exception, asyncio.CancelledError):  # its worker is gone: its calls fail anyway
+        except _GONE:  # its worker is gone: its calls fail anyway
             pass
 
     def stop_run(self, run_id: str) -> None:

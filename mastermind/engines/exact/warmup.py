@@ -10,15 +10,13 @@ from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
 
 
 def compile_kernels() -> None:
-    """Solve a tiny game, so that the kernels of every search (plain and tie-break) are
-    compiled or loaded from numba's cache."""
+    """Solve a tiny game, so that the kernels of every search (plain and tie-break, and the
+    work-unit driver's planning) are compiled or loaded from numba's cache."""
     from mastermind.core.game import CodeTable, Rules
-    from mastermind.core.progress import NoProgress
     from mastermind.engines.exact.solver import solve
 
-    table = CodeTable(Rules(2, 3))
-    solve(table, tie_break=True)
-    solve(table, progress=NoProgress())  # the root planned in Python (plan_node), as commands do
+    solve(CodeTable(Rules(2, 3)), tie_break=True)
+    load_kernels()
 
 
 _loaded = False
@@ -31,16 +29,13 @@ def load_kernels() -> None:
     if _loaded:
         return
     _loaded = True  # first: the tiny solve below goes through the driver, which calls this
-    import numpy as np
-
     from mastermind.core.game import CodeTable, Rules
     from mastermind.core.progress import NoProgress
     from mastermind.engines.exact.solver import ExactSolver, solve
 
     table = CodeTable(Rules(2, 3))
     solve(table, progress=NoProgress())
-    search = ExactSolver(table).new_search()
-    search.plan(np.arange(table.n, dtype=np.int32), 9, float("inf"))
+    ExactSolver(table).new_search().plan(table.all_codes, 9, float("inf"))
 
 
 def ensure_compiled(stream=None, quiet: bool = False) -> float | None:
