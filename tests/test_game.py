@@ -272,3 +272,16 @@ def test_codes_and_rules_refuse_non_ascii_digits(text):
         Rules(4, 6).parse_code(text)
     with pytest.raises(MastermindError, match="cannot read rules"):
         Rules.parse(f"p{text[0]}c6")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(-3, 3), max_size=200),
+    st.sampled_from([np.int64, np.int32, np.uint32, np.float64]),
+)
+def test_the_compiled_stable_argsort_is_numpys(keys, dtype):
+    """Few distinct keys: many ties, whose order is what "stable" promises."""
+    from mastermind.core._kernels import stable_argsort
+
+    array = np.array(keys).astype(dtype)
+    assert stable_argsort(array).tolist() == np.argsort(array, kind="stable").tolist()

@@ -78,3 +78,44 @@ def replay_depths(
         if reach[i] != reached[i]:
             return False, out
     return True, out
+
+
+@nb.njit(cache=True, nogil=True)
+def stable_argsort(keys):  # pragma: no cover - compiled
+    """The indices that sort ``keys``, equal keys in their order: ``np.argsort(keys,
+    kind="stable")``, written out because numba's own merge sort takes seconds to compile.
+
+    Insertion sort of runs of 16, then bottom-up merges.
+    """
+    n = keys.shape[0]
+    order = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        order[i] = i
+    run = 16
+    for lo in range(0, n, run):
+        for i in range(lo + 1, min(lo + run, n)):
+            x = order[i]
+            j = i
+            while j > lo and keys[order[j - 1]] > keys[x]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = x
+    if n <= run:
+        return order
+    other = np.empty(n, dtype=np.int64)
+    width = run
+    while width < n:
+        for lo in range(0, n, 2 * width):
+            mid = min(lo + width, n)
+            hi = min(lo + 2 * width, n)
+            i, j = lo, mid
+            for k in range(lo, hi):
+                if j >= hi or (i < mid and keys[order[i]] <= keys[order[j]]):
+                    other[k] = order[i]
+                    i += 1
+                else:
+                    other[k] = order[j]
+                    j += 1
+        order, other = other, order
+        width *= 2
+    return order

@@ -18,6 +18,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from mastermind.core._kernels import stable_argsort
 from mastermind.core._symmetry_kernels import canonical_mask_blocks, restrict_group_kernel
 from mastermind.engines.exact._kernels import (
     _before,
@@ -209,14 +210,14 @@ def node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent,
     with the colours absent from every candidate (they never score) permuted freely too.
     ``masks`` caches the canonical-code masks by group (few groups recur at many nodes)."""
     colors = cmaps.shape[1]
-    free_bits = 0
+    free_bits = np.int64(0)  # not the literal 0: see n_pick in dfs
     n_free = 0
     for col in range(colors):
         if cmaps[0, col] < 0:
             free_bits |= 1 << col
             n_free += 1
     trivial = perms.shape[0] == 1 and n_free <= 1
-    absent = 0
+    absent = np.int64(0)
     if consistent:
         if trivial:
             return cands
@@ -230,7 +231,7 @@ def node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent,
             # the absent colours add no permutation the group does not already have
             if trivial:
                 return all_codes
-            absent = 0
+            absent = np.int64(0)
     key = group_key(perms, cmaps, free_bits, absent)
     if key in masks:
         mask = masks[key]
@@ -271,8 +272,11 @@ def child_group(perms, cmaps, code):  # pragma: no cover - compiled
     k = 0
     for e in range(keep.shape[0]):
         if keep[e]:
-            out_p[k] = perms[e]
-            out_c[k] = new[e]
+            # element by element: a row assignment brings seconds of compiling (its error message)
+            for col in range(perms.shape[1]):
+                out_p[k, col] = perms[e, col]
+            for col in range(cmaps.shape[1]):
+                out_c[k, col] = new[e, col]
             k += 1
     return out_p, out_c
 
@@ -408,7 +412,9 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         elif exact_value < lower:
             lower = exact_value
     n_guesses = guesses.shape[0]
-    n_pick = 0
+    # counters start as np.int64(0), not 0: a variable first typed as the literal 0 has numba
+    # compile every kernel it is passed to once more, for that literal (seconds on a first run)
+    n_pick = np.int64(0)
     pick = np.empty(n_guesses, dtype=np.int64)
     for gi in range(n_guesses):
         if not (useful[gi] and ok[gi]) or largest[gi] <= 2:
@@ -423,12 +429,12 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
     for t in range((n_pick - 2) // 2, -1, -1):
         _sift_down(pick, n_pick, t, bound, spread, guesses)
     heap = np.empty(max(n_pick, 1), dtype=np.int64)
-    n_heap = 0
+    n_heap = np.int64(0)
     buffers_ready = False
-    scratch = refine_buffers(scores, cands[:0], w[:0], win + 1, False)
+    scratch = refine_buffers(scores, cands[:0], w[:0], win + 1, np.bool_(False))  # not literals: see n_pick
     # guesses explored so far, for one guess per partition
     log = new_partition_log(n_pick)
-    n_log = 0
+    n_log = np.int64(0)
     table = rank_tables[min(a.most, branching)]
     exact_size_e = 2
     if refine and table.shape[0] > 2 and table[2] == table[1]:
@@ -452,14 +458,14 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
             # which then fail early: p4c9n takes 8x fewer nodes than largest first)
             g = guesses[gi]
             out, out_w, starts, sizes, _, cbounds = split_classes(
-                scores, g, cands, w, table, win + 1, win, unit, refine
+                scores, np.int64(g), cands, w, table, win + 1, win, unit, refine
             )
             acc = own
             for c in range(cbounds.shape[0]):
                 acc += cbounds[c]
             if acc < best:
                 c_perms, c_cmaps = child_group(perms, cmaps, codes[g])
-                order = np.argsort(sizes, kind="mergesort")
+                order = stable_argsort(sizes)
                 for c in order:
                     size = sizes[c]
                     if size <= exact_size_e:
@@ -499,7 +505,7 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
             break
         if refine and _has_refinable(counts[:, gi], win, a.two_level):
             if not buffers_ready:
-                scratch = refine_buffers(scores, cands, w, win + 1, True)
+                scratch = refine_buffers(scores, cands, w, win + 1, np.bool_(True))
                 buffers_ready = True
             v = refine_guess(
                 scores,

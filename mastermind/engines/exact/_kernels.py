@@ -11,6 +11,8 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from mastermind.core._kernels import stable_argsort
+
 # What ``assess_guesses`` learns about a node, one typed value (numba builds and caches it).
 Assessment = namedtuple(
     "Assessment",
@@ -38,7 +40,7 @@ _M2 = np.uint64(0xBF58476D1CE4E5B9)
 _M3 = np.uint64(0x94D049BB133111EB)
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")  # tiny: typed in each caller, not once per argument type
 def _mix(h, x):  # pragma: no cover - compiled
     """splitmix64 step: a well-mixed 64-bit hash of the running hash and one more value."""
     z = h ^ (np.uint64(x) + _M1 + (h << np.uint64(6)) + (h >> np.uint64(2)))
@@ -426,7 +428,7 @@ def refined_bound_capped(
         plain = buf_w[0] * 0
         for i in range(hi - lo):
             plain += buf_w[lo + i] * rank_cost[i]
-        total += class_bound(local, buf[lo:hi], buf_w[lo:hi], rank_cost, unit, True, seen) - plain
+        total += class_bound(local, buf[lo:hi], buf_w[lo:hi], rank_cost, unit, np.bool_(True), seen) - plain
         if total >= limit:
             return total
     return total
@@ -439,7 +441,9 @@ def guess_refined_bound(
     """The refined bound of one guess, its own cost left out: ``refined_bound`` with weights,
     else ``refined_bound_capped`` (only whether it reaches ``limit`` matters then)."""
     if weighted:
-        return refined_bound(scores, guess, cands, weights, rank_cost, win + 1, win, unit, True, scratch)
+        return refined_bound(
+            scores, guess, cands, weights, rank_cost, win + 1, win, unit, np.bool_(True), scratch
+        )
     return refined_bound_capped(
         scores, guess, cands, weights, rank_cost, count, win, unit, base, limit, scratch
     )
@@ -608,7 +612,7 @@ def most_classes(scores, guesses, all_guesses, cands, win):  # pragma: no cover 
 def refine_buffers(scores, cands, weights, n_slots, refine):  # pragma: no cover - compiled
     """Scratch arrays of the refined bound; with ``refine``, the answers among ``cands``."""
     n = cands.shape[0]
-    buf = np.empty(n, dtype=np.int64)
+    buf = np.empty(n, dtype=np.int32)  # positions in cands; int32 as cands, one class_bound for both
     buf_w = np.empty(n, dtype=weights.dtype)
     start = np.empty(n_slots + 1, dtype=np.int64)
     pos = np.empty(n_slots, dtype=np.int64)
@@ -640,7 +644,20 @@ def plan_node(
     """
     n_slots = win + 1  # the win is the last answer slot
     a = assess_guesses(
-        scores, guesses, False, cands, weights, rank_tables, size_tables, own, beta, win, weighted, refine, 1
+        # np.bool_ and np.int64: the same kernels as the search's, not literal-typed twins of them
+        scores,
+        guesses,
+        np.bool_(False),
+        cands,
+        weights,
+        rank_tables,
+        size_tables,
+        own,
+        beta,
+        win,
+        weighted,
+        refine,
+        np.int64(1),
     )
     counts, parts, largest, spread, useful, bound, ok = (
         a.counts,
@@ -655,7 +672,7 @@ def plan_node(
     n_guesses = guesses.shape[0]
     scratch = refine_buffers(scores, cands, weights, n_slots, refine)
     rest_min = np.inf
-    n_plan = 0
+    n_plan = np.int64(0)  # not the literal 0: see n_pick in _dfs.dfs
     pick = np.empty(n_guesses, dtype=np.int64)
     for gi in range(n_guesses):
         if not (useful[gi] and ok[gi]) or largest[gi] <= 2:
@@ -698,13 +715,13 @@ def plan_node(
         rest_min = exact_value
     pick = pick[:n_plan]
     # sort by bound, ties by spread (stable passes); drop those above the final cut-off
-    order = np.argsort(spread[pick], kind="mergesort")
+    order = stable_argsort(spread[pick])
     pick = pick[order]
-    order = np.argsort(bound[pick], kind="mergesort")
+    order = stable_argsort(bound[pick])
     pick = pick[order]
     # one guess per partition
     log = new_partition_log(n_plan)
-    n_log = 0
+    n_log = np.int64(0)
     plan = np.empty(n_plan, dtype=np.int64)
     plan_bound = np.empty(n_plan, dtype=bound.dtype)
     k = 0
@@ -791,5 +808,5 @@ def _heap_pop(heap, size, bound, spread, guesses):  # pragma: no cover - compile
     top = heap[0]
     size -= 1
     heap[0] = heap[size]
-    _sift_down(heap, size, 0, bound, spread, guesses)
+    _sift_down(heap, size, np.int64(0), bound, spread, guesses)
     return top, size

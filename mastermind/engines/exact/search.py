@@ -225,7 +225,7 @@ class Search:
             w,
             rank_tables,
             size_tables,
-            own,
+            float(own),  # a float, as in the search: one compiled plan_node, not two
             float(beta),
             self.win,
             self.weighted,

@@ -79,12 +79,14 @@ def score_guess_range(
             src_codes, src_counts, off = g_codes, g_counts, 0
         for i in range(n):
             c = candidates[i]
-            if use_table and run:
-                ans[:width] = scores[c, g0 : g0 + width]
-            elif use_table:
+            if use_table:
                 line = scores[c]
-                for j in range(width):
-                    ans[j] = line[guesses[lo + j]]
+                if run:  # a loop, not a slice assignment, whose error message takes seconds to compile
+                    for j in range(width):
+                        ans[j] = line[g0 + j]
+                else:
+                    for j in range(width):
+                        ans[j] = line[guesses[lo + j]]
             else:
                 black[:width] = 0
                 common[:width] = 0

@@ -13,6 +13,8 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from mastermind.core._kernels import stable_argsort
+
 # What the kernels read, as one typed value. ``scores``: the symmetric answer matrix (uint8);
 # ``trees[b, n]``: the least sum of depths of ``n`` secrets in a tree of branching ``b`` (see
 # :func:`mastermind.engines.models.bounds.perfect_tree_table`), up to the game's branching
@@ -93,7 +95,7 @@ def level_one_total(tables: BoundTables, cands: np.ndarray, guesses: np.ndarray,
     fill = np.empty(slots, dtype=np.int64)
     parts = np.empty(n, dtype=cands.dtype)
     best = np.iinfo(np.int64).max
-    for i in np.argsort(cheap, kind="mergesort"):
+    for i in stable_argsort(cheap):
         if n + cheap[i] >= best:
             break
         # the classes of this guess, one after the other in ``parts``
