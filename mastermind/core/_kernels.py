@@ -80,7 +80,9 @@ def replay_depths(
     return True, out
 
 
-@nb.njit(cache=True, nogil=True)
+# not cached on its own (its callers are, with it inside): processes that compile different
+# key types at once would race on one cache index, and numba's index is not safe for that
+@nb.njit(nogil=True)
 def stable_argsort(keys):  # pragma: no cover - compiled
     """The indices that sort ``keys``, equal keys in their order: ``np.argsort(keys,
     kind="stable")``, written out because numba's own merge sort takes seconds to compile.
