@@ -41,7 +41,7 @@ def precompile() -> float:
 
 
 def main() -> int:
-    print("compiling the mastermind kernels once, about 60 s", file=sys.stderr, flush=True)
+    print("compiling the mastermind kernels once, about 40 s on 2 cores", file=sys.stderr, flush=True)
     print(f"compiled in {precompile():.0f} s", file=sys.stderr)
     return 0
 
