@@ -643,21 +643,10 @@ def plan_node(
     left out (for the lower bound when the search fails) and b.
     """
     n_slots = win + 1  # the win is the last answer slot
+    # np.bool_ and np.int64, not literals: the search's own compiled kernels, not twins of them
+    no, one = np.bool_(False), np.int64(1)
     a = assess_guesses(
-        # np.bool_ and np.int64: the same kernels as the search's, not literal-typed twins of them
-        scores,
-        guesses,
-        np.bool_(False),
-        cands,
-        weights,
-        rank_tables,
-        size_tables,
-        own,
-        beta,
-        win,
-        weighted,
-        refine,
-        np.int64(1),
+        scores, guesses, no, cands, weights, rank_tables, size_tables, own, beta, win, weighted, refine, one
     )
     counts, parts, largest, spread, useful, bound, ok = (
         a.counts,
