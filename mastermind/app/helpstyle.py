@@ -29,7 +29,7 @@ class Command(TyperCommand):
         pieces = [self.options_metavar] if self.options_metavar else []
         for param in self.get_params(ctx):
             if isinstance(param, TyperArgument):
-                name = param.display_name_raw
+                name = param.metavar or (param.name or "").upper()
                 if param.nargs != 1:
                     name += "..."
                 pieces.append(name if param.required else f"[{name}]")
