@@ -4,6 +4,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,32 @@ def test_a_failed_precompilation_warns_and_does_not_fail_the_install(tmp_path, c
     (app / "precompile.py").write_text("raise SystemExit(3)\n")  # sources whose precompile fails
     assert _setup_module().precompile(tmp_path) is False
     assert "the first command will compile them" in capfd.readouterr().err
+
+
+def test_the_module_takes_no_arguments_and_explains_itself(capsys):
+    from mastermind.app.precompile import main
+
+    assert main(["--help"]) == 0
+    assert "pip install -e ." in capsys.readouterr().out
+    assert main(["--fast"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'--fast'" in err
+
+
+def test_ctrl_c_stops_it_in_one_line(tmp_path):
+    """Ctrl-C at a terminal reaches the whole process group, the compiling child included:
+    one line from the parent, nothing from the child, exit code 130."""
+    import pexpect
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}  # empty: minutes of compiling ahead
+    child = pexpect.spawn(
+        sys.executable, ["-m", "mastermind.app.precompile"], env=env, encoding="utf-8", timeout=60
+    )
+    child.expect("compiling the mastermind kernels once")
+    time.sleep(2)  # the child process is compiling by now
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "interrupted" in child.before
+    assert "Traceback" not in child.before and "Process " not in child.before

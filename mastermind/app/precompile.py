@@ -40,9 +40,21 @@ def precompile() -> float:
     return time.perf_counter() - start
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args in (["-h"], ["--help"]):
+        print(__doc__)
+        return 0
+    if args:
+        print(f"error: precompile takes no arguments, got {' '.join(args)!r}", file=sys.stderr)
+        return 2
     print("compiling the mastermind kernels once, about 40 s on 2 cores", file=sys.stderr, flush=True)
-    print(f"compiled in {precompile():.0f} s", file=sys.stderr)
+    try:
+        seconds = precompile()
+    except KeyboardInterrupt:
+        print("interrupted: kernels not compiled yet are compiled by the first command", file=sys.stderr)
+        return 130
+    print(f"compiled in {seconds:.0f} s", file=sys.stderr)
     return 0
 
 

@@ -69,3 +69,14 @@ def test_submit_lets_the_parent_work_meanwhile(tmp_path):
         worker.submit(_forever, (), time_limit=0.5)
         assert worker.result() is None  # the deadline stops a job that never ends
         assert worker.run(max, (1, 2), time_limit=60) == 2
+
+
+def test_the_child_leaves_ctrl_c_to_the_parent():
+    """Ctrl-C at a terminal reaches the child too; the parent decides (and ends the child), so
+    the child neither dies with its own traceback nor drops the job it runs."""
+    import signal
+
+    with TimedWorker() as worker:
+        worker.run(pow, (2, 3), time_limit=60)  # started
+        os.kill(worker._proc.pid, signal.SIGINT)
+        assert worker.run(pow, (2, 10), time_limit=60) == 1024

@@ -12,6 +12,7 @@ its child terminated, and the next job starts a fresh one.
 from __future__ import annotations
 
 import multiprocessing as mp
+import signal
 import time
 import traceback
 from collections.abc import Callable
@@ -27,6 +28,9 @@ STARTUP_LIMIT = 120.0
 
 
 def _serve(conn) -> None:
+    # Ctrl-C reaches the whole process group; the parent decides, and ends this process
+    # (otherwise the child prints its own traceback beside the parent's one-line report)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     conn.send(("ready", None, 0.0))
     while True:
         try:
