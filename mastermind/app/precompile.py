@@ -9,6 +9,7 @@ child process, the heuristics and the bounds here.
 
 from __future__ import annotations
 
+import signal
 import sys
 import time
 
@@ -48,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     if args:
         print(f"error: precompile takes no arguments, got {' '.join(args)!r}", file=sys.stderr)
         return 2
+    # Ctrl-C stops it even when started with SIGINT ignored (a shell's background jobs are)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     print("compiling the mastermind kernels once, about 40 s on 2 cores", file=sys.stderr, flush=True)
     try:
         seconds = precompile()
