@@ -4,7 +4,8 @@ An editable install (``pip install -e .``) runs this from its build step (``setu
 the first command after installing loads its kernels from numba's cache instead of compiling
 them for most of a minute. It plays a tiny game through the commands' code paths, on two
 cores: the exact search (plain, tie-break, the work-unit planning: one compiled search) in a
-child process, the heuristics and the bounds here.
+child process from the start; the heuristics, the bounds and, sooner than the child gets to
+it, the work-unit planning here.
 """
 
 from __future__ import annotations
@@ -13,13 +14,12 @@ import signal
 import sys
 import time
 
-TINY = (2, 3)  # pegs, colours: every kernel is reached, none takes long to run
 HOUR = 3600.0
 
 
 def precompile() -> float:
     """Compile (or load from the cache) the kernels of every command; the seconds it took."""
-    from mastermind.engines.exact.warmup import compile_kernels
+    from mastermind.engines.exact.warmup import compile_kernels, plan_root, tiny_table
     from mastermind.engines.models.timed import TimedWorker
 
     start = time.perf_counter()
@@ -28,15 +28,12 @@ def precompile() -> float:
         # imported only now: the heuristics' kernels have signatures, so importing compiles them
         from mastermind.app.registry import HEURISTIC_NAMES, strategy_tree
         from mastermind.app.reports import game_bounds
-        from mastermind.core.game import CodeTable, Rules
 
-        table = CodeTable(Rules(*TINY))
+        table = tiny_table()
         for name in HEURISTIC_NAMES:
             strategy_tree(name, table).stats(table)
         game_bounds(table)
-        from mastermind.engines.exact.solver import ExactSolver
-
-        ExactSolver(table).new_search().plan(table.all_codes, 9, float("inf"))
+        plan_root(table)
         worker.result()
     return time.perf_counter() - start
 

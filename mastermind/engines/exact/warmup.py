@@ -6,16 +6,35 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
+
+if TYPE_CHECKING:
+    from mastermind.core.game import CodeTable
+
+
+def tiny_table() -> CodeTable:
+    """The game every warm-up plays: solved at once, and every kernel is reached."""
+    from mastermind.core.game import CodeTable, Rules
+
+    return CodeTable(Rules(2, 3))
+
+
+def plan_root(table: CodeTable) -> None:
+    """Plan the root of ``table`` as the work-unit driver does (``plan_node`` and its
+    kernels), which a tiny game's own search never reaches."""
+    from mastermind.engines.exact.solver import ExactSolver
+
+    ExactSolver(table).new_search().plan(table.all_codes, 9, float("inf"))
 
 
 def compile_kernels() -> None:
     """Solve a tiny game, so that the kernels of every search (plain and tie-break, and the
     work-unit driver's planning) are compiled or loaded from numba's cache."""
-    from mastermind.core.game import CodeTable, Rules
     from mastermind.engines.exact.solver import solve
 
-    solve(CodeTable(Rules(2, 3)), tie_break=True)
+    solve(tiny_table(), tie_break=True)
     load_kernels()
 
 
@@ -29,13 +48,12 @@ def load_kernels() -> None:
     if _loaded:
         return
     _loaded = True  # first: the tiny solve below goes through the driver, which calls this
-    from mastermind.core.game import CodeTable, Rules
     from mastermind.core.progress import NoProgress
-    from mastermind.engines.exact.solver import ExactSolver, solve
+    from mastermind.engines.exact.solver import solve
 
-    table = CodeTable(Rules(2, 3))
+    table = tiny_table()
     solve(table, progress=NoProgress())
-    ExactSolver(table).new_search().plan(table.all_codes, 9, float("inf"))
+    plan_root(table)
 
 
 def ensure_compiled(stream=None, quiet: bool = False) -> float | None:
