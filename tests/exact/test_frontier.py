@@ -11,6 +11,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from mastermind.app.cli import main
@@ -373,6 +374,59 @@ def test_a_killed_run_resumes_from_its_checkpoint(tmp_path):
     assert proc.returncode == 0, err
     data = json.loads(out)
     assert data["total"] == 5625 and data["proven"] and data["units_reused"] >= 3
+
+
+class _StopAfter:
+    """A progress object that stops the search after ``n`` work units."""
+
+    def __init__(self, flag, n: int) -> None:
+        self.flag, self.n, self.seen = flag, n, 0
+
+    def start(self, total, description=""):
+        pass
+
+    def advance(self, n=1):
+        self.seen += n
+        if self.seen >= self.n:
+            self.flag[0] = 1
+
+
+def test_a_run_stopped_before_its_first_unit_reports_what_its_checkpoint_proved(tmp_path):
+    # e.g. a time limit spent starting a cluster's workers: the run reaches no unit it would
+    # reuse, yet the bounds its checkpoint's runs proved still hold
+    table = CodeTable(Rules(5, 6))
+    folder = str(tmp_path / "ck")
+    flag = np.zeros(1, dtype=np.uint8)
+    first = solve(table, checkpoint=folder, stop=flag, progress=_StopAfter(flag, 40))
+    floor = 2 * table.n - 1  # every secret needs a guess, all but one a second
+    assert not first.proven and first.lower_bound > floor
+    again = solve(table, checkpoint=folder, stop=np.ones(1, dtype=np.uint8))
+    assert not again.proven and again.counters.units == 0
+    assert again.lower_bound == first.lower_bound and again.upper_bound == first.upper_bound
+    # a finished run keeps the optimum: a rerun stopped at once still has it, with its strategy
+    folder = str(tmp_path / "p4c5")
+    assert solve(CodeTable(Rules(4, 5)), checkpoint=folder).total == 2463
+    again = solve(CodeTable(Rules(4, 5)), checkpoint=folder, stop=np.ones(1, dtype=np.uint8))
+    assert again.proven and again.total == 2463 and again.tree is not None
+
+
+def test_checkpoint_bounds_keep_the_best_of_every_run_and_refuse_damage(tmp_path):
+    from mastermind.core.tree import Node
+    from mastermind.engines.exact.checkpoint import Checkpoint, CheckpointError, RootBounds
+
+    store = Checkpoint(tmp_path, {"rules": "p3c3"})
+    assert store.bounds() is None
+    a = RootBounds(10.0, 20.0, Node(1, 3))
+    assert store.keep_bounds(a) == a
+    assert store.keep_bounds(RootBounds(12.0)) == RootBounds(12.0, 20.0, Node(1, 3))
+    assert store.keep_bounds(RootBounds(11.0, 15.0, Node(2, 3))) == RootBounds(12.0, 15.0, Node(2, 3))
+    store.close()
+    again = Checkpoint(tmp_path, {"rules": "p3c3"})
+    assert again.bounds() == RootBounds(12.0, 15.0, Node(2, 3))
+    again.db.execute("UPDATE meta SET value = replace(value, '12.0', '13.0') WHERE name = 'bounds'")
+    with pytest.raises(CheckpointError, match="damaged"):
+        again.bounds()
+    again.close()
 
 
 # ---- stopping ----------------------------------------------------------------------------------

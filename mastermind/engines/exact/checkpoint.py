@@ -11,7 +11,9 @@ subtree, and a SHA-256 checksum of the row. The file also records what the searc
 for (rules, pool, weights, cost unit, objective...); a checkpoint for anything else, or a
 damaged file or row, is refused with a one-line error, never used. It also adds up the wall
 seconds its runs searched (a killed run's last seconds after its last unit are not counted),
-so that a result proven over several runs can say what it cost.
+so that a result proven over several runs can say what it cost, and the best bounds on the
+whole game its runs proved (the greatest lower bound, the cheapest strategy found), so that a
+run stopped before it reaches the units it reuses still reports them.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import json
 import os
 import sqlite3
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from mastermind.core.errors import MastermindError
@@ -32,6 +35,50 @@ FORMAT = 1
 
 class CheckpointError(MastermindError):
     """A checkpoint that cannot be used: wrong place, other problem, damaged."""
+
+
+@dataclass(frozen=True)
+class RootBounds:
+    """What runs proved about the whole game: ``lower`` <= optimum <= ``upper``, ``tree`` a
+    strategy costing ``upper`` (None with ``upper`` infinite).
+
+    >>> a = RootBounds(10.0, 14.0, Node(0, 3))
+    >>> a.merge(RootBounds(11.0, float("inf"), None))
+    RootBounds(lower=11.0, upper=14.0, tree=Node(guess=0, candidates=3, children={}))
+    """
+
+    lower: float
+    upper: float = float("inf")
+    tree: Node | None = None
+
+    def merge(self, other: RootBounds) -> RootBounds:
+        """The better of each bound."""
+        best = other if other.upper < self.upper else self
+        return RootBounds(max(self.lower, other.lower), best.upper, best.tree)
+
+    def encode(self) -> str:
+        body = json.dumps(
+            {
+                "lower": self.lower,
+                "upper": None if self.upper == float("inf") else self.upper,
+                "tree": None if self.tree is None else encode_tree(self.tree),
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+        return json.dumps({"bounds": body, "checksum": hashlib.sha256(body.encode()).hexdigest()})
+
+    @staticmethod
+    def decode(text: str) -> RootBounds:
+        """Raises ValueError (also for a failed checksum), TypeError or KeyError when damaged."""
+        outer = json.loads(text)
+        body = outer["bounds"]
+        if hashlib.sha256(body.encode()).hexdigest() != outer["checksum"]:
+            raise ValueError("the bounds fail their checksum")
+        data = json.loads(body)
+        upper = float("inf") if data["upper"] is None else float(data["upper"])
+        tree = None if data["tree"] is None else decode_tree(data["tree"])
+        return RootBounds(float(data["lower"]), upper, tree)
 
 
 def encode_tree(node: Node) -> list:
@@ -169,6 +216,33 @@ class Checkpoint:
             return None
         row = self.db.execute("SELECT value FROM meta WHERE name = 'seconds'").fetchone()
         return None if row is None else float(row[0])
+
+    def bounds(self) -> RootBounds | None:
+        """The best bounds on the whole game that runs kept here (None: none yet)."""
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE name = 'bounds'").fetchone()
+            return None if row is None else RootBounds.decode(row[0])
+        except (sqlite3.DatabaseError, ValueError, TypeError, KeyError) as exc:
+            raise CheckpointError(f"checkpoint {self.path} is damaged: its bounds: {exc}") from None
+
+    def keep_bounds(self, found: RootBounds) -> RootBounds:
+        """Keep what a run proved, merged with what earlier runs kept (one transaction, so
+        that runs sharing the file keep the best of both); the merged bounds."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            known = self.bounds()
+            merged = found if known is None else known.merge(found)
+            if merged != known:
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('bounds', ?)", (merged.encode(),))
+            self.db.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise CheckpointError(f"checkpoint {self.path}: cannot keep the bounds: {exc}") from None
+        except CheckpointError:
+            self.db.execute("ROLLBACK")
+            raise
+        return merged
 
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM units").fetchone()[0]

@@ -321,6 +321,11 @@ class Driver:
     def run(self, cands, r: int, budget=INF, group=None) -> Answer:
         """Solve the root; the progress total is counted first."""
         group = self.solver.group if group is None else group
+        # what earlier runs proved about the whole game counts from the start: a run stopped
+        # before it reaches the units it would reuse still reports it
+        known = self.checkpoint.bounds() if self.checkpoint is not None and budget == INF else None
+        if known is not None:
+            self.lower, self.upper = max(self.lower, known.lower), min(self.upper, known.upper)
         if self.progress is not None:
             self.progress.start(None, "optimal: planning")
         try:
@@ -341,6 +346,8 @@ class Driver:
             forget_run(self.run_id)
             self._plans.clear()
             self._ahead.clear()
+        if self.checkpoint is not None and budget == INF:
+            answer = self._keep_bounds(answer)
         if answer.proven:
             self.lower = answer.value
             self.upper = answer.value if answer.node is not None else INF
@@ -351,6 +358,19 @@ class Driver:
         if finish is not None:  # the last unit's line may predate the final bounds
             finish({**self._state(), "proven": answer.proven})
         return answer
+
+    def _keep_bounds(self, answer: Answer) -> Answer:
+        """The answer with the bounds kept in the checkpoint, which keeps this one's too."""
+        from mastermind.engines.exact.checkpoint import RootBounds
+
+        if answer.proven:
+            if answer.node is not None:  # (None: no strategy within the guesses allowed)
+                self.checkpoint.keep_bounds(RootBounds(answer.value, answer.value, answer.node))
+            return answer
+        best = self.checkpoint.keep_bounds(RootBounds(answer.value, answer.upper, answer.node))
+        if best.tree is not None and best.lower >= best.upper:  # a strategy at a proven bound
+            return Answer(best.upper, True, best.tree)
+        return Answer(best.lower, False, best.tree, best.upper)
 
     def status(self) -> str:
         return (
