@@ -394,10 +394,10 @@ class _StopAfter:
 def test_a_run_stopped_before_its_first_unit_reports_what_its_checkpoint_proved(tmp_path):
     # e.g. a time limit spent starting a cluster's workers: the run reaches no unit it would
     # reuse, yet the bounds its checkpoint's runs proved still hold
-    table = CodeTable(Rules(5, 6))
+    table = CodeTable(Rules(4, 6))
     folder = str(tmp_path / "ck")
     flag = np.zeros(1, dtype=np.uint8)
-    first = solve(table, checkpoint=folder, stop=flag, progress=_StopAfter(flag, 40))
+    first = solve(table, checkpoint=folder, stop=flag, progress=_StopAfter(flag, 3))
     floor = 2 * table.n - 1  # every secret needs a guess, all but one a second
     assert not first.proven and first.lower_bound > floor
     again = solve(table, checkpoint=folder, stop=np.ones(1, dtype=np.uint8))
