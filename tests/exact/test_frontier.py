@@ -429,6 +429,42 @@ def test_checkpoint_bounds_keep_the_best_of_every_run_and_refuse_damage(tmp_path
     again.close()
 
 
+@pytest.mark.parametrize("text", ["p3c4", "p4c4", "p3c5n", "p4c6"])
+def test_the_roots_two_level_bounds_never_exceed_a_guess_s_optimum(text):
+    from mastermind.engines.exact import solve_by_first_guess
+    from mastermind.engines.exact.parallel import make_driver
+
+    table = CodeTable(Rules.parse(text))
+    solver = ExactSolver(table)
+    driver = make_driver(solver)
+    plan = driver._plan(solver.cands, UNLIMITED, solver.group)
+    floors = dict(driver.ordered_guesses(solver.cands, UNLIMITED, solver.group, plan, 0))
+    driver.backend.close()
+    optimum = {r.first_guess: r.total for r in solve_by_first_guess(table)}
+    assert floors and all(floors[g] <= optimum[g] for g in floors)
+    # the second level bounds at least one guess above the first level
+    assert any(f > b for f, b in zip(sorted(floors.values()), sorted(plan.bounds)))
+
+
+def test_a_run_stopped_once_planned_reports_the_two_level_bound():
+    from mastermind.engines.models.bounds import lookahead_total_bound
+
+    table = CodeTable(Rules(5, 6))
+    flag = np.zeros(1, dtype=np.uint8)
+
+    class StopWhenPlanned:
+        def start(self, total, description=""):
+            if total is not None:  # the units are counted: the root and its classes are planned
+                flag[0] = 1
+
+        def advance(self, n=1):
+            pass
+
+    result = solve(table, stop=flag, progress=StopWhenPlanned())
+    assert not result.proven and result.counters.units == 0
+    assert result.lower_bound > lookahead_total_bound(table, 1)
+
+
 # ---- stopping ----------------------------------------------------------------------------------
 
 

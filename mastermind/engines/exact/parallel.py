@@ -12,6 +12,10 @@ only the top levels run here, in Python, so that their work can be handed out:
   every other guess is explored class by class as well, in bound order, so that no unit
   runs for long (idle workers at the end, work lost when a run is killed).
 
+At the root, each guess is bounded with two levels of lookahead (each class at the least
+bound of the guesses its own plan weighs) and the guesses are taken in that order; deeper
+sets use the one-level bounds of the compiled search.
+
 Sets of at least ``split_size`` secrets, down to ``split_depth`` levels, are expanded; smaller
 ones are one unit each. Finished units go to the checkpoint, if any, and a unit found there is
 not run again. A stop (Ctrl-C, time limit) ends the run with what is proven: a lower bound on
@@ -312,8 +316,9 @@ class Driver:
         plan = self._plan(cands, r, group)
         if not plan.guesses:
             return 0
-        spread = plan.guesses if self.spreads(len(cands), depth) else plan.guesses[:1]
-        n = len(plan.guesses) - len(spread)
+        guesses = [g for g, _ in self.ordered_guesses(cands, r, group, plan, depth)]
+        spread = guesses if self.spreads(len(cands), depth) else guesses[:1]
+        n = len(guesses) - len(spread)
         for guess in spread:
             n += self._planned_below(cands, r, group, guess, plan.most, depth)
         return n
@@ -380,18 +385,24 @@ class Driver:
 
     def _plan(self, cands, r, group):
         """The node plan (guesses in bound order), made once for counting and solving."""
-        key = (np.asarray(cands, dtype=np.int32).tobytes(), min(r, len(cands) + 1))
+        key = self._plan_key(cands, r)
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = self.planner.plan(cands, r, INF, group)
         return plan
+
+    @staticmethod
+    def _plan_key(cands, r: int) -> tuple[bytes, int]:
+        return np.asarray(cands, dtype=np.int32).tobytes(), min(r, len(cands) + 1)
 
     def solve(self, cands, r: int, budget, group, depth: int = 0, floor: float = 0.0) -> Answer:
         """The answer for ``cands`` with ``r`` guesses left under ``budget`` (``floor``: a
         lower bound known beforehand)."""
         if len(cands) > TINY and self.stopping():
             self.skip(self.count_units(cands, r, group, depth))
-            return Answer(floor, False)
+            plan = self._plans.get(self._plan_key(cands, r))  # (no planning once stopped)
+            known = -INF if plan is None else self._floor(plan, cands, r, group, depth)
+            return Answer(max(floor, known), False)
         if len(cands) <= TINY or not self.expands(len(cands), r, depth):
             if len(cands) <= TINY:
                 return self._tiny(cands, r, budget, group)
@@ -414,7 +425,7 @@ class Driver:
         unfinished = INF  # least lower bound of the guesses left unproven
         if depth == 0 and best_node is not None:
             self.upper = min(self.upper, best)
-        rest = list(zip(plan.guesses, plan.bounds))
+        rest = self.ordered_guesses(cands, r, group, plan, depth)
         # expanded class by class: the best guess, or every guess at a spread root; the others
         # go out whole, one unit each, below
         explored = len(rest) if self.spreads(len(cands), depth) else 1
@@ -510,6 +521,43 @@ class Driver:
         classes = [(out[int(s) : int(s) + int(m)], int(a), child) for s, m, a in zip(starts, sizes, answers)]
         return classes, [search._as_cost(b) for b in bounds.tolist()], search.unit * w.sum().item()
 
+    def ordered_guesses(self, cands, r: int, group, plan, depth: int) -> list[tuple[int, float]]:
+        """The guesses to try on an expanded set, in order, with their lower bounds: the
+        plan's, and at the root each guess's two-level bound, in that order (ties in plan
+        order), a better guide to the best guess than one level (4x7: 127 k nodes, not 159 k)."""
+        if depth > 0:
+            return list(zip(plan.guesses, plan.bounds))
+        floors = [
+            (g, self._guess_floor(cands, r, group, g, plan.most, b))
+            for g, b in zip(plan.guesses, plan.bounds)
+        ]
+        return sorted(floors, key=lambda guess_floor: guess_floor[1])
+
+    def _class_floors(self, classes, bounds, r: int, depth: int) -> list:
+        """The classes' lower bounds: at the root, the least bound of the guesses each class's
+        plan tries (a second level of lookahead, planned once per run), else the bound of the
+        class alone. On big games the second level is what a stopped run can prove for the
+        guesses it did not reach (5x6: 35583 against 34464 for the root's guesses)."""
+        if depth > 0:
+            return bounds
+        return [
+            max(b, self._floor(self._plan(sub, r - 1, child), sub, r - 1, child, depth + 1))
+            if len(sub) > TINY
+            else b
+            for (sub, _, child), b in zip(classes, bounds)
+        ]
+
+    def _floor(self, plan, cands, r: int, group, depth: int) -> float:
+        """A lower bound on a set's cost: the least bound of every guess its plan weighed."""
+        first = [b for _, b in self.ordered_guesses(cands, r, group, plan, depth)[:1]]
+        exact = [plan.exact_value] if plan.exact_guess >= 0 else []
+        return min([*first, *exact, plan.rest_min])
+
+    def _guess_floor(self, cands, r: int, group, guess: int, most: int, bound) -> float:
+        """A root guess's lower bound: its cost and its classes' floors (at least ``bound``)."""
+        classes, bounds, own = self._classes(cands, r, group, guess, most)
+        return max(bound, own + sum(self._class_floors(classes, bounds, r, 0)))
+
     def _send_ahead(self, cands, r: int, budget, group, depth: int) -> None:
         """Send out now the units that solving this expanded set starts with (the classes of
         its first guess, as :meth:`solve` and :meth:`explore` will ask for them), so that the
@@ -546,6 +594,7 @@ class Driver:
     def explore(self, cands, r: int, budget, group, guess: int, most: int, depth: int) -> Answer:
         """The answer for one guess at an expanded node, its classes solved at once."""
         classes, bounds, own = self._classes(cands, r, group, guess, most)
+        bounds = self._class_floors(classes, bounds, r, depth)
         acc = own + sum(bounds)
         if acc >= budget:
             self.skip(self._planned_below(cands, r, group, guess, most, depth))
