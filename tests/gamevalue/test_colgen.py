@@ -130,3 +130,19 @@ def test_progress_bar_is_driven():
     assert result.proven and bar.starts and bar.steps >= 1
     with progress_bar(True) as rich_bar:  # the rich bar takes the same calls
         assert game_value(CodeTable(Rules(2, 3)), solver="search", progress=rich_bar).proven
+
+
+@pytest.mark.parametrize("solver", ["search", "exact"])
+def test_a_time_limit_stops_either_best_reply_solver_with_a_bound(solver):
+    # the pure-Python best-reply search used to run to its end whatever the time limit
+    import time
+
+    from mastermind.engines.models.bounds import perfect_tree_total
+
+    table = CodeTable(Rules(4, 5))  # whose value takes either solver many seconds
+    start = time.monotonic()
+    result = game_value(table, solver=solver, time_limit=0.3)
+    assert time.monotonic() - start < 3
+    assert not result.proven and result.stopped == "time limit"
+    # at least what the maker's uniform mix forces, even before the first best reply
+    assert result.lower_bound >= Fraction(perfect_tree_total(table.rules, table.n), table.n)

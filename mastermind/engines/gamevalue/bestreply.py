@@ -56,7 +56,7 @@ def best_reply(table: CodeTable, weights: Sequence, *, solver: str = "auto", job
     if solver == "auto":
         solver = "exact" if exact_solver_available() else "search"
     if solver == "search":
-        return search_best_reply(table, weights)
+        return search_best_reply(table, weights, stop=stop)
     from mastermind.engines.exact import solve
 
     if all(isinstance(w, (int, np.integer)) for w in weights):
@@ -73,8 +73,13 @@ def best_reply(table: CodeTable, weights: Sequence, *, solver: str = "auto", job
     return weighted_value(table, result.tree, list(weights)), result.tree
 
 
-def search_best_reply(table: CodeTable, weights: Sequence):
-    """Memoised exhaustive search over candidate sets with a simple bound; tiny games only."""
+def search_best_reply(table: CodeTable, weights: Sequence, *, stop=None):
+    """Memoised exhaustive search over candidate sets with a simple bound; tiny games only.
+
+    ``stop``: a flag (see :mod:`mastermind.core.cancel`), polled at every guess weighed:
+    :class:`~mastermind.core.cancel.Stopped` is raised once it is set."""
+    from mastermind.core.cancel import check
+
     if table.scores is None:
         raise MastermindError("the best-reply search needs the full score table")
     n = table.n
@@ -104,6 +109,7 @@ def search_best_reply(table: CodeTable, weights: Sequence):
         members = set(cands)
         # candidates first: they can win at once, so good bounds come early
         for g in list(cands) + [g for g in range(n) if g not in members]:
+            check(stop)
             row = rows[g]
             key = tuple(row[s] for s in cands)
             if key in seen:

@@ -137,7 +137,11 @@ def game_value(
     """
     if not 0 <= smoothing < 1:
         raise MastermindError(f"smoothing must be in [0, 1), got {smoothing}")
-    bounds: list = [0, math.inf]  # best lower and upper bounds so far, for a stopped run
+    from mastermind.engines.models.bounds import perfect_tree_total
+
+    # best lower and upper bounds so far, for a stopped run; the maker's uniform mix forces
+    # at least the perfect-tree bound of the plain game, before any best reply is known
+    bounds: list = [Fraction(perfect_tree_total(table.rules, table.n), table.n), math.inf]
 
     def status() -> str:
         return f"game value of {table.rules}: between {float(bounds[0]):.6f} and {float(bounds[1]):.6f}"
