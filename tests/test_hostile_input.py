@@ -261,6 +261,11 @@ def hostile_files(folder) -> dict:
             1,
         ),
         "huge Irving count": (b"9" * 5000 + b"(11: 0)", 1),
+        "count past int64": (
+            b'{"rules": "p2c2", "tree": {"candidates": ' + str(2**63).encode() + b', "guess": "11"}}',
+            1,
+        ),
+        "count past the codes": (b'{"rules": "p2c2", "tree": {"candidates": 5, "guess": "11"}}', 1),
         "wrong types": (b'{"rules": 4, "tree": []}', 1),
         "empty": (b"", 1),
         "unicode digits": ("³⁶(①②: 0)".encode(), 1),
@@ -419,6 +424,34 @@ def test_results_out_that_cannot_be_created(monkeypatch, capsys):
     code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
     assert_one_line_error(code, err, argv)
     assert "cannot create the folder" in err
+
+
+def test_an_unwritable_output_folder_is_refused_before_the_work(tmp_path):
+    # a read-only mount (where root cannot write either): the search of p4c7 (seconds) and
+    # the results rows used to be computed first, and lost
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "optimal.json").write_text("not json")
+    script = (
+        f"mount -t tmpfs -o ro tmpfs {folder} || exit 99; "
+        f"{sys.executable} -m mastermind optimal -r p4c7 --no-cache --out {folder}/x.json; echo $?; "
+        f"{sys.executable} -m mastermind compare -r p4c7 --plot {folder}/x.png; echo $?; "
+        f"{sys.executable} -m mastermind results --games p3c3 --out {folder}; echo $?; "
+        f"{sys.executable} -m mastermind results --games p3c3 --out {tmp_path / 'results'}; echo $?"
+    )
+    try:
+        proc = subprocess.run(
+            ["unshare", "-m", "sh", "-c", script], env=ENV, capture_output=True, text=True, timeout=120
+        )
+    except FileNotFoundError:
+        pytest.skip("needs unshare (util-linux) to mount a read-only folder")
+    if proc.returncode == 99 or "unshare:" in proc.stderr:
+        pytest.skip(f"cannot mount a read-only folder here: {proc.stderr.strip()[:100]}")
+    assert proc.stdout.split() == ["2", "2", "2", "2"], proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 4 and all(line.startswith("error: ") for line in lines), lines
+    assert sum("is not writable" in line for line in lines) == 3 and "is not JSON" in lines[3]
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from mastermind.core.errors import MastermindError
-from mastermind.core.fileio import read_text, write_atomic
+from mastermind.core.fileio import check_writable, read_text, write_atomic
 from mastermind.core.game import CodeTable, Rules
 
 OPTIMAL_FORMAT = "mastermind-results"
@@ -889,6 +889,11 @@ def run_tables(
     subfolder per game), so that a later run continues them."""
     if not out.is_dir():
         raise MastermindError(f"--out {out} is not a folder")
+    for name in tables:  # files that could not be merged into or written: refused before the work
+        fmt = OPTIMAL_FORMAT if name == "optimal" else GAME_VALUE_FORMAT
+        read_rows(out / f"{name}.json", fmt)
+        for suffix in (".json", ".md"):
+            check_writable(out / f"{name}{suffix}")
     done: dict[str, list[dict]] = {t: [] for t in tables}
     with Runner(
         max_seconds=max_seconds, jobs=jobs, solve_options=solve_options, checkpoint=checkpoint

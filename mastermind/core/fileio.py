@@ -162,11 +162,15 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     if target.is_dir():
         raise MastermindError(f"cannot write {shown}: it is a directory; give a file name")
     if target.exists():
-        if target.is_file() and _read_only(target, target.stat().st_mode):
+        if not target.is_file():  # a device or a FIFO: written in place
+            return
+        if _read_only(target, target.stat().st_mode):
             raise MastermindError(f"cannot write {shown}: the file is read-only")
-        return
-    if not target.parent.is_dir():
+    elif not target.parent.is_dir():
         raise MastermindError(f"cannot write {shown}: folder {target.parent} does not exist")
+    # the file is written beside its target and renamed over it (a read-only mount, too)
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise MastermindError(f"cannot write {shown}: folder {target.parent} is not writable")
 
 
 class BinaryReader(Protocol):

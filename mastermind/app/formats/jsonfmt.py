@@ -127,6 +127,10 @@ def _read_node(rules: Rules, obj: Any, path: tuple[str, ...]) -> Node:
     count = obj.get("candidates")
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
         raise StrategyFileError(f"{here}: 'candidates' must be a positive integer, got {count!r}")
+    if count > rules.n_codes:  # (and so within the integers the replay counts with)
+        raise StrategyFileError(
+            f"{here}: 'candidates' is {count}, more than the {rules.n_codes} codes of {rules}"
+        )
     guess_text = obj.get("guess")
     if not isinstance(guess_text, str):
         raise StrategyFileError(f"{here}: 'guess' must be a code as text, got {guess_text!r}")
