@@ -10,3 +10,8 @@ class MastermindError(ValueError):
     ...
     mastermind.core.errors.MastermindError: ...
     """
+
+
+class NoStrategy(MastermindError):
+    """Not bad input but an answer: no strategy meets the limit asked for (a number of
+    guesses, a first guess); the CLI reports it with exit code 1."""

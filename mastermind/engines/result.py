@@ -89,6 +89,8 @@ class Result(Generic[D]):
     startup_seconds: float | None = None  # starting the workers of a backend, outside ``seconds``
     checkpoint_seconds: float | None = None  # every run's search seconds, a checkpointed search's cost
     found_by: str | None = None  # a stopped search's best strategy came from this heuristic
+    worst_lower_bound: int | None = None  # a stopped search for the least worst case: proven so far
+    opening: Code | None = None  # the first guess a search was held to (a stopped one has no tree)
     details: D | None = None
 
     # ---- the names callers read ------------------------------------------------------------
@@ -114,7 +116,7 @@ class Result(Generic[D]):
 
     @property
     def first_guess(self) -> Code | None:
-        return None if self.tree is None else self.tree.root.guess
+        return self.opening if self.tree is None else self.tree.root.guess
 
     @property
     def nodes(self) -> int:
@@ -140,8 +142,8 @@ class Result(Generic[D]):
             "rules": str(self.rules),
             "objective": self.objective,
             "total": self.value,
-            "secrets": self.secrets,
-            "average": round(self.average, 6),
+            "secrets": self.secrets if self.stats is not None else None,  # (no strategy yet: null)
+            "average": round(self.average, 6) if self.value is not None else None,
             "worst": self.worst,
             "histogram": self.histogram,
             "first_guess": None if self.first_guess is None else self.rules.code_text(self.first_guess),
@@ -162,6 +164,8 @@ class Result(Generic[D]):
             data["stopped"] = self.stopped
         if self.found_by:
             data["found_by"] = self.found_by
+        if self.worst_lower_bound is not None:
+            data["worst_lower_bound"] = self.worst_lower_bound
         if self.max_guesses is not None:
             data["max_guesses"] = self.max_guesses
         if self.pool != "all":

@@ -125,6 +125,23 @@ def test_no_strategy_within_max_guesses_is_an_answer_exit_1(capsys, extra):
     assert err.strip() == "no strategy solves every secret of p3c3r within 2 guesses" + (
         " starting with 123" if extra[:1] == ["--first"] else ""
     )
+    # with --json the answer is a JSON document too
+    code, out, err = run(capsys, "optimal", "-r", "p3c3", "--max-guesses", "2", *extra, "--json")
+    data = json.loads(out)
+    assert code == 1 and err == "" and data["exists"] is False and data["max_guesses"] == 2
+
+
+def test_bad_input_under_max_guesses_is_refused_not_called_infeasible(capsys, tmp_path):
+    # every error used to read as "no strategy within N guesses" once --max-guesses was given
+    folder = str(tmp_path / "ck")
+    assert run(capsys, "optimal", "-r", "p3c4", "--checkpoint", folder)[0] == 0
+    code, out, err = run(capsys, "optimal", "-r", "p3c4", "--checkpoint", folder, "--max-guesses", "6")
+    assert code == 2 and "another search" in err and err.count("\n") == 1
+    (tmp_path / "afile").write_text("x")
+    code, out, err = run(
+        capsys, "optimal", "-r", "p3c4", "--checkpoint", str(tmp_path / "afile"), "--max-guesses", "6"
+    )
+    assert code == 2 and "not a folder" in err
 
 
 def test_tie_break_takes_a_value_as_on_heuristics(capsys):
@@ -145,3 +162,28 @@ def test_out_dash_is_standard_output(capsys):
     assert code == 0 and json.loads(out)["rules"] == "p2c3r"
     code, out, err = run(capsys, "optimal", "-r", "p2c3", "--out", "-", "--json")
     assert code == 2 and "standard output" in err
+
+
+def test_a_stopped_search_for_the_least_worst_case_reports_that_bound(capsys):
+    # it used to report a total lower bound of 0, 0 secrets and an average of 0.0
+    code, out, err = run(
+        capsys, "optimal", "-r", "p5c6", "--objective", "worst", "--time-limit", "1", "--json"
+    )
+    data = json.loads(out)
+    assert code == 0 and data["proven"] is False and data["stopped"] == "time limit"
+    assert data["lower_bound"] is None and data["secrets"] is None and data["average"] is None
+    assert 5 <= data["worst_lower_bound"] <= 7  # p5c6: at least 5 by counting; entropy plays 7
+    code, out, err = run(capsys, "optimal", "-r", "p5c6", "--objective", "worst", "--time-limit", "1")
+    assert code == 0 and f"worst case {data['worst_lower_bound']} guesses" in out and "total" not in out
+
+
+def test_by_first_guess_honours_the_time_limit(capsys):
+    import time
+
+    start = time.monotonic()
+    code, out, err = run(capsys, "optimal", "-r", "p5c6", "--by-first-guess", "--time-limit", "1", "--json")
+    assert time.monotonic() - start < 10  # it used to run to the end (many minutes)
+    rows = json.loads(out)
+    assert code == 0 and len(rows) == 7 and not any(r["proven"] for r in rows)
+    assert {r["stopped"] for r in rows} == {"time limit"} and all(r["lower_bound"] > 0 for r in rows)
+    assert {r["first_guess"] for r in rows} == {"11111", "11112", "11122", "11123", "11223", "11234", "12345"}

@@ -20,7 +20,7 @@ from mastermind.app.commands.common import (
     table_for,
     whole_range,
 )
-from mastermind.core.errors import MastermindError
+from mastermind.core.errors import MastermindError, NoStrategy
 from mastermind.core.fileio import check_writable, is_stdout, write_atomic
 from mastermind.core.game import Rules
 
@@ -207,7 +207,9 @@ def optimal(
     try:
         with progress_bar(mode) as bar:
             if by_first_guess:
-                results = solve_by_first_guess(table, progress=bar, **options)
+                results = solve_by_first_guess(
+                    table, progress=bar, time_limit=time_limit, anytime=True, **options
+                )
             else:
                 results = [
                     solve(
@@ -224,19 +226,31 @@ def optimal(
                 ]
         if fallback is not None:
             results = [fallback.improve(r) for r in results]
-    except MastermindError:
-        if max_guesses is None:
-            raise
-        results = []  # the solver found no strategy within --max-guesses
+    except NoStrategy:
+        results = []  # no strategy within --max-guesses (any other error is bad input: exit 2)
     finally:
         if fallback is not None:
             fallback.stop()
     if not results:  # an answer, not bad input: exit 1
         start = "" if first_code is None else f" starting with {rules.code_text(first_code)}"
-        typer.echo(
-            f"no strategy solves every secret of {rules} within {plural(max_guesses, 'guess')}{start}",
-            err=True,
+        message = (
+            f"no strategy solves every secret of {rules} within {plural(max_guesses or 0, 'guess')}{start}"
         )
+        if json_output:
+            print_json(
+                {
+                    "rules": str(rules),
+                    "objective": objective,
+                    "max_guesses": max_guesses,
+                    "first_guess": None if first_code is None else rules.code_text(first_code),
+                    "pool": pool,
+                    "exists": False,
+                    "proven": True,
+                    "message": message,
+                }
+            )
+        else:
+            typer.echo(message, err=True)
         raise typer.Exit(1)
     result = results[0]
     if out is not None and result.tree is not None:
@@ -253,7 +267,7 @@ def optimal(
         print_json(rows if by_first_guess else rows[0])
     else:  # with --out - standard output holds the strategy alone: the report goes to stderr
         _print(rules, results, by_first_guess, objective, console(stderr=out is not None and is_stdout(out)))
-    exit_if_interrupted(result.stopped)
+    exit_if_interrupted(next((r.stopped for r in results if r.stopped), None))
 
 
 def _write_tree(result, path: str) -> None:
@@ -262,15 +276,29 @@ def _write_tree(result, path: str) -> None:
     write_atomic(path, write_tree(result.tree, "json", result.stats))
 
 
+def _header(rules: Rules, objective: str, r) -> str:
+    return (
+        f"rules        {rules}  (objective {objective}"
+        + (f", at most {plural(r.max_guesses, 'guess')}" if r.max_guesses else "")
+        + (f", pool {r.pool}" if r.pool != "all" else "")
+        + ")"
+    )
+
+
 def _print(rules: Rules, results: list, by_first_guess: bool, objective: str, out) -> None:
     if not by_first_guess and not results[0].proven:
         r = results[0]
-        out.print(f"rules        {rules}  (objective {objective})")
+        out.print(_header(rules, objective, r))
         out.print(
             f"proven       no (not proven): stopped ({r.stopped}) after {r.seconds:.2f} s, "
             f"{plural(r.counters.units, 'work unit')}, {plural(r.nodes, 'node')}"
         )
-        out.print(f"lower bound  {r.lower_bound}  (no strategy has a smaller total)")
+        if r.worst_lower_bound is not None:
+            out.print(
+                f"lower bound  worst case {plural(r.worst_lower_bound, 'guess')}  (every smaller one refuted)"
+            )
+        else:
+            out.print(f"lower bound  {r.lower_bound}  (no strategy has a smaller total)")
         if r.tree is None:
             out.print("best found   none yet")
         else:
@@ -282,12 +310,7 @@ def _print(rules: Rules, results: list, by_first_guess: bool, objective: str, ou
         return
     if not by_first_guess:
         r = results[0]
-        out.print(
-            f"rules        {rules}  (objective {objective}"
-            + (f", at most {plural(r.max_guesses, 'guess')}" if r.max_guesses else "")
-            + (f", pool {r.pool}" if r.pool != "all" else "")
-            + ")"
-        )
+        out.print(_header(rules, objective, r))
         out.print(f"first guess  {rules.code_text(r.first_guess)}")
         out.print(f"total        {r.total} over {plural(r.secrets, 'secret')}  (average {r.average:.4f})")
         out.print(f"worst case   {plural(r.worst, 'guess')}")
@@ -307,8 +330,15 @@ def _print(rules: Rules, results: list, by_first_guess: bool, objective: str, ou
     )
     for column in ("first", "total", "average", "worst", "histogram", "seconds"):
         t.add_column(column, justify="left" if column in ("first", "histogram") else "right")
-    best = min(r.total for r in results) if results else None
+    proven = [r.total for r in results if r.proven]
+    floors = [r.lower_bound for r in results if not r.proven and r.lower_bound is not None]
+    # the best first guesses, once no guess left unfinished could beat them
+    best = min(proven) if proven and all(f >= min(proven) for f in floors) else None
     for r in results:
+        if not r.proven:
+            at_least = "?" if r.lower_bound is None else f">= {r.lower_bound}"
+            t.add_row(rules.code_text(r.first_guess), at_least, "", "", f"not proven ({r.stopped})", "")
+            continue
         mark = " *" if r.total == best else ""
         t.add_row(
             rules.code_text(r.first_guess) + mark,

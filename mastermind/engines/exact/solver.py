@@ -19,7 +19,7 @@ from fractions import Fraction
 import numpy as np
 
 from mastermind.core import cancel
-from mastermind.core.errors import MastermindError
+from mastermind.core.errors import MastermindError, NoStrategy
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.progress import Progress
 from mastermind.core.symmetry import canonical_codes, full_group, stabilizer_group
@@ -181,8 +181,8 @@ class ExactSolver:
                 if stop is None:
                     raise SearchInterrupted()
                 counters = Counters(search.nodes, search.memo_hits)
-                return self.unproven(
-                    value if objective == "total" else 0,
+                result = self.unproven(
+                    value if objective == "total" else None,  # (the worst case's: below)
                     None,
                     objective=objective,
                     max_guesses=max_guesses,
@@ -190,9 +190,13 @@ class ExactSolver:
                     start=start,
                     reason="stopped",
                 )
+                if objective == "worst":  # every smaller worst case was refuted
+                    result.worst_lower_bound = int(depth)
+                result.opening = first_guess
+                return result
             if value == INF:  # only under --max-guesses: without it every game has a strategy
                 within = "any number of guesses" if max_guesses is None else plural(max_guesses, "guess")
-                raise MastermindError(
+                raise NoStrategy(
                     f"no strategy solves every secret of {self.rules} within {within}"
                     + ("" if first_guess is None else f" starting with {self.rules.code_text(first_guess)}")
                 )
@@ -210,8 +214,8 @@ class ExactSolver:
             if search.stopped or tree_search.stopped:  # stopped while the tree was built
                 if stop is None:
                     raise SearchInterrupted()
-                return self.unproven(
-                    value if objective == "total" else 0,
+                result = self.unproven(
+                    value if objective == "total" else None,
                     None,
                     objective=objective,
                     max_guesses=max_guesses,
@@ -219,6 +223,8 @@ class ExactSolver:
                     start=start,
                     reason="stopped",
                 )
+                result.opening = first_guess
+                return result
         result = self.result(
             root, objective=objective, max_guesses=max_guesses, counters=Counters(nodes, hits), start=start
         )
@@ -535,7 +541,7 @@ def _solve_units(
         result.checkpoint_seconds = checkpoint_seconds
         return result
     if answer.node is None:
-        raise MastermindError(
+        raise NoStrategy(
             f"no strategy solves every secret of {solver.rules} within {plural(max_guesses, 'guess')}"
         )
     result = solver.result(
@@ -573,15 +579,22 @@ def solve_by_first_guess(
     jobs: int = 1,
     progress: Progress | None = None,
     first_guesses: Sequence[Code] | None = None,
+    time_limit: float | None = None,
+    anytime: bool = False,
 ) -> list[Result]:
     """The optimum for each canonical first guess (or the given ones), best first guesses
     not favoured: every result is exact. First guesses that cannot finish within
-    ``max_guesses`` are left out. ``jobs`` > 1: one thread per first guess (joblib)."""
+    ``max_guesses`` are left out. ``jobs`` > 1: one thread per first guess (joblib).
+
+    ``time_limit`` (seconds) or Ctrl-C stop the searches: with ``anytime`` (implied by a time
+    limit) the first guesses not finished are then results not proven, with their lower
+    bounds; without, Ctrl-C raises :class:`SearchInterrupted`."""
+    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+        raise MastermindError(f"time limit must be a positive number of seconds, got {time_limit}")
     solver = ExactSolver(table, pool=pool, weights=weights, candidates=candidates)
     firsts = solver.first_guesses() if first_guesses is None else list(first_guesses)
     if progress is not None:
         progress.start(len(firsts), "optimal: first guesses")
-    flag = cancel.new_flag()
 
     def one(guess):
         try:
@@ -592,15 +605,13 @@ def solve_by_first_guess(
                 tie_break=tie_break,
                 stop=flag,
             )
-        except MastermindError:
-            if max_guesses is None and objective == "total":
-                raise
+        except NoStrategy:
             result = None
         if progress is not None:
             progress.advance(1)
         return result
 
-    with cancel.running(flag):
+    with cancel.deadline_flag(time_limit) as (flag, deadline), cancel.running(flag):
         if jobs is not None and jobs != 1 and len(firsts) > 1:
             from joblib import Parallel, delayed
 
@@ -611,6 +622,11 @@ def solve_by_first_guess(
             )
         else:
             results = [one(g) for g in firsts]
-    if flag[0] or any(r is not None and not r.proven for r in results):
-        raise SearchInterrupted()
-    return [r for r in results if r is not None]
+    found = [r for r in results if r is not None]
+    if flag[0] or any(not r.proven for r in found):
+        if not (anytime or time_limit is not None):
+            raise SearchInterrupted()
+        for r in found:
+            if not r.proven:
+                r.stopped = cancel.reason(deadline)
+    return found
