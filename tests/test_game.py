@@ -253,6 +253,9 @@ def test_possible_answers_match_enumeration():
         ("1W2B", 2, 1),
         ("BBW", 2, 1),
         ("2 1", 2, 1),
+        ("1B 2W", 1, 2),
+        ("B B W", 2, 1),
+        ("b, w", 1, 1),
     ],
 )
 def test_feedback_as_people_type_it(typed, black, white):

@@ -175,6 +175,8 @@ def test_version(capsys, monkeypatch):
         (["game-value", "p2c2", "--pegs", "2"], "given twice"),
         (["info", "--rules", "p2c2", "--no-repeat"], "not both"),
         (["simulate", "--games", "1" + "0" * 30], "--games"),
+        (["verify", ""], "the file name is empty"),
+        (["score", "1" * 100000, "12"], "(100000 characters) has 100000 pegs"),  # not echoed whole
     ],
 )
 def test_listed_defects_are_one_line_errors(argv, needle, monkeypatch, capsys):

@@ -183,6 +183,8 @@ MAX_READ = 256 * 1024**2  # a strategy file of the largest game in reach is a fe
 def read_text(path: str | os.PathLike[str], limit: int = MAX_READ) -> str:
     """Read a UTF-8 text file (``-``: standard input) of at most ``limit`` bytes; a missing,
     unreadable, binary or endless file (``/dev/zero``) is a one-line error."""
+    if not os.fspath(path):
+        raise MastermindError("the file name is empty: give a file, or - for standard input")
     try:
         if str(path) == "-":
             buffer = getattr(sys.stdin, "buffer", None)  # a text stream in tests

@@ -23,7 +23,7 @@ from itertools import permutations, product
 from typing import TYPE_CHECKING, TypeAlias
 
 from mastermind.core.errors import MastermindError
-from mastermind.core.words import plural
+from mastermind.core.words import plural, quoted
 
 if TYPE_CHECKING:  # numpy is imported where it is used: rules and codes alone need none
     import numpy as np  # (the command line answers from its result cache without it)
@@ -68,6 +68,8 @@ class Feedback:
         """
         raw = text.strip()
         s = raw.upper().replace(" ", ",")
+        if re.search("[A-Z]", s):  # letters: the spaces are only spacing ("1B 2W", "B B W")
+            s = re.sub(r"[\s,]+", "", s)
         n = "([0-9]{1,3})"  # ASCII digits: int() refuses "³" and very long numbers
         if m := re.fullmatch(f"{n}B{n}W", s) or re.fullmatch(f"{n}A{n}B", s) or re.fullmatch(f"{n},+{n}", s):
             fb = cls(int(m.group(1)), int(m.group(2)))
@@ -82,13 +84,13 @@ class Feedback:
             fb = cls(s.count("B"), s.count("W"))
         else:
             raise MastermindError(
-                f"cannot read feedback {raw!r}: use 2B1W, 1B, 1W, 0 (no pegs), '2 1', 2,1, BBW or 2A1B"
+                f"cannot read feedback {quoted(raw)}: use 2B1W, 1B, 1W, 0 (no pegs), '2 1', 2,1, BBW or 2A1B"
             )
         if pegs is not None:
             fb.check(pegs)
             if re.fullmatch(r"[BW.\-]+", s) and len(s) > pegs:
                 raise MastermindError(
-                    f"feedback {raw!r} has {plural(len(s), 'key peg')}, more than {plural(pegs, 'peg')}"
+                    f"feedback {quoted(raw)} has {plural(len(s), 'key peg')}, more than {plural(pegs, 'peg')}"
                 )
         return fb
 
@@ -135,7 +137,7 @@ class Rules:
         m = _RULES_RE.match(text.strip())
         if not m:
             raise MastermindError(
-                f"cannot read rules {text!r}: use pPEGScCOLORS with optional r or n, e.g. p4c6 or p4c6n"
+                f"cannot read rules {quoted(text)}: use pPEGScCOLORS with optional r or n, e.g. p4c6 or p4c6n"
             )
         return cls(int(m.group(1)), int(m.group(2)), m.group(3).lower() != "n")
 
@@ -219,7 +221,7 @@ class Rules:
         allowed = SYMBOLS[: self.colors]
         if len(parts) != self.pegs:
             raise MastermindError(
-                f"code {raw!r} has {plural(len(parts), 'peg')}, {self} needs {self.pegs} "
+                f"code {quoted(raw)} has {plural(len(parts), 'peg')}, {self} needs {self.pegs} "
                 f"(colours {allowed[0]}-{allowed[-1]})"
             )
         digits = []
@@ -230,7 +232,8 @@ class Rules:
                 digits.append(allowed.index(t))
             else:
                 raise MastermindError(
-                    f"code {raw!r}: colour {t!r} is not one of {allowed[0]}-{allowed[-1]} for {self}"
+                    f"code {quoted(raw)}: colour {quoted(t)} is not one of "
+                    f"{allowed[0]}-{allowed[-1]} for {self}"
                 )
         return self.code_from_digits(digits)
 

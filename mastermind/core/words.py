@@ -1,4 +1,4 @@
-"""Counts in words, for every message that says how many of something there are."""
+"""Words for messages: counts (how many of something there are) and the user's own input."""
 
 from __future__ import annotations
 
@@ -18,3 +18,15 @@ def plural(n: int, word: str) -> str:
     if word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u"):
         return f"{n} {word[:-1]}ies"
     return f"{n} {word}s"
+
+
+def quoted(text: str, limit: int = 40) -> str:
+    """What the user typed, quoted for a one-line message: at most ``limit`` characters of it
+    (a pasted megabyte would bury the message).
+
+    >>> quoted("1123"), quoted("9" * 100, 8)
+    ("'1123'", "'99999999'... (100 characters)")
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"

@@ -69,7 +69,11 @@ def test_read_tree_dispatch_and_rules(knuth, table46):
     text = write_tree(knuth, "json")
     assert detect_format(text) == "json" and detect_format(" 1296(1122: ...") == "irving"
     assert detect_format("{", "x.txt") == "json" and detect_format("", "x.json") == "json"
-    assert detect_format("", "x.txt") == detect_format("?", "x.dot") == "irving"
+    assert detect_format("", "x.txt") == detect_format("?", "x.tree") == "irving"
+    # the formats only written are named, not read as a broken Irving text
+    for content, name in (("?", "x.dot"), ("digraph strategy {", "x.txt"), ("<!DOCTYPE html>", None)):
+        with pytest.raises(StrategyFileError, match="written in that format"):
+            detect_format(content, name)
     tree, header = read_tree(text, "json")
     assert tree.rules == Rules(4, 6) and "stats" not in header
     with pytest.raises(Exception, match="strategy for p4c6r, not p4c6n") as info:

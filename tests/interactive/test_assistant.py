@@ -64,6 +64,8 @@ def test_feedback_at_the_guess_prompt_answers_the_suggestion(table46):
     d.handle("1 2 3 4 0B2W")
     assert c.state.history == d.state.history and len(d.state.turns) == 1
     assert "colour '7'" in d.handle("1274 0B2W") and len(d.state.turns) == 1
+    # a good guess and a bad feedback: the feedback is what is wrong, not the code
+    assert "cannot read feedback 'zz'" in d.handle("1123 zz") and len(d.state.turns) == 1
 
 
 def test_undo_pending_guess_then_turns(table46):

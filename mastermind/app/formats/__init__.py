@@ -66,12 +66,22 @@ def detect_format(text: str, path: str | os.PathLike | None = None) -> str:
     >>> detect_format('{"rules": "p4c6"}', "tree.txt"), detect_format(" 1296(1122: ...")
     ('json', 'irving')
     """
-    start = text.lstrip("\ufeff \t\r\n")[:1]
+    body = text.lstrip("\ufeff \t\r\n")
+    start = body[:1]
     if start == "{":
         return "json"
     if start.isdigit():
         return "irving"
     by_name = format_for_path(path)
+    written_only = {"dot": "a Graphviz dot file", "html": "an HTML page"}
+    if body.startswith(("digraph", "strict digraph")):
+        by_name = "dot"
+    elif body[:15].lower().startswith(("<!doctype html", "<html")):
+        by_name = "html"
+    if by_name in written_only:
+        raise StrategyFileError(
+            f"{written_only[by_name]}: strategies are written in that format, read from JSON or Irving text"
+        )
     return by_name if by_name in READABLE else "irving"
 
 

@@ -121,8 +121,12 @@ class Assistant(Session):
         if head.strip():
             try:
                 Feedback.parse(tail)
-            except MastermindError:
-                return self.suggestion(), None
+            except MastermindError as bad_feedback:
+                try:
+                    self.rules.parse_code(head)
+                except MastermindError:
+                    return self.suggestion(), None
+                raise bad_feedback from None  # a guess, then something else: the feedback is wrong
             return self.rules.parse_code(head), tail  # a bad guess before a feedback: say why
         return self.suggestion(), None
 
