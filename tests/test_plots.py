@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from importlib.util import find_spec
 
 import pytest
@@ -122,3 +123,25 @@ def test_bad_input_is_one_line(args, message, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_a_home_without_a_writable_config_folder_draws_without_warnings(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib", reason="drawing needs the plot extra")
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("MPLCONFIGDIR", "XDG_CONFIG_HOME")}
+    env["HOME"] = "/proc/no-such-home"  # where no folder can be made, even by root
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = root
+    out = tmp_path / "p.png"
+    proc = subprocess.run(
+        [sys.executable, "-m", "mastermind", "plot", "-r", "p2c3", "-s", "minimax", "--out", str(out)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    # matplotlib used to print its two-line warning about the folder it could not make
+    assert proc.returncode == 0 and proc.stderr == "" and out.stat().st_size > 0, proc.stderr

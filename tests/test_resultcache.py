@@ -187,3 +187,12 @@ def test_each_command_loads_only_its_module():
         assert modules_for([names[0], "--json"]) == (module,)
     assert modules_for(["--version"]) == ()
     assert modules_for([]) == modules_for(["--help"]) == modules_for(["optimla"]) == tuple(COMMANDS)
+
+
+def test_a_relative_xdg_cache_home_is_ignored(tmp_path, monkeypatch):
+    # the XDG specification: a relative path is invalid and should be ignored
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/dir")
+    assert resultcache.default_folder() == tmp_path / ".cache" / "mastermind"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "abs"))
+    assert resultcache.default_folder() == tmp_path / "abs" / "mastermind"

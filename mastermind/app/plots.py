@@ -73,6 +73,11 @@ def check_plot_target(path: str | os.PathLike) -> str:
 
 
 def _matplotlib():
+    if "MPLCONFIGDIR" not in os.environ and not _writable_config_home():
+        # matplotlib would fall back to a temporary folder itself, with warnings on stderr
+        import tempfile
+
+        os.environ["MPLCONFIGDIR"] = tempfile.mkdtemp(prefix="matplotlib-")
     try:
         import matplotlib
     except ImportError:
@@ -80,6 +85,18 @@ def _matplotlib():
             "drawing needs matplotlib, which is not installed: pip install 'mastermind-strategies[plot]'"
         ) from None
     return matplotlib
+
+
+def _writable_config_home() -> bool:
+    """Whether matplotlib can keep its settings and font cache where it looks first (made
+    here if missing, as matplotlib would)."""
+    home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    folder = os.path.join(home, "matplotlib")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK | os.X_OK)
 
 
 def guesses_figure(

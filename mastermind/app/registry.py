@@ -130,13 +130,13 @@ HEURISTIC_NAMES = tuple(name for name, spec in REGISTRY.items() if spec.kind == 
 """The heuristics, in the order reports list them (the default of ``heuristics`` and ``compare``)."""
 
 
-def names_text(names: tuple[str, ...] = NAMES) -> str:
-    """``a, b or c``: names for a help text.
+def names_text(names: tuple[str, ...] = NAMES, last: str = "or") -> str:
+    """``a, b or c`` (one of them), ``a, b and c`` (all of them): names for a help text.
 
-    >>> names_text(("simple", "random", "optimal"))
-    'simple, random or optimal'
+    >>> names_text(("simple", "random", "optimal")), names_text(("simple", "random"), "and")
+    ('simple, random or optimal', 'simple and random')
     """
-    return f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else "".join(names)
+    return f"{', '.join(names[:-1])} {last} {names[-1]}" if len(names) > 1 else "".join(names)
 
 
 def _check(what: str, value: str, allowed: tuple[str, ...]) -> None:

@@ -38,8 +38,11 @@ MAX_ENTRY_BYTES = 64 * 1024**2  # a by-first-guess table of a big game is a few 
 
 
 def default_folder() -> Path:
-    """``$XDG_CACHE_HOME/mastermind``, or ``~/.cache/mastermind``."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    """``$XDG_CACHE_HOME/mastermind``, or ``~/.cache/mastermind`` (also when the variable is
+    a relative path, which the XDG specification says to ignore)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "mastermind"
 
 

@@ -35,7 +35,7 @@ RulesOpt = Annotated[
 ]
 STRATEGY_HELP = f"Strategy: {names_text()} (see `mastermind strategies`)."
 STRATEGIES_HELP = (
-    f"Strategy to play (repeat for several): {names_text()}. Default: {names_text(HEURISTIC_NAMES)}."
+    f"Strategy to play (repeat for several): {names_text()}. Default: {names_text(HEURISTIC_NAMES, 'and')}."
 )
 PegsOpt = Annotated[Optional[int], typer.Option("--pegs", "-p", help="Number of pegs.", show_default=False)]
 ColorsOpt = Annotated[

@@ -70,7 +70,7 @@ def heuristics(
 ) -> None:
     from mastermind.app.registry import HEURISTIC_NAMES
 
-    names = list(strategy or HEURISTIC_NAMES)
+    names = list(dict.fromkeys(strategy or HEURISTIC_NAMES))  # each once, in the order given
     cache = None
     if not no_cache:  # the same table asked again is answered from the result cache
         from mastermind.app.resultcache import ResultCache

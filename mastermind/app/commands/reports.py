@@ -290,7 +290,7 @@ def plot(
     from mastermind.app.registry import HEURISTIC_NAMES, check_names
     from mastermind.app.reports import compare as run_compare
 
-    names = list(strategies) if strategies else ["optimal", *HEURISTIC_NAMES]
+    names = list(dict.fromkeys(strategies)) if strategies else ["optimal", *HEURISTIC_NAMES]
     check_names(names)
     if time_limit <= 0:
         raise MastermindError(f"--time-limit must be positive, got {time_limit}")
