@@ -14,6 +14,7 @@ from typing import Any
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
+from mastermind.core.words import quoted
 from mastermind.engines.models.bounds import (
     counting_worst_bound,
     crude_worst_bound,
@@ -221,24 +222,21 @@ def parse_range(text: str, what: str, low: int, high: int) -> list[int]:
         return int(digits)
 
     values: list[int] = []
-    try:
-        for part in text.split(","):
-            part = part.strip()
-            if "-" in part:
-                a, b = part.split("-", 1)
-                lo, hi = number(a), number(b)
-                if lo > hi:
-                    raise ValueError
-                values.extend(range(lo, hi + 1))
-            else:
-                values.append(number(part))
-    except ValueError:
-        raise MastermindError(
-            f"cannot read {what} {text!r}: use a number, a range like 2-4, or a list like 2,4,6"
-        ) from None
-    bad = [v for v in values if not low <= v <= high]
-    if bad:
-        raise MastermindError(f"{what} {bad[0]} out of range {low}..{high}")
+    for part in text.split(","):
+        part = part.strip()
+        try:
+            a, _, b = part.partition("-")
+            lo, hi = number(a), number(b) if b else number(a)
+            if lo > hi:
+                raise ValueError
+        except ValueError:
+            raise MastermindError(
+                f"cannot read {what} {quoted(text)}: use a number, a range like 2-4, or a list like 2,4,6"
+            ) from None
+        for end in (lo, hi):  # before the range is made: 1-1000000000 is refused, not listed
+            if not low <= end <= high:
+                raise MastermindError(f"{what} {end} (in {quoted(part)}) out of range {low}..{high}")
+        values.extend(range(lo, hi + 1))
     return sorted(set(values))
 
 

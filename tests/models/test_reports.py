@@ -7,6 +7,7 @@ import pytest
 
 from mastermind.app.cli import main
 from mastermind.app.reports import MAX_REFINED_CODES, compare, game_bounds, knuth_table_row, parse_range
+from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.models.timed import TimedWorker
 
@@ -139,6 +140,13 @@ def test_bad_input_is_one_line(args, message, capsys):
 
 def test_parse_range():
     assert parse_range("2-4,6", "colors", 1, 35) == [2, 3, 4, 6]
+    assert parse_range("3", "colors", 1, 35) == [3]
+    # the end out of range is named (it named the first value past the limit, 36 for 1-99),
+    # and a huge range is refused before it is listed
+    with pytest.raises(MastermindError, match=r"colors 99 \(in '1-99'\) out of range 1..35"):
+        parse_range("1-99", "colors", 1, 35)
+    with pytest.raises(MastermindError, match="colors 1000000000000"):
+        parse_range("1-1000000000000", "colors", 1, 35)
 
 
 def test_compare_small_game():
