@@ -80,3 +80,8 @@ def test_console_script_exit_code():
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith("error:")
+
+
+def test_no_command_prints_the_help_and_nothing_on_stderr(capsys):
+    code, out, err = run(capsys)
+    assert code == 2 and "Commands" in out and err == ""  # (it wrote an empty line there)

@@ -219,7 +219,9 @@ def _main(argv: list[str]) -> int:
         if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
             return _internal_error(exc)
         if name == "NoArgsIsHelpError":
-            print(exc.format_message(), file=sys.stderr)
+            message = exc.format_message()  # (the help itself went to standard output)
+            if message.strip():
+                print(message, file=sys.stderr)
             return 2
         print(f"error: {exc.format_message()}", file=sys.stderr)
         return exc.exit_code
@@ -243,8 +245,10 @@ def _os_error(exc: OSError) -> int:
 
 
 def _interrupted() -> int:
-    """After Ctrl-C with nothing to report: a line saying so (after the terminal's ^C)."""
-    print("\ninterrupted", file=sys.stderr)
+    """After Ctrl-C with nothing to report: a line saying so (on a line of its own after
+    the ^C a terminal echoes)."""
+    at_terminal = hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+    print("\ninterrupted" if at_terminal else "interrupted", file=sys.stderr)
     return 130
 
 

@@ -90,6 +90,9 @@ def seconds_option(name: str, help: str, zero_ok: bool = False, **kwargs) -> Any
     return typer.Option(name, help=help, callback=_number_check("seconds", MAX_SECONDS, zero_ok), **kwargs)
 
 
+DRAWN_SEED_HELP = "Seed of the random strategy (default: drawn at random)."
+
+
 def seed_option(help: str, **kwargs) -> Any:
     """``--seed``: numpy seeds are non-negative integers."""
     return typer.Option("--seed", help=help, callback=whole_range(0, MAX_SEED), **kwargs)

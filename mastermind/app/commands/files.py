@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from mastermind.app.commands.common import (
+    DRAWN_SEED_HELP,
     STRATEGY_HELP,
     ColorsOpt,
     JsonOpt,
@@ -87,9 +88,7 @@ def export(
             show_default=False,
         ),
     ] = None,
-    seed: Annotated[
-        Optional[int], seed_option("Seed of the random strategy and random tie-breaks.", show_default=False)
-    ] = None,
+    seed: Annotated[Optional[int], seed_option(DRAWN_SEED_HELP, show_default=False)] = None,
 ) -> None:
     from mastermind.app.registry import check_names
 

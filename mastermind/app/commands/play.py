@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from mastermind.app.commands.common import (
+    DRAWN_SEED_HELP,
     STRATEGY_HELP,
     game_command,
     plural,
@@ -22,7 +23,7 @@ StrategyOpt = Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_HELP
 PoolOpt = Annotated[
     str, typer.Option("--pool", help="Guesses a heuristic considers: all codes or only consistent ones.")
 ]
-StrategySeedOpt = Annotated[Optional[int], seed_option("Seed of the random strategy.", show_default=False)]
+StrategySeedOpt = Annotated[Optional[int], seed_option(DRAWN_SEED_HELP, show_default=False)]
 
 
 def register(app: typer.Typer) -> None:
