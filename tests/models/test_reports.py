@@ -124,7 +124,7 @@ def test_table_open_cells_show_bounds(capsys):
     "args,message",
     [
         (["table", "--pegs", "2-x"], "cannot read pegs"),
-        (["table", "--colors", "0-3"], "colors 0 out of range"),
+        (["table", "--colors", "0-3"], "colors 0 (in '0-3') out of range"),
         (["table", "--time-limit", "0"], "'--time-limit': must be a positive number of seconds, got 0"),
         (["table", "--pegs", "4", "--colors", "2-3", "--no-repeat"], "no game in that range"),
         (["compare", "-p", "2", "-c", "3", "--plot", "/nonexistent/dir/plot.png"], "plot"),
