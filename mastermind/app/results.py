@@ -680,13 +680,27 @@ def read_rows(path: Path, fmt: str) -> list[dict]:
         raise MastermindError(f"{path} is not JSON: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != fmt or not isinstance(data.get("rows"), list):
         raise MastermindError(f"{path} is not a {fmt} file")
+    if data.get("version") != FILE_VERSION:
+        raise MastermindError(f"{path}: version {data.get('version')!r}, this tool writes {FILE_VERSION}")
+    for i, row in enumerate(data["rows"]):
+        if not (isinstance(row, dict) and ROW_KEYS <= row.keys()):
+            raise MastermindError(
+                f"{path}: row {i + 1} is not a row of this table (needs {', '.join(sorted(ROW_KEYS))})"
+            )
     return data["rows"]
 
 
+ROW_KEYS = {"game", "pegs", "colours", "repetition", "status"}  # what merging and sorting read
+
+
 def merge_rows(old: Sequence[dict], new: Sequence[dict]) -> list[dict]:
-    """``old`` with the rows of the games in ``new`` replaced or added, in table order."""
+    """``old`` with the rows of the games in ``new`` replaced or added, in table order; a
+    proven row is kept against a new one that is not (a shorter cap, an interrupted run)."""
     rows = {r["game"]: r for r in old}
-    rows.update({r["game"]: r for r in new})
+    for r in new:
+        kept = rows.get(r["game"])
+        if kept is None or r["status"] == "proven" or kept["status"] != "proven":
+            rows[r["game"]] = r
     return sorted(rows.values(), key=_sort_key)
 
 
@@ -795,10 +809,12 @@ def render_optimal(rows: Sequence[dict]) -> str:
             b = r.get("bounds") or {}
             source = b.get("upper_source", b.get("heuristic"))
             upper = f"{b['upper_total']} ({source})" if "upper_total" in b else ""
-            lower = f"{b['lower_total']}" + (" (search)" if b.get("lower_source") == "search" else "")
+            lower = ""  # (none when the bounds did not finish within the cap)
+            if "lower_total" in b:
+                lower = f"{b['lower_total']}" + (" (search)" if b.get("lower_source") == "search" else "")
             lines.append(
                 f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} "
-                f"| {lower if 'lower_total' in b else ''} | {upper} | {b.get('lower_worst', '')} "
+                f"| {lower} | {upper} | {b.get('lower_worst', '')} "
                 f"| {b.get('upper_worst', '')} | {r.get('reason', '')} | {_seconds(r)} |"
             )
     skipped = [r for r in proven if r.get("tree") and r["tree"].get("skipped")]
@@ -903,16 +919,23 @@ def run_tables(
             chosen = scope_rules(games if games is not None else OPTIMAL_SCOPE + FRONTIER)
             for rules in chosen:
                 row = runner.optimal_row(rules, out / "trees")
-                merge_into(out, OPTIMAL_FORMAT, [row])
+                kept = merge_into(out, OPTIMAL_FORMAT, [row])
                 done["optimal"].append(row)
-                report(_optimal_line(row))
+                report(_optimal_line(row) + _kept_note(row, kept))
         if "game-values" in tables:
             for rules in scope_rules(games if games is not None else GAME_VALUE_SCOPE):
                 row = runner.game_value_row(rules)
-                merge_into(out, GAME_VALUE_FORMAT, [row])
+                kept = merge_into(out, GAME_VALUE_FORMAT, [row])
                 done["game-values"].append(row)
-                report(_game_value_line(row))
+                report(_game_value_line(row) + _kept_note(row, kept))
     return done
+
+
+def _kept_note(row: dict, rows: Sequence[dict]) -> str:
+    """What the file says of the game when it kept an earlier proven row over this one."""
+    if row["status"] == "proven" or not any(r is not row and r["game"] == row["game"] for r in rows):
+        return ""
+    return "; the proven row already in the file is kept"
 
 
 def _optimal_line(row: dict) -> str:

@@ -156,14 +156,49 @@ def test_one_row_merges_into_existing_files(tmp_path):
 
 def test_merge_replaces_and_orders_rows():
     old = [
-        {"game": "p3c2", "repetition": True, "pegs": 3, "colours": 2, "total": 1},
-        {"game": "p4c4n", "repetition": False, "pegs": 4, "colours": 4, "total": 2},
+        {"game": "p3c2", "repetition": True, "pegs": 3, "colours": 2, "total": 1, "status": "proven"},
+        {"game": "p4c4n", "repetition": False, "pegs": 4, "colours": 4, "total": 2, "status": "proven"},
     ]
     new = [
-        {"game": "p3c2", "repetition": True, "pegs": 3, "colours": 2, "total": 3},
-        {"game": "p2c5", "repetition": True, "pegs": 2, "colours": 5, "total": 4},
+        {"game": "p3c2", "repetition": True, "pegs": 3, "colours": 2, "total": 3, "status": "proven"},
+        {"game": "p2c5", "repetition": True, "pegs": 2, "colours": 5, "total": 4, "status": "open"},
     ]
     assert [(r["game"], r["total"]) for r in merge_rows(old, new)] == [("p2c5", 4), ("p3c2", 3), ("p4c4n", 2)]
+    # a row not proven (a shorter cap, an interrupted run) never replaces a proven one
+    weaker = {**old[1], "total": None, "status": "open"}
+    assert merge_rows(old, [weaker])[1] is old[1]
+    assert merge_rows([{**old[1], "status": "open"}], [old[1]]) == [old[1]]
+
+
+def test_a_shorter_rerun_keeps_the_proven_row_and_says_so(tmp_path):
+    said: list[str] = []
+    run_tables(tmp_path, tables=("optimal",), games=["p3c3"], max_seconds=60, jobs=1)
+    run_tables(tmp_path, tables=("optimal",), games=["p3c3"], max_seconds=1e-3, jobs=1, report=said.append)
+    row = read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)[0]
+    assert row["status"] == "proven" and row["total"] == 73
+    assert said and "the proven row already in the file is kept" in said[0]
+
+
+def test_an_open_row_without_bounds_is_rendered():
+    # the bounds did not finish within the cap either: a KeyError left the files half written
+    row = {"game": "p9c9", "pegs": 9, "colours": 9, "repetition": True, "codes": 9**9, "status": "open"}
+    row.update(reason="not proven within 1 s", version="x", command="c", jobs=1, seconds=None, bounds=None)
+    assert "| p9c9 | 9 | 9 | yes |" in render_optimal([row])
+
+
+@pytest.mark.parametrize(
+    "doc, message",
+    [
+        ({"format": OPTIMAL_FORMAT, "version": 1, "rows": [{"game": "p9c9"}]}, "row 1 is not a row"),
+        ({"format": OPTIMAL_FORMAT, "version": 1, "rows": [1]}, "row 1 is not a row"),
+        ({"format": OPTIMAL_FORMAT, "version": 99, "rows": []}, "version 99"),
+    ],
+)
+def test_a_damaged_results_file_is_one_line_before_the_work(doc, message, tmp_path, capsys):
+    (tmp_path / "optimal.json").write_text(json.dumps(doc))
+    assert main(["results", "--out", str(tmp_path), "--games", "p4c5", "--table", "optimal"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
 
 
 def test_open_rows_are_rendered_apart_with_their_bounds():
@@ -205,6 +240,7 @@ def test_a_file_of_another_kind_is_refused(tmp_path):
         (["--max-seconds", "0"], "'--max-seconds': must be a positive number of seconds, got 0"),
         (["--max-seconds", "inf"], "'--max-seconds': must be a positive number of seconds, got inf"),
         (["--jobs", "-1"], "'--jobs' / '-j': must be at least 0, got -1"),
+        (["--out", "-"], "would be a folder named '-'"),
     ],
 )
 def test_bad_options_are_one_line_errors(args, message, tmp_path, capsys):

@@ -97,6 +97,8 @@ def results(
         chosen = parse_games(games) if games is not None else None
         if not out:
             raise MastermindError("--out is empty: give a folder, e.g. results/")
+        if out == "-":  # (elsewhere standard output; the tables are files in a folder)
+            raise MastermindError("--out - would be a folder named '-': give a folder, e.g. results/")
         folder = Path(out)
         if folder.exists() and not folder.is_dir():
             raise MastermindError(f"--out {out} is not a folder")
