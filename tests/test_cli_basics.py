@@ -85,3 +85,11 @@ def test_console_script_exit_code():
 def test_no_command_prints_the_help_and_nothing_on_stderr(capsys):
     code, out, err = run(capsys)
     assert code == 2 and "Commands" in out and err == ""  # (it wrote an empty line there)
+
+
+def test_the_memory_limit_is_advised_only_where_the_command_has_it(capsys, tmp_path):
+    code, out, err = run(capsys, "optimal", "-r", "p6c6")
+    assert code == 2 and "2.03 GiB" in err and "above the memory limit of 2.00 GiB" in err
+    assert err.rstrip().endswith("raise it with --memory-limit")
+    code, out, err = run(capsys, "results", "--games", "p6c6", "--table", "optimal", "--out", str(tmp_path))
+    assert code == 2 and "above the memory limit" in err and "--memory-limit" not in err  # (results has none)

@@ -225,8 +225,8 @@ def parse_range(text: str, what: str, low: int, high: int) -> list[int]:
     for part in text.split(","):
         part = part.strip()
         try:
-            a, _, b = part.partition("-")
-            lo, hi = number(a), number(b) if b else number(a)
+            a, dash, b = part.partition("-")
+            lo, hi = number(a), number(b) if dash else number(a)  # ("2-" has no end: refused)
             if lo > hi:
                 raise ValueError
         except ValueError:

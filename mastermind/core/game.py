@@ -22,7 +22,7 @@ from functools import cached_property
 from itertools import permutations, product
 from typing import TYPE_CHECKING, TypeAlias
 
-from mastermind.core.errors import MastermindError
+from mastermind.core.errors import MastermindError, TableTooLarge
 from mastermind.core.words import plural, quoted
 
 if TYPE_CHECKING:  # numpy is imported where it is used: rules and codes alone need none
@@ -370,10 +370,13 @@ class CodeTable:
                     f"{rules} is out of reach: {format_count(rules.n_codes)} codes, its score table "
                     f"would need {format_bytes(need)}"
                 )
-            raise MastermindError(
-                f"{rules} needs about {format_bytes(need)} for its score table "
-                f"({rules.n_codes} codes), above the limit of {format_bytes(memory_limit)}; "
-                f"raise it with --memory-limit"
+            need_text, limit_text = format_bytes(need), format_bytes(memory_limit)
+            if need_text == limit_text:  # "2.0 GiB above 2.0 GiB": say by how much
+                need_text, limit_text = f"{need / 1024**3:.2f} GiB", f"{memory_limit / 1024**3:.2f} GiB"
+            what = "its score table" if full else "its codes"
+            raise TableTooLarge(
+                f"{rules} needs about {need_text} for {what} ({format_count(rules.n_codes)} codes), "
+                f"above the memory limit of {limit_text}"
             )
         self.codes = rules.codes_array()
         self.counts = colour_counts(self.codes, rules.colors)

@@ -141,6 +141,9 @@ def test_bad_input_is_one_line(args, message, capsys):
 def test_parse_range():
     assert parse_range("2-4,6", "colors", 1, 35) == [2, 3, 4, 6]
     assert parse_range("3", "colors", 1, 35) == [3]
+    for text in ("2-", "-3", "2--3"):
+        with pytest.raises(MastermindError, match="cannot read colors"):
+            parse_range(text, "colors", 1, 35)
     # the end out of range is named (it named the first value past the limit, 36 for 1-99),
     # and a huge range is refused before it is listed
     with pytest.raises(MastermindError, match=r"colors 99 \(in '1-99'\) out of range 1..35"):

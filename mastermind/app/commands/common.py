@@ -21,7 +21,7 @@ import typer
 from mastermind.app.helpstyle import Command
 from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
 from mastermind.app.registry import HEURISTIC_NAMES, names_text
-from mastermind.core.errors import MastermindError
+from mastermind.core.errors import MastermindError, TableTooLarge
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 
 RulesOpt = Annotated[
@@ -180,7 +180,7 @@ def game_command(
 
         @functools.wraps(fn)
         def wrapper(**values: Any) -> Any:
-            with one_line_errors():
+            with one_line_errors(memory_option=memory):
                 rules = resolve_rules(
                     values.pop("rules_text"),
                     values.pop("pegs"),
@@ -225,14 +225,21 @@ def memory_limit_bytes(gib: float | None) -> int:
 
 
 class one_line_errors:
-    """Context manager: a :class:`MastermindError` becomes ``error: ...`` and exit code 2."""
+    """Context manager: a :class:`MastermindError` becomes ``error: ...`` and exit code 2;
+    ``memory_option``: the command takes ``--memory-limit`` (said where a table is too large)."""
+
+    def __init__(self, memory_option: bool = False) -> None:
+        self.memory_option = memory_option
 
     def __enter__(self) -> None:
         return None
 
     def __exit__(self, exc_type, exc, tb) -> bool:
         if exc_type is not None and issubclass(exc_type, MastermindError):
-            typer.echo(f"error: {exc}", err=True)
+            advice = (
+                "; raise it with --memory-limit" if self.memory_option and exc_type is TableTooLarge else ""
+            )
+            typer.echo(f"error: {exc}{advice}", err=True)
             raise typer.Exit(2)
         if exc_type is not None and issubclass(exc_type, MemoryError):
             typer.echo("error: out of memory; try a smaller game or --memory-limit", err=True)
