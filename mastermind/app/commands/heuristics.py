@@ -41,7 +41,9 @@ TieBreakOpt = Annotated[
         "index), sorted (sorted class sizes first) or random.",
     ),
 ]
-SeedOpt = Annotated[int, seed_option("Seed of random strategies, random tie-breaks and sampled secrets.")]
+SeedOpt = Annotated[int, seed_option("Seed of random strategies and random tie-breaks.")]
+SAMPLE_SEED_HELP = "Seed of random strategies, random tie-breaks and sampled secrets."
+SampleSeedOpt = Annotated[int, seed_option(SAMPLE_SEED_HELP)]
 
 
 def register(app: typer.Typer) -> None:
@@ -155,7 +157,7 @@ def simulate(
             help="Number of games (secrets drawn with replacement).",
         ),
     ] = 1000,
-    seed: SeedOpt = 0,
+    seed: SampleSeedOpt = 0,
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",
 ) -> None:
