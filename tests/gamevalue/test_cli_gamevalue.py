@@ -51,3 +51,10 @@ def test_bad_input_is_one_line_and_exit_2(capsys):
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.startswith("error: ") and err.count("\n") == 1, (argv, err)
+
+
+def test_a_value_not_proven_is_shown_as_the_interval(capsys):
+    # the iteration limit: the headline gave the upper bound as "the game value"
+    assert main(["game-value", "p4c5", "--max-iterations", "2"]) == 0
+    headline = capsys.readouterr().out.splitlines()[0]
+    assert "between 3.940800 and 79/20 = 3.950000" in headline and "NOT proven" in headline

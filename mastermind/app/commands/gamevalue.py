@@ -103,10 +103,16 @@ def _print(result) -> None:
         out.print(f"lower bound  {float(result.lower_bound):.6f} (against the best mix of secrets found)")
         out.print(f"upper bound  {upper}")
         return
-    status = "proven" if result.proven else f"NOT proven: lower bound {float(result.lower_bound):.6f}"
-    out.print(
-        f"game value of {rules}: {v.numerator}/{v.denominator} = {float(v):.6f} expected guesses ({status})"
-    )
+    if result.proven:
+        out.print(
+            f"game value of {rules}: {v.numerator}/{v.denominator} = {float(v):.6f} expected guesses (proven)"
+        )
+    else:  # the value is the breaker's guarantee, an upper bound: say both ends
+        out.print(
+            f"game value of {rules}: between {float(result.lower_bound):.6f} and "
+            f"{v.numerator}/{v.denominator} = {float(v):.6f} expected guesses (NOT proven: the breaker's mix "
+            "below guarantees the upper bound; the maker's is the last LP's, not a proof of the lower)"
+        )
     out.print(
         f"uniformly random secret instead: {game.uniform_total}/{rules.n_codes} = "
         f"{game.uniform_total / rules.n_codes:.6f}"
