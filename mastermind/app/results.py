@@ -33,6 +33,7 @@ from mastermind.core.game import CodeTable, Rules
 
 OPTIMAL_FORMAT = "mastermind-results"
 GAME_VALUE_FORMAT = "mastermind-game-values"
+STEMS = {OPTIMAL_FORMAT: "optimal", GAME_VALUE_FORMAT: "game-values"}  # each table's file name
 FILE_VERSION = 1
 TREE_LIMIT = 4 * 1024 * 1024  # bytes of gzipped JSON; larger trees are left out (and said so)
 FRONTIER_GRACE = 300.0  # after a frontier search's own time limit: building and sending its tree
@@ -706,7 +707,7 @@ def merge_rows(old: Sequence[dict], new: Sequence[dict]) -> list[dict]:
 
 def write_tables(out: Path, fmt: str, rows: Sequence[dict]) -> None:
     """``rows`` (all of them, merged) as JSON and markdown."""
-    stem = "optimal" if fmt == OPTIMAL_FORMAT else "game-values"
+    stem = STEMS[fmt]
     rows = [{**row, **literature(row)} for row in rows]
     doc = {"format": fmt, "version": FILE_VERSION, "rows": rows}
     write_atomic(out / f"{stem}.json", json.dumps(doc, indent=1) + "\n")
@@ -715,7 +716,7 @@ def write_tables(out: Path, fmt: str, rows: Sequence[dict]) -> None:
 
 
 def merge_into(out: Path, fmt: str, new_rows: Sequence[dict]) -> list[dict]:
-    stem = "optimal" if fmt == OPTIMAL_FORMAT else "game-values"
+    stem = STEMS[fmt]
     rows = merge_rows(read_rows(out / f"{stem}.json", fmt), new_rows)
     write_tables(out, fmt, rows)
     return rows
@@ -905,11 +906,11 @@ def run_tables(
     subfolder per game), so that a later run continues them."""
     if not out.is_dir():
         raise MastermindError(f"--out {out} is not a folder")
-    for name in tables:  # files that could not be merged into or written: refused before the work
-        fmt = OPTIMAL_FORMAT if name == "optimal" else GAME_VALUE_FORMAT
-        read_rows(out / f"{name}.json", fmt)
-        for suffix in (".json", ".md"):
-            check_writable(out / f"{name}{suffix}")
+    for fmt, name in STEMS.items():  # files that could not be merged into or written: refused before the work
+        if name in tables:
+            read_rows(out / f"{name}.json", fmt)
+            for suffix in (".json", ".md"):
+                check_writable(out / f"{name}{suffix}")
     done: dict[str, list[dict]] = {t: [] for t in tables}
     with Runner(
         max_seconds=max_seconds, jobs=jobs, solve_options=solve_options, checkpoint=checkpoint
