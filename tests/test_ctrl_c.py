@@ -157,3 +157,27 @@ def test_a_time_limit_reports_what_is_proven_with_exit_code_0(capsys, args):
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
 def test_a_bad_time_limit_is_refused(capsys, command, value):
     assert main([command, "-r", "p3c3", "--time-limit", value]) == 2
+
+
+def test_an_interrupt_python_could_not_raise_is_not_printed(monkeypatch):
+    """Ctrl-C inside a callback or finalizer (numba's compiler has both) is "ignored" by
+    Python with a traceback on stderr; during a command the watchdog acts on it instead.
+    Other exceptions there are still reported."""
+    from mastermind.app.interrupts import interrupt_handling
+
+    reported = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: reported.append(type(u.exc_value)))
+
+    class RaisesOnDelete:
+        def __init__(self, exc):
+            self.exc = exc
+
+        def __del__(self):
+            raise self.exc
+
+    with interrupt_handling():
+        RaisesOnDelete(KeyboardInterrupt())
+        RaisesOnDelete(ValueError("a bug"))
+    assert reported == [ValueError]
+    RaisesOnDelete(KeyboardInterrupt())  # outside a command: Python's own report again
+    assert reported == [ValueError, KeyboardInterrupt]

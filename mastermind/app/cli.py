@@ -7,17 +7,13 @@ from __future__ import annotations
 
 import importlib
 import os
-import signal
-import socket
 import sys
-import threading
-import time
-from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
 
 from mastermind.app.helpstyle import Group
+from mastermind.app.interrupts import interrupt_handling
 
 # the commands of each module of mastermind.app.commands, in the order --help lists them:
 # a command imports only its own module (start-up), --help and unknown names import all
@@ -99,85 +95,6 @@ def __getattr__(name: str) -> Any:
         globals()["app"] = value = build_app()
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-GRACE = 0.7  # seconds a command has after Ctrl-C to stop by itself
-WIND_DOWN = 10.0  # ... once it has said that it is stopping (closing a cluster, printing bounds)
-
-
-def _watch_interrupts(reader: socket.socket) -> None:
-    """The safety net for Ctrl-C: the signal's byte arrives here even while the main thread
-    is inside compiled code (where Python cannot run its handler). Running searches are told
-    to stop at once; a command that has not exited after GRACE seconds is ended here, with
-    whatever its searches can say, exit code 130."""
-    from mastermind.core import cancel
-
-    while True:
-        try:
-            data = reader.recv(64)
-        except OSError:
-            return
-        if not data:
-            return  # the command finished
-        if signal.SIGINT not in data:
-            continue
-        cancel.interrupt()
-        deadline = time.monotonic() + GRACE
-        while time.monotonic() < deadline or (
-            cancel.winding_down.is_set() and time.monotonic() < deadline + WIND_DOWN
-        ):
-            time.sleep(0.02)
-            if cancel.finished.is_set():
-                return
-        for line in cancel.status_lines():
-            print(line, file=sys.stderr)
-        print("interrupted", file=sys.stderr, flush=True)
-        os._exit(130)
-
-
-def _on_sigint(signum, frame) -> None:
-    from mastermind.core import cancel
-
-    if cancel.count_interrupt() > 1:
-        raise KeyboardInterrupt  # a second Ctrl-C: do not wait
-    cancel.interrupt()
-    if not cancel.busy():
-        raise KeyboardInterrupt  # nothing stops by itself: unwind now
-
-
-@contextmanager
-def interrupt_handling():
-    """Ctrl-C for the length of one command (the main thread only): searches stop within a
-    fraction of a second and report, everything else unwinds; the watchdog ends the rest."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    from mastermind.core import cancel
-
-    cancel.reset()
-    reader, writer = socket.socketpair()
-    writer.setblocking(False)
-    try:
-        old_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
-        old_handler = signal.signal(signal.SIGINT, _on_sigint)
-    except (ValueError, OSError):  # pragma: no cover - no signals here
-        reader.close()
-        writer.close()
-        yield
-        return
-    watcher = threading.Thread(
-        target=_watch_interrupts, args=(reader,), daemon=True, name="mastermind-ctrl-c"
-    )
-    watcher.start()
-    try:
-        yield
-    finally:
-        cancel.finished.set()
-        signal.signal(signal.SIGINT, old_handler)
-        signal.set_wakeup_fd(old_fd)
-        writer.close()
-        watcher.join(timeout=1)
-        reader.close()
 
 
 def main(argv: list[str] | None = None) -> int:

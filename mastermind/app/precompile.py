@@ -10,11 +10,12 @@ it, the work-unit planning here.
 
 from __future__ import annotations
 
-import signal
+import os
 import sys
 import time
 
 HOUR = 3600.0
+INTERRUPTED = "interrupted: kernels not compiled yet are compiled by the first command"
 
 
 def precompile() -> float:
@@ -38,6 +39,12 @@ def precompile() -> float:
     return time.perf_counter() - start
 
 
+def _interrupted() -> int:
+    at_terminal = hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+    print(("\n" if at_terminal else "") + INTERRUPTED, file=sys.stderr)  # after the echoed ^C
+    return 130
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args in (["-h"], ["--help"]):
@@ -46,17 +53,30 @@ def main(argv: list[str] | None = None) -> int:
     if args:
         print(f"error: precompile takes no arguments, got {' '.join(args)!r}", file=sys.stderr)
         return 2
-    # Ctrl-C stops it even when started with SIGINT ignored (a shell's background jobs are)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    # Ctrl-C stops it even when started with SIGINT ignored (a shell's background jobs are),
+    # and even when it arrives inside numba's compiler, which cannot always raise it
+    from mastermind.app.interrupts import interrupt_handling
+    from mastermind.core import cancel
+
     print("compiling the mastermind kernels once, about 40 s on 2 cores", file=sys.stderr, flush=True)
-    try:
-        seconds = precompile()
-    except KeyboardInterrupt:
-        print("interrupted: kernels not compiled yet are compiled by the first command", file=sys.stderr)
-        return 130
+    with interrupt_handling(farewell=INTERRUPTED):
+        try:
+            seconds = precompile()
+        except KeyboardInterrupt:
+            return _interrupted()
+        except Exception:
+            if cancel.interrupted.is_set():  # numba half-way through saving a kernel, say
+                return _interrupted()
+            raise
     print(f"compiled in {seconds:.0f} s", file=sys.stderr)
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    code = main()
+    if code == 130:
+        # leave at once: objects numba left half-built would complain while Python shuts down
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
+    raise SystemExit(code)

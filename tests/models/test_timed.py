@@ -80,3 +80,32 @@ def test_the_child_leaves_ctrl_c_to_the_parent():
         worker.run(pow, (2, 3), time_limit=60)  # started
         os.kill(worker._proc.pid, signal.SIGINT)
         assert worker.run(pow, (2, 10), time_limit=60) == 1024
+
+
+def test_the_worker_ends_with_its_parent():
+    """A parent that dies without closing its worker (killed, or ended by the Ctrl-C
+    watchdog's immediate exit) leaves no child computing for nobody."""
+    import subprocess
+    import sys
+
+    code = (
+        "import time\n"
+        "from mastermind.engines.models.timed import TimedWorker\n"
+        "worker = TimedWorker()\n"
+        "worker.submit(time.sleep, (120,), 200)\n"
+        "print(worker._proc.pid, flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    worker = int(parent.stdout.readline())
+    parent.kill()
+    parent.wait()
+    while not _gone(worker) and not _zombie(worker):  # no timing assert: hangs if it stays
+        time.sleep(0.05)
+
+
+def _zombie(pid):
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z"
+    except OSError:
+        return True

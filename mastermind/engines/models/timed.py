@@ -12,10 +12,13 @@ its child terminated, and the next job starts a fresh one.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import signal
+import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from mastermind.core.errors import MastermindError
@@ -25,12 +28,38 @@ if TYPE_CHECKING:
     from multiprocessing.process import BaseProcess
 
 STARTUP_LIMIT = 120.0
+PARENT_POLL = 0.5  # seconds between a worker's looks at whether its parent is still there
 
 
-def _serve(conn) -> None:
+@contextmanager
+def _ctrl_c_ignored_by_new_processes() -> Iterator[None]:
+    """Ctrl-C ignored while a child process starts: an ignored signal stays ignored in the
+    new program (handled ones are reset), so a Ctrl-C while the child is still importing
+    does not make it print a traceback of its own. The parent misses a Ctrl-C only in the
+    milliseconds the start takes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers (and only it runs Python's)
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _exit_with(parent: int) -> None:
+    """End this process when its parent is gone (a parent that exits without closing its
+    workers, as after Ctrl-C, would otherwise leave this one computing for nobody)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL)
+    os._exit(1)
+
+
+def _serve(conn, parent: int) -> None:
     # Ctrl-C reaches the whole process group; the parent decides, and ends this process
     # (otherwise the child prints its own traceback beside the parent's one-line report)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
     conn.send(("ready", None, 0.0))
     while True:
         try:
@@ -61,8 +90,9 @@ class TimedWorker:
 
     def _start(self) -> None:
         parent, child = self._ctx.Pipe(duplex=True)
-        self._proc = self._ctx.Process(target=_serve, args=(child,), daemon=True)
-        self._proc.start()
+        self._proc = self._ctx.Process(target=_serve, args=(child, os.getpid()), daemon=True)
+        with _ctrl_c_ignored_by_new_processes():
+            self._proc.start()
         child.close()
         self._conn = parent
         # wait until the child has started (imports done), so time limits count solver time only
