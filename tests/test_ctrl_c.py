@@ -93,6 +93,14 @@ def test_heuristics_stop_and_say_so():
     assert out == "" and err.strip().splitlines()[-1] == "interrupted"
 
 
+def test_simulate_reports_the_games_played():
+    # it printed nothing of the games already played
+    out, _, _ = interrupted(["simulate", "-r", "p5c8", "-s", "entropy", "-n", "100000", "--json"], after=6)
+    data = json.loads(out)
+    assert data["stopped"] == "interrupted" and 0 < data["games"] < data["games_asked"] == 100000
+    assert sum(data["histogram"]) == data["games"]
+
+
 def test_bounds_reports_the_levels_finished():
     out, _, _ = interrupted(["bounds", "-r", "p4c8", "--levels", "3", "--json"], after=8)
     data = json.loads(out)

@@ -572,3 +572,31 @@ def test_table_ranges_read_ascii_numbers_only(value, monkeypatch, capsys):
     code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
     assert_one_line_error(code, err, argv)
     assert "cannot read pegs" in err and out == ""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["heuristics", "-r", "p3c4"],  # a rich table (rich itself exited with 1)
+        ["info", "-r", "p3c4"],
+        ["heuristics", "-r", "p3c4", "--json"],
+        ["score", "1234", "1243"],
+    ],
+)
+def test_a_reader_that_left_is_no_error(args):
+    """`mastermind ... | head -1`: the reader closed the pipe; exit code 0, nothing on stderr."""
+    read, write = os.pipe()
+    os.close(read)  # before the command writes anything: every write fails
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "mastermind", *args],
+            cwd=ROOT,
+            env=ENV,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(write)
+    assert (proc.returncode, proc.stderr) == (0, "")

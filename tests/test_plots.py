@@ -145,3 +145,19 @@ def test_a_home_without_a_writable_config_folder_draws_without_warnings(tmp_path
     )
     # matplotlib used to print its two-line warning about the folder it could not make
     assert proc.returncode == 0 and proc.stderr == "" and out.stat().st_size > 0, proc.stderr
+
+
+@needs_matplotlib
+def test_plot_of_an_optimum_not_proven_draws_the_best_strategy_found(tmp_path, capsys, drawn):
+    """`plot -s optimal --time-limit` exited 2 ("nothing to plot") when the search was stopped;
+    it draws the strategy the search found, said to be unproven, and exit code 0 (p4c7 takes
+    the one-thread search about 12 s; its first strategy comes after 1.5 s)."""
+    out = tmp_path / "p.png"
+    args = ["plot", "-r", "p4c7", "-s", "optimal", "--time-limit", "5", "--out", str(out), "--json"]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["optimal"] is None and data["drawn"] == ["best found (not proven)"]
+    found = data["best_found"]
+    assert found["proven"] is False and sum(found["histogram"]) == 2401
+    assert found["total"] >= 11228 >= data["lower_bounds"]["total"]  # 11228: the optimum of p4c7
+    assert bar_groups(drawn[-1]) == {"best found (not proven)": found["histogram"]}

@@ -51,13 +51,18 @@ def _top(
 
 class _Commands(Group):
     """The group, saying "interrupted" for a command that Ctrl-C ends with nothing to report
-    (a heuristic's tree half built): typer would turn it into exit code 130 silently."""
+    (a heuristic's tree half built): typer would turn it into exit code 130 silently; and
+    ending a command whose reader left (``| head``) with exit code 0, as output written
+    after the command does (typer would exit with 1)."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise typer.Exit(_interrupted()) from None
+        except BrokenPipeError:
+            _silence_stdout()
+            raise typer.Exit(0) from None
 
 
 def build_app(modules: tuple[str, ...] = tuple(COMMANDS)) -> typer.Typer:
@@ -122,7 +127,8 @@ def _main(argv: list[str]) -> int:
         return exc.exit_code
     except (typer.Abort, KeyboardInterrupt):
         return _interrupted()
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader left (``| head``): what it did not read is not needed
+        _silence_stdout()
         return 0
     except OSError as exc:  # the system refused: a full disk, an unwritable folder; not a bug
         return _os_error(exc)
@@ -152,13 +158,19 @@ def _os_error(exc: OSError) -> int:
         print(f"error: {exc.filename}: {reason}", file=sys.stderr)
     else:
         print(f"error: cannot write the output: {reason}", file=sys.stderr)
-    try:  # what could not be written would fail again when Python flushes at exit
+    _silence_stdout()
+    return 2
+
+
+def _silence_stdout() -> None:
+    """Standard output to nowhere: what could not be written would fail again (with a
+    message and another exit code) when Python flushes it at exit."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
     except (OSError, ValueError, AttributeError):  # no real descriptor behind sys.stdout (tests)
         pass
-    return 2
 
 
 def _interrupted() -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mastermind.core.errors import MastermindError
@@ -289,6 +289,7 @@ class Comparison:
     bounds: Bounds
     seconds: float = 0.0
     extra: dict = field(default_factory=dict)
+    best_found: dict | None = None  # the exact search stopped by its time limit: its best strategy
 
     def to_dict(self) -> dict[str, Any]:
         opt = self.optimal
@@ -305,21 +306,36 @@ class Comparison:
                 "proven": opt["proven"],
             },
             "lower_bounds": {"total": self.bounds.total, "worst": self.bounds.worst},
+            **({"best_found": _found_dict(self.best_found)} if self.best_found else {}),
             "strategies": [r.to_dict() for r in self.rows],
             "seconds": round(self.seconds, 3),
         }
 
 
-def _optimal_job(rules: Rules, memory_limit: int) -> dict:
+def _found_dict(found: dict) -> dict:
+    return {key: found[key] for key in ("total", "worst", "histogram")} | {"proven": False}
+
+
+OPTIMAL_GRACE = 30.0  # after the exact search's own time limit: its tree built and sent
+
+
+def _optimal_job(rules: Rules, memory_limit: int, time_limit: float | None = None) -> dict:
+    """The exact optimum, or (stopped after ``time_limit`` seconds) its proven lower bound and
+    the best strategy found so far, if any."""
     from mastermind.engines.exact import solve
 
-    result = solve(CodeTable(rules, memory_limit=memory_limit))
-    return {
-        "total": int(result.stats.total),
-        "worst": int(result.stats.worst),
-        "histogram": list(result.stats.histogram),
+    result = solve(CodeTable(rules, memory_limit=memory_limit), time_limit=time_limit)
+    data: dict = {
         "proven": bool(result.proven),
+        "lower_bound": None if result.lower_bound is None else int(result.lower_bound),
     }
+    if result.stats is not None:
+        data.update(
+            total=int(result.stats.total),
+            worst=int(result.stats.worst),
+            histogram=list(result.stats.histogram),
+        )
+    return data
 
 
 def compare(
@@ -346,7 +362,7 @@ def compare(
         progress.start(len(names) + 2, f"compare {rules}")
     with TimedWorker() as worker:
         # the exact optimum is searched in the child while heuristics and bounds run here
-        worker.submit(_optimal_job, (rules, memory_limit), time_limit)
+        worker.submit(_optimal_job, (rules, memory_limit, time_limit), time_limit + OPTIMAL_GRACE)
         stats = {}
         for name in names:
             stats[name] = strategy_tree(name, table, seed=seed).stats(table)
@@ -355,12 +371,18 @@ def compare(
         bounds = game_bounds(table, max_refined=max_refined)
         if progress is not None:
             progress.advance(1)
-        optimal = _proven(worker.result())
+        found = worker.result()
     if progress is not None:
         progress.advance(1)
+    optimal = _proven(found)
+    best_found = None
+    if found is not None and optimal is None:
+        if (found["lower_bound"] or 0) > bounds.total:  # the stopped search proved more
+            bounds = replace(bounds, total=found["lower_bound"])
+        best_found = found if "total" in found else None
     opt_total = None if optimal is None else optimal["total"]
     rows = [
         CompareRow(name, s.total, s.worst, list(s.histogram), s.secrets, opt_total, bounds.total)
         for name, s in stats.items()
     ]
-    return Comparison(rules, rows, optimal, bounds, time.perf_counter() - start)
+    return Comparison(rules, rows, optimal, bounds, time.perf_counter() - start, best_found=best_found)

@@ -36,6 +36,7 @@ GAME_VALUE_FORMAT = "mastermind-game-values"
 STEMS = {OPTIMAL_FORMAT: "optimal", GAME_VALUE_FORMAT: "game-values"}  # each table's file name
 FILE_VERSION = 1
 TREE_LIMIT = 4 * 1024 * 1024  # bytes of gzipped JSON; larger trees are left out (and said so)
+GAME_VALUE_GRACE = 60.0  # after the game value's own time limit: its last LP, sending the result
 FRONTIER_GRACE = 300.0  # after a frontier search's own time limit: building and sending its tree
 WARM_UP_SECONDS = 900.0  # a first numba compilation on a busy machine
 OPEN_HEURISTICS = ("entropy", "expected-size", "most-parts")  # the best total: an open game's upper bound
@@ -298,16 +299,18 @@ def bounds_part(game: str, kind: str) -> dict:
     return {**data, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
 
 
-def game_value_part(game: str, jobs: int) -> dict:
+def game_value_part(game: str, jobs: int, time_limit: float | None = None) -> dict:
+    """The game value of ``game``, or (stopped after ``time_limit`` seconds) its bounds."""
     from mastermind.engines.gamevalue import game_value
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
-    result = game_value(CodeTable(rules), jobs=jobs)
+    result = game_value(CodeTable(rules), jobs=jobs, time_limit=time_limit)
     data = result.to_dict()
     data["seconds"] = time.perf_counter() - start
     data["cpu_seconds"] = time.process_time() - cpu
-    data["value_fraction"] = _fraction(result.value)
+    exact = isinstance(result.value, Fraction)  # a run stopped early has only a float LP value
+    data["value_fraction"] = _fraction(result.value) if exact else None
     data["lower_fraction"] = str(result.lower_bound)
     data["breaker_first_guesses"] = sorted(
         {rules.code_text(b.tree.root.guess) for b in result.details.breaker}
@@ -586,16 +589,24 @@ class Runner:
     def game_value_row(self, rules: Rules) -> dict:
         game = game_id(rules)
         row = self._new_row(rules, "game-values")
-        data = self._run(game_value_part, (game, self.jobs))
-        if data is None:
+        # the column generation stops itself at the cap; the grace covers its last LP
+        data = self._run(game_value_part, (game, self.jobs, self.max_seconds), grace=GAME_VALUE_GRACE)
+        if data is None or data.get("stopped"):
             row.update(
                 status="open",
                 reason=f"not proven within {self._cap()}",
                 literature="open",
                 published=None,
-                seconds=None,
-                cpu_seconds=None,
+                seconds=None if data is None else round(data["seconds"], 3),
+                cpu_seconds=None if data is None else round(data["cpu_seconds"], 3),
             )
+            if data is not None:  # what the stopped run proved: the value lies between these
+                row["bounds"] = {
+                    "lower": data["lower_fraction"],
+                    "lower_decimal": round(data["lower_bound"], 6),
+                    "upper_decimal": None if data["upper_bound"] is None else round(data["upper_bound"], 6),
+                    "iterations": data["iterations"],
+                }
             return row
         value = Fraction(data["value_numerator"], data["value_denominator"])
         uniform = Fraction(data["uniform_total"], rules.n_codes)
@@ -860,7 +871,8 @@ def render_game_values(rows: Sequence[dict]) -> str:
         "the number of codes the maker uses when he mixes them uniformly (5600/1290), else reduced.",
         "*breaker mix*: trees in the breaker's optimal mix, each played under",
         "a random colour and position permutation. *s*: wall seconds (CPU seconds in brackets)",
-        "on a shared 2-core machine.",
+        "on a shared 2-core machine. An open row gives, as its decimal, the interval its run proved",
+        "before the time cap stopped it (the maker's and the breaker's best mixes so far).",
         "",
         (
             "| game | codes | value | decimal | uniform average | uniform optimal | maker's mix "
@@ -871,8 +883,8 @@ def render_game_values(rows: Sequence[dict]) -> str:
     for r in rows:
         if r["status"] != "proven":
             lines.append(
-                f"| {r['game']} | {r['codes']} | open | | | | {r.get('reason', '')} | | | open "
-                f"| | {r['jobs']} |"
+                f"| {r['game']} | {r['codes']} | open | {_value_bounds(r)} | | | {r.get('reason', '')} "
+                f"| | | open | {_seconds(r)} | {r['jobs']} |"
             )
             continue
         mix = ", ".join(f"{m['pattern']}: {m['class_probability']}" for m in r["maker"])
@@ -953,9 +965,19 @@ def _optimal_line(row: dict) -> str:
     )
 
 
+def _value_bounds(row: dict) -> str:
+    """Where an open game value lies, as far as a stopped run proved ("" if it proved nothing)."""
+    b = row.get("bounds")
+    if not b:
+        return ""
+    upper = "" if b.get("upper_decimal") is None else f"{b['upper_decimal']:.6f}"
+    return f"[{b['lower_decimal']:.6f}, {upper or '?'}]"
+
+
 def _game_value_line(row: dict) -> str:
     if row["status"] != "proven":
-        return f"{row['game']}: game value open ({row['reason']})"
+        inside = _value_bounds(row)
+        return f"{row['game']}: game value open ({row['reason']})" + (f"; in {inside}" if inside else "")
     return (
         f"{row['game']}: game value {row['value_unreduced']} = {row['value_decimal']:.6f}, uniform "
         f"{'optimal' if row['uniform_optimal'] else 'not optimal'}, breaker mix "

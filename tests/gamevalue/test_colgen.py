@@ -146,3 +146,39 @@ def test_a_time_limit_stops_either_best_reply_solver_with_a_bound(solver):
     assert not result.proven and result.stopped == "time limit"
     # at least what the maker's uniform mix forces, even before the first best reply
     assert result.lower_bound >= Fraction(perfect_tree_total(table.rules, table.n), table.n)
+
+
+@pytest.mark.parametrize("replies", [1, 3, 5])
+def test_a_stopped_run_reports_the_mixes_that_guarantee_its_bounds(monkeypatch, replies):
+    """Stopped, the game value reported its bounds with empty mixes and 0 iterations; the
+    maker's mix must force the lower bound against every tree, the breaker's keep every
+    class within the upper bound."""
+    from mastermind.core import cancel
+    from mastermind.engines.gamevalue import colgen
+    from mastermind.engines.gamevalue.bestreply import best_reply
+    from mastermind.engines.gamevalue.classes import code_classes
+
+    calls = []
+
+    def stopping_reply(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > replies:
+            raise cancel.Stopped()
+        return best_reply(*args, **kwargs)
+
+    monkeypatch.setattr(colgen, "best_reply", stopping_reply)
+    table = CodeTable(Rules(3, 4))
+    result = colgen.game_value(table, solver="search")
+    game = result.details
+    assert result.stopped and not result.proven and game.iterations == replies
+    assert game.maker and game.breaker
+    assert sum(m.per_code * m.size for m in game.maker) == pytest.approx(1)
+    classes = code_classes(table)
+    per_code = {m.name: m.per_code for m in game.maker}
+    weights = [float(per_code[classes.names[k]]) for k in classes.of_code.tolist()]
+    forced, _ = best_reply(table, weights, solver="search")  # the breaker's best against it
+    assert forced / sum(weights) >= float(result.lower_bound) - 1e-9
+    assert sum(b.weight for b in game.breaker) == pytest.approx(1)
+    for k, size in enumerate(int(z) for z in classes.sizes):
+        kept = sum(float(b.weight) * b.class_totals[k] / size for b in game.breaker)
+        assert kept <= float(result.upper_bound) + 1e-9

@@ -116,3 +116,10 @@ def test_a_huge_depth_is_refused_from_its_estimate_before_building():
     with pytest.raises(MastermindError, match=r"about 10\^110 nodes.*variables.*constraints.*TiB of memory"):
         solve_tree(table, 100, time_limit=1)
     assert check_model_size(CodeTable(Rules(2, 2)), 3).nodes == 1 + 3 + 9
+
+
+def test_the_time_limit_counts_the_model_building():
+    table = CodeTable(Rules(3, 3))
+    result = solve_tree(table, 4, time_limit=1e-9, workers=1, lower_bound=50)
+    assert result.stopped == "time limit" and not result.proven and result.value is None
+    assert result.lower_bound == 50

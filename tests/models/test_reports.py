@@ -204,7 +204,21 @@ def test_bounds_cpsat_static_commands(capsys):
     assert data["worst"]["best"] <= 4 and data["total"]["best"] <= 73
     assert main(["cpsat", "-p", "2", "-c", "3", "--depth", "2", "--feasible", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["status"] == "INFEASIBLE" and data["proven"]
+    assert data["status"] == "INFEASIBLE" and data["proven"] and data["exists"] is False
+    assert data["worst_lower_bound"] >= 3 and data["worst_upper_bound"] is None
+
+
+def test_cpsat_feasible_answers_the_question_it_asks(capsys):
+    """A strategy found for --feasible bounds the worst case; its total was not optimised,
+    so it is not given as the value (it said "proven": true beside a total of 55 on p2c4,
+    whose optimum is 45)."""
+    assert main(["cpsat", "-r", "p2c4", "--feasible", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["exists"] is True and data["value"] is None and data["total"] >= 45
+    assert data["worst_lower_bound"] <= data["worst_upper_bound"] == data["worst"] <= data["depth"]
+    assert main(["cpsat", "-r", "p2c4", "--feasible", "--depth", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "exists" in out and "not optimised" in out and "OPTIMAL" not in out
     assert main(["static", "-p", "2", "-c", "4", "--json", "--workers", "1"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["value"] == 3 and data["proven"] and len(data["guesses"]) == 3

@@ -69,3 +69,12 @@ def test_unproven_run_reports_status_and_bound():
         assert result.lower_bound is None or result.lower_bound >= counting_static_bound(table, True)
     if result.value is not None:
         assert separates(table, result.details.guesses, black_only=True)
+
+
+def test_the_time_limit_counts_the_model_building():
+    """A limit that passes while the model is built stops there (p4c4 took 3.8 s on a 1 s
+    limit): not proven, the counting bound, no guesses."""
+    table = CodeTable(Rules(4, 4))
+    result = solve_static(table, time_limit=1e-9, workers=1)
+    assert result.stopped == "time limit" and not result.proven and result.value is None
+    assert result.lower_bound == counting_static_bound(table)

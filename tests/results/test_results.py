@@ -284,3 +284,16 @@ def test_search_bounds_improve_an_open_row_only_where_they_are_better():
     assert better["upper_total"] == 190 and better["upper_worst"] == 6 and better["upper_source"] == "search"
     worse = _search_bounds(quick, {"lower_total": 90, "upper_total": None, "units": 0})
     assert "lower_total" not in worse and "upper_total" not in worse and worse["search"]["lower_total"] == 90
+
+
+def test_a_game_value_stopped_by_the_cap_is_open_with_its_bounds(tmp_path):
+    """The game value stopped at the cap published "open" with nothing of what it proved."""
+    from mastermind.app.results import render_game_values
+
+    with Runner(max_seconds=1.0, jobs=1) as capped:
+        row = capped.game_value_row(Rules.parse("p4c6"))  # 5600/1290, seconds of work
+    assert row["status"] == "open" and row["seconds"] is not None
+    b = row["bounds"]
+    assert Fraction(b["lower"]) <= Fraction(5600, 1290) and b["lower_decimal"] <= 5600 / 1290
+    assert b["upper_decimal"] is None or b["upper_decimal"] >= 5600 / 1290 - 1e-6
+    assert f"[{b['lower_decimal']:.6f}, " in render_game_values([row])

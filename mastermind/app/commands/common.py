@@ -264,9 +264,16 @@ def console(stderr: bool = False):
     answer itself (plain text, and tables at full width, when piped)."""
     from rich.console import Console
 
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            # the reader left (``| head``): ended by the command line as for other output,
+            # exit code 0 (rich would exit with 1)
+            self.quiet = True
+            raise BrokenPipeError
+
     stream = sys.stderr if stderr else sys.stdout
     piped = not (hasattr(stream, "isatty") and stream.isatty())
-    return Console(soft_wrap=True, width=PIPED_WIDTH if piped else None, stderr=stderr)
+    return _Console(soft_wrap=True, width=PIPED_WIDTH if piped else None, stderr=stderr)
 
 
 def histogram_text(hist: list[int]) -> str:

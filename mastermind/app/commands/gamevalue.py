@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Annotated, Optional
 
 import typer
@@ -95,22 +96,26 @@ def _print(result) -> None:
     rules, game = result.rules, result.details
     out = console()
     v = result.value
-    if result.stopped and not game.maker:
-        upper = f"{float(v):.6f} (best LP value)" if v is not None else "none yet (no tree found)"
-        out.print(
-            f"game value of {rules}: NOT proven: stopped ({result.stopped}) after {result.seconds:.2f} s"
-        )
-        out.print(f"lower bound  {float(result.lower_bound):.6f} (against the best mix of secrets found)")
-        out.print(f"upper bound  {upper}")
-        return
     if result.proven:
         out.print(
             f"game value of {rules}: {v.numerator}/{v.denominator} = {float(v):.6f} expected guesses (proven)"
         )
+    elif result.stopped:
+        why = f"NOT proven: stopped ({result.stopped}) after {result.seconds:.2f} s"
+        if v is None:
+            out.print(
+                f"game value of {rules}: at least {_number(result.lower_bound)} expected guesses ({why}, "
+                "before the first strategy tree: a uniformly random secret forces that much)"
+            )
+            return
+        out.print(
+            f"game value of {rules}: between {_number(result.lower_bound)} and {_number(v)} expected "
+            f"guesses ({why}; the maker's mix below forces the lower bound, the breaker's keeps to the upper)"
+        )
     else:  # the value is the breaker's guarantee, an upper bound: say both ends
         out.print(
             f"game value of {rules}: between {float(result.lower_bound):.6f} and "
-            f"{v.numerator}/{v.denominator} = {float(v):.6f} expected guesses (NOT proven: the breaker's mix "
+            f"{_number(v)} expected guesses (NOT proven: the breaker's mix "
             "below guarantees the upper bound; the maker's is the last LP's, not a proof of the lower)"
         )
     out.print(
@@ -132,8 +137,8 @@ def _print(result) -> None:
             m.name,
             str(m.size),
             rules.code_text(m.example),
-            str(m.probability),
-            str(m.per_code),
+            _exact(m.probability),
+            _exact(m.per_code),
             f"{float(m.probability):.6f}",
         )
     out.print(t)
@@ -145,7 +150,7 @@ def _print(result) -> None:
         t.add_column(col, justify="left" if col == "first guess" else "right", no_wrap=True)
     for b in game.breaker:
         t.add_row(
-            f"{b.weight} ({float(b.weight):.4f})",
+            f"{_exact(b.weight)} ({float(b.weight):.4f})",
             rules.code_text(b.tree.root.guess),
             str(b.stats.total),
             str(b.stats.worst),
@@ -156,3 +161,15 @@ def _print(result) -> None:
         f"{plural(game.iterations, 'best reply')}, {plural(game.columns, 'tree')} in the final LP, "
         f"{result.seconds:.2f} s"
     )
+
+
+def _exact(x) -> str:
+    """A probability as a fraction; one from the float LP of a stopped run has none."""
+    return str(x) if isinstance(x, (Fraction, int)) else "~"
+
+
+def _number(x) -> str:
+    """``a/b = 4.340278`` for an exact number, ``4.340278`` for a float."""
+    if isinstance(x, Fraction):
+        return f"{x.numerator}/{x.denominator} = {float(x):.6f}"
+    return f"{float(x):.6f}"

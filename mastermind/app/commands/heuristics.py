@@ -13,9 +13,11 @@ from mastermind.app.commands.common import (
     STRATEGY_HELP,
     NoCacheOpt,
     console,
+    exit_if_interrupted,
     histogram_text,
     plural,
     print_json,
+    seconds_option,
     seed_option,
     table_for,
     whole_range,
@@ -160,10 +162,19 @@ def simulate(
     seed: SampleSeedOpt = 0,
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",
+    time_limit: Annotated[
+        Optional[float],
+        seconds_option(
+            "--time-limit",
+            help="Stop after this many seconds and report the games played (exit 0).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     import numpy as np
 
     from mastermind.app.registry import check_names, make_strategy
+    from mastermind.core import cancel
     from mastermind.core.errors import MastermindError
     from mastermind.core.progress import progress_bar, wants_progress
     from mastermind.engines.heuristics import monte_carlo
@@ -176,20 +187,43 @@ def simulate(
     table = table_for(rules, memory_limit, full=full)
     strategy_seed, games_seed = (int(s) for s in np.random.SeedSequence(seed).generate_state(2))
     player = make_strategy(strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed)
-    with progress_bar(wants_progress(json_output)) as bar:
-        result = monte_carlo(player, games, games_seed, progress=bar)
+    played: list[int] = []
+
+    def status() -> str:  # what Ctrl-C prints if the game being played does not end in time
+        done = list(played)
+        mean = f", mean {sum(done) / len(done):.4f} guesses" if done else ""
+        return f"{len(done)} of {plural(games, 'game')} played{mean} (seed {seed})"
+
+    with (
+        cancel.deadline_flag(time_limit) as (flag, deadline),
+        cancel.running(flag, status),
+        progress_bar(wants_progress(json_output)) as bar,
+    ):
+        result = monte_carlo(player, games, games_seed, progress=bar, stop=flag, played=played)
+    stopped = cancel.reason(deadline) if result.games < games else None
     data = result.to_dict(rules)
     data["seed"] = seed
+    if stopped:
+        data.update(stopped=stopped, games_asked=games)
     if json_output:
         print_json(data)
+        exit_if_interrupted(stopped)
         return
+    if not result.games:
+        typer.echo(f"{rules}, {strategy}: stopped ({stopped}) before the first game ended (seed {seed})")
+        exit_if_interrupted(stopped)
+        return
+    count = plural(games, "game")
+    if stopped:
+        count = f"{result.games} of {count} (stopped: {stopped})"
     lines = [
-        f"{rules}, {strategy}: {plural(games, 'game')} against random secrets (seed {seed})",
+        f"{rules}, {strategy}: {count} against random secrets (seed {seed})",
         f"mean guesses     {result.mean:.4f}  (95% CI {result.ci_low:.4f} .. {result.ci_high:.4f})",
         f"worst            {result.worst}",
         f"histogram        {histogram_text(result.histogram)}  (games won with 1, 2, ... guesses)",
     ]
     console().print("\n".join(lines), highlight=False)
+    exit_if_interrupted(stopped)
 
 
 def strategies(

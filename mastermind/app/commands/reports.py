@@ -252,6 +252,9 @@ def compare(
         typer.echo(f"plot written to {plot}")
 
 
+BEST_FOUND = "best found (not proven)"  # the exact search's strategy when its time limit stopped it
+
+
 # ---- plot --------------------------------------------------------------------------------
 def plot(
     rules: Rules,
@@ -316,19 +319,23 @@ def plot(
             series.append(Series(name, list(rows[name].histogram)))
         elif result.optimal is not None:
             series.append(Series(name, list(result.optimal["histogram"])))
+        elif result.best_found is not None:
+            series.append(Series(BEST_FOUND, list(result.best_found["histogram"])))
     if not series:
-        raise MastermindError(f"the optimum of {rules} was not found within --time-limit: nothing to plot")
+        raise MastermindError(
+            f"the exact search of {rules} found no strategy within --time-limit: nothing to plot"
+        )
     opt = None if result.optimal is None else result.optimal["total"]
     fig = guesses_figure(f"{rules}: {plural(rules.n_codes, 'secret')}", series, opt, result.bounds.total)
     write_figure(fig, out)
     if json_output:
         print_json({**result.to_dict(), "plot": out, "drawn": [s.name for s in series]})
     elif out != "-":
-        missing = (
-            ""
-            if "optimal" not in names or opt is not None
-            else " (optimum not found within --time-limit: left out)"
-        )
+        missing = ""
+        if "optimal" in names and opt is None:
+            missing = " (optimum not proven within --time-limit: " + (
+                "the search's best strategy drawn instead)" if result.best_found else "left out)"
+            )
         typer.echo(f"plot of {', '.join(s.name for s in series)} for {rules} written to {out}{missing}")
 
 
@@ -365,6 +372,17 @@ def _print_comparison(result) -> None:
         )
     else:
         t.add_row("optimal total", "not solved", "", "", "", "", "")
+        found = result.best_found
+        if found is not None:
+            t.add_row(
+                BEST_FOUND,
+                str(found["total"]),
+                f"{found['total'] / n:.4f}",
+                str(found["worst"]),
+                "",
+                "",
+                histogram_text(found["histogram"]),
+            )
     t.add_row(
         "lower bound",
         f">= {result.bounds.total}",
@@ -513,8 +531,8 @@ def cpsat(
         Optional[int],
         typer.Option(
             "--depth",
-            help="Most guesses allowed for any secret (default: the proven worst-case lower "
-            "bound, plus one unless --feasible).",
+            help="Most guesses allowed for any secret (default: the worst-case lower bound of "
+            "one level of lookahead, plus one unless --feasible).",
             show_default=False,
         ),
     ] = None,
@@ -535,9 +553,10 @@ def cpsat(
     if depth is not None and depth < 1:
         raise MastermindError(f"--depth must be at least 1, got {depth}")
     table = table_for(rules, memory_limit)
+    worst_bound = lookahead_worst_bound(table, 1)
     if depth is None:
         # one more than the bound leaves room to optimise the total; never more than the codes
-        depth = min(lookahead_worst_bound(table, 1) + (0 if feasible else 1), table.n)
+        depth = min(worst_bound + (0 if feasible else 1), table.n)
     check_model_size(table, depth)  # before any bound or model is computed
     start = time.perf_counter()
     seed = None
@@ -559,7 +578,9 @@ def cpsat(
         "question": "feasible" if feasible else "total",
         **result.to_dict(),
     }
-    if not feasible:
+    if feasible:
+        data.update(_feasibility_fields(result, depth, worst_bound))
+    else:
         data.update(anytime_fields(result.proven, result.lower_bound, result.value, result.stopped))
     if result.tree is not None and result.stats is not None:
         data["worst"] = result.stats.worst
@@ -574,23 +595,49 @@ def cpsat(
     if result.details.infeasible:
         typer.echo(
             f"{rules}: no strategy solves every secret within {plural(depth, 'guess')} (proven): "
-            f"the worst case is at least {depth + 1} [{result.seconds:.2f} s]"
+            f"the worst case is at least {max(depth + 1, worst_bound)} [{result.seconds:.2f} s]"
         )
     elif result.value is None:
         typer.echo(
             f"{rules}: {stopped} after {result.seconds:.2f} s, not proven, no strategy found"
             + (f"; total >= {result.lower_bound} proven" if result.lower_bound is not None else "")
         )
+    elif feasible:
+        low, high = data["worst_lower_bound"], data["worst_upper_bound"]
+        worst = f"is {high}" if low == high else f"lies in {low}..{high}"
+        typer.echo(
+            f"{rules}: a strategy within {plural(depth, 'guess')} exists: the worst case {worst} "
+            f"(proven); the one found (total not optimised): total {data['total']}, "
+            f"first guess {data['first_guess']}, histogram {histogram_text(data['histogram'])} "
+            f"[{result.seconds:.2f} s]"
+        )
     else:
-        what = "a strategy" if feasible else ("optimal strategy" if result.proven else "best strategy found")
+        what = "optimal strategy" if result.proven else "best strategy found"
         typer.echo(
             f"{rules}: {what} within {plural(depth, 'guess')}: total {result.value}, worst "
             f"{data['worst']}, first guess {data['first_guess']}, histogram "
             f"{histogram_text(data['histogram'])}; status {status}"
-            + ("" if feasible or result.proven else f", {stopped}, not proven: total >= {result.lower_bound}")
+            + ("" if result.proven else f", {stopped}, not proven: total >= {result.lower_bound}")
             + f" [{result.seconds:.2f} s]"
         )
     exit_if_interrupted(result.stopped)
+
+
+def _feasibility_fields(result, depth: int, worst_bound: int) -> dict:
+    """The answer to "does a strategy within ``depth`` guesses exist?" in the terms of the
+    worst case: a strategy found bounds it from above (its total is not optimised, so it is
+    no "value"), infeasibility from below; ``worst_bound`` is a lower bound known before."""
+    exists = True if result.tree is not None else (False if result.details.infeasible else None)
+    fields: dict = {
+        "exists": exists,
+        "value": None,
+        "bound": None,
+        "worst_lower_bound": max(worst_bound, depth + 1) if exists is False else worst_bound,
+        "worst_upper_bound": result.stats.worst if exists else None,
+    }
+    if exists:
+        fields["total"] = result.value
+    return fields
 
 
 # ---- static ------------------------------------------------------------------------------

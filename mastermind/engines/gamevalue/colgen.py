@@ -62,6 +62,40 @@ class BreakerTree:
 
 
 @dataclass
+class _Reached:
+    """The best bounds so far, each with the mix that guarantees it: what a run that is
+    stopped reports. ``maker``: each class's probability per code (forcing ``lower``);
+    ``breaker``: (tree, class totals, weight) (keeping to ``upper``)."""
+
+    lower: Fraction | float
+    upper: Fraction | float = math.inf
+    maker: tuple | None = None
+    breaker: list = field(default_factory=list)
+    iterations: int = 0
+    columns: int = 0
+    uniform_total: int = 0
+
+    def improve(self, low=None, maker=None, high=None, breaker=None) -> None:
+        if low is not None and low > self.lower:
+            self.lower, self.maker = low, maker
+        if high is not None and high < self.upper:
+            self.upper, self.breaker = high, breaker
+
+    def details(self, table: CodeTable, classes, solver: str) -> GameValue:
+        maker = []
+        if self.maker is not None:
+            maker = [
+                MakerClass(classes.names[k], size, classes.examples[k], p, p * size)
+                for k, (size, p) in enumerate(zip((int(z) for z in classes.sizes), self.maker))
+            ]
+        breaker = sorted(
+            (BreakerTree(t, w, totals, t.stats(table)) for t, totals, w in self.breaker if w > 0),
+            key=lambda b: -b.weight,
+        )
+        return GameValue(maker, breaker, self.iterations, self.columns, self.uniform_total, solver)
+
+
+@dataclass
 class GameValue(Details):
     """What the game value adds to its :class:`Result` (whose ``value`` is the game value
     when proven, else the best upper bound found: an LP value, a float when stopped before
@@ -97,15 +131,15 @@ class GameValue(Details):
                     "codes": m.size,
                     "example": rules.code_text(m.example),
                     "probability": float(m.probability),
-                    "probability_fraction": str(m.probability),
-                    "per_code_fraction": str(m.per_code),
+                    "probability_fraction": _fraction_text(m.probability),
+                    "per_code_fraction": _fraction_text(m.per_code),
                 }
                 for m in self.maker
             ],
             "breaker": [
                 {
                     "weight": float(b.weight),
-                    "weight_fraction": str(b.weight),
+                    "weight_fraction": _fraction_text(b.weight),
                     "first_guess": rules.code_text(b.tree.root.guess),
                     "class_totals": list(b.class_totals),
                     **b.stats.to_dict(rules),
@@ -116,6 +150,11 @@ class GameValue(Details):
             "iterations": self.iterations,
             "seconds": round(result.seconds, 3),
         }
+
+
+def _fraction_text(x) -> str | None:
+    """An exact probability as text ("1/625"); None for one a float LP gave (a stopped run)."""
+    return str(x) if isinstance(x, Fraction) else None
 
 
 def game_value(
@@ -139,44 +178,50 @@ def game_value(
         raise MastermindError(f"smoothing must be in [0, 1), got {smoothing}")
     from mastermind.engines.models.bounds import perfect_tree_total
 
-    # best lower and upper bounds so far, for a stopped run; the maker's uniform mix forces
-    # at least the perfect-tree bound of the plain game, before any best reply is known
-    bounds: list = [Fraction(perfect_tree_total(table.rules, table.n), table.n), math.inf]
+    # the maker's uniform mix forces at least the perfect-tree bound of the plain game,
+    # before any best reply is known
+    classes = code_classes(table)
+    uniform = (Fraction(1, table.n),) * len(classes.sizes)
+    reached = _Reached(Fraction(perfect_tree_total(table.rules, table.n), table.n), maker=uniform)
 
     def status() -> str:
-        return f"game value of {table.rules}: between {float(bounds[0]):.6f} and {float(bounds[1]):.6f}"
+        low, high = float(reached.lower), float(reached.upper)
+        return f"game value of {table.rules}: between {low:.6f} and {high:.6f}"
 
     start = time.perf_counter()
     with cancel.deadline_flag(time_limit) as (flag, deadline), cancel.running(flag, status):
         try:
-            return _game_value(table, solver, max_iterations, jobs, smoothing, progress, flag, bounds)
+            return _game_value(
+                table, classes, solver, max_iterations, jobs, smoothing, progress, flag, reached
+            )
         except cancel.Stopped:
-            upper = bounds[1]
+            upper = reached.upper if math.isfinite(reached.upper) else None
             return Result(
                 rules=table.rules,
                 objective="game value",
-                value=upper if math.isfinite(upper) else None,
+                value=upper,
                 proven=False,
-                lower_bound=bounds[0],
-                upper_bound=upper if math.isfinite(upper) else None,
+                lower_bound=reached.lower,
+                upper_bound=upper,
                 tree=None,
                 stats=None,
                 seconds=time.perf_counter() - start,
                 weight_sum=1,
                 stopped=cancel.reason(deadline),
-                details=GameValue([], [], 0, 0, 0, solver),
+                details=reached.details(table, classes, solver),
             )
 
 
-def _game_value(table, solver, max_iterations, jobs, smoothing, progress, stop, bounds) -> Result[GameValue]:
-    """Column generation; ``bounds`` keeps the best lower and upper bounds as they improve."""
+def _game_value(
+    table, classes, solver, max_iterations, jobs, smoothing, progress, stop, reached
+) -> Result[GameValue]:
+    """Column generation; ``reached`` keeps the best bounds and their mixes as they improve."""
     start = time.perf_counter()
     progress = progress or NoProgress()
     if table.scores is None:
         raise MastermindError("the game value needs the full score table")
     if solver == "auto":
         solver = "exact" if exact_solver_available() else "search"
-    classes = code_classes(table)
     sizes = [int(s) for s in classes.sizes]
     columns: list[tuple[StrategyTree, tuple[int, ...]]] = []
     seen: set[tuple[int, ...]] = set()
@@ -187,33 +232,44 @@ def _game_value(table, solver, max_iterations, jobs, smoothing, progress, stop, 
             return False
         seen.add(totals)
         columns.append((tree, totals))
+        reached.columns = len(columns)
         return True
 
     def reply(weights):
         cancel.check(stop)
         try:
-            return best_reply(table, weights, solver=solver, jobs=jobs, stop=stop)
+            answer = best_reply(table, weights, solver=solver, jobs=jobs, stop=stop)
         except cancel.Stopped as stopped:
             # the maker mixing with these weights forces at least the stopped search's bound
             if stopped.args and stopped.args[0]:
                 mass = sum(weights)
                 low = stopped.args[0]
-                bound(
-                    Fraction(low, mass) if isinstance(low, int) and isinstance(mass, int) else low / mass,
-                    math.inf,
+                exact = isinstance(low, int) and isinstance(mass, int)
+                mix = tuple(
+                    (Fraction(weights[c], mass) if exact else weights[c] / mass) for c in representative
                 )
+                reached.improve(Fraction(low, mass) if exact else low / mass, mix)
             raise
+        reached.iterations += 1
+        return answer
 
-    def bound(low, high) -> None:
-        bounds[0], bounds[1] = max(bounds[0], low), min(bounds[1], high)
+    def lp_mix(weights) -> list:
+        return [(tree, totals, w) for (tree, totals), w in zip(columns, weights)]
 
     of_code = classes.of_code.tolist()
+    representative = [int(e) for e in classes.examples]  # a code of each class
     progress.start(None, f"game value of {table.rules}")
     uniform_total, first = reply([1] * table.n)
+    reached.uniform_total = int(uniform_total)
     add(first)
-    # one tree alone guarantees its worst class average: the maker picks that class
-    bound(Fraction(int(uniform_total), table.n), max(Fraction(t, z) for t, z in zip(columns[0][1], sizes)))
     uniform = (Fraction(1, table.n),) * len(sizes)
+    # one tree alone guarantees its worst class average: the maker picks that class
+    reached.improve(
+        Fraction(int(uniform_total), table.n),
+        uniform,
+        max(Fraction(t, z) for t, z in zip(columns[0][1], sizes)),
+        lp_mix([1]),
+    )
     # best replies to exact maker mixes (probability of each code of each class)
     replies: dict[tuple[Fraction, ...], tuple[Fraction, StrategyTree]] = {
         uniform: (Fraction(int(uniform_total), table.n), first)
@@ -227,7 +283,7 @@ def _game_value(table, solver, max_iterations, jobs, smoothing, progress, stop, 
     alpha = smoothing
     while len(sizes) > 1 and iterations < max_iterations:
         sol = solve_breaker_lp([c[1] for c in columns], sizes)
-        bound(best_low, sol.value)
+        reached.improve(high=sol.value, breaker=lp_mix(sol.breaker))
         tol = FLOAT_TOLERANCE * max(1.0, sol.value)
         if best_low >= sol.value - tol:
             break
@@ -237,7 +293,7 @@ def _game_value(table, solver, max_iterations, jobs, smoothing, progress, stop, 
         progress.advance()
         if low > best_low:
             best_low, best_mix = float(low), point
-        bound(best_low, sol.value)
+            reached.improve(best_low, tuple(point))
         history.append((best_low, sol.value))
         totals = classes.totals(tree.depths(table))
         priced = sum(sol.maker[k] * totals[k] for k in range(len(sizes)))
@@ -269,7 +325,7 @@ def _game_value(table, solver, max_iterations, jobs, smoothing, progress, stop, 
             iterations += 1
             progress.advance()
         lower = low if low > lower else lower
-        bound(lower, value)
+        reached.improve(low, key, value, lp_mix(tree_mix))
         history.append((float(low), float(value)))
         if low > value:
             raise AssertionError(f"best reply {low} above the LP value {value}: a solver is wrong")

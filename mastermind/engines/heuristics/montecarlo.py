@@ -83,12 +83,21 @@ def _answer(table: CodeTable, guess: Code, secret: Code) -> int:
 
 
 def monte_carlo(
-    strategy: Strategy, games: int, seed: int | None = None, *, progress: Progress | None = None
+    strategy: Strategy,
+    games: int,
+    seed: int | None = None,
+    *,
+    progress: Progress | None = None,
+    stop: np.ndarray | None = None,
+    played: list[int] | None = None,
 ) -> MonteCarloResult:
     """Play ``games`` games against secrets drawn uniformly (with replacement, seeded).
 
     A deterministic strategy (``strategy.deterministic``, true unless said otherwise) is
-    asked once per position: games that share their first guesses share the work.
+    asked once per position: games that share their first guesses share the work. A set
+    ``stop`` flag (see :mod:`mastermind.core.cancel`) ends the run after the game being
+    played: the result then counts the games finished (``games`` is fewer). ``played``,
+    if given, holds the guesses of each finished game as they end (for a status line).
 
     >>> from mastermind.core.game import CodeTable, Rules
     >>> from mastermind.engines.heuristics.strategies import SimpleStrategy
@@ -107,7 +116,11 @@ def monte_carlo(
     win = table.rules.win_index
     depths = np.zeros(games, dtype=np.int64)
     progress.start(games, f"simulating {strategy.name}")
+    finished = games
     for k, secret in enumerate(secrets.tolist()):
+        if stop is not None and stop[0]:
+            finished = k
+            break
         cands = table.all_codes
         history: tuple[tuple[int, int], ...] = ()
         while True:
@@ -131,7 +144,9 @@ def monte_carlo(
                 )
             cands = left
         depths[k] = len(history)
+        if played is not None:
+            played.append(len(history))
         if k % 64 == 63 or k == games - 1:
             progress.advance(k % 64 + 1)
-    hist = np.bincount(depths)[1:].tolist()
-    return MonteCarloResult(strategy.name, games, seed, hist)
+    hist = np.bincount(depths[:finished])[1:].tolist()
+    return MonteCarloResult(strategy.name, finished, seed, hist)

@@ -29,7 +29,15 @@ from mastermind.core.game import CodeTable, format_bytes, format_count
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.core.tree import Node, StrategyTree
 from mastermind.core.words import plural
-from mastermind.engines.models.result import ModelRun, make_solver, model_result, run_solver
+from mastermind.engines.models.result import (
+    ModelDeadline,
+    ModelRun,
+    check_limits,
+    interrupted_result,
+    make_solver,
+    model_result,
+    run_solver,
+)
 from mastermind.engines.result import Result
 
 MAX_MODEL_SIZE = 3_000_000  # (node, secret, guess) triples; beyond this the model is hopeless
@@ -161,7 +169,11 @@ def solve_tree(
     check_model_size(table, max_depth, len(answers), n_s)
     layout = _layout(answers, max_depth)
     n_nodes = len(layout.parent)
-    start = time.perf_counter()
+    check_limits(time_limit, workers)  # before the model is built
+    clock = ModelDeadline(time_limit)
+    start = clock.start
+    if objective == "total" and lower_bound is None:
+        lower_bound = n_s  # every secret takes a guess at least: a bound to report if stopped early
     model = cp_model.CpModel()
     x = [[model.new_bool_var(f"x{v}_{g}") for g in range(n_g)] for v in range(n_nodes)]
     y = [[model.new_bool_var(f"y{i}_{v}") for v in range(n_nodes)] for i in range(n_s)]
@@ -175,6 +187,8 @@ def solve_tree(
             if g not in first:
                 model.add(x[0][g] == 0)
     for i in range(n_s):
+        if clock.passed():
+            return interrupted_result(table, objective, lower_bound, start, why="time limit")
         s = int(secrets[i])
         model.add(y[i][0] == 1)
         by_answer: dict[int, list[int]] = {}
@@ -197,7 +211,9 @@ def solve_tree(
         model.add(visits >= int(lower_bound))
     if objective == "total":
         model.minimize(visits)
-    solver = make_solver(time_limit, workers)
+    if clock.passed():
+        return interrupted_result(table, objective, lower_bound, start, why="time limit")
+    solver = make_solver(clock.left(), workers)
     status, stopped = run_solver(solver, model)
     seconds = time.perf_counter() - start
     name = solver.status_name(status)

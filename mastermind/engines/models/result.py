@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,11 +74,11 @@ def model_result(
     )
 
 
-def interrupted_result(table: CodeTable, objective: str, bound: int | None, start: float) -> Result[ModelRun]:
-    """The result of a run stopped by Ctrl-C before CP-SAT ran: ``bound`` (a lower bound known
-    beforehand) is all it proves."""
-    import time
-
+def interrupted_result(
+    table: CodeTable, objective: str, bound: int | None, start: float, why: str = "interrupted"
+) -> Result[ModelRun]:
+    """The result of a run stopped (by Ctrl-C, or its time limit while the model was built)
+    before CP-SAT ran: ``bound`` (a lower bound known beforehand) is all it proves."""
     return model_result(
         table,
         objective,
@@ -86,8 +87,29 @@ def interrupted_result(table: CodeTable, objective: str, bound: int | None, star
         bound=bound,
         proven=False,
         seconds=time.perf_counter() - start,
-        stopped="interrupted",
+        stopped=why,
     )
+
+
+class ModelDeadline:
+    """A model's time limit, counted from before the model is built: building a big model
+    takes seconds that the solver's own limit does not see.
+
+    >>> check_limits(60.0, workers=1); clock = ModelDeadline(60.0)
+    >>> clock.passed(), 59.0 < clock.left() <= 60.0
+    (False, True)
+    """
+
+    def __init__(self, time_limit: float) -> None:
+        self.start = time.perf_counter()
+        self.deadline = self.start + time_limit
+
+    def left(self) -> float:
+        """Seconds left for the solver."""
+        return self.deadline - time.perf_counter()
+
+    def passed(self) -> bool:
+        return self.left() <= 0
 
 
 def check_limits(time_limit: float, workers: int) -> None:

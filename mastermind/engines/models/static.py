@@ -25,7 +25,15 @@ import numpy as np
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.symmetry import canonical_first_guesses
-from mastermind.engines.models.result import ModelRun, make_solver, model_result, run_solver
+from mastermind.engines.models.result import (
+    ModelDeadline,
+    ModelRun,
+    check_limits,
+    interrupted_result,
+    make_solver,
+    model_result,
+    run_solver,
+)
 from mastermind.engines.result import Result
 
 MAX_PAIRS_TERMS = 20_000_000
@@ -71,20 +79,26 @@ def solve_static(
             f"static model for {table.rules} has {n} codes: {n * (n - 1) // 2} pairs x {n} "
             f"guesses is above {MAX_PAIRS_TERMS} terms; use a smaller game"
         )
-    start = time.perf_counter()
+    check_limits(time_limit, workers)  # before the model is built
+    clock = ModelDeadline(time_limit)
+    start = clock.start
+    least = counting_static_bound(table, black_only)
     model = cp_model.CpModel()
     u = [model.new_bool_var(f"u{g}") for g in range(n)]
     for s in range(n):
+        if clock.passed():
+            return interrupted_result(table, "static", least, start, why="time limit")
         # differs[g, t]: guess g tells s and t apart
         differs = m[:, s][:, None] != m[:, s + 1 :]
         for j in range(differs.shape[1]):
             model.add_bool_or([u[g] for g in np.flatnonzero(differs[:, j]).tolist()])
     if n > 1:
         model.add_bool_or([u[g] for g in canonical_first_guesses(table.rules)])
-    least = counting_static_bound(table, black_only)
     model.add(sum(u) >= least)
     model.minimize(sum(u))
-    solver = make_solver(time_limit, workers)
+    if clock.passed():
+        return interrupted_result(table, "static", least, start, why="time limit")
+    solver = make_solver(clock.left(), workers)
     status, stopped = run_solver(solver, model)
     seconds = time.perf_counter() - start
     name = solver.status_name(status)
