@@ -212,3 +212,25 @@ def test_verify_accepts_the_written_average_and_checks_worst_secrets(capsys, exp
     exported.write_text(json.dumps(data))
     code, _, err = run(capsys, "verify", exported)
     assert code == 1 and "worst_secrets []" in err
+
+
+def test_a_strategy_file_plays_wherever_a_strategy_does(capsys, tmp_path, data_dir):
+    """`-s FILE` worked in export only, and there only with -r for a file of another game
+    than p4c6 ("the file is a strategy for p3c3r, not p4c6r")."""
+    path = tmp_path / "m.json"
+    assert run(capsys, "export", "-s", "minimax", "-r", "p3c3", "-o", path)[0] == 0
+    code, out, _ = run(capsys, "export", "-s", path, "--format", "irving", "--out", "-")
+    assert code == 0 and out.startswith("27(")  # the file's game: 27 secrets
+    code, out, _ = run(capsys, "simulate", "-s", path, "-n", "50", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["rules"] == "p3c3r" and sum(data["histogram"]) == 50
+    assert data["worst"] <= 4  # the minimax tree's worst case
+    code, out, _ = run(capsys, "solve", "-s", path, "123", "--json")
+    assert code == 0 and json.loads(out)[-1]["guess"] == "123"
+    knuth = data_dir / "p4c6r-knuth.txt"  # an Irving file: for the game given, p4c6 by default
+    code, out, _ = run(capsys, "solve", "-s", knuth, "3632")
+    assert code == 0 and out.splitlines()[0].startswith("1122 ")
+    code, _, err = run(capsys, "simulate", "-s", path, "--pool", "consistent")
+    assert code == 2 and "--pool consistent" in err and err.count("\n") == 1
+    code, _, err = run(capsys, "simulate", "-s", path, "-r", "p4c6")
+    assert code == 2 and "strategy for p3c3r, not p4c6r" in err

@@ -34,6 +34,7 @@ RulesOpt = Annotated[
     ),
 ]
 STRATEGY_HELP = f"Strategy: {names_text()} (see `mastermind strategies`)."
+STRATEGY_OR_FILE_HELP = STRATEGY_HELP.rstrip(".") + ", or a strategy file (JSON or Irving text)."
 STRATEGIES_HELP = (
     f"Strategy to play (repeat for several): {names_text()}. Default: {names_text(HEURISTIC_NAMES, 'and')}."
 )
@@ -157,7 +158,7 @@ def game_command(
         own = [
             p.replace(annotation=hints.get(n, p.annotation))
             for n, p in sig.parameters.items()
-            if n not in ("rules", "json_output", "memory_limit")
+            if n not in ("rules", "json_output", "memory_limit", "rules_given")
         ]
         kw = inspect.Parameter.KEYWORD_ONLY
         if game_argument:
@@ -177,10 +178,15 @@ def game_command(
         if memory:
             extra.append(inspect.Parameter("memory_limit", kw, default=None, annotation=MemoryOpt))
         wants_memory = "memory_limit" in sig.parameters
+        wants_given = "rules_given" in sig.parameters  # may take the game from elsewhere (a file)
 
         @functools.wraps(fn)
         def wrapper(**values: Any) -> Any:
             with one_line_errors(memory_option=memory):
+                if wants_given:
+                    values["rules_given"] = values["no_repeat"] or any(
+                        values.get(k) is not None for k in ("rules_text", "pegs", "colors", "game")
+                    )
                 rules = resolve_rules(
                     values.pop("rules_text"),
                     values.pop("pegs"),

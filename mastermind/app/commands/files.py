@@ -11,7 +11,7 @@ import typer
 
 from mastermind.app.commands.common import (
     DRAWN_SEED_HELP,
-    STRATEGY_HELP,
+    STRATEGY_OR_FILE_HELP,
     ColorsOpt,
     JsonOpt,
     MemoryOpt,
@@ -34,11 +34,11 @@ from mastermind.app.formats import (
     check_format,
     detect_format,
     format_for_path,
-    read_tree,
     verify_text,
     write_tree,
 )
 from mastermind.app.helpstyle import Command
+from mastermind.app.strategy_files import names_a_file, read_strategy_file
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, is_stdout, read_text, write_atomic
 from mastermind.core.game import CodeTable, Rules
@@ -62,12 +62,13 @@ def export(
     rules: Rules,
     json_output: bool,
     memory_limit: int,
+    rules_given: bool,
     strategy: Annotated[
         str,
         typer.Option(
             "--strategy",
             "-s",
-            help=STRATEGY_HELP.rstrip(".") + ", or a strategy file (JSON or Irving text) to convert.",
+            help=STRATEGY_OR_FILE_HELP.rstrip(".") + " to convert.",
         ),
     ] = "minimax",
     fmt: Annotated[
@@ -92,7 +93,10 @@ def export(
 ) -> None:
     from mastermind.app.registry import check_names
 
-    if not _names_a_file(strategy):
+    if names_a_file(strategy):
+        if not rules_given:  # the game of the file, not the default one
+            rules = read_strategy_file(strategy, None).rules
+    else:
         check_names([strategy])
     fmt = check_format(fmt) if fmt is not None else (format_for_path(out) or "json")
     if out is not None and is_stdout(out):
@@ -131,28 +135,11 @@ def strategy_tree_for(
     name: str, table: CodeTable, progress: Progress | None = None, seed: int | None = None
 ) -> StrategyTree:
     """The tree of a named heuristic, of the optimal strategy (``optimal``) or of a strategy file."""
-    if _names_a_file(name):
-        text = read_text(name)
-        try:
-            tree, _ = read_tree(text, detect_format(text, name), table.rules, name=Path(name).stem)
-        except MastermindError as exc:
-            raise MastermindError(f"{name}: {exc}") from None
-        return tree  # export replays it: a wrong tree is refused there
+    if names_a_file(name):
+        return read_strategy_file(name, table.rules)  # export replays it: a wrong tree is refused there
     from mastermind.app.registry import strategy_tree
 
     return strategy_tree(name, table, seed=seed, progress=progress)
-
-
-def _names_a_file(name: str) -> bool:
-    from mastermind.app.registry import NAMES
-
-    if name in NAMES:
-        return False
-    try:
-        exists = Path(name).exists()
-    except OSError:  # a name too long for a path is no file
-        exists = False
-    return exists or format_for_path(name) in READABLE or "/" in name or "\\" in name
 
 
 # ---- verify -------------------------------------------------------------------------------

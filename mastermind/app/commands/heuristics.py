@@ -10,7 +10,7 @@ import typer
 
 from mastermind.app.commands.common import (
     STRATEGIES_HELP,
-    STRATEGY_HELP,
+    STRATEGY_OR_FILE_HELP,
     NoCacheOpt,
     console,
     exit_if_interrupted,
@@ -149,7 +149,11 @@ def simulate(
     rules: Rules,
     json_output: bool,
     memory_limit: int,
-    strategy: Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_HELP)] = "minimax",
+    rules_given: bool,
+    strategy: Annotated[
+        str,
+        typer.Option("--strategy", "-s", help=STRATEGY_OR_FILE_HELP),
+    ] = "minimax",
     games: Annotated[
         int,
         typer.Option(
@@ -174,19 +178,29 @@ def simulate(
     import numpy as np
 
     from mastermind.app.registry import check_names, make_strategy
+    from mastermind.app.strategy_files import check_file_options, game_of, names_a_file, read_strategy_file
     from mastermind.core import cancel
     from mastermind.core.errors import MastermindError
     from mastermind.core.progress import progress_bar, wants_progress
+    from mastermind.core.strategy import Strategy, TreeStrategy
     from mastermind.engines.heuristics import monte_carlo
 
-    check_names([strategy], pool=pool, tie_break=tie_break)
+    from_file = names_a_file(strategy)
+    if from_file:
+        check_file_options(strategy, pool=(pool, "all"), tie_break=(tie_break, "default"))
+        rules = game_of(strategy, rules, rules_given)
+    else:
+        check_names([strategy], pool=pool, tie_break=tie_break)
     if games < 1:
         raise MastermindError(f"--games must be at least 1, got {games}")
     # too big for the N x N table: answers are computed as needed (slower, same results)
     full = rules.table_bytes() <= memory_limit
     table = table_for(rules, memory_limit, full=full)
     strategy_seed, games_seed = (int(s) for s in np.random.SeedSequence(seed).generate_state(2))
-    player = make_strategy(strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed)
+    if from_file:  # the tree is followed as it is
+        player: Strategy = TreeStrategy(read_strategy_file(strategy, rules), table)
+    else:
+        player = make_strategy(strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed)
     played: list[int] = []
 
     def status() -> str:  # what Ctrl-C prints if the game being played does not end in time

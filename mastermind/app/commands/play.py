@@ -9,7 +9,7 @@ import typer
 
 from mastermind.app.commands.common import (
     DRAWN_SEED_HELP,
-    STRATEGY_HELP,
+    STRATEGY_OR_FILE_HELP,
     game_command,
     plural,
     print_json,
@@ -19,7 +19,7 @@ from mastermind.app.commands.common import (
 from mastermind.core.game import Rules
 from mastermind.core.progress import wants_progress
 
-StrategyOpt = Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_HELP)]
+StrategyOpt = Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_OR_FILE_HELP)]
 PoolOpt = Annotated[
     str, typer.Option("--pool", help="Guesses a heuristic considers: all codes or only consistent ones.")
 ]
@@ -40,11 +40,17 @@ def register(app: typer.Typer) -> None:
     )(solve)
 
 
-def _check_strategy(name: str, pool: str) -> None:
-    """Refuse unknown names before any work (``play`` builds its strategy only at the first hint)."""
+def _check_strategy(name: str, pool: str, rules: Rules, rules_given: bool) -> Rules:
+    """Refuse unknown names before any work (``play`` builds its strategy only at the first
+    hint); the game to play: ``rules``, or a strategy file's own when none was given."""
     from mastermind.app.registry import check_names
+    from mastermind.app.strategy_files import check_file_options, game_of, names_a_file
 
-    check_names([name], pool=pool)
+    if not names_a_file(name):
+        check_names([name], pool=pool)
+        return rules
+    check_file_options(name, pool=(pool, "all"))
+    return game_of(name, rules, rules_given)
 
 
 def _finish(code: int) -> None:
@@ -56,6 +62,7 @@ def assist(
     rules: Rules,
     json_output: bool,
     memory_limit: int,
+    rules_given: bool,
     strategy: StrategyOpt = "minimax",
     pool: PoolOpt = "all",
     seed: StrategySeedOpt = None,
@@ -64,7 +71,7 @@ def assist(
     from mastermind.app.interactive.strategies import load_strategy
     from mastermind.app.interactive.terminal import run_session
 
-    _check_strategy(strategy, pool)
+    rules = _check_strategy(strategy, pool, rules, rules_given)
     table = table_for(rules, memory_limit)
     chosen = load_strategy(strategy, table, pool=pool, seed=seed, show_progress=wants_progress(json_output))
     session = Assistant(chosen)
@@ -79,6 +86,7 @@ def play(
     rules: Rules,
     json_output: bool,
     memory_limit: int,
+    rules_given: bool,
     seed: Annotated[
         Optional[int],
         seed_option(
@@ -92,7 +100,7 @@ def play(
     from mastermind.app.interactive.strategies import load_strategy
     from mastermind.app.interactive.terminal import run_session
 
-    _check_strategy(strategy, pool)
+    rules = _check_strategy(strategy, pool, rules, rules_given)
     seed = new_seed() if seed is None else seed
     # answering needs no N x N table; the strategy behind hint builds one when first asked
     table = table_for(rules, memory_limit, full=False)
@@ -117,6 +125,7 @@ def solve(
     rules: Rules,
     json_output: bool,
     memory_limit: int,
+    rules_given: bool,
     secret: Annotated[str, typer.Argument(help="The secret code, e.g. 3632.")],
     strategy: StrategyOpt = "minimax",
     pool: PoolOpt = "all",
@@ -125,7 +134,7 @@ def solve(
     from mastermind.app.interactive.solve import solve_game
     from mastermind.app.interactive.strategies import load_strategy
 
-    _check_strategy(strategy, pool)
+    rules = _check_strategy(strategy, pool, rules, rules_given)
     code = rules.parse_code(secret)
     table = table_for(rules, memory_limit)
     chosen = load_strategy(strategy, table, pool=pool, seed=seed, show_progress=wants_progress(json_output))

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.core.progress import progress_bar
-from mastermind.core.strategy import Strategy
+from mastermind.core.strategy import Strategy, TreeStrategy
 
 
 def load_strategy(
@@ -21,7 +21,10 @@ def load_strategy(
     positions solved on the spot (on a terminal only).
     """
     from mastermind.app.registry import strategy
+    from mastermind.app.strategy_files import names_a_file, read_strategy_file
 
+    if names_a_file(name):  # a tree from a file: followed as it is, for the game of ``table``
+        return TreeStrategy(read_strategy_file(name, table.rules), table)
     spec = strategy(name)
     if spec.kind != "solver":
         return spec.make(table, pool=pool, seed=seed)

@@ -1,0 +1,63 @@
+"""Strategies given as files: ``-s tree.json`` wherever a command plays a strategy.
+
+A name is a file when it is no strategy name and the file exists, ends like a strategy file
+(``.json``, ``.txt``) or holds a path separator. A JSON file names its game, which a command
+takes when the game was not given; an Irving file is read for the game given (default p4c6).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mastermind.app.formats import READABLE, detect_format, format_for_path, read_tree
+from mastermind.core.errors import MastermindError
+from mastermind.core.fileio import read_text
+from mastermind.core.game import Rules
+from mastermind.core.tree import StrategyTree
+
+
+def names_a_file(name: str) -> bool:
+    """True when ``name`` (an ``-s`` value) means a strategy file rather than a strategy.
+
+    >>> names_a_file("minimax"), names_a_file("trees/knuth.txt"), names_a_file("entropy.json")
+    (False, True, True)
+    """
+    from mastermind.app.registry import NAMES
+
+    if name in NAMES:
+        return False
+    try:
+        exists = Path(name).exists()
+    except OSError:  # a name too long for a path is no file
+        exists = False
+    return exists or format_for_path(name) in READABLE or "/" in name or "\\" in name
+
+
+def read_strategy_file(name: str, rules: Rules | None) -> StrategyTree:
+    """The tree in file ``name``, for ``rules`` (None: the game the file names, p4c6 for an
+    Irving file); errors name the file."""
+    text = read_text(name)
+    try:
+        tree, _ = read_tree(text, detect_format(text, name), rules, name=Path(name).stem)
+    except MastermindError as exc:
+        raise MastermindError(f"{name}: {exc}") from None
+    return tree
+
+
+def game_of(name: str, rules: Rules, rules_given: bool) -> Rules:
+    """The game a command plays with strategy ``name``: the one given, else a file's own."""
+    if names_a_file(name) and not rules_given:
+        return read_strategy_file(name, None).rules
+    return rules
+
+
+def check_file_options(name: str, **options: tuple[str, str]) -> None:
+    """Refuse options that shape a heuristic (``pool="consistent"``) for a strategy file,
+    which plays its tree as it is; ``options`` maps each option to its value and default,
+    as ``pool=("consistent", "all")``."""
+    for option, (value, default) in options.items():
+        if value != default:
+            flag = "--" + option.replace("_", "-")
+            raise MastermindError(
+                f"{flag} {value} shapes a heuristic; the strategy file {name} plays its tree"
+            )
