@@ -360,29 +360,17 @@ def _print_comparison(result) -> None:
         ("histogram (1, 2, ... guesses)", "left"),
     ]:
         t.add_column(name, justify=justify)
+
+    def strategy_row(name: str, total: int, worst: int, histogram: list[int], gap: str, pct: str) -> None:
+        t.add_row(name, str(total), f"{total / n:.4f}", str(worst), gap, pct, histogram_text(histogram))
+
     if opt is not None:
-        t.add_row(
-            "optimal total",
-            str(opt["total"]),
-            f"{opt['total'] / n:.4f}",
-            str(opt["worst"]),
-            "0",
-            "0.00",
-            histogram_text(opt["histogram"]),
-        )
+        strategy_row("optimal total", opt["total"], opt["worst"], opt["histogram"], "0", "0.00")
     else:
         t.add_row("optimal total", "not solved", "", "", "", "", "")
         found = result.best_found
         if found is not None:
-            t.add_row(
-                BEST_FOUND,
-                str(found["total"]),
-                f"{found['total'] / n:.4f}",
-                str(found["worst"]),
-                "",
-                "",
-                histogram_text(found["histogram"]),
-            )
+            strategy_row(BEST_FOUND, found["total"], found["worst"], found["histogram"], "", "")
     t.add_row(
         "lower bound",
         f">= {result.bounds.total}",
@@ -396,15 +384,7 @@ def _print_comparison(result) -> None:
     for row in result.rows:
         gap = "" if row.gap is None else str(row.gap)
         pct = "" if row.gap_percent is None else f"{row.gap_percent:.2f}"
-        t.add_row(
-            row.name,
-            str(row.total),
-            f"{row.average:.4f}",
-            str(row.worst),
-            gap,
-            pct,
-            histogram_text(row.histogram),
-        )
+        strategy_row(row.name, row.total, row.worst, row.histogram, gap, pct)
     console().print(t)
     if opt is None:
         typer.echo(
