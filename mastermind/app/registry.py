@@ -68,6 +68,10 @@ class StrategySpec:
         """Whether ``option`` (one of :data:`OPTIONS`) changes this strategy."""
         return option in self.options
 
+    def draws(self, tie_break: str = "default") -> bool:
+        """Whether the strategy plays by its seed (random itself, or breaking ties at random)."""
+        return self.takes("seed") and (not self.takes("tie_break") or tie_break == "random")
+
 
 # ---- factories: the engines are imported only when a strategy is built ---------------------
 def _scored(criterion: str) -> Callable[..., Strategy]:

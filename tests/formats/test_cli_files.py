@@ -234,3 +234,20 @@ def test_a_strategy_file_plays_wherever_a_strategy_does(capsys, tmp_path, data_d
     assert code == 2 and "--pool consistent" in err and err.count("\n") == 1
     code, _, err = run(capsys, "simulate", "-s", path, "-r", "p4c6")
     assert code == 2 and "strategy for p3c3r, not p4c6r" in err
+
+
+def test_a_drawn_seed_is_said_and_replays(capsys, tmp_path):
+    """A random strategy's seed, drawn when --seed is not given, was never shown: the game or
+    tree could not be had again."""
+    path = tmp_path / "r.json"
+    code, out, _ = run(capsys, "export", "-s", "random", "-r", "p3c4", "-o", path, "--json")
+    first = json.loads(out)
+    again = tmp_path / "again.json"
+    code, out, _ = run(capsys, "export", "-s", "random", "-r", "p3c4", "-o", again, "--seed", first["seed"])
+    assert code == 0 and again.read_text() == path.read_text()
+    code, out, _ = run(capsys, "solve", "-s", "random", "-r", "p3c4", "123")
+    seed = int(out.splitlines()[-1].split("--seed ")[1].split()[0])
+    code, replay, _ = run(capsys, "solve", "-s", "random", "-r", "p3c4", "123", "--seed", seed)
+    assert replay.splitlines()[:-1] == out.splitlines()[:-1]
+    code, out, _ = run(capsys, "solve", "-s", "minimax", "-r", "p3c4", "123")
+    assert "seed" not in out  # nothing drawn for a strategy without chance

@@ -91,7 +91,9 @@ def export(
     ] = None,
     seed: Annotated[Optional[int], seed_option(DRAWN_SEED_HELP, show_default=False)] = None,
 ) -> None:
+    from mastermind.app.interactive.codemaker import new_seed
     from mastermind.app.registry import check_names
+    from mastermind.app.registry import strategy as registry_strategy
 
     if names_a_file(strategy):
         if not rules_given:  # the game of the file, not the default one
@@ -106,6 +108,8 @@ def export(
     if out is not None:
         check_writable(out)
     table = table_for(rules, memory_limit)
+    drawn = seed is None and not names_a_file(strategy) and registry_strategy(strategy).draws()
+    seed = new_seed() if drawn else seed  # drawn here, so that it can be said
     with progress_bar(wants_progress(json_output)) as progress:
         tree = strategy_tree_for(strategy, table, progress, seed)
     stats = tree.stats(table)
@@ -121,13 +125,15 @@ def export(
         "format": fmt,
         "out": str(out),
         **{k: v for k, v in stats.to_dict(rules).items() if k != "worst_secrets"},
+        **({"seed": seed} if drawn else {}),
     }
     if json_output:
         print_json(summary)
     else:
+        replay = f"; seed {seed} drawn: --seed {seed} builds it again" if drawn else ""
         typer.echo(
             f"wrote {fmt} tree of {tree.name} for {rules} to {out} "
-            f"(total {stats.total}, average {stats.average:.4f}, worst {stats.worst})"
+            f"(total {stats.total}, average {stats.average:.4f}, worst {stats.worst}{replay})"
         )
 
 

@@ -53,6 +53,14 @@ def _check_strategy(name: str, pool: str, rules: Rules, rules_given: bool) -> Ru
     return game_of(name, rules, rules_given)
 
 
+def _draws(name: str) -> bool:
+    """Whether strategy ``name`` plays by a seed (a file's tree does not)."""
+    from mastermind.app.registry import strategy
+    from mastermind.app.strategy_files import names_a_file
+
+    return not names_a_file(name) and strategy(name).draws()
+
+
 def _finish(code: int) -> None:
     if code:
         raise typer.Exit(code)
@@ -131,12 +139,15 @@ def solve(
     pool: PoolOpt = "all",
     seed: StrategySeedOpt = None,
 ) -> None:
+    from mastermind.app.interactive.codemaker import new_seed
     from mastermind.app.interactive.solve import solve_game
     from mastermind.app.interactive.strategies import load_strategy
 
     rules = _check_strategy(strategy, pool, rules, rules_given)
     code = rules.parse_code(secret)
     table = table_for(rules, memory_limit)
+    drawn = seed is None and _draws(strategy)
+    seed = new_seed() if drawn else seed  # drawn here, so that it can be said
     chosen = load_strategy(strategy, table, pool=pool, seed=seed, show_progress=wants_progress(json_output))
     probes = solve_game(chosen, code)
     if json_output:
@@ -144,4 +155,5 @@ def solve(
         return
     for probe in probes:
         typer.echo(str(probe))
-    typer.echo(plural(len(probes), "guess"))
+    replay = f" (seed {seed} drawn: --seed {seed} plays this game again)" if drawn else ""
+    typer.echo(plural(len(probes), "guess") + replay)
