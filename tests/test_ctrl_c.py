@@ -93,6 +93,14 @@ def test_heuristics_stop_and_say_so():
     assert out == "" and err.strip().splitlines()[-1] == "interrupted"
 
 
+def test_heuristics_report_the_strategies_finished():
+    # simple plays every secret of p5c8 in about 2 CPU seconds, entropy in about 25
+    args = ["heuristics", "-r", "p5c8", "-s", "simple", "-s", "entropy", "--json", "--no-cache"]
+    out, err, _ = interrupted(args, after=6)
+    assert [row["strategy"] for row in json.loads(out)] == ["simple"]
+    assert err.strip().splitlines()[-1] == "interrupted: 1 of 2 strategies played every secret"
+
+
 def test_simulate_reports_the_games_played():
     # it printed nothing of the games already played
     out, _, _ = interrupted(["simulate", "-r", "p5c8", "-s", "entropy", "-n", "100000", "--json"], after=6)

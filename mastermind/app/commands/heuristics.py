@@ -93,21 +93,32 @@ def heuristics(
     rows = []
     with CompileNotice(HEURISTIC_KERNELS, "the scoring kernels", quiet=json_output):
         table = table_for(rules, memory_limit, full=wants_full_table(rules))
+    stopped = False
     with progress_bar(wants_progress(json_output)) as bar:
         bar.start(len(names), f"playing every secret of {rules}")
-        for name in names:
-            tree = strategy_tree(name, table, pool=pool, tie_break=tie_break, seed=seed)
-            stats = tree.stats(table)
-            rows.append(
-                {"strategy": name, "first_guess": rules.code_text(tree.root.guess), **stats.to_dict(rules)}
-            )
-            bar.advance()
-    if cache is not None:
+        try:
+            for name in names:
+                tree = strategy_tree(name, table, pool=pool, tie_break=tie_break, seed=seed)
+                stats = tree.stats(table)
+                first = rules.code_text(tree.root.guess)
+                rows.append({"strategy": name, "first_guess": first, **stats.to_dict(rules)})
+                bar.advance()
+        except KeyboardInterrupt:
+            if not rows:
+                raise  # nothing finished: the command line says "interrupted"
+            stopped = True  # Ctrl-C: the strategies finished are the answer so far
+    if cache is not None and not stopped:
         cache.store(rows)
     if json_output:
         print_json(rows)
-        return
-    _print_rows(rules, table, rows, pool)
+    else:
+        _print_rows(rules, table, rows, pool)
+    if stopped:
+        typer.echo(
+            f"interrupted: {len(rows)} of {plural(len(names), 'strategy')} played every secret",
+            err=True,
+        )
+        raise typer.Exit(130)
 
 
 def _print_rows(rules: Rules, table: CodeTable, rows: list[dict], pool: str) -> None:
