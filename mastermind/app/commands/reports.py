@@ -528,7 +528,7 @@ def cpsat(
 ) -> None:
     from mastermind.engines.models.bounds import lookahead_total_bound, lookahead_worst_bound
     from mastermind.engines.models.cpsat_tree import check_model_size, solve_tree
-    from mastermind.engines.models.result import interrupted_result
+    from mastermind.engines.models.result import stopped_result
 
     if depth is not None and depth < 1:
         raise MastermindError(f"--depth must be at least 1, got {depth}")
@@ -551,7 +551,7 @@ def cpsat(
             lower_bound=seed,
         )
     except KeyboardInterrupt:  # before CP-SAT ran: the lookahead bound is all there is
-        result = interrupted_result(table, "feasible" if feasible else "total", seed, start)
+        result = stopped_result(table, "feasible" if feasible else "total", seed, start)
     data = {
         "rules": str(rules),
         "depth": depth,
@@ -629,7 +629,7 @@ def static(
     time_limit: TimeLimitOpt = 60.0,
     workers: WorkersOpt = 2,
 ) -> None:
-    from mastermind.engines.models.result import interrupted_result
+    from mastermind.engines.models.result import stopped_result
     from mastermind.engines.models.static import counting_static_bound, solve_static
 
     table = table_for(rules, memory_limit)
@@ -638,7 +638,7 @@ def static(
         result = solve_static(table, black_only=black_only, time_limit=time_limit, workers=workers)
     except KeyboardInterrupt:  # while the model was built: only the counting bound is known
         least = counting_static_bound(table, black_only)
-        result = interrupted_result(table, "static", least, start)
+        result = stopped_result(table, "static", least, start)
     status, chosen = result.details.status, result.details.guesses
     guesses = None if chosen is None else [rules.code_text(g) for g in chosen]
     data = {

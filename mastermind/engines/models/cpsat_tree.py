@@ -33,10 +33,10 @@ from mastermind.engines.models.result import (
     ModelDeadline,
     ModelRun,
     check_limits,
-    interrupted_result,
     make_solver,
     model_result,
     run_solver,
+    stopped_result,
 )
 from mastermind.engines.result import Result
 
@@ -188,7 +188,7 @@ def solve_tree(
                 model.add(x[0][g] == 0)
     for i in range(n_s):
         if clock.passed():
-            return interrupted_result(table, objective, lower_bound, start, why="time limit")
+            return stopped_result(table, objective, lower_bound, start, why="time limit")
         s = int(secrets[i])
         model.add(y[i][0] == 1)
         by_answer: dict[int, list[int]] = {}
@@ -212,7 +212,7 @@ def solve_tree(
     if objective == "total":
         model.minimize(visits)
     if clock.passed():
-        return interrupted_result(table, objective, lower_bound, start, why="time limit")
+        return stopped_result(table, objective, lower_bound, start, why="time limit")
     solver = make_solver(clock.left(), workers)
     status, stopped = run_solver(solver, model)
     seconds = time.perf_counter() - start

@@ -74,7 +74,7 @@ def model_result(
     )
 
 
-def interrupted_result(
+def stopped_result(
     table: CodeTable, objective: str, bound: int | None, start: float, why: str = "interrupted"
 ) -> Result[ModelRun]:
     """The result of a run stopped (by Ctrl-C, or its time limit while the model was built)

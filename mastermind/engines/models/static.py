@@ -29,10 +29,10 @@ from mastermind.engines.models.result import (
     ModelDeadline,
     ModelRun,
     check_limits,
-    interrupted_result,
     make_solver,
     model_result,
     run_solver,
+    stopped_result,
 )
 from mastermind.engines.result import Result
 
@@ -87,7 +87,7 @@ def solve_static(
     u = [model.new_bool_var(f"u{g}") for g in range(n)]
     for s in range(n):
         if clock.passed():
-            return interrupted_result(table, "static", least, start, why="time limit")
+            return stopped_result(table, "static", least, start, why="time limit")
         # differs[g, t]: guess g tells s and t apart
         differs = m[:, s][:, None] != m[:, s + 1 :]
         for j in range(differs.shape[1]):
@@ -97,7 +97,7 @@ def solve_static(
     model.add(sum(u) >= least)
     model.minimize(sum(u))
     if clock.passed():
-        return interrupted_result(table, "static", least, start, why="time limit")
+        return stopped_result(table, "static", least, start, why="time limit")
     solver = make_solver(clock.left(), workers)
     status, stopped = run_solver(solver, model)
     seconds = time.perf_counter() - start
