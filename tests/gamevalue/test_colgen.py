@@ -112,6 +112,22 @@ def test_iteration_limit_reports_bounds_without_proof():
     assert result.lower_bound <= brute_force_value(table) <= result.value
 
 
+def test_iteration_limit_reports_the_maker_mix_that_forces_its_lower_bound():
+    """The last LP's maker mix was given beside the lower bound: on p4c6 with 2 iterations
+    the best reply to it was 4.2895, below the 4.3403 claimed."""
+    from mastermind.engines.gamevalue.bestreply import best_reply
+    from mastermind.engines.gamevalue.classes import code_classes
+
+    table = CodeTable(Rules(3, 4))
+    result = game_value(table, solver="search", max_iterations=2)
+    assert not result.proven
+    classes = code_classes(table)
+    per_code = {m.name: m.per_code for m in result.details.maker}
+    weights = [float(per_code[classes.names[k]]) for k in classes.of_code.tolist()]
+    forced, _ = best_reply(table, weights, solver="search")
+    assert forced / sum(weights) >= float(result.lower_bound) - 1e-9
+
+
 def test_progress_bar_is_driven():
     from mastermind.core.progress import progress_bar
 

@@ -115,8 +115,8 @@ def _print(result) -> None:
     else:  # the value is the breaker's guarantee, an upper bound: say both ends
         out.print(
             f"game value of {rules}: between {float(result.lower_bound):.6f} and "
-            f"{_number(v)} expected guesses (NOT proven: the breaker's mix "
-            "below guarantees the upper bound; the maker's is the last LP's, not a proof of the lower)"
+            f"{_number(v)} expected guesses (NOT proven: out of iterations; the maker's mix below "
+            "forces the lower bound, the breaker's keeps to the upper)"
         )
     out.print(
         f"uniformly random secret instead: {game.uniform_total}/{rules.n_codes} = "

@@ -81,13 +81,17 @@ class _Reached:
         if high is not None and high < self.upper:
             self.upper, self.breaker = high, breaker
 
+    def maker_classes(self, classes) -> list[MakerClass]:
+        """The maker's mix that forces ``lower``, class by class."""
+        if self.maker is None:
+            return []
+        return [
+            MakerClass(classes.names[k], size, classes.examples[k], p, p * size)
+            for k, (size, p) in enumerate(zip((int(z) for z in classes.sizes), self.maker))
+        ]
+
     def details(self, table: CodeTable, classes, solver: str) -> GameValue:
-        maker = []
-        if self.maker is not None:
-            maker = [
-                MakerClass(classes.names[k], size, classes.examples[k], p, p * size)
-                for k, (size, p) in enumerate(zip((int(z) for z in classes.sizes), self.maker))
-            ]
+        maker = self.maker_classes(classes)
         breaker = sorted(
             (BreakerTree(t, w, totals, t.stats(table)) for t, totals, w in self.breaker if w > 0),
             key=lambda b: -b.weight,
@@ -344,6 +348,8 @@ def _game_value(
         (BreakerTree(t, w, totals, t.stats(table)) for (t, totals), w in zip(columns, tree_mix) if w > 0),
         key=lambda b: -b.weight,
     )
+    if not proven:  # out of iterations: the mix reported beside the lower bound must force it
+        maker, lower = reached.maker_classes(classes), reached.lower
     return Result(
         rules=table.rules,
         objective="game value",
