@@ -581,6 +581,8 @@ def test_table_ranges_read_ascii_numbers_only(value, monkeypatch, capsys):
         ["info", "-r", "p3c4"],
         ["heuristics", "-r", "p3c4", "--json"],
         ["score", "1234", "1243"],
+        ["--help"],  # typer's and rich's own printing (both exited with 1)
+        ["simulate", "--help"],
     ],
 )
 def test_a_reader_that_left_is_no_error(args):

@@ -119,12 +119,24 @@ def _open_closed_streams() -> None:
 
 
 def _main(argv: list[str]) -> int:
+    to_nowhere = _stdout_is_devnull()
     try:
         group = build_app(modules_for(argv))
         result = group(args=argv, prog_name="mastermind", standalone_mode=False)
         sys.stdout.flush()  # here, not at exit, so that a full disk is reported like any error
     except typer.Exit as exc:
         return exc.exit_code
+    except SystemExit as exc:
+        # typer's and rich's own answers to a reader that left while help was printed: exit
+        # code 1 (typer wraps the streams, rich points standard output to /dev/null); exit 0,
+        # as for the commands' output
+        left = type(sys.stdout).__name__ == "PacifyFlushWrapper" or (
+            not to_nowhere and _stdout_is_devnull()
+        )
+        if exc.code == 1 and left:
+            _silence_stdout()
+            return 0
+        raise
     except (typer.Abort, KeyboardInterrupt):
         return _interrupted()
     except BrokenPipeError:  # the reader left (``| head``): what it did not read is not needed
@@ -160,6 +172,14 @@ def _os_error(exc: OSError) -> int:
         print(f"error: cannot write the output: {reason}", file=sys.stderr)
     _silence_stdout()
     return 2
+
+
+def _stdout_is_devnull() -> bool:
+    try:
+        here, nowhere = os.fstat(sys.stdout.fileno()), os.stat(os.devnull)
+    except (OSError, ValueError, AttributeError):  # no real descriptor behind sys.stdout (tests)
+        return False
+    return (here.st_dev, here.st_ino) == (nowhere.st_dev, nowhere.st_ino)
 
 
 def _silence_stdout() -> None:
