@@ -161,3 +161,12 @@ def test_plot_of_an_optimum_not_proven_draws_the_best_strategy_found(tmp_path, c
     assert found["proven"] is False and sum(found["histogram"]) == 2401
     assert found["total"] >= 11228 >= data["lower_bounds"]["total"]  # 11228: the optimum of p4c7
     assert bar_groups(drawn[-1]) == {"best found (not proven)": found["histogram"]}
+
+
+def test_plot_with_nothing_found_in_time_says_what_is_proven(tmp_path, capsys):
+    """A time limit is an answer: exit 0 with the proven bound (it was exit 2, "nothing to
+    plot"), whether or not the search found a strategy in 0.3 s (p4c7: after about 1.2 s)."""
+    out = tmp_path / "p.png"
+    assert main(["plot", "-r", "p4c7", "-s", "optimal", "--time-limit", "0.3", "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert ("nothing drawn" in said and "total >= " in said and not out.exists()) or out.exists()

@@ -130,9 +130,7 @@ def _main(argv: list[str]) -> int:
         # typer's and rich's own answers to a reader that left while help was printed: exit
         # code 1 (typer wraps the streams, rich points standard output to /dev/null); exit 0,
         # as for the commands' output
-        left = type(sys.stdout).__name__ == "PacifyFlushWrapper" or (
-            not to_nowhere and _stdout_is_devnull()
-        )
+        left = type(sys.stdout).__name__ == "PacifyFlushWrapper" or (not to_nowhere and _stdout_is_devnull())
         if exc.code == 1 and left:
             _silence_stdout()
             return 0

@@ -365,15 +365,15 @@ class CodeTable:
         self.rules = rules
         need = rules.table_bytes() if full else rules.n_codes * (rules.pegs + rules.colors)
         if need > memory_limit:
+            what = "its score table" if full else "its codes"  # (without the table, codes alone)
             if need > 1024**5:  # no --memory-limit helps: say so instead of suggesting one
                 raise MastermindError(
-                    f"{rules} is out of reach: {format_count(rules.n_codes)} codes, its score table "
+                    f"{rules} is out of reach: {format_count(rules.n_codes)} codes, {what} "
                     f"would need {format_bytes(need)}"
                 )
             need_text, limit_text = format_bytes(need), format_bytes(memory_limit)
             if need_text == limit_text:  # "2.0 GiB above 2.0 GiB": say by how much
                 need_text, limit_text = f"{need / 1024**3:.2f} GiB", f"{memory_limit / 1024**3:.2f} GiB"
-            what = "its score table" if full else "its codes"
             raise TableTooLarge(
                 f"{rules} needs about {need_text} for {what} ({format_count(rules.n_codes)} codes), "
                 f"above the memory limit of {limit_text}"

@@ -207,7 +207,9 @@ def compare(
     time_limit: Annotated[
         float,
         seconds_option(
-            "--time-limit", help="Seconds for the exact optimum; past it only the lower bound is shown."
+            "--time-limit",
+            help="Seconds for the exact optimum; past it the lower bound and the search's best "
+            "strategy found (not proven) are shown.",
         ),
     ] = 300.0,
     plot: Annotated[
@@ -284,7 +286,8 @@ def plot(
         float,
         seconds_option(
             "--time-limit",
-            help="Seconds for the exact optimum; past it only the gap to the lower bound is drawn.",
+            help="Seconds for the exact optimum; past it the search's best strategy found is drawn "
+            "(not proven) and the gaps are to the lower bound.",
         ),
     ] = 300.0,
     seed: Annotated[int, seed_option("Seed of the random strategy.")] = 0,
@@ -321,10 +324,15 @@ def plot(
             series.append(Series(name, list(result.optimal["histogram"])))
         elif result.best_found is not None:
             series.append(Series(BEST_FOUND, list(result.best_found["histogram"])))
-    if not series:
-        raise MastermindError(
-            f"the exact search of {rules} found no strategy within --time-limit: nothing to plot"
-        )
+    if not series:  # a time limit is an answer: what is proven, and no picture
+        if json_output:
+            print_json({**result.to_dict(), "plot": None, "drawn": []})
+        else:
+            typer.echo(
+                f"nothing drawn: the exact search of {rules} found no strategy within --time-limit; "
+                f"total >= {result.bounds.total} proven"
+            )
+        return
     opt = None if result.optimal is None else result.optimal["total"]
     fig = guesses_figure(f"{rules}: {plural(rules.n_codes, 'secret')}", series, opt, result.bounds.total)
     write_figure(fig, out)
@@ -578,10 +586,10 @@ def cpsat(
             f"the worst case is at least {max(depth + 1, worst_bound)} [{result.seconds:.2f} s]"
         )
     elif result.value is None:
-        typer.echo(
-            f"{rules}: {stopped} after {result.seconds:.2f} s, not proven, no strategy found"
-            + (f"; total >= {result.lower_bound} proven" if result.lower_bound is not None else "")
-        )
+        known = "" if result.lower_bound is None else f"; total >= {result.lower_bound} proven"
+        if feasible:
+            known = f"; worst case >= {data['worst_lower_bound']} proven"
+        typer.echo(f"{rules}: {stopped} after {result.seconds:.2f} s, not proven, no strategy found{known}")
     elif feasible:
         low, high = data["worst_lower_bound"], data["worst_upper_bound"]
         worst = f"is {high}" if low == high else f"lies in {low}..{high}"
