@@ -163,6 +163,7 @@ def test_plot_of_an_optimum_not_proven_draws_the_best_strategy_found(tmp_path, c
     assert bar_groups(drawn[-1]) == {"best found (not proven)": found["histogram"]}
 
 
+@needs_matplotlib
 def test_plot_with_nothing_found_in_time_says_what_is_proven(tmp_path, capsys):
     """A time limit is an answer: exit 0 with the proven bound (it was exit 2, "nothing to
     plot"), whether or not the search found a strategy in 0.3 s (p4c7: after about 1.2 s)."""
