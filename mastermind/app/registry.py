@@ -55,13 +55,15 @@ class StrategySpec:
         tie_break: str = "default",
         seed: int | None = None,
         progress: Progress | None = None,
+        time_limit: float | None = None,
     ) -> Strategy:
-        """The strategy for the game of ``table`` (``progress`` shows a solver's work)."""
+        """The strategy for the game of ``table`` (``progress`` shows a solver's work; a
+        solver not done within ``time_limit`` seconds raises :class:`~mastermind.core.cancel.Stopped`)."""
         check_options(pool=pool, tie_break=tie_break)
         given = {"pool": pool, "tie_break": tie_break, "seed": seed}
         kwargs: dict[str, Any] = {k: v for k, v in given.items() if k in self.options}
         if self.kind == "solver":
-            kwargs["progress"] = progress
+            kwargs.update(progress=progress, time_limit=time_limit)
         return self.factory(table, **kwargs)
 
     def takes(self, option: str) -> bool:
@@ -95,11 +97,17 @@ def _random(table: CodeTable, *, seed: int | None) -> Strategy:
     return RandomStrategy(table, seed)
 
 
-def _optimal(table: CodeTable, *, pool: str, progress: Progress | None = None) -> Strategy:
+def _optimal(
+    table: CodeTable, *, pool: str, progress: Progress | None = None, time_limit: float | None = None
+) -> Strategy:
+    from mastermind.core.cancel import Stopped
     from mastermind.core.strategy import TreeStrategy
     from mastermind.engines.exact import solve
 
-    tree = solve(table, pool=pool, progress=progress).tree
+    result = solve(table, pool=pool, progress=progress, time_limit=time_limit)
+    if not result.proven:  # the best tree found is not the optimal strategy
+        raise Stopped()
+    tree = result.tree
     tree.name = "optimal"
     return TreeStrategy(tree, table, "optimal")
 

@@ -120,3 +120,14 @@ def test_simulate_shows_a_progress_bar_on_a_terminal():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and "Traceback" not in child.before
+
+
+def test_simulate_time_limit_covers_solving_the_game(capsys):
+    """`simulate -s optimal --time-limit 3` on p4c8 ran on for minutes: the limit applied
+    only to the games, not to solving the game for the optimal strategy (about 40 s)."""
+    assert main(["simulate", "-r", "p4c8", "-s", "optimal", "-n", "100", "--time-limit", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["stopped"] == "time limit" and data["games"] == 0 and data["games_asked"] == 100
+    assert main(["simulate", "-r", "p3c3", "-s", "optimal", "-n", "50", "--time-limit", "60", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "stopped" not in data and sum(data["histogram"]) == 50 and data["worst"] <= 4

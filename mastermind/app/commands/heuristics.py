@@ -4,6 +4,7 @@ No ``from __future__ import annotations`` here: typer reads the option annotatio
 time and they must be objects, not strings to resolve in another module.
 """
 
+import time
 from typing import Annotated, Optional
 
 import typer
@@ -208,10 +209,19 @@ def simulate(
     full = rules.table_bytes() <= memory_limit
     table = table_for(rules, memory_limit, full=full)
     strategy_seed, games_seed = (int(s) for s in np.random.SeedSequence(seed).generate_state(2))
+    start = time.monotonic()
     if from_file:  # the tree is followed as it is
         player: Strategy = TreeStrategy(read_strategy_file(strategy, rules), table)
     else:
-        player = make_strategy(strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed)
+        try:  # a solver (optimal) solves the whole game first, within the time limit
+            player = make_strategy(
+                strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed, time_limit=time_limit
+            )
+        except cancel.Stopped:
+            _no_games(rules, strategy, games, seed, json_output)
+            return
+    if time_limit is not None:  # what building the strategy left of it
+        time_limit = max(time_limit - (time.monotonic() - start), 1e-3)
     played: list[int] = []
 
     def status() -> str:  # what Ctrl-C prints if the game being played does not end in time
@@ -249,6 +259,20 @@ def simulate(
     ]
     console().print("\n".join(lines), highlight=False)
     exit_if_interrupted(stopped)
+
+
+def _no_games(rules: Rules, strategy: str, games: int, seed: int, json_output: bool) -> None:
+    """The report of a simulation whose time limit passed while its strategy was solved."""
+    if json_output:
+        print_json(
+            {"rules": str(rules), "strategy": strategy, "games": 0, "seed": seed, "histogram": []}
+            | {"stopped": "time limit", "games_asked": games}
+        )
+    else:
+        typer.echo(
+            f"{rules}, {strategy}: stopped (time limit) while solving the game for the strategy: "
+            f"0 of {plural(games, 'game')} played (seed {seed})"
+        )
 
 
 def strategies(
