@@ -101,6 +101,15 @@ def test_heuristics_report_the_strategies_finished():
     assert err.strip().splitlines()[-1] == "interrupted: 1 of 2 strategies played every secret"
 
 
+def test_compare_reports_the_strategies_finished():
+    # it printed nothing, the heuristics played and the bounds computed
+    out, err, _ = interrupted(["compare", "-r", "p4c7", "--json"], after=9)
+    data = json.loads(out)
+    assert data["stopped"] == "interrupted" and data["optimal"] is None and data["strategies"]
+    assert all(sum(row["histogram"]) == 2401 for row in data["strategies"])
+    assert err.strip().splitlines()[-1].endswith("played every secret")
+
+
 def test_simulate_reports_the_games_played():
     # it printed nothing of the games already played
     out, _, _ = interrupted(["simulate", "-r", "p5c8", "-s", "entropy", "-n", "100000", "--json"], after=6)

@@ -248,7 +248,7 @@ class CompareRow:
     histogram: list[int]
     secrets: int
     optimal_total: int | None
-    total_lower_bound: int
+    total_lower_bound: int | None  # None: stopped before the bounds were computed
 
     @property
     def average(self) -> float:
@@ -265,8 +265,8 @@ class CompareRow:
         return 100.0 * (self.total - self.optimal_total) / self.optimal_total
 
     @property
-    def gap_to_bound(self) -> int:
-        return self.total - self.total_lower_bound
+    def gap_to_bound(self) -> int | None:
+        return None if self.total_lower_bound is None else self.total - self.total_lower_bound
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -286,10 +286,11 @@ class Comparison:
     rules: Rules
     rows: list[CompareRow]
     optimal: dict | None
-    bounds: Bounds
+    bounds: Bounds | None  # None: stopped (Ctrl-C) before they were computed
     seconds: float = 0.0
     extra: dict = field(default_factory=dict)
     best_found: dict | None = None  # the exact search stopped by its time limit: its best strategy
+    stopped: str | None = None  # "interrupted": the rows are the strategies finished
 
     def to_dict(self) -> dict[str, Any]:
         opt = self.optimal
@@ -305,10 +306,13 @@ class Comparison:
                 "histogram": opt.get("histogram"),
                 "proven": opt["proven"],
             },
-            "lower_bounds": {"total": self.bounds.total, "worst": self.bounds.worst},
+            "lower_bounds": None
+            if self.bounds is None
+            else {"total": self.bounds.total, "worst": self.bounds.worst},
             **({"best_found": _found_dict(self.best_found)} if self.best_found else {}),
             "strategies": [r.to_dict() for r in self.rows],
             "seconds": round(self.seconds, 3),
+            **({"stopped": self.stopped} if self.stopped else {}),
         }
 
 
@@ -360,29 +364,38 @@ def compare(
     table = CodeTable(rules, memory_limit=memory_limit)
     if progress is not None:
         progress.start(len(names) + 2, f"compare {rules}")
-    with TimedWorker() as worker:
-        # the exact optimum is searched in the child while heuristics and bounds run here
-        worker.submit(_optimal_job, (rules, memory_limit, time_limit), time_limit + OPTIMAL_GRACE)
-        stats = {}
-        for name in names:
-            stats[name] = strategy_tree(name, table, seed=seed).stats(table)
+    stats = {}
+    bounds: Bounds | None = None
+    found, stopped = None, None
+    try:
+        with TimedWorker() as worker:
+            # the exact optimum is searched in the child while heuristics and bounds run here
+            worker.submit(_optimal_job, (rules, memory_limit, time_limit), time_limit + OPTIMAL_GRACE)
+            for name in names:
+                stats[name] = strategy_tree(name, table, seed=seed).stats(table)
+                if progress is not None:
+                    progress.advance(1)
+            bounds = game_bounds(table, max_refined=max_refined)
             if progress is not None:
                 progress.advance(1)
-        bounds = game_bounds(table, max_refined=max_refined)
-        if progress is not None:
-            progress.advance(1)
-        found = worker.result()
+            found = worker.result()
+    except KeyboardInterrupt:
+        if not stats:
+            raise  # nothing finished: the command line says "interrupted"
+        stopped = "interrupted"  # Ctrl-C: the heuristics played so far are the answer
     if progress is not None:
         progress.advance(1)
     optimal = _proven(found)
     best_found = None
     if found is not None and optimal is None:
-        if (found["lower_bound"] or 0) > bounds.total:  # the stopped search proved more
+        if bounds is not None and (found["lower_bound"] or 0) > bounds.total:  # the search proved more
             bounds = replace(bounds, total=found["lower_bound"])
         best_found = found if "total" in found else None
     opt_total = None if optimal is None else optimal["total"]
+    low = None if bounds is None else bounds.total
     rows = [
-        CompareRow(name, s.total, s.worst, list(s.histogram), s.secrets, opt_total, bounds.total)
+        CompareRow(name, s.total, s.worst, list(s.histogram), s.secrets, opt_total, low)
         for name, s in stats.items()
     ]
-    return Comparison(rules, rows, optimal, bounds, time.perf_counter() - start, best_found=best_found)
+    seconds = time.perf_counter() - start
+    return Comparison(rules, rows, optimal, bounds, seconds, best_found=best_found, stopped=stopped)

@@ -239,19 +239,22 @@ def compare(
         progress_bar(wants_progress(json_output)) as bar,
     ):
         result = run_compare(rules, time_limit=time_limit, seed=seed, memory_limit=memory_limit, progress=bar)
-    if plot is not None:
+    if plot is not None and not result.stopped:  # (Ctrl-C: the rows finished, no picture)
         from mastermind.app.plots import plot_comparison
 
         plot_comparison(result, plot)
     if json_output:
         data = result.to_dict()
-        if plot is not None:
+        if plot is not None and not result.stopped:
             data["plot"] = str(plot)
         print_json(data)
-        return
-    _print_comparison(result)
-    if plot is not None:
-        typer.echo(f"plot written to {plot}")
+    else:
+        _print_comparison(result)
+        if plot is not None and not result.stopped:
+            typer.echo(f"plot written to {plot}")
+    if result.stopped:
+        typer.echo(f"interrupted: {plural(len(result.rows), 'strategy')} played every secret", err=True)
+    exit_if_interrupted(result.stopped)
 
 
 BEST_FOUND = "best found (not proven)"  # the exact search's strategy when its time limit stopped it
@@ -315,6 +318,9 @@ def plot(
             memory_limit=memory_limit,
             progress=bar,
         )
+    if result.stopped:  # Ctrl-C: nothing is drawn from a part of the strategies
+        typer.echo("interrupted: nothing drawn", err=True)
+        raise typer.Exit(130)
     rows = {row.name: row for row in result.rows}
     series = []
     for name in dict.fromkeys(names):
@@ -379,24 +385,21 @@ def _print_comparison(result) -> None:
         found = result.best_found
         if found is not None:
             strategy_row(BEST_FOUND, found["total"], found["worst"], found["histogram"], "", "")
-    t.add_row(
-        "lower bound",
-        f">= {result.bounds.total}",
-        f">= {result.bounds.total / n:.4f}",
-        f">= {result.bounds.worst}",
-        "",
-        "",
-        "",
-    )
+    if result.bounds is None:
+        t.add_row("lower bound", "not computed", "", "", "", "", "")
+    else:
+        b = result.bounds
+        t.add_row("lower bound", f">= {b.total}", f">= {b.total / n:.4f}", f">= {b.worst}", "", "", "")
     t.add_section()
     for row in result.rows:
         gap = "" if row.gap is None else str(row.gap)
         pct = "" if row.gap_percent is None else f"{row.gap_percent:.2f}"
         strategy_row(row.name, row.total, row.worst, row.histogram, gap, pct)
     console().print(t)
-    if opt is None:
+    if opt is None and result.bounds is not None:
+        why = "was interrupted" if result.stopped else "did not finish within --time-limit"
         typer.echo(
-            "the exact optimum did not finish within --time-limit; gaps are to the lower bound: "
+            f"the exact optimum {why}; gaps are to the lower bound: "
             + ", ".join(f"{r.name} {r.gap_to_bound}" for r in result.rows)
         )
 
