@@ -110,6 +110,16 @@ def test_compare_reports_the_strategies_finished():
     assert err.strip().splitlines()[-1].endswith("played every secret")
 
 
+def test_results_reports_the_rows_finished(tmp_path):
+    # the JSON document was missing although the finished rows were in the files
+    args = ["results", "--games", "p3c3,p4c7", "--table", "optimal", "--max-seconds", "60"]
+    out, err, _ = interrupted([*args, "--out", str(tmp_path), "--json"], after=6)
+    data = json.loads(out)
+    assert data["stopped"].startswith("interrupted during ")
+    assert [row["game"] for row in data["optimal"]] in ([], ["p3c3"])
+    assert err.strip().splitlines()[-1].endswith("finished and written")
+
+
 def test_simulate_reports_the_games_played():
     # it printed nothing of the games already played
     out, _, _ = interrupted(["simulate", "-r", "p5c8", "-s", "entropy", "-n", "100000", "--json"], after=6)

@@ -924,24 +924,39 @@ def run_tables(
             for suffix in (".json", ".md"):
                 check_writable(out / f"{name}{suffix}")
     done: dict[str, list[dict]] = {t: [] for t in tables}
-    with Runner(
-        max_seconds=max_seconds, jobs=jobs, solve_options=solve_options, checkpoint=checkpoint
-    ) as runner:
-        runner.warm_up()
-        if "optimal" in tables:
-            chosen = scope_rules(games if games is not None else OPTIMAL_SCOPE + FRONTIER)
-            for rules in chosen:
-                row = runner.optimal_row(rules, out / "trees")
-                kept = merge_into(out, OPTIMAL_FORMAT, [row])
-                done["optimal"].append(row)
-                report(_optimal_line(row) + _kept_note(row, kept))
-        if "game-values" in tables:
-            for rules in scope_rules(games if games is not None else GAME_VALUE_SCOPE):
-                row = runner.game_value_row(rules)
-                kept = merge_into(out, GAME_VALUE_FORMAT, [row])
-                done["game-values"].append(row)
-                report(_game_value_line(row) + _kept_note(row, kept))
+    working = "starting"
+    try:
+        with Runner(
+            max_seconds=max_seconds, jobs=jobs, solve_options=solve_options, checkpoint=checkpoint
+        ) as runner:
+            runner.warm_up()
+            if "optimal" in tables:
+                chosen = scope_rules(games if games is not None else OPTIMAL_SCOPE + FRONTIER)
+                for rules in chosen:
+                    working = f"{game_id(rules)} (optimal)"
+                    row = runner.optimal_row(rules, out / "trees")
+                    kept = merge_into(out, OPTIMAL_FORMAT, [row])
+                    done["optimal"].append(row)
+                    report(_optimal_line(row) + _kept_note(row, kept))
+            if "game-values" in tables:
+                for rules in scope_rules(games if games is not None else GAME_VALUE_SCOPE):
+                    working = f"{game_id(rules)} (game value)"
+                    row = runner.game_value_row(rules)
+                    kept = merge_into(out, GAME_VALUE_FORMAT, [row])
+                    done["game-values"].append(row)
+                    report(_game_value_line(row) + _kept_note(row, kept))
+    except KeyboardInterrupt:
+        raise TablesInterrupted(done, working) from None
     return done
+
+
+class TablesInterrupted(KeyboardInterrupt):
+    """Ctrl-C in :func:`run_tables`: the rows finished (already in the files) and the game
+    it was working on."""
+
+    def __init__(self, done: dict[str, list[dict]], working: str) -> None:
+        super().__init__(working)
+        self.done, self.working = done, working
 
 
 def _kept_note(row: dict, rows: Sequence[dict]) -> str:

@@ -11,6 +11,7 @@ import typer
 from mastermind.app.commands.common import (
     MAX_THREADS,
     one_line_errors,
+    plural,
     print_json,
     seconds_option,
     whole_range,
@@ -88,7 +89,7 @@ def results(
 ) -> None:
     from pathlib import Path
 
-    from mastermind.app.results import parse_games, run_tables
+    from mastermind.app.results import TablesInterrupted, parse_games, run_tables
     from mastermind.engines.exact.checkpoint import check_folder
 
     with one_line_errors():
@@ -112,14 +113,22 @@ def results(
             if not json_output:
                 typer.echo(line)
 
-        done = run_tables(
-            folder,
-            tables=TABLES if table is None else (table,),
-            games=chosen,
-            max_seconds=max_seconds,
-            jobs=-1 if jobs == 0 else jobs,
-            checkpoint=store,
-            report=say,
-        )
+        stopped = None
+        try:
+            done = run_tables(
+                folder,
+                tables=TABLES if table is None else (table,),
+                games=chosen,
+                max_seconds=max_seconds,
+                jobs=-1 if jobs == 0 else jobs,
+                checkpoint=store,
+                report=say,
+            )
+        except TablesInterrupted as stop:  # the rows finished are in the files: say which
+            done, stopped = stop.done, f"interrupted during {stop.working}"
     if json_output:
-        print_json(done)
+        print_json({**done, "stopped": stopped} if stopped else done)
+    if stopped:
+        rows = sum(len(r) for r in done.values())
+        typer.echo(f"{stopped}: {plural(rows, 'row')} finished and written", err=True)
+        raise typer.Exit(130)
