@@ -309,9 +309,6 @@ def game_value_part(game: str, jobs: int, time_limit: float | None = None) -> di
     data = result.to_dict()
     data["seconds"] = time.perf_counter() - start
     data["cpu_seconds"] = time.process_time() - cpu
-    exact = isinstance(result.value, Fraction)  # a run stopped early has only a float LP value
-    data["value_fraction"] = _fraction(result.value) if exact else None
-    data["lower_fraction"] = str(result.lower_bound)
     data["breaker_first_guesses"] = sorted(
         {rules.code_text(b.tree.root.guess) for b in result.details.breaker}
     )
@@ -602,7 +599,7 @@ class Runner:
             )
             if data is not None:  # what the stopped run proved: the value lies between these
                 row["bounds"] = {
-                    "lower": data["lower_fraction"],
+                    "lower": data["lower_bound_fraction"],  # None where a float LP gave it
                     "lower_decimal": round(data["lower_bound"], 6),
                     "upper_decimal": None if data["upper_bound"] is None else round(data["upper_bound"], 6),
                     "iterations": data["iterations"],

@@ -128,6 +128,8 @@ class GameValue(Details):
             "proven": result.proven,
             "lower_bound": float(lower) if lower is not None and (lower or upper is not None) else None,
             "upper_bound": upper,
+            "lower_bound_fraction": _fraction_text(lower),  # None where a float LP gave it
+            "upper_bound_fraction": _fraction_text(value),
             **({"stopped": result.stopped} if result.stopped else {}),
             "maker": [
                 {
