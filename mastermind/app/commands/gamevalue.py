@@ -74,7 +74,12 @@ def game_value(
     if solver not in SOLVERS:
         raise MastermindError(f"unknown --solver {solver!r}: use one of {', '.join(SOLVERS)}")
     table = table_for(rules, memory_limit)
-    with progress_bar(wants_progress(json_output)) as bar:
+    from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
+
+    with (
+        CompileNotice(EXACT_KERNELS, "the search kernels", quiet=json_output),
+        progress_bar(wants_progress(json_output)) as bar,
+    ):
         result = solve_game(
             table,
             solver=solver,

@@ -190,8 +190,10 @@ def simulate(
     import numpy as np
 
     from mastermind.app.registry import check_names, make_strategy
+    from mastermind.app.registry import strategy as registry_strategy
     from mastermind.app.strategy_files import check_file_options, game_of, names_a_file, read_strategy_file
     from mastermind.core import cancel
+    from mastermind.core.compiling import EXACT_KERNELS, HEURISTIC_KERNELS, CompileNotice
     from mastermind.core.errors import MastermindError
     from mastermind.core.progress import progress_bar, wants_progress
     from mastermind.core.strategy import Strategy, TreeStrategy
@@ -213,10 +215,15 @@ def simulate(
     if from_file:  # the tree is followed as it is
         player: Strategy = TreeStrategy(read_strategy_file(strategy, rules), table)
     else:
+        solver = registry_strategy(strategy).kind == "solver"
+        kernels, what = (
+            (EXACT_KERNELS, "the search kernels") if solver else (HEURISTIC_KERNELS, "the scoring kernels")
+        )
         try:  # a solver (optimal) solves the whole game first, within the time limit
-            player = make_strategy(
-                strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed, time_limit=time_limit
-            )
+            with CompileNotice(kernels, what, quiet=json_output):
+                player = make_strategy(
+                    strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed, time_limit=time_limit
+                )
         except cancel.Stopped:
             _no_games(rules, strategy, games, seed, json_output)
             return
