@@ -262,6 +262,12 @@ def _game_value(
     def lp_mix(weights) -> list:
         return [(tree, totals, w) for (tree, totals), w in zip(columns, weights)]
 
+    def keeps_to(mix) -> Fraction | float:
+        """What the breaker's ``mix`` guarantees: its worst class average (from the mix
+        itself, so that the bound reported is the one the mix reported beside it keeps)."""
+        spent = [sum(w * totals[k] for _, totals, w in mix) for k in range(len(sizes))]
+        return max(Fraction(x, z) if isinstance(x, (int, Fraction)) else x / z for x, z in zip(spent, sizes))
+
     of_code = classes.of_code.tolist()
     representative = [int(e) for e in classes.examples]  # a code of each class
     progress.start(None, f"game value of {table.rules}")
@@ -270,12 +276,7 @@ def _game_value(
     add(first)
     uniform = (Fraction(1, table.n),) * len(sizes)
     # one tree alone guarantees its worst class average: the maker picks that class
-    reached.improve(
-        Fraction(int(uniform_total), table.n),
-        uniform,
-        max(Fraction(t, z) for t, z in zip(columns[0][1], sizes)),
-        lp_mix([1]),
-    )
+    reached.improve(Fraction(int(uniform_total), table.n), uniform, keeps_to(lp_mix([1])), lp_mix([1]))
     # best replies to exact maker mixes (probability of each code of each class)
     replies: dict[tuple[Fraction, ...], tuple[Fraction, StrategyTree]] = {
         uniform: (Fraction(int(uniform_total), table.n), first)
@@ -289,7 +290,8 @@ def _game_value(
     alpha = smoothing
     while len(sizes) > 1 and iterations < max_iterations:
         sol = solve_breaker_lp([c[1] for c in columns], sizes)
-        reached.improve(high=sol.value, breaker=lp_mix(sol.breaker))
+        mix = lp_mix(sol.breaker)
+        reached.improve(high=keeps_to(mix), breaker=mix)
         tol = FLOAT_TOLERANCE * max(1.0, sol.value)
         if best_low >= sol.value - tol:
             break
