@@ -24,7 +24,7 @@ def names_a_file(name: str) -> bool:
     """
     from mastermind.app.registry import NAMES
 
-    if name in NAMES:
+    if name in NAMES or not name.strip():  # ("" would be the current folder)
         return False
     try:
         exists = Path(name).exists()
@@ -45,9 +45,10 @@ def read_strategy_file(name: str, rules: Rules | None) -> StrategyTree:
 
 
 def game_of(name: str, rules: Rules, rules_given: bool) -> Rules:
-    """The game a command plays with strategy ``name``: the one given, else a file's own."""
-    if names_a_file(name) and not rules_given:
-        return read_strategy_file(name, None).rules
+    """The game a command plays with strategy ``name``: the one given, else a file's own.
+    A file is read here, before any work, so that a missing or wrong one is refused first."""
+    if names_a_file(name):
+        return read_strategy_file(name, rules if rules_given else None).rules
     return rules
 
 
