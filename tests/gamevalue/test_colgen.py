@@ -198,3 +198,15 @@ def test_a_stopped_run_reports_the_mixes_that_guarantee_its_bounds(monkeypatch, 
     for k, size in enumerate(int(z) for z in classes.sizes):
         kept = sum(float(b.weight) * b.class_totals[k] / size for b in game.breaker)
         assert kept <= float(result.upper_bound) + 1e-9
+
+
+def test_an_exact_bound_is_not_traded_for_the_same_one_from_the_float_lp():
+    # p4c7 stopped with one tree showed its exact 793/168 as 4.720238 and weight "~" (float)
+    from mastermind.engines.gamevalue.colgen import _Reached
+
+    reached = _Reached(Fraction(1))
+    reached.improve(high=Fraction(793, 168), breaker=["exact"])
+    reached.improve(high=793 / 168 - 1e-15, breaker=["float"])
+    assert reached.upper == Fraction(793, 168) and reached.breaker == ["exact"]
+    reached.improve(high=4.7, breaker=["better"])
+    assert reached.upper == 4.7 and reached.breaker == ["better"]

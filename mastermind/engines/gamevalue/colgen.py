@@ -76,9 +76,11 @@ class _Reached:
     uniform_total: int = 0
 
     def improve(self, low=None, maker=None, high=None, breaker=None) -> None:
-        if low is not None and low > self.lower:
+        """Keep a bound (with its mix) that is better by more than a float's rounding: an
+        exact bound is not traded for the same one from the float LP."""
+        if low is not None and low > self.lower and not math.isclose(low, self.lower, rel_tol=1e-12):
             self.lower, self.maker = low, maker
-        if high is not None and high < self.upper:
+        if high is not None and high < self.upper and not math.isclose(high, self.upper, rel_tol=1e-12):
             self.upper, self.breaker = high, breaker
 
     def maker_classes(self, classes) -> list[MakerClass]:
