@@ -343,7 +343,7 @@ def literature(row: dict) -> dict:
     again whenever the tables are written, so that a new reference reaches every row."""
     rules = Rules.parse(row["game"])
     if row.get("status") != "proven":
-        return {"published": [], "literature": "open", "literature_note": row.get("reason", "")}
+        return _open_literature(row)
     checks = []
     if "value" in row:  # a game-value row
         ref = GAME_VALUE_PUBLISHED.get(row["game"])
@@ -372,6 +372,32 @@ def literature(row: dict) -> dict:
         range_of = literature_range
     status, note = _status(rules, checks, range_of)
     return {"published": checks, "literature": status, "literature_note": note}
+
+
+def _open_literature(row: dict) -> dict:
+    """An open row against the typed-in references: each must lie within the bounds the row
+    proves ("DIFFERS" if one does not: a contradiction to look into); still "open" otherwise."""
+    b = row.get("bounds") or {}
+    checks = []
+    if "lower_decimal" in b:  # a game value stopped at the cap
+        ref = GAME_VALUE_PUBLISHED.get(row["game"])
+        if ref is not None:
+            value, high = float(Fraction(ref.value)), b.get("upper_decimal")
+            within = b["lower_decimal"] - 1e-6 <= value and (high is None or value <= high + 1e-6)
+            checks.append({"quantity": "value", "value": ref.value, "source": ref.source, "agrees": within})
+    elif b.get("lower_total") is not None:  # an optimum with its proven bounds
+        ref = PUBLISHED.get((row["game"], "total"))
+        if ref is not None:
+            value, high = int(ref.value), b.get("upper_total")
+            within = b["lower_total"] <= value and (high is None or value <= high)
+            checks.append({"quantity": "total", "value": ref.value, "source": ref.source, "agrees": within})
+    note = row.get("reason", "")
+    if checks:
+        said = "; ".join(f"{c['quantity']} {c['value']} ({c['source']})" for c in checks)
+        inside = all(c["agrees"] for c in checks)
+        note += f"; published {said} {'within' if inside else 'OUTSIDE'} the bounds proven"
+        return {"published": checks, "literature": "open" if inside else "DIFFERS", "literature_note": note}
+    return {"published": [], "literature": "open", "literature_note": note}
 
 
 def _status(rules: Rules, checks: list[dict], range_of: Callable[[Rules], str | None]) -> tuple[str, str]:
@@ -824,7 +850,7 @@ def render_optimal(rows: Sequence[dict]) -> str:
             lines.append(
                 f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} "
                 f"| {lower} | {upper} | {b.get('lower_worst', '')} "
-                f"| {b.get('upper_worst', '')} | {r.get('reason', '')} | {_seconds(r)} |"
+                f"| {b.get('upper_worst', '')} | {_why_open(r)} | {_seconds(r)} |"
             )
     skipped = [r for r in proven if r.get("tree") and r["tree"].get("skipped")]
     if skipped:
@@ -880,8 +906,8 @@ def render_game_values(rows: Sequence[dict]) -> str:
     for r in rows:
         if r["status"] != "proven":
             lines.append(
-                f"| {r['game']} | {r['codes']} | open | {_value_bounds(r)} | | | {r.get('reason', '')} "
-                f"| | | open | {_seconds(r)} | {r['jobs']} |"
+                f"| {r['game']} | {r['codes']} | open | {_value_bounds(r)} | | | {_why_open(r)} "
+                f"| | | {r.get('literature', 'open')} | {_seconds(r)} | {r['jobs']} |"
             )
             continue
         mix = ", ".join(f"{m['pattern']}: {m['class_probability']}" for m in r["maker"])
@@ -975,6 +1001,11 @@ def _optimal_line(row: dict) -> str:
         f"optimal worst {row['optimal_worst']} with total {row['worst_total']}, first "
         f"{' '.join(row['best_first_guesses'])}; {row['literature']}; {row['seconds']:.1f} s"
     )
+
+
+def _why_open(row: dict) -> str:
+    """Why a row is open, and whether the published values lie within its bounds."""
+    return row.get("literature_note") or row.get("reason", "")
 
 
 def _value_bounds(row: dict) -> str:

@@ -298,3 +298,22 @@ def test_a_game_value_stopped_by_the_cap_is_open_with_its_bounds(tmp_path):
     assert b["lower_decimal"] <= 5600 / 1290
     assert b["upper_decimal"] is None or b["upper_decimal"] >= 5600 / 1290 - 1e-6
     assert f"[{b['lower_decimal']:.6f}, " in render_game_values([row])
+
+
+def test_an_open_row_checks_the_published_values_against_its_bounds(tmp_path):
+    """Open rows left the published values out; one outside the bounds proven is a
+    contradiction, said as DIFFERS."""
+    row = {"game": "p4c7", "pegs": 4, "colours": 7, "repetition": True, "codes": 2401, "status": "open"}
+    row.update(reason="not proven within 3 s", version="x", command="c", jobs=1, seconds=1.0)
+    row["bounds"] = {"lower_total": 10819, "upper_total": 11378, "upper_source": "entropy"}
+    said = literature(row)
+    assert said["literature"] == "open" and said["published"][0]["agrees"]
+    assert "11228 (Ville 2013) within the bounds proven" in said["literature_note"]
+    assert literature({**row, "bounds": {"lower_total": 11300}})["literature"] == "DIFFERS"
+    write_tables(tmp_path, OPTIMAL_FORMAT, [row])
+    assert "within the bounds proven" in (tmp_path / "optimal.md").read_text()
+    value_row = {**row, "game": "p4c6", "codes": 1296}
+    value_row["bounds"] = {"lower": "625/144", "lower_decimal": 4.340278, "upper_decimal": 4.342815}
+    assert literature(value_row)["published"][0]["agrees"]  # 5600/1290 = 4.341085
+    value_row["bounds"] = {"lower": None, "lower_decimal": 4.3420, "upper_decimal": None}
+    assert literature(value_row)["literature"] == "DIFFERS"
