@@ -128,6 +128,7 @@ def test_simulate_time_limit_covers_solving_the_game(capsys):
     assert main(["simulate", "-r", "p4c8", "-s", "optimal", "-n", "100", "--time-limit", "1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["stopped"] == "time limit" and data["games"] == 0 and data["games_asked"] == 100
+    assert data["histogram"] == [] and data["worst"] == 0 and data["mean"] is None  # the usual fields
     assert main(["simulate", "-r", "p3c3", "-s", "optimal", "-n", "50", "--time-limit", "60", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert "stopped" not in data and sum(data["histogram"]) == 50 and data["worst"] <= 4

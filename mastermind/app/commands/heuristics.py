@@ -270,11 +270,11 @@ def simulate(
 
 def _no_games(rules: Rules, strategy: str, games: int, seed: int, json_output: bool) -> None:
     """The report of a simulation whose time limit passed while its strategy was solved."""
-    if json_output:
-        print_json(
-            {"rules": str(rules), "strategy": strategy, "games": 0, "seed": seed, "histogram": []}
-            | {"stopped": "time limit", "games_asked": games}
-        )
+    if json_output:  # the document of a run stopped before its first game, same fields
+        from mastermind.engines.heuristics.montecarlo import MonteCarloResult
+
+        none = MonteCarloResult(strategy, 0, seed, []).to_dict(rules)
+        print_json(none | {"stopped": "time limit", "games_asked": games})
     else:
         typer.echo(
             f"{rules}, {strategy}: stopped (time limit) while solving the game for the strategy: "

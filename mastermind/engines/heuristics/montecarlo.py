@@ -68,9 +68,10 @@ class MonteCarloResult:
             "strategy": self.strategy,
             "games": self.games,
             "seed": self.seed,
-            "mean": round(self.mean, 6),
-            "std": round(self.std, 6),
-            "ci95": [round(self.ci_low, 6), round(self.ci_high, 6)],
+            # no games (a run stopped before the first ended): no mean to speak of
+            "mean": round(self.mean, 6) if self.games else None,
+            "std": round(self.std, 6) if self.games else None,
+            "ci95": [round(self.ci_low, 6), round(self.ci_high, 6)] if self.games else None,
             "worst": self.worst,
             "histogram": self.histogram,
         }
