@@ -62,3 +62,17 @@ def check_file_options(name: str, **options: tuple[str, str]) -> None:
             raise MastermindError(
                 f"{flag} {value} shapes a heuristic; the strategy file {name} plays its tree"
             )
+
+
+def check_strategy(
+    name: str, rules: Rules, rules_given: bool, *, pool: str = "all", tie_break: str = "default"
+) -> Rules:
+    """Refuse an unknown strategy name, or options a strategy file cannot take, before any
+    work; the game to play: ``rules``, or a strategy file's own when none was given."""
+    from mastermind.app.registry import check_names
+
+    if not names_a_file(name):
+        check_names([name], pool=pool, tie_break=tie_break)
+        return rules
+    check_file_options(name, pool=(pool, "all"), tie_break=(tie_break, "default"))
+    return game_of(name, rules, rules_given)

@@ -189,9 +189,9 @@ def simulate(
 ) -> None:
     import numpy as np
 
-    from mastermind.app.registry import check_names, make_strategy
+    from mastermind.app.registry import make_strategy
     from mastermind.app.registry import strategy as registry_strategy
-    from mastermind.app.strategy_files import check_file_options, game_of, names_a_file, read_strategy_file
+    from mastermind.app.strategy_files import check_strategy, names_a_file, read_strategy_file
     from mastermind.core import cancel
     from mastermind.core.compiling import EXACT_KERNELS, HEURISTIC_KERNELS, CompileNotice
     from mastermind.core.errors import MastermindError
@@ -199,12 +199,8 @@ def simulate(
     from mastermind.core.strategy import Strategy, TreeStrategy
     from mastermind.engines.heuristics import monte_carlo
 
+    rules = check_strategy(strategy, rules, rules_given, pool=pool, tie_break=tie_break)
     from_file = names_a_file(strategy)
-    if from_file:
-        check_file_options(strategy, pool=(pool, "all"), tie_break=(tie_break, "default"))
-        rules = game_of(strategy, rules, rules_given)
-    else:
-        check_names([strategy], pool=pool, tie_break=tie_break)
     if games < 1:
         raise MastermindError(f"--games must be at least 1, got {games}")
     # too big for the N x N table: answers are computed as needed (slower, same results)

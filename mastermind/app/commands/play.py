@@ -41,16 +41,10 @@ def register(app: typer.Typer) -> None:
 
 
 def _check_strategy(name: str, pool: str, rules: Rules, rules_given: bool) -> Rules:
-    """Refuse unknown names before any work (``play`` builds its strategy only at the first
-    hint); the game to play: ``rules``, or a strategy file's own when none was given."""
-    from mastermind.app.registry import check_names
-    from mastermind.app.strategy_files import check_file_options, game_of, names_a_file
+    """Checked before any work (``play`` builds its strategy only at the first hint)."""
+    from mastermind.app.strategy_files import check_strategy
 
-    if not names_a_file(name):
-        check_names([name], pool=pool)
-        return rules
-    check_file_options(name, pool=(pool, "all"))
-    return game_of(name, rules, rules_given)
+    return check_strategy(name, rules, rules_given, pool=pool)
 
 
 def _draws(name: str) -> bool:
