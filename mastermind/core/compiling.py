@@ -25,6 +25,7 @@ ESTIMATE_SECONDS = {
     "mastermind.core._kernels": 4,
     "mastermind.core._symmetry_kernels": 4,
     "mastermind.engines.exact._kernels": 12,
+    "mastermind.engines.exact._memo": 2,
     "mastermind.engines.exact._dfs": 20,
     "mastermind.engines.heuristics._kernels": 6,
     "mastermind.engines.models._kernels": 4,
@@ -33,6 +34,7 @@ EXACT_KERNELS = (
     "mastermind.core._kernels",
     "mastermind.core._symmetry_kernels",
     "mastermind.engines.exact._kernels",
+    "mastermind.engines.exact._memo",
     "mastermind.engines.exact._dfs",
 )
 HEURISTIC_KERNELS = ("mastermind.core._kernels", "mastermind.engines.heuristics._kernels")

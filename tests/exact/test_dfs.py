@@ -10,12 +10,12 @@ from mastermind.engines.exact._dfs import (
     child_group,
     memo_get,
     new_mask_cache,
-    new_memo,
     node_guesses,
     node_rank_tables,
     set_key,
     small_cost,
 )
+from mastermind.engines.exact._memo import memo_store, new_memo
 from mastermind.engines.exact.search import Search
 
 
@@ -108,7 +108,7 @@ def test_memo_keys_tell_sets_and_guesses_left_apart():
     assert len(keys) == 5
     # beyond n + 1 guesses left the value no longer changes, nor does the key
     assert set_key(a, 4) == set_key(a, 100)
-    memo = new_memo()
-    memo[tuple(np.uint64(h) for h in set_key(a, 3))] = (12.0, 7)
+    memo = new_memo(1 << 12)
+    memo_store(memo, *set_key(a, 3), 12.0, 7, len(a))
     assert memo_get(memo, a, 3) == (True, 12.0, 7)
     assert memo_get(memo, a, 2)[0] is False

@@ -20,6 +20,7 @@ from numba.typed import Dict
 
 from mastermind.core._kernels import stable_argsort
 from mastermind.core._symmetry_kernels import canonical_mask_blocks, restrict_group_kernel
+from mastermind.engines.exact._memo import memo_lookup, memo_store
 from mastermind.engines.exact._kernels import (
     _before,
     _has_refinable,
@@ -66,29 +67,16 @@ SearchState = namedtuple(
     ),
 )
 
-MEMO_KEY = types.UniTuple(types.uint64, 2)
-MEMO_VALUE = types.Tuple((types.float64, types.int64))
-
-
+MASK_KEY = types.UniTuple(types.uint64, 2)
 MASK_VALUE = types.boolean[::1]
 
 
-# Built by compiled functions: their machine code is cached on disk, whereas
+# Built by a compiled function: its machine code is cached on disk, whereas
 # ``Dict.empty`` called from Python compiles its helpers afresh in every process (about
 # 0.3 s of start-up).
 @nb.njit(cache=True)
-def _empty_memo():  # pragma: no cover - compiled
-    return Dict.empty(key_type=MEMO_KEY, value_type=MEMO_VALUE)
-
-
-@nb.njit(cache=True)
 def _empty_mask_cache():  # pragma: no cover - compiled
-    return Dict.empty(key_type=MEMO_KEY, value_type=MASK_VALUE)
-
-
-def new_memo() -> Dict:
-    """An empty memo for :func:`dfs`."""
-    return _empty_memo()
+    return Dict.empty(key_type=MASK_KEY, value_type=MASK_VALUE)
 
 
 def new_mask_cache() -> Dict:
@@ -114,11 +102,8 @@ def set_key(cands, r):  # pragma: no cover - compiled
 @nb.njit(cache=True, nogil=True)
 def memo_get(memo, cands, r):  # pragma: no cover - compiled
     """``(found, cost, tag)`` of a candidate set in the memo."""
-    key = set_key(cands, r)
-    if key in memo:
-        value, tag = memo[key]
-        return True, value, tag
-    return False, np.inf, np.int64(LOWER)
+    k1, k2 = set_key(cands, r)
+    return memo_lookup(memo, k1, k2)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -341,10 +326,10 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         return small_cost(w, r, unit, penalty)
     if r <= 0:
         return np.inf
-    key = set_key(cands, r)
+    k1, k2 = set_key(cands, r)
     old = -np.inf
-    if not restricted and key in memo:
-        value, tag = memo[key]
+    found, value, tag = (False, np.inf, np.int64(LOWER)) if restricted else memo_lookup(memo, k1, k2)
+    if found:
         if tag != LOWER or value >= beta:
             stats[MEMO_HITS] += 1
             return value
@@ -361,7 +346,7 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         j = perfect_member(scores, cands, win + 1)
         if j >= 0 and w[j] == w[0]:
             value = own + float(w_sum - w[j]) * (unit + (penalty if r == 2 else 0))
-            memo[key] = (value, np.int64(cands[j]))
+            memo_store(memo, k1, k2, value, cands[j], n)
             return value
     stats[NODES] += 1
     most_hint = 1
@@ -540,12 +525,12 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         stats[ROOT_GUESS] = best_guess
         return best if best_guess >= 0 else lower
     if best_guess >= 0:
-        memo[key] = (best, np.int64(best_guess))
+        memo_store(memo, k1, k2, best, best_guess, n)
         return best
     if lower == np.inf:
-        memo[key] = (np.inf, np.int64(EXACT_NONE))
+        memo_store(memo, k1, k2, np.inf, EXACT_NONE, n)
         return np.inf
     if old > lower:
         lower = old
-    memo[key] = (lower, np.int64(LOWER))
+    memo_store(memo, k1, k2, lower, LOWER, n)
     return lower

@@ -45,13 +45,15 @@ from mastermind.engines.exact._dfs import (
     dfs,
     memo_get,
     new_mask_cache,
-    new_memo,
     node_guesses,
 )
+from mastermind.engines.exact._memo import capacity_for, memo_size, new_memo
 from mastermind.engines.exact._kernels import plan_node, split_classes
 
 INF = math.inf
 UNLIMITED = 1 << 20
+DEFAULT_MEMO_BYTES = 1 << 30
+"""The memo's budget when none is given: 32 M entries, most of a long run's worth."""
 
 
 @dataclass
@@ -88,6 +90,7 @@ class Search:
         consistent: bool = False,
         max_set: int | None = None,
         stop: np.ndarray | None = None,
+        memory: int = DEFAULT_MEMO_BYTES,
     ) -> None:
         rules = table.rules
         if table.n > 65535:
@@ -106,7 +109,7 @@ class Search:
         self.win = rules.win_index
         self.branching = max(1, len(rules.answers) - 1)
         self.max_set = table.n if max_set is None else max_set
-        self.memo = new_memo()
+        self.memo = new_memo(capacity_for(memory))
         self.masks = new_mask_cache()
         self.stats = np.zeros(3, dtype=np.int64)
         # shared by every search of one run, so that one write stops them all
@@ -271,6 +274,16 @@ class Search:
     def stopped(self) -> bool:
         """True once the stop flag is set: values from then on are lower bounds only."""
         return bool(self.stop[0])
+
+    @property
+    def memo_limit(self) -> int:
+        """The most entries the memo may hold."""
+        return int(self.memo[2][1])
+
+    @property
+    def memo_entries(self) -> int:
+        """Entries the memo holds now."""
+        return int(memo_size(self.memo))
 
     @property
     def nodes(self) -> int:

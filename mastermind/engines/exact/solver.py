@@ -25,7 +25,7 @@ from mastermind.core.progress import Progress
 from mastermind.core.symmetry import canonical_codes, full_group, stabilizer_group
 from mastermind.core.tree import Stats, StrategyTree
 from mastermind.core.words import plural
-from mastermind.engines.exact.search import INF, UNLIMITED, Search
+from mastermind.engines.exact.search import DEFAULT_MEMO_BYTES, INF, UNLIMITED, Search
 from mastermind.engines.result import Counters, Result
 
 OBJECTIVES = ("total", "worst")
@@ -111,8 +111,11 @@ class ExactSolver:
             search.state = search.state._replace(stop=self._stop)
         return search
 
-    def new_search(self, unit: int = 1, penalty: int = 0, stop: np.ndarray | None = None) -> Search:
-        """A search with an empty memo of its own (one per thread); ``stop``: its stop flag."""
+    def new_search(
+        self, unit: int = 1, penalty: int = 0, stop: np.ndarray | None = None, memory: int | None = None
+    ) -> Search:
+        """A search with an empty memo of its own (one per thread); ``stop``: its stop flag;
+        ``memory``: the memo's budget in bytes (the default's when None)."""
         return Search(
             self.table,
             self.search_weights,
@@ -122,6 +125,7 @@ class ExactSolver:
             consistent=self.pool == "consistent",
             max_set=len(self.cands),
             stop=stop,
+            memory=DEFAULT_MEMO_BYTES if memory is None else memory,
         )
 
     def fork(self) -> ExactSolver:

@@ -1,0 +1,181 @@
+"""The exact search's memo: a transposition table of bounded size, as chess engines keep one.
+
+Entries map a 128-bit key (a candidate set and the guesses left, see ``_dfs.set_key``) to a
+cost and a tag (the optimal guess of an exact cost, or a mark that the cost is a lower bound).
+The table starts small and doubles when half full, up to ``max_entries``; an entry lives in
+the first free slot of the :data:`WINDOW` slots from its hash (open addressing, linear
+probing, no deletions, so a lookup stops at the first free slot). Once the table may grow no
+more, a new entry whose window is full takes the place of the entry of the smallest
+candidate set there (the cheapest to find again), unless it is smaller still. Losing an entry
+never makes an answer wrong: the search then computes that set again.
+
+A change here needs `_dfs.py` compiled again (touch it, or clear its numba cache): numba
+caches the search with these functions compiled into it and does not see them change.
+
+A slot is four 64-bit words, one 32-byte row: the key's two halves, ``info`` (the tag plus 3
+in the low 32 bits, the set size above; 0 marks an empty slot) and the cost, read through a
+float64 view of the same rows. The arrays sit in one-element typed lists so that a compiled
+search can grow them in place.
+
+>>> memo = new_memo(1 << 10)
+>>> memo_store(memo, np.uint64(5), np.uint64(7), 12.0, 3, 40)
+>>> memo_lookup(memo, np.uint64(5), np.uint64(7))
+(True, 12.0, 3)
+>>> memo_size(memo)
+1
+"""
+
+import numba as nb
+import numpy as np
+from numba.typed import List
+
+ENTRY_BYTES = 32
+WINDOW = 16
+FIRST_CAPACITY = 1 << 12
+# info slots: entries held, most entries allowed, entries replaced (or dropped) when full
+HELD, LIMIT, REPLACED = 0, 1, 2
+
+
+def capacity_for(memory_bytes: int) -> int:
+    """The most entries a memo of ``memory_bytes`` holds: a power of two, at least one
+    window.
+
+    >>> capacity_for(32 << 20)
+    1048576
+    >>> capacity_for(1)
+    16
+    """
+    entries = max(WINDOW, int(memory_bytes) // ENTRY_BYTES)
+    return 1 << (entries.bit_length() - 1)
+
+
+@nb.njit(cache=True)
+def _new_memo(first, limit):  # pragma: no cover - compiled
+    rows = np.zeros((first, 4), dtype=np.int64)
+    slots = List()
+    slots.append(rows)
+    costs = List()
+    costs.append(rows.view(np.float64))
+    info = np.zeros(3, dtype=np.int64)
+    info[LIMIT] = limit
+    return slots, costs, info
+
+
+def new_memo(max_entries: int):
+    """An empty memo that holds at most ``max_entries`` (a power of two) entries. Built by a
+    compiled function: its code is cached on disk, where typed lists made from Python
+    compile their helpers again in every process."""
+    limit = max(WINDOW, int(max_entries))
+    return _new_memo(min(FIRST_CAPACITY, limit), limit)
+
+
+@nb.njit(cache=True, nogil=True)
+def memo_lookup(memo, k1, k2):  # pragma: no cover - compiled
+    """``(found, cost, tag)`` of a key."""
+    slots = memo[0][0]
+    a = np.int64(k1)
+    b = np.int64(k2)
+    mask = slots.shape[0] - 1
+    s = np.int64(k1 & np.uint64(mask))
+    for _ in range(WINDOW):
+        word = slots[s, 2]
+        if word == 0:
+            break
+        if slots[s, 0] == a and slots[s, 1] == b:
+            return True, memo[1][0][s, 3], (word & 0xFFFFFFFF) - 3
+        s = (s + 1) & mask
+    return False, np.inf, np.int64(-2)
+
+
+@nb.njit(cache=True, nogil=True)
+def _place(slots, costs, a, b, cost, info_word, size, replace):  # pragma: no cover - compiled
+    """Put an entry in its window: its own slot, else the first free one, else (``replace``)
+    in place of the smallest set's unless the new set is smaller. Returns 1 if a slot was
+    newly filled, 0 if an entry was overwritten, -1 if one was replaced or the new one
+    dropped, -2 if the window is full and ``replace`` is False (nothing written)."""
+    mask = slots.shape[0] - 1
+    s = np.int64(np.uint64(a) & np.uint64(mask))
+    empty = -1
+    small = -1
+    small_size = np.int64(1) << 62
+    for _ in range(WINDOW):
+        word = slots[s, 2]
+        if word == 0:
+            empty = s
+            break
+        if slots[s, 0] == a and slots[s, 1] == b:
+            slots[s, 2] = info_word
+            costs[s, 3] = cost
+            return 0
+        held = word >> 32
+        if held < small_size:
+            small_size = held
+            small = s
+        s = (s + 1) & mask
+    if empty >= 0:
+        slots[empty, 0] = a
+        slots[empty, 1] = b
+        slots[empty, 2] = info_word
+        costs[empty, 3] = cost
+        return 1
+    if not replace:
+        return -2
+    if size >= small_size:
+        slots[small, 0] = a
+        slots[small, 1] = b
+        slots[small, 2] = info_word
+        costs[small, 3] = cost
+    return -1
+
+
+@nb.njit(cache=True, nogil=True)
+def _grow(memo):  # pragma: no cover - compiled
+    old = memo[0][0]
+    old_costs = memo[1][0]
+    capacity = old.shape[0] * 2
+    slots = np.zeros((capacity, 4), dtype=np.int64)
+    costs = slots.view(np.float64)
+    held = 0
+    for s in range(old.shape[0]):
+        word = old[s, 2]
+        if word != 0:
+            if _place(slots, costs, old[s, 0], old[s, 1], old_costs[s, 3], word, word >> 32, True) == 1:
+                held += 1
+    memo[0][0] = slots
+    memo[1][0] = costs
+    memo[2][HELD] = held
+
+
+@nb.njit(cache=True, nogil=True)
+def memo_store(memo, k1, k2, cost, tag, size):  # pragma: no cover - compiled
+    """Keep ``(cost, tag)`` for a key of a set of ``size`` candidates."""
+    info = memo[2]
+    if 2 * info[HELD] >= memo[0][0].shape[0] and 2 * memo[0][0].shape[0] <= info[LIMIT]:
+        _grow(memo)
+    word = (np.int64(tag) + 3) | (np.int64(size) << 32)
+    while True:
+        full = 2 * memo[0][0].shape[0] > info[LIMIT]
+        placed = _place(memo[0][0], memo[1][0], np.int64(k1), np.int64(k2), np.float64(cost), word, size, full)
+        if placed != -2:
+            break
+        _grow(memo)  # a full window in a table that may still grow: grow rather than lose an entry
+    if placed == 1:
+        info[HELD] += 1
+    elif placed < 0:
+        info[REPLACED] += 1
+
+
+@nb.njit(cache=True, nogil=True)
+def memo_size(memo):  # pragma: no cover - compiled
+    """Entries held."""
+    return memo[2][HELD]
+
+
+def memo_bytes(memo) -> int:
+    """Bytes the table takes now."""
+    return int(memo[0][0].shape[0]) * ENTRY_BYTES
+
+
+def memo_replaced(memo) -> int:
+    """Entries replaced or dropped since the table was full."""
+    return int(memo[2][REPLACED])

@@ -1,0 +1,106 @@
+"""The bounded memo: what it returns is what was stored, and it never outgrows its budget."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.exact._memo import (
+    WINDOW,
+    ENTRY_BYTES,
+    capacity_for,
+    memo_bytes,
+    memo_lookup,
+    memo_replaced,
+    memo_size,
+    memo_store,
+    new_memo,
+)
+from mastermind.engines.exact.search import INF, UNLIMITED
+from mastermind.engines.exact.solver import ExactSolver
+
+
+def _keys(n, seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.integers(1, 2**63, size=(n, 2), dtype=np.uint64)
+
+
+def test_a_table_that_may_still_grow_keeps_every_entry():
+    memo = new_memo(1 << 20)
+    keys = _keys(20_000)
+    for i, (a, b) in enumerate(keys):
+        memo_store(memo, a, b, float(i), i % 50 - 2, i % 300 + 3)
+    assert memo_size(memo) == 20_000
+    assert memo_replaced(memo) == 0
+    for i, (a, b) in enumerate(keys):
+        assert memo_lookup(memo, a, b) == (True, float(i), i % 50 - 2)
+    assert memo_lookup(memo, np.uint64(1), np.uint64(2))[0] is False
+
+
+def test_overwriting_keeps_one_entry():
+    memo = new_memo(1 << 12)
+    memo_store(memo, np.uint64(9), np.uint64(4), 5.0, -2, 10)
+    memo_store(memo, np.uint64(9), np.uint64(4), 7.0, 3, 10)
+    assert memo_size(memo) == 1
+    assert memo_lookup(memo, np.uint64(9), np.uint64(4)) == (True, 7.0, 3)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 400), st.integers(3, 2000)), min_size=1, max_size=3000))
+def test_a_full_table_never_answers_wrong_and_keeps_its_size(entries):
+    """Against a plain dict: a key found has the last value stored for it; the table holds
+    no more entries than allowed, and bytes stay at the budget."""
+    limit = 64
+    memo = new_memo(limit)
+    truth = {}
+    for step, (k, size) in enumerate(entries):
+        a, b = np.uint64(k * 7919 + 1), np.uint64(k * 104729 + 3)
+        memo_store(memo, a, b, float(step), k, size)
+        truth[k] = float(step)
+        assert memo_size(memo) <= limit
+    assert memo_bytes(memo) <= limit * ENTRY_BYTES
+    for k, value in truth.items():
+        found, cost, tag = memo_lookup(memo, np.uint64(k * 7919 + 1), np.uint64(k * 104729 + 3))
+        if found:
+            assert (cost, tag) == (value, k)
+
+
+def test_when_full_a_window_keeps_its_largest_sets():
+    memo = new_memo(WINDOW)  # one window: every key probes every slot
+    sizes = [50, 10, 40, 30] * (WINDOW // 4)
+    sizes[5] = 9
+    for i, size in enumerate(sizes):
+        memo_store(memo, np.uint64(i), np.uint64(i + 1), 1.0, i, size)
+    assert memo_size(memo) == WINDOW
+    memo_store(memo, np.uint64(100), np.uint64(1), 2.0, 9, 20)  # replaces the set of 9
+    assert memo_lookup(memo, np.uint64(5), np.uint64(6))[0] is False
+    assert memo_lookup(memo, np.uint64(100), np.uint64(1)) == (True, 2.0, 9)
+    memo_store(memo, np.uint64(200), np.uint64(1), 3.0, 9, 5)  # smaller than all: dropped
+    assert memo_lookup(memo, np.uint64(200), np.uint64(1))[0] is False
+    assert memo_replaced(memo) == 2
+    assert memo_size(memo) == WINDOW
+    assert memo_lookup(memo, np.uint64(0), np.uint64(1)) == (True, 1.0, 0)
+
+
+def test_capacity_is_a_power_of_two_within_the_budget():
+    for budget in (1, 10_000, 1 << 20, 3 << 20, 1 << 30):
+        cap = capacity_for(budget)
+        assert cap & (cap - 1) == 0
+        assert cap >= WINDOW
+        assert cap * ENTRY_BYTES <= max(budget, WINDOW * ENTRY_BYTES)
+        assert 2 * cap * ENTRY_BYTES > budget
+
+
+@pytest.mark.parametrize("game", ["p4c4", "p3c6", "p4c5n"])
+def test_a_search_with_a_tiny_memo_finds_the_same_optimum(game):
+    """Entries lost to a full table are computed again: same value, same tree cost."""
+    table = CodeTable(Rules.parse(game))
+    solver = ExactSolver(table)
+    big = solver.new_search()
+    small = solver.new_search(memory=WINDOW * ENTRY_BYTES)
+    cands = table.all_codes.astype(np.int32)
+    assert small.solve(cands, UNLIMITED, INF) == big.solve(cands, UNLIMITED, INF)
+    assert small.memo_entries <= small.memo_limit
+    assert small.memo_limit == WINDOW
+    assert memo_replaced(small.memo) > 0
