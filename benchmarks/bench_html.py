@@ -24,7 +24,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "formats")]  # the test suite's 
 from chromium import Chromium, find_chromium
 
 from mastermind.app.commands.files import strategy_tree_for
-from mastermind.app.formats.html import write_html
+from mastermind.core.formats.html import write_html
 from mastermind.core.game import CodeTable, Rules
 
 LOAD = (

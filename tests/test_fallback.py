@@ -6,10 +6,10 @@ import json
 
 from mastermind.app.cli import main
 from mastermind.app.fallback import Fallback, wanted
-from mastermind.app.formats import read_tree
-from mastermind.app.registry import strategy_tree
+from mastermind.core.formats import read_tree
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact import solve
+from mastermind.engines.registry import strategy_tree
 
 
 def _stopped(result, upper=None, tree=None, stats=None):

@@ -5,7 +5,11 @@ import json
 import pytest
 
 from mastermind.app.cli import main
-from mastermind.app.registry import (
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.strategy import TreeStrategy
+from mastermind.engines.exact.reference import reference_solve
+from mastermind.engines.registry import (
     HEURISTIC_NAMES,
     NAMES,
     OPTIONS,
@@ -15,10 +19,6 @@ from mastermind.app.registry import (
     strategy,
     strategy_tree,
 )
-from mastermind.core.errors import MastermindError
-from mastermind.core.game import CodeTable, Rules
-from mastermind.core.strategy import TreeStrategy
-from mastermind.engines.exact.reference import reference_solve
 
 
 def test_every_name_has_one_spec_with_known_options():

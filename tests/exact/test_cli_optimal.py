@@ -92,7 +92,7 @@ def test_out_writes_the_tree(tmp_path, capsys):
     target = tmp_path / "tree.json"
     code, out, _ = run(capsys, "optimal", "-r", "p3c3", "--out", str(target))
     assert code == 0 and "73" in out
-    from mastermind.app.formats.jsonfmt import read_json
+    from mastermind.core.formats.jsonfmt import read_json
 
     tree, header = read_json(target.read_text())
     assert tree.stats(CodeTable(Rules(3, 3))).total == 73

@@ -9,8 +9,8 @@ import subprocess
 
 import pytest
 
-from mastermind.app.formats import write_tree
-from mastermind.app.formats.irving import read_irving
+from mastermind.core.formats import write_tree
+from mastermind.core.formats.irving import read_irving
 from mastermind.core.game import CodeTable, Rules
 
 NODE = re.compile(r'^\s*(\w+) \[(shape=box, )?label="([^"]*)"\];$')

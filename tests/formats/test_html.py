@@ -9,10 +9,10 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 
 from mastermind.app.cli import main
-from mastermind.app.formats import FORMATS, write_tree
-from mastermind.app.formats.html import page_data, structural_stats, write_html
-from mastermind.app.registry import strategy_tree
+from mastermind.core.formats import FORMATS, write_tree
+from mastermind.core.formats.html import page_data, structural_stats, write_html
 from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.registry import strategy_tree
 
 from .chromium import Chromium, find_chromium
 

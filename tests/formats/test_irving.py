@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mastermind.app.formats.base import StrategyFileError
-from mastermind.app.formats.irving import read_irving, write_irving
+from mastermind.core.formats.base import StrategyFileError
+from mastermind.core.formats.irving import read_irving, write_irving
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.tree import TreeError, build_tree
 

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mastermind.app.formats import detect_format, read_tree, write_tree
-from mastermind.app.formats.base import StrategyFileError
-from mastermind.app.formats.irving import read_irving
-from mastermind.app.formats.jsonfmt import check_header_stats, read_json, write_json
+from mastermind.core.formats import detect_format, read_tree, write_tree
+from mastermind.core.formats.base import StrategyFileError
+from mastermind.core.formats.irving import read_irving
+from mastermind.core.formats.jsonfmt import check_header_stats, read_json, write_json
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.tree import TreeError, build_tree
 

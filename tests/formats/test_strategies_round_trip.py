@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from mastermind.app.formats import read_tree, write_tree
-from mastermind.app.registry import HEURISTIC_NAMES, strategy_tree
+from mastermind.core.formats import read_tree, write_tree
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact import solve
+from mastermind.engines.registry import HEURISTIC_NAMES, strategy_tree
 
 
 def check_round_trip(tree, table, same_tree) -> None:

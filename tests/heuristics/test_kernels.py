@@ -70,8 +70,8 @@ def test_computed_answers_match_the_table(tables):
 
 
 def test_trees_without_the_table_equal_trees_with_it():
-    from mastermind.app.registry import HEURISTIC_NAMES, make_strategy
     from mastermind.engines.heuristics import play_all
+    from mastermind.engines.registry import HEURISTIC_NAMES, make_strategy
 
     rules = Rules(3, 5)
     full, rows_only = CodeTable(rules), CodeTable(rules, full=False)

@@ -5,11 +5,11 @@ import math
 import numpy as np
 import pytest
 
-from mastermind.app.registry import make_strategy
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.heuristics import monte_carlo, play_all
 from mastermind.engines.heuristics.montecarlo import MonteCarloResult
+from mastermind.engines.registry import make_strategy
 
 
 @pytest.fixture(scope="module")

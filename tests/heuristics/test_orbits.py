@@ -5,11 +5,11 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from mastermind.app.registry import make_strategy
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.tree import build_tree
 from mastermind.engines.heuristics import play_all, strategies
 from mastermind.engines.heuristics.orbits import orbit_minima
+from mastermind.engines.registry import make_strategy
 
 
 def brute_force_minima(table, guesses):

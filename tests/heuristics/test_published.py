@@ -3,9 +3,9 @@ minimax worst case for every size of the published table, all exact."""
 
 import pytest
 
-from mastermind.app.registry import make_strategy
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.heuristics import play_all
+from mastermind.engines.registry import make_strategy
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ pools, tie-breaks, the registry and its errors."""
 import numpy as np
 import pytest
 
-from mastermind.app.registry import HEURISTIC_NAMES, NAMES, make_strategy
 from mastermind.core import partitions
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
@@ -14,6 +13,7 @@ from mastermind.core.tree import build_tree
 from mastermind.engines.exact.reference import reference_solve
 from mastermind.engines.heuristics import play_all
 from mastermind.engines.heuristics.scores import CRITERIA
+from mastermind.engines.registry import HEURISTIC_NAMES, NAMES, make_strategy
 
 SMALL_GAMES = [Rules(3, 4), Rules(4, 4), Rules(3, 5, repeat=False), Rules(2, 7)]
 

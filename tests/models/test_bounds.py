@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-from mastermind.app.registry import make_strategy
 from mastermind.core.game import CodeTable, Feedback, Rules
 from mastermind.engines.exact import solve
 from mastermind.engines.heuristics import play_all
@@ -19,6 +18,7 @@ from mastermind.engines.models.bounds import (
     perfect_tree_value,
     solved_within,
 )
+from mastermind.engines.registry import make_strategy
 
 # games the exact solver finishes in well under a second
 SMALL = [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (3, 2), (3, 3), (3, 4), (4, 2), (4, 3)]

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from mastermind.app.cli import main
-from mastermind.app.reports import MAX_REFINED_CODES, compare, game_bounds, knuth_table_row, parse_range
+from mastermind.app.comparisons import MAX_REFINED_CODES, compare, game_bounds, knuth_table_row, parse_range
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.models.timed import TimedWorker

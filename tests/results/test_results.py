@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mastermind.app.cli import main
-from mastermind.app.results import (
+from mastermind.app.publishing import (
     FRONTIER,
     GAME_VALUE_FORMAT,
     OPTIMAL_FORMAT,
@@ -73,7 +73,7 @@ def test_quick_optimal_rows_match_the_committed_table(runner, game, tmp_path):
         assert row[field] == old[field], field
     # the committed tree is a valid strategy with the optimal total
     text = gzip.decompress((RESULTS / old["tree"]["file"]).read_bytes()).decode()
-    from mastermind.app.formats.jsonfmt import read_json
+    from mastermind.core.formats.jsonfmt import read_json
 
     tree, _ = read_json(text)
     assert tree.stats(CodeTable(Rules.parse(game))).total == old["total"]
@@ -276,7 +276,7 @@ def test_a_frontier_game_stopped_is_open_with_search_bounds_and_continues_from_i
 
 
 def test_search_bounds_improve_an_open_row_only_where_they_are_better():
-    from mastermind.app.results import _search_bounds
+    from mastermind.app.publishing import _search_bounds
 
     quick = {"lower_total": 100, "upper_total": 200, "upper_worst": 7, "upper_source": "entropy"}
     better = _search_bounds(quick, {"lower_total": 120, "upper_total": 190, "upper_worst": 6, "units": 3})
@@ -288,7 +288,7 @@ def test_search_bounds_improve_an_open_row_only_where_they_are_better():
 
 def test_a_game_value_stopped_by_the_cap_is_open_with_its_bounds(tmp_path):
     """The game value stopped at the cap published "open" with nothing of what it proved."""
-    from mastermind.app.results import render_game_values
+    from mastermind.app.publishing import render_game_values
 
     with Runner(max_seconds=1.0, jobs=1) as capped:
         row = capped.game_value_row(Rules.parse("p4c6"))  # 5600/1290, seconds of work

@@ -89,7 +89,7 @@ def results(
 ) -> None:
     from pathlib import Path
 
-    from mastermind.app.results import TablesInterrupted, parse_games, run_tables
+    from mastermind.app.publishing import TablesInterrupted, parse_games, run_tables
     from mastermind.engines.exact.checkpoint import check_folder
 
     with one_line_errors():

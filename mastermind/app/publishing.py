@@ -201,7 +201,7 @@ def optimal_part(game: str, part: str, jobs: int, solve_options: dict) -> dict:
     """One piece of an optimal row: ``total`` (optimum after every canonical first guess),
     ``tie`` (an optimal tree with the smallest worst case, then fewest secrets at it) or
     ``worst`` (optimal worst case and the best total within it)."""
-    from mastermind.app.formats import write_tree
+    from mastermind.core.formats import write_tree
     from mastermind.engines.exact import solve, solve_by_first_guess
 
     rules = Rules.parse(game)
@@ -245,7 +245,7 @@ def frontier_part(game: str, jobs: int, checkpoint: str, time_limit: float) -> d
     """The checkpointed total optimum of a frontier game, stopped after ``time_limit`` seconds:
     the proven bounds so far (``proven`` False), or the optimum with its tree. A run started
     again with the same ``checkpoint`` folder reuses every unit the earlier runs finished."""
-    from mastermind.app.formats import write_tree
+    from mastermind.core.formats import write_tree
     from mastermind.engines.exact import solve
 
     rules = Rules.parse(game)
@@ -273,13 +273,13 @@ def bounds_part(game: str, kind: str) -> dict:
     """Quick proven bounds of a game out of reach: ``lower`` (lookahead lower bounds of the
     total and the worst case) or a heuristic's name (its strategy's total and worst case,
     every secret played: a strategy that exists, so an upper bound)."""
-    from mastermind.app.registry import strategy_tree
-    from mastermind.app.reports import MAX_LOOKAHEAD_CODES
     from mastermind.engines.models.bounds import (
         counting_worst_bound,
         lookahead_total_bound,
         lookahead_worst_bound,
     )
+    from mastermind.engines.models.lower_bounds import MAX_LOOKAHEAD_CODES
+    from mastermind.engines.registry import strategy_tree
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()

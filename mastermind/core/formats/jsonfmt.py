@@ -33,8 +33,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mastermind.app.formats.base import StrategyFileError
 from mastermind.core.errors import MastermindError
+from mastermind.core.formats.base import StrategyFileError
 from mastermind.core.game import Rules
 from mastermind.core.tree import Node, Stats, StrategyTree
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mastermind.app.formats.base import StrategyFileError
 from mastermind.core.errors import MastermindError
+from mastermind.core.formats.base import StrategyFileError
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 from mastermind.core.tree import Stats, StrategyTree, TreeError
 
@@ -49,7 +49,7 @@ def check_format(fmt: str, allowed: tuple[str, ...] = FORMATS) -> str:
     return name
 
 
-def format_for_path(path: str | os.PathLike | None) -> str | None:
+def format_for_path(path: str | os.PathLike[str] | None) -> str | None:
     """The format a file name suggests (``.json``, ``.dot``/``.gv``, ``.txt``), else None.
 
     >>> format_for_path("knuth.txt"), format_for_path("tree.gv"), format_for_path("x")
@@ -60,7 +60,7 @@ def format_for_path(path: str | os.PathLike | None) -> str | None:
     return _SUFFIXES.get(Path(path).suffix.lower())
 
 
-def detect_format(text: str, path: str | os.PathLike | None = None) -> str:
+def detect_format(text: str, path: str | os.PathLike[str] | None = None) -> str:
     """JSON or Irving: from the first character (``{`` or a digit), else from the file name.
 
     >>> detect_format('{"rules": "p4c6"}', "tree.txt"), detect_format(" 1296(1122: ...")
@@ -95,18 +95,18 @@ def write_tree(tree: StrategyTree, fmt: str, stats: Stats | None = None) -> str:
     """
     fmt = check_format(fmt)
     if fmt == "json":
-        from mastermind.app.formats.jsonfmt import write_json
+        from mastermind.core.formats.jsonfmt import write_json
 
         return write_json(tree, stats)
     if fmt == "irving":
-        from mastermind.app.formats.irving import write_irving
+        from mastermind.core.formats.irving import write_irving
 
         return write_irving(tree)
     if fmt == "html":
-        from mastermind.app.formats.html import write_html
+        from mastermind.core.formats.html import write_html
 
         return write_html(tree, stats)
-    from mastermind.app.formats.dot import write_dot
+    from mastermind.core.formats.dot import write_dot
 
     return write_dot(tree)
 
@@ -130,13 +130,13 @@ def read_tree(
     """
     fmt = check_format(fmt, READABLE)
     if fmt == "json":
-        from mastermind.app.formats.jsonfmt import read_json
+        from mastermind.core.formats.jsonfmt import read_json
 
         tree, header = read_json(text)
         if rules is not None and rules != tree.rules:
             raise MastermindError(f"the file is a strategy for {tree.rules}, not {rules}")
         return tree, header
-    from mastermind.app.formats.irving import read_irving
+    from mastermind.core.formats.irving import read_irving
 
     table = CodeTable(rules or Rules(), full=False, memory_limit=memory_limit)
     return read_irving(text, table, name), {}
@@ -157,7 +157,10 @@ class Verification:
         return not self.errors and self.stats is not None
 
     def to_dict(self) -> dict[str, Any]:
-        numbers = self.stats.to_dict(self.rules) if self.stats is not None else {}
+        numbers: dict[str, Any] = {}
+        if self.stats is not None:
+            assert self.rules is not None  # a file read (statistics known) has its rules
+            numbers = self.stats.to_dict(self.rules)
         return {
             "valid": self.valid,
             "format": self.format,
@@ -193,7 +196,7 @@ def verify_text(
         tree, header = read_tree(text, fmt, rules, name=name, memory_limit=memory_limit)
         result.rules, result.name = tree.rules, tree.name
         result.stats = tree.stats(CodeTable(tree.rules, full=False, memory_limit=memory_limit))
-        from mastermind.app.formats.jsonfmt import check_header_stats
+        from mastermind.core.formats.jsonfmt import check_header_stats
 
         result.errors = check_header_stats(header, result.stats, tree.rules)
     except TreeError as exc:

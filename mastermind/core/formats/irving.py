@@ -30,7 +30,7 @@ while the tree is built; errors name the line and column and the path of answers
 >>> read_irving("9(11: 0, 0, 4(22); 0, 5(12); 1)", table)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-mastermind.app.formats.base.StrategyFileError: line 1 column 23 (path 11 1B0W): count 5, but 4 secrets ...
+mastermind.core.formats.base.StrategyFileError: line 1 column 23 (path 11 1B0W): count 5, but 4 secrets ...
 """
 
 from __future__ import annotations
@@ -38,14 +38,15 @@ from __future__ import annotations
 import string
 import textwrap
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 import numpy as np
 
-from mastermind.app.formats.base import StrategyFileError, where
-from mastermind.app.interactive.text import plural
 from mastermind.core.errors import MastermindError
+from mastermind.core.formats.base import StrategyFileError, where
 from mastermind.core.game import AnswerIndex, Code, CodeTable, Feedback, Rules
 from mastermind.core.tree import Node, StrategyTree
+from mastermind.core.words import plural
 
 MAX_NESTING = 200
 """Deeper files are refused (keeps the recursive reader far from Python's stack limit)."""
@@ -84,7 +85,7 @@ class _Parser:
         self.text, self.rules, self.pos = text, rules, 0
 
     # ---- scanning --------------------------------------------------------------------
-    def fail(self, message: str, offset: int | None = None) -> None:
+    def fail(self, message: str, offset: int | None = None) -> NoReturn:
         raise StrategyFileError(f"{where(self.text, self.pos if offset is None else offset)}: {message}")
 
     def peek(self) -> str:
@@ -187,6 +188,7 @@ class _Parser:
                 starts.append(self.pos)
                 groups.append([])
             groups[-1].append(self.entry(depth))
+        assert node.guess is not None  # groups follow a guess
         guess = rules.code_text(node.guess)
         if self.peek() == "":
             self.fail(f"the file ends inside the node of {guess} (truncated?)")
@@ -223,7 +225,7 @@ class _Builder:
         self.text, self.table, self.definitions = text, table, definitions
         self.rules = table.rules
 
-    def fail(self, offset: int, path: tuple[str, ...], message: str) -> None:
+    def fail(self, offset: int, path: tuple[str, ...], message: str) -> NoReturn:
         raise StrategyFileError(f"{where(self.text, offset)} {_path_text(path)}: {message}")
 
     def build(self, entry: _Entry, cands: np.ndarray, path: tuple[str, ...]) -> Node | None:
@@ -248,6 +250,7 @@ class _Builder:
         return self.node(entry, entry.count, cands, path)
 
     def build_label(self, entry: _Entry, cands: np.ndarray, path: tuple[str, ...]) -> Node:
+        assert entry.label is not None  # called for a label only
         definition = self.definitions.get(entry.label)
         if definition is None:
             self.fail(
@@ -279,6 +282,7 @@ class _Builder:
     def node(self, entry: _Entry, count: int, cands: np.ndarray, path: tuple[str, ...]) -> Node:
         rules, table = self.rules, self.table
         guess = entry.guess
+        assert guess is not None  # called for an entry with a guess only
         text = rules.code_text(guess)
         answers = table.answer_indices(guess, cands)
         win = rules.win_index
@@ -422,5 +426,12 @@ def write_irving(tree: StrategyTree, width: int = 100) -> str:
     else:
         first = f"{root.candidates}({writer.body(root, labels=True)})"
     blocks = [first] + [f"{name} = ({writer.body(node)})" for name, node in writer.labelled]
-    wrap = dict(width=width, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False)
-    return "\n\n".join(textwrap.fill(b, **wrap) for b in blocks) + "\n"
+    return (
+        "\n\n".join(
+            textwrap.fill(
+                b, width=width, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False
+            )
+            for b in blocks
+        )
+        + "\n"
+    )

@@ -2,7 +2,7 @@
 
 Each name maps to one :class:`StrategySpec` that knows which options it takes (``pool``,
 ``tie_break``, ``seed``) and how to build the strategy. Commands, reports, export and the
-interactive sessions all ask here; the engines know no names.
+interactive sessions all ask here; the heuristic and exact engines know no names.
 
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(3, 3))
@@ -108,6 +108,7 @@ def _optimal(
     if not result.proven:  # the best tree found is not the optimal strategy
         raise Stopped()
     tree = result.tree
+    assert tree is not None  # a proven optimum has its tree
     tree.name = "optimal"
     return TreeStrategy(tree, table, "optimal")
 

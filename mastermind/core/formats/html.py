@@ -68,7 +68,8 @@ def structural_stats(tree: StrategyTree) -> Stats:
     """Statistics from the tree's own counts (no replay): a guess that solves at depth d is a
     secret found with d guesses. Use them only for a tree already checked (read or built here).
     """
-    solved, level = {}, [tree.root]
+    solved: dict[int, int] = {}
+    level = [tree.root]
     depth = 1
     while level:
         solved.update((node.guess, depth) for node in level if node.solves_here)
@@ -79,9 +80,9 @@ def structural_stats(tree: StrategyTree) -> Stats:
     return replace(stats, worst_secrets=[codes[i] for i in stats.worst_secrets])
 
 
-def _compact(tree: StrategyTree, node: Node) -> list:
+def _compact(tree: StrategyTree, node: Node) -> list[Any]:
     rules = tree.rules
-    out: list = [rules.code_text(node.guess), node.candidates]
+    out: list[Any] = [rules.code_text(node.guess), node.candidates]
     if node.children:
         out.append(
             [
