@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "formats")]  # the test suite's DevTools driver
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "core" / "formats")]  # the test suite's DevTools driver
 
 from chromium import Chromium, find_chromium
 

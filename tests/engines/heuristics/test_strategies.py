@@ -10,10 +10,11 @@ from mastermind.core.game import CodeTable, Rules
 from mastermind.core.strategy import Strategy
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.core.tree import build_tree
-from mastermind.engines.exact.reference import reference_solve
 from mastermind.engines.heuristics import play_all
 from mastermind.engines.heuristics.scores import CRITERIA
 from mastermind.engines.registry import HEURISTIC_NAMES, NAMES, make_strategy
+
+from ..exact.reference import reference_solve
 
 SMALL_GAMES = [Rules(3, 4), Rules(4, 4), Rules(3, 5, repeat=False), Rules(2, 7)]
 

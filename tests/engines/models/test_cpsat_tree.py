@@ -5,10 +5,10 @@ import pytest
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact import solve
-from mastermind.engines.exact.reference import reference_worst
 from mastermind.engines.models.bounds import lookahead_total_bound
 from mastermind.engines.models.cpsat_tree import depth_feasible, solve_tree, worst_case_lower_bound
 
+from ..exact.reference import reference_worst
 from .reference import INF, reference_optimum
 
 TINY = [(2, 2), (2, 3), (3, 2), (2, 4)]

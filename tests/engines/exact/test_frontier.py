@@ -20,7 +20,7 @@ from mastermind.engines.exact import solve
 from mastermind.engines.exact.search import INF, UNLIMITED
 from mastermind.engines.exact.solver import ExactSolver
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 OPTIMA = {"p3c5": 451, "p4c5": 2463, "p3c5n": 196}  # each also checked against the one-thread search
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 

@@ -21,14 +21,14 @@ from hypothesis import strategies as st
 
 from mastermind.app.cli import build_app, main
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ENV = {**os.environ, "PYTHONPATH": ROOT}  # this checkout's code, whatever is installed
 
 # values no option accepts: negative, not finite, not ASCII digits, empty, not numbers, too long
 HOSTILE = ["-1", "nan", "inf", "³⁶³²", "", "9" * 5000, "10" * 20, "p4c6\x00"]
 MORE_HOSTILE = HOSTILE + ["-inf", "1e999", "1.5e400", "\u202e12", "①②③④", "abc"]
 # options whose hostile values may be fine (paths) are tested on their own below
-PATH_OPTIONS = {"--out", "--plot", "--checkpoint"}  # --checkpoint: see tests/exact/test_frontier.py
+PATH_OPTIONS = {"--out", "--plot", "--checkpoint"}  # --checkpoint: see tests/engines/exact/test_frontier.py
 # a game small enough that valid options finish at once
 # (results takes no --rules: given -r, every value was refused as an unknown option, unseen)
 REQUIRED = {"plot": ["--out", "plot.svg"]}  # options a command cannot run without

@@ -17,8 +17,9 @@ from mastermind.engines.exact._kernels import (
     refined_bound_capped,
     split_classes,
 )
-from mastermind.engines.exact.kernels_reference import evaluate_guesses_reference, split_classes_reference
 from mastermind.engines.exact.search import Search
+
+from .kernels_reference import evaluate_guesses_reference, split_classes_reference
 
 GAMES = ["p3c4", "p4c4n", "p2c5"]
 
@@ -97,7 +98,7 @@ def test_split_classes_match_reference(seed):
 
 def _brute_class_cost(table, members, weights):
     """Exact cost of finishing a class (any guess, unlimited), by plain recursion."""
-    from mastermind.engines.exact.reference import reference_cost
+    from .reference import reference_cost
 
     full = np.zeros(table.n)
     full[members] = weights

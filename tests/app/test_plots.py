@@ -133,7 +133,7 @@ def test_a_home_without_a_writable_config_folder_draws_without_warnings(tmp_path
     env = {k: v for k, v in os.environ.items() if k not in ("MPLCONFIGDIR", "XDG_CONFIG_HOME")}
     env["HOME"] = "/proc/no-such-home"  # where no folder can be made, even by root
     env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env["PYTHONPATH"] = root
     out = tmp_path / "p.png"
     proc = subprocess.run(

@@ -8,7 +8,6 @@ from mastermind.app.cli import main
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.strategy import TreeStrategy
-from mastermind.engines.exact.reference import reference_solve
 from mastermind.engines.registry import (
     HEURISTIC_NAMES,
     NAMES,
@@ -19,6 +18,8 @@ from mastermind.engines.registry import (
     strategy,
     strategy_tree,
 )
+
+from .exact.reference import reference_solve
 
 
 def test_every_name_has_one_spec_with_known_options():

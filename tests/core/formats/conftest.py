@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.tree import Node, StrategyTree, build_tree
-
-DATA = Path(__file__).resolve().parents[1] / "data"
 
 # (file, total, worst, histogram) as published: Knuth 1977, Koyama and Lai 1993
 PUBLISHED = {
@@ -22,11 +18,6 @@ PUBLISHED = {
 @pytest.fixture(scope="session")
 def table46() -> CodeTable:
     return CodeTable(Rules(4, 6))
-
-
-@pytest.fixture(scope="session")
-def data_dir() -> Path:
-    return DATA
 
 
 def first_candidate(table: CodeTable) -> StrategyTree:

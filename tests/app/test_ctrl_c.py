@@ -16,7 +16,7 @@ import pytest
 
 from mastermind.app.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 STOP_WITHIN = 5.0
 

@@ -9,7 +9,8 @@ import pytest
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact import solve, solve_by_first_guess
-from mastermind.engines.exact.reference import reference_cost, reference_solve, reference_worst
+
+from .reference import reference_cost, reference_solve, reference_worst
 
 # every game with at most ~30 codes runs by default; the rest up to 81 codes is marked slow
 # (the exhaustive search needs ~1 minute per option on the 60-81 code games)

@@ -8,7 +8,8 @@ import pytest
 from mastermind.app.cli import main
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact import solve
-from mastermind.engines.exact.reference import reference_solve, reference_worst
+
+from ...engines.exact.reference import reference_solve, reference_worst
 
 
 def run(capsys, *args):
