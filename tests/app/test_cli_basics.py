@@ -74,6 +74,7 @@ def test_bad_input_one_line_exit_2(capsys, args, needle):
     assert "Traceback" not in err
 
 
+@pytest.mark.integration
 def test_console_script_exit_code():
     proc = subprocess.run(
         [sys.executable, "-m", "mastermind.app.cli", "score", "3632", "3B1W"], capture_output=True, text=True

@@ -87,12 +87,14 @@ def interrupted(args: list[str], after: float) -> tuple[str, str, float]:
     return out, err, elapsed
 
 
+@pytest.mark.integration
 def test_heuristics_stop_and_say_so():
     # a heuristic's tree half built proves nothing: the command says it was interrupted
     out, err, _ = interrupted(["heuristics", "-r", "p7c8", "-s", "entropy", "--json"], after=4)
     assert out == "" and err.strip().splitlines()[-1] == "interrupted"
 
 
+@pytest.mark.integration
 def test_heuristics_report_the_strategies_finished():
     # simple plays every secret of p5c8 in about 2 CPU seconds, entropy in about 25
     args = ["heuristics", "-r", "p5c8", "-s", "simple", "-s", "entropy", "--json", "--no-cache"]
@@ -101,6 +103,7 @@ def test_heuristics_report_the_strategies_finished():
     assert err.strip().splitlines()[-1] == "interrupted: 1 of 2 strategies played every secret"
 
 
+@pytest.mark.integration
 def test_compare_reports_the_strategies_finished():
     # it printed nothing, the heuristics played and the bounds computed
     out, err, _ = interrupted(["compare", "-r", "p4c7", "--json"], after=9)
@@ -110,6 +113,7 @@ def test_compare_reports_the_strategies_finished():
     assert err.strip().splitlines()[-1].endswith("played every secret")
 
 
+@pytest.mark.integration
 def test_results_reports_the_rows_finished(tmp_path):
     # the JSON document was missing although the finished rows were in the files
     args = ["results", "--games", "p3c3,p4c7", "--table", "optimal", "--max-seconds", "60"]
@@ -120,6 +124,7 @@ def test_results_reports_the_rows_finished(tmp_path):
     assert err.strip().splitlines()[-1].endswith("finished and written")
 
 
+@pytest.mark.integration
 def test_simulate_reports_the_games_played():
     # it printed nothing of the games already played
     out, _, _ = interrupted(["simulate", "-r", "p5c8", "-s", "entropy", "-n", "100000", "--json"], after=6)
@@ -128,6 +133,7 @@ def test_simulate_reports_the_games_played():
     assert sum(data["histogram"]) == data["games"]
 
 
+@pytest.mark.integration
 def test_bounds_reports_the_levels_finished():
     out, _, _ = interrupted(["bounds", "-r", "p4c8", "--levels", "3", "--json"], after=8)
     data = json.loads(out)
@@ -136,6 +142,7 @@ def test_bounds_reports_the_levels_finished():
     assert data["lower_bound"] == data["total"]["best"] >= data["total"]["perfect_tree"] == 17902
 
 
+@pytest.mark.integration
 def test_game_value_reports_its_bounds():
     out, _, _ = interrupted(["game-value", "-r", "p4c7", "--json"], after=6)
     data = json.loads(out)
@@ -145,6 +152,7 @@ def test_game_value_reports_its_bounds():
     assert data["upper_bound"] is None or data["upper_bound"] >= 11228 / 2401
 
 
+@pytest.mark.integration
 def test_cpsat_reports_its_bound_and_best_strategy():
     out, _, _ = interrupted(["cpsat", "-r", "p2c5", "--time-limit", "120", "--json"], after=6)
     data = json.loads(out)
@@ -153,11 +161,13 @@ def test_cpsat_reports_its_bound_and_best_strategy():
     assert data["upper_bound"] is None or data["upper_bound"] >= 79
 
 
+@pytest.mark.integration
 def test_static_reports_its_bound():
     out, _, _ = interrupted(["static", "-r", "p4c4", "--time-limit", "120"], after=6)
     assert "stopped (interrupted)" in out and "not proven" in out and "at least" in out
 
 
+@pytest.mark.integration
 def test_table_prints_the_rows_finished():
     # p4c8 alone takes well over a minute of CPU: the table cannot finish before the signal
     out, _, _ = interrupted(["table", "-p", "3-4", "-c", "3-8", "--json"], after=12)

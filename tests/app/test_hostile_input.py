@@ -374,6 +374,7 @@ def test_random_command_lines(monkeypatch, capsys, argv):
         (["cpsat", "--depth", "100"], ""),
     ],
 )
+@pytest.mark.integration
 def test_subprocess_one_line_exit_2(argv, stdin):
     result = subprocess.run(
         [sys.executable, "-m", "mastermind", *argv],
@@ -387,6 +388,7 @@ def test_subprocess_one_line_exit_2(argv, stdin):
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
 
 
+@pytest.mark.integration
 def test_subprocess_out_dev_stdout_keeps_the_device(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "mastermind", "export", "-r", "p2c2", "-o", "/dev/stdout"],
@@ -428,6 +430,7 @@ def test_results_out_that_cannot_be_created(monkeypatch, capsys):
     assert "cannot create the folder" in err
 
 
+@pytest.mark.integration
 def test_an_unwritable_output_folder_is_refused_before_the_work(tmp_path):
     # a read-only mount (where root cannot write either): the search of p4c7 (seconds) and
     # the results rows used to be computed first, and lost
@@ -544,6 +547,7 @@ def shell(command: str, **kwargs) -> subprocess.CompletedProcess:
         "mastermind export -r p2c2 --out - >&-",  # standard output closed: nowhere to write
     ],
 )
+@pytest.mark.integration
 def test_closed_standard_streams(command):
     result = shell(command)
     assert "Traceback" not in result.stderr and "internal error" not in result.stderr, result.stderr
@@ -552,12 +556,14 @@ def test_closed_standard_streams(command):
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 @pytest.mark.parametrize("command", ["mastermind info -r p2c2", "mastermind export -r p2c2 --out -"])
+@pytest.mark.integration
 def test_full_disk_is_one_line(command):
     result = shell(command + " > /dev/full")
     assert result.returncode == 2, result.stderr
     assert result.stderr == "error: cannot write the output: No space left on device\n"
 
 
+@pytest.mark.integration
 def test_plot_to_dev_stdout_is_svg(tmp_path):
     pytest.importorskip("matplotlib", reason="plot needs the plot extra")
     result = shell("mastermind plot -r p2c2 -s minimax --out /dev/stdout", cwd=tmp_path)
@@ -585,6 +591,7 @@ def test_table_ranges_read_ascii_numbers_only(value, monkeypatch, capsys):
         ["simulate", "--help"],
     ],
 )
+@pytest.mark.integration
 def test_a_reader_that_left_is_no_error(args):
     """`mastermind ... | head -1`: the reader closed the pipe; exit code 0, nothing on stderr."""
     read, write = os.pipe()

@@ -125,6 +125,7 @@ def test_bad_input_is_one_line(args, message, capsys):
     assert message in err and err.count("\n") == 1
 
 
+@pytest.mark.integration
 def test_a_home_without_a_writable_config_folder_draws_without_warnings(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib", reason="drawing needs the plot extra")
     import subprocess

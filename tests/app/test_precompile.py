@@ -25,6 +25,7 @@ def _indexes(folder: Path) -> dict:
 
 
 @pytest.mark.slow
+@pytest.mark.integration
 def test_after_precompiling_the_main_commands_compile_nothing(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
 
@@ -94,6 +95,7 @@ def test_the_module_takes_no_arguments_and_explains_itself(capsys):
 
 
 @pytest.mark.parametrize("seconds", [0.3, 3.0])
+@pytest.mark.integration
 def test_ctrl_c_stops_it_in_one_line(tmp_path, seconds):
     """Ctrl-C at a terminal reaches the whole process group, the compiling child included:
     one line from the parent, nothing from the child, exit code 130; whether it comes while

@@ -157,6 +157,7 @@ def test_unproven_answers_and_other_backends_are_not_kept(tmp_path, capsys):
     assert entries("optimal") == []
 
 
+@pytest.mark.integration
 def test_a_cached_answer_loads_no_numba(tmp_path):
     """The point of the cache: the second run starts no compiler (a fresh process)."""
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}

@@ -77,6 +77,7 @@ def test_verify_rejects_a_truncated_file(capsys, data_dir, tmp_path):
     assert "line 28 column 16: expected a guess, but the file ends (truncated?)" in err
 
 
+@pytest.mark.integration
 def test_verify_in_a_subprocess_has_no_traceback(data_dir, tmp_path):
     path = tmp_path / "cut.txt"
     path.write_text((data_dir / "p4c6r-knuth.txt").read_text()[:100])

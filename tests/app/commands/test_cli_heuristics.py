@@ -103,6 +103,7 @@ def test_simulate_beyond_the_memory_limit_uses_rows(capsys):
     assert json.loads(out)["games"] == 20
 
 
+@pytest.mark.integration
 def test_simulate_shows_a_progress_bar_on_a_terminal():
     pexpect = pytest.importorskip("pexpect", reason="pexpect (extra: test) is not installed")
     import sys

@@ -112,6 +112,7 @@ def mastermind(*args):
     )
 
 
+@pytest.mark.integration
 def test_real_process_pipe_ctrl_d_and_ctrl_c():
     # Ctrl-D: the pipe closes mid-game
     proc = mastermind("assist")

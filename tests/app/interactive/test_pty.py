@@ -7,6 +7,8 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect (extra: test) is not installed")
 
+pytestmark = pytest.mark.integration
+
 
 def spawn(*args):
     # generous timeout: a fresh process may compile numba kernels on a loaded machine

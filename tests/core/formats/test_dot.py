@@ -69,6 +69,7 @@ def test_small_tree_as_dot(simple_strategies):
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz (dot) is not installed")
 @pytest.mark.parametrize("rules", [Rules(3, 3), Rules(1, 1), Rules(2, 4, False)])
+@pytest.mark.integration
 def test_dot_itself_reads_each_secret_once(simple_strategies, rules):
     # small games: Graphviz needs about half a minute for the 2,600 nodes of a p4c6 tree
     tree = simple_strategies["minimax"](CodeTable(rules))

@@ -147,6 +147,7 @@ def to_fixed(x: float, digits: int) -> str:
 
 
 @needs_browser
+@pytest.mark.integration
 def test_explore_the_tree_with_the_keyboard(browser, page_url, minimax46, table46, tmp_path):
     tree, stats = minimax46
     rules = tree.rules
@@ -225,6 +226,7 @@ def test_explore_the_tree_with_the_keyboard(browser, page_url, minimax46, table4
 
 
 @needs_browser
+@pytest.mark.integration
 def test_enter_and_space_toggle_and_the_tree_stays_a_tab_stop(browser, page_url, minimax46):
     """Enter and Space open and close the focused row; after "Collapse all" hides the focused
     row, Tab from that button still reaches the tree (its one tab stop moves to a shown row)."""
@@ -268,6 +270,7 @@ def test_enter_and_space_toggle_and_the_tree_stays_a_tab_stop(browser, page_url,
 
 
 @needs_browser
+@pytest.mark.integration
 def test_bad_secret_and_link_to_a_secret(browser, page_url, minimax46, table46):
     tree, _ = minimax46
     browser.open(page_url + "#secret=6611")

@@ -109,6 +109,7 @@ def local_cluster():
     cluster.close()
 
 
+@pytest.mark.integration
 def test_dask_batches_hand_each_unit_its_own_answer(local_cluster):
     """Many waiting units go out several to a task; each future still gets its own result,
     and a failing unit fails alone."""
@@ -129,6 +130,7 @@ def test_dask_batches_hand_each_unit_its_own_answer(local_cluster):
         backend.close()
 
 
+@pytest.mark.integration
 def test_a_stopped_run_stops_its_units_on_a_cluster_that_goes_on(local_cluster):
     """A cluster given by address outlives the run: its workers are told to stop the run's
     units (their flag), not left to run them to the end."""
@@ -158,6 +160,7 @@ def test_a_stopped_run_stops_its_units_on_a_cluster_that_goes_on(local_cluster):
 
 
 @pytest.mark.parametrize("text", sorted(OPTIMA))
+@pytest.mark.integration
 def test_a_local_dask_cluster_finds_the_optimum(local_cluster, text):
     table = CodeTable(Rules.parse(text))
     result = solve(table, backend="dask", scheduler=local_cluster.scheduler_address, split_size=20)
@@ -165,12 +168,14 @@ def test_a_local_dask_cluster_finds_the_optimum(local_cluster, text):
     assert result.tree.stats(table).total == OPTIMA[text]
 
 
+@pytest.mark.integration
 def test_dask_backend_starts_its_own_cluster():
     pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
     result = solve(CodeTable(Rules.parse("p3c5n")), backend="dask", jobs=2, split_size=20)
     assert result.total == 196
 
 
+@pytest.mark.integration
 def test_dask_scheduler_and_workers_from_the_command_line(tmp_path):
     pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
     port = free_port()
@@ -207,7 +212,7 @@ def test_dask_scheduler_and_workers_from_the_command_line(tmp_path):
         logs.close()
 
 
-@pytest.mark.parametrize("backend", ["processes", "dask"])
+@pytest.mark.parametrize("backend", ["processes", pytest.param("dask", marks=pytest.mark.integration)])
 def test_a_dead_worker_has_its_units_run_again(monkeypatch, tmp_path, backend):
     """A worker killed mid-run (a loky process; a Dask worker, its actor with it): its units
     are run again by the others (and by the runner started on the restarted Dask worker);
@@ -231,6 +236,7 @@ def test_a_dead_worker_has_its_units_run_again(monkeypatch, tmp_path, backend):
     assert os.path.exists(marker) and (result.total, result.proven) == (2463, True)
 
 
+@pytest.mark.integration
 def test_workers_that_join_a_running_cluster_get_units(monkeypatch):
     """A cluster grown during a run: its new worker gets a runner and takes units."""
     distributed = pytest.importorskip(
@@ -274,6 +280,7 @@ def test_a_cancelled_unit_wakes_whoever_waits_for_it():
     assert done == {future} and future.cancelled()
 
 
+@pytest.mark.integration
 def test_a_unit_sent_ahead_is_taken_back_for_an_idle_worker(local_cluster):
     """Two workers, a long unit, and two short ones sent at once: the short one sent ahead to
     the long unit's worker is taken back and run by the other worker as soon as it is idle."""
@@ -354,6 +361,7 @@ def test_a_checkpoint_must_be_a_writable_folder(tmp_path, capsys):
     assert code == 2 and err.count("\n") == 1
 
 
+@pytest.mark.integration
 def test_a_killed_run_resumes_from_its_checkpoint(tmp_path):
     folder = tmp_path / "ck"
     args = ("optimal", "-r", "p4c6", "-j", "1", "--checkpoint", str(folder), "--progress", "json", "--json")
@@ -479,6 +487,7 @@ def test_unknown_backend_lists_the_backends(capsys):
     assert code == 2 and "threads, processes, dask" in err
 
 
+@pytest.mark.integration
 def test_unreachable_scheduler_exits_2_naming_it():
     pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
     address = f"tcp://127.0.0.1:{free_port()}"
@@ -489,6 +498,7 @@ def test_unreachable_scheduler_exits_2_naming_it():
     assert time.monotonic() - start < 30  # 5 s connect timeout plus start-up, generously
 
 
+@pytest.mark.integration
 def test_a_scheduler_without_workers_exits_2_saying_so(tmp_path):
     pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
     port = free_port()
@@ -531,6 +541,7 @@ def test_time_limit_leaves_a_quick_solve_proven(capsys):
 
 
 @pytest.mark.parametrize("backend", ["threads", "dask"])
+@pytest.mark.integration
 def test_ctrl_c_stops_a_big_solve_with_bounds(backend):
     if backend == "dask":
         pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")

@@ -82,6 +82,7 @@ def test_the_child_leaves_ctrl_c_to_the_parent():
         assert worker.run(pow, (2, 10), time_limit=60) == 1024
 
 
+@pytest.mark.integration
 def test_the_worker_ends_with_its_parent():
     """A parent that dies without closing its worker (killed, or ended by the Ctrl-C
     watchdog's immediate exit) leaves no child computing for nobody."""
