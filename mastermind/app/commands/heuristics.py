@@ -73,7 +73,7 @@ def heuristics(
     seed: SeedOpt = 0,
     no_cache: NoCacheOpt = False,
 ) -> None:
-    from mastermind.app.registry import HEURISTIC_NAMES
+    from mastermind.engines.registry import HEURISTIC_NAMES
 
     names = list(dict.fromkeys(strategy or HEURISTIC_NAMES))  # each once, in the order given
     cache = None
@@ -85,10 +85,10 @@ def heuristics(
         if json_output and (answer := cache.load()) is not None:
             print_json(answer)
             return
-    from mastermind.app.registry import check_names, strategy_tree
     from mastermind.core.compiling import HEURISTIC_KERNELS, CompileNotice
     from mastermind.core.progress import progress_bar, wants_progress
     from mastermind.engines.heuristics.scores import wants_full_table
+    from mastermind.engines.registry import check_names, strategy_tree
 
     check_names(names, pool=pool, tie_break=tie_break)
     rows = []
@@ -189,8 +189,6 @@ def simulate(
 ) -> None:
     import numpy as np
 
-    from mastermind.app.registry import make_strategy
-    from mastermind.app.registry import strategy as registry_strategy
     from mastermind.app.strategy_files import check_strategy, names_a_file, read_strategy_file
     from mastermind.core import cancel
     from mastermind.core.compiling import EXACT_KERNELS, HEURISTIC_KERNELS, CompileNotice
@@ -198,6 +196,8 @@ def simulate(
     from mastermind.core.progress import progress_bar, wants_progress
     from mastermind.core.strategy import Strategy, TreeStrategy
     from mastermind.engines.heuristics import monte_carlo
+    from mastermind.engines.registry import make_strategy
+    from mastermind.engines.registry import strategy as registry_strategy
 
     rules = check_strategy(strategy, rules, rules_given, pool=pool, tie_break=tie_break)
     from_file = names_a_file(strategy)
@@ -283,7 +283,7 @@ def strategies(
         bool, typer.Option("--json", help="Print one JSON document instead of a table.")
     ] = False,
 ) -> None:
-    from mastermind.app.registry import OPTIONS, REGISTRY
+    from mastermind.engines.registry import OPTIONS, REGISTRY
 
     rows = [
         {

@@ -20,8 +20,8 @@ def load_strategy(
     ``show_progress``: a message while the whole game is solved and a progress bar for
     positions solved on the spot (on a terminal only).
     """
-    from mastermind.app.registry import strategy
     from mastermind.app.strategy_files import names_a_file, read_strategy_file
+    from mastermind.engines.registry import strategy
 
     if names_a_file(name):  # a tree from a file: followed as it is, for the game of ``table``
         return TreeStrategy(read_strategy_file(name, table.rules), table)
