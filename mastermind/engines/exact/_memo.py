@@ -12,10 +12,12 @@ never makes an answer wrong: the search then computes that set again.
 A change here needs `_dfs.py` compiled again (touch it, or clear its numba cache): numba
 caches the search with these functions compiled into it and does not see them change.
 
-A slot is four 64-bit words, one 32-byte row: the key's two halves, ``info`` (the tag plus 3
-in the low 32 bits, the set size above; 0 marks an empty slot) and the cost, read through a
-float64 view of the same rows. The arrays sit in one-element typed lists so that a compiled
-search can grow them in place.
+A slot is four 64-bit words, one 32-byte row: the key's first half, a check word (the key's
+second half XOR the other two words), ``info`` (the tag plus 3 in the low 32 bits, the set
+size above; 0 marks an empty slot) and the cost's bits. Threads may share one table without
+locks, as chess engines share theirs: a slot that two threads write at once fails its check
+and reads as absent, never as a wrong entry. A shared table does not grow (its limit is its
+capacity); a table of one thread grows in place: its rows sit in a one-element typed list.
 
 >>> memo = new_memo(1 << 10)
 >>> memo_store(memo, np.uint64(5), np.uint64(7), 12.0, 3, 40)
@@ -27,6 +29,8 @@ search can grow them in place.
 
 import numba as nb
 import numpy as np
+from numba.core import types
+from numba.extending import intrinsic
 from numba.typed import List
 
 ENTRY_BYTES = 32
@@ -49,24 +53,42 @@ def capacity_for(memory_bytes: int) -> int:
     return 1 << (entries.bit_length() - 1)
 
 
+@intrinsic
+def _float_bits(typingctx, x):  # pragma: no cover - compiled
+    """The bits of a float64 as an int64 (no conversion)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], context.get_value_type(types.int64))
+
+    return types.int64(types.float64), codegen
+
+
+@intrinsic
+def _bits_float(typingctx, x):  # pragma: no cover - compiled
+    """The float64 whose bits an int64 holds."""
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], context.get_value_type(types.float64))
+
+    return types.float64(types.int64), codegen
+
+
 @nb.njit(cache=True)
 def _new_memo(first, limit):  # pragma: no cover - compiled
-    rows = np.zeros((first, 4), dtype=np.int64)
     slots = List()
-    slots.append(rows)
-    costs = List()
-    costs.append(rows.view(np.float64))
+    slots.append(np.zeros((first, 4), dtype=np.int64))
     info = np.zeros(3, dtype=np.int64)
     info[LIMIT] = limit
-    return slots, costs, info
+    return slots, info
 
 
-def new_memo(max_entries: int):
-    """An empty memo that holds at most ``max_entries`` (a power of two) entries. Built by a
+def new_memo(max_entries: int, *, shared: bool = False):
+    """An empty memo that holds at most ``max_entries`` (a power of two) entries; a
+    ``shared`` one (for threads) takes them all at once and never grows. Built by a
     compiled function: its code is cached on disk, where typed lists made from Python
     compile their helpers again in every process."""
     limit = max(WINDOW, int(max_entries))
-    return _new_memo(min(FIRST_CAPACITY, limit), limit)
+    return _new_memo(limit if shared else min(FIRST_CAPACITY, limit), limit)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -81,84 +103,81 @@ def memo_lookup(memo, k1, k2):  # pragma: no cover - compiled
         word = slots[s, 2]
         if word == 0:
             break
-        if slots[s, 0] == a and slots[s, 1] == b:
-            return True, memo[1][0][s, 3], (word & 0xFFFFFFFF) - 3
+        if slots[s, 0] == a:
+            bits = slots[s, 3]
+            if slots[s, 1] ^ word ^ bits == b:
+                return True, _bits_float(bits), (word & 0xFFFFFFFF) - 3
         s = (s + 1) & mask
     return False, np.inf, np.int64(-2)
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def _write(slots, s, a, b, word, bits):  # pragma: no cover - compiled
+    slots[s, 0] = a
+    slots[s, 1] = b ^ word ^ bits
+    slots[s, 2] = word
+    slots[s, 3] = bits
+
+
 @nb.njit(cache=True, nogil=True)
-def _place(slots, costs, a, b, cost, info_word, size, replace):  # pragma: no cover - compiled
+def _place(slots, a, b, word, bits, size, replace):  # pragma: no cover - compiled
     """Put an entry in its window: its own slot, else the first free one, else (``replace``)
     in place of the smallest set's unless the new set is smaller. Returns 1 if a slot was
     newly filled, 0 if an entry was overwritten, -1 if one was replaced or the new one
     dropped, -2 if the window is full and ``replace`` is False (nothing written)."""
     mask = slots.shape[0] - 1
     s = np.int64(np.uint64(a) & np.uint64(mask))
-    empty = -1
     small = -1
     small_size = np.int64(1) << 62
     for _ in range(WINDOW):
-        word = slots[s, 2]
-        if word == 0:
-            empty = s
-            break
-        if slots[s, 0] == a and slots[s, 1] == b:
-            slots[s, 2] = info_word
-            costs[s, 3] = cost
+        held = slots[s, 2]
+        if held == 0:
+            _write(slots, s, a, b, word, bits)
+            return 1
+        if slots[s, 0] == a and slots[s, 1] ^ held ^ slots[s, 3] == b:
+            _write(slots, s, a, b, word, bits)
             return 0
-        held = word >> 32
-        if held < small_size:
-            small_size = held
+        if held >> 32 < small_size:
+            small_size = held >> 32
             small = s
         s = (s + 1) & mask
-    if empty >= 0:
-        slots[empty, 0] = a
-        slots[empty, 1] = b
-        slots[empty, 2] = info_word
-        costs[empty, 3] = cost
-        return 1
     if not replace:
         return -2
     if size >= small_size:
-        slots[small, 0] = a
-        slots[small, 1] = b
-        slots[small, 2] = info_word
-        costs[small, 3] = cost
+        _write(slots, small, a, b, word, bits)
     return -1
 
 
 @nb.njit(cache=True, nogil=True)
 def _grow(memo):  # pragma: no cover - compiled
     old = memo[0][0]
-    old_costs = memo[1][0]
-    capacity = old.shape[0] * 2
-    slots = np.zeros((capacity, 4), dtype=np.int64)
-    costs = slots.view(np.float64)
+    slots = np.zeros((old.shape[0] * 2, 4), dtype=np.int64)
     held = 0
     for s in range(old.shape[0]):
         word = old[s, 2]
         if word != 0:
-            if _place(slots, costs, old[s, 0], old[s, 1], old_costs[s, 3], word, word >> 32, True) == 1:
+            b = old[s, 1] ^ word ^ old[s, 3]
+            if _place(slots, old[s, 0], b, word, old[s, 3], word >> 32, True) == 1:
                 held += 1
     memo[0][0] = slots
-    memo[1][0] = costs
-    memo[2][HELD] = held
+    memo[1][HELD] = held
 
 
 @nb.njit(cache=True, nogil=True)
 def memo_store(memo, k1, k2, cost, tag, size):  # pragma: no cover - compiled
     """Keep ``(cost, tag)`` for a key of a set of ``size`` candidates."""
-    info = memo[2]
+    info = memo[1]
     if 2 * info[HELD] >= memo[0][0].shape[0] and 2 * memo[0][0].shape[0] <= info[LIMIT]:
         _grow(memo)
     word = (np.int64(tag) + 3) | (np.int64(size) << 32)
+    bits = _float_bits(np.float64(cost))
     while True:
         full = 2 * memo[0][0].shape[0] > info[LIMIT]
-        placed = _place(memo[0][0], memo[1][0], np.int64(k1), np.int64(k2), np.float64(cost), word, size, full)
+        placed = _place(memo[0][0], np.int64(k1), np.int64(k2), word, bits, size, full)
         if placed != -2:
             break
         _grow(memo)  # a full window in a table that may still grow: grow rather than lose an entry
+    # (counts are approximate when threads share the table: they only guide growth and reports)
     if placed == 1:
         info[HELD] += 1
     elif placed < 0:
@@ -168,7 +187,7 @@ def memo_store(memo, k1, k2, cost, tag, size):  # pragma: no cover - compiled
 @nb.njit(cache=True, nogil=True)
 def memo_size(memo):  # pragma: no cover - compiled
     """Entries held."""
-    return memo[2][HELD]
+    return memo[1][HELD]
 
 
 def memo_bytes(memo) -> int:
@@ -178,4 +197,9 @@ def memo_bytes(memo) -> int:
 
 def memo_replaced(memo) -> int:
     """Entries replaced or dropped since the table was full."""
-    return int(memo[2][REPLACED])
+    return int(memo[1][REPLACED])
+
+
+def memo_limit(memo) -> int:
+    """The most entries the table may hold."""
+    return int(memo[1][LIMIT])

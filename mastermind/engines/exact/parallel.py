@@ -46,8 +46,11 @@ from mastermind.engines.exact.units import (
     forget_run,
     run_unit,
     set_run_flag,
+    set_run_memo,
     share_table,
 )
+
+SHARE_MEMO = True
 from mastermind.engines.result import Counters
 
 __all__ = ["Answer", "Driver", "worker_count"]
@@ -129,6 +132,13 @@ class Driver:
         if backend.shares_memory:
             share_table(solver.table)
             set_run_flag(self.run_id, self.flag)
+            if SHARE_MEMO:
+                from mastermind.engines.exact._memo import capacity_for, new_memo
+
+                memo = new_memo(capacity_for(1 << 30), shared=True)
+                set_run_memo(self.run_id, memo)
+                self.planner.memo = memo
+                self.planner.state = self.planner.state._replace(memo=memo)
 
     # ---- stopping ---------------------------------------------------------------------------
     def stopping(self) -> bool:

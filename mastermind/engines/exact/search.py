@@ -47,7 +47,7 @@ from mastermind.engines.exact._dfs import (
     new_mask_cache,
     node_guesses,
 )
-from mastermind.engines.exact._memo import capacity_for, memo_size, new_memo
+from mastermind.engines.exact._memo import capacity_for, memo_limit, memo_size, new_memo
 from mastermind.engines.exact._kernels import plan_node, split_classes
 
 INF = math.inf
@@ -91,6 +91,7 @@ class Search:
         max_set: int | None = None,
         stop: np.ndarray | None = None,
         memory: int = DEFAULT_MEMO_BYTES,
+        memo=None,
     ) -> None:
         rules = table.rules
         if table.n > 65535:
@@ -109,7 +110,8 @@ class Search:
         self.win = rules.win_index
         self.branching = max(1, len(rules.answers) - 1)
         self.max_set = table.n if max_set is None else max_set
-        self.memo = new_memo(capacity_for(memory))
+        # ``memo``: a table shared with the searches of other threads (see ``_memo``)
+        self.memo = new_memo(capacity_for(memory)) if memo is None else memo
         self.masks = new_mask_cache()
         self.stats = np.zeros(3, dtype=np.int64)
         # shared by every search of one run, so that one write stops them all
@@ -278,7 +280,7 @@ class Search:
     @property
     def memo_limit(self) -> int:
         """The most entries the memo may hold."""
-        return int(self.memo[2][1])
+        return int(memo_limit(self.memo))
 
     @property
     def memo_entries(self) -> int:

@@ -29,6 +29,7 @@ _lock = threading.Lock()
 _tables: dict[str, CodeTable] = {}
 _local = threading.local()
 _run_flags: dict[str, np.ndarray] = {}
+_run_memos: dict[str, Any] = {}  # a memo shared by the threads of one run
 _kernels_loaded = False  # by warm_worker, once per process
 
 
@@ -137,9 +138,16 @@ def set_run_flag(run_id: str, flag: np.ndarray) -> None:
         _run_flags[run_id] = flag
 
 
+def set_run_memo(run_id: str, memo: Any) -> None:
+    """Let every thread of this process that runs units of ``run_id`` share ``memo``."""
+    with _lock:
+        _run_memos[run_id] = memo
+
+
 def forget_run(run_id: str) -> None:
     with _lock:
         _run_flags.pop(run_id, None)
+        _run_memos.pop(run_id, None)
 
 
 def _search_for(problem: Problem, run_id: str):
@@ -168,6 +176,7 @@ def _search_for(problem: Problem, run_id: str):
             consistent=problem.consistent,
             max_set=problem.max_set,
             stop=run_flag(run_id),
+            memo=_run_memos.get(run_id),
         )
         store[key] = search
     return search

@@ -1,0 +1,311 @@
+"""Strategies for games beyond proof: a search that builds the cheapest strategy it can find,
+widening pass after pass, for upper bounds on the optimal total.
+
+A pass plays every secret: at each set of candidates it tries a few guesses (the ones with
+the lowest perfect-tree lower bound, as the exact search orders them, and the ones whose
+answers have the highest entropy) and keeps the cheapest strategy; sets of at most
+``exact_size`` secrets are solved exactly by the exact search. Guesses are tried in the
+order of their lower bounds and each is given a budget (the cheapest strategy found so far at
+that set, less what its other classes are known to cost at least), so that most are refuted
+after a few classes. Each set keeps the cheapest strategy any pass found for it, so a pass
+never does worse than the one before; later passes try more guesses and solve larger sets
+exactly (see :data:`SCHEDULE`).
+
+Guesses are canonical under the symmetries that fix the guesses so far, as in the exact
+search, and the pool may be restricted to codes still possible ("hard mode").
+
+>>> from mastermind.core.game import CodeTable, Rules
+>>> search = StrategySearch(CodeTable(Rules(3, 4)))
+>>> search.run(passes=1).total
+207
+>>> search.run(passes=3).total  # the optimum is 206
+206
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import CodeTable
+from mastermind.core.tree import Node, StrategyTree
+from mastermind.engines.exact._dfs import node_guesses, set_key
+from mastermind.engines.exact._kernels import split_classes
+from mastermind.engines.exact._ranking import rank_guesses
+from mastermind.engines.exact.search import INF, UNLIMITED, Search
+from mastermind.engines.exact.solver import ExactSolver
+
+PLAN_SIZE = 2000
+"""Sets up to this size are planned as the exact search plans them (refined bounds, one
+guess per partition); larger ones are ranked by the plain bounds alone (the refinement needs
+a table of every pair of candidates)."""
+
+
+@dataclass(frozen=True)
+class Effort:
+    """How hard one pass looks: sets of at most ``exact_size`` secrets are solved exactly;
+    at depth d (0 at the root) the ``by_bound[d]`` guesses of least lower bound and the
+    ``by_entropy[d]`` guesses of highest entropy are tried (0: every guess; the last entry
+    stands for the deeper levels)."""
+
+    exact_size: int
+    by_bound: tuple[int, ...]
+    by_entropy: tuple[int, ...]
+
+    def width(self, depth: int) -> tuple[int, int]:
+        def at(seq: tuple[int, ...]) -> int:
+            return seq[min(depth, len(seq) - 1)]
+
+        return at(self.by_bound), at(self.by_entropy)
+
+
+SCHEDULE: tuple[Effort, ...] = (
+    Effort(2, (1,), (0,)),
+    Effort(6, (2, 1), (1, 0)),
+    Effort(12, (0, 2, 1), (1,)),
+    Effort(20, (0, 3, 2, 1), (1,)),
+    Effort(30, (0, 4, 2, 1), (2, 1)),
+    Effort(45, (0, 6, 3, 2, 1), (2, 1)),
+    Effort(60, (0, 8, 4, 2, 1), (3, 2, 1)),
+    Effort(80, (0, 12, 6, 3, 2, 1), (3, 2, 1)),
+)
+"""The passes in order; past the last, each pass doubles the widths of the one before and
+solves sets a quarter larger exactly."""
+
+
+def effort(pass_no: int) -> Effort:
+    """The effort of a pass (0 first).
+
+    >>> effort(0)
+    Effort(exact_size=2, by_bound=(1,), by_entropy=(0,))
+    >>> effort(len(SCHEDULE)).exact_size
+    100
+    """
+    if pass_no < len(SCHEDULE):
+        return SCHEDULE[pass_no]
+    last = SCHEDULE[-1]
+    k = pass_no - len(SCHEDULE) + 1
+    return Effort(
+        int(last.exact_size * 1.25**k),
+        tuple(0 if w == 0 else w << k for w in last.by_bound),
+        tuple(w << k for w in last.by_entropy),
+    )
+
+
+class Stopped(Exception):
+    """The search was stopped (its flag set) in the middle of a pass."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """The best strategy after some passes: its tree and total (weights all one)."""
+
+    tree: StrategyTree
+    total: int
+    passes: int
+    seconds: float
+
+
+class StrategySearch:
+    """The strategy search of one game: its exact search (with the exact sets' memo) and the
+    cheapest strategy found for every larger set, kept across passes."""
+
+    def __init__(
+        self,
+        table: CodeTable,
+        *,
+        pool: str = "all",
+        stop: np.ndarray | None = None,
+        memory: int | None = None,
+    ) -> None:
+        self.table = table
+        self.solver = ExactSolver(table, pool=pool)
+        if not self.solver.uniform:
+            raise MastermindError("the strategy search works without weights only")
+        self.stop = np.zeros(1, dtype=np.uint8) if stop is None else stop
+        self.search: Search = self.solver.new_search(stop=self.stop, memory=memory)
+        s = self.search
+        self._rank_tables, self._size_tables = s.node_tables(UNLIMITED)
+        n = table.n
+        self._xlogx = np.zeros(n + 1)
+        k = np.arange(1, n + 1, dtype=np.float64)
+        self._xlogx[1:] = k * np.log(k)
+        # set key -> (total of the cheapest strategy found, its first guess)
+        self.best: dict[tuple[int, int], tuple[int, int]] = {}
+        self._done: dict[tuple[int, int], int] = {}  # set key -> last pass that searched it
+        self.passes = 0
+        self.sets_searched = 0
+
+    # ---- one set --------------------------------------------------------------------------
+    def _key(self, cands: np.ndarray) -> tuple[int, int]:
+        k1, k2 = set_key(cands, UNLIMITED)
+        return int(k1), int(k2)
+
+    def _exact(self, cands: np.ndarray, group, budget: float) -> float:
+        value = self.search.solve(cands, UNLIMITED, budget, group)
+        if self.search.stopped:
+            raise Stopped()
+        return float(value)
+
+    def _classes(self, cands: np.ndarray, guess: int, group, most: int):
+        s = self.search
+        table = self._rank_tables[min(most, s.branching)]
+        out, _, starts, sizes, answers, bounds = split_classes(
+            s.scores, guess, cands, s.weights[cands], table, s.n_slots, s.win, s.unit, True
+        )
+        classes = [out[int(a) : int(a) + int(m)] for a, m in zip(starts, sizes)]
+        return classes, [float(b) for b in bounds], answers
+
+    def _candidates(self, cands: np.ndarray, group, work: Effort, depth: int):
+        """The guesses to try, least bound first, with their bounds (own cost excluded), and
+        the most classes a guess makes here (for the classes' bounds)."""
+        s = self.search
+        by_bound, by_entropy = work.width(depth)
+        n = len(cands)
+        if n <= PLAN_SIZE:
+            plan = s.plan(cands, UNLIMITED, INF, group)
+            guesses = np.asarray(plan.guesses, dtype=np.int64)
+            bounds = np.asarray(plan.bounds, dtype=np.float64) - n
+            most = plan.most
+            picked = list(range(len(guesses) if by_bound == 0 else min(by_bound, len(guesses))))
+            extra = [(plan.exact_guess, float(plan.exact_value) - n)] if plan.exact_guess >= 0 else []
+        else:
+            every = node_guesses(
+                s.codes, s.colour_bits, s.table.all_codes, cands, group[0], group[1], s.consistent, s.masks
+            )
+            every_all = every.shape[0] == s.table.all_codes.shape[0] and not s.consistent
+            bound, ok, _, spread, useful = rank_guesses(
+                s.scores, every, every_all, cands, s.weights[cands], self._rank_tables, self._size_tables,
+                s.win, self._xlogx,
+            )
+            keep = np.flatnonzero(useful & ok)
+            order = keep[np.lexsort((spread[keep], bound[keep]))]
+            guesses = every[order].astype(np.int64)
+            bounds = bound[order].astype(np.float64)
+            most = 1  # the classes' bounds use the most classes of every guess, below
+            picked = list(range(len(guesses) if by_bound == 0 else min(by_bound, len(guesses))))
+            extra = []
+        if by_entropy and len(guesses):
+            ent = self._entropy_keys(cands, guesses)
+            for i in np.argsort(ent, kind="stable")[:by_entropy]:
+                if int(i) not in picked:
+                    picked.append(int(i))
+        picked.sort()
+        out = extra + [(int(guesses[i]), float(bounds[i])) for i in picked]
+        if n > PLAN_SIZE:
+            most = s.branching
+        return out, most
+
+    def _entropy_keys(self, cands: np.ndarray, guesses: np.ndarray) -> np.ndarray:
+        s = self.search
+        _, _, xlx, _, _ = rank_guesses(
+            s.scores, guesses.astype(np.int32), False, cands, s.weights[cands], self._rank_tables,
+            self._size_tables, s.win, self._xlogx,
+        )
+        return xlx
+
+    def _cost(self, cands: np.ndarray, group, depth: int, budget: float, work: Effort) -> float:
+        """The cheapest strategy this pass finds for ``cands`` if it costs less than
+        ``budget`` (kept in :attr:`best`), else a number at least ``budget``."""
+        n = len(cands)
+        if n <= max(2, work.exact_size):
+            return self._exact(cands, group, budget)
+        if self.stop[0]:
+            raise Stopped()
+        key = self._key(cands)
+        known = self.best.get(key)
+        best = float(known[0]) if known is not None else INF
+        if self._done.get(key) == self.passes:  # searched already in this pass
+            return best if best < budget else max(best, budget)
+        self.sets_searched += 1
+        candidates, most = self._candidates(cands, group, work, depth)
+        if known is not None:
+            # the strategy kept from an earlier pass first: its classes may have improved since
+            mine = [c for c in candidates if c[0] == known[1]] or [(known[1], 0.0)]
+            candidates = mine + [c for c in candidates if c[0] != known[1]]
+        limit = min(best, budget)
+        for guess, bound in candidates:
+            if n + bound >= limit:
+                continue
+            value = self._guess_cost(cands, group, guess, depth, limit, work, most)
+            if value < limit:
+                best = limit = value
+                self.best[key] = (int(value), int(guess))
+        self._done[key] = self.passes
+        return best if best < budget else max(best, budget)
+
+    def _guess_cost(self, cands, group, guess: int, depth: int, limit: float, work: Effort, most: int) -> float:
+        """What ``guess`` costs on ``cands`` with the best strategies below it, if below ``limit``
+        (else at least ``limit``)."""
+        s = self.search
+        classes, bounds, _ = self._classes(cands, guess, group, most)
+        child = s.child_group(group, guess)
+        acc = len(cands) + sum(bounds)
+        if acc >= limit:
+            return acc
+        for c in sorted(range(len(classes)), key=lambda c: len(classes[c])):
+            value = self._cost(classes[c], child, depth + 1, limit - (acc - bounds[c]), work)
+            acc += value - bounds[c]
+            if acc >= limit:
+                return acc
+        return acc
+
+    # ---- passes and the tree ----------------------------------------------------------------
+    def run(
+        self,
+        *,
+        passes: int | None = None,
+        deadline: float | None = None,
+        on_found: Callable[[Found], None] | None = None,
+    ) -> Found:
+        """Run passes (``passes`` more, or until ``deadline`` in :func:`time.monotonic`
+        seconds, or until the stop flag is set); the cheapest strategy found. At least the
+        first pass always completes (there is no strategy before it)."""
+        start = time.perf_counter()
+        cands = self.solver.cands
+        root = self._key(cands)
+        found: Found | None = None
+        left = passes
+        while left is None or left > 0:
+            work = effort(self.passes)
+            try:
+                self._cost(cands, self.solver.group, 0, INF, work)
+            except Stopped:
+                if root not in self.best:
+                    raise
+                break
+            self.passes += 1
+            found = self._found(start)
+            if on_found is not None:
+                on_found(found)
+            if left is not None:
+                left -= 1
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+        return found if found is not None else self._found(start)
+
+    def _found(self, start: float) -> Found:
+        tree = StrategyTree(self.table.rules, self.tree(), name="strategy search")
+        total = int(tree.stats(self.table).total)
+        return Found(tree, total, self.passes, time.perf_counter() - start)
+
+    def tree(self) -> Node:
+        """The cheapest strategy found, as a tree (exact sets from the exact search)."""
+        return self._node(self.solver.cands, self.solver.group)
+
+    def _node(self, cands: np.ndarray, group) -> Node:
+        kept = self.best.get(self._key(cands)) if len(cands) > 2 else None
+        s = self.search
+        if kept is None:
+            return s.build(cands, UNLIMITED, group)
+        guess = kept[1]
+        node = Node(int(guess), len(cands))
+        classes, _, answers = self._classes(cands, guess, group, s.branching)
+        child = s.child_group(group, guess)
+        for sub, answer in zip(classes, answers):
+            node.children[int(answer)] = self._node(sub, child)
+        return node
