@@ -138,6 +138,7 @@ class StrategySearch:
         self.best: dict[tuple[int, int], tuple[int, int]] = {}
         self._done: dict[tuple[int, int], int] = {}  # set key -> last pass that searched it
         self.passes = 0
+        self.exact_size = 2  # sets this small are built by the exact search
         self.sets_searched = 0
 
     # ---- one set --------------------------------------------------------------------------
@@ -254,6 +255,33 @@ class StrategySearch:
                 return acc
         return acc
 
+    def seed(self, root: Node, passes: int = 0) -> int:
+        """Start from a strategy found earlier (e.g. by a run stopped before): every set of
+        its tree keeps that strategy's cost until a pass finds cheaper; the next pass is
+        ``passes`` (the passes that strategy had behind it). Returns its total."""
+        s = self.search
+
+        def walk(node: Node, cands: np.ndarray, group) -> int:
+            n = len(cands)
+            classes, _, answers = self._classes(cands, node.guess, group, s.branching)
+            child = s.child_group(group, node.guess)
+            total = n
+            for sub, answer in zip(classes, answers):
+                kid = node.children.get(int(answer))
+                if kid is None:
+                    raise MastermindError("the strategy to start from does not solve every secret")
+                total += walk(kid, sub, child)
+            if n > 2:
+                key = self._key(cands)
+                kept = self.best.get(key)
+                if kept is None or total < kept[0]:
+                    self.best[key] = (total, int(node.guess))
+            return total
+
+        total = walk(root, self.solver.cands, self.solver.group)
+        self.passes = max(self.passes, passes)
+        return total
+
     # ---- passes and the tree ----------------------------------------------------------------
     def run(
         self,
@@ -263,12 +291,11 @@ class StrategySearch:
         on_found: Callable[[Found], None] | None = None,
     ) -> Found:
         """Run passes (``passes`` more, or until ``deadline`` in :func:`time.monotonic`
-        seconds, or until the stop flag is set); the cheapest strategy found. At least the
-        first pass always completes (there is no strategy before it)."""
+        seconds, or until the stop flag is set); the cheapest strategy found, with what a
+        pass cut short found too. Raises :class:`Stopped` if stopped before any strategy."""
         start = time.perf_counter()
         cands = self.solver.cands
         root = self._key(cands)
-        found: Found | None = None
         left = passes
         while left is None or left > 0:
             work = effort(self.passes)
@@ -279,17 +306,24 @@ class StrategySearch:
                     raise
                 break
             self.passes += 1
-            found = self._found(start)
+            self.exact_size = max(self.exact_size, work.exact_size)
             if on_found is not None:
-                on_found(found)
+                on_found(self._found(start))
             if left is not None:
                 left -= 1
             if deadline is not None and time.monotonic() >= deadline:
                 break
-        return found if found is not None else self._found(start)
+        return self._found(start)
 
     def _found(self, start: float) -> Found:
-        tree = StrategyTree(self.table.rules, self.tree(), name="strategy search")
+        # the exact sets of the tree are built by the exact search, which a stop would cut
+        # short: the flag is held back while the tree is built (from the memo, mostly)
+        held = int(self.stop[0])
+        self.stop[0] = 0
+        try:
+            tree = StrategyTree(self.table.rules, self.tree(), name="strategy search")
+        finally:
+            self.stop[0] = max(int(self.stop[0]), held)
         total = int(tree.stats(self.table).total)
         return Found(tree, total, self.passes, time.perf_counter() - start)
 
@@ -298,7 +332,7 @@ class StrategySearch:
         return self._node(self.solver.cands, self.solver.group)
 
     def _node(self, cands: np.ndarray, group) -> Node:
-        kept = self.best.get(self._key(cands)) if len(cands) > 2 else None
+        kept = self.best.get(self._key(cands)) if len(cands) > max(2, self.exact_size) else None
         s = self.search
         if kept is None:
             return s.build(cands, UNLIMITED, group)

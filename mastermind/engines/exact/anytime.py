@@ -1,0 +1,230 @@
+"""Bounds that grow with the time given: the root's lower bound raised round by round.
+
+The root is a choice among its canonical first guesses (the optimum is the least of their
+costs) and each first guess a sum over its classes (its cost is one guess per secret plus
+the least cost of each class). The search keeps, for every class of every first guess, a
+proven lower bound or its exact value; the game's lower bound is at every moment
+
+    min over first guesses g of (secrets + sum over the classes c of g of bound(c)),
+
+also counting the guesses the root's plan left out at their bounds. A round picks a target
+T above that bound (never above the cheapest strategy known) and, for each first guess still
+below T, asks its classes for what it lacks, shared out by class size: a class asked for b
+is searched with budget b (one work unit: the exact search answers its exact cost below b,
+or proves a bound of at least b). Every answer raises a class's bound for good, so the
+game's bound only grows, and a unit found in the checkpoint is not searched again. Where a
+first guess has every class exact its cost is known: a strategy (an upper bound), and the
+optimum once no first guess can be cheaper.
+
+Targets step up by an amount that adapts to how long a round takes (about
+:data:`ROUND_SECONDS`); ``target="upper"`` asks straight for the cheapest strategy known,
+which proves or refutes it in one round (the proof of a game whose optimum is in reach).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mastermind.core.tree import Node
+from mastermind.engines.exact.search import INF
+
+ROUND_SECONDS = 20.0
+"""A round's wall time that the target's step aims at: short enough that a stop loses
+little, long enough that planning rounds costs little."""
+
+
+@dataclass
+class ClassBound:
+    """One class of a first guess: its secrets, the group fixing the guesses so far, a
+    proven lower bound on its cost (its cost when ``exact``) and, when exact, its tree."""
+
+    cands: np.ndarray
+    group: tuple[np.ndarray, np.ndarray]
+    answer: int
+    lower: float
+    exact: bool = False
+    node: Node | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.cands)
+
+
+@dataclass
+class GuessBound:
+    """A first guess with its classes."""
+
+    guess: int
+    own: float
+    classes: list[ClassBound] = field(default_factory=list)
+
+    @property
+    def lower(self) -> float:
+        return self.own + sum(c.lower for c in self.classes)
+
+    @property
+    def exact(self) -> bool:
+        return all(c.exact for c in self.classes)
+
+    def tree(self, n: int) -> Node:
+        node = Node(int(self.guess), n)
+        for c in self.classes:
+            assert c.node is not None
+            node.children[c.answer] = c.node
+        return node
+
+
+@dataclass
+class RootState:
+    """What is known about the root: every first guess planned, the least bound of those
+    left out, and the cheapest strategy known."""
+
+    n: int
+    guesses: list[GuessBound]
+    rest: float = INF  # least bound of the first guesses the plan left out
+    upper: float = INF
+    tree: Node | None = None
+
+    @property
+    def lower(self) -> float:
+        return min([self.rest, *(g.lower for g in self.guesses)])
+
+    def offer(self, total: float, tree: Node | None) -> bool:
+        """Keep a strategy if it is cheaper than the one known; True if kept."""
+        if tree is not None and total < self.upper:
+            self.upper, self.tree = total, tree
+            return True
+        return False
+
+    @property
+    def proven(self) -> bool:
+        """Whether the cheapest strategy known is optimal."""
+        return self.tree is not None and self.lower >= self.upper
+
+
+def shares(need: float, classes: list[ClassBound]) -> list[tuple[ClassBound, float]]:
+    """What each class not yet exact is asked for, so that the classes together rise by at
+    least ``need``: shared out by class size, at least one each (costs are whole numbers
+    without weights).
+
+    >>> cs = [ClassBound(np.arange(m, dtype=np.int32), (None, None), a, 10.0) for a, m in enumerate((3, 1, 6))]
+    >>> [(c.size, b) for c, b in shares(5, cs)]
+    [(3, 12.0), (1, 11.0), (6, 14.0)]
+    """
+    open_ = [c for c in classes if not c.exact]
+    total = sum(c.size for c in open_)
+    out = []
+    for c in open_:
+        out.append((c, c.lower + max(1.0, float(math.ceil(need * c.size / total)))))
+    return out
+
+
+@dataclass
+class RoundPlan:
+    """The work units of a round: (class, budget) in the order to send them."""
+
+    target: float
+    asks: list[tuple[ClassBound, float]]
+
+
+def plan_round(state: RootState, step: float, to_upper: bool = False) -> RoundPlan | None:
+    """The next round's target and asks (None when nothing is left to do: proven, or every
+    guess below the target is exact and the target is the bound itself)."""
+    lower = state.lower
+    if state.proven:
+        return None
+    step = max(1.0, min(step, (state.upper - lower) / 4))
+    target = state.upper if to_upper or lower + step >= state.upper else lower + math.ceil(step)
+    asks: list[tuple[ClassBound, float]] = []
+    for g in sorted(state.guesses, key=lambda g: g.lower):
+        if g.lower >= target or g.exact:
+            continue
+        asks.extend(shares(target - g.lower, g.classes))
+    if not asks:
+        return None
+    # big classes first: they take longest, and the small ones fill in the gaps
+    asks.sort(key=lambda ask: -ask[0].size)
+    return RoundPlan(target, asks)
+
+
+def next_step(step: float, seconds: float, aim: float = ROUND_SECONDS) -> float:
+    """The target's next step: half as large again after a quick round, halved after a slow
+    one (a round's cost grows much faster than its step).
+
+    >>> next_step(10, 1.0), next_step(10, 100.0), next_step(10, 15.0), next_step(1, 100.0)
+    (15.0, 5.0, 10, 1.0)
+    """
+    if seconds < aim / 4:
+        return step * 1.5
+    if seconds > aim * 2:
+        return max(1.0, step / 2)
+    return step
+
+
+Report = Callable[[RootState], None]
+
+
+def root_state(driver, cands: np.ndarray, r: int, group) -> RootState:
+    """Every first guess of the root's plan with its classes at their one-level bounds (sets
+    of at most two secrets exact at once)."""
+    planner = driver.planner
+    plan = driver._plan(cands, r, group)
+    n = len(cands)
+    state = RootState(n, [], rest=plan.rest_min)
+    if plan.exact_guess >= 0:
+        node = planner.build(cands, r, group, guess=plan.exact_guess)
+        state.offer(float(plan.exact_value), node)
+        state.rest = min(state.rest, float(plan.exact_value))
+    for guess in plan.guesses:
+        classes, bounds, own = driver._classes(cands, r, group, guess, plan.most)
+        g = GuessBound(int(guess), float(own))
+        for (sub, answer, child), bound in zip(classes, bounds):
+            c = ClassBound(np.ascontiguousarray(sub, dtype=np.int32), child, int(answer), float(bound))
+            if len(sub) <= 2:
+                c.lower = float(planner.small_cost(sub, r - 1))
+                order = np.argsort(-planner.weights[sub], kind="stable")
+                c.exact, c.node = True, planner.build(np.asarray(sub)[order], r - 1, child)
+            g.classes.append(c)
+        state.guesses.append(g)
+    return state
+
+
+def run_rounds(
+    driver,
+    state: RootState,
+    r: int,
+    *,
+    step: float,
+    to_upper: bool = False,
+    on_round: Report | None = None,
+) -> RootState:
+    """Raise the root's bound round by round until it meets the cheapest strategy known
+    (proven), or nothing is left to ask, or the driver stops (time limit, Ctrl-C)."""
+    while not driver.stopping():
+        plan = plan_round(state, step, to_upper)
+        if plan is None:
+            break
+        began = time.perf_counter()
+        sent = [
+            (c, budget, driver.submit(c.cands, r - 1, budget, c.group, None, c.lower))
+            for c, budget in plan.asks
+        ]
+        for c, budget, pending in sent:
+            outcome = driver.collect(pending)
+            exact = outcome.proven and outcome.value < budget and outcome.tree is not None
+            if exact:
+                c.lower, c.exact, c.node = float(outcome.value), True, outcome.tree
+            else:
+                c.lower = max(c.lower, float(outcome.value))
+        for g in state.guesses:
+            if g.exact:
+                state.offer(g.lower, g.tree(state.n))
+        if on_round is not None:
+            on_round(state)
+        step = next_step(step, time.perf_counter() - began)
+    return state
