@@ -181,8 +181,10 @@ MAX_READ = 256 * 1024**2  # a strategy file of the largest game in reach is a fe
 
 
 def read_text(path: str | os.PathLike[str], limit: int = MAX_READ) -> str:
-    """Read a UTF-8 text file (``-``: standard input) of at most ``limit`` bytes; a missing,
-    unreadable, binary or endless file (``/dev/zero``) is a one-line error."""
+    """Read a UTF-8 text file (``-``: standard input) of at most ``limit`` bytes, gzip
+    compressed or not (told by its first bytes; at most ``limit`` bytes once uncompressed);
+    a missing, unreadable, binary, damaged or endless file (``/dev/zero``) is a one-line
+    error."""
     if not os.fspath(path):
         raise MastermindError("the file name is empty: give a file, or - for standard input")
     try:
@@ -204,12 +206,34 @@ def read_text(path: str | os.PathLike[str], limit: int = MAX_READ) -> str:
         raise MastermindError(f"cannot read {path}: {exc.strerror or exc}") from None
     if raw is None:
         raise MastermindError(f"cannot read {path}: larger than {format_size(limit)}")
+    if raw[:2] == GZIP_MAGIC:
+        raw = _gunzip(raw, path, limit)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise MastermindError(
             f"cannot read {path}: not UTF-8 text (byte {exc.start}); a binary file?"
         ) from None
+
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _gunzip(raw: bytes, path: str | os.PathLike[str], limit: int) -> bytes:
+    """The uncompressed bytes, read no further than ``limit`` (a small file may unpack to
+    gigabytes)."""
+    import gzip
+    import io
+    import zlib
+
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(raw)) as fh:
+            data = _read_at_most(fh, limit)  # type: ignore[arg-type]
+    except (OSError, EOFError, zlib.error) as exc:
+        raise MastermindError(f"cannot read {path}: a damaged gzip file ({exc})") from None
+    if data is None:
+        raise MastermindError(f"cannot read {path}: larger than {format_size(limit)} once uncompressed")
+    return data
 
 
 def _read_at_most(stream: BinaryReader, limit: int) -> bytes | None:

@@ -38,6 +38,9 @@ from mastermind.engines.exact._kernels import (
     split_classes,
 )
 
+REFINE_PAIRS_MAX = 8192
+"""The largest set whose guesses get the refined bound, which tabulates the answers between
+every two candidates (64 MiB at this size; 1 GiB at the root of 5 pegs x 8 colours)."""
 EXACT_NONE = -1
 LOWER = -2
 # stats slots: nodes searched, memo hits, guess chosen at a restricted root
@@ -362,6 +365,8 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         all_guesses = guesses.shape[0] == all_codes.shape[0] and not consistent
     rank_tables, size_tables = node_rank_tables(r - 1, n, branching, unit, penalty)
     refine = r - 1 >= 3
+    # the refined bound needs the answers between every two candidates: not for huge sets
+    refine_pairs = refine and n <= REFINE_PAIRS_MAX
     a = assess_guesses(
         scores,
         guesses,
@@ -488,7 +493,7 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
             if v < lower:
                 lower = v
             break
-        if refine and _has_refinable(counts[:, gi], win, a.two_level):
+        if refine_pairs and _has_refinable(counts[:, gi], win, a.two_level):
             if not buffers_ready:
                 scratch = refine_buffers(scores, cands, w, win + 1, np.bool_(True))
                 buffers_ready = True

@@ -38,6 +38,7 @@ from mastermind.core.tree import Node
 from mastermind.engines.exact._dfs import (
     LOWER,
     MEMO_HITS,
+    REFINE_PAIRS_MAX,
     NODES,
     ROOT_GUESS,
     SearchState,
@@ -235,7 +236,7 @@ class Search:
             self.win,
             self.weighted,
             self.unit,
-            r - 1 >= 3,
+            r - 1 >= 3 and len(cands) <= REFINE_PAIRS_MAX,
         )
         return NodePlan(
             plan.tolist(),

@@ -1,0 +1,79 @@
+"""The strategy search: its trees play every secret at the total it reports, never below the
+optimum, never worse from one pass to the next, and reach the optimum on small games."""
+
+import numpy as np
+import pytest
+
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.exact import solve
+from mastermind.engines.exact.strategy_search import SCHEDULE, StrategySearch, Stopped, effort
+
+
+def _replayed(table, found):
+    stats = found.tree.stats(table)
+    assert stats.secrets == table.n
+    return stats.total
+
+
+@pytest.mark.parametrize("game", ["p2c5", "p3c3", "p3c4", "p4c3", "p3c5n", "p4c5n", "p3c6"])
+def test_every_pass_is_a_strategy_no_cheaper_than_the_optimum_and_never_worse(game):
+    table = CodeTable(Rules.parse(game))
+    optimum = solve(table).total
+    search = StrategySearch(table)
+    totals = []
+    search.run(passes=5, on_found=lambda f: totals.append((f.total, _replayed(table, f))))
+    assert [t for t, _ in totals] == [r for _, r in totals]  # the total said is the tree's
+    assert all(t >= optimum for t, _ in totals)
+    assert all(b <= a for (a, _), (b, _) in zip(totals, totals[1:]))
+
+
+@pytest.mark.parametrize("game", ["p3c4", "p4c4", "p3c5n", "p4c5n"])
+def test_enough_passes_reach_the_optimum_of_a_small_game(game):
+    table = CodeTable(Rules.parse(game))
+    found = StrategySearch(table).run(passes=len(SCHEDULE))
+    assert found.total == solve(table).total
+
+
+@pytest.mark.parametrize("game", ["p3c4", "p4c4", "p3c5"])
+def test_the_consistent_pool_guesses_only_codes_still_possible(game):
+    table = CodeTable(Rules.parse(game))
+    found = StrategySearch(table, pool="consistent").run(passes=3)
+    assert found.total >= solve(table, pool="consistent").total
+
+    def walk(node, cands):
+        assert node.guess in set(cands.tolist())
+        answers = table.scores[node.guess, cands]
+        for answer, child in node.children.items():
+            walk(child, cands[answers == answer])
+
+    walk(found.tree.root, table.all_codes)
+
+
+def test_a_search_started_from_a_strategy_keeps_it_or_finds_cheaper():
+    table = CodeTable(Rules(4, 5))
+    first = StrategySearch(table).run(passes=2)
+    again = StrategySearch(table)
+    assert again.seed(first.tree.root, first.passes) == first.total
+    assert again.passes == 2
+    found = again.run(passes=1)
+    assert found.total <= first.total
+    assert _replayed(table, found) == found.total
+
+
+def test_a_stop_before_the_first_strategy_raises_and_after_it_keeps_the_best():
+    table = CodeTable(Rules(4, 5))
+    flag = np.ones(1, dtype=np.uint8)
+    with pytest.raises(Stopped):
+        StrategySearch(table, stop=flag).run(passes=1)
+    flag[0] = 0
+    search = StrategySearch(table, stop=flag)
+    first = search.run(passes=1)
+    flag[0] = 1  # set before the next pass: it stops at once, the first pass's strategy stays
+    found = search.run(passes=3)
+    assert found.total == first.total == _replayed(table, found)
+
+
+def test_passes_past_the_schedule_widen():
+    a, b = effort(len(SCHEDULE)), effort(len(SCHEDULE) + 1)
+    assert b.exact_size > a.exact_size > SCHEDULE[-1].exact_size
+    assert all(y >= x for x, y in zip(a.by_bound, b.by_bound))
