@@ -19,10 +19,14 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+from typing import TYPE_CHECKING
 
 from mastermind.core.game import CodeTable
 from mastermind.core.tree import Stats, StrategyTree
-from mastermind.engines.result import Result
+from mastermind.engines.result import Result, Status
+
+if TYPE_CHECKING:
+    from mastermind.engines.exact.options import Problem
 
 HEURISTIC = "entropy"  # of the six, the lowest totals on the large games (p5c8: 179863)
 MIN_CODES = 4000  # below, the search proves the optimum in seconds (p4c7: 2401 codes, 7 s)
@@ -76,7 +80,13 @@ class Fallback:
         tree, stats = found
         total = stats.total
         return dataclasses.replace(
-            result, value=total, upper_bound=total, tree=tree, stats=stats, found_by=self.heuristic
+            result,
+            status=Status.FEASIBLE,
+            value=total,
+            upper_bound=total,
+            tree=tree,
+            stats=stats,
+            found_by=self.heuristic,
         )
 
     def progress(self, bar):
@@ -136,14 +146,14 @@ class _Stoppable:
         return self._strategy.next_guess(candidates, history)
 
 
-def wanted(table: CodeTable, **options) -> bool:
-    """Whether a search with these options is big enough, and plain enough, for a fallback:
-    the total over every secret with every code as a guess and no cap or fixed opening (what
-    a heuristic's tree is a strategy for)."""
+def wanted(table: CodeTable, problem: Problem) -> bool:
+    """Whether a search for ``problem`` is big enough, and plain enough, for a fallback: the
+    total over every secret with every code as a guess and no cap or fixed opening (what a
+    heuristic's tree is a strategy for)."""
     plain = (
-        options.get("objective", "total") == "total"
-        and options.get("max_guesses") is None
-        and options.get("pool", "all") == "all"
-        and options.get("first") is None
+        problem.objective == "total"
+        and problem.max_guesses is None
+        and problem.pool == "all"
+        and problem.first_guess is None
     )
     return plain and table.n >= MIN_CODES

@@ -100,11 +100,21 @@ def _random(table: CodeTable, *, seed: int | None) -> Strategy:
 def _optimal(
     table: CodeTable, *, pool: str, progress: Progress | None = None, time_limit: float | None = None
 ) -> Strategy:
+    from mastermind.app.interrupts import command_token, stop_if_interrupted
     from mastermind.core.cancel import Stopped
     from mastermind.core.strategy import TreeStrategy
-    from mastermind.engines.exact import solve
+    from mastermind.engines.exact import Execution, Limits, Problem, solve
 
-    result = solve(table, pool=pool, progress=progress, time_limit=time_limit)
+    result = solve(
+        table,
+        Problem(pool=pool),
+        limits=Limits(time_limit=time_limit),
+        # work units for a progress bar (their lines), and for a time limit (the default)
+        execution=Execution(units=True if progress is not None else None),
+        cancel=command_token(),
+        progress=progress,
+    )
+    stop_if_interrupted(result.stopped)  # Ctrl-C: nothing to play
     if not result.proven:  # the best tree found is not the optimal strategy
         raise Stopped()
     tree = result.tree

@@ -33,9 +33,9 @@ CPSAT_MAX_CODES = 27
 
 
 def _exact_job(rules: Rules, objective: str, memory_limit: int) -> dict:
-    from mastermind.engines.exact import solve
+    from mastermind.engines.exact import Problem, solve
 
-    result = solve(CodeTable(rules, memory_limit=memory_limit), objective=objective)
+    result = solve(CodeTable(rules, memory_limit=memory_limit), Problem(objective=objective))
     return {
         "total": int(result.stats.total),
         "worst": int(result.worst),
@@ -116,12 +116,13 @@ def game_bounds(
     # a worst case of w gives a total of at most w * n: a total bound is a worst-case bound too
     bounds.worst_lookahead = max(bounds.worst_lookahead, math.ceil(total / table.n))
     if cpsat_time > 0 and table.n <= CPSAT_MAX_CODES:
+        from mastermind.app.interrupts import command_token, interrupted
         from mastermind.engines.models.cpsat_tree import worst_case_lower_bound
 
-        bound, _ = worst_case_lower_bound(table, bounds.worst, time_limit=cpsat_time, workers=workers)
-        from mastermind.core import cancel
-
-        if cancel.interrupted.is_set():  # Ctrl-C stopped CP-SAT (which returns): stop here too
+        bound, _ = worst_case_lower_bound(
+            table, bounds.worst, time_limit=cpsat_time, workers=workers, cancel=command_token()
+        )
+        if interrupted():  # Ctrl-C stopped CP-SAT (which returns): stop here too
             raise KeyboardInterrupt
         bounds.cpsat_worst = bound
     return bounds
@@ -326,9 +327,9 @@ OPTIMAL_GRACE = 30.0  # after the exact search's own time limit: its tree built 
 def _optimal_job(rules: Rules, memory_limit: int, time_limit: float | None = None) -> dict:
     """The exact optimum, or (stopped after ``time_limit`` seconds) its proven lower bound and
     the best strategy found so far, if any."""
-    from mastermind.engines.exact import solve
+    from mastermind.engines.exact import Limits, solve
 
-    result = solve(CodeTable(rules, memory_limit=memory_limit), time_limit=time_limit)
+    result = solve(CodeTable(rules, memory_limit=memory_limit), limits=Limits(time_limit=time_limit))
     data: dict = {
         "proven": bool(result.proven),
         "lower_bound": None if result.lower_bound is None else int(result.lower_bound),

@@ -189,10 +189,11 @@ def simulate(
 ) -> None:
     import numpy as np
 
+    from mastermind.app.interrupts import command_token
     from mastermind.app.registry import make_strategy
     from mastermind.app.registry import strategy as registry_strategy
     from mastermind.app.strategy_files import check_strategy, names_a_file, read_strategy_file
-    from mastermind.core import cancel
+    from mastermind.core.cancel import Stopped
     from mastermind.core.compiling import EXACT_KERNELS, HEURISTIC_KERNELS, CompileNotice
     from mastermind.core.errors import MastermindError
     from mastermind.core.progress import progress_bar, wants_progress
@@ -220,7 +221,7 @@ def simulate(
                 player = make_strategy(
                     strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed, time_limit=time_limit
                 )
-        except cancel.Stopped:
+        except Stopped:
             _no_games(rules, strategy, games, seed, json_output)
             return
     if time_limit is not None:  # what building the strategy left of it
@@ -233,12 +234,12 @@ def simulate(
         return f"{len(done)} of {plural(games, 'game')} played{mean} (seed {seed})"
 
     with (
-        cancel.deadline_flag(time_limit) as (flag, deadline),
-        cancel.running(flag, status),
+        command_token().child(time_limit) as token,
+        token.running(status),
         progress_bar(wants_progress(json_output)) as bar,
     ):
-        result = monte_carlo(player, games, games_seed, progress=bar, stop=flag, played=played)
-    stopped = cancel.reason(deadline) if result.games < games else None
+        result = monte_carlo(player, games, games_seed, progress=bar, cancel=token, played=played)
+    stopped = (token.reason or "interrupted") if result.games < games else None
     data = result.to_dict(rules)
     data["seed"] = seed
     if stopped:

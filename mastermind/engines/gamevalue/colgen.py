@@ -26,16 +26,16 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from mastermind.core import cancel
+from mastermind.core.cancel import INTERRUPTED, CancelToken, Stopped
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.progress import NoProgress, Progress
 from mastermind.core.tree import Stats, StrategyTree
 from mastermind.engines.gamevalue.bestreply import best_reply, exact_solver_available
-from mastermind.engines.gamevalue.classes import code_classes
+from mastermind.engines.gamevalue.classes import CodeClasses, code_classes
 from mastermind.engines.gamevalue.lp import solve_breaker_lp
 from mastermind.engines.gamevalue.rational import solve_matrix_game
-from mastermind.engines.result import Details, Result
+from mastermind.engines.result import Details, Result, Status
 
 FLOAT_TOLERANCE = 1e-9
 
@@ -174,13 +174,15 @@ def game_value(
     smoothing: float = 0.9,
     progress: Progress | None = None,
     time_limit: float | None = None,
+    cancel: CancelToken | None = None,
 ) -> Result[GameValue]:
     """Solve the maker-versus-breaker game of ``table`` (which needs the full score table).
 
     ``smoothing`` in [0, 1) moves the LP's maker prices towards the best maker mix found so
     far before asking for a best reply, which damps the oscillation of plain column
-    generation; 0 uses the LP prices as they are. ``time_limit`` (seconds) or Ctrl-C stop
-    the work: the result then has the bounds reached (``proven`` False, ``stopped``).
+    generation; 0 uses the LP prices as they are. ``time_limit`` (seconds) or ``cancel`` (a
+    token, cancelled by Ctrl-C at the command line) stop the work: the result then has the
+    bounds reached (not proven, ``stopped`` says why).
     """
     if not 0 <= smoothing < 1:
         raise MastermindError(f"smoothing must be in [0, 1), got {smoothing}")
@@ -197,31 +199,40 @@ def game_value(
         return f"game value of {table.rules}: between {low:.6f} and {high:.6f}"
 
     start = time.perf_counter()
-    with cancel.deadline_flag(time_limit) as (flag, deadline), cancel.running(flag, status):
+    parent = CancelToken() if cancel is None else cancel
+    with parent.child(time_limit) as token, token.running(status):
         try:
             return _game_value(
-                table, classes, solver, max_iterations, jobs, smoothing, progress, flag, reached
+                table, classes, solver, max_iterations, jobs, smoothing, progress, token, reached
             )
-        except cancel.Stopped:
+        except Stopped:
             upper = reached.upper if math.isfinite(reached.upper) else None
             return Result(
                 rules=table.rules,
                 objective="game value",
+                status=Status.of(proven=False, found=upper is not None),
                 value=upper,
-                proven=False,
                 lower_bound=reached.lower,
                 upper_bound=upper,
                 tree=None,
                 stats=None,
                 seconds=time.perf_counter() - start,
                 weight_sum=1,
-                stopped=cancel.reason(deadline),
+                stopped=token.reason or INTERRUPTED,  # (or whatever raised Stopped)
                 details=reached.details(table, classes, solver),
             )
 
 
 def _game_value(
-    table, classes, solver, max_iterations, jobs, smoothing, progress, stop, reached
+    table: CodeTable,
+    classes: CodeClasses,
+    solver: str,
+    max_iterations: int,
+    jobs: int,
+    smoothing: float,
+    progress: Progress | None,
+    cancel: CancelToken,
+    reached: _Reached,
 ) -> Result[GameValue]:
     """Column generation; ``reached`` keeps the best bounds and their mixes as they improve."""
     start = time.perf_counter()
@@ -244,10 +255,10 @@ def _game_value(
         return True
 
     def reply(weights):
-        cancel.check(stop)
+        cancel.check()
         try:
-            answer = best_reply(table, weights, solver=solver, jobs=jobs, stop=stop)
-        except cancel.Stopped as stopped:
+            answer = best_reply(table, weights, solver=solver, jobs=jobs, cancel=cancel)
+        except Stopped as stopped:
             # the maker mixing with these weights forces at least the stopped search's bound
             if stopped.args and stopped.args[0]:
                 mass = sum(weights)
@@ -359,8 +370,8 @@ def _game_value(
     return Result(
         rules=table.rules,
         objective="game value",
+        status=Status.of(proven=proven, found=True),
         value=value,
-        proven=proven,
         lower_bound=value if proven else lower,
         upper_bound=value,
         tree=None,

@@ -14,8 +14,8 @@ on the thousands of small nodes near the leaves. The tests check both give equal
 >>> tree.stats(table).histogram
 [1, 2, 1]
 >>> result = solve(SimpleStrategy(table))
->>> result.value, result.proven, result.lower_bound, result.upper_bound, result.worst
-(8, False, None, 8, 3)
+>>> result.status.name, result.value, result.lower_bound, result.upper_bound, result.worst
+('FEASIBLE', 8, None, 8, 3)
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from mastermind.core.game import CodeTable
 from mastermind.core.strategy import Strategy
 from mastermind.core.tree import Node, Stats, StrategyTree, build_tree
 from mastermind.engines.heuristics.scores import computed_answers
-from mastermind.engines.result import Result
+from mastermind.engines.result import Result, Status
 
 
 def solve(strategy: Strategy, candidates: np.ndarray | None = None) -> Result:
@@ -42,8 +42,8 @@ def solve(strategy: Strategy, candidates: np.ndarray | None = None) -> Result:
     return Result(
         rules=strategy.table.rules,
         objective="total",
+        status=Status.FEASIBLE,
         value=stats.total,
-        proven=False,
         lower_bound=None,
         upper_bound=stats.total,
         tree=tree,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mastermind.core.errors import MastermindError
-from mastermind.engines.exact.backends import RETRIES, Backend, cancel_future
+from mastermind.engines.exact.backends.base import RETRIES, Backend, cancel_future
 
 WORKER_WAIT = 10  # seconds a scheduler given by address has to show a worker
 WORKER_LOOK = 5.0  # seconds between looks for workers that joined a running cluster
@@ -29,10 +29,10 @@ class DaskBackend(Backend):
     run by one :class:`UnitRunner` actor per worker.
 
     Why actors and not tasks: the search sends its units one at a time as budgets become
-    known, hundreds a second on small subproblems, and a Dask task costs about 10 ms of
-    processor time (client, scheduler, worker) and a round trip through the scheduler; on
-    the 2 cores of p4c7 that was +20-25% over threads. An actor call goes from this process
-    straight to its worker (about 3 ms of processor time). Actors are not run again by Dask
+    known, hundreds a second on small subproblems, and a Dask task costs several times the
+    processor time of an actor call (client, scheduler, worker) and a round trip through the
+    scheduler, while an actor call goes from this process straight to its worker (the
+    measurements: benchmarks/NOTES.md). Actors are not run again by Dask
     when their worker dies, so this backend does it: the units of a lost worker go to the
     others, and a runner is started on every worker that has none (a restarted one too).
     """
@@ -55,7 +55,7 @@ class DaskBackend(Backend):
         # LocalCluster get this configuration from their nanny; a cluster started apart keeps
         # its own. Dask's nanny sets MALLOC_TRIM_THRESHOLD_=65536 in its workers, which also
         # fixes glibc's mmap threshold at 128 KiB: every larger scratch array of the search
-        # then comes fresh from the kernel, page faults included (p4c8: 46 s instead of 42 s)
+        # then comes fresh from the kernel, page faults included (benchmarks/NOTES.md)
         environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))
         environ.pop("MALLOC_TRIM_THRESHOLD_", None)
         self._config = dask.config.set(
