@@ -25,12 +25,12 @@ import time
 
 import numpy as np
 
-from mastermind.app.registry import HEURISTIC_NAMES, make_strategy
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.core.tree import build_tree
 from mastermind.engines.heuristics import play_all
 from mastermind.engines.heuristics.scores import TOLERANCE, keys_from_counts
+from mastermind.engines.registry import HEURISTIC_NAMES, make_strategy
 
 
 def numpy_rule(table: CodeTable, criterion: str):

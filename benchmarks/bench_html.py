@@ -19,12 +19,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "formats")]  # the test suite's DevTools driver
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "core" / "formats")]  # the test suite's DevTools driver
 
 from chromium import Chromium, find_chromium
 
 from mastermind.app.commands.files import strategy_tree_for
-from mastermind.app.formats.html import write_html
+from mastermind.core.formats.html import write_html
 from mastermind.core.game import CodeTable, Rules
 
 LOAD = (

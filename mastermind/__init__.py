@@ -64,9 +64,9 @@ _WHERE = {
     "StrategyTree": "mastermind.core.tree",
     "Stats": "mastermind.core.tree",
     # every strategy by name (heuristics and the optimal solver)
-    "STRATEGY_NAMES": "mastermind.app.registry",
-    "make_strategy": "mastermind.app.registry",
-    "strategy_tree": "mastermind.app.registry",
+    "STRATEGY_NAMES": "mastermind.engines.registry",
+    "make_strategy": "mastermind.engines.registry",
+    "strategy_tree": "mastermind.engines.registry",
     "play_all": "mastermind.engines.heuristics",
     "monte_carlo": "mastermind.engines.heuristics",
     # optimal play, lower bounds and the game value
@@ -79,12 +79,12 @@ _WHERE = {
     "CheckpointError": "mastermind.engines.exact.checkpoint",
     "Result": "mastermind.engines.result",
     "Status": "mastermind.engines.result",
-    "game_bounds": "mastermind.app.reports",
+    "game_bounds": "mastermind.engines.models.lower_bounds",
     "game_value": "mastermind.engines.gamevalue",
     # strategy files: read, write, verify
-    "read_tree": "mastermind.app.formats",
-    "write_tree": "mastermind.app.formats",
-    "verify_text": "mastermind.app.formats",
+    "read_tree": "mastermind.core.formats",
+    "write_tree": "mastermind.core.formats",
+    "verify_text": "mastermind.core.formats",
 }
 _RENAMED = {"STRATEGY_NAMES": "NAMES"}
 
@@ -124,12 +124,9 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from mastermind.app.formats import read_tree, verify_text, write_tree
-    from mastermind.app.registry import NAMES as STRATEGY_NAMES
-    from mastermind.app.registry import make_strategy, strategy_tree
-    from mastermind.app.reports import game_bounds
     from mastermind.core.cancel import CancelToken, Stopped
     from mastermind.core.errors import MastermindError, TableTooLarge
+    from mastermind.core.formats import read_tree, verify_text, write_tree
     from mastermind.core.game import CodeTable, Feedback, Rules, score
     from mastermind.core.strategy import Strategy, TreeStrategy
     from mastermind.core.tree import Node, Stats, StrategyTree
@@ -138,6 +135,9 @@ if TYPE_CHECKING:
     from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning
     from mastermind.engines.gamevalue import game_value
     from mastermind.engines.heuristics import monte_carlo, play_all
+    from mastermind.engines.models.lower_bounds import game_bounds
+    from mastermind.engines.registry import NAMES as STRATEGY_NAMES
+    from mastermind.engines.registry import make_strategy, strategy_tree
     from mastermind.engines.result import Result, Status
 
 

@@ -1,6 +1,17 @@
-"""Shared by every test: commands keep their result cache in a folder of the test's own."""
+"""Shared by every test: commands keep their result cache in a folder of the test's own; the
+published strategy files of tests/data."""
+
+from pathlib import Path
 
 import pytest
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """tests/data: the published trees (Knuth 1977, Koyama and Lai 1993) in the Irving format."""
+    return DATA
 
 
 @pytest.fixture(autouse=True)

@@ -12,6 +12,7 @@ import mastermind
 DOCTESTED_IN_PACKAGE = {"STRATEGY_NAMES", "solve", "game_value"}
 
 
+@pytest.mark.integration
 def test_import_is_light():
     code = (
         "import sys, mastermind; print(' '.join(m for m in ('numba', 'ortools', 'rich', 'typer', "

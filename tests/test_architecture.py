@@ -34,6 +34,7 @@ def test_the_exact_engine_is_layered_from_solve_down_to_the_kernels():
     assert layers["layers"][0] == "api" and layers["layers"][-1] == "_kernels"
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(NO_LINTER, reason="import-linter (the dev extra) is not installed")
 def test_import_linter_keeps_every_contract():
     done = lint(ROOT)
@@ -41,6 +42,7 @@ def test_import_linter_keeps_every_contract():
     assert "BROKEN" not in done.stdout
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(NO_LINTER, reason="import-linter (the dev extra) is not installed")
 def test_a_cycle_would_break_the_contract(tmp_path):
     """The acyclic-siblings contract is not vacuous: two modules of a package importing

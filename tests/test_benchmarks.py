@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.integration
+
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = sorted((ROOT / "benchmarks").glob("bench_*.py"))
 

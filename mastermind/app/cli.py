@@ -25,7 +25,7 @@ COMMANDS = {
     "reports": ("table", "compare", "plot", "bounds", "cpsat", "static"),
     "gamevalue": ("game-value",),
     "exact": ("optimal",),
-    "results": ("results",),
+    "publish": ("results",),
 }
 
 

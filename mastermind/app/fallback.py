@@ -43,8 +43,8 @@ class Fallback:
         self._thread.start()
 
     def _play(self) -> None:
-        from mastermind.app.registry import make_strategy
         from mastermind.engines.heuristics.play import play_all
+        from mastermind.engines.registry import make_strategy
 
         try:
             tree = play_all(_Stoppable(make_strategy(self.heuristic, self.table), self._stop))

@@ -92,6 +92,21 @@ def interrupted() -> bool:
     return bool(_commands) and _commands[-1].interrupted.is_set()
 
 
+@contextmanager
+def unwind_on_interrupt() -> Iterator[None]:
+    """Inside the block, work that the command's Ctrl-C stopped with nothing to report
+    (:class:`~mastermind.core.cancel.Stopped`) unwinds as Ctrl-C does (``KeyboardInterrupt``);
+    stopped for another reason (a time limit), it goes on as ``Stopped``."""
+    from mastermind.core.cancel import Stopped
+
+    try:
+        yield
+    except Stopped:
+        if interrupted():
+            raise KeyboardInterrupt from None
+        raise
+
+
 def stop_if_interrupted(stopped: str | None) -> None:
     """Unwind as Ctrl-C does (``KeyboardInterrupt``) when work that had nothing partial to
     report stopped because of it (``stopped``: the reason it gives, None if it finished)."""

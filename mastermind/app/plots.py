@@ -21,7 +21,7 @@ from mastermind.core.words import plural
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from mastermind.app.reports import Comparison
+    from mastermind.app.comparisons import Comparison
 
 PLOT_FORMATS = {".png": "png", ".svg": "svg"}
 
@@ -189,7 +189,7 @@ def write_figure(fig: Figure, path: str | os.PathLike) -> None:
 
 
 def plot_comparison(result: Comparison, path: str | os.PathLike) -> None:
-    """The figure of a :func:`mastermind.app.reports.compare` result, into ``path``."""
+    """The figure of a :func:`mastermind.app.comparisons.compare` result, into ``path``."""
     opt = None if result.optimal is None else result.optimal["total"]
     title = f"{result.rules}: {plural(result.rules.n_codes, 'secret')}"
     write_figure(guesses_figure(title, comparison_series(result), opt, result.bounds.total), path)

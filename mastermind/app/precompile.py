@@ -27,8 +27,8 @@ def precompile() -> float:
     with TimedWorker() as worker:
         worker.submit(compile_kernels, (), HOUR)  # first: the longest part
         # imported only now: the heuristics' kernels have signatures, so importing compiles them
-        from mastermind.app.registry import HEURISTIC_NAMES, strategy_tree
-        from mastermind.app.reports import game_bounds
+        from mastermind.engines.models.lower_bounds import game_bounds
+        from mastermind.engines.registry import HEURISTIC_NAMES, strategy_tree
 
         table = tiny_table()
         for name in HEURISTIC_NAMES:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mastermind.app.formats import READABLE, detect_format, format_for_path, read_tree
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import read_text
+from mastermind.core.formats import READABLE, detect_format, format_for_path, read_tree
 from mastermind.core.game import Rules
 from mastermind.core.tree import StrategyTree
 
@@ -22,7 +22,7 @@ def names_a_file(name: str) -> bool:
     >>> names_a_file("minimax"), names_a_file("trees/knuth.txt"), names_a_file("entropy.json")
     (False, True, True)
     """
-    from mastermind.app.registry import NAMES
+    from mastermind.engines.registry import NAMES
 
     if name in NAMES or not name.strip():  # ("" would be the current folder)
         return False
@@ -69,7 +69,7 @@ def check_strategy(
 ) -> Rules:
     """Refuse an unknown strategy name, or options a strategy file cannot take, before any
     work; the game to play: ``rules``, or a strategy file's own when none was given."""
-    from mastermind.app.registry import check_names
+    from mastermind.engines.registry import check_names
 
     if not names_a_file(name):
         check_names([name], pool=pool, tie_break=tie_break)

@@ -20,9 +20,9 @@ import typer
 
 from mastermind.app.helpstyle import Command
 from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
-from mastermind.app.registry import HEURISTIC_NAMES, names_text
 from mastermind.core.errors import MastermindError, TableTooLarge
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
+from mastermind.engines.registry import HEURISTIC_NAMES, names_text
 
 RulesOpt = Annotated[
     Optional[str],

@@ -287,7 +287,7 @@ def optimal(
 
 
 def _write_tree(result, path: str) -> None:
-    from mastermind.app.formats import write_tree
+    from mastermind.core.formats import write_tree
 
     write_atomic(path, write_tree(result.tree, "json", result.stats))
 

@@ -28,7 +28,11 @@ from mastermind.app.commands.common import (
     seed_option,
     table_for,
 )
-from mastermind.app.formats import (
+from mastermind.app.helpstyle import Command
+from mastermind.app.strategy_files import names_a_file, read_strategy_file
+from mastermind.core.errors import MastermindError
+from mastermind.core.fileio import check_writable, is_stdout, read_text, write_atomic
+from mastermind.core.formats import (
     FORMATS,
     READABLE,
     check_format,
@@ -37,10 +41,6 @@ from mastermind.app.formats import (
     verify_text,
     write_tree,
 )
-from mastermind.app.helpstyle import Command
-from mastermind.app.strategy_files import names_a_file, read_strategy_file
-from mastermind.core.errors import MastermindError
-from mastermind.core.fileio import check_writable, is_stdout, read_text, write_atomic
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.progress import Progress, progress_bar, wants_progress
 from mastermind.core.tree import StrategyTree
@@ -92,8 +92,8 @@ def export(
     seed: Annotated[Optional[int], seed_option(DRAWN_SEED_HELP, show_default=False)] = None,
 ) -> None:
     from mastermind.app.interactive.codemaker import new_seed
-    from mastermind.app.registry import check_names
-    from mastermind.app.registry import strategy as registry_strategy
+    from mastermind.engines.registry import check_names
+    from mastermind.engines.registry import strategy as registry_strategy
 
     if names_a_file(strategy):
         if not rules_given:  # the game of the file, not the default one
@@ -143,9 +143,11 @@ def strategy_tree_for(
     """The tree of a named heuristic, of the optimal strategy (``optimal``) or of a strategy file."""
     if names_a_file(name):
         return read_strategy_file(name, table.rules)  # export replays it: a wrong tree is refused there
-    from mastermind.app.registry import strategy_tree
+    from mastermind.app.interrupts import command_token, unwind_on_interrupt
+    from mastermind.engines.registry import strategy_tree
 
-    return strategy_tree(name, table, seed=seed, progress=progress)
+    with unwind_on_interrupt():  # (the optimal strategy's search stopped by Ctrl-C)
+        return strategy_tree(name, table, seed=seed, progress=progress, cancel=command_token())
 
 
 # ---- verify -------------------------------------------------------------------------------

@@ -73,7 +73,7 @@ def heuristics(
     seed: SeedOpt = 0,
     no_cache: NoCacheOpt = False,
 ) -> None:
-    from mastermind.app.registry import HEURISTIC_NAMES
+    from mastermind.engines.registry import HEURISTIC_NAMES
 
     names = list(dict.fromkeys(strategy or HEURISTIC_NAMES))  # each once, in the order given
     cache = None
@@ -85,10 +85,11 @@ def heuristics(
         if json_output and (answer := cache.load()) is not None:
             print_json(answer)
             return
-    from mastermind.app.registry import check_names, strategy_tree
+    from mastermind.app.interrupts import command_token, unwind_on_interrupt
     from mastermind.core.compiling import HEURISTIC_KERNELS, CompileNotice
     from mastermind.core.progress import progress_bar, wants_progress
     from mastermind.engines.heuristics.scores import wants_full_table
+    from mastermind.engines.registry import check_names, strategy_tree
 
     check_names(names, pool=pool, tie_break=tie_break)
     rows = []
@@ -99,7 +100,10 @@ def heuristics(
         bar.start(len(names), f"playing every secret of {rules}")
         try:
             for name in names:
-                tree = strategy_tree(name, table, pool=pool, tie_break=tie_break, seed=seed)
+                with unwind_on_interrupt():  # (a solver's search stopped by Ctrl-C)
+                    tree = strategy_tree(
+                        name, table, pool=pool, tie_break=tie_break, seed=seed, cancel=command_token()
+                    )
                 stats = tree.stats(table)
                 first = rules.code_text(tree.root.guess)
                 rows.append({"strategy": name, "first_guess": first, **stats.to_dict(rules)})
@@ -189,9 +193,7 @@ def simulate(
 ) -> None:
     import numpy as np
 
-    from mastermind.app.interrupts import command_token
-    from mastermind.app.registry import make_strategy
-    from mastermind.app.registry import strategy as registry_strategy
+    from mastermind.app.interrupts import command_token, unwind_on_interrupt
     from mastermind.app.strategy_files import check_strategy, names_a_file, read_strategy_file
     from mastermind.core.cancel import Stopped
     from mastermind.core.compiling import EXACT_KERNELS, HEURISTIC_KERNELS, CompileNotice
@@ -199,6 +201,8 @@ def simulate(
     from mastermind.core.progress import progress_bar, wants_progress
     from mastermind.core.strategy import Strategy, TreeStrategy
     from mastermind.engines.heuristics import monte_carlo
+    from mastermind.engines.registry import make_strategy
+    from mastermind.engines.registry import strategy as registry_strategy
 
     rules = check_strategy(strategy, rules, rules_given, pool=pool, tie_break=tie_break)
     from_file = names_a_file(strategy)
@@ -217,11 +221,17 @@ def simulate(
             (EXACT_KERNELS, "the search kernels") if solver else (HEURISTIC_KERNELS, "the scoring kernels")
         )
         try:  # a solver (optimal) solves the whole game first, within the time limit
-            with CompileNotice(kernels, what, quiet=json_output):
+            with CompileNotice(kernels, what, quiet=json_output), unwind_on_interrupt():
                 player = make_strategy(
-                    strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed, time_limit=time_limit
+                    strategy,
+                    table,
+                    pool=pool,
+                    tie_break=tie_break,
+                    seed=strategy_seed,
+                    time_limit=time_limit,
+                    cancel=command_token(),
                 )
-        except Stopped:
+        except Stopped:  # (the time limit: Ctrl-C unwinds)
             _no_games(rules, strategy, games, seed, json_output)
             return
     if time_limit is not None:  # what building the strategy left of it
@@ -284,7 +294,7 @@ def strategies(
         bool, typer.Option("--json", help="Print one JSON document instead of a table.")
     ] = False,
 ) -> None:
-    from mastermind.app.registry import OPTIONS, REGISTRY
+    from mastermind.engines.registry import OPTIONS, REGISTRY
 
     rows = [
         {

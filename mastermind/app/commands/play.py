@@ -49,8 +49,8 @@ def _check_strategy(name: str, pool: str, rules: Rules, rules_given: bool) -> Ru
 
 def _draws(name: str) -> bool:
     """Whether strategy ``name`` plays by a seed (a file's tree does not)."""
-    from mastermind.app.registry import strategy
     from mastermind.app.strategy_files import names_a_file
+    from mastermind.engines.registry import strategy
 
     return not names_a_file(name) and strategy(name).draws()
 

@@ -110,7 +110,7 @@ def table(
     memory_limit: MemoryOpt = None,
 ) -> None:
     with one_line_errors():
-        from mastermind.app.reports import knuth_table_row, parse_range
+        from mastermind.app.comparisons import knuth_table_row, parse_range
         from mastermind.engines.models.timed import TimedWorker
 
         limit = memory_limit_bytes(memory_limit)
@@ -220,7 +220,7 @@ def compare(
     ] = None,
     seed: Annotated[int, seed_option("Seed of the random strategy.")] = 0,
 ) -> None:
-    from mastermind.app.reports import compare as run_compare
+    from mastermind.app.comparisons import compare as run_compare
 
     if time_limit <= 0:
         raise MastermindError(f"--time-limit must be positive, got {time_limit}")
@@ -295,9 +295,9 @@ def plot(
     ] = 300.0,
     seed: Annotated[int, seed_option("Seed of the random strategy.")] = 0,
 ) -> None:
+    from mastermind.app.comparisons import compare as run_compare
     from mastermind.app.plots import Series, check_plot_target, guesses_figure, write_figure
-    from mastermind.app.registry import HEURISTIC_NAMES, check_names
-    from mastermind.app.reports import compare as run_compare
+    from mastermind.engines.registry import HEURISTIC_NAMES, check_names
 
     names = list(dict.fromkeys(strategies)) if strategies else ["optimal", *HEURISTIC_NAMES]
     check_names(names)

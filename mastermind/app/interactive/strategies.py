@@ -20,8 +20,8 @@ def load_strategy(
     ``show_progress``: a message while the whole game is solved and a progress bar for
     positions solved on the spot (on a terminal only).
     """
-    from mastermind.app.registry import strategy
     from mastermind.app.strategy_files import names_a_file, read_strategy_file
+    from mastermind.engines.registry import strategy
 
     if names_a_file(name):  # a tree from a file: followed as it is, for the game of ``table``
         return TreeStrategy(read_strategy_file(name, table.rules), table)
@@ -29,9 +29,13 @@ def load_strategy(
     if spec.kind != "solver":
         return spec.make(table, pool=pool, seed=seed)
     from mastermind.app.interactive.optimal import OptimalAdvisor, exact_solver
+    from mastermind.app.interrupts import command_token, unwind_on_interrupt
 
-    with _status(show_progress, f"solving {table.rules} exactly for the {name} strategy..."):
-        base = spec.make(table, pool=pool)
+    with (
+        _status(show_progress, f"solving {table.rules} exactly for the {name} strategy..."),
+        unwind_on_interrupt(),
+    ):
+        base = spec.make(table, pool=pool, cancel=command_token())
     tree = getattr(base, "tree", None)
     if tree is None:  # pragma: no cover - a solver's strategy is a TreeStrategy
         return base

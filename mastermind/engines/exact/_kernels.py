@@ -1,5 +1,5 @@
 """numba kernels of the exact search; each has a pure-Python twin in
-:mod:`mastermind.engines.exact.kernels_reference` that the tests compare.
+``tests/engines/exact/kernels_reference.py`` that the tests compare.
 
 Candidate sets reach the kernels ordered by weight, heaviest first, with their weights alongside
 (all ones without weights), so that the weighted perfect-tree bound is one pass: the k-th

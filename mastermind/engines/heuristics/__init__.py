@@ -1,6 +1,6 @@
 """One-step heuristics, playing every secret into a strategy tree, and Monte Carlo games.
 
-Strategies are found by name in :mod:`mastermind.app.registry`; this engine knows classes only.
+Strategies are found by name in :mod:`mastermind.engines.registry`; this engine knows classes only.
 
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(3, 3))

@@ -1,0 +1,204 @@
+"""Strategy files: JSON, Graphviz dot, the Irving text format of the literature, an HTML page.
+
+:func:`write_tree` writes any of them; :func:`read_tree` reads JSON and Irving back into a
+:class:`~mastermind.core.tree.StrategyTree`, checking the counts as it goes.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.formats.base import StrategyFileError
+from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
+from mastermind.core.tree import Stats, StrategyTree, TreeError
+
+FORMATS = ("json", "irving", "dot", "html")
+READABLE = ("json", "irving")
+_SUFFIXES = {
+    ".json": "json",
+    ".dot": "dot",
+    ".gv": "dot",
+    ".txt": "irving",
+    ".irving": "irving",
+    ".html": "html",
+    ".htm": "html",
+}
+
+__all__ = [
+    "FORMATS",
+    "READABLE",
+    "StrategyFileError",
+    "check_format",
+    "format_for_path",
+    "detect_format",
+    "write_tree",
+    "read_tree",
+    "Verification",
+    "verify_text",
+]
+
+
+def check_format(fmt: str, allowed: tuple[str, ...] = FORMATS) -> str:
+    name = fmt.strip().lower()
+    if name not in allowed:
+        raise MastermindError(f"unknown format {fmt!r}: use one of {', '.join(allowed)}")
+    return name
+
+
+def format_for_path(path: str | os.PathLike[str] | None) -> str | None:
+    """The format a file name suggests (``.json``, ``.dot``/``.gv``, ``.txt``), else None.
+
+    >>> format_for_path("knuth.txt"), format_for_path("tree.gv"), format_for_path("x")
+    ('irving', 'dot', None)
+    """
+    if path is None:
+        return None
+    return _SUFFIXES.get(Path(path).suffix.lower())
+
+
+def detect_format(text: str, path: str | os.PathLike[str] | None = None) -> str:
+    """JSON or Irving: from the first character (``{`` or a digit), else from the file name.
+
+    >>> detect_format('{"rules": "p4c6"}', "tree.txt"), detect_format(" 1296(1122: ...")
+    ('json', 'irving')
+    """
+    body = text.lstrip("\ufeff \t\r\n")
+    start = body[:1]
+    if start == "{":
+        return "json"
+    if start.isdigit():
+        return "irving"
+    by_name = format_for_path(path)
+    written_only = {"dot": "a Graphviz dot file", "html": "an HTML page"}
+    if body.startswith(("digraph", "strict digraph")):
+        by_name = "dot"
+    elif body[:15].lower().startswith(("<!doctype html", "<html")):
+        by_name = "html"
+    if by_name in written_only:
+        raise StrategyFileError(
+            f"{written_only[by_name]}: strategies are written in that format, read from JSON or Irving text"
+        )
+    return by_name if by_name in READABLE else "irving"
+
+
+def write_tree(tree: StrategyTree, fmt: str, stats: Stats | None = None) -> str:
+    """The tree as text in ``fmt`` (json, irving, dot or html); JSON and HTML show ``stats``.
+
+    >>> from mastermind.core.tree import build_tree
+    >>> table = CodeTable(Rules(2, 3))
+    >>> write_tree(build_tree(table, lambda cands, history: int(cands[0])), "irving")
+    '9(11: 0, 0, 4(22); 0, 4(12); 1)\\n'
+    """
+    fmt = check_format(fmt)
+    if fmt == "json":
+        from mastermind.core.formats.jsonfmt import write_json
+
+        return write_json(tree, stats)
+    if fmt == "irving":
+        from mastermind.core.formats.irving import write_irving
+
+        return write_irving(tree)
+    if fmt == "html":
+        from mastermind.core.formats.html import write_html
+
+        return write_html(tree, stats)
+    from mastermind.core.formats.dot import write_dot
+
+    return write_dot(tree)
+
+
+def read_tree(
+    text: str,
+    fmt: str,
+    rules: Rules | None = None,
+    *,
+    name: str = "",
+    memory_limit: int = DEFAULT_MEMORY_LIMIT,
+) -> tuple[StrategyTree, dict[str, Any]]:
+    """Read a JSON or Irving tree; returns the tree and the JSON header (empty for Irving).
+
+    Irving files do not name their game, so they are read for ``rules`` (default p4c6);
+    JSON files carry their rules, and a different ``rules`` given here is an error.
+
+    >>> tree, header = read_tree("9(11: 0, 0, 4(22); 0, 4(12); 1)", "irving", Rules(2, 3))
+    >>> tree.rules.code_text(tree.root.guess), tree.stats(CodeTable(tree.rules)).total, header
+    ('11', 24, {})
+    """
+    fmt = check_format(fmt, READABLE)
+    if fmt == "json":
+        from mastermind.core.formats.jsonfmt import read_json
+
+        tree, header = read_json(text)
+        if rules is not None and rules != tree.rules:
+            raise MastermindError(f"the file is a strategy for {tree.rules}, not {rules}")
+        return tree, header
+    from mastermind.core.formats.irving import read_irving
+
+    table = CodeTable(rules or Rules(), full=False, memory_limit=memory_limit)
+    return read_irving(text, table, name), {}
+
+
+@dataclass
+class Verification:
+    """The verdict on a strategy file: its statistics, or the problems found."""
+
+    format: str
+    rules: Rules | None
+    name: str = ""
+    stats: Stats | None = None
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors and self.stats is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        numbers: dict[str, Any] = {}
+        if self.stats is not None:
+            assert self.rules is not None  # a file read (statistics known) has its rules
+            numbers = self.stats.to_dict(self.rules)
+        return {
+            "valid": self.valid,
+            "format": self.format,
+            "rules": None if self.rules is None else str(self.rules),
+            "name": self.name,
+            **{k: numbers.get(k) for k in ("total", "secrets", "average", "worst", "histogram")},
+            "errors": self.errors,
+        }
+
+
+def verify_text(
+    text: str,
+    fmt: str,
+    rules: Rules | None = None,
+    *,
+    name: str = "",
+    memory_limit: int = DEFAULT_MEMORY_LIMIT,
+) -> Verification:
+    """Read a tree and replay every secret through it.
+
+    A wrong tree (syntax, counts, a secret left unsolved, a JSON header whose statistics
+    disagree) is reported in ``errors``; bad arguments raise :class:`MastermindError`.
+
+    >>> v = verify_text("9(11: 0, 0, 4(22); 0, 4(12); 1)", "irving", Rules(2, 3))
+    >>> v.valid, v.stats.total, v.stats.histogram
+    (True, 24, [1, 2, 5, 1])
+    >>> verify_text("9(11: 0, 0, 4(22); 0, 5(12); 1)", "irving", Rules(2, 3)).errors
+    ['line 1 column 23 (path 11 1B0W): count 5, but 4 secrets give these answers']
+    """
+    fmt = check_format(fmt, READABLE)
+    result = Verification(fmt, rules or (Rules() if fmt == "irving" else None), name)
+    try:
+        tree, header = read_tree(text, fmt, rules, name=name, memory_limit=memory_limit)
+        result.rules, result.name = tree.rules, tree.name
+        result.stats = tree.stats(CodeTable(tree.rules, full=False, memory_limit=memory_limit))
+        from mastermind.core.formats.jsonfmt import check_header_stats
+
+        result.errors = check_header_stats(header, result.stats, tree.rules)
+    except TreeError as exc:
+        result.errors = [str(exc)]
+    return result

@@ -1,0 +1,437 @@
+"""The Irving text format of the literature's strategy trees (Knuth 1977, Koyama and Lai 1993).
+
+A node is ``N(GUESS: e, e, ...; e, ...; ...)``: ``N`` secrets remain, ``GUESS`` is played, and
+the entries run over black = 0..pegs (groups separated by ``;``) and, inside a group, over
+white = pegs-black down to 0 (separated by ``,``). The slot (pegs-1 black, 1 white) may be
+written or left out. The last group is the win: ``1`` when the guess is a remaining secret,
+else ``0``. An entry is
+
+- ``0``: no secret gives that answer;
+- ``1`` or ``2``: those secrets are guessed in turn (smallest code first);
+- ``N(GUESS)``: after GUESS every answer leaves at most 2 secrets, guessed in turn;
+- a nested node ``N(GUESS: ...)``;
+- ``N`` and a label, ``44A``, whose node ``A = (GUESS: ...)`` follows the root.
+
+A guess followed by ``x`` or ``*`` is not one of the remaining secrets. The reader takes that
+mark as a comment and lets the replay decide: Knuth's published tree marks a few guesses that
+are remaining secrets (``15(2256x)`` after 1122 0B2W, 2344 1B0W) and leaves unmarked many
+that are not. The writer marks exactly the guesses that are not. Whitespace is free.
+
+Reading replays the candidate sets with a :class:`CodeTable`, so every count is checked
+while the tree is built; errors name the line and column and the path of answers.
+
+>>> from mastermind.core.game import CodeTable, Rules
+>>> table = CodeTable(Rules(2, 3))
+>>> tree = read_irving("9(11: 0, 0, 4(22); 0, 4(12); 1)", table)
+>>> tree.stats(table).histogram
+[1, 2, 5, 1]
+>>> write_irving(tree)
+'9(11: 0, 0, 4(22); 0, 4(12); 1)\\n'
+>>> read_irving("9(11: 0, 0, 4(22); 0, 5(12); 1)", table)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+mastermind.core.formats.base.StrategyFileError: line 1 column 23 (path 11 1B0W): count 5, but 4 secrets ...
+"""
+
+from __future__ import annotations
+
+import string
+import textwrap
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+import numpy as np
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.formats.base import StrategyFileError, where
+from mastermind.core.game import AnswerIndex, Code, CodeTable, Feedback, Rules
+from mastermind.core.tree import Node, StrategyTree
+from mastermind.core.words import plural
+
+MAX_NESTING = 200
+"""Deeper files are refused (keeps the recursive reader far from Python's stack limit)."""
+
+MAX_COUNT_DIGITS = 40
+_DIGITS = frozenset("0123456789")  # not str.isdigit: it accepts digits int() refuses
+
+NOT_A_SECRET_MARK = "*"
+"""What the writer appends to a guess that is not a remaining secret (``x`` is read too)."""
+
+
+@dataclass
+class _Entry:
+    """One entry as written, before the candidate sets are known."""
+
+    count: int
+    offset: int
+    guess: Code | None = None
+    guess_offset: int = 0
+    marked: bool = False
+    # answer index -> entry; None for a bare count or a leaf guess
+    slots: dict[AnswerIndex, _Entry] | None = None
+    label: str | None = None
+
+
+@dataclass
+class _Definition:
+    name: str
+    offset: int
+    node: _Entry
+    used_at: list[int] = field(default_factory=list)
+
+
+class _Parser:
+    def __init__(self, text: str, rules: Rules) -> None:
+        self.text, self.rules, self.pos = text, rules, 0
+
+    # ---- scanning --------------------------------------------------------------------
+    def fail(self, message: str, offset: int | None = None) -> NoReturn:
+        raise StrategyFileError(f"{where(self.text, self.pos if offset is None else offset)}: {message}")
+
+    def peek(self) -> str:
+        text = self.text
+        while self.pos < len(text) and text[self.pos].isspace():
+            self.pos += 1
+        return text[self.pos] if self.pos < len(text) else ""
+
+    def expect(self, char: str, what: str) -> None:
+        found = self.peek()
+        if found != char:
+            self.fail(f"expected {what}, {self.found(found)}")
+        self.pos += 1
+
+    @staticmethod
+    def found(char: str) -> str:
+        return "but the file ends (truncated?)" if not char else f"found {char!r}"
+
+    def word(self) -> str:
+        start = self.pos
+        while self.pos < len(self.text) and self.text[self.pos].isalnum():
+            self.pos += 1
+        return self.text[start : self.pos]
+
+    # ---- grammar ---------------------------------------------------------------------
+    def parse(self) -> tuple[_Entry, dict[str, _Definition]]:
+        root = self.entry(0)
+        definitions: dict[str, _Definition] = {}
+        while (char := self.peek()) != "":
+            offset = self.pos
+            name = self.word() if char.isalpha() else ""
+            if not name:
+                self.fail(f"expected a label definition like 'A = (GUESS: ...)', found {char!r}")
+            if name in definitions:
+                self.fail(
+                    f"label {name} is defined twice (first at {where(self.text, definitions[name].offset)})",
+                    offset,
+                )
+            self.expect("=", f"'=' after label {name}")
+            self.expect("(", f"'(' to open the node of label {name}")
+            node = _Entry(count=-1, offset=offset)
+            self.guess_into(node)
+            self.expect(":", f"':' and the answers after the guess of label {name}")
+            node.slots = self.groups(node, 1)
+            self.expect(")", f"')' closing the node of label {name}")
+            definitions[name] = _Definition(name, offset, node)
+        return root, definitions
+
+    def entry(self, depth: int) -> _Entry:
+        if depth > MAX_NESTING:
+            self.fail(f"nodes nested deeper than {MAX_NESTING} levels")
+        char = self.peek()
+        if char not in _DIGITS:
+            self.fail(f"expected a count of secrets, {self.found(char)}")
+        start = self.pos
+        while self.pos < len(self.text) and self.text[self.pos] in _DIGITS:
+            self.pos += 1
+        if self.pos - start > MAX_COUNT_DIGITS:  # int() refuses past 4300 digits; no game is near
+            self.pos = start
+            self.fail(f"a count of more than {MAX_COUNT_DIGITS} digits")
+        entry = _Entry(count=int(self.text[start : self.pos]), offset=start)
+        char = self.peek()
+        if char == "(":
+            self.pos += 1
+            self.guess_into(entry)
+            if self.peek() == ":":
+                self.pos += 1
+                entry.slots = self.groups(entry, depth + 1)
+            self.expect(")", "')' closing the node")
+        elif char.isalpha():
+            entry.label = self.word()
+        return entry
+
+    def guess_into(self, entry: _Entry) -> None:
+        rules = self.rules
+        self.peek()
+        entry.guess_offset = offset = self.pos
+        word = self.word()
+        if not word:
+            self.fail(f"expected a guess, {self.found(self.peek())}")
+        if len(word) == rules.pegs + 1 and word[-1] in "xX":
+            word, entry.marked = word[:-1], True
+        if self.peek() == "*":
+            self.pos += 1
+            entry.marked = True
+        try:
+            entry.guess = rules.parse_code(word)
+        except MastermindError as exc:
+            self.fail(f"bad guess: {exc}", offset)
+
+    def groups(self, node: _Entry, depth: int) -> dict[AnswerIndex, _Entry]:
+        """The answers of one node: groups by black, entries by white, checked for shape."""
+        rules, p = self.rules, self.rules.pegs
+        starts = [self.pos]
+        groups: list[list[_Entry]] = [[self.entry(depth)]]
+        while (char := self.peek()) in (",", ";"):
+            self.pos += 1
+            if char == ";":
+                self.peek()
+                starts.append(self.pos)
+                groups.append([])
+            groups[-1].append(self.entry(depth))
+        assert node.guess is not None  # groups follow a guess
+        guess = rules.code_text(node.guess)
+        if self.peek() == "":
+            self.fail(f"the file ends inside the node of {guess} (truncated?)")
+        if len(groups) != p + 1:
+            self.fail(
+                f"node {guess} has {len(groups)} answer groups separated by ';', "
+                f"{plural(p, 'peg')} need {p + 1} (black 0..{p})",
+                node.guess_offset,
+            )
+        slots: dict[AnswerIndex, _Entry] = {}
+        for black, (group, start) in enumerate(zip(groups, starts)):
+            whites = list(range(p - black, -1, -1))
+            if black == p - 1 and len(group) == 1:
+                whites = [0]  # the impossible slot (p-1 black, 1 white) left out
+            if len(group) != len(whites):
+                self.fail(
+                    f"node {guess}: the group for {black} black has {len(group)} "
+                    f"entries, it needs {len(whites)} (white {whites[0]}..0)",
+                    start,
+                )
+            for white, entry in zip(whites, group):
+                slots[rules.answer_index(Feedback(black, white))] = entry
+        return slots
+
+
+def _path_text(path: tuple[str, ...]) -> str:
+    return "(root)" if not path else "(path " + " ".join(path) + ")"
+
+
+class _Builder:
+    """Turns the parsed entries into nodes by replaying the candidate sets."""
+
+    def __init__(self, text: str, table: CodeTable, definitions: dict[str, _Definition]) -> None:
+        self.text, self.table, self.definitions = text, table, definitions
+        self.rules = table.rules
+
+    def fail(self, offset: int, path: tuple[str, ...], message: str) -> NoReturn:
+        raise StrategyFileError(f"{where(self.text, offset)} {_path_text(path)}: {message}")
+
+    def build(self, entry: _Entry, cands: np.ndarray, path: tuple[str, ...]) -> Node | None:
+        if entry.count != len(cands) and not path:
+            self.fail(
+                entry.offset,
+                path,
+                f"the root says {plural(entry.count, 'secret')}, but {self.rules} "
+                f"has {plural(len(cands), 'code')} (wrong rules?)",
+            )
+        if entry.count != len(cands):
+            self.fail(
+                entry.offset,
+                path,
+                f"count {entry.count}, but {plural(len(cands), 'secret')} give"
+                f"{'s' if len(cands) == 1 else ''} these answers",
+            )
+        if entry.label is not None:
+            return self.build_label(entry, cands, path)
+        if entry.guess is None:
+            return self.bare(entry, cands, path)
+        return self.node(entry, entry.count, cands, path)
+
+    def build_label(self, entry: _Entry, cands: np.ndarray, path: tuple[str, ...]) -> Node:
+        assert entry.label is not None  # called for a label only
+        definition = self.definitions.get(entry.label)
+        if definition is None:
+            self.fail(
+                entry.offset,
+                path,
+                f"label {entry.label} is not defined "
+                f"(expected '{entry.label} = (GUESS: ...)' after the root)",
+            )
+        if definition.used_at:
+            self.fail(
+                entry.offset,
+                path,
+                f"label {entry.label} is used twice (first at {where(self.text, definition.used_at[0])})",
+            )
+        definition.used_at.append(entry.offset)
+        return self.node(definition.node, entry.count, cands, path)
+
+    def bare(self, entry: _Entry, cands: np.ndarray, path: tuple[str, ...]) -> Node | None:
+        if len(cands) == 0:
+            return None
+        if len(cands) > 2:
+            self.fail(
+                entry.offset,
+                path,
+                f"a bare count of {len(cands)} leaves the secrets unguessed; write N(GUESS) or a nested node",
+            )
+        return _guess_in_turn(self.table, cands)
+
+    def node(self, entry: _Entry, count: int, cands: np.ndarray, path: tuple[str, ...]) -> Node:
+        rules, table = self.rules, self.table
+        guess = entry.guess
+        assert guess is not None  # called for an entry with a guess only
+        text = rules.code_text(guess)
+        answers = table.answer_indices(guess, cands)
+        win = rules.win_index
+        is_secret = bool(np.any(answers == win))
+        node = Node(guess, count)
+        if entry.slots is None:  # leaf guess: every answer leaves at most 2 secrets
+            for a in np.unique(answers).tolist():
+                if a == win:
+                    continue
+                part = cands[answers == a]
+                if len(part) > 2:
+                    self.fail(
+                        entry.guess_offset,
+                        path,
+                        f"guess {text} leaves {plural(len(part), 'secret')} with answer "
+                        f"{rules.answer_feedbacks[a]}; more than 2 need a nested node",
+                    )
+                node.children[a] = _guess_in_turn(table, part)
+            return node
+        for a, sub in entry.slots.items():
+            if a == win:
+                if sub.guess is not None or sub.label is not None or sub.count != int(is_secret):
+                    self.fail(
+                        sub.offset,
+                        path,
+                        f"the win entry after {text} must be {int(is_secret)}: the guess is "
+                        f"{'' if is_secret else 'not '}a remaining secret",
+                    )
+                continue
+            child = self.build(sub, cands[answers == a], (*path, text, str(rules.answer_feedbacks[a])))
+            if child is not None:
+                node.children[a] = child
+        return node
+
+
+def _guess_in_turn(table: CodeTable, cands: np.ndarray) -> Node:
+    """One or two secrets guessed in turn, the smallest code first."""
+    first = int(cands[0])
+    node = Node(first, len(cands))
+    if len(cands) == 2:
+        node.children[int(table.answer_indices(first, cands[1:])[0])] = Node(int(cands[1]), 1)
+    return node
+
+
+def read_irving(text: str, table: CodeTable, name: str = "") -> StrategyTree:
+    """Read a tree in the Irving format, checking it against every secret of ``table``."""
+    if text.startswith("\ufeff"):  # a byte order mark; a space keeps the columns right
+        text = " " + text[1:]
+    parser = _Parser(text, table.rules)
+    root, definitions = parser.parse()
+    builder = _Builder(text, table, definitions)
+    try:
+        node = builder.build(root, table.all_codes, ())
+    except RecursionError:  # labels used inside labels, hundreds deep
+        raise StrategyFileError(f"{where(text, root.offset)}: the tree is nested too deeply") from None
+    for definition in definitions.values():
+        if not definition.used_at:
+            raise StrategyFileError(
+                f"{where(text, definition.offset)}: label {definition.name} is defined but never used"
+            )
+    if node is None:  # only an empty game could get here
+        raise StrategyFileError(f"{where(text, root.offset)}: the tree has no guess")
+    return StrategyTree(table.rules, node, name)
+
+
+# ---- writing ------------------------------------------------------------------------------
+def _is_single(node: Node) -> bool:
+    """A bare ``1``: one secret, guessed at once."""
+    return node.candidates == 1 and not node.children
+
+
+def _is_pair(node: Node) -> bool:
+    """A bare ``2``: the smaller secret guessed first, then the other."""
+    if node.candidates != 2 or len(node.children) != 1:
+        return False
+    child = next(iter(node.children.values()))
+    return _is_single(child) and node.guess < child.guess
+
+
+def _is_bare(node: Node) -> bool:
+    return _is_single(node) or _is_pair(node)
+
+
+def _label_name(i: int) -> str:
+    """A, B, ..., Z, AA, AB, ...
+
+    >>> [_label_name(i) for i in (0, 25, 26, 27)]
+    ['A', 'Z', 'AA', 'AB']
+    """
+    name = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        name = string.ascii_uppercase[r] + name
+    return name
+
+
+class _Writer:
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.labelled: list[tuple[str, Node]] = []
+
+    def guess(self, node: Node) -> str:
+        mark = "" if node.solves_here else NOT_A_SECRET_MARK
+        return self.rules.code_text(node.guess) + mark
+
+    def entry(self, node: Node | None, labels: bool = False) -> str:
+        if node is None:
+            return "0"
+        if _is_bare(node):
+            return str(node.candidates)
+        if all(_is_bare(child) for child in node.children.values()):
+            return f"{node.candidates}({self.guess(node)})"
+        if labels:
+            name = _label_name(len(self.labelled))
+            self.labelled.append((name, node))
+            return f"{node.candidates}{name}"
+        return f"{node.candidates}({self.body(node)})"
+
+    def body(self, node: Node, labels: bool = False) -> str:
+        rules, p = self.rules, self.rules.pegs
+        groups = []
+        for black in range(p + 1):
+            entries = []
+            for white in range(p - black, -1, -1):
+                a = rules.answer_index(Feedback(black, white))
+                if a == rules.win_index:
+                    entries.append(str(int(node.solves_here)))
+                else:
+                    entries.append(self.entry(node.children.get(a), labels))
+            groups.append(", ".join(entries))
+        return f"{self.guess(node)}: " + "; ".join(groups)
+
+
+def write_irving(tree: StrategyTree, width: int = 100) -> str:
+    """The tree in the Irving format; the root's nested children go after it under labels."""
+    writer = _Writer(tree.rules)
+    root = tree.root
+    if _is_bare(root) or all(_is_bare(c) for c in root.children.values()):
+        first = writer.entry(root)
+    else:
+        first = f"{root.candidates}({writer.body(root, labels=True)})"
+    blocks = [first] + [f"{name} = ({writer.body(node)})" for name, node in writer.labelled]
+    return (
+        "\n\n".join(
+            textwrap.fill(
+                b, width=width, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False
+            )
+            for b in blocks
+        )
+        + "\n"
+    )

@@ -1,0 +1,254 @@
+"""``mastermind verify`` and ``mastermind export`` at the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from mastermind.app.cli import main
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    "name, total, worst, histogram",
+    [
+        ("p4c6r-knuth.txt", 5801, 5, [1, 6, 62, 533, 694]),
+        ("p4c6r-koyama-1.txt", 5625, 6, [1, 8, 86, 656, 544, 1]),
+    ],
+)
+def test_verify_published_trees(capsys, data_dir, name, total, worst, histogram):
+    code, out, err = run(capsys, "verify", data_dir / name, "--json")
+    data = json.loads(out)
+    assert code == 0 and err == ""
+    assert data["valid"] is True and data["errors"] == []
+    assert (data["total"], data["worst"], data["histogram"]) == (total, worst, histogram)
+    assert data["secrets"] == 1296 and data["average"] == round(total / 1296, 6)
+    assert data["rules"] == "p4c6r" and data["format"] == "irving"
+    code, out, err = run(capsys, "verify", data_dir / name, "--format", "irving", "--rules", "p4c6")
+    assert code == 0 and err == ""
+    assert f"total      {total}\n" in out and f"worst      {worst}\n" in out
+    assert "histogram  " + " ".join(map(str, histogram)) in out
+
+
+def corrupt(data_dir, tmp_path, old, new, count=1):
+    text = (data_dir / "p4c6r-knuth.txt").read_text()
+    assert old in text
+    path = tmp_path / "bad.txt"
+    path.write_text(text.replace(old, new, count))
+    return path
+
+
+CORRUPTIONS = {
+    "count": ("16(1213", "17(1213", "line 1 column 14 (path 1122 0B3W): count 17, but 16 secrets"),
+    "guess": ("1296(1122", "1296(1123", "(path 1123 0B4W): count 1, but 2 secrets"),
+    "label": ("\nA = (", "\nQ = (", "line 1 column 78 (path 1122 0B2W): label A is not defined"),
+    "bad guess": ("4(1415)", "4(1475)", "line 1 column 37: bad guess: code '1475': colour '7'"),
+}
+
+
+@pytest.mark.parametrize("kind", list(CORRUPTIONS))
+def test_verify_rejects_corrupted_files(capsys, data_dir, tmp_path, kind):
+    old, new, message = CORRUPTIONS[kind]
+    path = corrupt(data_dir, tmp_path, old, new)
+    code, out, err = run(capsys, "verify", path)
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and err.startswith(f"error: {path} is not a valid strategy: ")
+    assert message in err
+    code, out, err = run(capsys, "verify", path, "--json")
+    data = json.loads(out)
+    assert code == 1 and err == ""
+    assert data["valid"] is False and len(data["errors"]) == 1 and message in data["errors"][0]
+    assert data["total"] is None
+
+
+def test_verify_rejects_a_truncated_file(capsys, data_dir, tmp_path):
+    path = tmp_path / "cut.txt"
+    path.write_text((data_dir / "p4c6r-knuth.txt").read_text()[:1800])
+    code, out, err = run(capsys, "verify", path)
+    assert code == 1 and err.count("\n") == 1
+    assert "line 28 column 16: expected a guess, but the file ends (truncated?)" in err
+
+
+@pytest.mark.integration
+def test_verify_in_a_subprocess_has_no_traceback(data_dir, tmp_path):
+    path = tmp_path / "cut.txt"
+    path.write_text((data_dir / "p4c6r-knuth.txt").read_text()[:100])
+    result = subprocess.run(
+        [sys.executable, "-m", "mastermind.app.cli", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert "the file ends inside the node of 1122 (truncated?)" in result.stderr
+
+
+def test_verify_usage_errors_exit_2(capsys, data_dir, tmp_path):
+    code, out, err = run(capsys, "verify", tmp_path / "missing.txt")
+    assert code == 2 and err.startswith("error: file not found") and err.count("\n") == 1
+    code, out, err = run(capsys, "verify", data_dir / "p4c6r-knuth.txt", "--format", "xml")
+    assert code == 2 and "unknown format 'xml'" in err
+    code, out, err = run(capsys, "verify", data_dir / "p4c6r-knuth.txt", "--rules", "p4c6", "--pegs", "3")
+    assert code == 2 and "either --rules or" in err
+    code, out, err = run(capsys, "verify", data_dir / "p4c6r-knuth.txt", "--memory-limit", "-1")
+    assert code == 2 and "--memory-limit" in err
+
+
+def test_verify_wrong_rules_for_an_irving_file(capsys, data_dir):
+    code, out, err = run(capsys, "verify", data_dir / "p4c6r-knuth.txt", "--rules", "p4c7")
+    assert code == 1 and "the root says 1296 secrets, but p4c7r has 2401 codes" in err
+
+
+def test_export_then_verify_each_format(capsys, tmp_path):
+    for fmt, name in (("json", "t.json"), ("irving", "t.txt"), ("dot", "t.dot")):
+        path = tmp_path / name
+        code, out, err = run(
+            capsys, "export", "--strategy", "minimax", "--rules", "p3c4", "--out", path, "--json"
+        )
+        assert code == 0, err
+        summary = json.loads(out)
+        assert summary["format"] == fmt and summary["strategy"] == "minimax"
+        assert summary["rules"] == "p3c4r" and summary["secrets"] == 64
+        assert not list(tmp_path.glob(".*.tmp"))  # written atomically, nothing left over
+        if fmt == "dot":
+            assert path.read_text().startswith('digraph "p3c4r minimax" {')
+            continue
+        args = ["verify", path, "--json"] + (["--rules", "p3c4"] if fmt == "irving" else [])
+        code, out, err = run(capsys, *args)
+        data = json.loads(out)
+        assert code == 0 and data["valid"] and data["format"] == fmt
+        assert (data["total"], data["worst"], data["histogram"]) == (
+            summary["total"],
+            summary["worst"],
+            summary["histogram"],
+        )
+
+
+def test_export_to_stdout_and_explicit_format(capsys):
+    code, out, err = run(capsys, "export", "-s", "simple", "-r", "p2c3", "-f", "irving")
+    assert code == 0 and err == "" and out.startswith("9(11: ")
+    code, out, err = run(capsys, "export", "-s", "simple", "-r", "p2c3")
+    assert code == 0 and json.loads(out)["stats"]["secrets"] == 9
+
+
+def test_json_file_with_other_rules_than_asked(capsys, tmp_path):
+    path = tmp_path / "t.json"
+    assert run(capsys, "export", "-s", "simple", "-r", "p2c3", "-o", path)[0] == 0
+    code, out, err = run(capsys, "verify", path)  # rules from the header
+    assert code == 0 and "p2c3r" in out
+    code, out, err = run(capsys, "verify", path, "--rules", "p2c4")
+    assert code == 2 and "strategy for p2c3r, not p2c4r" in err
+
+
+def test_json_header_stats_disagreeing_is_invalid(capsys, tmp_path):
+    path = tmp_path / "t.json"
+    assert run(capsys, "export", "-s", "simple", "-r", "p2c3", "-o", path)[0] == 0
+    data = json.loads(path.read_text())
+    data["stats"]["worst"] += 1
+    path.write_text(json.dumps(data))
+    code, out, err = run(capsys, "verify", path, "--json")
+    report = json.loads(out)
+    assert code == 1 and not report["valid"] and "header: stats say worst" in report["errors"][0]
+
+
+def test_export_usage_errors(capsys, tmp_path):
+    code, out, err = run(capsys, "export", "--json")
+    assert code == 2 and "give --out" in err
+    code, out, err = run(capsys, "export", "-s", "nope", "-r", "p2c3")
+    assert code == 2 and "nope" in err and err.count("\n") == 1
+    code, out, err = run(capsys, "export", "-r", "p2c3", "-f", "xml")
+    assert code == 2 and "unknown format" in err
+    code, out, err = run(capsys, "export", "-r", "p2c3", "-o", tmp_path / "no" / "t.json")
+    assert code == 2 and "does not exist" in err
+
+
+def test_verify_reads_standard_input(capsys, monkeypatch, data_dir):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO((data_dir / "p4c6r-koyama-1.txt").read_text()))
+    code, out, err = run(capsys, "verify", "-", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["valid"] and data["total"] == 5625 and data["format"] == "irving"
+
+
+@pytest.fixture
+def exported(capsys, tmp_path):
+    path = tmp_path / "p3c3.json"
+    assert run(capsys, "export", "-r", "p3c3", "-s", "minimax", "-o", path)[0] == 0
+    return path
+
+
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("average", 9.5, "stats say average 9.5, the tree gives"),
+        ("average", "2.9", "stats say average '2.9'"),
+        ("average", True, "stats say average True"),
+        ("total", 74.0001, "stats say total 74.0001"),
+        ("worst_secrets", ["111"], "stats say worst_secrets ['111']"),
+        ("colour", "red", "unknown field 'colour'"),
+    ],
+)
+def test_verify_checks_every_recorded_statistic(capsys, exported, field, value, message):
+    data = json.loads(exported.read_text())
+    data["stats"][field] = value
+    exported.write_text(json.dumps(data))
+    code, out, err = run(capsys, "verify", exported)
+    assert code == 1 and err.count("\n") == 1 and message in err
+
+
+def test_verify_accepts_the_written_average_and_checks_worst_secrets(capsys, exported):
+    data = json.loads(exported.read_text())
+    assert "average" in data["stats"] and run(capsys, "verify", exported)[0] == 0
+    data["stats"]["worst_secrets"] = []  # wrong: some secrets need the worst case
+    exported.write_text(json.dumps(data))
+    code, _, err = run(capsys, "verify", exported)
+    assert code == 1 and "worst_secrets []" in err
+
+
+def test_a_strategy_file_plays_wherever_a_strategy_does(capsys, tmp_path, data_dir):
+    """`-s FILE` worked in export only, and there only with -r for a file of another game
+    than p4c6 ("the file is a strategy for p3c3r, not p4c6r")."""
+    path = tmp_path / "m.json"
+    assert run(capsys, "export", "-s", "minimax", "-r", "p3c3", "-o", path)[0] == 0
+    code, out, _ = run(capsys, "export", "-s", path, "--format", "irving", "--out", "-")
+    assert code == 0 and out.startswith("27(")  # the file's game: 27 secrets
+    code, out, _ = run(capsys, "simulate", "-s", path, "-n", "50", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["rules"] == "p3c3r" and sum(data["histogram"]) == 50
+    assert data["worst"] <= 4  # the minimax tree's worst case
+    code, out, _ = run(capsys, "solve", "-s", path, "123", "--json")
+    assert code == 0 and json.loads(out)[-1]["guess"] == "123"
+    knuth = data_dir / "p4c6r-knuth.txt"  # an Irving file: for the game given, p4c6 by default
+    code, out, _ = run(capsys, "solve", "-s", knuth, "3632")
+    assert code == 0 and out.splitlines()[0].startswith("1122 ")
+    code, _, err = run(capsys, "simulate", "-s", path, "--pool", "consistent")
+    assert code == 2 and "--pool consistent" in err and err.count("\n") == 1
+    code, _, err = run(capsys, "simulate", "-s", path, "-r", "p4c6")
+    assert code == 2 and "strategy for p3c3r, not p4c6r" in err
+
+
+def test_a_drawn_seed_is_said_and_replays(capsys, tmp_path):
+    """A random strategy's seed, drawn when --seed is not given, was never shown: the game or
+    tree could not be had again."""
+    path = tmp_path / "r.json"
+    code, out, _ = run(capsys, "export", "-s", "random", "-r", "p3c4", "-o", path, "--json")
+    first = json.loads(out)
+    again = tmp_path / "again.json"
+    code, out, _ = run(capsys, "export", "-s", "random", "-r", "p3c4", "-o", again, "--seed", first["seed"])
+    assert code == 0 and again.read_text() == path.read_text()
+    code, out, _ = run(capsys, "solve", "-s", "random", "-r", "p3c4", "123")
+    seed = int(out.splitlines()[-1].split("--seed ")[1].split()[0])
+    code, replay, _ = run(capsys, "solve", "-s", "random", "-r", "p3c4", "123", "--seed", seed)
+    assert replay.splitlines()[:-1] == out.splitlines()[:-1]
+    code, out, _ = run(capsys, "solve", "-s", "minimax", "-r", "p3c4", "123")
+    assert "seed" not in out  # nothing drawn for a strategy without chance

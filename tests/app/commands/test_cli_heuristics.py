@@ -1,0 +1,135 @@
+"""``mastermind heuristics`` and ``mastermind simulate`` from the command line."""
+
+import json
+
+import pytest
+
+from mastermind.app.cli import main
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_heuristics_json_p4c6(capsys):
+    code, out, err = run(capsys, "heuristics", "--json")
+    rows = json.loads(out)
+    assert code == 0 and err == ""
+    assert [r["strategy"] for r in rows] == [
+        "minimax",
+        "expected-size",
+        "entropy",
+        "most-parts",
+        "simple",
+        "random",
+    ]
+    keys = {"strategy", "first_guess", "total", "secrets", "average", "worst", "histogram", "worst_secrets"}
+    assert all(set(r) == keys for r in rows)
+    by_name = {r["strategy"]: r for r in rows}
+    assert by_name["minimax"]["first_guess"] == "1122" and by_name["minimax"]["total"] == 5801
+    assert by_name["expected-size"]["worst_secrets"] == ["1652", "3442", "5533"]
+    assert by_name["simple"]["histogram"] == [1, 4, 25, 108, 305, 602, 196, 49, 6]
+    assert by_name["most-parts"]["average"] == round(5668 / 1296, 6)
+
+
+def test_heuristics_selected_strategies_pool_and_table(capsys):
+    code, out, _ = run(
+        capsys,
+        "heuristics",
+        "-r",
+        "p3c4",
+        "--strategy",
+        "entropy",
+        "-s",
+        "simple",
+        "--pool",
+        "consistent",
+        "--json",
+    )
+    rows = json.loads(out)
+    assert code == 0 and [r["strategy"] for r in rows] == ["entropy", "simple"]
+    assert all(r["secrets"] == 64 for r in rows)
+    code, out, _ = run(capsys, "heuristics", "-r", "p3c4", "-s", "minimax", "--tie-break", "sorted")
+    assert code == 0 and "minimax" in out and "histogram" in out
+
+
+def test_heuristics_random_is_seeded(capsys):
+    argv = ("heuristics", "-s", "random", "--seed", "5", "--json", "--no-cache")  # played twice
+    outs = [run(capsys, *argv)[1] for _ in range(2)]
+    assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize(
+    "args, word",
+    [
+        (["heuristics", "-s", "knuth"], "strategy 'knuth'"),
+        (["heuristics", "--pool", "most"], "pool 'most'"),
+        (["heuristics", "--tie-break", "last"], "tie-break 'last'"),
+        (["simulate", "-s", "nope"], "strategy 'nope'"),
+        (["simulate", "--games", "0"], "--games"),
+        (["heuristics", "-r", "p4c6x"], "cannot read rules"),
+        (["optimal", "-r", "p7c9", "--memory-limit", "1"], "memory-limit"),  # heuristics stream instead
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys, args, word):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert word in err and err.count("\n") == 1 and err.startswith("error: ")
+
+
+def test_simulate_json(capsys):
+    code, out, err = run(capsys, "simulate", "-s", "minimax", "--games", "400", "--seed", "7", "--json")
+    data = json.loads(out)
+    assert code == 0 and err == ""  # no progress bar when not on a terminal
+    assert data["games"] == 400 and sum(data["histogram"]) == 400 and data["seed"] == 7
+    assert data["ci95"][0] < data["mean"] < data["ci95"][1] and data["worst"] <= 5
+    again = json.loads(run(capsys, "simulate", "-s", "minimax", "--games", "400", "--seed", "7", "--json")[1])
+    assert again == data
+
+
+def test_simulate_text(capsys):
+    code, out, _ = run(capsys, "simulate", "-r", "p3c3", "-s", "random", "-n", "50")
+    assert code == 0 and "95% CI" in out and "histogram" in out
+
+
+def test_simulate_beyond_the_memory_limit_uses_rows(capsys):
+    # 4096 codes need 16 MiB for the table; a 1 MiB limit forces computed answers
+    code, out, err = run(
+        capsys, "simulate", "-r", "p4c8", "-s", "simple", "-n", "20", "--memory-limit", "0.001", "--json"
+    )
+    assert code == 0, err
+    assert json.loads(out)["games"] == 20
+
+
+@pytest.mark.integration
+def test_simulate_shows_a_progress_bar_on_a_terminal():
+    pexpect = pytest.importorskip("pexpect", reason="pexpect (extra: test) is not installed")
+    import sys
+
+    # random play has no shared positions to remember: enough work for the bar to show
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "mastermind.app.cli", "simulate", "-s", "random", "-n", "3000"],
+        encoding="utf-8",
+        timeout=180,
+        dimensions=(40, 120),
+    )
+    child.expect_exact("simulating random")
+    child.expect_exact("95% CI")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "Traceback" not in child.before
+
+
+def test_simulate_time_limit_covers_solving_the_game(capsys):
+    """`simulate -s optimal --time-limit 3` on p4c8 ran on for minutes: the limit applied
+    only to the games, not to solving the game for the optimal strategy (about 40 s)."""
+    assert main(["simulate", "-r", "p4c8", "-s", "optimal", "-n", "100", "--time-limit", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["stopped"] == "time limit" and data["games"] == 0 and data["games_asked"] == 100
+    assert data["histogram"] == [] and data["worst"] == 0 and data["mean"] is None  # the usual fields
+    assert main(["simulate", "-r", "p3c3", "-s", "optimal", "-n", "50", "--time-limit", "60", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "stopped" not in data and sum(data["histogram"]) == 50 and data["worst"] <= 4

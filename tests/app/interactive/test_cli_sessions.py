@@ -1,0 +1,126 @@
+"""``mastermind assist`` and ``mastermind play`` driven through standard input."""
+
+import json
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from mastermind.app.interactive.codemaker import pick_secret
+from mastermind.core.game import Rules
+
+KNUTH_ANSWERS = "\n1B0W\n\n0B1W\n\n1B2W\n\n1B1W\n\n4B0W\n"  # Enter, feedback: the 3632 game
+
+
+def test_assist_full_game(cli):
+    code, out, err = cli(["assist"], KNUTH_ANSWERS)
+    assert code == 0 and "Traceback" not in err
+    lines = out.splitlines()
+    assert lines[1] == "Turn 1 - 1296 candidates - suggested guess: 1122"
+    headers = [line for line in lines if line.startswith("Turn ")]
+    assert headers[1:] == [
+        "Turn 2 - 256 candidates - suggested guess: 1344",
+        "Turn 3 - 44 candidates - suggested guess: 3526",
+        "Turn 4 - 7 candidates - suggested guess: 1462",
+        "Turn 5 - 1 candidate - suggested guess: 3632",
+    ]
+    assert "Solved: the secret is 3632, found in 5 guesses." in lines
+    assert lines[-6:] == [
+        "turn  guess  feedback  left",
+        "   1  1122   1B0W       256",
+        "   2  1344   0B1W        44",
+        "   3  3526   1B2W         7",
+        "   4  1462   1B1W         1",
+        "   5  3632   4B0W         0",
+    ]
+
+
+def test_assist_undo_inconsistent_impossible_list_why(cli):
+    text = (
+        "1B0W\n"  # feedback typed straight away for 1122
+        "1344\n0B1W\n"  # the guess typed, then its feedback
+        "list\n3B1W\n"  # impossible: refused at once
+        "1111\n4B0W\n"  # contradicts: 1111 cannot be the secret
+        "undo\nundo\n"  # the guess, then turn 2
+        "why\n\n1B2W\nquit\n"
+    )
+    code, out, err = cli(["assist"], text)
+    assert code == 0 and err == ""
+    assert "44 candidates:\n3523 3525" in out
+    assert "impossible feedback 3B1W: 3 black and 1 white never occurs" in out
+    assert "4B0W to 1111 contradicts 0B1W to 1344 (turn 2)" in out
+    assert "Guess 1344 (0B1W) taken back.\nTurn 2 - 256 candidates" in out
+    assert "how 1344 splits the candidates:" in out and "1B2W       21" in out
+    assert out.rstrip().endswith("   2  1344   1B2W        21")
+
+
+def test_assist_end_of_input_and_json(cli):
+    code, out, err = cli(["assist", "--strategy", "expected-size"], "\n1B1W\n")
+    assert code == 0 and "Stopped after 1 guess" in out and "Traceback" not in err
+    code, out, err = cli(["assist", "--json", "--rules", "p3c3"], "\n0B0W\n\n3B0W\n")
+    data = json.loads(out)  # standard output holds the record only
+    assert code == 0 and data["solved"] and data["secret"] == "333" and data["guesses"] == 2
+    assert "Turn 1 - 27 candidates" in err
+
+
+def test_play_game_with_invalid_guess_hint_and_win(cli):
+    r = Rules(4, 6)
+    secret = r.code_text(pick_secret(r, 11))
+    wrong = "1111" if secret != "1111" else "2222"
+    code, out, err = cli(["play", "--seed", "11"], f"{wrong}\n99\nhint\n{secret}\n")
+    assert code == 0 and err == ""
+    assert "guess 2> 99\ncode '99' has 2 pegs" in out
+    assert "guess 2> hint\nhint: " in out
+    assert f"guess 2> {secret}\n4B0W - solved in 2 guesses." in out
+
+
+def test_play_give_up_and_json(cli):
+    r = Rules(3, 5, repeat=False)
+    code, out, err = cli(["play", "--seed", "4", "--rules", "p3c5n", "--json"], "give up\n")
+    data = json.loads(out)
+    assert code == 0 and data["gave_up"] and data["secret"] == r.code_text(pick_secret(r, 4))
+    assert "The secret was" in err
+
+
+def test_play_without_seed_tells_the_seed(cli):
+    code, out, _ = cli(["play"], "quit\n")
+    assert code == 0 and "replay this secret with --seed" in out
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["assist", "--strategy", "clever"], "unknown strategy"),
+        (["play", "--seed", "-1"], "'--seed': must be at least 0, got -1"),
+        (["play", "--pool", "some"], "unknown pool 'some'"),
+        (["assist", "--rules", "p4c3n"], "colors must be at least pegs"),
+    ],
+)
+def test_bad_options(cli, args, message):
+    code, out, err = cli(args, "")
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
+def mastermind(*args):
+    return subprocess.Popen(
+        [sys.executable, "-m", "mastermind.app.cli", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.mark.integration
+def test_real_process_pipe_ctrl_d_and_ctrl_c():
+    # Ctrl-D: the pipe closes mid-game
+    proc = mastermind("assist")
+    out, err = proc.communicate("\n1B0W\n", timeout=120)
+    assert proc.returncode == 0 and "Traceback" not in err and "Stopped after 1 guess" in out
+    # Ctrl-C while waiting for a line
+    proc = mastermind("play", "--seed", "1")
+    assert proc.stdout.readline().startswith("I have picked a secret code")
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err and "interrupted" in err

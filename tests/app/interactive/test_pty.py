@@ -1,0 +1,64 @@
+"""Once through a real terminal (a pseudo-terminal via pexpect): prompts, Ctrl-D, Ctrl-C."""
+
+import sys
+import time
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect", reason="pexpect (extra: test) is not installed")
+
+pytestmark = pytest.mark.integration
+
+
+def spawn(*args):
+    # generous timeout: a fresh process may compile numba kernels on a loaded machine
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "mastermind.app.cli", *args],
+        encoding="utf-8",
+        timeout=180,
+        dimensions=(40, 120),
+    )
+
+
+def expect(child, text):
+    try:
+        child.expect_exact(text)
+    except pexpect.TIMEOUT:  # pragma: no cover - diagnostics only
+        pytest.fail(f"no {text!r} on the terminal; last output: {child.before[-500:]!r}")
+
+
+def ended(child):
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Traceback" not in child.before
+    return child.exitstatus
+
+
+def test_assist_in_a_terminal_then_ctrl_d():
+    child = spawn("assist")
+    expect(child, "Turn 1 - 1296 candidates - suggested guess: 1122")
+    expect(child, "guess [1122]> ")
+    child.sendline("")
+    expect(child, "feedback for 1122> ")
+    child.sendline("3B1W")
+    expect(child, "impossible feedback 3B1W")
+    expect(child, "feedback for 1122> ")
+    child.sendline("1B0W")
+    expect(child, "Turn 2 - 256 candidates - suggested guess: 1344")
+    expect(child, "guess [1344]> ")
+    child.sendeof()
+    expect(child, "Stopped after 1 guess, 256 candidates left.")
+    assert ended(child) == 0
+
+
+def test_play_in_a_terminal_then_ctrl_c():
+    child = spawn("play", "--seed", "3")
+    expect(child, "guess 1> ")
+    child.sendline("1234")
+    child.expect(r"\dB\dW")
+    expect(child, "guess 2> ")
+    time.sleep(0.2)  # let it settle in the line editor
+    child.sendintr()
+    expect(child, "interrupted")
+    assert ended(child) == 130

@@ -1,0 +1,96 @@
+"""info, score, partition and the shared error handling of the CLI."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from mastermind.app.cli import main
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_score(capsys):
+    assert run(capsys, "score", "3632", "3526") == (0, "1B2W\n", "")
+    code, out, _ = run(capsys, "score", "1 2 3 4", "4,3,2,1", "--json")
+    assert code == 0 and json.loads(out)["feedback"] == "0B4W"
+
+
+def test_info_json(capsys):
+    code, out, _ = run(capsys, "info", "--rules", "p4c6", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["codes"] == 1296 and data["n_answers"] == 14
+    assert data["canonical_first_guesses"] == ["1111", "1112", "1122", "1123", "1234"]
+    code, out, _ = run(capsys, "info", "--pegs", "5", "--colors", "8", "--no-repeat", "--json")
+    data = json.loads(out)
+    assert data["rules"] == "p5c8n" and data["codes"] == 6720 and data["canonical_first_guesses"] == ["12345"]
+
+
+def test_partition_json(capsys):
+    code, out, _ = run(capsys, "partition", "1111", "1112", "1122", "1123", "1234", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["rules"] == "p4c6r"
+    rows = {r["answer"]: r["counts"] for r in data["rows"]}
+    assert rows["0B0W"] == [625, 256, 256, 81, 16]
+    assert rows["1B1W"] == [0, 156, 208, 230, 252]
+    assert len(rows) == 14
+    assert data["largest"] == [625, 317, 256, 276, 312]
+    assert data["parts"] == [5, 11, 13, 14, 14]
+    assert data["expected_size"][2] == pytest.approx(204.535, abs=1e-3)
+    assert data["entropy_bits"][4] == pytest.approx(3.0567, abs=1e-4)
+
+
+def test_partition_table_text(capsys):
+    code, out, _ = run(capsys, "partition", "1122", "--rules", "p4c6")
+    assert code == 0 and "256" in out and "largest" in out
+
+
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["info", "--rules", "p0c6"], "pegs"),
+        (["info", "--rules", "p5c4n"], "colors"),
+        (["info", "--rules", "banana"], "banana"),
+        (["score", "1123", "11234"], "11234"),
+        (["score", "1173", "1123"], "'7'"),
+        (["partition", "1123", "--rules", "p4c6n"], "repeats"),
+        (["info", "--rules", "p4c6", "--pegs", "3"], "either"),
+        (["partition", "1111", "--rules", "p9c9", "--memory-limit", "0"], "memory-limit"),
+        (["nosuchcommand"], "nosuchcommand"),
+        (["score", "1234"], "Missing"),
+    ],
+)
+def test_bad_input_one_line_exit_2(capsys, args, needle):
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and needle in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.integration
+def test_console_script_exit_code():
+    proc = subprocess.run(
+        [sys.executable, "-m", "mastermind.app.cli", "score", "3632", "3B1W"], capture_output=True, text=True
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("error:")
+
+
+def test_no_command_prints_the_help_and_nothing_on_stderr(capsys):
+    code, out, err = run(capsys)
+    assert code == 2 and "Commands" in out and err == ""  # (it wrote an empty line there)
+
+
+def test_the_memory_limit_is_advised_only_where_the_command_has_it(capsys, tmp_path):
+    code, out, err = run(capsys, "optimal", "-r", "p6c6")
+    assert code == 2 and "2.03 GiB" in err and "above the memory limit of 2.00 GiB" in err
+    assert err.rstrip().endswith("raise it with --memory-limit")
+    code, out, err = run(capsys, "results", "--games", "p6c6", "--table", "optimal", "--out", str(tmp_path))
+    assert code == 2 and "above the memory limit" in err and "--memory-limit" not in err  # (results has none)

@@ -1,0 +1,91 @@
+"""The heuristic played beside a long exact search: the strategy a search stopped before
+finding one of its own reports."""
+
+import dataclasses
+import json
+
+from mastermind.app.cli import main
+from mastermind.app.fallback import Fallback, wanted
+from mastermind.core.formats import read_tree
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.exact import Limits, Problem, solve
+from mastermind.engines.registry import strategy_tree
+from mastermind.engines.result import Status
+
+
+def _stopped(result, upper=None, tree=None, stats=None):
+    """``result`` as a search stopped early would give it."""
+    status = Status.FEASIBLE if tree is not None else Status.UNKNOWN
+    return dataclasses.replace(
+        result, status=status, value=upper, upper_bound=upper, tree=tree, stats=stats, stopped="time limit"
+    )
+
+
+def test_a_stopped_search_without_a_strategy_takes_the_heuristics():
+    table = CodeTable(Rules(3, 4))
+    proven = solve(table)
+    fallback = Fallback(table)
+    fallback.wait(60)
+    heuristic = strategy_tree("entropy", table).stats(table).total
+    assert heuristic > proven.total  # so that the cases below differ
+    better = fallback.improve(_stopped(proven))
+    assert better.upper_bound == better.total == heuristic and better.found_by == "entropy"
+    assert better.tree.stats(table).total == heuristic and better.stats.total == heuristic
+    # the search's own strategy, when at least as good, stays; a proven answer is never touched
+    own = fallback.improve(_stopped(proven, proven.total, proven.tree, proven.stats))
+    assert own.upper_bound == proven.total and own.found_by is None
+    assert fallback.improve(proven) is proven
+
+
+def test_a_heuristic_stopped_before_it_finished_gives_nothing():
+    table = CodeTable(Rules(4, 7))
+    fallback = Fallback(table, "minimax")
+    fallback.stop()
+    fallback.wait(60)
+    assert fallback.done() is None
+    result = _stopped(solve(CodeTable(Rules(4, 7)), limits=Limits(time_limit=0.5)))
+    assert fallback.improve(result) is result
+
+
+def test_only_big_plain_searches_get_one():
+    big, small = CodeTable(Rules(4, 8), full=False), CodeTable(Rules(4, 7), full=False)
+    assert wanted(big, Problem()) and not wanted(small, Problem())
+    opening = big.rules.parse_code("1123")
+    for options in (
+        {"objective": "worst"},
+        {"max_guesses": 6},
+        {"pool": "consistent"},
+        {"first_guess": opening},
+    ):
+        assert not wanted(big, Problem(**options))
+
+
+def test_optimal_stopped_early_reports_the_heuristics_strategy(capsys, tmp_path):
+    # p4c8 takes the search over 30 s on this machine: after 4 s it has no strategy of its own,
+    # and entropy has played every secret long before
+    path = tmp_path / "best.json"
+    args = ["optimal", "-r", "p4c8", "--time-limit", "4", "--json", "--no-cache", "--progress", "json"]
+    code = main([*args, "--out", str(path)])
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert code == 0 and data["proven"] is False and data["stopped"] == "time limit"
+    table = CodeTable(Rules(4, 8))
+    heuristic = strategy_tree("entropy", table).stats(table).total
+    assert data["lower_bound"] < data["upper_bound"] <= heuristic
+    if data.get("found_by") == "entropy":
+        assert data["upper_bound"] == data["total"] == heuristic
+    # the progress lines carry the same best strategy: the last says what the answer says
+    end = json.loads(err.strip().splitlines()[-1])
+    assert end["event"] == "end" and end["upper_bound"] == data["upper_bound"]
+    assert end.get("found_by") == data.get("found_by")
+    tree, _ = read_tree(path.read_text(), "json", table.rules)
+    assert tree.stats(table).total == data["upper_bound"]
+
+
+def test_a_stopped_search_with_out_dash_keeps_standard_output_for_the_strategy(capsys):
+    # the tree is the output; the report of the stopped search goes to standard error
+    code = main(["optimal", "-r", "p4c8", "--time-limit", "2", "--no-cache", "--out", "-"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "lower bound" in err and "not proven" in err
+    tree, _ = read_tree(out, "json", Rules(4, 8))
+    assert tree.root.candidates == 4096

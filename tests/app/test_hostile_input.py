@@ -1,0 +1,611 @@
+"""Every command fed hostile input: one line on standard error and exit code 2, never a traceback.
+
+Most cases run in-process through :func:`mastermind.app.cli.main` (fast); a few go through a
+subprocess, as a user would meet them. The commands and their options are read from the CLI
+itself, so a new command or option is covered without editing this file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+import typer
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mastermind.app.cli import build_app, main
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ENV = {**os.environ, "PYTHONPATH": ROOT}  # this checkout's code, whatever is installed
+
+# values no option accepts: negative, not finite, not ASCII digits, empty, not numbers, too long
+HOSTILE = ["-1", "nan", "inf", "³⁶³²", "", "9" * 5000, "10" * 20, "p4c6\x00"]
+MORE_HOSTILE = HOSTILE + ["-inf", "1e999", "1.5e400", "\u202e12", "①②③④", "abc"]
+# options whose hostile values may be fine (paths) are tested on their own below
+PATH_OPTIONS = {"--out", "--plot", "--checkpoint"}  # --checkpoint: see tests/engines/exact/test_frontier.py
+# a game small enough that valid options finish at once
+# (results takes no --rules: given -r, every value was refused as an unknown option, unseen)
+REQUIRED = {"plot": ["--out", "plot.svg"]}  # options a command cannot run without
+SMALL = {
+    "table": ["-p", "2", "-c", "2"],
+    "results": ["--games", "p2c2", "--table", "optimal"],
+    "plot": ["-r", "p2c2", *REQUIRED["plot"]],
+}
+SLOW_COMMANDS = {"table", "compare", "results"}  # start a solver process: only errors found before it
+
+
+def commands() -> dict:
+    group = typer.main.get_command(build_app())
+    return dict(group.commands)
+
+
+def value_options(command) -> list[str]:
+    """The long names of the options of ``command`` that take a value."""
+    names = []
+    for param in command.params:
+        if getattr(param, "is_flag", False) or param.param_type_name != "option":
+            continue
+        longs = [o for o in param.opts if o.startswith("--")]
+        if longs and longs[0] not in PATH_OPTIONS:
+            names.append(longs[0])
+    return names
+
+
+COMMANDS = commands()
+GAME_OPTIONS = {"--rules", "--pegs", "--colors"}
+
+
+def run(argv: list[str], stdin: str = "", monkeypatch=None, capsys=None) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(code: int, err: str, argv) -> None:
+    assert "Traceback" not in err and "internal error" not in err, (argv, err)
+    assert code == 2, (argv, code, err)
+    assert err.count("\n") == 1 and err.startswith("error: "), (argv, err)
+
+
+def small_game(name: str) -> list[str]:
+    return SMALL.get(name, ["-r", "p2c2"])
+
+
+def test_every_command_is_covered():
+    assert {
+        "info",
+        "score",
+        "partition",
+        "assist",
+        "play",
+        "solve",
+        "export",
+        "verify",
+        "heuristics",
+        "simulate",
+        "table",
+        "compare",
+        "bounds",
+        "cpsat",
+        "static",
+        "game-value",
+        "optimal",
+    } <= set(COMMANDS)
+
+
+# ---- every option of every command, every hostile value ------------------------------------
+CASES = [(name, option) for name, command in sorted(COMMANDS.items()) for option in value_options(command)]
+
+
+@pytest.mark.parametrize("name, option", CASES)
+def test_hostile_option_values(name, option, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)  # results writes into ./results when a value is accepted
+    for value in HOSTILE:
+        if option in GAME_OPTIONS:  # given alone: the value itself is what is wrong
+            argv = [name, option, value, *REQUIRED.get(name, [])]
+        else:
+            argv = [name, *small_game(name), option, value]
+        if name in ("score", "solve", "partition"):
+            argv[1:1] = ["11"] * (2 if name == "score" else 1)
+        if name == "verify":
+            argv[1:1] = ["/dev/null"]
+        code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+        assert_one_line_error(code, err, argv)
+        # the value itself must be what is refused, not the command line around it
+        assert "No such option" not in err and "Missing " not in err, argv
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_help_and_conflicting_games(name, monkeypatch, capsys):
+    for flag in ("-h", "--help"):
+        code, out, err = run([name, flag], monkeypatch=monkeypatch, capsys=capsys)
+        assert code == 0 and err == "" and "Usage: mastermind" in out
+        assert "<bool>" not in out and "{" not in out.split("\n", 3)[1]
+    options = {o for p in COMMANDS[name].params for o in p.opts}
+    if "--rules" in options and "--pegs" in options:
+        argv = [name, "--rules", "p2c2", "--pegs", "3"]
+        assert_one_line_error(*run(argv, monkeypatch=monkeypatch, capsys=capsys)[::2], argv)
+
+
+def test_version(capsys, monkeypatch):
+    code, out, err = run(["--version"], monkeypatch=monkeypatch, capsys=capsys)
+    from importlib.metadata import version
+
+    assert code == 0 and out == f"mastermind {version('mastermind-strategies')}\n"
+
+
+# ---- the defects of issue 15, one by one ---------------------------------------------------
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["heuristics", "--seed", "-1"], "'--seed': must be at least 0, got -1"),
+        (["simulate", "--seed", "-1"], "--seed"),
+        (["export", "--seed", "-1"], "--seed"),
+        (["assist", "--seed", "-1"], "--seed"),
+        (["play", "--seed", "-1"], "--seed"),
+        (["solve", "11", "--seed", "-1"], "--seed"),
+        (["compare", "--seed", "-1"], "--seed"),
+        (["score", "³⁶", "12"], "colour '³'"),
+        (["score", "12", "①②"], "colour '①'"),
+        (["solve", "①②"], "colour '①'"),
+        (["optimal", "--first", "³⁶"], "colour '³'"),
+        (["partition", "11", "--memory-limit", "nan"], "positive number of GiB, got nan"),
+        (["partition", "11", "--memory-limit", "inf"], "got inf"),
+        (["partition", "11", "--memory-limit", "-1"], "got -1"),
+        (["partition", "11", "--memory-limit", "0"], "got 0"),
+        (["compare", "--time-limit", "inf"], "positive number of seconds, got inf"),
+        (["compare", "--time-limit", "nan"], "got nan"),
+        (["table", "--time-limit", "0"], "got 0"),
+        (["table", "--cpsat-time", "-1"], "0 or more seconds, got -1"),
+        (["cpsat", "--time-limit", "inf"], "got inf"),
+        (["static", "--time-limit", "-1"], "got -1"),
+        (["cpsat", "--workers", "100000"], "'--workers': must be at most 256, got 100000"),
+        (["static", "--workers", "0"], "got 0"),
+        (["table", "--workers", "-1"], "got -1"),
+        (["optimal", "--jobs", "100000"], "must be at most 1024"),
+        (["optimal", "--max-guesses", "9" * 5000], "--max-guesses"),
+        (["game-value", "p2c2", "--rules", "p3c3"], "given twice"),
+        (["game-value", "p2c2", "--pegs", "2"], "given twice"),
+        (["info", "--rules", "p2c2", "--no-repeat"], "not both"),
+        (["simulate", "--games", "1" + "0" * 30], "--games"),
+        (["verify", ""], "the file name is empty"),
+        (["score", "1" * 100000, "12"], "(100000 characters) has 100000 pegs"),  # not echoed whole
+    ],
+)
+def test_listed_defects_are_one_line_errors(argv, needle, monkeypatch, capsys):
+    name = argv[0]
+    if "-r" not in argv and "--rules" not in argv and name != "game-value":
+        argv = [name, *small_game(name), *argv[1:]]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert needle in err
+
+
+def test_out_of_reach_game_says_so_in_readable_units(monkeypatch, capsys):
+    # optimal needs the whole score table (heuristics stream rows where the table is too big)
+    code, out, err = run(["optimal", "-r", "p20c35"], monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, "p20c35")
+    assert "out of reach" in err and "about 10^31 codes" in err and "10^50 TiB" in err
+    code, out, err = run(["optimal", "-r", "p6c9"], monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, "p6c9")
+    assert "263.0 GiB" in err and "--memory-limit" in err  # in reach: say how
+
+
+def test_cpsat_depth_100_is_refused_with_its_estimate(monkeypatch, capsys):
+    code, out, err = run(["cpsat", "--depth", "100"], monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, "cpsat --depth 100")
+    assert "out of reach: about 10^110 nodes" in err and "TiB of memory" in err
+
+
+# ---- files: --out, --plot and verify ------------------------------------------------------
+@pytest.mark.parametrize("name", ["export", "optimal"])
+def test_out_refusals(name, tmp_path, monkeypatch, capsys):
+    locked = tmp_path / "locked.json"
+    locked.write_text("keep")
+    os.chmod(locked, 0o444)
+    for target, needle in (
+        (tmp_path, "is a directory"),
+        (locked, "read-only"),
+        (tmp_path / "no" / "x.json", "does not exist"),
+    ):
+        argv = [name, "-r", "p2c2", "--out", str(target)]
+        code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+        assert_one_line_error(code, err, argv)
+        assert needle in err and out == ""
+    assert locked.read_text() == "keep"
+
+
+@pytest.mark.parametrize("name", ["export", "optimal"])
+def test_out_writes_with_the_usual_mode_through_symlinks(name, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    target = tmp_path / "tree.json"
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    code, out, err = run([name, "-r", "p2c2", "--out", str(link)], monkeypatch=monkeypatch, capsys=capsys)
+    assert code == 0 and link.is_symlink()
+    umask = os.umask(0)
+    os.umask(umask)
+    assert os.stat(target).st_mode & 0o777 == 0o666 & ~umask
+    assert json.loads(target.read_text())["rules"] == "p2c2r"
+    code, out, err = run([name, "-r", "p2c2", "--out", "-"], monkeypatch=monkeypatch, capsys=capsys)
+    assert code == 0 and json.loads(out)["rules"] == "p2c2r" and not os.path.exists("-")
+
+
+def test_plot_refusals(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("matplotlib", reason="--plot needs the plot extra")
+    for target, needle in (
+        (tmp_path, "is a directory"),
+        ("-", "would mix the picture with the table"),
+        (tmp_path / "h.txt", "name it .png or .svg"),
+    ):
+        argv = ["compare", "-r", "p2c2", "--plot", str(target)]
+        code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+        assert_one_line_error(code, err, argv)
+        assert needle in err
+
+
+def hostile_files(folder) -> dict:
+    """Name -> (path, exit code): 2 when the file cannot be read, 1 when it is no strategy."""
+    files = {
+        "binary": (b"\x00\xff\xfe" * 50, 2),
+        "truncated": (b'{"rules": "p2c2", "tree": {"candidates": 4,', 1),
+        "deep list": (b'{"rules": "p2c2", "tree": ' + b"[" * 10**6 + b"]" * 10**6 + b"}", 1),
+        "deep object": (b'{"rules": "p2c2", "tree": ' + b'{"a": ' * 10**6 + b"1" + b"}" * 10**6 + b"}", 1),
+        "huge integer": (
+            b'{"rules": "p2c2", "tree": {"candidates": ' + b"9" * 5000 + b', "guess": "11"}}',
+            1,
+        ),
+        "huge Irving count": (b"9" * 5000 + b"(11: 0)", 1),
+        "count past int64": (
+            b'{"rules": "p2c2", "tree": {"candidates": ' + str(2**63).encode() + b', "guess": "11"}}',
+            1,
+        ),
+        "count past the codes": (b'{"rules": "p2c2", "tree": {"candidates": 5, "guess": "11"}}', 1),
+        "wrong types": (b'{"rules": 4, "tree": []}', 1),
+        "empty": (b"", 1),
+        "unicode digits": ("³⁶(①②: 0)".encode(), 1),
+    }
+    paths = {}
+    for name, (data, code) in files.items():
+        path = folder / (name.replace(" ", "-") + ".json")
+        path.write_bytes(data)
+        paths[name] = (path, code)
+    paths["directory"] = (folder, 2)
+    paths["missing"] = (folder / "missing.json", 2)
+    return paths
+
+
+def test_verify_hostile_files(tmp_path, monkeypatch, capsys):
+    # verify's contract: 1 for a file that is no valid strategy, 2 for one it cannot read
+    for name, (path, expected) in hostile_files(tmp_path).items():
+        code, out, err = run(["verify", str(path)], monkeypatch=monkeypatch, capsys=capsys)
+        assert "Traceback" not in err and "internal error" not in err, (name, err)
+        assert code == expected and err.count("\n") == 1 and err.startswith("error: "), (name, code, err)
+
+
+# ---- what people type at the prompts -------------------------------------------------------
+TYPED = [
+    "³⁶",
+    "①②",
+    "1B",
+    "1W",
+    "0",
+    "B",
+    "W",
+    "-",
+    "undo",
+    "undo",
+    "",
+    "9" * 5000,
+    "\x00",
+    "1B1B1B",
+    "help",
+    "hint",
+    "history",
+    "12",
+    "2B",
+]
+
+
+@pytest.mark.parametrize("name", ["assist", "play"])
+def test_sessions_survive_anything_typed(name, monkeypatch, capsys):
+    code, out, err = run(
+        [name, "-r", "p2c2", "--seed", "3"],
+        stdin="\n".join(TYPED) + "\n",
+        monkeypatch=monkeypatch,
+        capsys=capsys,
+    )
+    assert code == 0 and "Traceback" not in out + err and "internal error" not in err
+
+
+@given(st.lists(st.text(max_size=8), max_size=6))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_assist_with_random_lines(monkeypatch, capsys, lines):
+    code, out, err = run(
+        ["assist", "-r", "p2c3"], stdin="\n".join(lines) + "\n", monkeypatch=monkeypatch, capsys=capsys
+    )
+    assert code == 0 and "Traceback" not in out + err
+
+
+# ---- hypothesis over whole command lines ---------------------------------------------------
+# commands that finish at once and take values (``strategies`` takes none)
+FAST = sorted(name for name in set(COMMANDS) - SLOW_COMMANDS if value_options(COMMANDS[name]))
+token = st.one_of(
+    st.sampled_from(MORE_HOSTILE),
+    st.text(max_size=6),
+    st.integers(-(10**30), 10**30).map(str),
+    st.floats().map(str),
+)
+
+
+@st.composite
+def command_lines(draw):
+    name = draw(st.sampled_from(FAST))
+    options = value_options(COMMANDS[name])
+    argv = [name, *small_game(name)]
+    for _ in range(draw(st.integers(1, 3))):
+        argv += [draw(st.sampled_from(options)), draw(token)]
+    return argv
+
+
+@given(command_lines())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_random_command_lines(monkeypatch, capsys, argv):
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert "Traceback" not in err and "internal error" not in err, (argv, err)
+    assert code in (0, 1, 2), (argv, code)
+    if code == 2:
+        assert err.count("\n") == 1 and err.startswith("error: "), (argv, err)
+
+
+# ---- a few through a real process ----------------------------------------------------------
+@pytest.mark.parametrize(
+    "argv, stdin",
+    [
+        (["heuristics", "--seed", "-1"], ""),
+        (["score", "³⁶³²", "1234"], ""),
+        (["cpsat", "--depth", "100"], ""),
+    ],
+)
+@pytest.mark.integration
+def test_subprocess_one_line_exit_2(argv, stdin):
+    result = subprocess.run(
+        [sys.executable, "-m", "mastermind", *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=ENV,
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
+
+
+@pytest.mark.integration
+def test_subprocess_out_dev_stdout_keeps_the_device(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "mastermind", "export", "-r", "p2c2", "-o", "/dev/stdout"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env=ENV,
+    )
+    assert result.returncode == 0 and json.loads(result.stdout)["rules"] == "p2c2r"
+    assert os.path.islink("/dev/stdout") or not os.path.isfile("/dev/stdout")
+
+
+# ---- found in the audit of issue 15 ----------------------------------------------------------
+PATH_CASES = [
+    (name, option)
+    for name, command in sorted(COMMANDS.items())
+    for param in command.params
+    for option in param.opts
+    if option in PATH_OPTIONS
+]
+
+
+@pytest.mark.parametrize("name, option", PATH_CASES)
+def test_empty_path_options_are_refused(name, option, tmp_path, monkeypatch, capsys):
+    # Path("") is the current folder: an empty name must not write there
+    monkeypatch.chdir(tmp_path)
+    game = ["--games", "p2c2", "--table", "optimal"] if name == "results" else small_game(name)
+    argv = [name, *game, option, ""]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert "empty" in err and os.listdir(tmp_path) == []
+
+
+def test_results_out_that_cannot_be_created(monkeypatch, capsys):
+    argv = ["results", "--games", "p2c2", "--out", "/proc/no-such-folder"]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert "cannot create the folder" in err
+
+
+@pytest.mark.integration
+def test_an_unwritable_output_folder_is_refused_before_the_work(tmp_path):
+    # a read-only mount (where root cannot write either): the search of p4c7 (seconds) and
+    # the results rows used to be computed first, and lost
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "optimal.json").write_text("not json")
+    script = (
+        f"mount -t tmpfs -o ro tmpfs {folder} || exit 99; "
+        f"{sys.executable} -m mastermind optimal -r p4c7 --no-cache --out {folder}/x.json; echo $?; "
+        f"{sys.executable} -m mastermind compare -r p4c7 --plot {folder}/x.png; echo $?; "
+        f"{sys.executable} -m mastermind results --games p3c3 --out {folder}; echo $?; "
+        f"{sys.executable} -m mastermind results --games p3c3 --out {tmp_path / 'results'}; echo $?"
+    )
+    try:
+        proc = subprocess.run(
+            ["unshare", "-m", "sh", "-c", script], env=ENV, capture_output=True, text=True, timeout=120
+        )
+    except FileNotFoundError:
+        pytest.skip("needs unshare (util-linux) to mount a read-only folder")
+    if proc.returncode == 99 or "unshare:" in proc.stderr:
+        pytest.skip(f"cannot mount a read-only folder here: {proc.stderr.strip()[:100]}")
+    assert proc.stdout.split() == ["2", "2", "2", "2"], proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 4 and all(line.startswith("error: ") for line in lines), lines
+    assert sum("is not writable" in line for line in lines) == 3 and "is not JSON" in lines[3]
+
+
+@pytest.mark.parametrize(
+    "extra, needle",
+    [
+        (["--scheduler", "garbage"], "--scheduler must be an address such as"),
+        (["--scheduler", "tcp://host:99999"], "--scheduler must be an address"),
+        (["--scheduler", "http://host:8786"], "--scheduler must be an address"),
+        (["--backend", "processes", "--scheduler", "host:8786"], "--scheduler needs --backend dask"),
+        (["--checkpoint", __file__], "is a file, not a folder"),
+    ],
+)
+def test_optimal_refuses_before_compiling_or_building(extra, needle, monkeypatch, capsys):
+    """A first run compiles the kernels for half a minute: bad options are refused before."""
+    from mastermind.engines.exact import warmup
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("the kernels were compiled before the options were checked")
+
+    monkeypatch.setattr(warmup, "ensure_compiled", must_not_run)
+    argv = ["optimal", "-r", "p2c2", "--no-cache", *extra]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert needle in err
+
+
+# counts of one in words: "1 pegs", "1 games", "1 best replies" were printed
+ONE_PLURAL = re.compile(
+    r"\b1 (pegs|colours|games|guesses|secrets|codes|nodes|trees|best replies|candidates|work units)\b"
+)
+
+
+@pytest.mark.parametrize(
+    "argv, stdin",
+    [
+        (["info", "-r", "p1c1"], ""),
+        (["simulate", "-r", "p1c2", "--games", "1"], ""),
+        (["game-value", "-r", "p1c1"], ""),
+        (["score", "1", "11", "-r", "p2c2"], ""),
+        (["play", "-r", "p1c3", "--seed", "1"], "\n1\n2\n3\n"),
+        (["assist", "-r", "p1c2"], "\n0\n"),
+        (["heuristics", "-r", "p1c1", "-s", "minimax"], ""),
+        (["cpsat", "-r", "p1c1"], ""),
+        (["static", "-r", "p1c1"], ""),
+        (["partition", "1", "-r", "p1c1"], ""),
+        (["optimal", "-r", "p1c1", "--no-cache"], ""),
+        (["verify", "-", "-r", "p1c1"], "1\n"),
+        (["verify", "-", "-r", "p1c2"], "2 (1: 1)\n"),
+    ],
+)
+def test_counts_of_one_are_singular(argv, stdin, monkeypatch, capsys):
+    code, out, err = run(argv, stdin=stdin, monkeypatch=monkeypatch, capsys=capsys)
+    assert "Traceback" not in err and "internal error" not in err, err
+    assert ONE_PLURAL.search(out + err) is None, out + err
+    assert "-0.0" not in out  # the entropy of a single class
+    if argv[0] in ("cpsat", "static"):  # one code: the default depth fits, nothing is left blank
+        assert code == 0 and not out.rstrip().endswith(":"), out
+
+
+def test_plural_forms():
+    from mastermind.core.words import plural
+
+    assert [plural(n, w) for n, w in [(1, "peg"), (0, "peg"), (2, "guess"), (2, "best reply")]] == [
+        "1 peg",
+        "0 pegs",
+        "2 guesses",
+        "2 best replies",
+    ]
+
+
+def shell(command: str, **kwargs) -> subprocess.CompletedProcess:
+    """``command`` through sh, with ``mastermind`` meaning this checkout's module."""
+    return subprocess.run(
+        ["sh", "-c", command.replace("mastermind", f"{sys.executable} -m mastermind", 1)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=ENV,
+        **kwargs,
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "mastermind play -r p2c2 --seed 1 <&-",  # standard input closed: like an empty one
+        "mastermind assist -r p2c2 <&-",
+        "mastermind export -r p2c2 --out - >&-",  # standard output closed: nowhere to write
+    ],
+)
+@pytest.mark.integration
+def test_closed_standard_streams(command):
+    result = shell(command)
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr, result.stderr
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("command", ["mastermind info -r p2c2", "mastermind export -r p2c2 --out -"])
+@pytest.mark.integration
+def test_full_disk_is_one_line(command):
+    result = shell(command + " > /dev/full")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == "error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.integration
+def test_plot_to_dev_stdout_is_svg(tmp_path):
+    pytest.importorskip("matplotlib", reason="plot needs the plot extra")
+    result = shell("mastermind plot -r p2c2 -s minimax --out /dev/stdout", cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout.startswith("<?xml"), result.stderr
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("value", ["٢", "1_0", "+2", "2-٣", "2-1", "9" * 5000])
+def test_table_ranges_read_ascii_numbers_only(value, monkeypatch, capsys):
+    # int() reads "1_0" as 10 and "٢" as 2; every other option refuses them
+    argv = ["table", "-p", value, "-c", "2"]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert "cannot read pegs" in err and out == ""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["heuristics", "-r", "p3c4"],  # a rich table (rich itself exited with 1)
+        ["info", "-r", "p3c4"],
+        ["heuristics", "-r", "p3c4", "--json"],
+        ["score", "1234", "1243"],
+        ["--help"],  # typer's and rich's own printing (both exited with 1)
+        ["simulate", "--help"],
+    ],
+)
+@pytest.mark.integration
+def test_a_reader_that_left_is_no_error(args):
+    """`mastermind ... | head -1`: the reader closed the pipe; exit code 0, nothing on stderr."""
+    read, write = os.pipe()
+    os.close(read)  # before the command writes anything: every write fails
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "mastermind", *args],
+            cwd=ROOT,
+            env=ENV,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(write)
+    assert (proc.returncode, proc.stderr) == (0, "")

@@ -1,0 +1,174 @@
+"""``mastermind plot`` and ``compare --plot``: the figure (bars per strategy, gaps) and its files."""
+
+from __future__ import annotations
+
+import json
+import os
+from importlib.util import find_spec
+
+import pytest
+
+from mastermind.app import plots
+from mastermind.app.cli import main
+from mastermind.app.plots import Series, guesses_figure, plot_format, write_figure
+from mastermind.core.errors import MastermindError
+
+needs_matplotlib = pytest.mark.skipif(
+    find_spec("matplotlib") is None, reason="matplotlib (extra 'plot') is not installed"
+)
+PNG = b"\x89PNG\r\n\x1a\n"
+# p4c6: the optimum and Knuth's minimax as published, and a strategy with one secret at 9
+SERIES = [
+    Series("optimal", [1, 8, 86, 656, 544, 1]),
+    Series("minimax", [1, 6, 62, 533, 694]),
+    Series("slow", [1, 4, 25, 108, 305, 602, 196, 49, 6]),
+]
+
+
+@needs_matplotlib
+def test_one_bar_group_per_strategy_and_the_gaps():
+    assert [s.total for s in SERIES[:2]] == [5625, 5801]
+    fig = guesses_figure("p4c6r", SERIES, 5625, 5532)
+    hist_ax, gap_ax = fig.axes
+    groups = hist_ax.containers
+    assert [g.get_label() for g in groups] == ["optimal", "minimax", "slow"]
+    for group, s in zip(groups, SERIES):
+        assert [bar.get_height() for bar in group] == s.histogram
+        # every count is written on its bar, the 1s of a log scale included
+        labels = [t.get_text() for t in hist_ax.texts if t.get_text()]
+        assert all(str(h) in labels for h in s.histogram)
+    assert hist_ax.get_yscale() == "log"
+    to_optimum, to_bound = gap_ax.containers
+    assert [bar.get_width() for bar in to_optimum] == [0, 176, SERIES[2].total - 5625]
+    assert [bar.get_width() for bar in to_bound] == [93, 269, SERIES[2].total - 5532]
+
+
+@needs_matplotlib
+def test_gaps_without_an_optimum():
+    fig = guesses_figure("p4c6r", SERIES[1:], None, 5532)
+    assert len(fig.axes[0].containers) == 2 and len(fig.axes[1].containers) == 1
+
+
+@needs_matplotlib
+def test_png_and_svg_files(tmp_path):
+    fig = guesses_figure("p4c6r", SERIES, 5625, 5532)
+    write_figure(fig, tmp_path / "h.png")
+    write_figure(fig, tmp_path / "h.svg")
+    assert (tmp_path / "h.png").read_bytes()[:8] == PNG
+    assert "<svg" in (tmp_path / "h.svg").read_text()[:400]
+
+
+def test_plot_format():
+    assert (plot_format("a.png"), plot_format("b.SVG"), plot_format("-")) == ("png", "svg", "svg")
+    with pytest.raises(MastermindError, match=r"\.png or \.svg"):
+        plot_format("c.pdf")
+
+
+def bar_groups(fig) -> dict[str, list[int]]:
+    """Strategy -> bar heights of the figure's histogram panel."""
+    return {g.get_label(): [int(bar.get_height()) for bar in g] for g in fig.axes[0].containers}
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The figures the commands write, kept for a look at their bars."""
+    figures = []
+
+    def keep(fig, path):
+        figures.append(fig)
+        original(fig, path)
+
+    original = plots.write_figure
+    monkeypatch.setattr(plots, "write_figure", keep)
+    return figures
+
+
+@needs_matplotlib
+def test_plot_command(tmp_path, capsys, drawn):
+    out = tmp_path / "p.png"
+    assert main(["plot", "-r", "p2c3", "-s", "minimax", "-s", "optimal", "--out", str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["drawn"] == ["minimax", "optimal"] and data["optimal"]["total"] == 21
+    assert out.read_bytes()[:8] == PNG
+    (minimax,) = [s for s in data["strategies"] if s["strategy"] == "minimax"]
+    assert bar_groups(drawn[-1]) == {"minimax": minimax["histogram"], "optimal": data["optimal"]["histogram"]}
+    assert main(["plot", "-r", "p2c3", "-s", "entropy", "--out", "-"]) == 0
+    assert "<svg" in capsys.readouterr().out[:400]
+    assert list(bar_groups(drawn[-1])) == ["entropy"]
+    svg = tmp_path / "c.svg"
+    assert main(["compare", "-r", "p2c3", "--plot", str(svg), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["plot"] == str(svg) and "<svg" in svg.read_text()[:400]
+    # compare --plot: the optimum, then one bar group per strategy of the table
+    assert bar_groups(drawn[-1]) == {
+        "optimal": data["optimal"]["histogram"],
+        **{s["strategy"]: s["histogram"] for s in data["strategies"]},
+    }
+    assert len(drawn[-1].axes[0].containers) == 1 + len(data["strategies"])
+    assert main(["compare", "-r", "p2c3", "--plot", str(svg)]) == 0
+    assert f"plot written to {svg}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["plot", "-r", "p2c3", "--out", "x.pdf"], ".png or .svg"),
+        (["plot", "-r", "p2c3", "-s", "best", "--out", "x.png"], "unknown strategy 'best'"),
+        (["plot", "-r", "p2c3x", "--out", "x.png"], "cannot read rules"),
+        (["plot", "-r", "p2c3", "--out", "/nonexistent/dir/x.svg"], "does not exist"),
+        (["compare", "-r", "p2c3", "--plot", "-"], "give a .png or .svg file"),
+    ],
+)
+def test_bad_input_is_one_line(args, message, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.integration
+def test_a_home_without_a_writable_config_folder_draws_without_warnings(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib", reason="drawing needs the plot extra")
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("MPLCONFIGDIR", "XDG_CONFIG_HOME")}
+    env["HOME"] = "/proc/no-such-home"  # where no folder can be made, even by root
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env["PYTHONPATH"] = root
+    out = tmp_path / "p.png"
+    proc = subprocess.run(
+        [sys.executable, "-m", "mastermind", "plot", "-r", "p2c3", "-s", "minimax", "--out", str(out)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    # matplotlib used to print its two-line warning about the folder it could not make
+    assert proc.returncode == 0 and proc.stderr == "" and out.stat().st_size > 0, proc.stderr
+
+
+@needs_matplotlib
+def test_plot_of_an_optimum_not_proven_draws_the_best_strategy_found(tmp_path, capsys, drawn):
+    """`plot -s optimal --time-limit` exited 2 ("nothing to plot") when the search was stopped;
+    it draws the strategy the search found, said to be unproven, and exit code 0 (p4c7 takes
+    the one-thread search about 12 s; its first strategy comes after 1.5 s)."""
+    out = tmp_path / "p.png"
+    args = ["plot", "-r", "p4c7", "-s", "optimal", "--time-limit", "5", "--out", str(out), "--json"]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["optimal"] is None and data["drawn"] == ["best found (not proven)"]
+    found = data["best_found"]
+    assert found["proven"] is False and sum(found["histogram"]) == 2401
+    assert found["total"] >= 11228 >= data["lower_bounds"]["total"]  # 11228: the optimum of p4c7
+    assert bar_groups(drawn[-1]) == {"best found (not proven)": found["histogram"]}
+
+
+@needs_matplotlib
+def test_plot_with_nothing_found_in_time_says_what_is_proven(tmp_path, capsys):
+    """A time limit is an answer: exit 0 with the proven bound (it was exit 2, "nothing to
+    plot"), whether or not the search found a strategy in 0.3 s (p4c7: after about 1.2 s)."""
+    out = tmp_path / "p.png"
+    assert main(["plot", "-r", "p4c7", "-s", "optimal", "--time-limit", "0.3", "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert ("nothing drawn" in said and "total >= " in said and not out.exists()) or out.exists()

@@ -1,0 +1,199 @@
+"""The result cache: a repeated command answers from disk, and only with the right answer."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mastermind.app import resultcache
+from mastermind.app.cli import COMMANDS, build_app, main, modules_for
+from mastermind.app.resultcache import ResultCache
+
+
+def run_json(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return json.loads(out)
+
+
+def entries(kind: str) -> list[Path]:
+    return sorted((resultcache.default_folder()).glob(f"{kind}-*.json"))
+
+
+def test_a_repeated_optimum_is_the_stored_one(capsys):
+    first = run_json(["optimal", "-r", "p3c3", "--json"], capsys)
+    again = run_json(["optimal", "-r", "p3c3", "--json"], capsys)
+    assert "cached" not in first and again.pop("cached") is True
+    assert again == {k: v for k, v in first.items() if k != "compile_seconds"}  # seconds: the search's own
+    assert list(again) == [k for k in first if k != "compile_seconds"]  # in the same order
+    assert first["total"] == 73
+    assert len(entries("optimal")) == 1
+
+
+def test_a_repeated_heuristics_table_is_the_stored_one(capsys):
+    first = run_json(["heuristics", "-r", "p3c3", "--json"], capsys)
+    again = run_json(["heuristics", "-r", "p3c3", "--json"], capsys)
+    assert [row.pop("cached") for row in again] == [True] * len(first)
+    assert json.dumps(again) == json.dumps(first)  # the same rows, keys in the same order
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--objective", "worst"],
+        ["--max-guesses", "5"],
+        ["--pool", "consistent"],
+        ["--first", "123"],
+        ["--tie-break", "worst"],
+        ["--by-first-guess"],
+        ["--jobs", "1"],
+        ["--memory-limit", "1"],
+    ],
+)
+def test_every_option_that_changes_the_optimum_is_in_the_key(options, capsys):
+    run_json(["optimal", "-r", "p3c3", "--json"], capsys)
+    other = run_json(["optimal", "-r", "p3c3", "--json", *options], capsys)
+    rows = other if isinstance(other, list) else [other]
+    assert all("cached" not in row for row in rows)
+    assert len(entries("optimal")) == 2
+    assert run_json(["optimal", "-r", "p3c3", "--json", *options], capsys) != other  # now stored
+
+
+def test_other_rules_seeds_and_strategies_are_other_entries(capsys):
+    run_json(["heuristics", "-r", "p3c3", "--json"], capsys)
+    for argv in (
+        ["-r", "p3c4"],
+        ["-r", "p3c3n"],
+        ["-r", "p3c3", "--seed", "7"],
+        ["-r", "p3c3", "-s", "simple"],
+    ):
+        rows = run_json(["heuristics", *argv, "--json"], capsys)
+        assert all("cached" not in row for row in rows), argv
+
+
+def test_the_key_holds_the_version_and_the_source(tmp_path, monkeypatch):
+    cache = ResultCache(tmp_path)
+    cache.entry("optimal", "p2c2r", {}).store({"total": 5})
+    assert cache.entry("optimal", "p2c2r", {}).load() == {"total": 5, "cached": True}
+    monkeypatch.setattr(resultcache, "package_version", lambda: "99.0")
+    assert cache.entry("optimal", "p2c2r", {}).load() is None
+    monkeypatch.undo()
+    monkeypatch.setattr(resultcache, "source_digest", lambda: "0" * 64)
+    assert cache.entry("optimal", "p2c2r", {}).load() is None
+
+
+def test_the_source_digest_follows_the_code():
+    digest = resultcache.source_digest()
+    assert len(digest) == 64 and digest == resultcache.source_digest()
+    root = Path(resultcache.__file__).resolve().parents[1]
+    assert any(p.name == "_dfs.py" for p in root.rglob("*.py"))  # the kernels are among the files hashed
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        b"",
+        b"{not json",
+        b"\xff\xfe binary",
+        b"[]",
+        json.dumps({"key": {"other": 1}, "answer": {"total": 1}}).encode(),
+        None,  # the right key, the answer missing
+    ],
+)
+def test_a_damaged_entry_is_ignored_and_computed_again(damage, capsys):
+    good = run_json(["optimal", "-r", "p3c3", "--json"], capsys)
+    (path,) = entries("optimal")
+    if damage is None:
+        stored = json.loads(path.read_text())
+        damage = json.dumps({"key": stored["key"]}).encode()
+    path.write_bytes(damage)
+    again = run_json(["optimal", "-r", "p3c3", "--json"], capsys)
+    assert "cached" not in again and again["total"] == good["total"] == 73
+    assert json.loads(path.read_text())["answer"]["total"] == 73  # stored again, whole
+    assert run_json(["optimal", "-r", "p3c3", "--json"], capsys)["cached"] is True
+
+
+def test_entries_are_written_atomically(tmp_path, monkeypatch):
+    """Through the project's atomic writer: a write that fails leaves the old entry whole
+    and no partial file beside it."""
+    cache = ResultCache(tmp_path)
+    entry = cache.entry("heuristics", "p2c2r", {"seed": 0})
+    entry.store([{"total": 1}])
+
+    def broken_replace(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    entry.store([{"total": 2}])  # no error: the answer is only not kept
+    monkeypatch.undo()
+    assert entry.load() == [{"total": 1, "cached": True}]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [entry.path.name]
+
+
+def test_an_unwritable_cache_is_no_error(tmp_path, monkeypatch, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))  # mastermind/ cannot be made under a file
+    assert run_json(["optimal", "-r", "p2c3", "--json"], capsys)["total"] == 21
+    assert "cached" not in run_json(["optimal", "-r", "p2c3", "--json"], capsys)
+
+
+def test_no_cache_neither_reads_nor_writes(capsys):
+    run_json(["optimal", "-r", "p3c3", "--json", "--no-cache"], capsys)
+    run_json(["heuristics", "-r", "p3c3", "--json", "--no-cache"], capsys)
+    assert entries("optimal") == entries("heuristics") == []
+    run_json(["optimal", "-r", "p3c3", "--json"], capsys)
+    assert "cached" not in run_json(["optimal", "-r", "p3c3", "--json", "--no-cache"], capsys)
+
+
+def test_unproven_answers_and_other_backends_are_not_kept(tmp_path, capsys):
+    main(["optimal", "-r", "p4c5", "--json", "--time-limit", "0.001"])
+    main(["optimal", "-r", "p3c3", "--json", "--checkpoint", str(tmp_path / "units")])
+    capsys.readouterr()
+    assert entries("optimal") == []
+
+
+@pytest.mark.integration
+def test_a_cached_answer_loads_no_numba(tmp_path):
+    """The point of the cache: the second run starts no compiler (a fresh process)."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    probe = (
+        "import sys; from mastermind.app.cli import main; code = main(sys.argv[1:]); "
+        "print('numba' in sys.modules, 'numpy' in sys.modules, file=sys.stderr); sys.exit(code)"
+    )
+    loaded = []
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", probe, "heuristics", "-r", "p2c3", "--json"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr
+        loaded.append(done.stderr.split())
+    assert loaded == [["True", "True"], ["False", "False"]]
+
+
+def test_each_command_loads_only_its_module():
+    group = build_app()
+    registered = [c.name for c in group.registered_commands]
+    assert registered == [name for names in COMMANDS.values() for name in names]
+    for module, names in COMMANDS.items():
+        assert [c.name for c in build_app((module,)).registered_commands] == list(names)
+        assert modules_for([names[0], "--json"]) == (module,)
+    assert modules_for(["--version"]) == ()
+    assert modules_for([]) == modules_for(["--help"]) == modules_for(["optimla"]) == tuple(COMMANDS)
+
+
+def test_a_relative_xdg_cache_home_is_ignored(tmp_path, monkeypatch):
+    # the XDG specification: a relative path is invalid and should be ignored
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/dir")
+    assert resultcache.default_folder() == tmp_path / ".cache" / "mastermind"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "abs"))
+    assert resultcache.default_folder() == tmp_path / "abs" / "mastermind"

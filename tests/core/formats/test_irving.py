@@ -1,0 +1,259 @@
+"""Reading and writing the Irving text format: the published trees, corruptions, round trips."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mastermind.core.formats.base import StrategyFileError
+from mastermind.core.formats.irving import read_irving, write_irving
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.tree import TreeError, build_tree
+
+FILES = ["p4c6r-knuth.txt", "p4c6r-koyama-1.txt"]
+
+
+def read(data_dir, name):
+    return (data_dir / name).read_text()
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_published_trees_have_their_published_numbers(name, data_dir, table46, published):
+    tree = read_irving(read(data_dir, name), table46)
+    stats = tree.stats(table46)
+    assert (stats.total, stats.worst, stats.histogram) == published[name]
+
+
+def test_knuth_first_guesses_and_a_known_game(data_dir, table46):
+    tree = read_irving(read(data_dir, "p4c6r-knuth.txt"), table46)
+    rules = table46.rules
+    assert rules.code_text(tree.root.guess) == "1122"
+    # Knuth: after 1122 answered 0B0W (256 secrets) comes 3345 (label C in the file)
+    child = tree.root.children[rules.answer_index(rules.parse_feedback("0B0W"))]
+    assert (rules.code_text(child.guess), child.candidates) == ("3345", 256)
+    game = tree.guesses_for(table46, rules.parse_code("3632"))
+    assert game[-1][0] == rules.parse_code("3632") and len(game) <= 5
+
+
+# ---- corruptions: each is refused with one line naming where ----------------------------
+CORRUPTIONS = [
+    # (what, old, new, words expected in the message)
+    ("count changed", "16(1213", "17(1213", ["line 1 column 14", "path 1122 0B3W", "count 17", "16 secrets"]),
+    ("leaf count changed", "4(1415),3(1145)", "4(1415),4(1145)", ["line 1 column", "count 4", "3 secrets"]),
+    (
+        "bare count changed",
+        "0,1;0),96A",
+        "0,2;0),96A",
+        ["path 1122 0B3W 1213 3B0W", "count 2", "1 secret gives"],
+    ),
+    ("root guess changed", "1296(1122", "1296(1123", ["path 1123", "secrets give these answers"]),
+    (
+        "leaf guess changed",
+        "4(1415)",
+        "4(1111)",
+        ["line 1 column 37", "path 1122 0B3W 1213 1B2W", "guess 1111 leaves 3 secrets"],
+    ),
+    ("bad guess text", "4(1415)", "4(14x5)", ["line 1 column 37", "bad guess", "14x5"]),
+    ("guess too long", "4(1415)", "4(14151)", ["bad guess", "5 pegs"]),
+    ("label missing", "\nA = (", "\nQ = (", ["line 1 column 78", "label A is not defined"]),
+    ("label reference missing", "96A", "96", ["bare count of 96"]),
+    ("group missing", "0,20I;1)", "0,20I)", ["answer groups", "need 5"]),
+    ("entry missing", "1,16(1213", "16(1213", ["group for 0 black has 4 entries", "needs 5"]),
+    ("win entry wrong", "0,20I;1)", "0,20I;0)", ["win entry", "must be 1"]),
+]
+
+
+@pytest.mark.parametrize("what, old, new, words", CORRUPTIONS, ids=[c[0] for c in CORRUPTIONS])
+def test_corrupted_knuth_is_refused(what, old, new, words, data_dir, table46):
+    text = read(data_dir, "p4c6r-knuth.txt")
+    assert old in text
+    bad = text.replace(old, new, 1)
+    with pytest.raises(TreeError) as info:
+        read_irving(bad, table46)
+    message = str(info.value)
+    assert "\n" not in message
+    for word in words:
+        assert word in message, message
+
+
+@pytest.mark.parametrize("cut", [0, 5, 10, 100, 700, 1500, 2500, 3300])
+def test_truncated_file_is_refused(cut, data_dir, table46):
+    text = read(data_dir, "p4c6r-knuth.txt")[:cut]
+    with pytest.raises(StrategyFileError) as info:
+        read_irving(text, table46)
+    message = str(info.value)
+    assert "\n" not in message and re.match(r"line \d+ column \d+", message)
+    assert "truncated" in message or "not defined" in message
+
+
+def test_truncated_before_a_label_definition(data_dir, table46):
+    text = read(data_dir, "p4c6r-koyama-1.txt")
+    cut = text[: text.index("\nJ = (")]
+    with pytest.raises(StrategyFileError, match=r"label J is not defined"):
+        read_irving(cut, table46)
+
+
+# ---- grammar details ---------------------------------------------------------------------
+SMALL = "9(11: 0, 0, 4(22); 0, 4(12); 1)"  # p2c3, first candidate
+
+
+def test_the_slot_p_minus_1_black_1_white_may_be_left_out():
+    table = CodeTable(Rules(2, 3))
+    with_slot = read_irving(SMALL, table)
+    without = read_irving("9(11: 0, 0, 4(22); 4(12); 1)", table)
+    assert with_slot.stats(table) == without.stats(table)
+    with pytest.raises(StrategyFileError, match="needs 2"):
+        read_irving("9(11: 0, 0, 4(22); 0, 0, 4(12); 1)", table)
+
+
+def test_marks_whitespace_and_labels_are_free(data_dir, table46):
+    text = read(data_dir, "p4c6r-knuth.txt")
+    reference = read_irving(text, table46).stats(table46)
+    spaced = re.sub(r"([,;:()=])", r" \1\n  ", text)
+    spaced = spaced.replace("x)", "*)")
+    assert read_irving(spaced, table46).stats(table46) == reference
+    squeezed = re.sub(r"\s+", "", text)
+    squeezed = re.sub(r"\)([A-Z])=", r")\n\1=", squeezed)  # labels need a boundary
+    assert read_irving(squeezed, table46).stats(table46) == reference
+
+
+def test_marks_do_not_change_the_tree():
+    table = CodeTable(Rules(2, 3))
+    plain = read_irving(SMALL, table)
+    for marked in ("9(11x: 0, 0, 4(22*); 0, 4(12 *); 1)", "9(11*: 0, 0, 4(22X); 0, 4(12x); 1)"):
+        assert read_irving(marked, table).stats(table) == plain.stats(table)
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("9(11: 0, 0, 4A; 0, 4(12); 1)\nA = (22)", "':' and the answers"),
+        ("9(11: 0, 0, 4A; 0, 4A; 1)\nA = (22: 0, 0, 1; 0, 2; 1)", "used twice"),
+        ("9(11: 0, 0, 4(22); 0, 4(12); 1)\nA = (22: 0, 0, 1; 0, 2; 1)", "label A is defined but never used"),
+        ("9(11: 0, 0, 4A; 0, 4(12); 1)\nA = (22: 0,0,1;0,2;1)\nA = (22: 0,0,1;0,2;1)", "defined twice"),
+        ("9(11: 0, 0, 4; 0, 4(12); 1)", "bare count of 4"),
+        ("9(11: 0, 0, 4(22); 0, 4(12); 1) 7", "expected a label definition"),
+        ("9(11: 0, 0, 4(22); 0, 4(12); 2)", "win entry"),
+        ("9(11: 0, 0, 4(22); 0, 4(12); 1(11))", "win entry"),
+        ("9(11: 0, 0, 4(22); 0, 4(1); 1)", "bad guess"),
+        ("9(11: 0, 0, 4(22); 0, 4(); 1)", "expected a guess"),
+        ("9(11: 0, 0, 4(22); 0, 4(12) 1)", "group"),
+        ("(11: 0, 0, 4(22); 0, 4(12); 1)", "expected a count"),
+        ("9(11: 0, 0, ²(22); 0, 4(12); 1)", "expected a count"),
+        ("9(11 0, 0, 4(22); 0, 4(12); 1)", "expected ')'"),
+        ("8(11: 0, 0, 4(22); 0, 4(12); 1)", "the root says 8 secrets, but p2c3r has 9 codes"),
+    ],
+)
+def test_grammar_errors(text, words):
+    table = CodeTable(Rules(2, 3))
+    with pytest.raises(StrategyFileError) as info:
+        read_irving(text, table)
+    message = str(info.value)
+    assert words in message and message.startswith("line ") and "\n" not in message
+
+
+def test_leaf_guess_must_leave_at_most_two():
+    table = CodeTable(Rules(2, 3))
+    with pytest.raises(
+        StrategyFileError, match=r"line 1 column 3 \(root\): guess 12 leaves 4 secrets with answer 1B0W"
+    ):
+        read_irving("9(12)", table)
+
+
+def test_nesting_depth_is_limited():
+    table = CodeTable(Rules(2, 3))
+    text = "9(11: " * 300
+    with pytest.raises(StrategyFileError, match="nested deeper"):
+        read_irving(text, table)
+
+
+# ---- round trips -------------------------------------------------------------------------
+@pytest.mark.parametrize("name", FILES)
+def test_published_round_trip(name, data_dir, table46, same_tree):
+    tree = read_irving(read(data_dir, name), table46)
+    text = write_irving(tree)
+    back = read_irving(text, table46)
+    same_tree(tree.root, back.root)
+    assert back.stats(table46) == tree.stats(table46)
+    assert write_irving(back) == text
+
+
+def test_written_text_uses_the_compact_forms(data_dir, table46):
+    tree = read_irving(read(data_dir, "p4c6r-koyama-1.txt"), table46)
+    text = write_irving(tree)
+    # bare 2 where the published file wrote 2 (2311); a leaf guess for its nested 5 (1321: ...)
+    assert text.startswith(
+        "1296(1123: 2, 44A, 222B, 276C, 81D; 4(1312), 84E, 230F, 182G; "
+        "5(1321), 40H, 105I; 0, 20J; 1)\n\nA = (2345*: 0, 6(3412), 10(3612"
+    )
+    assert "(1515*)" in text  # a leaf guess that is not a remaining secret
+    assert text.count("*") == sum(not node.solves_here for node in tree.root.walk())
+    assert max(len(line) for line in text.splitlines()) <= 100
+
+
+GAMES = ["p4c6", "p4c6n", "p3c5", "p3c5n", "p5c3", "p2c4", "p1c3", "p3c2", "p5c5n", "p1c1", "p3c3n", "p2c12"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("strategy", ["first", "last", "minimax"])
+def test_built_trees_round_trip(game, strategy, simple_strategies, same_tree):
+    rules = Rules.parse(game)
+    if strategy == "minimax" and rules.n_codes > 300:
+        pytest.skip("the all-codes minimax of the test is quadratic; small games suffice")
+    table = CodeTable(rules)
+    tree = simple_strategies[strategy](table)
+    back = read_irving(write_irving(tree), table)
+    same_tree(tree.root, back.root)
+    assert back.stats(table) == tree.stats(table)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(["p2c3", "p3c3", "p2c5", "p3c4n", "p4c2"]), seed=st.integers(0, 2**32 - 1))
+def test_random_trees_round_trip(game, seed):
+    """Random guesses among all codes that make progress, candidates or not."""
+    import numpy as np
+
+    table = CodeTable(Rules.parse(game))
+    rng = np.random.default_rng(seed)
+
+    def pick(cands, history):
+        while True:
+            g = int(rng.integers(table.n))
+            if g in cands or len(np.unique(table.answer_indices(g, cands))) > 1:
+                return g
+
+    tree = build_tree(table, pick)
+    back = read_irving(write_irving(tree), table)
+    assert back.stats(table) == tree.stats(table)
+    assert write_irving(back) == write_irving(tree)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_damaged_files_give_a_tree_error_or_a_valid_tree(data, data_dir, table46):
+    """Never another exception: any damage is a one-line error with a position."""
+    text = read(data_dir, "p4c6r-koyama-1.txt")
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(0, len(text) - 1))
+        kind = data.draw(st.sampled_from(["delete", "insert", "replace"]))
+        char = data.draw(st.sampled_from(list("0123456789(),;:=xA* \n") + ["\ufeff", "7777"]))
+        if kind == "delete":
+            text = text[:at] + text[at + 1 :]
+        elif kind == "insert":
+            text = text[:at] + char + text[at:]
+        else:
+            text = text[:at] + char + text[at + 1 :]
+    try:
+        tree = read_irving(text, table46)
+    except StrategyFileError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("line ")
+    else:
+        assert tree.stats(table46).secrets == 1296
+
+
+def test_byte_order_mark_and_windows_line_ends(data_dir, table46):
+    text = "\ufeff" + read(data_dir, "p4c6r-knuth.txt").replace("\n", "\r\n")
+    assert read_irving(text, table46).stats(table46).total == 5801

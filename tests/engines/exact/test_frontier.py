@@ -1,0 +1,671 @@
+"""Frontier runs: work units on every backend, checkpoints, stopping with proven bounds."""
+
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from mastermind.app.cli import main
+from mastermind.core.cancel import CancelToken
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.exact import Execution, Tuning, solve
+from mastermind.engines.exact.search import INF, UNLIMITED
+from mastermind.engines.exact.solver import ExactSolver
+
+ROOT = Path(__file__).resolve().parents[3]
+OPTIMA = {"p3c5": 451, "p4c5": 2463, "p3c5n": 196}  # each also checked against the one-thread search
+ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def cli(*args, **kw):
+    return subprocess.Popen(
+        [sys.executable, "-m", "mastermind", *args],
+        cwd=ROOT,
+        env=ENV,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        **kw,
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# ---- the compiled search stops with a valid bound ----------------------------------------------
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.002, 0.01, 0.05])
+def test_a_stopped_search_gives_a_lower_bound_and_a_sound_memo(delay):
+    table = CodeTable(Rules(4, 6))
+    solver = ExactSolver(table)
+    search = solver.new_search()
+    timer = threading.Timer(delay, lambda: search.stop.__setitem__(0, 1))
+    timer.start()
+    value = search.solve(solver.cands, UNLIMITED, INF)
+    timer.join()
+    if search.stopped:
+        assert value <= 5625
+    else:
+        assert value == 5625
+    # nothing unproven was stored: the same memo, run to the end, finds the optimum
+    search.stop[0] = 0
+    assert search.solve(solver.cands, UNLIMITED, INF) == 5625
+    assert max(_depths(search.build(solver.cands, UNLIMITED), table)) >= 1
+
+
+def _depths(node, table):
+    from mastermind.core.tree import StrategyTree
+
+    tree = StrategyTree(table.rules, node)
+    depths = tree.depths(table, table.all_codes)
+    assert depths.sum() == 5625
+    return depths
+
+
+# ---- every backend finds the same optimum ----------------------------------------------------
+
+
+@pytest.mark.parametrize("text", sorted(OPTIMA))
+@pytest.mark.parametrize("backend", ["threads", "processes"])
+def test_backends_find_the_optimum(text, backend):
+    table = CodeTable(Rules.parse(text))
+    assert solve(table).total == OPTIMA[text]
+    result = solve(table, execution=Execution(jobs=2, backend=backend), tuning=Tuning(split_size=20))
+    assert (result.total, result.proven, result.lower_bound) == (OPTIMA[text],) * 1 + (True, OPTIMA[text])
+    assert result.counters.units > 1
+    assert result.tree.stats(table).total == OPTIMA[text]
+    # workers of their own load the kernels before the search's clock starts: timed apart
+    assert (result.details.startup_seconds is None) == (backend == "threads")
+    assert backend == "threads" or result.details.startup_seconds > 0
+
+
+@pytest.fixture(scope="module")
+def local_cluster():
+    distributed = pytest.importorskip(
+        "distributed", reason="the cluster extra (dask[distributed]) is not installed"
+    )
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    yield cluster
+    cluster.close()
+
+
+@pytest.mark.integration
+def test_dask_batches_hand_each_unit_its_own_answer(local_cluster):
+    """Many waiting units go out several to a task; each future still gets its own result,
+    and a failing unit fails alone."""
+    import operator
+
+    from mastermind.engines.exact.backends.dask import DaskBackend
+
+    backend = DaskBackend(2, scheduler=local_cluster.scheduler_address)
+    try:
+        futures = [backend.submit(operator.floordiv, 100, d) for d in range(-6, 7)]
+        for d, future in zip(range(-6, 7), futures):
+            if d == 0:
+                with pytest.raises(ZeroDivisionError):
+                    future.result(timeout=60)
+            else:
+                assert future.result(timeout=60) == 100 // d
+    finally:
+        backend.close()
+
+
+@pytest.mark.integration
+def test_a_stopped_run_stops_its_units_on_a_cluster_that_goes_on(local_cluster):
+    """A cluster given by address outlives the run: its workers are told to stop the run's
+    units (their flag), not left to run them to the end."""
+    import time as clock
+
+    from mastermind.engines.exact.backends.dask import DaskBackend
+
+    def until_stopped(run_id):  # as a unit polls its run's flag
+        from mastermind.engines.exact.units import run_flag
+
+        start = clock.perf_counter()
+        while not run_flag(run_id)[0] and clock.perf_counter() - start < 60:
+            clock.sleep(0.01)
+        return clock.perf_counter() - start
+
+    backend = DaskBackend(2, scheduler=local_cluster.scheduler_address)
+    try:
+        running = [backend.submit(until_stopped, "run-a") for _ in range(2)]
+        other = backend.submit(until_stopped, "run-b")  # sent ahead: waits for a thread
+        clock.sleep(1.0)
+        backend.stop_run("run-a")
+        assert all(f.result(timeout=30) < 10 for f in running)
+        backend.stop_run("run-b")
+        assert other.result(timeout=30) < 10
+    finally:
+        backend.close()
+
+
+@pytest.mark.parametrize("text", sorted(OPTIMA))
+@pytest.mark.integration
+def test_a_local_dask_cluster_finds_the_optimum(local_cluster, text):
+    table = CodeTable(Rules.parse(text))
+    execution = Execution(backend="dask", scheduler=local_cluster.scheduler_address)
+    result = solve(table, execution=execution, tuning=Tuning(split_size=20))
+    assert (result.total, result.proven) == (OPTIMA[text], True)
+    assert result.tree.stats(table).total == OPTIMA[text]
+
+
+@pytest.mark.integration
+def test_dask_backend_starts_its_own_cluster():
+    pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+    result = solve(
+        CodeTable(Rules.parse("p3c5n")),
+        execution=Execution(jobs=2, backend="dask"),
+        tuning=Tuning(split_size=20),
+    )
+    assert result.total == 196
+
+
+@pytest.mark.integration
+def test_dask_scheduler_and_workers_from_the_command_line(tmp_path):
+    pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    logs = open(tmp_path / "dask.log", "w")
+    scheduler = subprocess.Popen(
+        ["dask", "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+        env=ENV,
+        stdout=logs,
+        stderr=logs,
+    )
+    worker = subprocess.Popen(
+        ["dask", "worker", address, "--nworkers", "2", "--nthreads", "1", "--no-dashboard"],
+        env=ENV,
+        stdout=logs,
+        stderr=logs,
+    )
+    try:
+        from distributed import Client
+
+        with Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=60)
+        proc = cli("optimal", "-r", "p4c5", "--scheduler", address, "--json")
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        data = json.loads(out)
+        assert (data["total"], data["proven"]) == (2463, True)
+        assert data["units"] > 1
+    finally:
+        for p in (worker, scheduler):
+            p.terminate()
+        for p in (worker, scheduler):
+            p.wait(timeout=30)
+        logs.close()
+
+
+@pytest.mark.parametrize("backend", ["processes", pytest.param("dask", marks=pytest.mark.integration)])
+def test_a_dead_worker_has_its_units_run_again(monkeypatch, tmp_path, backend):
+    """A worker killed mid-run (a loky process; a Dask worker, its actor with it): its units
+    are run again by the others (and by the runner started on the restarted Dask worker);
+    the optimum unchanged."""
+    if backend == "dask":
+        pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+    from mastermind.engines.exact import dispatch, units
+
+    marker = str(tmp_path / "killed")
+    real = units.run_unit
+
+    def dying(problem, run_id, unit):  # sent by value (cloudpickle), with the marker path
+        if len(unit.cands) > 60 and not os.path.exists(marker):
+            open(marker, "w").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(problem, run_id, unit)
+
+    monkeypatch.setattr(dispatch, "run_unit", dying)
+    table = CodeTable(Rules.parse("p4c5"))
+    result = solve(table, execution=Execution(jobs=2, backend=backend), tuning=Tuning(split_size=100))
+    assert os.path.exists(marker) and (result.total, result.proven) == (2463, True)
+
+
+@pytest.mark.integration
+def test_workers_that_join_a_running_cluster_get_units(monkeypatch):
+    """A cluster grown during a run: its new worker gets a runner and takes units."""
+    distributed = pytest.importorskip(
+        "distributed", reason="the cluster extra (dask[distributed]) is not installed"
+    )
+    import operator
+    import time as clock
+
+    from mastermind.engines.exact.backends import dask as dask_backend
+
+    monkeypatch.setattr(dask_backend, "WORKER_LOOK", 0.0)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as cluster:
+        backend = dask_backend.DaskBackend(1, scheduler=cluster.scheduler_address)
+        try:
+            assert backend.submit(operator.add, 1, 2).result(timeout=60) == 3
+            assert backend.slots == 2
+            cluster.scale(2)
+            backend.client.wait_for_workers(2, timeout=60)
+            deadline = clock.monotonic() + 60
+            while backend.slots < 4 and clock.monotonic() < deadline:
+                assert backend.submit(operator.mul, 3, 4).result(timeout=60) == 12
+                clock.sleep(0.2)
+            assert backend.slots == 4  # two workers of one thread, each with a runner
+        finally:
+            backend.close()
+
+
+def test_a_cancelled_unit_wakes_whoever_waits_for_it():
+    """The driver waits with ``concurrent.futures.wait``, which counts a cancelled future as
+    done only once cancelling it has been reported (it waited out its timeout before)."""
+    from concurrent.futures import Future, wait
+
+    from mastermind.engines.exact.backends import cancel_future
+
+    future: Future = Future()
+    cancel_future(future)
+    cancel_future(future)  # twice, as two paths of a closing backend may: not an error
+    done, _ = wait([future], timeout=0)
+    assert done == {future} and future.cancelled()
+
+
+@pytest.mark.integration
+def test_a_unit_sent_ahead_is_taken_back_for_an_idle_worker(local_cluster):
+    """Two workers, a long unit, and two short ones sent at once: the short one sent ahead to
+    the long unit's worker is taken back and run by the other worker as soon as it is idle."""
+    import time as clock
+
+    from mastermind.engines.exact.backends.dask import DaskBackend
+
+    backend = DaskBackend(2, scheduler=local_cluster.scheduler_address)
+    try:
+        start = clock.perf_counter()
+        slow = backend.submit(clock.sleep, 4.0)
+        quick = [backend.submit(clock.sleep, 0.2) for _ in range(2)]
+        for future in quick:
+            future.result(timeout=60)
+        waited = clock.perf_counter() - start
+        slow.result(timeout=60)
+        assert waited < 3.0  # not behind the 4 s unit
+    finally:
+        backend.close()
+
+
+# ---- checkpoints -------------------------------------------------------------------------------
+
+
+def test_a_checkpoint_is_reused(tmp_path, capsys):
+    folder = tmp_path / "ck"
+    code, out, _ = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder), "--json")
+    first = json.loads(out)
+    assert code == 0 and first["total"] == 2463 and first.get("units_reused", 0) == 0
+    code, out, _ = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder), "--json")
+    again = json.loads(out)
+    assert code == 0 and again["total"] == 2463
+    assert again["units_reused"] > 0 and again["nodes"] < first["nodes"]
+    # the checkpoint adds up its runs' search seconds
+    assert first["checkpoint_seconds"] > 0
+    assert again["checkpoint_seconds"] >= first["checkpoint_seconds"]
+
+
+def test_a_checkpoint_made_before_runs_were_timed_says_its_cost_is_unknown(tmp_path, capsys):
+    folder = tmp_path / "ck"
+    assert run(capsys, "optimal", "-r", "p3c4", "--checkpoint", str(folder), "--json")[0] == 0
+    with sqlite3.connect(folder / "checkpoint.sqlite") as db:  # as an older version wrote it
+        db.execute("DELETE FROM meta WHERE name = 'seconds'")
+    code, out, _ = run(capsys, "optimal", "-r", "p3c4", "--checkpoint", str(folder), "--json")
+    again = json.loads(out)
+    assert code == 0 and again["total"] == 206 and "checkpoint_seconds" not in again
+
+
+def test_a_checkpoint_for_other_rules_is_refused(tmp_path, capsys):
+    folder = tmp_path / "ck"
+    assert run(capsys, "optimal", "-r", "p3c5", "--checkpoint", str(folder))[0] == 0
+    code, out, err = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder))
+    assert code == 2 and err.count("\n") == 1 and "another search" in err and "p3c5" in err
+
+
+def test_a_damaged_checkpoint_is_refused(tmp_path, capsys):
+    folder = tmp_path / "ck"
+    assert run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder))[0] == 0
+    db = sqlite3.connect(folder / "checkpoint.sqlite")
+    db.execute("UPDATE units SET value = value - 1")  # a changed value fails its checksum
+    db.commit()
+    db.close()
+    code, _, err = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder))
+    assert code == 2 and err.count("\n") == 1 and "damaged" in err
+    (folder / "checkpoint.sqlite").write_bytes(b"not a database at all" * 100)
+    for extra in ("checkpoint.sqlite-wal", "checkpoint.sqlite-shm"):
+        (folder / extra).unlink(missing_ok=True)
+    code, _, err = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder))
+    assert code == 2 and err.count("\n") == 1 and "damaged" in err
+
+
+def test_a_checkpoint_must_be_a_writable_folder(tmp_path, capsys):
+    afile = tmp_path / "file"
+    afile.write_text("x")
+    code, _, err = run(capsys, "optimal", "-r", "p3c5", "--checkpoint", str(afile))
+    assert code == 2 and "not a folder" in err and err.count("\n") == 1
+    code, _, err = run(capsys, "optimal", "-r", "p3c5", "--checkpoint", str(afile / "below"))
+    assert code == 2 and err.count("\n") == 1
+
+
+@pytest.mark.integration
+def test_a_killed_run_resumes_from_its_checkpoint(tmp_path):
+    folder = tmp_path / "ck"
+    args = ("optimal", "-r", "p4c6", "-j", "1", "--checkpoint", str(folder), "--progress", "json", "--json")
+    proc = cli(*args)
+    units = 0
+    for line in proc.stderr:
+        if '"event":"unit"' in line and json.loads(line).get("unit", {}).get("exact"):
+            units += 1
+            if units == 3:
+                break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    stored = sqlite3.connect(folder / "checkpoint.sqlite").execute("SELECT COUNT(*) FROM units").fetchone()[0]
+    assert stored >= 3
+    proc = cli(*args)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    data = json.loads(out)
+    assert data["total"] == 5625 and data["proven"] and data["units_reused"] >= 3
+
+
+class _StopAfter:
+    """A progress object that stops the search after ``n`` work units."""
+
+    def __init__(self, token, n: int) -> None:
+        self.token, self.n, self.seen = token, n, 0
+
+    def start(self, total, description=""):
+        pass
+
+    def advance(self, n=1):
+        self.seen += n
+        if self.seen >= self.n:
+            self.token.cancel()
+
+
+def _cancelled() -> CancelToken:
+    token = CancelToken()
+    token.cancel()
+    return token
+
+
+def test_a_run_stopped_before_its_first_unit_reports_what_its_checkpoint_proved(tmp_path):
+    # e.g. a time limit spent starting a cluster's workers: the run reaches no unit it would
+    # reuse, yet the bounds its checkpoint's runs proved still hold
+    table = CodeTable(Rules(4, 6))
+    folder = str(tmp_path / "ck")
+    token = CancelToken()
+    first = solve(table, execution=Execution(checkpoint=folder), cancel=token, progress=_StopAfter(token, 3))
+    floor = 2 * table.n - 1  # every secret needs a guess, all but one a second
+    assert not first.proven and first.lower_bound > floor
+    again = solve(table, execution=Execution(checkpoint=folder), cancel=_cancelled())
+    assert not again.proven and again.counters.units == 0
+    assert again.lower_bound == first.lower_bound and again.upper_bound == first.upper_bound
+    # a finished run keeps the optimum: a rerun stopped at once still has it, with its strategy
+    folder = str(tmp_path / "p4c5")
+    assert solve(CodeTable(Rules(4, 5)), execution=Execution(checkpoint=folder)).total == 2463
+    again = solve(CodeTable(Rules(4, 5)), execution=Execution(checkpoint=folder), cancel=_cancelled())
+    assert again.proven and again.total == 2463 and again.tree is not None
+
+
+def test_checkpoint_bounds_keep_the_best_of_every_run_and_refuse_damage(tmp_path):
+    from mastermind.core.tree import Node
+    from mastermind.engines.exact.checkpoint import Checkpoint, CheckpointError, RootBounds
+
+    store = Checkpoint(tmp_path, {"rules": "p3c3"})
+    assert store.bounds() is None
+    a = RootBounds(10.0, 20.0, Node(1, 3))
+    assert store.keep_bounds(a) == a
+    assert store.keep_bounds(RootBounds(12.0)) == RootBounds(12.0, 20.0, Node(1, 3))
+    assert store.keep_bounds(RootBounds(11.0, 15.0, Node(2, 3))) == RootBounds(12.0, 15.0, Node(2, 3))
+    store.close()
+    again = Checkpoint(tmp_path, {"rules": "p3c3"})
+    assert again.bounds() == RootBounds(12.0, 15.0, Node(2, 3))
+    again.db.execute("UPDATE meta SET value = replace(value, '12.0', '13.0') WHERE name = 'bounds'")
+    with pytest.raises(CheckpointError, match="damaged"):
+        again.bounds()
+    again.close()
+
+
+@pytest.mark.parametrize("text", ["p3c4", "p4c4", "p3c5n", "p4c6"])
+def test_the_roots_two_level_bounds_never_exceed_a_guess_s_optimum(text):
+    from mastermind.engines.exact import solve_by_first_guess
+    from mastermind.engines.exact.backends import ThreadBackend
+    from mastermind.engines.exact.toplevel import TopSearch
+
+    table = CodeTable(Rules.parse(text))
+    solver = ExactSolver(table)
+    top = TopSearch(solver, ThreadBackend(1))
+    plan = top._plan(solver.cands, UNLIMITED, solver.group)
+    floors = dict(top.ordered_guesses(solver.cands, UNLIMITED, solver.group, plan, 0))
+    top.backend.close()
+    optimum = {r.first_guess: r.total for r in solve_by_first_guess(table)}
+    assert floors and all(floors[g] <= optimum[g] for g in floors)
+    # the second level bounds at least one guess above the first level
+    assert any(f > b for f, b in zip(sorted(floors.values()), sorted(plan.bounds)))
+
+
+def test_a_run_stopped_once_planned_reports_the_two_level_bound():
+    from mastermind.engines.models.bounds import lookahead_total_bound
+
+    table = CodeTable(Rules(5, 6))
+    token = CancelToken()
+
+    class StopWhenPlanned:
+        def start(self, total, description=""):
+            if total is not None:  # the units are counted: the root and its classes are planned
+                token.cancel()
+
+        def advance(self, n=1):
+            pass
+
+    result = solve(table, execution=Execution(units=True), cancel=token, progress=StopWhenPlanned())
+    assert not result.proven and result.counters.units == 0
+    assert result.lower_bound > lookahead_total_bound(table, 1)
+
+
+# ---- stopping ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
+def test_bad_time_limits_exit_2(capsys, value):
+    code, _, err = run(capsys, "optimal", "-r", "p3c3", "--time-limit", value)
+    assert code == 2 and "--time-limit" in err and err.count("\n") == 1
+
+
+def test_unknown_backend_lists_the_backends(capsys):
+    code, _, err = run(capsys, "optimal", "-r", "p3c3", "--backend", "mpi")
+    assert code == 2 and "threads, processes, dask" in err
+
+
+@pytest.mark.integration
+def test_unreachable_scheduler_exits_2_naming_it():
+    pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+    address = f"tcp://127.0.0.1:{free_port()}"
+    start = time.monotonic()
+    proc = cli("optimal", "-r", "p3c3", "--scheduler", address)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and address in err and err.strip().count("\n") == 0, err
+    assert time.monotonic() - start < 30  # 5 s connect timeout plus start-up, generously
+
+
+@pytest.mark.integration
+def test_a_scheduler_without_workers_exits_2_saying_so(tmp_path):
+    pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    with open(tmp_path / "dask.log", "w") as logs:
+        scheduler = subprocess.Popen(
+            ["dask", "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+            env=ENV,
+            stdout=logs,
+            stderr=logs,
+        )
+    try:
+        from distributed import Client
+
+        with Client(address, timeout="30s"):
+            pass  # the scheduler answers
+        proc = cli("optimal", "-r", "p3c3", "--scheduler", address)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 2 and err.strip().count("\n") == 0, err
+        assert address in err and "no workers" in err
+    finally:
+        scheduler.terminate()
+        scheduler.wait(timeout=30)
+
+
+def test_a_time_limit_reports_proven_bounds(capsys):
+    code, out, _ = run(capsys, "optimal", "-r", "p5c6", "--time-limit", "1", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["proven"] is False and data["stopped"] == "time limit"
+    assert 0 < data["lower_bound"] and (
+        data["upper_bound"] is None or data["upper_bound"] >= data["lower_bound"]
+    )
+
+
+def test_time_limit_leaves_a_quick_solve_proven(capsys):
+    code, out, _ = run(capsys, "optimal", "-r", "p3c5", "--time-limit", "60", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["proven"] and data["total"] == data["lower_bound"] == data["upper_bound"] == 451
+
+
+@pytest.mark.parametrize("backend", ["threads", "dask"])
+@pytest.mark.integration
+def test_ctrl_c_stops_a_big_solve_with_bounds(backend):
+    if backend == "dask":
+        pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+    proc = cli("optimal", "-r", "p5c6", "--progress", "json", "--backend", backend, "-j", "2")
+    for line in proc.stderr:
+        if 'work units"' in line:
+            break
+    time.sleep(0.5)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    elapsed = time.monotonic() - start
+    assert proc.returncode == 130, err
+    assert elapsed < 5, err  # the target is 1 s; generous so that a busy machine does not fail it
+    assert "lower bound" in out and "not" in out.lower()
+    assert "Traceback" not in err and "Error" not in err, err  # the workers shut down quietly
+
+
+def test_json_progress_ends_with_the_final_bounds(capsys):
+    args = ("optimal", "-r", "p4c5", "-j", "2", "--progress", "json", "--json", "--no-cache")
+    code, out, err = run(capsys, *args)
+    assert code == 0 and json.loads(out)["total"] == 2463
+    events = [json.loads(line) for line in err.splitlines()]
+    units = [e for e in events if e["event"] == "unit"]
+    assert units and all(e["lower_bound"] is None or e["lower_bound"] <= 2463 for e in units)
+    assert all(e["upper_bound"] is None or e["upper_bound"] >= 2463 for e in units)
+    end = events[-1]
+    assert end["event"] == "end" and end["proven"] is True
+    assert end["lower_bound"] == end["upper_bound"] == 2463 and end["done"] == end["total"]
+
+
+def test_units_are_counted_when_they_finish_not_when_collected():
+    """A unit that finishes while the search waits for an earlier, longer one shows on the
+    progress line at once (a 1-worker run of 6x7n once showed nothing for 29 minutes)."""
+    from concurrent.futures import Future
+
+    from mastermind.engines.exact.backends import Backend
+    from mastermind.engines.exact.toplevel import TopSearch
+    from mastermind.engines.exact.units import UnitResult
+
+    class HeldBackend(Backend):  # futures that the test completes
+        name = "held"
+        shares_memory = True
+
+        def __init__(self):
+            super().__init__(1)
+            self.futures: list[Future] = []
+
+        def submit(self, fn, *args):
+            self.futures.append(Future())
+            return self.futures[-1]
+
+    class Lines:
+        def __init__(self):
+            self.units: list[dict] = []
+
+        def start(self, total, description=""):
+            pass
+
+        def report(self, fields):
+            self.units.append(fields)
+
+    solver = ExactSolver(CodeTable(Rules.parse("p3c4")))
+    lines, backend = Lines(), HeldBackend()
+    units = TopSearch(solver, backend, progress=lines).units
+    group = solver.group
+    long_unit = units.submit(solver.cands[:20], UNLIMITED, INF, group, None, 10)
+    short_unit = units.submit(solver.cands[20:25], UNLIMITED, INF, group, None, 5)
+    backend.futures[1].set_result(UnitResult(12, True, None, nodes=7))
+    units.take_finished()
+    assert [u["unit"]["size"] for u in lines.units] == [5]  # before the long one is collected
+    backend.futures[0].set_result(UnitResult(30, True, None, nodes=9))
+    units.collect(long_unit)
+    units.collect(short_unit)  # already counted: not twice
+    assert [u["unit"]["size"] for u in lines.units] == [5, 20]
+    assert [u["done"] for u in lines.units] == [1, 2]
+    assert units.counters.nodes == 16
+
+
+def test_units_sent_ahead_are_the_ones_the_search_asks_for():
+    """The search sends the next expanded sets' first class units ahead of time; each is
+    then asked for with the same key and budget, so nothing runs twice and the optimum holds."""
+    from mastermind.engines.exact.backends import ThreadBackend
+    from mastermind.engines.exact.toplevel import TopSearch
+
+    class Counting(ThreadBackend):
+        def __init__(self, jobs):
+            super().__init__(jobs)
+            self.sent = 0
+
+        def submit(self, fn, *args):
+            self.sent += 1
+            return super().submit(fn, *args)
+
+    table = CodeTable(Rules.parse("p4c5"))
+    solver = ExactSolver(table)
+    backend = Counting(2)
+    top = TopSearch(solver, backend, tuning=Tuning(split_size=40))
+    ahead = []
+    send_ahead = top._send_ahead
+
+    def spy(*args):
+        before = len(top.units._ahead)
+        send_ahead(*args)
+        ahead.append(len(top.units._ahead) - before)
+
+    top._send_ahead = spy
+    try:
+        answer = top.run(solver.cands, UNLIMITED)
+    finally:
+        backend.close()
+    assert answer.proven and answer.value == OPTIMA["p4c5"]
+    assert sum(ahead) > 0  # some units did go out ahead
+    # every unit sent was collected once: each one sent ahead was asked for, none went twice
+    assert backend.sent == top.counters.units

@@ -1,0 +1,178 @@
+"""The numba kernels of the exact search against their pure-Python twins."""
+
+import numpy as np
+import pytest
+
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.symmetry import full_group
+from mastermind.engines.exact._kernels import (
+    class_bound,
+    class_counts,
+    class_stats,
+    guess_bounds,
+    partition_signature,
+    perfect_member,
+    refine_buffers,
+    refined_bound,
+    refined_bound_capped,
+    split_classes,
+)
+from mastermind.engines.exact.search import Search
+
+from .kernels_reference import evaluate_guesses_reference, split_classes_reference
+
+GAMES = ["p3c4", "p4c4n", "p2c5"]
+
+
+def _setup(rules_text, seed, weighted, sizes=(3, 30)):
+    """A game, its search, a random candidate set (sizes[0] to sizes[1] - 1 codes) and weights."""
+    table = CodeTable(Rules.parse(rules_text))
+    rng = np.random.default_rng(seed)
+    cands = np.sort(rng.choice(table.n, size=min(table.n, rng.integers(*sizes)), replace=False)).astype(
+        np.int32
+    )
+    if weighted:
+        w_all = rng.integers(0, 9, size=table.n).astype(np.int64)
+        cands = cands[np.lexsort((cands, -w_all[cands]))]
+    else:
+        w_all = np.ones(table.n, dtype=np.int64)
+    search = Search(table, w_all, full_group(table.rules), max_set=table.n)
+    return table, search, cands, w_all[cands]
+
+
+@pytest.mark.parametrize("rules_text", GAMES)
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize(
+    "levels,branching,penalty", [(3, 5, 0), (1, 13, 0), (2, 3, 0), (2, 13, 1), (6, 2, 0)]
+)
+def test_partition_and_bounds_match_reference(rules_text, seed, weighted, levels, branching, penalty):
+    table, search, cands, w = _setup(rules_text, seed, weighted)
+    search.penalty = penalty
+    rules = table.rules
+    guesses = table.all_codes
+    rank, size = search.rank_cost(levels, branching)
+    ref = evaluate_guesses_reference(
+        table.scores, guesses, cands, w, rank, rules.n_answer_slots, rules.win_index
+    )
+    counts = class_counts(table.scores, guesses, True, cands, rules.n_answer_slots)
+    parts, largest, spread = class_stats(counts, rules.win_index)
+    assert parts.tolist() == ref["parts"]
+    assert largest.tolist() == ref["largest"]
+    assert spread.tolist() == ref["spread"]
+    assert (counts[rules.win_index] > 0).tolist() == ref["candidate"]
+    bound, ok = guess_bounds(
+        table.scores, guesses, counts, parts, largest, cands, w, rank, size, rules.win_index, weighted
+    )
+    assert ok.tolist() == ref["ok"]
+    fits = np.array(ref["ok"])
+    assert bound[fits].tolist() == np.array(ref["bound"])[fits].tolist()
+    # equal signatures exactly when the partitions are equal up to renaming classes
+    sigs = [
+        partition_signature(table.scores[g], cands, rules.n_answer_slots, rules.win_index)
+        for g in guesses.tolist()
+    ]
+    by_labels = {}
+    for sig, labels in zip(sigs, ref["labels"]):
+        by_labels.setdefault(labels, set()).add((int(sig[0]), int(sig[1])))
+    assert all(len(s) == 1 for s in by_labels.values())
+    assert len({next(iter(s)) for s in by_labels.values()}) == len(by_labels)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_split_classes_match_reference(seed):
+    table, search, cands, w = _setup("p3c4", seed, weighted=True)
+    rules = table.rules
+    rank, _ = search.rank_cost(4, 7)
+    for g in range(0, table.n, 7):
+        out, out_w, starts, sizes, answers, bounds = split_classes(
+            table.scores, g, cands, w, rank, rules.n_answer_slots, rules.win_index, 1, False
+        )
+        ref = split_classes_reference(table.scores[g], cands, w, rank, rules.win_index)
+        got = [
+            (int(a), out[s : s + m].tolist(), out_w[s : s + m].tolist(), int(b))
+            for a, s, m, b in zip(answers, starts, sizes, bounds)
+        ]
+        assert got == [(a, c, list(map(int, cw)), int(b)) for a, c, cw, b in ref]
+
+
+def _brute_class_cost(table, members, weights):
+    """Exact cost of finishing a class (any guess, unlimited), by plain recursion."""
+    from .reference import reference_cost
+
+    full = np.zeros(table.n)
+    full[members] = weights
+    return reference_cost(table, members, weights=full)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_refined_class_bound_is_a_bound_and_exact_for_three(seed):
+    table = CodeTable(Rules.parse("p3c3"))
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(3, 7))
+    members = np.sort(rng.choice(table.n, size=m, replace=False)).astype(np.int32)
+    weights = rng.integers(0, 5, size=m).astype(np.int64)
+    order = np.lexsort((members, -weights))
+    members, weights = members[order], weights[order]
+    search = Search(table, np.ones(table.n, dtype=np.int64), full_group(table.rules))
+    rank, _ = search.rank_cost(10)
+    seen = np.zeros(table.rules.n_answer_slots + 1, dtype=np.int64)
+    bound = class_bound(table.scores, members, weights, rank, 1, True, seen)
+    exact = _brute_class_cost(table, members.tolist(), weights)
+    assert bound <= exact
+    if m == 3:
+        assert bound == exact
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_perfect_member_matches_brute_force(seed):
+    table = CodeTable(Rules.parse("p3c4"))
+    rng = np.random.default_rng(seed)
+    cands = np.sort(rng.choice(table.n, size=int(rng.integers(2, 9)), replace=False)).astype(np.int32)
+    got = perfect_member(table.scores, cands, table.rules.n_answer_slots)
+    expect = -1
+    for i, g in enumerate(cands.tolist()):
+        others = [int(table.scores[g, s]) for s in cands.tolist() if s != g]
+        if len(set(others)) == len(others):
+            expect = i
+            break
+    assert got == expect
+
+
+@pytest.mark.parametrize("n", [1, 40, 255, 256, 300, 600])
+@pytest.mark.parametrize("all_guesses", [True, False])
+def test_class_counts_match_a_plain_count(n, all_guesses):
+    """Blocks of 252 candidates (four at a time) counted in bytes add up right, for every guess list."""
+    table = CodeTable(Rules.parse("p4c5"))
+    rng = np.random.default_rng(n)
+    cands = np.sort(rng.choice(table.n, size=n, replace=False)).astype(np.int32)
+    guesses = table.all_codes if all_guesses else rng.permutation(table.n)[:200].astype(np.int32)
+    counts = class_counts(table.scores, guesses, all_guesses, cands, table.rules.n_answer_slots)
+    expect = np.zeros((table.rules.n_answer_slots, len(guesses)), dtype=np.int64)
+    for gi, g in enumerate(guesses.tolist()):
+        np.add.at(expect[:, gi], table.scores[g, cands].astype(np.int64), 1)
+    assert counts.dtype == np.uint16
+    assert (counts == expect).all()
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_capped_refined_bound_matches_refined_bound(seed):
+    table, search, cands, w = _setup("p4c4n", seed, weighted=False, sizes=(4, 40))
+    rules = table.rules
+    n_slots, win = rules.n_answer_slots, rules.win_index
+    rank, _ = search.rank_cost(3, 8)
+    scratch = refine_buffers(table.scores, cands, w, n_slots, True)
+    assert (scratch[-1] == table.scores[np.ix_(cands, cands)]).all()  # the answers among cands
+    counts = class_counts(table.scores, table.all_codes, True, cands, n_slots)
+    for g in range(table.n):
+        count = counts[:, g]
+        full = refined_bound(table.scores, g, cands, w, rank, n_slots, win, 1, True, scratch)
+        if np.any(count[np.arange(n_slots) != win] > len(rank)):
+            continue
+        base = sum(int(rank[:m].sum()) for a, m in enumerate(count.tolist()) if a != win)
+        for limit in (base, base + 1, base + 2, full, full + 1, 10**9):
+            got = refined_bound_capped(table.scores, g, cands, w, rank, count, win, 1, base, limit, scratch)
+            if full < limit:
+                assert got == full
+            else:
+                assert limit <= got <= full

@@ -1,0 +1,111 @@
+"""Monte Carlo games: reproducible, consistent with the full tree, honest intervals."""
+
+import math
+
+import numpy as np
+import pytest
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.heuristics import monte_carlo, play_all
+from mastermind.engines.heuristics.montecarlo import MonteCarloResult
+from mastermind.engines.registry import make_strategy
+
+
+@pytest.fixture(scope="module")
+def p4c6():
+    return CodeTable(Rules(4, 6))
+
+
+def test_sampled_games_follow_the_tree(p4c6):
+    # the same secrets, drawn again, played through the full tree give the same histogram
+    strategy = make_strategy("expected-size", p4c6)
+    result = monte_carlo(strategy, 3000, seed=42)
+    depths = play_all(strategy).depths(p4c6)
+    secrets = np.random.default_rng(42).integers(p4c6.n, size=3000)
+    expected = np.bincount(depths[secrets])[1:].tolist()
+    assert result.histogram == expected
+    assert result.games == 3000 and result.mean == pytest.approx(depths[secrets].mean())
+
+
+def test_seeded_and_reproducible(p4c6):
+    a = monte_carlo(make_strategy("random", p4c6, seed=1), 500, seed=9)
+    b = monte_carlo(make_strategy("random", p4c6, seed=1), 500, seed=9)
+    c = monte_carlo(make_strategy("random", p4c6, seed=2), 500, seed=9)
+    assert a == b and a.histogram != c.histogram
+
+
+def test_confidence_interval_covers_the_exact_average(p4c6):
+    exact = play_all(make_strategy("minimax", p4c6)).stats(p4c6).average  # 5801 / 1296
+    result = monte_carlo(make_strategy("minimax", p4c6), 2000, seed=123)
+    assert result.ci_low < exact < result.ci_high
+    assert result.ci_high - result.ci_low == pytest.approx(2 * 1.96 * result.std / math.sqrt(2000), rel=1e-3)
+
+
+def test_statistics_of_a_known_histogram():
+    result = MonteCarloResult("x", 4, 0, [1, 0, 3])  # depths 1, 3, 3, 3
+    assert (result.total, result.mean, result.worst) == (10, 2.5, 3)
+    assert result.std == pytest.approx(np.std([1, 3, 3, 3], ddof=1))
+    data = result.to_dict(Rules(2, 2))
+    assert data["histogram"] == [1, 0, 3] and data["ci95"][0] < 2.5 < data["ci95"][1]
+
+
+def test_without_score_matrix_same_games():
+    rules = Rules(4, 5)
+    full, rows_only = CodeTable(rules), CodeTable(rules, full=False)
+    a = monte_carlo(make_strategy("most-parts", full), 300, seed=4)
+    b = monte_carlo(make_strategy("most-parts", rows_only), 300, seed=4)
+    assert a == b
+
+
+def test_progress_is_reported(p4c6):
+    class Counter:
+        total = done = 0
+
+        def start(self, total, description=""):
+            self.total = total
+
+        def advance(self, n=1):
+            self.done += n
+
+    bar = Counter()
+    monte_carlo(make_strategy("simple", p4c6), 150, seed=0, progress=bar)
+    assert bar.total == bar.done == 150
+
+
+def test_bad_game_count(p4c6):
+    with pytest.raises(MastermindError, match="games"):
+        monte_carlo(make_strategy("simple", p4c6), 0)
+
+
+def test_a_guess_that_never_splits_is_refused(p4c6):
+    class Stubborn:
+        name, table = "stubborn", p4c6
+
+        def next_guess(self, candidates, history=()):
+            return 0  # 1111 over and over
+
+    with pytest.raises(MastermindError, match="never end"):
+        monte_carlo(Stubborn(), 5, seed=0)
+
+
+def test_a_cancel_ends_the_run_with_the_games_finished():
+    from mastermind.core.cancel import CancelToken
+    from mastermind.core.game import CodeTable, Rules
+    from mastermind.engines.heuristics.strategies import ScoredStrategy
+
+    token = CancelToken()
+    played: list[int] = []
+
+    class StopAfterThree(ScoredStrategy):
+        def next_guess(self, cands, history):
+            if len(played) == 3:
+                token.cancel()
+            return super().next_guess(cands, history)
+
+    strategy = StopAfterThree("minimax", CodeTable(Rules(3, 4)))
+    strategy.deterministic = False  # asked at every position, so it sees the third game end
+    result = monte_carlo(strategy, 50, seed=1, cancel=token, played=played)
+    assert result.games == 4 == len(played) and sum(result.histogram) == 4  # the fourth is finished
+    full = monte_carlo(ScoredStrategy("minimax", CodeTable(Rules(3, 4))), 4, seed=1)
+    assert result.histogram == full.histogram  # the same secrets, in the same order

@@ -1,0 +1,125 @@
+"""The CP-SAT strategy-tree model against the exact search and a brute-force reference."""
+
+import pytest
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.exact import Problem, solve
+from mastermind.engines.models.bounds import lookahead_total_bound
+from mastermind.engines.models.cpsat_tree import depth_feasible, solve_tree, worst_case_lower_bound
+
+from ..exact.reference import reference_worst
+from .reference import INF, reference_optimum
+
+TINY = [(2, 2), (2, 3), (3, 2), (2, 4)]
+
+
+@pytest.mark.parametrize("pegs,colors", TINY)
+def test_optimal_total_agrees_with_exact_and_brute_force(pegs, colors):
+    table = CodeTable(Rules(pegs, colors))
+    exact = solve(table)
+    depth = exact.worst  # the exact optimum fits in this depth
+    result = solve_tree(table, depth, time_limit=60, workers=2)
+    assert result.proven and result.details.status == "OPTIMAL"
+    assert result.value == exact.total == reference_optimum(table, depth)[0]
+    stats = result.tree.stats(table)  # replays every secret: the tree is a real strategy
+    assert stats.total == result.value and stats.worst <= depth
+
+
+@pytest.mark.parametrize("rules", [Rules(2, 3, False), Rules(2, 4, False), Rules(3, 4, False)], ids=str)
+def test_games_without_repetition(rules):
+    table = CodeTable(rules)
+    exact = solve(table)
+    result = solve_tree(table, exact.worst, time_limit=60, workers=2)
+    assert result.proven and result.value == exact.total
+    if table.n <= 12:
+        assert exact.total == reference_optimum(table, exact.worst)[0]
+
+
+@pytest.mark.parametrize("pegs,colors", TINY + [(3, 3), (4, 2), (2, 5)])
+def test_depth_infeasibility_proves_the_worst_case(pegs, colors):
+    table = CodeTable(Rules(pegs, colors))
+    worst = solve(table, Problem(objective="worst")).worst
+    # exhaustive references: the tree enumeration up to 16 codes, the plain minimax search above
+    expected = reference_optimum(table)[1] if table.n <= 16 else reference_worst(table, range(table.n))
+    assert worst == expected
+    below = depth_feasible(table, worst - 1, time_limit=60, workers=2)
+    assert below.details.status == "INFEASIBLE" and below.proven
+    if table.n <= 16:
+        at = depth_feasible(table, worst, time_limit=60, workers=2)
+        assert at.value is not None and at.tree.stats(table).worst <= worst
+
+
+@pytest.mark.parametrize("pegs,colors", [(4, 2), pytest.param(3, 3, marks=pytest.mark.slow)])
+def test_seeded_model_agrees_with_exact_on_larger_games(pegs, colors):
+    # with the two-level bound as a seed CP-SAT proves p4c2 in seconds, p3c3 in about 30 s
+    table = CodeTable(Rules(pegs, colors))
+    exact = solve(table)
+    result = solve_tree(
+        table, exact.worst, time_limit=300, workers=2, lower_bound=lookahead_total_bound(table, 2)
+    )
+    assert result.proven and result.value == exact.total
+    assert result.tree.stats(table).total == exact.total
+
+
+def test_depth_limited_total_matches_reference():
+    # p2c5: the least total (81) needs 5 guesses for some secret; within 4 guesses it costs more
+    table = CodeTable(Rules(2, 5))
+    ref4 = reference_optimum(table, 4)[0]
+    assert ref4 < INF
+    assert solve(table, Problem(max_guesses=4)).total == ref4
+    result = solve_tree(table, 4, time_limit=60, workers=2, lower_bound=lookahead_total_bound(table, 2))
+    assert result.proven and result.value == ref4
+
+
+def test_lower_bound_seed_does_not_change_the_optimum():
+    table = CodeTable(Rules(3, 2))
+    plain = solve_tree(table, 3, time_limit=30, workers=1)
+    seeded = solve_tree(table, 3, time_limit=30, workers=1, lower_bound=lookahead_total_bound(table, 2))
+    assert plain.value == seeded.value == 18
+
+
+def test_worst_case_lower_bound_climbs_to_the_optimum():
+    table = CodeTable(Rules(2, 4))
+    assert worst_case_lower_bound(table, 1, time_limit=30, workers=1) == (4, True)
+
+
+def test_time_limit_reports_unproven():
+    table = CodeTable(Rules(2, 4))
+    optimum = solve(table).total
+    result = solve_tree(table, 5, time_limit=0.01, workers=1)  # far too short to prove anything
+    assert not result.proven and result.details.status in ("FEASIBLE", "UNKNOWN")
+    if result.details.status == "FEASIBLE":  # a strategy found but not proven: its value is no better
+        assert result.value >= optimum and result.lower_bound <= optimum
+    else:  # nothing found within the limit: no value, and the bound is still a true bound
+        assert result.value is None and result.lower_bound <= optimum
+        assert result.lower_bound is not None and result.lower_bound <= 45
+    if result.value is not None:
+        assert result.value >= 45
+
+
+def test_bad_arguments_are_one_line_errors():
+    table = CodeTable(Rules(2, 2))
+    with pytest.raises(MastermindError, match="time limit"):
+        solve_tree(table, 3, time_limit=0)
+    with pytest.raises(MastermindError, match="workers"):
+        solve_tree(table, 3, workers=0)
+    with pytest.raises(MastermindError, match="out of reach"):
+        solve_tree(CodeTable(Rules(4, 4)), 6)
+
+
+def test_a_huge_depth_is_refused_from_its_estimate_before_building():
+    # depth 100 used to lay out 13**99 nodes first and be killed at 24 GB
+    from mastermind.engines.models.cpsat_tree import check_model_size
+
+    table = CodeTable(Rules(4, 6))
+    with pytest.raises(MastermindError, match=r"about 10\^110 nodes.*variables.*constraints.*TiB of memory"):
+        solve_tree(table, 100, time_limit=1)
+    assert check_model_size(CodeTable(Rules(2, 2)), 3).nodes == 1 + 3 + 9
+
+
+def test_the_time_limit_counts_the_model_building():
+    table = CodeTable(Rules(3, 3))
+    result = solve_tree(table, 4, time_limit=1e-9, workers=1, lower_bound=50)
+    assert result.stopped == "time limit" and not result.proven and result.value is None
+    assert result.lower_bound == 50
