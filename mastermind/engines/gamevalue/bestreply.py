@@ -18,6 +18,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -51,7 +52,7 @@ def best_reply(
     solver: str = "auto",
     jobs: int = 1,
     cancel: CancelToken | None = None,
-):
+) -> tuple[Any, StrategyTree]:
     """``(value, tree)``: the least ``sum weight * guesses`` over all strategy trees.
 
     ``weights`` has one non-negative number per code (int, Fraction or float); the value is
@@ -79,7 +80,9 @@ def best_reply(
     return weighted_value(table, result.tree, list(weights)), result.tree
 
 
-def search_best_reply(table: CodeTable, weights: Sequence, *, cancel: CancelToken | None = None):
+def search_best_reply(
+    table: CodeTable, weights: Sequence, *, cancel: CancelToken | None = None
+) -> tuple[Any, StrategyTree]:
     """Memoised exhaustive search over candidate sets with a simple bound; tiny games only.
 
     ``cancel``: a token, polled at every guess weighed: :class:`~mastermind.core.cancel.Stopped`
@@ -99,12 +102,12 @@ def search_best_reply(table: CodeTable, weights: Sequence, *, cancel: CancelToke
     zero = w[0] * 0
     memo: dict[tuple[int, ...], tuple] = {}
 
-    def lower(cands: tuple[int, ...]):
+    def lower(cands: tuple[int, ...]) -> Any:
         # every secret but at most one needs a second guess
         total = sum((w[s] for s in cands), start=zero)
         return total if len(cands) == 1 else 2 * total - max(w[s] for s in cands)
 
-    def solve(cands: tuple[int, ...]):
+    def solve(cands: tuple[int, ...]) -> Any:
         if len(cands) == 1:
             return w[cands[0]]
         hit = memo.get(cands)

@@ -21,6 +21,7 @@ on the thousands of small nodes near the leaves. The tests check both give equal
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -73,7 +74,7 @@ def play_all(strategy: Strategy, candidates: np.ndarray | None = None) -> Strate
     return StrategyTree(table.rules, _recorder(strategy, table, pairs)(cands, ()), strategy.name)
 
 
-def _recorder(strategy: Strategy, table: CodeTable, pairs: bool):
+def _recorder(strategy: Strategy, table: CodeTable, pairs: bool) -> Callable[[np.ndarray, tuple], Node]:
     scores = table.scores
     slots, win = table.rules.n_answer_slots, table.rules.win_index
     next_guess = strategy.next_guess

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -248,14 +249,14 @@ def solve_tree(
     )
 
 
-def _bound(solver, lower_bound: int | None) -> int:
+def _bound(solver: Any, lower_bound: int | None) -> int:
     """The solver's proven bound on the total, or the given one if that is higher (a search
     stopped before its presolve ended reports 0)."""
     bound = int(round(solver.best_objective_bound))
     return bound if lower_bound is None else max(bound, int(lower_bound))
 
 
-def _reached(model, y, v: int, n_s: int):
+def _reached(model: Any, y: list[list[Any]], v: int, n_s: int) -> Any:
     """A boolean equal to "some secret reaches node v"."""
     r = model.new_bool_var(f"r{v}")
     lits = [y[i][v] for i in range(n_s)]
@@ -263,7 +264,14 @@ def _reached(model, y, v: int, n_s: int):
     return r
 
 
-def _extract(table, solver, x, y, layout: _Layout, secrets: np.ndarray) -> StrategyTree:
+def _extract(
+    table: CodeTable,
+    solver: Any,
+    x: list[list[Any]],
+    y: list[list[Any]],
+    layout: _Layout,
+    secrets: np.ndarray,
+) -> StrategyTree:
     def guess_at(v: int) -> int:
         return next(g for g, var in enumerate(x[v]) if solver.boolean_value(var))
 

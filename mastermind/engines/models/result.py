@@ -121,7 +121,7 @@ def check_limits(time_limit: float, workers: int) -> None:
         raise MastermindError(f"workers must be at least 1, got {workers}")
 
 
-def make_solver(time_limit: float, workers: int, seed: int = 0):
+def make_solver(time_limit: float, workers: int, seed: int = 0) -> Any:
     """A CP-SAT solver with a wall-time limit, a worker count and a fixed seed."""
     from ortools.sat.python import cp_model
 
@@ -139,7 +139,7 @@ def make_solver(time_limit: float, workers: int, seed: int = 0):
 POLL = 0.02  # seconds between looks at the cancel token while CP-SAT runs
 
 
-def run_solver(solver, model, cancel: CancelToken | None = None) -> tuple[Any, str | None]:
+def run_solver(solver: Any, model: Any, cancel: CancelToken | None = None) -> tuple[Any, str | None]:
     """``solver.solve(model)``, stopped by ``cancel`` (within ``POLL`` seconds) as by its
     time limit (``CpSolver.stop_search``). Returns the status and the token's reason when the
     token stopped it, else None."""

@@ -9,6 +9,7 @@ import logging
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -119,7 +120,7 @@ class DaskBackend(Backend):
         pending = [(self._runner_future(a, info), a, _threads(info)) for a, info in workers.items()]
         self._add_runners([_Runner(future, future.result(), a, n) for future, a, n in pending])
 
-    def _runner_future(self, address: str, info: dict):
+    def _runner_future(self, address: str, info: dict) -> Any:
         return self.client.submit(
             UnitRunner,
             _threads(info),
@@ -136,7 +137,7 @@ class DaskBackend(Backend):
                 self._runners[runner.address] = runner
             self.jobs = max(1, sum(r.threads for r in self._runners.values()))
 
-    def submit(self, fn, *args) -> Future:
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         if not self._runners:
             self._start_runners()
         outer: Future = Future()
@@ -173,7 +174,7 @@ class DaskBackend(Backend):
         call = runner.actor.run(call_id, [(fn, args) for _, fn, args, _ in batch])
         self._loop.add_callback(self._answer, call_id, call)  # thread-safe
 
-    async def _answer(self, call_id: int, call) -> None:
+    async def _answer(self, call_id: int, call: Any) -> None:
         """Hand a call's answers to the units' futures, on the client's event loop."""
         try:
             answers = await call
@@ -325,7 +326,7 @@ class UnitRunner:
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="mastermind-unit")
         self.queued: dict[int, Future] = {}
 
-    async def run(self, call_id: int, calls: list):
+    async def run(self, call_id: int, calls: list) -> list[tuple[bool, object]] | None:
         """The answers of ``calls`` (see :func:`run_calls`), or None if taken back."""
         future = self.pool.submit(run_calls, calls)
         self.queued[call_id] = future
