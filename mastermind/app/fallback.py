@@ -21,6 +21,7 @@ import dataclasses
 import threading
 from typing import TYPE_CHECKING
 
+from mastermind.core.cancel import CancelToken
 from mastermind.core.game import CodeTable
 from mastermind.core.tree import Stats, StrategyTree
 from mastermind.engines.result import Result, Status
@@ -38,7 +39,7 @@ class Fallback:
     def __init__(self, table: CodeTable, heuristic: str = HEURISTIC) -> None:
         self.table, self.heuristic = table, heuristic
         self._found: tuple[StrategyTree, Stats] | None = None
-        self._stop = threading.Event()
+        self._cancel = CancelToken()  # the heuristic's: stopped when the search ends
         self._thread = threading.Thread(target=self._play, name="fallback", daemon=True)
         self._thread.start()
 
@@ -47,7 +48,7 @@ class Fallback:
         from mastermind.engines.registry import make_strategy
 
         try:
-            tree = play_all(_Stoppable(make_strategy(self.heuristic, self.table), self._stop))
+            tree = play_all(make_strategy(self.heuristic, self.table), cancel=self._cancel)
             self._found = (tree, tree.stats(self.table))
         except Exception:  # stopped, or failed: no fallback, the search's answer stands
             self._found = None
@@ -57,7 +58,7 @@ class Fallback:
 
     def stop(self) -> None:
         """Stop the heuristic at its next guess, if it is still being played."""
-        self._stop.set()
+        self._cancel.cancel("the search ended")
 
     def done(self) -> tuple[StrategyTree, Stats] | None:
         """The heuristic's tree and statistics, or None while it is still being played."""
@@ -125,25 +126,6 @@ class _Bounded:
         inner = getattr(self._bar, "finish", None)
         if inner is not None:
             inner(self._fallback.fill(fields))
-
-
-class _Stopped(Exception):
-    pass
-
-
-class _Stoppable:
-    """A strategy that gives up at its next guess once ``stop`` is set."""
-
-    def __init__(self, strategy, stop: threading.Event) -> None:
-        self._strategy, self._event = strategy, stop
-
-    def __getattr__(self, name: str):
-        return getattr(self._strategy, name)
-
-    def next_guess(self, candidates, history=()):
-        if self._event.is_set():
-            raise _Stopped
-        return self._strategy.next_guess(candidates, history)
 
 
 def wanted(table: CodeTable, problem: Problem) -> bool:

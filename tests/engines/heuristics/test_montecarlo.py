@@ -109,3 +109,39 @@ def test_a_cancel_ends_the_run_with_the_games_finished():
     assert result.games == 4 == len(played) and sum(result.histogram) == 4  # the fourth is finished
     full = monte_carlo(ScoredStrategy("minimax", CodeTable(Rules(3, 4))), 4, seed=1)
     assert result.histogram == full.histogram  # the same secrets, in the same order
+
+
+def test_a_cancel_stops_playing_every_secret():
+    from mastermind.core.cancel import CancelToken, Stopped
+    from mastermind.core.game import CodeTable, Rules
+    from mastermind.engines.heuristics import play_all, solve
+    from mastermind.engines.heuristics.strategies import ScoredStrategy, SimpleStrategy
+
+    table = CodeTable(Rules(3, 4))
+    token = CancelToken()
+    asked = []
+
+    class Counting(ScoredStrategy):
+        def next_guess(self, cands, history=()):
+            asked.append(len(cands))
+            if len(asked) == 3:
+                token.cancel()
+            return super().next_guess(cands, history)
+
+    with pytest.raises(Stopped):
+        play_all(Counting("minimax", table), cancel=token)
+    assert len(asked) == 3  # nothing asked once cancelled
+
+    class FirstCandidate:  # no shortcuts: the general recorder (core.tree.build_tree)
+        name = "first"
+
+        def __init__(self):
+            self.table = table
+
+        def next_guess(self, cands, history=()):
+            return int(cands[0])
+
+    with pytest.raises(Stopped):
+        solve(FirstCandidate(), cancel=token)
+    whole = play_all(FirstCandidate(), cancel=CancelToken()).stats(table).total
+    assert whole == solve(SimpleStrategy(table)).value  # (simple: the first candidate, too)
