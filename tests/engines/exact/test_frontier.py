@@ -669,3 +669,28 @@ def test_units_sent_ahead_are_the_ones_the_search_asks_for():
     assert sum(ahead) > 0  # some units did go out ahead
     # every unit sent was collected once: each one sent ahead was asked for, none went twice
     assert backend.sent == top.counters.units
+
+
+def test_the_top_level_search_runs_the_root_under_a_finite_budget_again_and_again():
+    """An anytime loop raises a budget step by step on one search: each run answers "exact
+    value below the budget" (with its tree) or "proven at least the budget"."""
+    from mastermind.core.tree import StrategyTree
+    from mastermind.engines.exact.backends import ThreadBackend
+    from mastermind.engines.exact.toplevel import TopSearch
+
+    table = CodeTable(Rules.parse("p4c5"))
+    solver = ExactSolver(table)
+    backend = ThreadBackend(2)
+    top = TopSearch(solver, backend, tuning=Tuning(split_size=40))
+    try:
+        for budget in (2000, 2463, 2464, 3000):
+            answer = top.run(solver.cands, UNLIMITED, budget)
+            assert answer.proven
+            if budget <= OPTIMA["p4c5"]:
+                assert answer.value >= budget and answer.tree is None
+            else:
+                assert answer.value == OPTIMA["p4c5"] and answer.tree is not None
+                tree = StrategyTree(table.rules, answer.tree)
+                assert tree.depths(table, table.all_codes).sum() == OPTIMA["p4c5"]
+    finally:
+        backend.close()
