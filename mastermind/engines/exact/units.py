@@ -96,7 +96,7 @@ class UnitResult:
 
 
 def share_table(table: CodeTable) -> None:
-    """Let the units of this process use a table already built (threads share the driver's)."""
+    """Let the units of this process use a table already built (threads share the search's)."""
     with _lock:
         _tables.setdefault(str(table.rules), table)
 

@@ -106,7 +106,7 @@ class DaskBackend(Backend):
     @property
     def slots(self) -> int:
         """Two per worker thread: one running, one waiting on its worker, so that a worker that
-        finishes a unit does not sit idle for the round trip to the driver (about 3 ms); the
+        finishes a unit does not sit idle for the round trip to the dispatcher; the
         waiting unit's budget may be a little less tight."""
         return 2 * self.jobs
 
@@ -298,7 +298,7 @@ class DaskBackend(Backend):
 
 @dataclass
 class _Runner:
-    """The driver's view of one worker's :class:`UnitRunner`."""
+    """The dispatcher's view of one worker's :class:`UnitRunner`."""
 
     future: Any  # the actor's Dask future: holding it keeps the actor alive
     actor: Any
