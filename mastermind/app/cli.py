@@ -201,9 +201,9 @@ def _interrupted() -> int:
 
 def _internal_error(exc: BaseException) -> int:
     """A bug, not bad input: one line naming it (MASTERMIND_DEBUG=1 shows the traceback)."""
-    from mastermind.core import cancel
+    from mastermind.app.interrupts import interrupted
 
-    if cancel.interrupted.is_set() and not os.environ.get("MASTERMIND_DEBUG"):
+    if interrupted() and not os.environ.get("MASTERMIND_DEBUG"):
         # Ctrl-C inside an import or a library turns into other errors (ImportError: initialization failed)
         print("interrupted", file=sys.stderr)
         return 130

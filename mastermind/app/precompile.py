@@ -55,8 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     # Ctrl-C stops it even when started with SIGINT ignored (a shell's background jobs are),
     # and even when it arrives inside numba's compiler, which cannot always raise it
-    from mastermind.app.interrupts import interrupt_handling
-    from mastermind.core import cancel
+    from mastermind.app.interrupts import interrupt_handling, interrupted
 
     print("compiling the mastermind kernels once, about 40 s on 2 cores", file=sys.stderr, flush=True)
     with interrupt_handling(farewell=INTERRUPTED):
@@ -65,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:
             return _interrupted()
         except Exception:
-            if cancel.interrupted.is_set():  # numba half-way through saving a kernel, say
+            if interrupted():  # numba half-way through saving a kernel, say
                 return _interrupted()
             raise
     print(f"compiled in {seconds:.0f} s", file=sys.stderr)

@@ -8,14 +8,16 @@ from mastermind.app.cli import main
 from mastermind.app.fallback import Fallback, wanted
 from mastermind.core.formats import read_tree
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.exact import solve
+from mastermind.engines.exact import Limits, Problem, solve
 from mastermind.engines.registry import strategy_tree
+from mastermind.engines.result import Status
 
 
 def _stopped(result, upper=None, tree=None, stats=None):
     """``result`` as a search stopped early would give it."""
+    status = Status.FEASIBLE if tree is not None else Status.UNKNOWN
     return dataclasses.replace(
-        result, proven=False, value=upper, upper_bound=upper, tree=tree, stats=stats, stopped="time limit"
+        result, status=status, value=upper, upper_bound=upper, tree=tree, stats=stats, stopped="time limit"
     )
 
 
@@ -41,15 +43,21 @@ def test_a_heuristic_stopped_before_it_finished_gives_nothing():
     fallback.stop()
     fallback.wait(60)
     assert fallback.done() is None
-    result = _stopped(solve(CodeTable(Rules(4, 7)), time_limit=0.5))
+    result = _stopped(solve(CodeTable(Rules(4, 7)), limits=Limits(time_limit=0.5)))
     assert fallback.improve(result) is result
 
 
 def test_only_big_plain_searches_get_one():
     big, small = CodeTable(Rules(4, 8), full=False), CodeTable(Rules(4, 7), full=False)
-    assert wanted(big) and not wanted(small)
-    for options in ({"objective": "worst"}, {"max_guesses": 6}, {"pool": "consistent"}, {"first": "1123"}):
-        assert not wanted(big, **options)
+    assert wanted(big, Problem()) and not wanted(small, Problem())
+    opening = big.rules.parse_code("1123")
+    for options in (
+        {"objective": "worst"},
+        {"max_guesses": 6},
+        {"pool": "consistent"},
+        {"first_guess": opening},
+    ):
+        assert not wanted(big, Problem(**options))
 
 
 def test_optimal_stopped_early_reports_the_heuristics_strategy(capsys, tmp_path):

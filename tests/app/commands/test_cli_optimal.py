@@ -7,7 +7,7 @@ import pytest
 
 from mastermind.app.cli import main
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.exact import solve
+from mastermind.engines.exact import Problem, solve
 
 from ...engines.exact.reference import reference_solve, reference_worst
 
@@ -49,7 +49,10 @@ def test_by_first_guess_lists_every_canonical_first_guess(capsys):
     # one-thread search with that opening fixed, and the best against the whole game's optimum
     table = CodeTable(Rules(4, 4))
     for row in rows:
-        assert row["total"] == solve(table, first_guess=table.rules.parse_code(row["first_guess"])).total
+        assert (
+            row["total"]
+            == solve(table, Problem(first_guess=table.rules.parse_code(row["first_guess"]))).total
+        )
     assert min(r["total"] for r in rows) == solve(table).total == 905
 
 

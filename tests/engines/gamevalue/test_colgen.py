@@ -169,7 +169,7 @@ def test_a_stopped_run_reports_the_mixes_that_guarantee_its_bounds(monkeypatch, 
     """Stopped, the game value reported its bounds with empty mixes and 0 iterations; the
     maker's mix must force the lower bound against every tree, the breaker's keep every
     class within the upper bound."""
-    from mastermind.core import cancel
+    from mastermind.core.cancel import Stopped
     from mastermind.engines.gamevalue import colgen
     from mastermind.engines.gamevalue.bestreply import best_reply
     from mastermind.engines.gamevalue.classes import code_classes
@@ -179,7 +179,7 @@ def test_a_stopped_run_reports_the_mixes_that_guarantee_its_bounds(monkeypatch, 
     def stopping_reply(*args, **kwargs):
         calls.append(1)
         if len(calls) > replies:
-            raise cancel.Stopped()
+            raise Stopped()
         return best_reply(*args, **kwargs)
 
     monkeypatch.setattr(colgen, "best_reply", stopping_reply)
