@@ -26,6 +26,9 @@ def precompile() -> float:
     start = time.perf_counter()
     with TimedWorker() as worker:
         worker.submit(compile_kernels, (), HOUR)  # first: the longest part
+        from mastermind.core.compiling import ALL_KERNELS, cold_modules
+
+        cold_modules(ALL_KERNELS)  # the probes by which commands ask numba whether it must compile
         # imported only now: the heuristics' kernels have signatures, so importing compiles them
         from mastermind.engines.models.lower_bounds import game_bounds
         from mastermind.engines.registry import HEURISTIC_NAMES, strategy_tree
