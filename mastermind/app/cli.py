@@ -218,7 +218,15 @@ def _internal_error(exc: BaseException) -> int:
     return 70
 
 
+def quiet_numba_colours() -> None:
+    """For the command line only, before numba is imported (it reads this then): numba's
+    coloured error messages init colorama, whose exit hook writes ESC[0m to the terminal.
+    A program that imports the library keeps numba's own setting."""
+    os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
+
+
 def run() -> None:  # pragma: no cover - console script
+    quiet_numba_colours()
     code = main()
     if code == 130:
         # after Ctrl-C, leave at once: freeing a big search's memory can take seconds

@@ -76,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    from mastermind.app.cli import quiet_numba_colours
+
+    quiet_numba_colours()
     code = main()
     if code == 130:
         # leave at once: objects numba left half-built would complain while Python shuts down
