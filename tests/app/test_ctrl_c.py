@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CHILD = Path(__file__).resolve().parent / "announcing.py"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 STOP_WITHIN = 5.0
-REACH_WITHIN = 600.0  # seconds to reach the point: only against a hang (a loaded machine is slow)
+REACH_WITHIN = 300.0  # seconds to reach the point: only against a hang (a loaded machine is slow)
 
 
 def _event(line: str) -> dict | None:

@@ -26,6 +26,7 @@ def _indexes(folder: Path) -> dict:
 
 @pytest.mark.slow
 @pytest.mark.integration
+@pytest.mark.timeout(3600)  # six processes, each allowed 900 s
 def test_after_precompiling_the_main_commands_compile_nothing(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
 
