@@ -61,8 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     from mastermind.app.interrupts import interrupt_handling
     from mastermind.core import cancel
 
-    print("compiling the mastermind kernels once, about 40 s on 2 cores", file=sys.stderr, flush=True)
     with interrupt_handling(farewell=INTERRUPTED):
+        # said once Ctrl-C is handled: one pressed as soon as this shows ends in the one line too
+        print("compiling the mastermind kernels once, about 40 s on 2 cores", file=sys.stderr, flush=True)
         try:
             seconds = precompile()
         except KeyboardInterrupt:
