@@ -38,11 +38,7 @@ Fraction(29, 12)
 from __future__ import annotations
 
 import importlib
-import os
 from typing import TYPE_CHECKING, Any
-
-# numba's coloured error messages init colorama, whose exit hook writes ESC[0m to a terminal
-os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
 
 __version__ = "0.1.0"
 

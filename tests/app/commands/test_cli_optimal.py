@@ -186,7 +186,7 @@ def test_by_first_guess_honours_the_time_limit(capsys):
 
     start = time.monotonic()
     code, out, err = run(capsys, "optimal", "-r", "p5c6", "--by-first-guess", "--time-limit", "1", "--json")
-    assert time.monotonic() - start < 10  # it used to run to the end (many minutes)
+    assert time.monotonic() - start < 60  # it used to run to the end (many minutes)
     rows = json.loads(out)
     assert code == 0 and len(rows) == 7 and not any(r["proven"] for r in rows)
     assert {r["stopped"] for r in rows} == {"time limit"} and all(r["lower_bound"] > 0 for r in rows)
