@@ -20,9 +20,9 @@ from mastermind.engines.models.timed import TimedWorker
 
 
 def _exact_job(rules: Rules, objective: str, memory_limit: int) -> dict:
-    from mastermind.engines.exact import solve
+    from mastermind.engines.exact import Problem, solve
 
-    result = solve(CodeTable(rules, memory_limit=memory_limit), objective=objective)
+    result = solve(CodeTable(rules, memory_limit=memory_limit), Problem(objective=objective))
     return {
         "total": int(result.stats.total),
         "worst": int(result.worst),
@@ -97,6 +97,7 @@ def knuth_table_row(
 
     ``time_limit`` applies to each of the two exact runs (least total, least worst case).
     """
+    from mastermind.app.interrupts import command_token, unwind_on_interrupt
     from mastermind.engines.registry import strategy_tree
 
     start = time.perf_counter()
@@ -106,7 +107,10 @@ def knuth_table_row(
     try:
         first, mu = knuth_first_guess(table)
         knuth = strategy_tree("minimax", table).stats(table)
-        bounds = game_bounds(table, cpsat_time=cpsat_time, workers=workers, max_refined=max_refined)
+        with unwind_on_interrupt():  # Ctrl-C stopped CP-SAT (which returns): stop here too
+            bounds = game_bounds(
+                table, cpsat_time=cpsat_time, workers=workers, max_refined=max_refined, cancel=command_token()
+            )
     except BaseException:
         worker.close(kill=True)
         raise
@@ -245,9 +249,9 @@ OPTIMAL_GRACE = 30.0  # after the exact search's own time limit: its tree built 
 def _optimal_job(rules: Rules, memory_limit: int, time_limit: float | None = None) -> dict:
     """The exact optimum, or (stopped after ``time_limit`` seconds) its proven lower bound and
     the best strategy found so far, if any."""
-    from mastermind.engines.exact import solve
+    from mastermind.engines.exact import Limits, solve
 
-    result = solve(CodeTable(rules, memory_limit=memory_limit), time_limit=time_limit)
+    result = solve(CodeTable(rules, memory_limit=memory_limit), limits=Limits(time_limit=time_limit))
     data: dict = {
         "proven": bool(result.proven),
         "lower_bound": None if result.lower_bound is None else int(result.lower_bound),

@@ -202,13 +202,16 @@ def optimal_part(game: str, part: str, jobs: int, solve_options: dict) -> dict:
     ``tie`` (an optimal tree with the smallest worst case, then fewest secrets at it) or
     ``worst`` (optimal worst case and the best total within it)."""
     from mastermind.core.formats import write_tree
-    from mastermind.engines.exact import solve, solve_by_first_guess
+    from mastermind.engines.exact import Execution, Problem, solve, solve_by_first_guess
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules)
+    execution = Execution(jobs=jobs)
     if part == "total":
-        results = solve_by_first_guess(table, objective="total", jobs=jobs, **solve_options)
+        results = solve_by_first_guess(
+            table, Problem(objective="total", **solve_options), execution=execution
+        )
         best = min(r.total for r in results)
         firsts = [
             {"guess": rules.code_text(r.first_guess), "total": int(r.total), "worst": int(r.worst)}
@@ -228,9 +231,9 @@ def optimal_part(game: str, part: str, jobs: int, solve_options: dict) -> dict:
     if part not in ("tie", "worst"):
         raise MastermindError(f"unknown part {part!r}")
     if part == "tie":
-        r = solve(table, objective="total", tie_break=True, jobs=jobs, **solve_options)
+        r = solve(table, Problem(objective="total", tie_break=True, **solve_options), execution=execution)
     else:
-        r = solve(table, objective="worst", jobs=jobs, **solve_options)
+        r = solve(table, Problem(objective="worst", **solve_options), execution=execution)
     return {
         "total": int(r.total),
         "worst": int(r.worst),
@@ -246,17 +249,21 @@ def frontier_part(game: str, jobs: int, checkpoint: str, time_limit: float) -> d
     the proven bounds so far (``proven`` False), or the optimum with its tree. A run started
     again with the same ``checkpoint`` folder reuses every unit the earlier runs finished."""
     from mastermind.core.formats import write_tree
-    from mastermind.engines.exact import solve
+    from mastermind.engines.exact import Execution, Limits, solve
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
-    r = solve(CodeTable(rules), objective="total", jobs=jobs, checkpoint=checkpoint, time_limit=time_limit)
+    r = solve(
+        CodeTable(rules),
+        limits=Limits(time_limit=time_limit),
+        execution=Execution(jobs=jobs, checkpoint=checkpoint),
+    )
     data: dict = {
         "proven": bool(r.proven),
         "lower_total": None if r.lower_bound is None else int(r.lower_bound),
         "units": r.counters.units,
         "reused_units": r.counters.reused,
-        "checkpoint_seconds": r.checkpoint_seconds,  # every run's search (None: not timed)
+        "checkpoint_seconds": r.details.checkpoint_seconds,  # every run's search (None: not timed)
     }
     if r.tree is not None:  # the best strategy found so far (the optimum once proven)
         data.update(

@@ -1,6 +1,7 @@
 """info, score, partition and the shared error handling of the CLI."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -94,3 +95,15 @@ def test_the_memory_limit_is_advised_only_where_the_command_has_it(capsys, tmp_p
     assert err.rstrip().endswith("raise it with --memory-limit")
     code, out, err = run(capsys, "results", "--games", "p6c6", "--table", "optimal", "--out", str(tmp_path))
     assert code == 2 and "above the memory limit" in err and "--memory-limit" not in err  # (results has none)
+
+
+def test_the_command_line_turns_numba_colours_off_before_numba_loads(monkeypatch):
+    """numba's coloured error messages init colorama, whose exit hook writes ESC[0m to the
+    terminal: the console script turns them off (``import mastermind`` leaves them alone)."""
+    from mastermind.app import cli
+
+    monkeypatch.delenv("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", raising=False)
+    monkeypatch.setattr(cli, "main", lambda: 0)
+    with pytest.raises(SystemExit) as done:
+        cli.run()
+    assert done.value.code == 0 and os.environ["NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING"] == "1"

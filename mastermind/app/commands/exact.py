@@ -20,7 +20,7 @@ from mastermind.app.commands.common import (
     table_for,
     whole_range,
 )
-from mastermind.core.errors import MastermindError, NoStrategy
+from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, is_stdout, write_atomic
 from mastermind.core.game import Rules
 
@@ -150,11 +150,19 @@ def optimal(
         if json_output and (answer := cache.load()) is not None:
             print_json(answer)
             return
+    from mastermind.app.interrupts import command_token
     from mastermind.core.progress import progress_bar, progress_mode
-    from mastermind.engines.exact import solve, solve_by_first_guess
-    from mastermind.engines.exact.backends import check_backend, check_scheduler
+    from mastermind.engines.exact import (
+        Execution,
+        Limits,
+        Problem,
+        no_strategy_text,
+        solve,
+        solve_by_first_guess,
+    )
     from mastermind.engines.exact.checkpoint import check_folder
-    from mastermind.engines.exact.solver import OBJECTIVES, POOLS
+    from mastermind.engines.exact.options import OBJECTIVES, POOLS, check_backend, check_scheduler
+    from mastermind.engines.result import Status
 
     if objective not in OBJECTIVES:
         raise MastermindError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
@@ -193,49 +201,57 @@ def optimal(
 
     compile_seconds = ensure_compiled(quiet=json_output)  # a first run compiles here, out of the timed search
     table = table_for(rules, memory_limit)
-    options = dict(
+    problem = Problem(
         objective=objective,
         max_guesses=max_guesses,
         pool=pool,
+        first_guess=first_code,
         tie_break=tie_break == "worst",
+    )
+    limits = Limits(time_limit=time_limit)
+    # work units: their progress lines, and what a stopped run has proven
+    execution = Execution(
         jobs=-1 if jobs == 0 else jobs,
+        backend=backend,
+        scheduler=scheduler,
+        checkpoint=checkpoint,
+        units=True,
     )
     from mastermind.app.fallback import Fallback, wanted
 
     # a heuristic beside a long search: what a search stopped before its first strategy reports
-    fallback = Fallback(table) if not by_first_guess and wanted(table, first=first, **options) else None
+    fallback = Fallback(table) if not by_first_guess and wanted(table, problem) else None
     try:
         with progress_bar(mode) as bar:
             if by_first_guess:
                 results = solve_by_first_guess(
-                    table, progress=bar, time_limit=time_limit, anytime=True, **options
+                    table,
+                    problem,
+                    limits=limits,
+                    execution=Execution(jobs=execution.jobs),
+                    cancel=command_token(),
+                    progress=bar,
                 )
             else:
                 results = [
                     solve(
                         table,
-                        first_guess=first_code,
+                        problem,
+                        limits=limits,
+                        execution=execution,
+                        cancel=command_token(),
                         progress=bar if fallback is None else fallback.progress(bar),
-                        backend=backend,
-                        scheduler=scheduler,
-                        checkpoint=checkpoint,
-                        time_limit=time_limit,
-                        anytime=True,
-                        **options,
                     )
                 ]
         if fallback is not None:
             results = [fallback.improve(r) for r in results]
-    except NoStrategy:
-        results = []  # no strategy within --max-guesses (any other error is bad input: exit 2)
     finally:
         if fallback is not None:
             fallback.stop()
-    if not results:  # an answer, not bad input: exit 1
-        start = "" if first_code is None else f" starting with {rules.code_text(first_code)}"
-        message = (
-            f"no strategy solves every secret of {rules} within {plural(max_guesses or 0, 'guess')}{start}"
-        )
+    # no strategy within --max-guesses: an answer, not bad input (exit 1)
+    results = [r for r in results if r.status is not Status.NO_STRATEGY]
+    if not results:
+        message = no_strategy_text(rules, max_guesses or 0, first_code)
         if json_output:
             print_json(
                 {
@@ -279,8 +295,8 @@ def _write_tree(result, path: str) -> None:
 def _header(rules: Rules, objective: str, r) -> str:
     return (
         f"rules        {rules}  (objective {objective}"
-        + (f", at most {plural(r.max_guesses, 'guess')}" if r.max_guesses else "")
-        + (f", pool {r.pool}" if r.pool != "all" else "")
+        + (f", at most {plural(r.details.max_guesses, 'guess')}" if r.details.max_guesses else "")
+        + (f", pool {r.details.pool}" if r.details.pool != "all" else "")
         + ")"
     )
 
@@ -293,9 +309,10 @@ def _print(rules: Rules, results: list, by_first_guess: bool, objective: str, ou
             f"proven       no (not proven): stopped ({r.stopped}) after {r.seconds:.2f} s, "
             f"{plural(r.counters.units, 'work unit')}, {plural(r.nodes, 'node')}"
         )
-        if r.worst_lower_bound is not None:
+        if r.details.worst_lower_bound is not None:
             out.print(
-                f"lower bound  worst case {plural(r.worst_lower_bound, 'guess')}  (every smaller one refuted)"
+                f"lower bound  worst case {plural(r.details.worst_lower_bound, 'guess')}  "
+                f"(every smaller one refuted)"
             )
         else:
             out.print(f"lower bound  {r.lower_bound}  (no strategy has a smaller total)")

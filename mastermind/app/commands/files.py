@@ -143,9 +143,11 @@ def strategy_tree_for(
     """The tree of a named heuristic, of the optimal strategy (``optimal``) or of a strategy file."""
     if names_a_file(name):
         return read_strategy_file(name, table.rules)  # export replays it: a wrong tree is refused there
+    from mastermind.app.interrupts import command_token, unwind_on_interrupt
     from mastermind.engines.registry import strategy_tree
 
-    return strategy_tree(name, table, seed=seed, progress=progress)
+    with unwind_on_interrupt():  # (the optimal strategy's search stopped by Ctrl-C)
+        return strategy_tree(name, table, seed=seed, progress=progress, cancel=command_token())
 
 
 # ---- verify -------------------------------------------------------------------------------

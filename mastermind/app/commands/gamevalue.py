@@ -68,6 +68,7 @@ def game_value(
         ),
     ] = None,
 ) -> None:
+    from mastermind.app.interrupts import command_token
     from mastermind.engines.gamevalue import game_value as solve_game
     from mastermind.engines.gamevalue.bestreply import SOLVERS
 
@@ -87,6 +88,7 @@ def game_value(
             jobs=-1 if jobs == 0 else jobs,
             progress=bar,
             time_limit=time_limit,
+            cancel=command_token(),
         )
     if json_output:
         print_json(result.to_dict())

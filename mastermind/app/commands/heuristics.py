@@ -85,6 +85,7 @@ def heuristics(
         if json_output and (answer := cache.load()) is not None:
             print_json(answer)
             return
+    from mastermind.app.interrupts import command_token, unwind_on_interrupt
     from mastermind.core.compiling import HEURISTIC_KERNELS, CompileNotice
     from mastermind.core.progress import progress_bar, wants_progress
     from mastermind.engines.heuristics.scores import wants_full_table
@@ -99,7 +100,10 @@ def heuristics(
         bar.start(len(names), f"playing every secret of {rules}")
         try:
             for name in names:
-                tree = strategy_tree(name, table, pool=pool, tie_break=tie_break, seed=seed)
+                with unwind_on_interrupt():  # (a solver's search stopped by Ctrl-C)
+                    tree = strategy_tree(
+                        name, table, pool=pool, tie_break=tie_break, seed=seed, cancel=command_token()
+                    )
                 stats = tree.stats(table)
                 first = rules.code_text(tree.root.guess)
                 rows.append({"strategy": name, "first_guess": first, **stats.to_dict(rules)})
@@ -189,8 +193,9 @@ def simulate(
 ) -> None:
     import numpy as np
 
+    from mastermind.app.interrupts import command_token, unwind_on_interrupt
     from mastermind.app.strategy_files import check_strategy, names_a_file, read_strategy_file
-    from mastermind.core import cancel
+    from mastermind.core.cancel import Stopped
     from mastermind.core.compiling import EXACT_KERNELS, HEURISTIC_KERNELS, CompileNotice
     from mastermind.core.errors import MastermindError
     from mastermind.core.progress import progress_bar, wants_progress
@@ -216,11 +221,17 @@ def simulate(
             (EXACT_KERNELS, "the search kernels") if solver else (HEURISTIC_KERNELS, "the scoring kernels")
         )
         try:  # a solver (optimal) solves the whole game first, within the time limit
-            with CompileNotice(kernels, what, quiet=json_output):
+            with CompileNotice(kernels, what, quiet=json_output), unwind_on_interrupt():
                 player = make_strategy(
-                    strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed, time_limit=time_limit
+                    strategy,
+                    table,
+                    pool=pool,
+                    tie_break=tie_break,
+                    seed=strategy_seed,
+                    time_limit=time_limit,
+                    cancel=command_token(),
                 )
-        except cancel.Stopped:
+        except Stopped:  # (the time limit: Ctrl-C unwinds)
             _no_games(rules, strategy, games, seed, json_output)
             return
     if time_limit is not None:  # what building the strategy left of it
@@ -233,12 +244,12 @@ def simulate(
         return f"{len(done)} of {plural(games, 'game')} played{mean} (seed {seed})"
 
     with (
-        cancel.deadline_flag(time_limit) as (flag, deadline),
-        cancel.running(flag, status),
+        command_token().child(time_limit) as token,
+        token.running(status),
         progress_bar(wants_progress(json_output)) as bar,
     ):
-        result = monte_carlo(player, games, games_seed, progress=bar, stop=flag, played=played)
-    stopped = cancel.reason(deadline) if result.games < games else None
+        result = monte_carlo(player, games, games_seed, progress=bar, cancel=token, played=played)
+    stopped = (token.reason or "interrupted") if result.games < games else None
     data = result.to_dict(rules)
     data["seed"] = seed
     if stopped:

@@ -428,7 +428,8 @@ def bounds(
         ),
     ] = None,
 ) -> None:
-    from mastermind.core import cancel
+    from mastermind.app.interrupts import command_token
+    from mastermind.core.cancel import Stopped
     from mastermind.engines.models.bounds import (
         counting_worst_bound,
         crude_worst_bound,
@@ -451,18 +452,18 @@ def bounds(
     def status() -> str:
         return f"bounds so far: worst case >= {max(worst.values())}, total >= {max(total.values())}"
 
-    with cancel.deadline_flag(time_limit) as (flag, deadline), cancel.running(flag, status):
+    with command_token().child(time_limit) as token, token.running(status):
         try:
             for k in range(1, levels + 1):
-                worst[f"lookahead_{k}"] = lookahead_worst_bound(table, k, stop=flag)
-                total[f"lookahead_{k}"] = lookahead_total_bound(table, k, stop=flag)
+                worst[f"lookahead_{k}"] = lookahead_worst_bound(table, k, cancel=token)
+                total[f"lookahead_{k}"] = lookahead_total_bound(table, k, cancel=token)
             if refined:
-                worst[f"refined_{levels}"] = lookahead_worst_bound(table, levels, refined=True, stop=flag)
-                total[f"refined_{levels}"] = lookahead_total_bound(table, levels, refined=True, stop=flag)
+                worst[f"refined_{levels}"] = lookahead_worst_bound(table, levels, refined=True, cancel=token)
+                total[f"refined_{levels}"] = lookahead_total_bound(table, levels, refined=True, cancel=token)
             if levels:
-                lookahead_totals_by_first_guess(table, levels, refined=refined, stop=flag, into=found)
-        except cancel.Stopped:
-            stopped = cancel.reason(deadline)
+                lookahead_totals_by_first_guess(table, levels, refined=refined, cancel=token, into=found)
+        except Stopped:
+            stopped = token.reason or "interrupted"
     by_first = {rules.code_text(g): v for g, v in found.items()}
     data = {
         "rules": str(rules),
@@ -537,6 +538,7 @@ def cpsat(
     time_limit: TimeLimitOpt = 60.0,
     workers: WorkersOpt = 2,
 ) -> None:
+    from mastermind.app.interrupts import command_token
     from mastermind.engines.models.bounds import lookahead_total_bound, lookahead_worst_bound
     from mastermind.engines.models.cpsat_tree import check_model_size, solve_tree
     from mastermind.engines.models.result import stopped_result
@@ -560,6 +562,7 @@ def cpsat(
             time_limit=time_limit,
             workers=workers,
             lower_bound=seed,
+            cancel=command_token(),
         )
     except KeyboardInterrupt:  # before CP-SAT ran: the lookahead bound is all there is
         result = stopped_result(table, "feasible" if feasible else "total", seed, start)
@@ -640,13 +643,16 @@ def static(
     time_limit: TimeLimitOpt = 60.0,
     workers: WorkersOpt = 2,
 ) -> None:
+    from mastermind.app.interrupts import command_token
     from mastermind.engines.models.result import stopped_result
     from mastermind.engines.models.static import counting_static_bound, solve_static
 
     table = table_for(rules, memory_limit)
     start = time.perf_counter()
     try:
-        result = solve_static(table, black_only=black_only, time_limit=time_limit, workers=workers)
+        result = solve_static(
+            table, black_only=black_only, time_limit=time_limit, workers=workers, cancel=command_token()
+        )
     except KeyboardInterrupt:  # while the model was built: only the counting bound is known
         least = counting_static_bound(table, black_only)
         result = stopped_result(table, "static", least, start)

@@ -29,9 +29,13 @@ def load_strategy(
     if spec.kind != "solver":
         return spec.make(table, pool=pool, seed=seed)
     from mastermind.app.interactive.optimal import OptimalAdvisor, exact_solver
+    from mastermind.app.interrupts import command_token, unwind_on_interrupt
 
-    with _status(show_progress, f"solving {table.rules} exactly for the {name} strategy..."):
-        base = spec.make(table, pool=pool)
+    with (
+        _status(show_progress, f"solving {table.rules} exactly for the {name} strategy..."),
+        unwind_on_interrupt(),
+    ):
+        base = spec.make(table, pool=pool, cancel=command_token())
     tree = getattr(base, "tree", None)
     if tree is None:  # pragma: no cover - a solver's strategy is a TreeStrategy
         return base

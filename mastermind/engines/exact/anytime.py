@@ -30,8 +30,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from mastermind.core.cancel import CancelToken
+from mastermind.core.progress import Progress
 from mastermind.core.tree import Node
-from mastermind.engines.exact.search import INF
+from mastermind.engines.exact.backends import Backend
+from mastermind.engines.exact.checkpoint import Checkpoint, RootBounds
+from mastermind.engines.exact.dispatch import Dispatcher
+from mastermind.engines.exact.partition import Group, guess_classes
+from mastermind.engines.exact.reporting import ProgressReporter
+from mastermind.engines.exact.search import INF, Search
+from mastermind.engines.exact.solver import ExactSolver
+from mastermind.engines.exact.units import SearchSpec
 
 ROUND_SECONDS = 20.0
 """A round's wall time that the target's step aims at: short enough that a stop loses
@@ -44,7 +53,7 @@ class ClassBound:
     proven lower bound on its cost (its cost when ``exact``) and, when exact, its tree."""
 
     cands: np.ndarray
-    group: tuple[np.ndarray, np.ndarray]
+    group: Group
     answer: int
     lower: float
     exact: bool = False
@@ -89,10 +98,11 @@ class RootState:
     rest: float = INF  # least bound of the first guesses the plan left out
     upper: float = INF
     tree: Node | None = None
+    floor: float = -INF  # a bound proven otherwise (by earlier runs)
 
     @property
     def lower(self) -> float:
-        return min([self.rest, *(g.lower for g in self.guesses)])
+        return max(self.floor, min([self.rest, *(g.lower for g in self.guesses)]))
 
     def offer(self, total: float, tree: Node | None) -> bool:
         """Keep a strategy if it is cheaper than the one known; True if kept."""
@@ -169,62 +179,125 @@ def next_step(step: float, seconds: float, aim: float = ROUND_SECONDS) -> float:
 Report = Callable[[RootState], None]
 
 
-def root_state(driver, cands: np.ndarray, r: int, group) -> RootState:
-    """Every first guess of the root's plan with its classes at their one-level bounds (sets
-    of at most two secrets exact at once)."""
-    planner = driver.planner
-    plan = driver._plan(cands, r, group)
-    n = len(cands)
-    state = RootState(n, [], rest=plan.rest_min)
-    if plan.exact_guess >= 0:
-        node = planner.build(cands, r, group, guess=plan.exact_guess)
-        state.offer(float(plan.exact_value), node)
-        state.rest = min(state.rest, float(plan.exact_value))
-    for guess in plan.guesses:
-        classes, bounds, own = driver._classes(cands, r, group, guess, plan.most)
-        g = GuessBound(int(guess), float(own))
-        for (sub, answer, child), bound in zip(classes, bounds):
-            c = ClassBound(np.ascontiguousarray(sub, dtype=np.int32), child, int(answer), float(bound))
-            if len(sub) <= 2:
-                c.lower = float(planner.small_cost(sub, r - 1))
-                order = np.argsort(-planner.weights[sub], kind="stable")
-                c.exact, c.node = True, planner.build(np.asarray(sub)[order], r - 1, child)
-            g.classes.append(c)
-        state.guesses.append(g)
-    return state
+class RoundSearch:
+    """The root of one game raised round by round over a backend (``solver``'s set-up): its
+    units go out through a :class:`~mastermind.engines.exact.dispatch.Dispatcher`, its
+    progress through a :class:`~mastermind.engines.exact.reporting.ProgressReporter`; threads
+    share one memo (``memo``, made by the caller to its memory budget)."""
 
+    def __init__(
+        self,
+        solver: ExactSolver,
+        backend: Backend,
+        *,
+        progress: Progress | None = None,
+        checkpoint: Checkpoint | None = None,
+        cancel: CancelToken | None = None,
+        memo: object | None = None,
+        memory: int | None = None,
+    ) -> None:
+        self.solver = solver
+        self.checkpoint = checkpoint
+        self.token = CancelToken() if cancel is None else cancel
+        self.planner: Search = solver.new_search(cancel=self.token, memo=memo, memory=memory)
+        spec = SearchSpec(
+            str(solver.rules),
+            solver.pool == "consistent",
+            1,
+            0,
+            len(solver.cands),
+            None if solver.uniform else solver.search_weights,
+            memory=memory,
+        )
+        self.reporter = ProgressReporter(progress)
+        self.units = Dispatcher(backend, spec, self.token, self.reporter, checkpoint, memo=memo)
+        self.rounds = 0
 
-def run_rounds(
-    driver,
-    state: RootState,
-    r: int,
-    *,
-    step: float,
-    to_upper: bool = False,
-    on_round: Report | None = None,
-) -> RootState:
-    """Raise the root's bound round by round until it meets the cheapest strategy known
-    (proven), or nothing is left to ask, or the driver stops (time limit, Ctrl-C)."""
-    while not driver.stopping():
-        plan = plan_round(state, step, to_upper)
-        if plan is None:
-            break
-        began = time.perf_counter()
+    def root(self, cands: np.ndarray, r: int, group: Group) -> RootState:
+        """Every first guess of the root's plan with its classes at their one-level bounds
+        (sets of at most two secrets exact at once)."""
+        planner = self.planner
+        plan = planner.plan(cands, r, INF, group)
+        n = len(cands)
+        state = RootState(n, [], rest=float(plan.rest_min))
+        if plan.exact_guess >= 0:
+            state.offer(float(plan.exact_value), planner.build(cands, r, group, guess=plan.exact_guess))
+            state.rest = min(state.rest, float(plan.exact_value))
+        for guess in plan.guesses:
+            classes, bounds, own = guess_classes(planner, cands, r, group, guess, plan.most)
+            g = GuessBound(int(guess), float(own))
+            for (sub, answer, child), bound in zip(classes, bounds):
+                c = ClassBound(np.ascontiguousarray(sub, dtype=np.int32), child, answer, float(bound))
+                if len(sub) <= 2:
+                    c.lower = float(planner.small_cost(sub, r - 1))
+                    order = np.argsort(-planner.weights[sub], kind="stable")
+                    c.exact, c.node = True, planner.build(np.asarray(sub)[order], r - 1, child)
+                g.classes.append(c)
+            state.guesses.append(g)
+        return state
+
+    def run(
+        self,
+        cands: np.ndarray,
+        r: int,
+        group: Group,
+        *,
+        upper: tuple[float, Node] | None = None,
+        step: float | None = None,
+        to_upper: bool = False,
+        on_round: Report | None = None,
+    ) -> RootState:
+        """Raise the root's bound round by round until it meets the cheapest strategy known
+        (``upper``: one known beforehand), or nothing is left to ask, or the run is
+        cancelled; what is known then."""
+        reporter = self.reporter
+        known = self.checkpoint.bounds() if self.checkpoint is not None else None
+        self.units.start_run(self.solver.table)
+        try:
+            with self.token.running(reporter.status):
+                reporter.start(None, "optimal: raising the bounds")
+                state = self.root(cands, r, group)
+                if upper is not None:
+                    state.offer(*upper)
+                if known is not None:
+                    state.floor = known.lower
+                    state.offer(known.upper, known.tree)
+                step = max(1.0, state.lower * 0.0005) if step is None else step
+                reporter.improve(lower=state.lower, upper=state.upper)
+                while not self.units.stopping():
+                    plan = plan_round(state, step, to_upper)
+                    if plan is None:
+                        break
+                    began = time.perf_counter()
+                    self._round(state, r, plan)
+                    self.rounds += 1
+                    reporter.improve(lower=state.lower, upper=state.upper)
+                    if on_round is not None:
+                        on_round(state)
+                    step = next_step(step, time.perf_counter() - began)
+        finally:
+            self.units.end_run()
+        if self.checkpoint is not None:
+            kept = self.checkpoint.keep_bounds(RootBounds(state.lower, state.upper, state.tree))
+            state.offer(kept.upper, kept.tree)
+            state.floor = max(state.floor, kept.lower)
+        reporter.settle(state.lower, state.proven, state.tree is not None, state.upper)
+        reporter.finish(state.proven)
+        return state
+
+    def _round(self, state: RootState, r: int, plan: RoundPlan) -> None:
+        reporter = self.reporter
+        reporter.total += len(plan.asks)
         sent = [
-            (c, budget, driver.submit(c.cands, r - 1, budget, c.group, None, c.lower))
+            (c, budget, self.units.submit(c.cands, r - 1, budget, c.group, None, c.lower))
             for c, budget in plan.asks
         ]
         for c, budget, pending in sent:
-            outcome = driver.collect(pending)
-            exact = outcome.proven and outcome.value < budget and outcome.tree is not None
-            if exact:
-                c.lower, c.exact, c.node = float(outcome.value), True, outcome.tree
+            result = self.units.collect(pending)
+            if result.proven and result.value < budget and result.tree is not None:
+                c.lower, c.exact, c.node = float(result.value), True, result.tree
             else:
-                c.lower = max(c.lower, float(outcome.value))
+                c.lower = max(c.lower, float(result.value))
         for g in state.guesses:
             if g.exact:
                 state.offer(g.lower, g.tree(state.n))
-        if on_round is not None:
-            on_round(state)
-        step = next_step(step, time.perf_counter() - began)
-    return state

@@ -30,12 +30,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mastermind.core.cancel import CancelToken, Stopped
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.core.tree import Node, StrategyTree
 from mastermind.engines.exact._dfs import node_guesses, set_key
 from mastermind.engines.exact._kernels import split_classes
 from mastermind.engines.exact._ranking import rank_guesses
+from mastermind.engines.exact.options import Problem
 from mastermind.engines.exact.search import INF, UNLIMITED, Search
 from mastermind.engines.exact.solver import ExactSolver
 
@@ -96,10 +98,6 @@ def effort(pass_no: int) -> Effort:
     )
 
 
-class Stopped(Exception):
-    """The search was stopped (its flag set) in the middle of a pass."""
-
-
 @dataclass(frozen=True)
 class Found:
     """The best strategy after some passes: its tree and total (weights all one)."""
@@ -119,15 +117,17 @@ class StrategySearch:
         table: CodeTable,
         *,
         pool: str = "all",
-        stop: np.ndarray | None = None,
+        cancel: CancelToken | None = None,
         memory: int | None = None,
+        memo: object | None = None,
     ) -> None:
         self.table = table
-        self.solver = ExactSolver(table, pool=pool)
+        self.solver = ExactSolver(table, Problem(pool=pool))  # type: ignore[arg-type]
         if not self.solver.uniform:
             raise MastermindError("the strategy search works without weights only")
-        self.stop = np.zeros(1, dtype=np.uint8) if stop is None else stop
-        self.search: Search = self.solver.new_search(stop=self.stop, memory=memory)
+        self.token = CancelToken() if cancel is None else cancel
+        self.stop = self.token.flag
+        self.search: Search = self.solver.new_search(cancel=self.token, memory=memory, memo=memo)
         s = self.search
         self._rank_tables, self._size_tables = s.node_tables(UNLIMITED)
         n = table.n
@@ -215,7 +215,7 @@ class StrategySearch:
         n = len(cands)
         if n <= max(2, work.exact_size):
             return self._exact(cands, group, budget)
-        if self.stop[0]:
+        if self.token.cancelled:
             raise Stopped()
         key = self._key(cands)
         known = self.best.get(key)
@@ -287,12 +287,11 @@ class StrategySearch:
         self,
         *,
         passes: int | None = None,
-        deadline: float | None = None,
         on_found: Callable[[Found], None] | None = None,
     ) -> Found:
-        """Run passes (``passes`` more, or until ``deadline`` in :func:`time.monotonic`
-        seconds, or until the stop flag is set); the cheapest strategy found, with what a
-        pass cut short found too. Raises :class:`Stopped` if stopped before any strategy."""
+        """Run passes (``passes`` more, or until the cancel token is cancelled: a time limit,
+        Ctrl-C); the cheapest strategy found, with what a pass cut short found too. Raises
+        :class:`~mastermind.core.cancel.Stopped` if cancelled before any strategy."""
         start = time.perf_counter()
         cands = self.solver.cands
         root = self._key(cands)
@@ -311,8 +310,6 @@ class StrategySearch:
                 on_found(self._found(start))
             if left is not None:
                 left -= 1
-            if deadline is not None and time.monotonic() >= deadline:
-                break
         return self._found(start)
 
     def _found(self, start: float) -> Found:

