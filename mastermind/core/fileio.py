@@ -228,7 +228,7 @@ def _gunzip(raw: bytes, path: str | os.PathLike[str], limit: int) -> bytes:
 
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(raw)) as fh:
-            data = _read_at_most(fh, limit)  # type: ignore[arg-type]
+            data = _read_at_most(fh, limit)
     except (OSError, EOFError, zlib.error) as exc:
         raise MastermindError(f"cannot read {path}: a damaged gzip file ({exc})") from None
     if data is None:

@@ -20,7 +20,6 @@ from numba.typed import Dict
 
 from mastermind.core._kernels import stable_argsort
 from mastermind.core._symmetry_kernels import canonical_mask_blocks, restrict_group_kernel
-from mastermind.engines.exact._memo import memo_lookup, memo_store
 from mastermind.engines.exact._kernels import (
     _before,
     _has_refinable,
@@ -37,6 +36,7 @@ from mastermind.engines.exact._kernels import (
     repeats_partition,
     split_classes,
 )
+from mastermind.engines.exact._memo import memo_lookup, memo_store
 
 REFINE_PAIRS_MAX = 8192
 """The largest set whose guesses get the refined bound, which tabulates the answers between

@@ -16,8 +16,9 @@ A slot is four 64-bit words, one 32-byte row: the key's first half, a check word
 second half XOR the other two words), ``info`` (the tag plus 3 in the low 32 bits, the set
 size above; 0 marks an empty slot) and the cost's bits. Threads may share one table without
 locks, as chess engines share theirs: a slot that two threads write at once fails its check
-and reads as absent, never as a wrong entry. A shared table does not grow (its limit is its
-capacity); a table of one thread grows in place: its rows sit in a one-element typed list.
+and reads as absent, never as a wrong entry. A table of one thread grows by itself; a shared
+table grows only when its owner calls :func:`memo_grow` while no thread uses it (between the
+rounds of a search); its rows sit in a one-element typed list so that they can be replaced.
 
 >>> memo = new_memo(1 << 10)
 >>> memo_store(memo, np.uint64(5), np.uint64(7), 12.0, 3, 40)
@@ -36,8 +37,9 @@ from numba.typed import List
 ENTRY_BYTES = 32
 WINDOW = 16
 FIRST_CAPACITY = 1 << 12
-# info slots: entries held, most entries allowed, entries replaced (or dropped) when full
-HELD, LIMIT, REPLACED = 0, 1, 2
+# info slots: entries held, most entries allowed, entries replaced (or dropped) when full,
+# whether the table grows by itself (one thread) or only through memo_grow (shared)
+HELD, LIMIT, REPLACED, SELF_GROWING = 0, 1, 2, 3
 
 
 def capacity_for(memory_bytes: int) -> int:
@@ -74,21 +76,23 @@ def _bits_float(typingctx, x):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True)
-def _new_memo(first, limit):  # pragma: no cover - compiled
+def _new_memo(first, limit, self_growing):  # pragma: no cover - compiled
     slots = List()
     slots.append(np.zeros((first, 4), dtype=np.int64))
-    info = np.zeros(3, dtype=np.int64)
+    info = np.zeros(4, dtype=np.int64)
     info[LIMIT] = limit
+    info[SELF_GROWING] = self_growing
     return slots, info
 
 
-def new_memo(max_entries: int, *, shared: bool = False):
-    """An empty memo that holds at most ``max_entries`` (a power of two) entries; a
-    ``shared`` one (for threads) takes them all at once and never grows. Built by a
-    compiled function: its code is cached on disk, where typed lists made from Python
-    compile their helpers again in every process."""
+def new_memo(max_entries: int, *, shared: bool = False, first: int = FIRST_CAPACITY):
+    """An empty memo that holds at most ``max_entries`` (a power of two) entries, starting
+    with room for ``first``; a ``shared`` one (for threads) grows only through
+    :func:`memo_grow`. Built by a compiled function: its code is cached on disk, where typed
+    lists made from Python compile their helpers again in every process."""
     limit = max(WINDOW, int(max_entries))
-    return _new_memo(limit if shared else min(FIRST_CAPACITY, limit), limit)
+    start = 1 << (max(WINDOW, min(int(first), limit)).bit_length() - 1)
+    return _new_memo(start, limit, 0 if shared else 1)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -167,12 +171,13 @@ def _grow(memo):  # pragma: no cover - compiled
 def memo_store(memo, k1, k2, cost, tag, size):  # pragma: no cover - compiled
     """Keep ``(cost, tag)`` for a key of a set of ``size`` candidates."""
     info = memo[1]
-    if 2 * info[HELD] >= memo[0][0].shape[0] and 2 * memo[0][0].shape[0] <= info[LIMIT]:
+    growing = info[SELF_GROWING] != 0
+    if growing and 2 * info[HELD] >= memo[0][0].shape[0] and 2 * memo[0][0].shape[0] <= info[LIMIT]:
         _grow(memo)
     word = (np.int64(tag) + 3) | (np.int64(size) << 32)
     bits = _float_bits(np.float64(cost))
     while True:
-        full = 2 * memo[0][0].shape[0] > info[LIMIT]
+        full = not growing or 2 * memo[0][0].shape[0] > info[LIMIT]
         placed = _place(memo[0][0], np.int64(k1), np.int64(k2), word, bits, size, full)
         if placed != -2:
             break
@@ -182,6 +187,19 @@ def memo_store(memo, k1, k2, cost, tag, size):  # pragma: no cover - compiled
         info[HELD] += 1
     elif placed < 0:
         info[REPLACED] += 1
+
+
+@nb.njit(cache=True, nogil=True)
+def memo_grow(memo):  # pragma: no cover - compiled
+    """Double a table that is half full, or has lost entries for want of room, while it may
+    grow (call it only while no other thread uses the table). True if it grew."""
+    info = memo[1]
+    capacity = memo[0][0].shape[0]
+    if 2 * capacity > info[LIMIT] or (2 * info[HELD] < capacity and info[REPLACED] == 0):
+        return False
+    _grow(memo)
+    info[REPLACED] = 0
+    return True
 
 
 @nb.njit(cache=True, nogil=True)
@@ -196,7 +214,7 @@ def memo_bytes(memo) -> int:
 
 
 def memo_replaced(memo) -> int:
-    """Entries replaced or dropped since the table was full."""
+    """Entries replaced or dropped for want of room (since the table last grew)."""
     return int(memo[1][REPLACED])
 
 

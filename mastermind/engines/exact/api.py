@@ -19,10 +19,13 @@ from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.progress import Progress
+from mastermind.engines.exact.checkpoint import RootBounds
 from mastermind.engines.exact.details import SearchDetails
+from mastermind.engines.exact.memory import MemoryBudget
 from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning
 from mastermind.engines.exact.search import INF, UNLIMITED
 from mastermind.engines.exact.solver import ExactSolver
+from mastermind.engines.exact.strategy_thread import StrategyThread
 from mastermind.engines.result import Result, Status
 
 
@@ -54,20 +57,36 @@ def solve(
     solver = ExactSolver(table, problem)
     with (CancelToken() if cancel is None else cancel).child(limits.time_limit) as token:
         if problem.plain and execution.wants_units(limits):
-            return _solve_units(solver, execution, tuning, token, progress)
+            return _solve_units(solver, limits, execution, tuning, token, progress)
         return solver.run(token, progress)
 
 
 def _solve_units(
-    solver: ExactSolver, execution: Execution, tuning: Tuning, cancel: CancelToken, progress: Progress | None
+    solver: ExactSolver,
+    limits: Limits,
+    execution: Execution,
+    tuning: Tuning,
+    cancel: CancelToken,
+    progress: Progress | None,
 ) -> Result[SearchDetails]:
-    """The plain-total optimum as work units over a backend (see :mod:`.toplevel`)."""
+    """The plain-total optimum as work units over a backend: the root's bounds raised round
+    by round (:mod:`.anytime`), beside the strategy search for cheaper strategies
+    (:mod:`.strategy_search`) where it applies."""
+    from mastermind.engines.exact._memo import new_memo
+    from mastermind.engines.exact.anytime import RoundSearch
     from mastermind.engines.exact.backends import make_backend, worker_count
-    from mastermind.engines.exact.toplevel import TopSearch
     from mastermind.engines.exact.warmup import load_kernels
 
     max_guesses = solver.problem.max_guesses
     r = UNLIMITED if max_guesses is None else max_guesses
+    jobs = worker_count(execution.jobs)
+    # the strategy search knows neither weights nor a cap on the guesses; past its first
+    # strategy it goes on beside the rounds only in a run that may stop before its proof
+    strategy_wanted = solver.uniform and max_guesses is None
+    alongside = strategy_wanted and (limits.time_limit is not None or execution.checkpoint is not None)
+    workers = max(1, jobs - 1) if alongside else jobs
+    shared = execution.backend == "threads" and execution.scheduler is None
+    budget = MemoryBudget.of(solver.table, limits.memory, 1 if shared else workers)
     store = None
     if execution.checkpoint is not None:
         from mastermind.engines.exact.checkpoint import Checkpoint
@@ -84,40 +103,67 @@ def _solve_units(
         )
     pool = None
     checkpoint_seconds = None
+    strategy: StrategyThread | None = None
     try:
         began = time.perf_counter()
-        pool = make_backend(execution.backend, worker_count(execution.jobs), execution.scheduler)
+        pool = make_backend(execution.backend, workers, execution.scheduler)
         pool.warm(str(solver.rules))
-        load_kernels()  # the top-level search's own, and the units' where threads run them
+        load_kernels()  # the rounds' own, and the units' where threads run them
         start = time.perf_counter()  # the search's clock: the workers' start-up is timed apart
         if store is not None:
             store.restart_clock()
         startup = None if pool.shares_memory else start - began  # threads share this process
-        top = TopSearch(solver, pool, tuning=tuning, progress=progress, checkpoint=store, cancel=cancel)
-        answer = top.run(solver.cands, r, INF, solver.group)
+        memo = None
+        if pool.shares_memory:
+            memo = new_memo(budget.memo_entries, shared=True, first=budget.first_entries(solver.table.n))
+        rounds = RoundSearch(
+            solver,
+            pool,
+            progress=progress,
+            checkpoint=store,
+            cancel=cancel,
+            memo=memo,
+            memory=budget.search_bytes,
+            round_seconds=tuning.round_seconds,
+        )
+        if strategy_wanted:
+            strategy = StrategyThread(
+                solver, cancel, budget.strategy_bytes, store, passes=None if alongside else 1
+            )
+            strategy.start()
+        state = rounds.run(solver.cands, r, solver.group, fresh=None if strategy is None else strategy.fresh)
+        if strategy is not None:
+            found, strategy = strategy.finish(), None
+            if found is not None and state.offer(*found) and store is not None:
+                store.keep_bounds(RootBounds(state.lower, state.upper, state.tree))
     finally:
+        if strategy is not None:  # (an error above: the thread is stopped all the same)
+            strategy.token.cancel()
         if pool is not None:
             pool.close(kill=bool(cancel.flag[0]))
         if store is not None:
             checkpoint_seconds = store.close()
-    if not answer.proven:
+    counters = rounds.counters
+    if state.lower == INF:  # no strategy within the guesses allowed
+        return solver.result(None, counters=counters, start=start, checkpoint_seconds=checkpoint_seconds)
+    if not state.proven:
         return solver.result(
-            answer.tree,
-            lower=answer.value,
-            counters=top.counters,
+            state.tree,
+            lower=state.lower,
+            counters=counters,
             start=start,
             stopped=cancel.reason or "interrupted",
             startup_seconds=startup,
             checkpoint_seconds=checkpoint_seconds,
         )
     result = solver.result(
-        answer.tree,
-        counters=top.counters,
+        state.tree,
+        counters=counters,
         start=start,
         startup_seconds=startup,
         checkpoint_seconds=checkpoint_seconds,
     )
-    return result if answer.tree is None else solver.checked(result, answer.value)
+    return solver.checked(result, state.upper)
 
 
 def _search_key(solver: ExactSolver) -> str:

@@ -231,6 +231,19 @@ class Checkpoint:
         except (sqlite3.DatabaseError, ValueError, TypeError, KeyError) as exc:
             raise CheckpointError(f"checkpoint {self.path} is damaged: its bounds: {exc}") from None
 
+    def strategy_passes(self) -> int:
+        """How many passes of the strategy search found the strategy kept (0: none yet)."""
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE name = 'strategy_passes'").fetchone()
+            return 0 if row is None else int(row[0])
+        except (sqlite3.DatabaseError, ValueError) as exc:
+            raise CheckpointError(f"checkpoint {self.path} is damaged: its strategy passes: {exc}") from None
+
+    def keep_strategy_passes(self, passes: int) -> None:
+        """Record the passes of the strategy search behind the strategy kept (never fewer)."""
+        if passes > self.strategy_passes():
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('strategy_passes', ?)", (str(int(passes)),))
+
     def keep_bounds(self, found: RootBounds) -> RootBounds:
         """Keep what a run proved, merged with what earlier runs kept (one transaction, so
         that runs sharing the file keep the best of both); the merged bounds."""

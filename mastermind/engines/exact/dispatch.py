@@ -1,14 +1,11 @@
 """Handing work units to a backend and taking their results back.
 
-The top-level search (:mod:`mastermind.engines.exact.toplevel`) asks for units one at a time;
-the :class:`Dispatcher`:
+The rounds of the search (:mod:`mastermind.engines.exact.anytime`) ask for units; the
+:class:`Dispatcher`:
 
 * submits each one to the backend, unless the checkpoint holds its answer (a unit is stored
   under its key, independent of its budget: an exact value below the budget, or a bound at
   least the budget, serves any later run; a bound below it is run again);
-* sends units ahead: the first units of the sets the search will expand next go out while it
-  still waits on the sets before them, and its own request for one (same key, same budget)
-  takes that one back instead of sending it again;
 * checkpoints and counts each unit as soon as it finishes, in whatever order units finish, so
   that a killed run loses only the units still running and the progress line moves while
   the search waits for a long unit;
@@ -86,7 +83,6 @@ class Dispatcher:
         self.counters = Counters()
         self._finished: deque[Pending] = deque()  # units whose future is done, to checkpoint and count
         self._stored: set[str] = set()
-        self._ahead: dict[tuple[str, float], Pending] = {}  # units sent out before they are asked for
 
     # ---- a run ---------------------------------------------------------------------------------
     def start_run(self, table: CodeTable) -> None:
@@ -99,10 +95,9 @@ class Dispatcher:
                 set_run_memo(self.run_id, self.memo)
 
     def end_run(self) -> None:
-        """After the last unit: the units finished meanwhile are counted, none waits ahead."""
+        """After the last unit: the units finished meanwhile are counted."""
         self.take_finished()
         forget_run(self.run_id)
-        self._ahead.clear()
 
     def stopping(self) -> bool:
         """Whether the run is cancelled (saying so: the run is winding down)."""
@@ -116,8 +111,8 @@ class Dispatcher:
         self, cands: np.ndarray, r: int, budget: float, group: Group, guess: int | None, floor: float
     ) -> Pending:
         """Hand out the unit ``cands`` with ``r`` guesses left under ``budget`` (``guess``: its
-        first guess, if fixed; ``floor``: a lower bound known beforehand): the one sent ahead,
-        the checkpoint's answer, or a new run."""
+        first guess, if fixed; ``floor``: a lower bound known beforehand): the checkpoint's
+        answer, or a new run."""
         unit = Unit(
             np.ascontiguousarray(cands, dtype=np.int32),
             int(r),
@@ -127,9 +122,6 @@ class Dispatcher:
             None if guess is None else int(guess),
         )
         key = unit.key()
-        early = self._ahead.pop((key, float(budget)), None)
-        if early is not None:
-            return early
         stored = self.checkpoint.get(key) if self.checkpoint is not None else None
         future: Future = Future()
         ran = False
@@ -154,13 +146,6 @@ class Dispatcher:
             # and the progress line moves while the search waits for a long unit
             future.add_done_callback(partial(self._queue_finished, pending))
         return pending
-
-    def send_ahead(self, cands: np.ndarray, r: int, budget: float, group: Group, floor: float) -> None:
-        """Submit a unit now that the search will ask for later with this key and budget; it
-        is kept even when already done (a quick unit, or one from the checkpoint): the
-        search's own submit must get this one back, not send it again."""
-        early = self.submit(cands, r, budget, group, None, floor)
-        self._ahead[(early.key, early.budget)] = early
 
     def collect(self, pending: Pending) -> UnitResult:
         """The result of ``pending``, waited for (a stopped run's: its floor, not proven)."""
@@ -219,8 +204,7 @@ class Dispatcher:
             result = _settled(pending, future.result())
             if self.checkpoint is not None:
                 self._store(pending.key, pending.budget, result)
-            if not pending.reported and (pending.key, pending.budget) not in self._ahead:
-                # (a unit sent ahead counts once the search asks for it: a stop may skip it)
+            if not pending.reported:
                 pending.reported = True
                 self.reporter.unit_done(pending.size, pending.budget, result)
 

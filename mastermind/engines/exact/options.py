@@ -122,8 +122,8 @@ class Problem:
 @dataclass(frozen=True)
 class Limits:
     """When to stop. ``time_limit``: seconds, after which the search stops and reports what
-    it has proven (None: none). ``memory``: bytes the search's memo may use (None: the
-    engine's default).
+    it has proven (None: none). ``memory``: bytes the whole search may use, its score
+    table, memos and scratch (None: 2 GiB); what cannot fit is refused before any work.
 
     >>> Limits(time_limit=0.5)
     Limits(time_limit=0.5, memory=None)
@@ -148,7 +148,7 @@ class Execution:
     folder keeping every finished work unit, reused by the next run.
 
     ``units`` chooses how: True, the top of the tree is cut into work units (see
-    :mod:`mastermind.engines.exact.toplevel`), which report progress unit by unit and, when
+    :mod:`mastermind.engines.exact.anytime`), which report progress unit by unit and, when
     stopped, a lower bound and the best strategy found; False, one compiled search from the
     root in this thread; None (the default), work units when they are needed or help: more
     than one job, another backend, a scheduler, a checkpoint, or a time limit. Work units
@@ -185,24 +185,18 @@ class Execution:
 
 @dataclass(frozen=True)
 class Tuning:
-    """How the top of the tree is cut into work units (see :mod:`mastermind.engines.exact.toplevel`):
-    sets of at least ``split_size`` secrets, down to ``split_depth`` levels, are expanded
-    class by class; at a root of at least ``spread_size`` secrets every guess is.
+    """How the work is cut: ``round_seconds``, the wall time a round of work units aims at
+    (see :mod:`mastermind.engines.exact.anytime`): shorter rounds lose less to a stop and
+    show the bounds move more often, longer ones plan less.
 
-    >>> Tuning(split_size=0)
+    >>> Tuning(round_seconds=0)
     Traceback (most recent call last):
     ...
-    mastermind.core.errors.MastermindError: split size must be at least 1, got 0
+    mastermind.core.errors.MastermindError: round seconds must be a positive number, got 0
     """
 
-    split_size: int = 400
-    split_depth: int = 2
-    spread_size: int = 3000
+    round_seconds: float = 20.0
 
     def __post_init__(self) -> None:
-        if self.split_size < 1:
-            raise MastermindError(f"split size must be at least 1, got {self.split_size}")
-        if self.split_depth < 0:
-            raise MastermindError(f"split depth must be at least 0, got {self.split_depth}")
-        if self.spread_size < 1:
-            raise MastermindError(f"spread size must be at least 1, got {self.spread_size}")
+        if not (self.round_seconds > 0 and self.round_seconds < float("inf")):
+            raise MastermindError(f"round seconds must be a positive number, got {self.round_seconds}")

@@ -38,8 +38,8 @@ from mastermind.core.tree import Node
 from mastermind.engines.exact._dfs import (
     LOWER,
     MEMO_HITS,
-    REFINE_PAIRS_MAX,
     NODES,
+    REFINE_PAIRS_MAX,
     ROOT_GUESS,
     SearchState,
     child_group,
@@ -48,8 +48,8 @@ from mastermind.engines.exact._dfs import (
     new_mask_cache,
     node_guesses,
 )
-from mastermind.engines.exact._memo import capacity_for, memo_limit, memo_size, new_memo
 from mastermind.engines.exact._kernels import plan_node, split_classes
+from mastermind.engines.exact._memo import capacity_for, memo_limit, memo_size, new_memo
 
 INF = math.inf
 UNLIMITED = 1 << 20

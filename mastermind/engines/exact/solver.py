@@ -2,7 +2,7 @@
 root in this thread; and the result a strategy tree gives.
 
 :func:`mastermind.engines.exact.solve` makes one :class:`ExactSolver` per call; the work units
-of the top-level search (:mod:`mastermind.engines.exact.toplevel`) share its set-up.
+of the rounds (:mod:`mastermind.engines.exact.anytime`) and the strategy search share its set-up.
 
 >>> from mastermind.core.cancel import CancelToken
 >>> from mastermind.core.game import CodeTable, Rules

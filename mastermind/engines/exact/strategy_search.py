@@ -180,8 +180,15 @@ class StrategySearch:
             )
             every_all = every.shape[0] == s.table.all_codes.shape[0] and not s.consistent
             bound, ok, _, spread, useful = rank_guesses(
-                s.scores, every, every_all, cands, s.weights[cands], self._rank_tables, self._size_tables,
-                s.win, self._xlogx,
+                s.scores,
+                every,
+                every_all,
+                cands,
+                s.weights[cands],
+                self._rank_tables,
+                self._size_tables,
+                s.win,
+                self._xlogx,
             )
             keep = np.flatnonzero(useful & ok)
             order = keep[np.lexsort((spread[keep], bound[keep]))]
@@ -204,8 +211,15 @@ class StrategySearch:
     def _entropy_keys(self, cands: np.ndarray, guesses: np.ndarray) -> np.ndarray:
         s = self.search
         _, _, xlx, _, _ = rank_guesses(
-            s.scores, guesses.astype(np.int32), False, cands, s.weights[cands], self._rank_tables,
-            self._size_tables, s.win, self._xlogx,
+            s.scores,
+            guesses.astype(np.int32),
+            False,
+            cands,
+            s.weights[cands],
+            self._rank_tables,
+            self._size_tables,
+            s.win,
+            self._xlogx,
         )
         return xlx
 
@@ -239,7 +253,9 @@ class StrategySearch:
         self._done[key] = self.passes
         return best if best < budget else max(best, budget)
 
-    def _guess_cost(self, cands, group, guess: int, depth: int, limit: float, work: Effort, most: int) -> float:
+    def _guess_cost(
+        self, cands, group, guess: int, depth: int, limit: float, work: Effort, most: int
+    ) -> float:
         """What ``guess`` costs on ``cands`` with the best strategies below it, if below ``limit``
         (else at least ``limit``)."""
         s = self.search

@@ -16,7 +16,7 @@ import pytest
 from mastermind.app.cli import main
 from mastermind.core.cancel import CancelToken
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.exact import Execution, Tuning, solve
+from mastermind.engines.exact import Execution, solve
 from mastermind.engines.exact.search import INF, UNLIMITED
 from mastermind.engines.exact.solver import ExactSolver
 
@@ -88,7 +88,7 @@ def _depths(node, table):
 def test_backends_find_the_optimum(text, backend):
     table = CodeTable(Rules.parse(text))
     assert solve(table).total == OPTIMA[text]
-    result = solve(table, execution=Execution(jobs=2, backend=backend), tuning=Tuning(split_size=20))
+    result = solve(table, execution=Execution(jobs=2, backend=backend))
     assert (result.total, result.proven, result.lower_bound) == (OPTIMA[text],) * 1 + (True, OPTIMA[text])
     assert result.counters.units > 1
     assert result.tree.stats(table).total == OPTIMA[text]
@@ -172,7 +172,7 @@ def test_a_stopped_run_stops_its_units_on_a_cluster_that_goes_on(local_cluster, 
 def test_a_local_dask_cluster_finds_the_optimum(local_cluster, text):
     table = CodeTable(Rules.parse(text))
     execution = Execution(backend="dask", scheduler=local_cluster.scheduler_address)
-    result = solve(table, execution=execution, tuning=Tuning(split_size=20))
+    result = solve(table, execution=execution)
     assert (result.total, result.proven) == (OPTIMA[text], True)
     assert result.tree.stats(table).total == OPTIMA[text]
 
@@ -183,7 +183,6 @@ def test_dask_backend_starts_its_own_cluster():
     result = solve(
         CodeTable(Rules.parse("p3c5n")),
         execution=Execution(jobs=2, backend="dask"),
-        tuning=Tuning(split_size=20),
     )
     assert result.total == 196
 
@@ -245,7 +244,7 @@ def test_a_dead_worker_has_its_units_run_again(monkeypatch, tmp_path, backend):
 
     monkeypatch.setattr(dispatch, "run_unit", dying)
     table = CodeTable(Rules.parse("p4c5"))
-    result = solve(table, execution=Execution(jobs=2, backend=backend), tuning=Tuning(split_size=100))
+    result = solve(table, execution=Execution(jobs=2, backend=backend))
     assert os.path.exists(marker) and (result.total, result.proven) == (2463, True)
 
 
@@ -293,29 +292,6 @@ def test_a_cancelled_unit_wakes_whoever_waits_for_it():
     assert done == {future} and future.cancelled()
 
 
-@pytest.mark.integration
-def test_a_unit_sent_ahead_is_taken_back_for_an_idle_worker(local_cluster):
-    """Two workers, a long unit, and two short ones sent at once: the short one sent ahead to
-    the long unit's worker is taken back and run by the other worker as soon as it is idle."""
-    import time as clock
-
-    from mastermind.engines.exact.backends.dask import DaskBackend
-
-    backend = DaskBackend(2, scheduler=local_cluster.scheduler_address)
-    try:
-        slow = backend.submit(clock.sleep, 8.0)
-        quick = [backend.submit(clock.sleep, 0.2) for _ in range(2)]
-        for future in quick:
-            future.result(timeout=60)
-        assert not slow.done()  # not behind the long unit: both short ones ran while it did
-        slow.result(timeout=60)
-    finally:
-        backend.close()
-
-
-# ---- checkpoints -------------------------------------------------------------------------------
-
-
 def test_a_checkpoint_is_reused(tmp_path, capsys):
     folder = tmp_path / "ck"
     code, out, _ = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder), "--json")
@@ -323,11 +299,20 @@ def test_a_checkpoint_is_reused(tmp_path, capsys):
     assert code == 0 and first["total"] == 2463 and first.get("units_reused", 0) == 0
     code, out, _ = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder), "--json")
     again = json.loads(out)
-    assert code == 0 and again["total"] == 2463
-    assert again["units_reused"] > 0 and again["nodes"] < first["nodes"]
+    # the optimum proven by the first run is answered at once, with its tree
+    assert code == 0 and again["total"] == 2463 and again["proven"] and again["nodes"] == 0
+    # a run killed before it kept the game's bounds left its units: they serve the next run
+    import sqlite3
+
+    with sqlite3.connect(folder / "checkpoint.sqlite") as db:
+        db.execute("DELETE FROM meta WHERE name = 'bounds'")
+    code, out, _ = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder), "--json")
+    third = json.loads(out)
+    assert code == 0 and third["total"] == 2463 and third["proven"]
+    assert third["units_reused"] > 0 and third["nodes"] < first["nodes"]
     # the checkpoint adds up its runs' search seconds
     assert first["checkpoint_seconds"] > 0
-    assert again["checkpoint_seconds"] >= first["checkpoint_seconds"]
+    assert third["checkpoint_seconds"] >= again["checkpoint_seconds"] >= first["checkpoint_seconds"]
 
 
 def test_a_checkpoint_made_before_runs_were_timed_says_its_cost_is_unknown(tmp_path, capsys):
@@ -352,6 +337,7 @@ def test_a_damaged_checkpoint_is_refused(tmp_path, capsys):
     assert run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder))[0] == 0
     db = sqlite3.connect(folder / "checkpoint.sqlite")
     db.execute("UPDATE units SET value = value - 1")  # a changed value fails its checksum
+    db.execute("DELETE FROM meta WHERE name = 'bounds'")  # (else the proven optimum answers at once)
     db.commit()
     db.close()
     code, _, err = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder))
@@ -455,24 +441,31 @@ def test_checkpoint_bounds_keep_the_best_of_every_run_and_refuse_damage(tmp_path
 
 
 @pytest.mark.parametrize("text", ["p3c4", "p4c4", "p3c5n", "p4c6"])
-def test_the_roots_two_level_bounds_never_exceed_a_guess_s_optimum(text):
+def test_every_bound_the_rounds_prove_on_a_first_guess_stays_below_its_optimum(text):
     from mastermind.engines.exact import solve_by_first_guess
+    from mastermind.engines.exact.anytime import RoundSearch
     from mastermind.engines.exact.backends import ThreadBackend
-    from mastermind.engines.exact.toplevel import TopSearch
 
     table = CodeTable(Rules.parse(text))
     solver = ExactSolver(table)
-    top = TopSearch(solver, ThreadBackend(1))
-    plan = top._plan(solver.cands, UNLIMITED, solver.group)
-    floors = dict(top.ordered_guesses(solver.cands, UNLIMITED, solver.group, plan, 0))
-    top.backend.close()
     optimum = {r.first_guess: r.total for r in solve_by_first_guess(table)}
-    assert floors and all(floors[g] <= optimum[g] for g in floors)
-    # the second level bounds at least one guess above the first level
-    assert any(f > b for f, b in zip(sorted(floors.values()), sorted(plan.bounds)))
+    seen: dict[int, list[float]] = {}
+
+    def each_round(state):
+        for g in state.guesses:
+            seen.setdefault(g.guess, []).append(g.lower)
+            assert g.lower <= optimum[g.guess]
+            assert not g.exact or g.lower == optimum[g.guess]
+
+    backend = ThreadBackend(1)
+    try:
+        RoundSearch(solver, backend).run(solver.cands, UNLIMITED, solver.group, on_round=each_round)
+    finally:
+        backend.close()
+    assert seen and all(v == sorted(v) for v in seen.values())  # bounds only rise
 
 
-def test_a_run_stopped_once_planned_reports_the_two_level_bound():
+def test_a_run_stopped_once_planned_reports_the_roots_bound():
     from mastermind.engines.models.bounds import lookahead_total_bound
 
     table = CodeTable(Rules(5, 6))
@@ -487,8 +480,9 @@ def test_a_run_stopped_once_planned_reports_the_two_level_bound():
             pass
 
     result = solve(table, execution=Execution(units=True), cancel=token, progress=StopWhenPlanned())
-    assert not result.proven and result.counters.units == 0
-    assert result.lower_bound > lookahead_total_bound(table, 1)
+    assert not result.proven and result.counters.nodes == 0
+    # the one-level bounds of its first guesses, below any strategy's total
+    assert lookahead_total_bound(table, 1) <= result.lower_bound <= 37087  # entropy's total
 
 
 # ---- stopping ----------------------------------------------------------------------------------
@@ -596,7 +590,7 @@ def test_units_are_counted_when_they_finish_not_when_collected():
     from concurrent.futures import Future
 
     from mastermind.engines.exact.backends import Backend
-    from mastermind.engines.exact.toplevel import TopSearch
+    from mastermind.engines.exact.anytime import RoundSearch
     from mastermind.engines.exact.units import UnitResult
 
     class HeldBackend(Backend):  # futures that the test completes
@@ -623,7 +617,7 @@ def test_units_are_counted_when_they_finish_not_when_collected():
 
     solver = ExactSolver(CodeTable(Rules.parse("p3c4")))
     lines, backend = Lines(), HeldBackend()
-    units = TopSearch(solver, backend, progress=lines).units
+    units = RoundSearch(solver, backend, progress=lines).units
     group = solver.group
     long_unit = units.submit(solver.cands[:20], UNLIMITED, INF, group, None, 10)
     short_unit = units.submit(solver.cands[20:25], UNLIMITED, INF, group, None, 5)
@@ -638,64 +632,26 @@ def test_units_are_counted_when_they_finish_not_when_collected():
     assert units.counters.nodes == 16
 
 
-def test_units_sent_ahead_are_the_ones_the_search_asks_for():
-    """The search sends the next expanded sets' first class units ahead of time; each is
-    then asked for with the same key and budget, so nothing runs twice and the optimum holds."""
-    from mastermind.engines.exact.backends import ThreadBackend
-    from mastermind.engines.exact.toplevel import TopSearch
-
-    class Counting(ThreadBackend):
-        def __init__(self, jobs):
-            super().__init__(jobs)
-            self.sent = 0
-
-        def submit(self, fn, *args):
-            self.sent += 1
-            return super().submit(fn, *args)
-
-    table = CodeTable(Rules.parse("p4c5"))
-    solver = ExactSolver(table)
-    backend = Counting(2)
-    top = TopSearch(solver, backend, tuning=Tuning(split_size=40))
-    ahead = []
-    send_ahead = top._send_ahead
-
-    def spy(*args):
-        before = len(top.units._ahead)
-        send_ahead(*args)
-        ahead.append(len(top.units._ahead) - before)
-
-    top._send_ahead = spy
-    try:
-        answer = top.run(solver.cands, UNLIMITED)
-    finally:
-        backend.close()
-    assert answer.proven and answer.value == OPTIMA["p4c5"]
-    assert sum(ahead) > 0  # some units did go out ahead
-    # every unit sent was collected once: each one sent ahead was asked for, none went twice
-    assert backend.sent == top.counters.units
-
-
-def test_the_top_level_search_runs_the_root_under_a_finite_budget_again_and_again():
-    """An anytime loop raises a budget step by step on one search: each run answers "exact
-    value below the budget" (with its tree) or "proven at least the budget"."""
+def test_more_rounds_give_a_greater_bound_never_a_wrong_one():
+    """A run stopped early proves less than a longer one, and never more than the optimum:
+    each round's bound is at least the one before and at most the optimum (issue 28)."""
     from mastermind.core.tree import StrategyTree
+    from mastermind.engines.exact.anytime import RoundSearch
     from mastermind.engines.exact.backends import ThreadBackend
-    from mastermind.engines.exact.toplevel import TopSearch
 
-    table = CodeTable(Rules.parse("p4c5"))
-    solver = ExactSolver(table)
-    backend = ThreadBackend(2)
-    top = TopSearch(solver, backend, tuning=Tuning(split_size=40))
-    try:
-        for budget in (2000, 2463, 2464, 3000):
-            answer = top.run(solver.cands, UNLIMITED, budget)
-            assert answer.proven
-            if budget <= OPTIMA["p4c5"]:
-                assert answer.value >= budget and answer.tree is None
-            else:
-                assert answer.value == OPTIMA["p4c5"] and answer.tree is not None
-                tree = StrategyTree(table.rules, answer.tree)
-                assert tree.depths(table, table.all_codes).sum() == OPTIMA["p4c5"]
-    finally:
-        backend.close()
+    for text in ("p4c5", "p3c6", "p4c5n"):
+        table = CodeTable(Rules.parse(text))
+        optimum = solve(table).total  # the plain search in this thread
+        solver = ExactSolver(table)
+        backend = ThreadBackend(2)
+        bounds: list[float] = []
+        try:
+            state = RoundSearch(solver, backend).run(
+                solver.cands, UNLIMITED, solver.group, on_round=lambda s: bounds.append(s.lower)
+            )
+        finally:
+            backend.close()
+        assert len(bounds) >= 3
+        assert bounds == sorted(bounds) and bounds[-1] == state.lower == optimum
+        assert state.proven and state.tree is not None
+        assert StrategyTree(table.rules, state.tree).depths(table, table.all_codes).sum() == optimum

@@ -7,10 +7,11 @@ from hypothesis import strategies as st
 
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact._memo import (
-    WINDOW,
     ENTRY_BYTES,
+    WINDOW,
     capacity_for,
     memo_bytes,
+    memo_grow,
     memo_lookup,
     memo_replaced,
     memo_size,
@@ -104,3 +105,45 @@ def test_a_search_with_a_tiny_memo_finds_the_same_optimum(game):
     assert small.memo_entries <= small.memo_limit
     assert small.memo_limit == WINDOW
     assert memo_replaced(small.memo) > 0
+
+
+def test_a_shared_table_grows_only_when_asked_and_keeps_its_entries():
+    memo = new_memo(1 << 12, shared=True, first=64)
+    keys = _keys(200, seed=3)
+    for i, (a, b) in enumerate(keys):
+        memo_store(memo, a, b, float(i), 1, 10)
+    assert memo_bytes(memo) == 64 * ENTRY_BYTES  # full windows replaced entries instead
+    assert memo_replaced(memo) > 0
+    kept = [i for i, (a, b) in enumerate(keys) if memo_lookup(memo, a, b)[0]]
+    assert memo_grow(memo)
+    assert memo_bytes(memo) == 128 * ENTRY_BYTES and memo_replaced(memo) == 0
+    for i in kept:
+        assert memo_lookup(memo, *keys[i]) == (True, float(i), 1)
+    while memo_grow(memo):
+        pass
+    assert memo_bytes(memo) <= (1 << 12) * ENTRY_BYTES
+
+
+def test_threads_sharing_a_table_never_read_a_wrong_entry():
+    """Four threads store and look up overlapping keys at once; every entry found holds a
+    value some thread stored for that key."""
+    import threading
+
+    memo = new_memo(1 << 10, shared=True, first=1 << 10)
+    keys = _keys(3000, seed=5)
+    wrong = []
+
+    def work(t):
+        for _rep in range(3):
+            for i, (a, b) in enumerate(keys):
+                memo_store(memo, a, b, float(i * 10 + t), i % 7, 5 + (i + t) % 20)
+                found, cost, tag = memo_lookup(memo, a, b)
+                if found and (int(cost) // 10 != i or tag != i % 7):
+                    wrong.append((i, cost, tag))
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert wrong == []

@@ -32,9 +32,8 @@ def test_solve_takes_at_most_eight_parameters():
         (lambda: Execution(scheduler="tcp://10.0.0.5:8786"), "--scheduler needs --backend dask"),
         (lambda: Execution(backend="dask", scheduler="garbage"), "--scheduler must be an address"),
         (lambda: Execution(checkpoint="runs", units=False), "need work units"),
-        (lambda: Tuning(split_size=0), "split size"),
-        (lambda: Tuning(split_depth=-1), "split depth"),
-        (lambda: Tuning(spread_size=0), "spread size"),
+        (lambda: Tuning(round_seconds=0), "round seconds"),
+        (lambda: Tuning(round_seconds=float("nan")), "round seconds"),
     ],
 )
 def test_bad_options_are_refused_when_made_with_one_line(make, message):

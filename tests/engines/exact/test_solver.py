@@ -8,7 +8,7 @@ import pytest
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.exact import Execution, Problem, Tuning, solve, solve_by_first_guess
+from mastermind.engines.exact import Execution, Problem, solve, solve_by_first_guess
 from mastermind.engines.result import Status
 
 from .reference import reference_cost, reference_solve, reference_worst
@@ -236,39 +236,36 @@ def test_parallel_jobs_give_the_same_optimum():
     check_tree(table, two)
 
 
-@pytest.mark.parametrize("text", ["p3c4", "p4c3", "p3c5n", "p2c8"])
-@pytest.mark.parametrize(
-    "split_size, split_depth, spread_size",
-    [(10, 1, 10**9), (10, 2, 10**9), (4, 3, 10**9), (30, 3, 10**9), (10, 1, 10), (10, 2, 10), (4, 3, 4)],
-)
-@pytest.mark.parametrize("max_guesses, pool", [(None, "all"), (4, "all"), (None, "consistent")])
-def test_parallel_splits_agree_with_one_thread(text, split_size, split_depth, spread_size, max_guesses, pool):
-    """Expanding the top of the tree ("and" over classes, "or" over guesses, with budgets
-    set before sibling results are known; at a big root every guess expanded) finds the
-    one-thread optimum and a true tree, and runs or cuts every unit it counted."""
+@pytest.mark.parametrize("text", ["p3c4", "p4c3", "p3c5n", "p2c8", "p4c4n"])
+@pytest.mark.parametrize("round_seconds", [1e-6, 20.0])
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("max_guesses, pool", [(None, "all"), (4, "all"), (3, "all"), (None, "consistent")])
+def test_rounds_agree_with_one_thread(text, round_seconds, jobs, max_guesses, pool):
+    """Raising the root's bound round by round (targets that step up fast or slowly, one or
+    two threads sharing a memo) finds the one-thread optimum and a true tree, or that there
+    is no strategy within the guesses allowed, and runs every unit it counted."""
+    from mastermind.engines.exact._memo import new_memo
+    from mastermind.engines.exact.anytime import RoundSearch
     from mastermind.engines.exact.backends import ThreadBackend
     from mastermind.engines.exact.search import INF, UNLIMITED
     from mastermind.engines.exact.solver import ExactSolver
-    from mastermind.engines.exact.toplevel import TopSearch
 
     table = table_of(text)
     one = solve(table, Problem(max_guesses=max_guesses, pool=pool))
     solver = ExactSolver(table, Problem(pool=pool))
-    backend = ThreadBackend(2)
-    tuning = Tuning(split_size=split_size, split_depth=split_depth, spread_size=spread_size)
-    top = TopSearch(solver, backend, tuning=tuning)
+    backend = ThreadBackend(jobs)
+    rounds = RoundSearch(solver, backend, memo=new_memo(1 << 16, shared=True), round_seconds=round_seconds)
     try:
         r = UNLIMITED if max_guesses is None else max_guesses
-        answer = top.run(solver.cands, r, INF, solver.group)
+        state = rounds.run(solver.cands, r, solver.group)
     finally:
         backend.close()
-    assert answer.proven
-    assert top.reporter.done == top.reporter.total  # every planned unit ran or was cut
+    assert rounds.reporter.done == rounds.reporter.total  # every unit asked for was collected
     if one.status is Status.NO_STRATEGY:
-        assert answer.value == INF and answer.tree is None
+        assert state.lower == INF and state.tree is None
         return
-    assert answer.value == one.total
-    result = solver.result(answer.tree, start=0.0)
+    assert state.proven and state.lower == state.upper == one.total
+    result = solver.result(state.tree, start=0.0)
     assert result.total == one.total
     assert max_guesses is None or result.worst <= max_guesses
 

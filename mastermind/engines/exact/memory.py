@@ -1,0 +1,65 @@
+"""How the exact search shares out its memory: the score table first, then the memo (a
+transposition table, see :mod:`._memo`), the strategy search's memo and some room for scratch.
+
+The budget is the whole command's (``--memory-limit``): each process of the search holds the
+score table and a memo, so a backend of processes gives each ``1/jobs`` of it; threads share
+one table and one memo. Work that cannot fit is refused before it starts.
+
+>>> from mastermind.core.game import CodeTable, Rules
+>>> budget = MemoryBudget.of(CodeTable(Rules(4, 7)), 1 << 30, processes=1)
+>>> budget.memo_entries, budget.strategy_bytes >> 20
+(16777216, 191)
+>>> budget.first_entries(2401)
+1048576
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable
+from mastermind.engines.exact._memo import ENTRY_BYTES, capacity_for
+
+RESERVE = 256 << 20
+"""Room kept for everything but the table and the memos: the refined bound's table of
+answers between candidates (at most 64 MiB a search), node plans, trees, Python."""
+LEAST = 16 << 20
+"""The least memory left for the memos once the table is counted."""
+
+
+@dataclass(frozen=True)
+class MemoryBudget:
+    """Bytes for one process of the search: its memo (``memo_entries`` when threads share
+    it, ``search_bytes`` for a memo of its own) and the strategy search's memo."""
+
+    total: int
+    memo_entries: int
+    search_bytes: int
+    strategy_bytes: int
+
+    @staticmethod
+    def of(table: CodeTable, memory: int | None, processes: int) -> MemoryBudget:
+        """The budget of a search on ``table`` within ``memory`` bytes (None: the default,
+        2 GiB) over ``processes`` processes that each hold the table."""
+        total = DEFAULT_MEMORY_LIMIT if memory is None else int(memory)
+        share = total // max(1, processes)
+        free = share - table.rules.table_bytes() - RESERVE
+        if free < LEAST:
+            each = "" if processes <= 1 else f" for each of {processes} processes"
+            raise MastermindError(
+                f"the exact search of {table.rules} needs more memory than {total / 1024**3:.2f} GiB"
+                f"{each}: its score table alone takes {table.rules.table_bytes() / 1024**3:.2f} GiB "
+                "(raise --memory-limit)"
+            )
+        memo = free * 3 // 4
+        return MemoryBudget(total, capacity_for(memo), memo, free - memo)
+
+    def first_entries(self, n_codes: int) -> int:
+        """The room a shared memo starts with (it grows between rounds, up to its budget):
+        enough for small games without touching gigabytes of pages."""
+        want = min(1 << 22, max(1 << 16, n_codes * 256))
+        return min(self.memo_entries, want)
+
+
+__all__ = ["ENTRY_BYTES", "MemoryBudget"]

@@ -1,0 +1,82 @@
+"""The strategy search beside the rounds of the exact search, in a thread of its own: the
+rounds take each cheaper strategy it finds as their upper bound (and target), and the run
+reports the cheapest found, a proven strategy or not."""
+
+from __future__ import annotations
+
+import threading
+
+from mastermind.core.cancel import CancelToken, Stopped
+from mastermind.core.tree import Node
+from mastermind.engines.exact.checkpoint import Checkpoint
+from mastermind.engines.exact.solver import ExactSolver
+from mastermind.engines.exact.strategy_search import Found, StrategySearch
+
+
+class StrategyThread:
+    """Runs ``passes`` passes of the strategy search (None: until cancelled), started from
+    the strategy kept in ``checkpoint``, if any; memo of ``memory`` bytes."""
+
+    def __init__(
+        self,
+        solver: ExactSolver,
+        cancel: CancelToken,
+        memory: int,
+        checkpoint: Checkpoint | None = None,
+        *,
+        passes: int | None = None,
+    ) -> None:
+        self.token = cancel.child()
+        self.search = StrategySearch(solver.table, pool=solver.pool, cancel=self.token, memory=memory)
+        self.passes = passes
+        self.checkpoint = checkpoint
+        if checkpoint is not None:
+            kept = checkpoint.bounds()
+            if kept is not None and kept.tree is not None:
+                self.search.seed(kept.tree, checkpoint.strategy_passes())
+        self._lock = threading.Lock()
+        self._latest: Found | None = None
+        self._given: float = float("inf")
+        self.error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="strategy search", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            found = self.search.run(passes=self.passes, on_found=self._keep)
+            self._keep(found)
+        except Stopped:
+            pass
+        except BaseException as exc:  # reported by finish(), in the caller's thread
+            self.error = exc
+
+    def _keep(self, found: Found) -> None:
+        with self._lock:
+            if self._latest is None or found.total < self._latest.total:
+                self._latest = found
+
+    def fresh(self) -> tuple[float, Node] | None:
+        """A strategy cheaper than any handed out before, or None."""
+        with self._lock:
+            found = self._latest
+            if found is None or found.total >= self._given:
+                return None
+            self._given = found.total
+            return float(found.total), found.tree.root
+
+    def finish(self) -> tuple[float, Node] | None:
+        """Stop the search (if it still runs) and wait for it; the cheapest strategy found,
+        whose passes the checkpoint (if any) then records."""
+        self.token.cancel("finished")
+        if self._thread.ident is not None:
+            self._thread.join()
+        if self.checkpoint is not None:
+            self.checkpoint.keep_strategy_passes(self.search.passes)
+        if self.error is not None:
+            error, self.error = self.error, None
+            raise error
+        with self._lock:
+            found = self._latest
+        return None if found is None else (float(found.total), found.tree.root)
