@@ -361,7 +361,8 @@ def command_lines(draw):
 
 @given(command_lines())
 @settings(max_examples=60, deadline=None, suppress_health_check=UNTIMED)
-def test_random_command_lines(monkeypatch, capsys, argv):
+def test_random_command_lines(monkeypatch, capsys, tmp_path_factory, argv):
+    monkeypatch.chdir(tmp_path_factory.getbasetemp())  # plot writes plot.svg: not into the work tree
     code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
     assert "Traceback" not in err and "internal error" not in err, (argv, err)
     assert code in (0, 1, 2), (argv, code)
