@@ -26,6 +26,7 @@ ESTIMATE_SECONDS = {
     "mastermind.core._symmetry_kernels": 4,
     "mastermind.engines.exact._kernels": 12,
     "mastermind.engines.exact._memo": 2,
+    "mastermind.engines.exact._ranking": 2,
     "mastermind.engines.exact._dfs": 20,
     "mastermind.engines.heuristics._kernels": 6,
     "mastermind.engines.models._kernels": 4,
@@ -36,6 +37,7 @@ EXACT_KERNELS = (
     "mastermind.engines.exact._kernels",
     "mastermind.engines.exact._memo",
     "mastermind.engines.exact._dfs",
+    "mastermind.engines.exact._ranking",
 )
 HEURISTIC_KERNELS = ("mastermind.core._kernels", "mastermind.engines.heuristics._kernels")
 ALL_KERNELS = (*EXACT_KERNELS, "mastermind.engines.heuristics._kernels", "mastermind.engines.models._kernels")

@@ -221,3 +221,10 @@ def memo_replaced(memo) -> int:
 def memo_limit(memo) -> int:
     """The most entries the table may hold."""
     return int(memo[1][LIMIT])
+
+
+@nb.njit(cache=True)
+def cache_probe():
+    """Loaded from numba's cache, or compiled with this module's other kernels (see
+    :mod:`mastermind.core.compiling`)."""
+    return 0

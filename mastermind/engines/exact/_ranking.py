@@ -37,3 +37,10 @@ def rank_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, size
         spread_out[gi] = spread[gi]
         useful[gi] = (counts[win, gi] > 0) | (parts[gi] > 1)
     return bound, ok, xlx, spread_out, useful
+
+
+@nb.njit(cache=True)
+def cache_probe():
+    """Loaded from numba's cache, or compiled with this module's other kernels (see
+    :mod:`mastermind.core.compiling`)."""
+    return 0

@@ -2,7 +2,7 @@
 
 The warm-up runs the search itself on a tiny game, every way the solver and the work units
 call it: from the root, with a fixed first guess, with the tie-break's costs, building the
-tree, and planning and splitting a root as the top-level search does. It never goes through
+tree, planning and splitting a root as the rounds do, and the strategy search's kernels. It never goes through
 :func:`mastermind.engines.exact.solve`, which calls it.
 
 >>> from mastermind.engines.exact.warmup import compile_kernels
@@ -66,6 +66,21 @@ def compile_kernels() -> None:
     # and a guess split into its classes
     plan = search.plan(cands, 9, INF)
     guess_classes(search, cands, 9, group, plan.guesses[0] if plan.guesses else opening, plan.most)
+    # the rounds' shared memo, grown between rounds, and the strategy search's ranking of
+    # guesses (which only large sets reach)
+    from mastermind.engines.exact._memo import memo_grow, new_memo
+    from mastermind.engines.exact._ranking import rank_guesses
+
+    memo = new_memo(64, shared=True, first=16)
+    memo_grow(memo)
+    rank_tables, size_tables = search.node_tables(UNLIMITED)
+    xlogx = np.zeros(table.n + 1)
+    rank_guesses(
+        search.scores, cands, True, cands, weights[cands], rank_tables, size_tables, search.win, xlogx
+    )
+    rank_guesses(
+        search.scores, cands, False, cands, weights[cands], rank_tables, size_tables, search.win, xlogx
+    )
 
 
 _loaded = False
