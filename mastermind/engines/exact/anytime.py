@@ -129,7 +129,7 @@ def shares(need: float, classes: list[ClassBound]) -> list[tuple[ClassBound, flo
     >>> group = (np.zeros((1, 4), np.int8), np.zeros((1, 6), np.int8))
     >>> cs = [ClassBound(np.arange(m, dtype=np.int32), group, a, 10.0) for a, m in enumerate((3, 1, 6))]
     >>> [(c.size, b) for c, b in shares(5, cs)]
-    [(3, 12.0), (1, 11.0), (6, 14.0)]
+    [(3, 12.0), (1, 11.0), (6, 13.0)]
     """
     open_ = [c for c in classes if not c.exact]
     total = sum(c.size for c in open_)
