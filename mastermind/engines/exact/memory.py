@@ -59,7 +59,7 @@ class MemoryBudget:
         """The room a shared memo starts with (it grows between rounds, up to its budget):
         enough for small games without touching gigabytes of pages."""
         want = min(1 << 22, max(1 << 16, n_codes * 256))
-        return min(self.memo_entries, want)
+        return min(self.memo_entries, 1 << (want - 1).bit_length())
 
 
 __all__ = ["ENTRY_BYTES", "MemoryBudget"]
