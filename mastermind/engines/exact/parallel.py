@@ -293,7 +293,9 @@ class Driver:
         }
 
     def skip(self, n: int = 1) -> None:
-        """Units planned but not needed (their bound reached the budget)."""
+        """Units planned but not needed (their bound reached the budget): settled, so done.
+        (Units a stopped search did not reach are not done: the progress and the report of a
+        stopped run count the same units.)"""
         for _ in range(n):
             self._advance(None, None)
 
@@ -398,8 +400,7 @@ class Driver:
     def solve(self, cands, r: int, budget, group, depth: int = 0, floor: float = 0.0) -> Answer:
         """The answer for ``cands`` with ``r`` guesses left under ``budget`` (``floor``: a
         lower bound known beforehand)."""
-        if len(cands) > TINY and self.stopping():
-            self.skip(self.count_units(cands, r, group, depth))
+        if len(cands) > TINY and self.stopping():  # (its units are not done: not counted)
             plan = self._plans.get(self._plan_key(cands, r))  # (no planning once stopped)
             known = -INF if plan is None else self._floor(plan, cands, r, group, depth)
             return Answer(max(floor, known), False)
@@ -433,10 +434,7 @@ class Driver:
             explored -= 1
             if depth == 0:
                 self._root_bound(best, lower, unfinished, rest, [])
-            if self.stopping():
-                # the guesses this loop would have expanded, counted one unit each below
-                for g, _ in rest[: explored + 1]:
-                    self.skip(self._planned_below(cands, r, group, g, plan.most, depth) - 1)
+            if self.stopping():  # the units of the guesses left are not done: not counted
                 break
             g, bound = rest.pop(0)
             if bound >= best:
@@ -485,7 +483,6 @@ class Driver:
         if self.stopping() and (rest or fallback is not None or unfinished < INF):
             # every guess is counted at the least of its bounds: refuted, found, unfinished, not reached
             bound = min([lower, best, unfinished] + [b for _, b in rest])
-            self.skip(len(rest))
             if (
                 fallback is not None
                 and fallback.node is not None
