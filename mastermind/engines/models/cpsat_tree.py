@@ -144,6 +144,7 @@ def solve_tree(
     time_limit: float = 60.0,
     workers: int = 1,
     lower_bound: int | None = None,
+    seed: int = 0,
 ) -> Result[ModelRun]:
     """Best strategy tree of depth at most ``max_depth`` (``objective="total"``) or any such
     tree (``objective="feasible"``). ``value``: its total guesses; ``tree``: the strategy.
@@ -213,7 +214,7 @@ def solve_tree(
         model.minimize(visits)
     if clock.passed():
         return stopped_result(table, objective, lower_bound, start, why="time limit")
-    solver = make_solver(clock.left(), workers)
+    solver = make_solver(clock.left(), workers, seed)
     status, stopped = run_solver(solver, model)
     seconds = time.perf_counter() - start
     name = solver.status_name(status)

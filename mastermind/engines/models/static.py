@@ -64,11 +64,12 @@ def counting_static_bound(table: CodeTable, black_only: bool = False) -> int:
 
 
 def solve_static(
-    table: CodeTable, *, black_only: bool = False, time_limit: float = 60.0, workers: int = 1
+    table: CodeTable, *, black_only: bool = False, time_limit: float = 60.0, workers: int = 1, seed: int = 0
 ) -> Result[ModelRun]:
     """Fewest guesses fixed in advance whose answers identify every secret.
 
-    ``value``: the best number found, ``lower_bound``: proven, ``details.guesses``: the guesses.
+    ``value``: the best number found, ``lower_bound``: proven, ``details.guesses``: the guesses
+    (the same for the same ``seed``).
     """
     from ortools.sat.python import cp_model
 
@@ -98,7 +99,7 @@ def solve_static(
     model.minimize(sum(u))
     if clock.passed():
         return stopped_result(table, "static", least, start, why="time limit")
-    solver = make_solver(clock.left(), workers)
+    solver = make_solver(clock.left(), workers, seed)
     status, stopped = run_solver(solver, model)
     seconds = time.perf_counter() - start
     name = solver.status_name(status)
