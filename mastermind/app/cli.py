@@ -31,13 +31,9 @@ COMMANDS = {
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import PackageNotFoundError, version
+        from mastermind.app.version import version_string
 
-        try:
-            number = version("mastermind-strategies")
-        except PackageNotFoundError:  # pragma: no cover - run from a source tree, not installed
-            number = "unknown (not installed)"
-        typer.echo(f"mastermind {number}")
+        typer.echo(f"mastermind {version_string()}")
         raise typer.Exit(0)
 
 
@@ -151,6 +147,13 @@ def _main(argv: list[str]) -> int:
             return _interrupted()
         if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
             return _internal_error(exc)
+        if name == "BadParameter" and getattr(exc, "param", None) is not None:
+            # one style for every bad value: the option (or argument) and what is wrong
+            param = exc.param
+            longs = [o for o in getattr(param, "opts", ()) if o.startswith("--")]
+            where = longs[0] if longs else param.human_readable_name
+            print(f"error: {where}: {exc.message}", file=sys.stderr)
+            return 2
         if name == "NoArgsIsHelpError":
             message = exc.format_message()  # (the help itself went to standard output)
             if message.strip():

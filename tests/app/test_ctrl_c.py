@@ -99,8 +99,11 @@ def test_heuristics_report_the_strategies_finished():
     # simple plays every secret of p5c8 in about 2 CPU seconds, entropy in about 25
     args = ["heuristics", "-r", "p5c8", "-s", "simple", "-s", "entropy", "--json", "--no-cache"]
     out, err, _ = interrupted(args, after=6)
-    assert [row["strategy"] for row in json.loads(out)] == ["simple"]
-    assert err.strip().splitlines()[-1] == "interrupted: 1 of 2 strategies played every secret"
+    data = json.loads(out)
+    assert [row["strategy"] for row in data["strategies"]] == ["simple"] and data["unfinished"] == ["entropy"]
+    assert data["stopped"] == "interrupted"
+    last = err.strip().splitlines()[-1]
+    assert last == "stopped (interrupted): 1 of 2 strategies played every secret; not played: entropy"
 
 
 @pytest.mark.integration
@@ -116,11 +119,11 @@ def test_compare_reports_the_strategies_finished():
 @pytest.mark.integration
 def test_results_reports_the_rows_finished(tmp_path):
     # the JSON document was missing although the finished rows were in the files
-    args = ["results", "--games", "p3c3,p4c7", "--table", "optimal", "--max-seconds", "60"]
+    args = ["results", "--games", "p3c3,p4c7", "--table", "optimal", "--row-time-limit", "60"]
     out, err, _ = interrupted([*args, "--out", str(tmp_path), "--json"], after=6)
     data = json.loads(out)
-    assert data["stopped"].startswith("interrupted during ")
-    assert [row["game"] for row in data["optimal"]] in ([], ["p3c3"])
+    assert data["stopped"] == "interrupted" and "during " in err
+    assert [row["game"] for row in data["tables"]["optimal"]] in ([], ["p3c3"])
     assert err.strip().splitlines()[-1].endswith("finished and written")
 
 
@@ -129,17 +132,18 @@ def test_simulate_reports_the_games_played():
     # it printed nothing of the games already played
     out, _, _ = interrupted(["simulate", "-r", "p5c8", "-s", "entropy", "-n", "100000", "--json"], after=6)
     data = json.loads(out)
-    assert data["stopped"] == "interrupted" and 0 < data["games"] < data["games_asked"] == 100000
-    assert sum(data["histogram"]) == data["games"]
+    assert data["stopped"] == "interrupted" and 0 < data["secrets"] < data["secrets_asked"] == 100000
+    assert sum(data["histogram"]) == data["secrets"]
 
 
 @pytest.mark.integration
 def test_bounds_reports_the_levels_finished():
     out, _, _ = interrupted(["bounds", "-r", "p4c8", "--levels", "3", "--json"], after=8)
     data = json.loads(out)
-    assert data["stopped"] == "interrupted" and data["proven"] is False and data["upper_bound"] is None
-    assert "lookahead_3" not in data["total"]  # level 3 takes minutes
-    assert data["lower_bound"] == data["total"]["best"] >= data["total"]["perfect_tree"] == 17902
+    assert data["stopped"] == "interrupted" and data["proven"] is False  # (the bounds given are proven)
+    assert "lookahead_3" not in data["total_lower_bounds"]  # level 3 takes minutes
+    totals = data["total_lower_bounds"]
+    assert data["total_lower_bound"] == max(totals.values()) >= totals["perfect_tree"] == 17902
 
 
 @pytest.mark.integration
@@ -148,8 +152,8 @@ def test_game_value_reports_its_bounds():
     data = json.loads(out)
     assert data["stopped"] == "interrupted" and data["proven"] is False
     # the value is at least the best reply to uniform secrets, 11228/2401 = 4.676
-    assert 1 <= data["lower_bound"] <= 11228 / 2401
-    assert data["upper_bound"] is None or data["upper_bound"] >= 11228 / 2401
+    assert 1 <= data["average_lower_bound"] <= 11228 / 2401 and data["average"] is None
+    assert data["average_upper_bound"] is None or data["average_upper_bound"] >= 11228 / 2401
 
 
 @pytest.mark.integration
@@ -157,8 +161,11 @@ def test_cpsat_reports_its_bound_and_best_strategy():
     out, _, _ = interrupted(["cpsat", "-r", "p2c5", "--time-limit", "120", "--json"], after=6)
     data = json.loads(out)
     assert data["stopped"] == "interrupted" and data["proven"] is False
-    assert 0 < data["lower_bound"] <= 79  # the optimum of p2c5 within 5 guesses is 79 (the exact solver's)
-    assert data["upper_bound"] is None or data["upper_bound"] >= 79
+    assert (
+        0 < data["total_lower_bound"] <= 79
+    )  # the optimum of p2c5 within 5 guesses is 79 (the exact solver's)
+    assert data["total_upper_bound"] is None or data["total_upper_bound"] >= 79
+    assert data["total"] is None
 
 
 @pytest.mark.integration
@@ -170,10 +177,10 @@ def test_static_reports_its_bound():
 @pytest.mark.integration
 def test_table_prints_the_rows_finished():
     # p4c8 alone takes well over a minute of CPU: the table cannot finish before the signal
-    out, _, _ = interrupted(["table", "-p", "3-4", "-c", "3-8", "--json"], after=12)
+    out, _, _ = interrupted(["table", "--games", "p3-4c3-8", "--json"], after=12)
     data = json.loads(out)
     assert data["stopped"] == "interrupted" and data["proven"] is False
-    done = [f"p{r['pegs']}c{r['colors']}r" for r in data["rows"]]
+    done = [r["rules"] for r in data["rows"]]
     assert done + data["unfinished"] == [f"p{p}c{c}r" for p in (3, 4) for c in range(3, 9)]
     assert data["unfinished"]
 
@@ -185,17 +192,17 @@ def run(capsys, *args):
 
 
 @pytest.mark.parametrize(
-    "args",
+    "args, bound",
     [
-        ["bounds", "-r", "p4c8", "--levels", "3", "--time-limit", "1"],
-        ["game-value", "-r", "p4c7", "--time-limit", "1"],
+        (["bounds", "-r", "p4c8", "--levels", "3", "--time-limit", "1"], "total_lower_bound"),
+        (["game-value", "-r", "p4c7", "--time-limit", "1"], "average_lower_bound"),
     ],
 )
-def test_a_time_limit_reports_what_is_proven_with_exit_code_0(capsys, args):
+def test_a_time_limit_reports_what_is_proven_with_exit_code_0(capsys, args, bound):
     code, out = run(capsys, *args, "--json")
     data = json.loads(out)
     assert code == 0 and data["stopped"] == "time limit" and data["proven"] is False
-    assert "lower_bound" in data and "upper_bound" in data
+    assert bound in data
 
 
 @pytest.mark.parametrize("command", ["bounds", "game-value"])

@@ -13,25 +13,33 @@ from mastermind.core.strategy import Strategy, TreeStrategy
 
 
 def load_strategy(
-    name: str, table: CodeTable, *, pool: str = "all", seed: int | None = None, show_progress: bool = False
+    name: str,
+    table: CodeTable,
+    *,
+    pool: str = "all",
+    tie_break: str = "default",
+    seed: int | None = None,
+    show_progress: bool = False,
+    time_limit: float | None = None,
 ) -> Strategy:
     """The registry's strategy ``name``; a solver's tree also re-solves positions off it.
 
     ``show_progress``: a message while the whole game is solved and a progress bar for
-    positions solved on the spot (on a terminal only).
+    positions solved on the spot (on a terminal only). A solver not done within
+    ``time_limit`` seconds raises :class:`~mastermind.core.cancel.Stopped`.
     """
     from mastermind.app.strategy_files import names_a_file, read_strategy_file
     from mastermind.engines.registry import strategy
 
     if names_a_file(name):  # a tree from a file: followed as it is, for the game of ``table``
-        return TreeStrategy(read_strategy_file(name, table.rules), table)
+        return TreeStrategy(read_strategy_file(name, table.rules), table, name)
     spec = strategy(name)
     if spec.kind != "solver":
-        return spec.make(table, pool=pool, seed=seed)
+        return spec.make(table, pool=pool, tie_break=tie_break, seed=seed)
     from mastermind.app.interactive.optimal import OptimalAdvisor, exact_solver
 
     with _status(show_progress, f"solving {table.rules} exactly for the {name} strategy..."):
-        base = spec.make(table, pool=pool)
+        base = spec.make(table, pool=pool, tie_break=tie_break, time_limit=time_limit)
     tree = getattr(base, "tree", None)
     if tree is None:  # pragma: no cover - a solver's strategy is a TreeStrategy
         return base
