@@ -339,6 +339,8 @@ def compare(
     if progress is not None:
         progress.advance(1)
     optimal = _proven(found)
+    if optimal is None and stopped is None:
+        stopped = "time limit"  # (the search stopped at the limit: compare stopped with no marker)
     if found is not None and optimal is None and found.get("lower_bound") is not None:
         if bounds is None:  # the search's own bound (the bounds were not computed)
             bounds = _search_bounds(table, found["lower_bound"])

@@ -42,9 +42,12 @@ def make_player(
     seed: int | None = None,
     deadline: Deadline | None = None,
     progress: Any = None,
+    limit_guesses: bool = True,
 ) -> Any:
     """The strategy ``name`` (a registry name or a strategy file) for the game of ``table``;
-    a solver not done within the time left raises :class:`~mastermind.core.cancel.Stopped`."""
+    a solver not done within the time left raises :class:`~mastermind.core.cancel.Stopped`,
+    and so does a heuristic's next guess past the deadline (unless not ``limit_guesses``:
+    the caller stops between games itself)."""
     from mastermind.core.strategy import TreeStrategy
     from mastermind.engines.registry import make_strategy
 
@@ -54,7 +57,9 @@ def make_player(
     player = make_strategy(
         name, table, pool=pool, tie_break=tie_break, seed=seed, progress=progress, time_limit=deadline.left()
     )
-    return player if isinstance(player, TreeStrategy) else TimeLimited(player, deadline)
+    if isinstance(player, TreeStrategy) or not limit_guesses:
+        return player
+    return TimeLimited(player, deadline)
 
 
 def tree_of(name: str, table: CodeTable, **options: Any) -> StrategyTree:

@@ -134,7 +134,7 @@ def test_table_open_cells_show_bounds(capsys):
         (["table", "--time-limit", "0"], "--time-limit: must be a positive number of seconds, got 0"),
         (["table", "--games", "p4c2-3n"], "holds no game: without repetition colours must be at least pegs"),
         (["compare", "-r", "p2c3", "--plot", "/nonexistent/dir/plot.png"], "plot"),
-        (["cpsat", "-r", "p2c2", "--depth", "0"], "--depth must be at least 1, got 0"),
+        (["cpsat", "-r", "p2c2", "--depth", "0"], "--depth: must be at least 1, got 0"),
         (["static", "-r", "p4c6"], "static model for p4c6r"),
     ],
 )
@@ -219,7 +219,7 @@ def test_bounds_cpsat_static_commands(capsys):
     assert data["worst_lower_bound"] == max(data["worst_lower_bounds"].values())
     assert main(["cpsat", "-r", "p2c3", "--depth", "2", "--feasible", "--json"]) == 1  # no such strategy
     data = json.loads(capsys.readouterr().out)
-    assert data["status"] == "INFEASIBLE" and data["proven"] and data["exists"] is False
+    assert data["solver_status"] == "INFEASIBLE" and data["proven"] and data["exists"] is False
     assert data["worst_lower_bound"] >= 3 and data["worst_upper_bound"] is None
 
 

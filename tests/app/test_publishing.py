@@ -262,7 +262,7 @@ def test_a_frontier_game_stopped_is_open_with_search_bounds_and_continues_from_i
     b, search = row["bounds"], row["bounds"]["search"]
     # the quick bounds past the 1 s cap are missing; the search's lower bound is always there
     assert b["total_lower_bound"] <= 11228 <= b.get("total_upper_bound", 11228)
-    assert search["total_lower_bound"] <= 11228 and search["units"] > 0
+    assert search["total_lower_bound"] <= 11228 and search["units"]["run"] > 0
     assert (
         f"--out res --table optimal --games p4c7 --jobs 1 --row-time-limit 1 --checkpoint {store}"
         in row["command"]
@@ -290,12 +290,20 @@ def test_search_bounds_improve_an_open_row_only_where_they_are_better():
         "upper_source": "entropy",
     }
     better = search_bounds(
-        quick, {"total_lower_bound": 120, "total_upper_bound": 190, "worst_upper_bound": 6, "units": 3}
+        quick,
+        {
+            "total_lower_bound": 120,
+            "total_upper_bound": 190,
+            "worst_upper_bound": 6,
+            "units": {"run": 3, "reused": 0},
+        },
     )
     assert better["total_lower_bound"] == 120 and better["lower_source"] == "search"
     assert better["total_upper_bound"] == 190 and better["worst_upper_bound"] == 6
     assert better["upper_source"] == "search"
-    worse = search_bounds(quick, {"total_lower_bound": 90, "total_upper_bound": None, "units": 0})
+    worse = search_bounds(
+        quick, {"total_lower_bound": 90, "total_upper_bound": None, "units": {"run": 0, "reused": 0}}
+    )
     assert "total_lower_bound" not in worse and "total_upper_bound" not in worse
     assert worse["search"]["total_lower_bound"] == 90
 

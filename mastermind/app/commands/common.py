@@ -79,13 +79,17 @@ def unknown_value(value: str, allowed: Sequence[str], extra: str = "") -> typer.
     return typer.BadParameter(f"unknown value {quoted(value)}; use one of {', '.join(allowed)}{extra}")
 
 
-def choice(allowed: Sequence[str]) -> Callable:
-    """A typer callback refusing a value that is not one of ``allowed``."""
+def choice(allowed: Sequence[str], fold: bool = False) -> Callable:
+    """A typer callback refusing a value that is not one of ``allowed`` (``fold``: any case,
+    read in lower case)."""
 
     def check(value: str | None) -> str | None:
-        if value is not None and value not in allowed:
+        if value is None:
+            return None
+        key = value.strip().lower() if fold else value
+        if key not in allowed:
             raise unknown_value(value, allowed)
-        return value
+        return key
 
     return check
 
@@ -414,7 +418,11 @@ class Deadline:
 
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds
-        self.end = None if seconds is None else time.monotonic() + seconds
+        self.start = time.monotonic()
+        self.end = None if seconds is None else self.start + seconds
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
 
     def left(self, least: float = 1e-3) -> float | None:
         """Seconds left (at least ``least``, for engines that refuse 0), None without a limit."""

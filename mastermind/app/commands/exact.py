@@ -157,7 +157,7 @@ def optimal(
         raise MastermindError("--out writes one strategy: use it with --first or alone, not --by-first-guess")
     if max_guesses is not None and not 1 <= max_guesses <= rules.n_codes:
         raise MastermindError(
-            f"--max-guesses must be between 1 and the number of codes ({rules.n_codes}), got {max_guesses}"
+            f"--max-guesses: must be between 1 and the number of codes ({rules.n_codes}), got {max_guesses}"
         )
     first_code = rules.parse_code(first) if first is not None else None
     if out is not None:
@@ -351,7 +351,7 @@ def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict
         worst_low = found["worst"]
     units = {
         "done": None if recorder is None else recorder.done,
-        "total": None if recorder is None else recorder.total,
+        "planned": None if recorder is None else recorder.total,
         "run": r.counters.units - r.counters.reused,
         "reused": r.counters.reused,
     }
@@ -494,8 +494,8 @@ def _work(data: dict) -> str:
     parts.append(plural(data["nodes"], "node"))
     parts.append(plural(data["memo_hits"], "memo hit"))
     units = data.get("units") or {}
-    if units.get("total"):
-        done, total, run, reused = units["done"], units["total"], units["run"], units["reused"]
+    if units.get("planned"):
+        done, total, run, reused = units["done"], units["planned"], units["run"], units["reused"]
         cut = max(0, (done or 0) - run - reused)
         detail = [f"{run} searched"]
         if reused:

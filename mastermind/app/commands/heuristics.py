@@ -287,8 +287,15 @@ def simulate(
     stopped, result, while_solving = None, None, False
     try:  # a solver (optimal) solves the whole game first, within the time limit
         with CompileNotice(kernels, what, quiet=json_output):
+            # (the games stop at the time limit between games: the games played are the answer)
             player = make_player(
-                strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed, deadline=deadline
+                strategy,
+                table,
+                pool=pool,
+                tie_break=tie_break,
+                seed=strategy_seed,
+                deadline=deadline,
+                limit_guesses=False,
             )
     except cancel.Stopped:
         stopped, while_solving = "time limit", True

@@ -37,8 +37,10 @@ from mastermind.app.commands.common import (
     plural,
     print_json,
     seed_note,
+    stop_words,
     strategies_option,
     table_for,
+    whole_range,
     wrote,
 )
 from mastermind.core.errors import MastermindError
@@ -252,7 +254,8 @@ def compare(
             progress=bar,
         )
     picture = None
-    if plot is not None and result.stopped is None:  # (stopped: the rows finished, no picture)
+    # (interrupted: the strategies finished are the answer, no picture of a part of them)
+    if plot is not None and result.stopped != "interrupted" and (result.rows or result.optimal):
         from mastermind.app.plots import plot_comparison
 
         plot_comparison(result, plot)
@@ -270,12 +273,12 @@ def compare(
             )
             typer.echo(wrote(f"the plot of {drawn_names} for {rules}", picture))
         elif plot is not None:
-            typer.echo(
-                f"nothing written to {plot}: stopped ({result.stopped}) before every strategy was played"
-            )
+            typer.echo(f"nothing written to {plot}: {stop_words(result.stopped or '')} before a picture")
     if result.stopped:
         typer.echo(
-            f"stopped ({result.stopped}): {plural(len(result.rows), 'strategy')} played every secret"
+            f"stopped ({result.stopped}): "
+            + ("" if result.optimal else "the optimum not proven; ")
+            + f"{plural(len(result.rows), 'strategy')} played every secret"
             + (f"; not played: {', '.join(result.unfinished)}" if result.unfinished else ""),
             err=True,
         )
@@ -489,7 +492,10 @@ def bounds(
     levels: Annotated[
         int,
         typer.Option(
-            "--levels", metavar="N", help="Lookahead levels (2 is quick up to p4c6; 3 takes minutes there)."
+            "--levels",
+            metavar="N",
+            callback=whole_range(0, 4),
+            help="Lookahead levels, 0 to 4 (2 is quick up to p4c6; 3 takes minutes there).",
         ),
     ] = 2,
     refined: Annotated[
@@ -516,8 +522,6 @@ def bounds(
     )
 
     rules = game(rules)
-    if not 0 <= levels <= 4:
-        raise MastermindError(f"--levels must be between 0 and 4, got {levels}")
     deadline = Deadline(time_limit)
     start = time.perf_counter()
     table = table_for(rules, memory_limit_bytes(memory_limit))
@@ -617,6 +621,7 @@ def cpsat(
         typer.Option(
             "--depth",
             metavar="N",
+            callback=whole_range(1),
             help="Most guesses allowed for any secret (default: the worst-case lower bound of "
             "one level of lookahead, plus one unless --feasible).",
             show_default=False,
@@ -641,8 +646,6 @@ def cpsat(
 
     rules = game(rules)
     deadline = Deadline(time_limit)
-    if depth is not None and depth < 1:
-        raise MastermindError(f"--depth must be at least 1, got {depth}")
     table = table_for(rules, memory_limit_bytes(memory_limit))
     worst_bound = lookahead_worst_bound(table, 1)
     if depth is None:
@@ -686,7 +689,7 @@ def cpsat(
         "codes": n,
         "depth": depth,
         "question": question,
-        "status": result.details.status,
+        "solver_status": result.details.status,
         "proven": result.proven,
         "exists": exists,
         "total": found["total"] if optimal else None,
@@ -698,7 +701,7 @@ def cpsat(
         "total_upper_bound": None if question == "feasible" or found is None else found["total"],
         "worst_lower_bound": worst_low,
         "worst_upper_bound": None if found is None else found["worst"],
-        "best_found": None if optimal else found,
+        "best_found": None if optimal or found is None else {**found, "found_by": "CP-SAT"},
         "seed": seed,
         "stopped": result.stopped,
         "seconds": round(result.seconds, 3),
@@ -713,7 +716,7 @@ def cpsat(
 
 
 def _print_cpsat(rules: Rules, data: dict, result) -> None:
-    depth, status = data["depth"], data["status"]
+    depth, status = data["depth"], data["solver_status"]
     took = f"[{result.seconds:.2f} s]"
     how = f"stopped ({result.stopped})" if result.stopped else f"CP-SAT status {status}"
     if data["exists"] is False:
@@ -784,12 +787,14 @@ def static(
         result = stopped_result(table, "static", least, start)
     chosen = result.details.guesses
     guess_set = None if chosen is None else [rules.code_text(g) for g in chosen]
-    found = None if guess_set is None else {"guesses": result.value, "guess_set": guess_set}
+    found = (
+        None if guess_set is None else {"guesses": result.value, "guess_set": guess_set, "found_by": "CP-SAT"}
+    )
     data = {
         "rules": str(rules),
         "codes": table.n,
-        "feedback": "black" if black_only else "black-white",
-        "status": result.details.status,
+        "black_only": black_only,
+        "solver_status": result.details.status,
         "proven": result.proven,
         "guesses": result.value if result.proven else None,
         "guess_set": guess_set if result.proven else None,
@@ -805,7 +810,7 @@ def static(
         exit_if_interrupted(result.stopped)
         return
     kind = "black pegs only" if black_only else "black and white pegs"
-    how = f"stopped ({result.stopped})" if result.stopped else f"CP-SAT status {data['status']}"
+    how = f"stopped ({result.stopped})" if result.stopped else f"CP-SAT status {data['solver_status']}"
     chance = f"; {seed_note(seed, drawn)}" if drawn else ""
     took = f"{result.seconds:.2f} s"
     if result.proven:

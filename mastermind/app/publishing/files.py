@@ -43,6 +43,9 @@ _V1_BOUNDS = {
 }
 
 
+_V1_MAKER = {"class_probability": "probability_fraction", "per_code": "per_code_fraction"}
+
+
 def upgrade_row(row: dict) -> dict:
     """A version-1 row in the keys of version 2 (values unchanged; ``--max-seconds`` in the
     command to reproduce it becomes ``--row-time-limit``).
@@ -54,9 +57,18 @@ def upgrade_row(row: dict) -> dict:
     bounds = new.get("bounds")
     if isinstance(bounds, dict):
         bounds = {_V1_BOUNDS.get(k, k): v for k, v in bounds.items()}
-        if isinstance(bounds.get("search"), dict):
-            bounds["search"] = {_V1_BOUNDS.get(k, k): v for k, v in bounds["search"].items()}
+        search = bounds.get("search")
+        if isinstance(search, dict):
+            search = {_V1_BOUNDS.get(k, k): v for k, v in search.items()}
+            if isinstance(search.get("units"), int):  # units run (reused ones among them), as optimal says
+                run, reused = search["units"], search.pop("reused_units", 0) or 0
+                search["units"] = {"run": run - reused, "reused": reused}
+            bounds["search"] = search
         new["bounds"] = bounds
+    if isinstance(new.get("maker"), list):  # the maker's mix in the keys of game-value
+        new["maker"] = [
+            {_V1_MAKER.get(k, k): v for k, v in m.items()} if isinstance(m, dict) else m for m in new["maker"]
+        ]
     if isinstance(new.get("by_first_guess"), list):
         new["by_first_guess"] = [
             {("first_guess" if k == "guess" else k): v for k, v in f.items()} if isinstance(f, dict) else f

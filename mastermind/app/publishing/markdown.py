@@ -161,7 +161,7 @@ def render_game_values(rows: Sequence[dict]) -> str:
                 f"| | | {r.get('literature', 'open')} | {_seconds(r)} | {r['jobs']} |"
             )
             continue
-        mix = ", ".join(f"{m['pattern']}: {m['class_probability']}" for m in r["maker"])
+        mix = ", ".join(f"{m['pattern']}: {m['probability_fraction']}" for m in r["maker"])
         lines.append(
             f"| {r['game']} | {r['codes']} | {r['average_unreduced']} | {r['average']:.6f} "
             f"| {r['uniform_total']}/{r['codes']} | {'yes' if r['uniform_optimal'] else 'no'} | {mix} "

@@ -74,8 +74,7 @@ def frontier_part(
     data: dict = {
         "proven": bool(r.proven),
         "total_lower_bound": None if r.lower_bound is None else int(r.lower_bound),
-        "units": r.counters.units,
-        "reused_units": r.counters.reused,
+        "units": {"run": r.counters.units - r.counters.reused, "reused": r.counters.reused},
         "checkpoint_seconds": r.checkpoint_seconds,  # every run's search (None: not timed)
     }
     if r.tree is not None:  # the best strategy found so far (the optimum once proven)

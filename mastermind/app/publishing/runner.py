@@ -305,7 +305,8 @@ class Runner:
                 reason=f"not proven within {self._limit_text()}",
                 literature="open",
                 published=None,
-                seconds=None if data is None else round(data["seconds"], 3),
+                # (a run past its grace sent nothing: the row's own wall time)
+                seconds=round(self._row.elapsed() if data is None else data["seconds"], 3),
                 cpu_seconds=None if data is None else round(data["cpu_seconds"], 3),
             )
             if data is not None:  # what the stopped run proved: the value lies between these
@@ -332,8 +333,8 @@ class Runner:
                     "pattern": m["pattern"],
                     "codes": m["codes"],
                     "example": m["example"],
-                    "class_probability": m["probability_fraction"],
-                    "per_code": m["per_code_fraction"],
+                    "probability_fraction": m["probability_fraction"],
+                    "per_code_fraction": m["per_code_fraction"],
                 }
                 for m in data["maker"]
             ],
@@ -360,7 +361,6 @@ def search_bounds(bounds: dict, search: dict) -> dict:
                 "total_upper_bound",
                 "worst_upper_bound",
                 "units",
-                "reused_units",
                 "seconds",
                 "checkpoint_seconds",
             )
@@ -380,8 +380,8 @@ def search_bounds(bounds: dict, search: dict) -> dict:
 def _unreduced(value: Fraction, maker: list[dict]) -> str:
     """The value over the number of codes the maker uses when he mixes them uniformly
     (5600/1290 for p4c6), else the reduced fraction."""
-    per_code = {Fraction(m["per_code"]) for m in maker if m["per_code"] != "0"}
+    per_code = {Fraction(m["per_code_fraction"]) for m in maker if m["per_code_fraction"] != "0"}
     if len(per_code) == 1:
-        support = sum(m["codes"] for m in maker if m["per_code"] != "0")
+        support = sum(m["codes"] for m in maker if m["per_code_fraction"] != "0")
         return f"{value * support}/{support}" if (value * support).denominator == 1 else _fraction(value)
     return _fraction(value)
