@@ -171,6 +171,15 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     # the file is written beside its target and renamed over it (a read-only mount, too)
     if not os.access(target.parent, os.W_OK | os.X_OK):
         raise MastermindError(f"cannot write {shown}: folder {target.parent} is not writable")
+    # what the permission bits do not tell (root on a read-only mount, /sys, /proc): try it
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise MastermindError(
+            f"cannot write {shown}: folder {target.parent} is not writable ({exc.strerror})"
+        ) from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 class BinaryReader(Protocol):

@@ -100,3 +100,19 @@ def test_the_memory_limit_is_advised_only_where_the_command_has_it(capsys, tmp_p
     assert code == 0 and out == "10B0W\n"  # (score builds no table: nothing to advise)
     code, out, err = run(capsys, "results", "--games", "p6c6", "--table", "optimal", "--out", str(tmp_path))
     assert code == 2 and "above the memory limit" in err and "--memory-limit" in err  # (results has it now)
+
+
+def test_score_builds_nothing_whatever_the_game(capsys, monkeypatch):
+    """`score 123456781 123456718 -r p9c9` grew to 9.5 GB: it built every code to score two."""
+    import mastermind.core.game as game
+
+    def no_table(*args, **kwargs):
+        raise AssertionError("a table of every code was built to score two codes")
+
+    monkeypatch.setattr(game.CodeTable, "__init__", no_table)
+    monkeypatch.setattr(game.Rules, "codes_array", no_table)
+    code, out, err = run(capsys, "score", "123456781", "123456718", "-r", "p9c9")
+    assert (code, out, err) == (0, "7B2W\n", "")
+    secret, guess = "1" * 10 + "Z" * 10, "Z" + "1" * 19
+    code, out, _ = run(capsys, "score", secret, guess, "-r", "p20c35", "--json")  # 35^20 codes
+    assert code == 0 and json.loads(out)["feedback"] == "9B2W"

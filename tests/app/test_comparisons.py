@@ -278,3 +278,47 @@ def test_compare_stopped_reports_the_best_strategy_found(monkeypatch):
     with pytest.raises(RuntimeError):
         comparisons._optimal_job(Rules(2, 2), 1 << 30, 1.0)
     assert seen["anytime"] is True and seen["time_limit"] == 1.0
+
+
+def test_finished_bounds_are_proven(capsys):
+    """`bounds --json` said "proven": false on a finished run of proven bounds."""
+    assert main(["bounds", "-r", "p3c3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["proven"] is True and data["stopped"] is None
+    assert main(["bounds", "-r", "p3c3"]) == 0
+    out = capsys.readouterr().out
+    # people read the bounds' names, not identifiers (lookahead_1, perfect_tree, refined_2)
+    assert "perfect tree" in out and "2-level lookahead" in out and "lookahead_" not in out
+
+
+def test_lower_bounds_are_printed_rounded_down(capsys):
+    """`bounds` showed `average >= 4.1991` for 5442/1296 = 4.19907: a bound rounded past what
+    is proven."""
+    assert main(["bounds", "-r", "p4c6"]) == 0
+    out = capsys.readouterr().out
+    assert "best: 5442 (average >= 4.1990)" in out
+    assert main(["bounds", "-r", "p4c6", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["average_lower_bound"] <= 5442 / 1296
+
+
+def test_static_gives_the_same_guesses_for_the_same_seed(capsys):
+    """`static` gave a different guess set on each run and had no --seed (CP-SAT's workers
+    raced): the same seed and --jobs give the same answer."""
+    for jobs in ("1", "2"):
+        answers = set()
+        for _ in range(3):
+            assert main(["static", "-r", "p2c5", "--seed", "4", "-j", jobs, "--json"]) == 0
+            data = json.loads(capsys.readouterr().out)
+            assert data["proven"] and data["guesses"] == 4 and data["seed"] == 4
+            answers.add(tuple(data["guess_set"]))
+        assert len(answers) == 1, jobs
+
+
+def test_infeasible_depth_exits_1_as_optimal_does(capsys):
+    """ "No strategy within N guesses" exited 1 from optimal and 0 from cpsat --feasible."""
+    assert main(["optimal", "-r", "p3c4", "--max-guesses", "2"]) == 1
+    capsys.readouterr()
+    for extra in (["--feasible"], []):
+        assert main(["cpsat", "-r", "p3c3", "--depth", "3", *extra]) == 1
+        out = capsys.readouterr().out
+        assert "no strategy solves every secret of" not in out or "within 3 guesses" in out

@@ -615,3 +615,32 @@ def test_a_reader_that_left_is_no_error(args):
     finally:
         os.close(write)
     assert (proc.returncode, proc.stderr) == (0, "")
+
+
+@pytest.mark.skipif(not os.path.isdir("/sys/kernel"), reason="needs /sys, where nobody may create a file")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["optimal", "-r", "p3c3", "--no-cache", "--out", "/sys/x.json"],
+        ["export", "-r", "p3c3", "-s", "optimal", "--out", "/sys/x.json"],
+        ["compare", "-r", "p3c3", "--plot", "/sys/x.png"],
+        ["plot", "-r", "p3c3", "--out", "/sys/x.png"],
+        ["results", "-g", "p3c3", "--out", "/sys/kernel"],
+    ],
+)
+def test_an_output_that_cannot_be_written_is_refused_before_the_work(argv, monkeypatch, capsys):
+    """An unwritable --out (/sys/x.json, a read-only folder) was found after the work: the
+    permission bits say nothing to root there; a file is tried before any work."""
+    if argv[0] in ("compare", "plot"):
+        pytest.importorskip("matplotlib", reason="drawing needs the plot extra")
+    import mastermind.app.comparisons as comparisons
+    import mastermind.engines.exact as exact
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the work started before the output was checked")
+
+    monkeypatch.setattr(exact, "solve", no_work)
+    monkeypatch.setattr(comparisons, "compare", no_work)
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert "/sys/" in err and "not writable" in err

@@ -193,3 +193,40 @@ def test_by_first_guess_honours_the_time_limit(capsys):
     assert data["proven"] is False and data["stopped"] == "time limit" and data["best_first_guesses"] == []
     assert {r["stopped"] for r in rows} == {"time limit"} and all(r["total_lower_bound"] > 0 for r in rows)
     assert {r["first_guess"] for r in rows} == {"11111", "11112", "11122", "11123", "11223", "11234", "12345"}
+
+
+def test_a_stopped_search_that_found_nothing_says_out_is_not_written(capsys, tmp_path, monkeypatch):
+    """`optimal --time-limit 1 --out keep.json` with nothing found left the old file and said
+    nothing about it."""
+    import mastermind.engines.exact as exact
+    from mastermind.engines.result import Result
+
+    def stopped_before_any_strategy(table, **options):
+        return Result(table.rules, "total", None, False, 60, None, None, None, stopped="time limit")
+
+    monkeypatch.setattr(exact, "solve", stopped_before_any_strategy)
+    keep = tmp_path / "keep.json"
+    keep.write_text("an earlier tree")
+    code, out, err = run(
+        capsys, "optimal", "-r", "p3c3", "--time-limit", "1", "--out", str(keep), "--no-cache"
+    )
+    assert code == 0 and keep.read_text() == "an earlier tree"
+    assert f"nothing written to {keep}: no strategy found before the time limit" in err
+    code, out, err = run(capsys, "optimal", "-r", "p3c3", "--out", str(keep), "--no-cache", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["out"] is None and data["best_found"] is None and data["total"] is None
+    assert data["total_lower_bound"] == 60 and data["stopped"] == "time limit"
+
+
+def test_every_write_is_said_the_same_way(capsys, tmp_path):
+    """export said "wrote", plot and compare "written", optimal --out nothing."""
+    for argv in (
+        ["optimal", "-r", "p2c3", "--out", str(tmp_path / "o.json")],
+        ["export", "-r", "p2c3", "--out", str(tmp_path / "e.json")],
+    ):
+        code, out, err = run(capsys, *argv)
+        assert code == 0 and f"to {argv[-1]}" in out + err
+        line = next(
+            line for line in (out + err).splitlines() if line.endswith(argv[-1]) or f"to {argv[-1]}" in line
+        )
+        assert line.startswith("wrote "), line

@@ -659,3 +659,49 @@ def test_units_sent_ahead_are_the_ones_the_search_asks_for():
     assert sum(ahead) > 0  # some units did go out ahead
     # every unit sent was collected once: each one sent ahead was asked for, none went twice
     assert backend.sent == driver.counters.units
+
+
+def test_a_stopped_search_counts_only_the_units_it_settled():
+    """The progress said 157/157 at the end of a stopped run where the report said 83: the
+    units the search never reached were counted as done."""
+    from mastermind.core import cancel
+
+    flag = cancel.new_flag()
+
+    class StopAfterThree:
+        def __init__(self):
+            self.lines: list[dict] = []
+            self.end: dict = {}
+
+        def start(self, total, description=""):
+            pass
+
+        def advance(self, n=1):
+            pass
+
+        def report(self, fields):
+            self.lines.append(fields)
+            if sum(1 for line in self.lines if "unit" in line) >= 3:
+                flag[0] = 1  # as a time limit or Ctrl-C would
+
+        def finish(self, fields):
+            self.end = fields
+
+    bar = StopAfterThree()
+    result = solve(CodeTable(Rules.parse("p4c7")), jobs=2, progress=bar, stop=flag)
+    assert not result.proven
+    end = bar.end
+    assert end["done"] < end["total"]  # the units not reached are not done
+    assert end["done"] == len(bar.lines)  # one line per unit settled (run, reused or cut)
+    # every unit the search ran is among them
+    assert result.counters.units <= end["done"]
+
+
+def test_the_report_counts_the_units_the_progress_counted(capsys):
+    args = ("optimal", "-r", "p4c5", "-j", "2", "--progress", "json", "--json", "--no-cache")
+    code, out, err = run(capsys, *args)
+    data = json.loads(out)
+    end = [json.loads(line) for line in err.splitlines()][-1]
+    assert code == 0 and end["event"] == "end"
+    assert (data["units"]["done"], data["units"]["planned"]) == (end["done"], end["total"])
+    assert data["units"]["run"] + data["units"]["reused"] <= data["units"]["done"]

@@ -110,3 +110,31 @@ def test_a_stop_flag_ends_the_run_with_the_games_finished():
     assert result.games == 4 == len(played) and sum(result.histogram) == 4  # the fourth is finished
     full = monte_carlo(ScoredStrategy("minimax", CodeTable(Rules(3, 4))), 4, seed=1)
     assert result.histogram == full.histogram  # the same secrets, in the same order
+
+
+def test_secrets_are_drawn_as_the_games_are_played():
+    """`simulate -n 100000000 --time-limit 2` allocated 1.7 GB before its first game: every
+    secret drawn, and an array of guesses per game, up front."""
+    import tracemalloc
+
+    from mastermind.core.game import CodeTable, Rules
+    from mastermind.engines.heuristics.strategies import SimpleStrategy
+
+    strategy = SimpleStrategy(CodeTable(Rules(2, 3)))
+    stop = np.zeros(1, dtype=np.uint8)
+    played = []
+
+    class StopAfter:  # the stop flag set after some games, as a time limit would
+        def append(self, guesses):
+            played.append(guesses)
+            if len(played) == 1000:
+                stop[0] = 1
+
+    tracemalloc.start()
+    try:
+        result = monte_carlo(strategy, 10**7, seed=1, stop=stop, played=StopAfter())
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result.games == 1000 and sum(result.histogram) == 1000
+    assert peak < 8 * 1024**2  # (it was 160 MB for 10**7 games: two arrays of 10**7 int64)
