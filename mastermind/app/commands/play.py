@@ -9,6 +9,7 @@ from mastermind.app.commands.common import (
     JsonOpt,
     MemoryOpt,
     PoolOpt,
+    ProgressOpt,
     RulesOpt,
     SeedOpt,
     StrategyOpt,
@@ -25,7 +26,7 @@ from mastermind.app.commands.common import (
     table_for,
 )
 from mastermind.core.game import Rules
-from mastermind.core.progress import wants_progress
+from mastermind.core.progress import progress_mode
 
 
 def register(app: typer.Typer) -> None:
@@ -61,6 +62,7 @@ def assist(
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",
     seed: SeedOpt = None,
+    progress: ProgressOpt = "auto",
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
@@ -72,7 +74,12 @@ def assist(
     seed, _ = draw_seed(seed)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     chosen = load_strategy(
-        strategy, table, pool=pool, tie_break=tie_break, seed=seed, show_progress=wants_progress(json_output)
+        strategy,
+        table,
+        pool=pool,
+        tie_break=tie_break,
+        seed=seed,
+        show_progress=progress_mode(progress, json_output) == "bar",
     )
     session = Assistant(chosen)
     # with --json the conversation goes to standard error, the record alone to standard output
@@ -88,6 +95,7 @@ def play(
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",
     seed: SeedOpt = None,
+    progress: ProgressOpt = "auto",
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
@@ -109,7 +117,7 @@ def play(
             pool=pool,
             tie_break=tie_break,
             seed=seed_streams(seed)[1],  # not the secret's stream: a random hint is no give-away
-            show_progress=wants_progress(json_output),
+            show_progress=progress_mode(progress, json_output) == "bar",
         )
 
     session = Codemaker(table, pick_secret(rules, seed), seed=seed, hint_strategy=hint_strategy)
@@ -127,6 +135,7 @@ def solve(
     tie_break: TieBreakOpt = "default",
     seed: SeedOpt = None,
     time_limit: TimeLimitOpt = None,
+    progress: ProgressOpt = "auto",
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
@@ -150,7 +159,7 @@ def solve(
             pool=pool,
             tie_break=tie_break,
             seed=seed,
-            show_progress=wants_progress(json_output),
+            show_progress=progress_mode(progress, json_output) == "bar",
             time_limit=deadline.left(),
         )
         solve_game(TimeLimited(chosen, deadline), code, probes)

@@ -637,6 +637,7 @@ def cpsat(
     seed: SeedOpt = None,
     time_limit: TimeLimitOpt = None,
     jobs: JobsOpt = 0,
+    progress: ProgressOpt = "auto",
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
@@ -657,16 +658,18 @@ def cpsat(
     lower = None
     question = "feasible" if feasible else "total"
     try:
-        lower = None if feasible else lookahead_total_bound(table, 2 if table.n <= 256 else 1)
-        result = solve_tree(
-            table,
-            depth,
-            objective=question,
-            time_limit=deadline.left() or FOREVER,
-            workers=cores(jobs),
-            lower_bound=lower,
-            seed=seed,
-        )
+        with progress_bar(progress_mode(progress, json_output)) as bar:
+            bar.start(None, f"CP-SAT strategy tree of {rules} within {plural(depth, 'guess')}")
+            lower = None if feasible else lookahead_total_bound(table, 2 if table.n <= 256 else 1)
+            result = solve_tree(
+                table,
+                depth,
+                objective=question,
+                time_limit=deadline.left() or FOREVER,
+                workers=cores(jobs),
+                lower_bound=lower,
+                seed=seed,
+            )
     except KeyboardInterrupt:  # before CP-SAT ran: the lookahead bound is all there is
         result = stopped_result(table, question, lower, start)
     n = table.n
@@ -763,6 +766,7 @@ def static(
     seed: SeedOpt = None,
     time_limit: TimeLimitOpt = None,
     jobs: JobsOpt = 0,
+    progress: ProgressOpt = "auto",
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
