@@ -192,3 +192,13 @@ def test_words_said_once_and_plainly(argv, unwanted, capsys):
     main(argv)
     out, err = capsys.readouterr()
     assert unwanted not in out + err
+
+
+def test_the_readme_shows_the_vocabulary():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    table = readme.split("### One vocabulary", 1)[1].split("\n\n", 2)[1]
+    for option, (short, _) in IDEAS.items():
+        assert f"`{option}" in table, option
+        if short:
+            assert f"`{option}/{short}" in table, option
+    assert "schemas/" in readme

@@ -488,9 +488,8 @@ def _report(data: dict, json_output: bool, out: str | None) -> None:
 
 def _work(data: dict) -> str:
     """The work of a search, counted as its progress lines count it."""
-    parts = [
-        f"{data['seconds']:.2f} s" + (" when computed, from the result cache" if data.get("cached") else "")
-    ]
+    cached = "from the result cache: " if data.get("cached") else ""
+    parts = [f"{cached}{data['seconds']:.2f} s" + (" when computed" if cached else "")]
     parts.append(plural(data["nodes"], "node"))
     parts.append(plural(data["memo_hits"], "memo hit"))
     units = data.get("units") or {}
