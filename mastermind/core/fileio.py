@@ -155,7 +155,7 @@ def _write_in_place(target: Path, shown: str, data: str | bytes) -> None:
 def check_writable(path: str | os.PathLike[str]) -> None:
     """Refuse, before any work, an output path that :func:`write_atomic` would refuse."""
     _refuse_empty(path)
-    if str(path) == STDOUT:
+    if str(path) == STDOUT or _names_a_descriptor(path):  # written in place: nothing to rename
         return
     target = Path(os.path.realpath(path))
     shown = os.fspath(path)

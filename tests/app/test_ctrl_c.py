@@ -84,7 +84,27 @@ def interrupted(args: list[str], after: float) -> tuple[str, str, float]:
     elapsed = time.monotonic() - start
     assert proc.returncode == 130, err
     assert elapsed < STOP_WITHIN, elapsed
+    if "--json" in args and out.strip():  # what Ctrl-C leaves is the command's one JSON object too
+        _validate(args[0], json.loads(out))
     return out, err, elapsed
+
+
+def _validate(command: str, data: dict) -> None:
+    """``data`` against ``schemas/COMMAND.schema.json`` (where jsonschema is installed)."""
+    try:
+        import jsonschema
+        import referencing
+        from referencing.jsonschema import DRAFT202012
+    except ImportError:  # (the test extra has it; without it the schema tests skip, saying why)
+        return
+    folder = Path(ROOT) / "schemas"
+    registry = referencing.Registry().with_resources(
+        (p.name, referencing.Resource.from_contents(json.loads(p.read_text()), DRAFT202012))
+        for p in folder.glob("*.schema.json")
+    )
+    schema = json.loads((folder / f"{command}.schema.json").read_text())
+    jsonschema.Draft202012Validator(schema, registry=registry).validate(data)
+    assert data["stopped"] == "interrupted"
 
 
 @pytest.mark.integration

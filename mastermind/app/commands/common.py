@@ -96,11 +96,15 @@ def choice(allowed: Sequence[str], fold: bool = False) -> Callable:
 
 def _strategy_check(value: Any) -> Any:
     """``-s``: a strategy's name or a strategy file (see :mod:`mastermind.app.strategy_files`)."""
-    from mastermind.app.strategy_files import names_a_file
     from mastermind.engines.registry import NAMES
 
     for name in value if isinstance(value, list) else [value]:
-        if name is not None and name not in NAMES and not names_a_file(name):
+        if name is None or name in NAMES:
+            continue
+        # (only now: reading files loads numpy, which an answer from the result cache needs not)
+        from mastermind.app.strategy_files import names_a_file
+
+        if not names_a_file(name):
             raise unknown_value(name, NAMES, ", or a strategy file (.json or Irving .txt)")
     return value
 

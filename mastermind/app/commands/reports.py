@@ -831,7 +831,7 @@ def static(
         typer.echo(f"{rules} static, {kind}: {how} after {took}, not proven, no solution found{least}")
     else:
         typer.echo(
-            f"{rules} static, {kind}: {how}, not proven: between {result.lower_bound} and "
+            f"{rules} static, {kind}: {how}, not proven: at least {result.lower_bound} and at most "
             f"{plural(result.value, 'guess')} + the final one; best found ({took}{chance}): "
             f"{' '.join(guess_set)}"
         )

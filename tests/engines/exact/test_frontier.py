@@ -203,7 +203,7 @@ def test_dask_scheduler_and_workers_from_the_command_line(tmp_path):
         assert proc.returncode == 0, err
         data = json.loads(out)
         assert (data["total"], data["proven"]) == (2463, True)
-        assert data["units"] > 1
+        assert data["units"]["run"] > 1
     finally:
         for p in (worker, scheduler):
             p.terminate()
@@ -558,7 +558,7 @@ def test_ctrl_c_stops_a_big_solve_with_bounds(backend):
     elapsed = time.monotonic() - start
     assert proc.returncode == 130, err
     assert elapsed < 5, err  # the target is 1 s; generous so that a busy machine does not fail it
-    assert "lower bound" in out and "not" in out.lower()
+    assert "lower bound" in out and "proven       no: stopped (interrupted)" in out
     assert "Traceback" not in err and "Error" not in err, err  # the workers shut down quietly
 
 
