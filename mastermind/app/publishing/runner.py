@@ -117,6 +117,7 @@ class Runner:
         """The row's clock: its own time limit, within what is left of the command's."""
         limit = self.row_time_limit
         left = self.deadline.left(0.0)
+        self._cut = left is not None and (limit is None or left < limit)  # by the command's limit
         if left is not None:
             limit = left if limit is None else min(limit, left)
         self._row = Deadline(limit)
@@ -147,6 +148,8 @@ class Runner:
         )
 
     def _limit_text(self) -> str:
+        if getattr(self, "_cut", False):
+            return "the time left of the command's --time-limit"
         return "no time limit" if self.row_time_limit is None else f"{self.row_time_limit:g} s"
 
     def _command(self, game: str, table: str, checkpointed: bool = False) -> str:
