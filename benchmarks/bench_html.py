@@ -23,7 +23,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "core" / "formats")]  # the test
 
 from chromium import Chromium, find_chromium
 
-from mastermind.app.strategies import tree_of
+from mastermind.app.players import tree_of
 from mastermind.core.formats.html import write_html
 from mastermind.core.game import CodeTable, Rules
 

@@ -297,7 +297,7 @@ def compare(
 
     The refined bound (about 1 s on p4c6) runs while the child searches the optimum.
     """
-    from mastermind.app.strategies import tree_of
+    from mastermind.app.players import tree_of
     from mastermind.core import cancel
     from mastermind.engines.registry import HEURISTIC_NAMES
 

@@ -88,7 +88,7 @@ def export(
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
-    from mastermind.app.strategies import draws, tree_of
+    from mastermind.app.players import draws, tree_of
     from mastermind.core import cancel
 
     deadline = Deadline(time_limit)

@@ -78,7 +78,7 @@ def heuristics(
         if (answer := cache.load()) is not None:
             _report(answer, json_output, seed_drawn=chance and seed is None)
             return
-    from mastermind.app.strategies import draws, tree_of
+    from mastermind.app.players import draws, tree_of
     from mastermind.app.strategy_files import check_strategy
     from mastermind.core import cancel
     from mastermind.core.compiling import HEURISTIC_KERNELS, CompileNotice
@@ -244,7 +244,7 @@ def simulate(
 ) -> None:
     import numpy as np
 
-    from mastermind.app.strategies import make_player
+    from mastermind.app.players import make_player
     from mastermind.app.strategy_files import check_strategy
     from mastermind.core import cancel
     from mastermind.core.compiling import EXACT_KERNELS, HEURISTIC_KERNELS, CompileNotice

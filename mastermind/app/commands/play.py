@@ -142,7 +142,7 @@ def solve(
     from mastermind.app.commands.common import Deadline
     from mastermind.app.interactive.solve import solve_game
     from mastermind.app.interactive.strategies import load_strategy
-    from mastermind.app.strategies import TimeLimited, draws
+    from mastermind.app.players import TimeLimited, draws
     from mastermind.core import cancel
 
     deadline = Deadline(time_limit)

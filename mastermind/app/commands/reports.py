@@ -297,7 +297,7 @@ def _game_of_strategies(rules: Rules | None, names, pool: str, tie_break: str) -
 
 
 def _draws_any(data: dict) -> bool:
-    from mastermind.app.strategies import draws
+    from mastermind.app.players import draws
 
     return any(draws(row["strategy"], data["tie_break"]) for row in data["strategies"])
 

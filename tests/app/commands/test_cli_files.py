@@ -266,3 +266,20 @@ def test_a_drawn_seed_is_said_and_replays(capsys, tmp_path):
     assert replay.splitlines()[:-1] == out.splitlines()[:-1]
     code, out, _ = run(capsys, "solve", "-s", "minimax", "-r", "p3c4", "123")
     assert "seed" not in out  # nothing drawn for a strategy without chance
+
+
+def test_the_strategy_heuristics_measures_is_the_one_export_writes_and_solve_plays(capsys, tmp_path):
+    """`heuristics -s minimax --pool consistent --tie-break sorted` measured a strategy that
+    export, solve, assist and play could not play or write."""
+    options = ["-r", "p3c4", "-s", "minimax", "--pool", "consistent", "--tie-break", "sorted"]
+    code, out, _ = run(capsys, "heuristics", *options, "--json")
+    (row,) = json.loads(out)["strategies"]
+    path = tmp_path / "m.json"
+    code, out, _ = run(capsys, "export", *options, "--out", path, "--json")
+    assert code == 0 and json.loads(out)["total"] == row["total"]
+    plain = json.loads(run(capsys, "heuristics", "-r", "p3c4", "-s", "minimax", "--json")[1])["strategies"][0]
+    assert plain["histogram"] != row["histogram"] or plain["total"] != row["total"]  # the options matter here
+    for secret in ("123", "432", "214"):
+        code, out, _ = run(capsys, "solve", secret, *options, "--json")
+        by_tree = json.loads(run(capsys, "solve", secret, "-s", str(path), "--json")[1])
+        assert [p["guess"] for p in json.loads(out)["probes"]] == [p["guess"] for p in by_tree["probes"]]

@@ -1,4 +1,5 @@
-"""Every strategy a command plays or measures, by name or file, under ``--time-limit``.
+"""Every strategy a command plays or measures (its player or its tree), by name or file,
+under ``--time-limit``.
 
 One way for every command to turn ``-s NAME|FILE`` with ``--pool``, ``--tie-break`` and
 ``--seed`` into a strategy or its tree: the registry's strategies (a solver, ``optimal``,
