@@ -144,7 +144,8 @@ def test_results_reports_the_rows_finished(tmp_path):
     data = json.loads(out)
     assert data["stopped"] == "interrupted" and "during " in err
     assert [row["game"] for row in data["tables"]["optimal"]] in ([], ["p3c3"])
-    assert err.strip().splitlines()[-1].endswith("finished and written")
+    # (a killed solver process may leave multiprocessing's resource-tracker warning after it)
+    assert any(line.endswith("finished and written") for line in err.strip().splitlines())
 
 
 @pytest.mark.integration
