@@ -88,13 +88,15 @@ def run_one(game: str, jobs: int, symmetry: bool, repeat: int = 1) -> dict:
 
     import numpy as np
 
+    from mastermind.core.cancel import CancelToken
     from mastermind.core.game import CodeTable, Rules
-    from mastermind.engines.exact import ExactSolver, solve
+    from mastermind.engines.exact import ExactSolver, Execution, Problem, solve
 
     solve(CodeTable(Rules(3, 3)))  # compile (or load the cache) outside the timing
-    solve(CodeTable(Rules(3, 3)), weights=np.arange(27))
+    solve(CodeTable(Rules(3, 3)), Problem(weights=np.arange(27)))
+    execution = Execution(jobs=jobs)
     if jobs > 1:
-        solve(CodeTable(Rules(4, 4)), jobs=jobs)  # start the worker processes (and their numba)
+        solve(CodeTable(Rules(4, 4)), execution=execution)  # start the worker processes (and their numba)
     t0 = time.perf_counter()
     table = CodeTable(Rules.parse(game))
     table_seconds = time.perf_counter() - t0
@@ -102,12 +104,12 @@ def run_one(game: str, jobs: int, symmetry: bool, repeat: int = 1) -> dict:
     times = []
     for _ in range(repeat):
         if symmetry:
-            result = solve(table, jobs=jobs)
+            result = solve(table, execution=execution)
         else:
             solver = ExactSolver(table)
             p, c = table.rules.pegs, table.rules.colors
             solver.group = (np.arange(p, dtype=np.int8)[None, :], np.arange(c, dtype=np.int8)[None, :])
-            result = solver.run()
+            result = solver.run(CancelToken())
         times.append(result.seconds)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {
@@ -154,9 +156,9 @@ def calibration_seconds() -> float:
 def compile_seconds() -> float:
     """Import + first solve of a tiny game with an empty numba cache, minus the same warm."""
     code = (
-        "import time; t=time.perf_counter(); from mastermind.engines.exact import solve; "
+        "import time; t=time.perf_counter(); from mastermind.engines.exact import Problem, solve; "
         "from mastermind.core.game import CodeTable, Rules; import numpy as np; "
-        "solve(CodeTable(Rules(3, 3))); solve(CodeTable(Rules(3, 3)), weights=np.arange(27)); "
+        "solve(CodeTable(Rules(3, 3))); solve(CodeTable(Rules(3, 3)), Problem(weights=np.arange(27))); "
         "print(time.perf_counter()-t)"
     )
     with tempfile.TemporaryDirectory() as cache:

@@ -14,8 +14,15 @@ The everyday library, one import away (each name is loaded on first use, so that
 >>> knuth.stats(table).total, mm.play_all(mm.make_strategy("simple", table)).stats(table).total
 (74, 89)
 >>> best = mm.solve(table)
->>> best.total, best.tree.stats(table).worst
-(73, 4)
+>>> best.total, best.tree.stats(table).worst, best.status
+(73, 4, <Status.OPTIMAL: 'optimal'>)
+>>> mm.solve(table, mm.Problem(max_guesses=2)).status  # an answer, not an error
+<Status.NO_STRATEGY: 'no strategy'>
+>>> token = mm.CancelToken()
+>>> token.cancel()  # (from another thread, or a Ctrl-C handler)
+>>> early = mm.solve(table, cancel=token)
+>>> early.status, early.stopped, early.lower_bound <= 73
+(<Status.UNKNOWN: 'unknown'>, 'interrupted', True)
 >>> mm.game_bounds(table).total <= 73
 True
 >>> text = mm.write_tree(best.tree, "irving")
@@ -31,11 +38,7 @@ Fraction(29, 12)
 from __future__ import annotations
 
 import importlib
-import os
 from typing import TYPE_CHECKING, Any
-
-# numba's coloured error messages init colorama, whose exit hook writes ESC[0m to a terminal
-os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
 
 __version__ = "0.1.0"
 
@@ -46,6 +49,10 @@ _WHERE = {
     "Feedback": "mastermind.core.game",
     "score": "mastermind.core.game",
     "MastermindError": "mastermind.core.errors",
+    "TableTooLarge": "mastermind.core.errors",
+    # stopping long work: a token a caller cancels (Ctrl-C, another thread, a time limit)
+    "CancelToken": "mastermind.core.cancel",
+    "Stopped": "mastermind.core.cancel",
     # strategies and their trees
     "Strategy": "mastermind.core.strategy",
     "TreeStrategy": "mastermind.core.strategy",
@@ -60,6 +67,14 @@ _WHERE = {
     "monte_carlo": "mastermind.engines.heuristics",
     # optimal play, lower bounds and the game value
     "solve": "mastermind.engines.exact",
+    "solve_by_first_guess": "mastermind.engines.exact",
+    "Problem": "mastermind.engines.exact.options",
+    "Limits": "mastermind.engines.exact.options",
+    "Execution": "mastermind.engines.exact.options",
+    "Tuning": "mastermind.engines.exact.options",
+    "CheckpointError": "mastermind.engines.exact.checkpoint",
+    "Result": "mastermind.engines.result",
+    "Status": "mastermind.engines.result",
     "game_bounds": "mastermind.engines.models.lower_bounds",
     "game_value": "mastermind.engines.gamevalue",
     # strategy files: read, write, verify
@@ -70,16 +85,26 @@ _WHERE = {
 _RENAMED = {"STRATEGY_NAMES": "NAMES"}
 
 __all__ = [
+    "CancelToken",
+    "CheckpointError",
     "CodeTable",
+    "Execution",
     "Feedback",
+    "Limits",
     "MastermindError",
     "Node",
+    "Problem",
+    "Result",
     "Rules",
     "STRATEGY_NAMES",
     "Stats",
+    "Status",
+    "Stopped",
     "Strategy",
     "StrategyTree",
+    "TableTooLarge",
     "TreeStrategy",
+    "Tuning",
     "game_bounds",
     "game_value",
     "make_strategy",
@@ -88,23 +113,28 @@ __all__ = [
     "read_tree",
     "score",
     "solve",
+    "solve_by_first_guess",
     "strategy_tree",
     "verify_text",
     "write_tree",
 ]
 
 if TYPE_CHECKING:
-    from mastermind.core.errors import MastermindError
+    from mastermind.core.cancel import CancelToken, Stopped
+    from mastermind.core.errors import MastermindError, TableTooLarge
     from mastermind.core.formats import read_tree, verify_text, write_tree
     from mastermind.core.game import CodeTable, Feedback, Rules, score
     from mastermind.core.strategy import Strategy, TreeStrategy
     from mastermind.core.tree import Node, Stats, StrategyTree
-    from mastermind.engines.exact import solve
+    from mastermind.engines.exact import solve, solve_by_first_guess
+    from mastermind.engines.exact.checkpoint import CheckpointError
+    from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning
     from mastermind.engines.gamevalue import game_value
     from mastermind.engines.heuristics import monte_carlo, play_all
     from mastermind.engines.models.lower_bounds import game_bounds
     from mastermind.engines.registry import NAMES as STRATEGY_NAMES
     from mastermind.engines.registry import make_strategy, strategy_tree
+    from mastermind.engines.result import Result, Status
 
 
 def __getattr__(name: str) -> Any:

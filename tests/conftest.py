@@ -1,11 +1,17 @@
 """Shared by every test: commands keep their result cache in a folder of the test's own; the
-published strategy files of tests/data."""
+published strategy files of tests/data; property tests that do not depend on the machine's speed."""
 
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 DATA = Path(__file__).resolve().parent / "data"
+
+# no property test depends on the machine's speed: no deadline per example, and no health
+# check failing because generating the examples was slow (a busy machine)
+settings.register_profile("mastermind", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("mastermind")
 
 
 @pytest.fixture(scope="session")

@@ -22,6 +22,17 @@ def test_import_is_light():
     assert out.split() == []
 
 
+@pytest.mark.integration
+def test_import_changes_no_environment():
+    """Settings for numba are the command line's business (see app.cli.run), not a library's."""
+    code = (
+        "import os; before = dict(os.environ); import mastermind; mastermind.Rules; "
+        "print(sorted(set(os.environ.items()) ^ set(before.items())))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
 @pytest.mark.parametrize("name", mastermind.__all__)
 def test_every_public_name_has_a_docstring_and_a_doctest(name):
     value = getattr(mastermind, name)

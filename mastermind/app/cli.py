@@ -15,6 +15,14 @@ import typer
 from mastermind.app.helpstyle import Group
 from mastermind.app.interrupts import interrupt_handling
 
+try:  # the click that typer runs on: a copy of its own (typer 0.2x), whose errors derive from typer's
+    from typer._click.exceptions import BadParameter, MissingParameter, NoArgsIsHelpError
+    from typer._click.utils import PacifyFlushWrapper
+    from typer.exceptions import TyperException as ClickException
+except ImportError:  # pragma: no cover - an earlier typer runs on click itself
+    from click.exceptions import BadParameter, ClickException, MissingParameter, NoArgsIsHelpError
+    from click.utils import PacifyFlushWrapper
+
 # the commands of each module of mastermind.app.commands, in the order --help lists them:
 # a command imports only its own module (start-up), --help and unknown names import all
 COMMANDS = {
@@ -126,7 +134,7 @@ def _main(argv: list[str]) -> int:
         # typer's and rich's own answers to a reader that left while help was printed: exit
         # code 1 (typer wraps the streams, rich points standard output to /dev/null); exit 0,
         # as for the commands' output
-        left = type(sys.stdout).__name__ == "PacifyFlushWrapper" or (not to_nowhere and _stdout_is_devnull())
+        left = isinstance(sys.stdout, PacifyFlushWrapper) or (not to_nowhere and _stdout_is_devnull())
         if exc.code == 1 and left:
             _silence_stdout()
             return 0
@@ -138,29 +146,25 @@ def _main(argv: list[str]) -> int:
         return 0
     except OSError as exc:  # the system refused: a full disk, an unwritable folder; not a bug
         return _os_error(exc)
-    except Exception as exc:
-        # typer's (vendored) click: its Exit, Abort and usage errors, known by their shape
-        name = type(exc).__name__
-        if name == "Exit" and hasattr(exc, "exit_code"):
+    except NoArgsIsHelpError as exc:
+        message = exc.format_message()  # (the help itself went to standard output)
+        if message.strip():
+            print(message, file=sys.stderr)
+        return 2
+    except BadParameter as exc:  # one style for every bad value: the option (or argument), what is wrong
+        param = exc.param
+        if param is None or isinstance(exc, MissingParameter):
+            print(f"error: {exc.format_message()}", file=sys.stderr)
             return exc.exit_code
-        if name == "Abort":
-            return _interrupted()
-        if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
-            return _internal_error(exc)
-        if name == "BadParameter" and getattr(exc, "param", None) is not None:
-            # one style for every bad value: the option (or argument) and what is wrong
-            param = exc.param
-            longs = [o for o in getattr(param, "opts", ()) if o.startswith("--")]
-            where = longs[0] if longs else param.human_readable_name
-            print(f"error: {where}: {exc.message}", file=sys.stderr)
-            return 2
-        if name == "NoArgsIsHelpError":
-            message = exc.format_message()  # (the help itself went to standard output)
-            if message.strip():
-                print(message, file=sys.stderr)
-            return 2
+        longs = [o for o in getattr(param, "opts", ()) if o.startswith("--")]
+        where = longs[0] if longs else param.human_readable_name
+        print(f"error: {where}: {exc.message}", file=sys.stderr)
+        return 2
+    except ClickException as exc:  # click's usage errors: one line
         print(f"error: {exc.format_message()}", file=sys.stderr)
         return exc.exit_code
+    except Exception as exc:
+        return _internal_error(exc)
     return result if isinstance(result, int) else 0
 
 
@@ -204,9 +208,9 @@ def _interrupted() -> int:
 
 def _internal_error(exc: BaseException) -> int:
     """A bug, not bad input: one line naming it (MASTERMIND_DEBUG=1 shows the traceback)."""
-    from mastermind.core import cancel
+    from mastermind.app.interrupts import interrupted
 
-    if cancel.interrupted.is_set() and not os.environ.get("MASTERMIND_DEBUG"):
+    if interrupted() and not os.environ.get("MASTERMIND_DEBUG"):
         # Ctrl-C inside an import or a library turns into other errors (ImportError: initialization failed)
         print("interrupted", file=sys.stderr)
         return 130
@@ -221,7 +225,15 @@ def _internal_error(exc: BaseException) -> int:
     return 70
 
 
+def quiet_numba_colours() -> None:
+    """For the command line only, before numba is imported (it reads this then): numba's
+    coloured error messages init colorama, whose exit hook writes ESC[0m to the terminal.
+    A program that imports the library keeps numba's own setting."""
+    os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
+
+
 def run() -> None:  # pragma: no cover - console script
+    quiet_numba_colours()
     code = main()
     if code == 130:
         # after Ctrl-C, leave at once: freeing a big search's memory can take seconds

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mastermind.app.commands.common import FOREVER, Deadline
+from mastermind.app.deadline import FOREVER, Deadline
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 from mastermind.engines.models.bounds import knuth_first_guess
 from mastermind.engines.models.lower_bounds import CPSAT_MAX_CODES, MAX_REFINED_CODES, Bounds, game_bounds
@@ -22,9 +22,10 @@ MIN_SECONDS = 0.05  # a piece of work given less time than this is not started
 
 
 def _exact_job(rules: Rules, objective: str, memory_limit: int, jobs: int = 1) -> dict:
-    from mastermind.engines.exact import solve
+    from mastermind.engines.exact import Execution, Problem, solve
 
-    result = solve(CodeTable(rules, memory_limit=memory_limit), objective=objective, jobs=jobs)
+    table = CodeTable(rules, memory_limit=memory_limit)
+    result = solve(table, Problem(objective=objective), execution=Execution(jobs=jobs))
     return {
         "total": int(result.stats.total),
         "worst": int(result.worst),
@@ -108,6 +109,7 @@ def knuth_table_row(
 
     ``time_limit``: seconds for the whole row (the least total, then the least worst case).
     """
+    from mastermind.app.interrupts import command_token, unwind_on_interrupt
     from mastermind.engines.registry import strategy_tree
 
     start = time.perf_counter()
@@ -119,7 +121,10 @@ def knuth_table_row(
         first, mu = knuth_first_guess(table)
         knuth = strategy_tree("minimax", table).stats(table)
         cpsat = min(CPSAT_SECONDS, row.left() or CPSAT_SECONDS) if table.n <= CPSAT_MAX_CODES else 0.0
-        bounds = game_bounds(table, cpsat_time=cpsat, workers=max(1, jobs), max_refined=max_refined)
+        with unwind_on_interrupt():  # Ctrl-C stopped CP-SAT (which returns): stop here too
+            bounds = game_bounds(
+                table, cpsat_time=cpsat, workers=max(1, jobs), max_refined=max_refined, cancel=command_token()
+            )
     except BaseException:
         worker.close(kill=True)
         raise
@@ -237,10 +242,13 @@ OPTIMAL_GRACE = 30.0  # after the exact search's own time limit: its tree built 
 def _optimal_job(rules: Rules, memory_limit: int, time_limit: float | None = None, jobs: int = 1) -> dict:
     """The exact optimum, or (stopped after ``time_limit`` seconds) its proven lower bound and
     the best strategy found so far, if any (as ``optimal`` reports it)."""
-    from mastermind.engines.exact import solve
+    from mastermind.engines.exact import Execution, Limits, solve
 
+    # (work units: a search stopped by its time limit reports its bounds and best strategy)
     result = solve(
-        CodeTable(rules, memory_limit=memory_limit), time_limit=time_limit, anytime=True, jobs=jobs
+        CodeTable(rules, memory_limit=memory_limit),
+        limits=Limits(time_limit=time_limit),
+        execution=Execution(jobs=jobs, units=True),
     )
     data: dict = {
         "proven": bool(result.proven),
@@ -298,7 +306,7 @@ def compare(
     The refined bound (about 1 s on p4c6) runs while the child searches the optimum.
     """
     from mastermind.app.players import tree_of
-    from mastermind.core import cancel
+    from mastermind.core.cancel import Stopped
     from mastermind.engines.registry import HEURISTIC_NAMES
 
     start = time.perf_counter()
@@ -314,19 +322,22 @@ def compare(
     bounds: Bounds | None = None
     found, stopped = None, None
     try:
-        with TimedWorker() as worker:
+        with TimedWorker() as worker, deadline.token() as token:
             # the exact optimum is searched in the child while strategies and bounds run here
             left = deadline.left()
             wait = min(left or FOREVER, FOREVER) + OPTIMAL_GRACE
             worker.submit(_optimal_job, (rules, memory_limit, left, jobs), wait)
             try:
-                for name in names:
-                    options = dict(pool=pool, tie_break=tie_break, seed=seed, deadline=deadline)
-                    stats[name] = tree_of(name, table, **options).stats(table)
-                    if progress is not None:
-                        progress.advance(1)
-            except cancel.Stopped:
-                stopped = "time limit"
+                with token.running():  # a strategy stops at its next guess: those played are the answer
+                    for name in names:
+                        options = dict(pool=pool, tie_break=tie_break, seed=seed, cancel=token)
+                        stats[name] = tree_of(name, table, **options).stats(table)
+                        if progress is not None:
+                            progress.advance(1)
+            except Stopped:
+                stopped = token.reason or "interrupted"
+                if stopped == "interrupted":
+                    raise KeyboardInterrupt from None
             if not deadline.passed():
                 bounds = game_bounds(table, max_refined=max_refined)
             if progress is not None:
@@ -341,11 +352,11 @@ def compare(
     optimal = _proven(found)
     if optimal is None and stopped is None:
         stopped = "time limit"  # (the search stopped at the limit: compare stopped with no marker)
-    if found is not None and optimal is None and found.get("lower_bound") is not None:
-        if bounds is None:  # the search's own bound (the bounds were not computed)
-            bounds = _search_bounds(table, found["lower_bound"])
-        elif found["lower_bound"] > bounds.total:  # the search proved more
-            bounds = replace(bounds, total=found["lower_bound"])
+    searched = None if found is None or optimal is not None else found.get("lower_bound")
+    if bounds is None:  # stopped before the bounds: those that cost nothing, and the search's
+        bounds = _search_bounds(table, searched)
+    elif searched is not None and searched > bounds.total:  # the search proved more
+        bounds = replace(bounds, total=searched)
     opt_total = None if optimal is None else optimal["total"]
     low = None if bounds is None else bounds.total
     rows = [
@@ -367,10 +378,15 @@ def compare(
     )
 
 
-def _search_bounds(table: CodeTable, total: int) -> Bounds:
-    """Bounds of which only the total is known (the stopped search's): the worst case's
-    lower bounds that cost nothing."""
-    from mastermind.engines.models.bounds import counting_worst_bound, crude_worst_bound
+def _search_bounds(table: CodeTable, total: int | None) -> Bounds:
+    """The bounds that cost nothing (counting, crude, perfect tree), with the stopped search's
+    lower bound on the total where it has one: what a comparison stopped before its bounds
+    were computed still proves."""
+    from mastermind.engines.models.bounds import counting_worst_bound, crude_worst_bound, perfect_tree_total
 
+    rules = table.rules
     _, mu = knuth_first_guess(table)
-    return Bounds(crude_worst_bound(table.rules, mu), counting_worst_bound(table.rules, table.n), 0, total)
+    least = perfect_tree_total(rules, table.n)
+    return Bounds(
+        crude_worst_bound(rules, mu), counting_worst_bound(rules, table.n), 0, max(least, total or 0)
+    )

@@ -19,10 +19,15 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+from typing import TYPE_CHECKING
 
+from mastermind.core.cancel import CancelToken
 from mastermind.core.game import CodeTable
 from mastermind.core.tree import Stats, StrategyTree
-from mastermind.engines.result import Result
+from mastermind.engines.result import Result, Status
+
+if TYPE_CHECKING:
+    from mastermind.engines.exact.options import Problem
 
 HEURISTIC = "entropy"  # of the six, the lowest totals on the large games (p5c8: 179863)
 MIN_CODES = 4000  # below, the search proves the optimum in seconds (p4c7: 2401 codes, 7 s)
@@ -34,7 +39,7 @@ class Fallback:
     def __init__(self, table: CodeTable, heuristic: str = HEURISTIC) -> None:
         self.table, self.heuristic = table, heuristic
         self._found: tuple[StrategyTree, Stats] | None = None
-        self._stop = threading.Event()
+        self._cancel = CancelToken()  # the heuristic's: stopped when the search ends
         self._thread = threading.Thread(target=self._play, name="fallback", daemon=True)
         self._thread.start()
 
@@ -43,7 +48,7 @@ class Fallback:
         from mastermind.engines.registry import make_strategy
 
         try:
-            tree = play_all(_Stoppable(make_strategy(self.heuristic, self.table), self._stop))
+            tree = play_all(make_strategy(self.heuristic, self.table), cancel=self._cancel)
             self._found = (tree, tree.stats(self.table))
         except Exception:  # stopped, or failed: no fallback, the search's answer stands
             self._found = None
@@ -53,7 +58,7 @@ class Fallback:
 
     def stop(self) -> None:
         """Stop the heuristic at its next guess, if it is still being played."""
-        self._stop.set()
+        self._cancel.cancel("the search ended")
 
     def done(self) -> tuple[StrategyTree, Stats] | None:
         """The heuristic's tree and statistics, or None while it is still being played."""
@@ -76,7 +81,13 @@ class Fallback:
         tree, stats = found
         total = stats.total
         return dataclasses.replace(
-            result, value=total, upper_bound=total, tree=tree, stats=stats, found_by=self.heuristic
+            result,
+            status=Status.FEASIBLE,
+            value=total,
+            upper_bound=total,
+            tree=tree,
+            stats=stats,
+            found_by=self.heuristic,
         )
 
     def progress(self, bar):
@@ -117,33 +128,14 @@ class _Bounded:
             inner(self._fallback.fill(fields))
 
 
-class _Stopped(Exception):
-    pass
-
-
-class _Stoppable:
-    """A strategy that gives up at its next guess once ``stop`` is set."""
-
-    def __init__(self, strategy, stop: threading.Event) -> None:
-        self._strategy, self._event = strategy, stop
-
-    def __getattr__(self, name: str):
-        return getattr(self._strategy, name)
-
-    def next_guess(self, candidates, history=()):
-        if self._event.is_set():
-            raise _Stopped
-        return self._strategy.next_guess(candidates, history)
-
-
-def wanted(table: CodeTable, **options) -> bool:
-    """Whether a search with these options is big enough, and plain enough, for a fallback:
-    the total over every secret with every code as a guess and no cap or fixed opening (what
-    a heuristic's tree is a strategy for)."""
+def wanted(table: CodeTable, problem: Problem) -> bool:
+    """Whether a search for ``problem`` is big enough, and plain enough, for a fallback: the
+    total over every secret with every code as a guess and no cap or fixed opening (what a
+    heuristic's tree is a strategy for)."""
     plain = (
-        options.get("objective", "total") == "total"
-        and options.get("max_guesses") is None
-        and options.get("pool", "all") == "all"
-        and options.get("first") is None
+        problem.objective == "total"
+        and problem.max_guesses is None
+        and problem.pool == "all"
+        and problem.first_guess is None
     )
     return plain and table.n >= MIN_CODES

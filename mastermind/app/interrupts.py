@@ -19,17 +19,105 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mastermind.core.cancel import CancelToken
 
 GRACE = 0.7  # seconds a command has after Ctrl-C to stop by itself
 WIND_DOWN = 10.0  # ... once it has said that it is stopping (closing a cluster, printing bounds)
 
 
-def _watch_interrupts(reader: socket.socket, farewell: str) -> None:
+class _Command:
+    """One command under :func:`interrupt_handling`: the token Ctrl-C cancels (made when the
+    command first asks for it: a command answered from the result cache loads no numpy),
+    the Ctrl-Cs counted, whether one came, and whether the command has returned."""
+
+    def __init__(self) -> None:
+        self._token: CancelToken | None = None
+        self._lock = threading.Lock()
+        self.interrupts = 0
+        self.interrupted = threading.Event()
+        self.finished = threading.Event()
+
+    @property
+    def token(self) -> CancelToken:
+        with self._lock:
+            if self._token is None:
+                from mastermind.core.cancel import CancelToken
+
+                self._token = CancelToken()
+                if self.interrupted.is_set():  # a token asked for after Ctrl-C is cancelled at once
+                    self._token.cancel()
+            return self._token
+
+    def interrupt(self) -> None:
+        """Ctrl-C: cancel the token, if the command has one (safe from any thread)."""
+        self.interrupted.set()
+        token = self._token
+        if token is not None:
+            token.cancel()
+
+    @property
+    def busy(self) -> bool:
+        """Whether work that stops by itself when cancelled runs under the token."""
+        token = self._token
+        return token is not None and token.busy
+
+    @property
+    def winding_down(self) -> bool:
+        token = self._token
+        return token is not None and token.winding_down
+
+    def status_lines(self) -> list[str]:
+        token = self._token
+        return [] if token is None else token.status_lines()
+
+
+_commands: list[_Command] = []  # the commands running, innermost last
+
+
+def command_token() -> CancelToken:
+    """The cancel token of the running command, which Ctrl-C cancels: what the command hands
+    to the engines it runs. Outside a command, a new token nothing cancels."""
+    if _commands:
+        return _commands[-1].token
+    from mastermind.core.cancel import CancelToken
+
+    return CancelToken()
+
+
+def interrupted() -> bool:
+    """Whether Ctrl-C reached the running command."""
+    return bool(_commands) and _commands[-1].interrupted.is_set()
+
+
+@contextmanager
+def unwind_on_interrupt() -> Iterator[None]:
+    """Inside the block, work that the command's Ctrl-C stopped with nothing to report
+    (:class:`~mastermind.core.cancel.Stopped`) unwinds as Ctrl-C does (``KeyboardInterrupt``);
+    stopped for another reason (a time limit), it goes on as ``Stopped``."""
+    from mastermind.core.cancel import Stopped
+
+    try:
+        yield
+    except Stopped:
+        if interrupted():
+            raise KeyboardInterrupt from None
+        raise
+
+
+def stop_if_interrupted(stopped: str | None) -> None:
+    """Unwind as Ctrl-C does (``KeyboardInterrupt``) when work that had nothing partial to
+    report stopped because of it (``stopped``: the reason it gives, None if it finished)."""
+    if stopped == "interrupted":
+        raise KeyboardInterrupt
+
+
+def _watch_interrupts(reader: socket.socket, farewell: str, command: _Command) -> None:
     """The safety net: the signal's byte arrives here even while the main thread cannot run
     Python's handler. Running searches are told to stop at once; a command that has not
     exited after GRACE seconds is ended here, with whatever its searches can say."""
-    from mastermind.core import cancel
-
     while True:
         try:
             data = reader.recv(64)
@@ -39,30 +127,32 @@ def _watch_interrupts(reader: socket.socket, farewell: str) -> None:
             return  # the command finished
         if signal.SIGINT not in data:
             continue
-        cancel.interrupt()
+        command.interrupt()
         deadline = time.monotonic() + GRACE
         while time.monotonic() < deadline or (
-            cancel.winding_down.is_set() and time.monotonic() < deadline + WIND_DOWN
+            command.winding_down and time.monotonic() < deadline + WIND_DOWN
         ):
             time.sleep(0.02)
-            if cancel.finished.is_set():
+            if command.finished.is_set():
                 return
         if hasattr(sys.stderr, "isatty") and sys.stderr.isatty():
             print(file=sys.stderr)  # after the ^C the terminal echoed
-        for line in cancel.status_lines():
+        for line in command.status_lines():
             print(line, file=sys.stderr)
         print(farewell, file=sys.stderr, flush=True)
         os._exit(130)
 
 
-def _on_sigint(signum, frame) -> None:
-    from mastermind.core import cancel
+def _sigint_handler(command: _Command):
+    def on_sigint(signum, frame) -> None:
+        command.interrupts += 1
+        if command.interrupts > 1:
+            raise KeyboardInterrupt  # a second Ctrl-C: do not wait
+        command.interrupt()
+        if not command.busy:
+            raise KeyboardInterrupt  # nothing stops by itself: unwind now
 
-    if cancel.count_interrupt() > 1:
-        raise KeyboardInterrupt  # a second Ctrl-C: do not wait
-    cancel.interrupt()
-    if not cancel.busy():
-        raise KeyboardInterrupt  # nothing stops by itself: unwind now
+    return on_sigint
 
 
 def _quiet_about_interrupts(previous):
@@ -78,35 +168,36 @@ def _quiet_about_interrupts(previous):
 
 @contextmanager
 def interrupt_handling(farewell: str = "interrupted") -> Iterator[None]:
-    """Ctrl-C for the length of the block (the main thread only): searches stop within a
-    fraction of a second and report, everything else unwinds; the watchdog ends the rest,
-    printing the running commands' status lines and then ``farewell``."""
+    """Ctrl-C for the length of the block (the main thread only): the command's cancel token
+    (:func:`command_token`) is cancelled, so that searches stop within a fraction of a second
+    and report, everything else unwinds; the watchdog ends the rest, printing the running
+    work's status lines and then ``farewell``. Each block has a token of its own."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    from mastermind.core import cancel
-
-    cancel.reset()
+    command = _Command()
     reader, writer = socket.socketpair()
     writer.setblocking(False)
     try:
         old_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
-        old_handler = signal.signal(signal.SIGINT, _on_sigint)
+        old_handler = signal.signal(signal.SIGINT, _sigint_handler(command))
     except (ValueError, OSError):  # pragma: no cover - no signals here
         reader.close()
         writer.close()
         yield
         return
+    _commands.append(command)
     old_hook = sys.unraisablehook
     sys.unraisablehook = _quiet_about_interrupts(old_hook)
     watcher = threading.Thread(
-        target=_watch_interrupts, args=(reader, farewell), daemon=True, name="mastermind-ctrl-c"
+        target=_watch_interrupts, args=(reader, farewell, command), daemon=True, name="mastermind-ctrl-c"
     )
     watcher.start()
     try:
         yield
     finally:
-        cancel.finished.set()
+        command.finished.set()
+        _commands.remove(command)
         sys.unraisablehook = old_hook
         signal.signal(signal.SIGINT, old_handler)
         signal.set_wakeup_fd(old_fd)

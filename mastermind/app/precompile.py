@@ -26,6 +26,9 @@ def precompile() -> float:
     start = time.perf_counter()
     with TimedWorker() as worker:
         worker.submit(compile_kernels, (), HOUR)  # first: the longest part
+        from mastermind.core.compiling import ALL_KERNELS, cold_modules
+
+        cold_modules(ALL_KERNELS)  # the probes by which commands ask numba whether it must compile
         # imported only now: the heuristics' kernels have signatures, so importing compiles them
         from mastermind.engines.models.lower_bounds import game_bounds
         from mastermind.engines.registry import HEURISTIC_NAMES, strategy_tree
@@ -55,17 +58,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     # Ctrl-C stops it even when started with SIGINT ignored (a shell's background jobs are),
     # and even when it arrives inside numba's compiler, which cannot always raise it
-    from mastermind.app.interrupts import interrupt_handling
-    from mastermind.core import cancel
+    from mastermind.app.interrupts import interrupt_handling, interrupted
 
-    print("compiling the mastermind kernels once, about 40 s on 2 cores", file=sys.stderr, flush=True)
     with interrupt_handling(farewell=INTERRUPTED):
+        # said once Ctrl-C is handled: one pressed as soon as this shows ends in the one line too
+        print("compiling the mastermind kernels once, about 40 s on 2 cores", file=sys.stderr, flush=True)
         try:
             seconds = precompile()
         except KeyboardInterrupt:
             return _interrupted()
         except Exception:
-            if cancel.interrupted.is_set():  # numba half-way through saving a kernel, say
+            if interrupted():  # numba half-way through saving a kernel, say
                 return _interrupted()
             raise
     print(f"compiled in {seconds:.0f} s", file=sys.stderr)
@@ -73,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    from mastermind.app.cli import quiet_numba_colours
+
+    quiet_numba_colours()
     code = main()
     if code == 130:
         # leave at once: objects numba left half-built would complain while Python shuts down

@@ -121,3 +121,10 @@ def stable_argsort(keys):  # pragma: no cover - compiled
         order, other = other, order
         width *= 2
     return order
+
+
+@nb.njit(cache=True)
+def cache_probe():
+    """Loaded from numba's cache, or compiled with this module's other kernels (see
+    :mod:`mastermind.core.compiling`)."""
+    return 0

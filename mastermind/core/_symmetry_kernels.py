@@ -104,3 +104,10 @@ def canonical_mask_blocks(codes, perms, cmaps, block, block_colours):  # pragma:
                 out[i] = False
                 break
     return out
+
+
+@nb.njit(cache=True)
+def cache_probe():
+    """Loaded from numba's cache, or compiled with this module's other kernels (see
+    :mod:`mastermind.core.compiling`)."""
+    return 0

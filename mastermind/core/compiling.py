@@ -1,9 +1,11 @@
 """Whether numba still has to compile a module's kernels, and saying so once on stderr.
 
-numba caches compiled kernels beside their module (``__pycache__/<module>.<function>-<line>
-.py<ver>.nbi`` index files, or under ``NUMBA_CACHE_DIR``); an index older than its source is
-stale. The check reads file names and times only: it imports nothing, so it can run before
-the modules whose import compiles eagerly (kernels with explicit signatures).
+Only numba's documented behaviour is relied on: kernels with ``cache=True`` are loaded from
+its cache, and compiled again when their source file changes (numba's caching), and numba
+broadcasts a ``"numba:compile"`` event whenever it compiles, never when it loads from the
+cache (its event API, :mod:`numba.core.event`). Each kernel module has a tiny cached kernel,
+``cache_probe``: a module whose import or probe compiles is cold, and then so are its other
+kernels. A warm probe loads in about a millisecond.
 
 >>> cold_modules(["mastermind.core.errors"])  # no kernels: nothing to compile
 []
@@ -11,13 +13,11 @@ the modules whose import compiles eagerly (kernels with explicit signatures).
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import os
+import importlib
 import sys
 import time
-from collections.abc import Iterable
-from pathlib import Path
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from typing import TextIO
 
 ESTIMATE_SECONDS = {
@@ -39,44 +39,46 @@ HEURISTIC_KERNELS = ("mastermind.core._kernels", "mastermind.engines.heuristics.
 ALL_KERNELS = (*EXACT_KERNELS, "mastermind.engines.heuristics._kernels", "mastermind.engines.models._kernels")
 
 
-def _cache_dir(source: Path) -> Path:
-    override = os.environ.get("NUMBA_CACHE_DIR")
-    if override:
-        # numba's layout there: <folder name>_<sha1 of the folder's absolute path>
-        folder = os.path.dirname(os.path.abspath(source))
-        digest = hashlib.sha1(folder.encode()).hexdigest()
-        return Path(override) / f"{os.path.basename(folder)}_{digest}"
-    return source.parent / "__pycache__"
+@contextmanager
+def _on_compile(callback: Callable[[], None]) -> Iterator[None]:
+    """``callback`` each time numba starts compiling, in any thread, while the block runs."""
+    from numba.core import event
+
+    class Listener(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            callback()
+
+        def on_end(self, ev: event.Event) -> None:
+            pass
+
+    with event.install_listener("numba:compile", Listener()):
+        yield
 
 
 def _is_cold(name: str) -> bool:
-    spec = importlib.util.find_spec(name)
-    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
-        return False
-    source = Path(spec.origin)
-    text = source.read_text(encoding="utf-8")
-    if "cache=True" not in text:
-        return False
-    folder = _cache_dir(source)
-    stem = source.stem + "."
-    try:
-        indexes = [p for p in folder.iterdir() if p.name.startswith(stem) and p.suffix == ".nbi"]
-    except OSError:
-        return True
-    mtime = source.stat().st_mtime
-    return not any(p.stat().st_mtime >= mtime for p in indexes)
+    compiled: list[int] = []
+    with _on_compile(lambda: compiled.append(1)):
+        module = importlib.import_module(name)  # (kernels with signatures compile here)
+        probe = getattr(module, "cache_probe", None)
+        if probe is not None:
+            probe()
+    return bool(compiled)
 
 
 def cold_modules(names: Iterable[str]) -> list[str]:
-    """The modules of ``names`` whose compiled kernels are missing or older than the source."""
+    """The modules of ``names`` whose kernels numba had to compile, not load from its cache
+    (each is imported, and its probe kernel called)."""
     return [n for n in names if _is_cold(n)]
 
 
 class CompileNotice:
-    """Says on stderr that kernels are being compiled, when the cache lacks them, and times it.
+    """Says on stderr that kernels are being compiled, when numba compiles them, and times it.
 
-    ``seconds`` is None when nothing was compiled (warm cache), else the time spent inside
-    the ``with`` block. ``quiet`` (machine-readable output, ``--json``) keeps stderr empty.
+    On entry the modules of ``names`` are probed (``cold``: those numba had to compile); the
+    notice is printed once, before numba's first compile in the block (probes included),
+    or at once when a module is cold. ``seconds`` is None when nothing was compiled (warm
+    cache), else the time spent inside the ``with`` block. ``quiet`` (machine-readable
+    output, ``--json``) keeps stderr empty.
     """
 
     def __init__(
@@ -86,21 +88,39 @@ class CompileNotice:
         stream: TextIO | None = None,
         quiet: bool = False,
     ) -> None:
-        self.cold = cold_modules(names)
+        self.names = tuple(names)
         self.what = what
         self.stream = stream
         self.quiet = quiet
+        self.cold: list[str] = []
         self.seconds: float | None = None
         self._start = 0.0
+        self._said = False
+        self._watching = ExitStack()
 
-    def __enter__(self) -> CompileNotice:
-        if self.cold and not self.quiet:
-            estimate = sum(ESTIMATE_SECONDS.get(n, 5) for n in self.cold)
+    def _say(self) -> None:
+        if self._said:
+            return
+        self._said = True
+        if not self.quiet:
+            known = self.cold or self.names  # (a compile while probing: all of them, as on a first run)
+            estimate = sum(ESTIMATE_SECONDS.get(n, 5) for n in known)
             stream = self.stream or sys.stderr
             print(f"compiling {self.what} once, about {estimate} s", file=stream, flush=True)
+
+    def __enter__(self) -> CompileNotice:
         self._start = time.perf_counter()
+        self._watching.enter_context(_on_compile(self._say))
+        try:
+            self.cold = cold_modules(self.names)
+        except BaseException:
+            self._watching.close()
+            raise
+        if self.cold:
+            self._say()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.cold:
+        self._watching.close()
+        if self._said:
             self.seconds = time.perf_counter() - self._start

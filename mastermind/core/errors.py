@@ -12,11 +12,13 @@ class MastermindError(ValueError):
     """
 
 
-class NoStrategy(MastermindError):
-    """Not bad input but an answer: no strategy meets the limit asked for (a number of
-    guesses, a first guess); the CLI reports it with exit code 1."""
-
-
 class TableTooLarge(MastermindError):
     """A game whose tables would exceed the memory limit (the CLI says how to raise it, where
-    the command has the option)."""
+    the command has the option).
+
+    >>> from mastermind.core.game import CodeTable, Rules
+    >>> CodeTable(Rules(6, 9), memory_limit=2**20)
+    Traceback (most recent call last):
+    ...
+    mastermind.core.errors.TableTooLarge: ...
+    """

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 
 if TYPE_CHECKING:
+    from mastermind.core.cancel import CancelToken
     from mastermind.core.progress import Progress
     from mastermind.core.strategy import Strategy
     from mastermind.core.tree import StrategyTree
@@ -56,14 +57,16 @@ class StrategySpec:
         seed: int | None = None,
         progress: Progress | None = None,
         time_limit: float | None = None,
+        cancel: CancelToken | None = None,
     ) -> Strategy:
         """The strategy for the game of ``table`` (``progress`` shows a solver's work; a
-        solver not done within ``time_limit`` seconds raises :class:`~mastermind.core.cancel.Stopped`)."""
+        solver not done within ``time_limit`` seconds, or stopped by ``cancel``, raises
+        :class:`~mastermind.core.cancel.Stopped` with the reason)."""
         check_options(pool=pool, tie_break=tie_break)
         given = {"pool": pool, "tie_break": tie_break, "seed": seed}
         kwargs: dict[str, Any] = {k: v for k, v in given.items() if k in self.options}
         if self.kind == "solver":
-            kwargs.update(progress=progress, time_limit=time_limit)
+            kwargs.update(progress=progress, time_limit=time_limit, cancel=cancel)
         return self.factory(table, **kwargs)
 
     def takes(self, option: str) -> bool:
@@ -98,15 +101,29 @@ def _random(table: CodeTable, *, seed: int | None) -> Strategy:
 
 
 def _optimal(
-    table: CodeTable, *, pool: str, progress: Progress | None = None, time_limit: float | None = None
+    table: CodeTable,
+    *,
+    pool: str,
+    progress: Progress | None = None,
+    time_limit: float | None = None,
+    cancel: CancelToken | None = None,
 ) -> Strategy:
     from mastermind.core.cancel import Stopped
     from mastermind.core.strategy import TreeStrategy
-    from mastermind.engines.exact import solve
+    from mastermind.engines.exact import Execution, Limits, Problem, solve
+    from mastermind.engines.exact.options import Pool
 
-    result = solve(table, pool=pool, progress=progress, time_limit=time_limit)
+    result = solve(
+        table,
+        Problem(pool=cast(Pool, pool)),  # (checked by StrategySpec.make)
+        limits=Limits(time_limit=time_limit),
+        # work units for a progress bar (their lines), and for a time limit (the default)
+        execution=Execution(units=True if progress is not None else None),
+        cancel=cancel,
+        progress=progress,
+    )
     if not result.proven:  # the best tree found is not the optimal strategy
-        raise Stopped()
+        raise Stopped(result.stopped)
     tree = result.tree
     assert tree is not None  # a proven optimum has its tree
     tree.name = "optimal"

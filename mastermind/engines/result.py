@@ -1,64 +1,142 @@
-"""The one result type of the engines: a value with how sure it is, the strategy, the work.
+"""The one result type of the engines: a status, a value with its bounds, the strategy, the work.
 
 Every engine's solve function returns a :class:`Result`: the exact search
 (:func:`mastermind.engines.exact.solve`), the heuristics (:func:`mastermind.engines.heuristics.solve`),
 the CP-SAT models (``solve_tree``, ``depth_feasible``, ``solve_static``) and the game value
-(:func:`mastermind.engines.gamevalue.game_value`). What only one engine has (the models'
-solver status, the game value's mixes) is its ``details``, a :class:`Details`.
+(:func:`mastermind.engines.gamevalue.game_value`). What only one engine has (the exact
+search's problem and work units, the models' solver status, the game value's mixes) is its
+``details``, a :class:`Details`.
 
-A search that finished has ``proven`` True and ``lower_bound == upper_bound == value``. One
-that was stopped (time limit, Ctrl-C) still says what it proved: ``lower_bound`` is at most
-the true optimum (None when nothing is proven), ``upper_bound`` the cost of the best strategy
-found (``tree``), None when there is none yet. A heuristic proves no optimum: its value is
-only an upper bound.
+A result is immutable: an engine builds it once, and a changed copy is made with
+:func:`dataclasses.replace`. Its :class:`Status` says how sure it is:
+
+* ``OPTIMAL``: proven; ``lower_bound == upper_bound == value``;
+* ``NO_STRATEGY``: proven that no strategy meets the limits asked for (a number of guesses,
+  a first guess); ``value`` is None;
+* ``FEASIBLE``: a strategy (or a value reached) that is not proven optimal, for example from
+  a search stopped by a time limit or Ctrl-C (``stopped`` says why), or from a heuristic;
+  ``upper_bound`` is its cost and ``lower_bound`` what is proven (None: nothing);
+* ``UNKNOWN``: stopped before anything was found; ``lower_bound`` may still be proven.
 
 >>> from mastermind.core.game import CodeTable, Rules
 >>> from mastermind.engines.exact import solve
 >>> result = solve(CodeTable(Rules(3, 3)))
->>> result.value, result.proven, result.lower_bound, result.upper_bound, result.worst
-(73, True, 73, 73, 4)
+>>> result.status, result.value, result.lower_bound, result.upper_bound, result.worst
+(<Status.OPTIMAL: 'optimal'>, 73, 73, 73, 4)
+>>> result.value = 0
+Traceback (most recent call last):
+...
+dataclasses.FrozenInstanceError: cannot assign to field 'value'
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from mastermind.core.game import Code, Rules
 from mastermind.core.tree import Stats, StrategyTree
 
 
-@dataclass
+class Status(enum.Enum):
+    """How sure a :class:`Result` is.
+
+    >>> Status.OPTIMAL.proven, Status.NO_STRATEGY.proven, Status.FEASIBLE.proven
+    (True, True, False)
+    >>> Status.of(proven=False, found=False)
+    <Status.UNKNOWN: 'unknown'>
+    """
+
+    OPTIMAL = "optimal"  # proven optimal
+    FEASIBLE = "feasible"  # a strategy or value, not proven optimal
+    NO_STRATEGY = "no strategy"  # proven: no strategy meets the limits
+    UNKNOWN = "unknown"  # nothing found (stopped early)
+
+    @property
+    def proven(self) -> bool:
+        """Whether the question is settled (an optimum, or that there is no strategy)."""
+        return self in (Status.OPTIMAL, Status.NO_STRATEGY)
+
+    @staticmethod
+    def of(*, proven: bool, found: bool) -> Status:
+        """The status of an answer that is ``proven`` or not, with a value ``found`` or not."""
+        if proven:
+            return Status.OPTIMAL if found else Status.NO_STRATEGY
+        return Status.FEASIBLE if found else Status.UNKNOWN
+
+
+@dataclass(frozen=True)
 class Counters:
     """The work a search did: nodes expanded, memo hits, work units run (and reused from a
-    checkpoint)."""
+    checkpoint).
+
+    >>> Counters(nodes=5, units=1) + Counters(nodes=2, reused=1)
+    Counters(nodes=7, memo_hits=0, units=1, reused=1)
+    """
 
     nodes: int = 0
     memo_hits: int = 0
     units: int = 0
     reused: int = 0
 
-    def add(self, nodes: int = 0, memo_hits: int = 0, units: int = 0, reused: int = 0) -> None:
-        self.nodes += nodes
-        self.memo_hits += memo_hits
-        self.units += units
-        self.reused += reused
+    def __add__(self, other: Counters) -> Counters:
+        return Counters(
+            self.nodes + other.nodes,
+            self.memo_hits + other.memo_hits,
+            self.units + other.units,
+            self.reused + other.reused,
+        )
 
 
 class Details:
     """What one engine reports beyond :class:`Result` (``Result.details``)."""
 
+    opening: ClassVar[Code | None] = None  # a first guess the engine was held to (no tree to show it)
+
     def result_dict(self, result: Result) -> dict | None:
         """The JSON of ``result`` when this engine lays it out its own way (else None)."""
         return None
+
+    def json_fields(self, result: Result) -> dict[str, Any]:
+        """Fields this engine adds to the common JSON layout (placed as :data:`JSON_ORDER` says)."""
+        return {}
 
 
 D = TypeVar("D", bound=Details)
 Number = int | float | Fraction
 
+# the keys of Result.to_dict in their order, the engines' own fields included
+JSON_ORDER = (
+    "rules",
+    "objective",
+    "total",
+    "secrets",
+    "average",
+    "worst",
+    "histogram",
+    "first_guess",
+    "proven",
+    "lower_bound",
+    "upper_bound",
+    "seconds",
+    "nodes",
+    "units",
+    "startup_seconds",
+    "checkpoint_seconds",
+    "units_reused",
+    "stopped",
+    "found_by",
+    "worst_lower_bound",
+    "max_guesses",
+    "pool",
+    "guesses_total",
+    "fraction",
+)
 
-@dataclass
+
+@dataclass(frozen=True)
 class Result(Generic[D]):
     """What an engine found for one game.
 
@@ -67,35 +145,42 @@ class Result(Generic[D]):
     guesses as a fraction); when not proven it is the value of the best strategy found
     (``upper_bound``) or None. ``stats`` describes ``tree`` replayed against every secret,
     without weights; ``fraction`` is the exact expected number of guesses,
-    ``value / weight_sum``. ``details``: what only this engine reports.
+    ``value / weight_sum``. ``stopped``: why an unfinished engine ended ("time limit",
+    "interrupted"), None when it finished. ``found_by``: the heuristic whose strategy is
+    reported, when it is not the engine's own. ``details``: what only this engine reports.
+
+    >>> from mastermind.core.game import Rules
+    >>> found = Result(Rules(2, 3), "total", Status.FEASIBLE, 22, 20, 22, stopped="time limit")
+    >>> found.proven, found.total, found.to_dict()["stopped"]
+    (False, 22, 'time limit')
+    >>> import dataclasses
+    >>> dataclasses.replace(found, status=Status.OPTIMAL, lower_bound=22, stopped=None).proven
+    True
     """
 
     rules: Rules
     objective: str
+    status: Status
     value: Number | None
-    proven: bool
     lower_bound: Number | None
     upper_bound: Number | None
-    tree: StrategyTree | None
-    stats: Stats | None
+    tree: StrategyTree | None = None
+    stats: Stats | None = None
     counters: Counters = field(default_factory=Counters)
     seconds: float = 0.0
     weight_sum: int | float = 0
     fraction: Fraction | None = None
-    max_guesses: int | None = None
-    pool: str = "all"
-    weighted: bool = False
-    stopped: str | None = None  # why an unproven search ended: "time limit" or "interrupted"
-    startup_seconds: float | None = None  # starting the workers of a backend, outside ``seconds``
-    checkpoint_seconds: float | None = None  # every run's search seconds, a checkpointed search's cost
-    found_by: str | None = None  # a stopped search's best strategy came from this heuristic
-    worst_lower_bound: int | None = None  # a stopped search for the least worst case: proven so far
-    opening: Code | None = None  # the first guess a search was held to (a stopped one has no tree)
+    stopped: str | None = None
+    found_by: str | None = None
     details: D | None = None
 
     # ---- the names callers read ------------------------------------------------------------
     @property
-    def total(self):
+    def proven(self) -> bool:
+        return self.status.proven
+
+    @property
+    def total(self) -> Number | None:
         return self.value
 
     @property
@@ -116,7 +201,9 @@ class Result(Generic[D]):
 
     @property
     def first_guess(self) -> Code | None:
-        return self.opening if self.tree is None else self.tree.root.guess
+        if self.tree is not None:
+            return self.tree.root.guess
+        return None if self.details is None else self.details.opening
 
     @property
     def nodes(self) -> int:
@@ -154,24 +241,13 @@ class Result(Generic[D]):
             "nodes": self.nodes,
             "units": self.counters.units,
         }
-        if self.startup_seconds is not None:
-            data["startup_seconds"] = round(self.startup_seconds, 3)
-        if self.checkpoint_seconds is not None:
-            data["checkpoint_seconds"] = round(self.checkpoint_seconds, 3)
         if self.counters.reused:
             data["units_reused"] = self.counters.reused
         if self.stopped:
             data["stopped"] = self.stopped
         if self.found_by:
             data["found_by"] = self.found_by
-        if self.worst_lower_bound is not None:
-            data["worst_lower_bound"] = self.worst_lower_bound
-        if self.max_guesses is not None:
-            data["max_guesses"] = self.max_guesses
-        if self.pool != "all":
-            data["pool"] = self.pool
-        if self.weighted:
-            data["guesses_total"] = self.guesses_total
-            if self.fraction is not None:
-                data["fraction"] = str(self.fraction)
-        return data
+        if self.details is not None:
+            data.update(self.details.json_fields(self))
+        ordered = {key: data[key] for key in JSON_ORDER if key in data}
+        return ordered | data  # (a key JSON_ORDER lacks comes last)

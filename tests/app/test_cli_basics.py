@@ -1,6 +1,7 @@
 """info, score, partition and the shared error handling of the CLI."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -116,3 +117,15 @@ def test_score_builds_nothing_whatever_the_game(capsys, monkeypatch):
     secret, guess = "1" * 10 + "Z" * 10, "Z" + "1" * 19
     code, out, _ = run(capsys, "score", secret, guess, "-r", "p20c35", "--json")  # 35^20 codes
     assert code == 0 and json.loads(out)["feedback"] == "9B2W"
+
+
+def test_the_command_line_turns_numba_colours_off_before_numba_loads(monkeypatch):
+    """numba's coloured error messages init colorama, whose exit hook writes ESC[0m to the
+    terminal: the console script turns them off (``import mastermind`` leaves them alone)."""
+    from mastermind.app import cli
+
+    monkeypatch.delenv("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", raising=False)
+    monkeypatch.setattr(cli, "main", lambda: 0)
+    with pytest.raises(SystemExit) as done:
+        cli.run()
+    assert done.value.code == 0 and os.environ["NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING"] == "1"

@@ -277,7 +277,8 @@ def test_compare_stopped_reports_the_best_strategy_found(monkeypatch):
     monkeypatch.setattr(exact, "solve", solve)
     with pytest.raises(RuntimeError):
         comparisons._optimal_job(Rules(2, 2), 1 << 30, 1.0)
-    assert seen["anytime"] is True and seen["time_limit"] == 1.0
+    # work units: a stopped search reports its bounds and its best strategy
+    assert seen["execution"].units is True and seen["limits"].time_limit == 1.0
 
 
 def test_finished_bounds_are_proven(capsys):

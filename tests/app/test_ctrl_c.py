@@ -2,14 +2,19 @@
 what was proven so far printed; ``--time-limit`` reports the same way with exit code 0.
 
 The target is to stop within 1 s; the tests allow 5 s so that a loaded machine does not fail
-them. Each command gets a game that does not finish before the signal."""
+them. The signal comes at a point the command reports (a progress line, or a line saying that a
+function was entered: see announcing.py), never after a number of seconds, and each command gets
+a game whose remaining work takes far longer than the moment between that line and the signal,
+so that the outcome is the same on a faster, a slower or a busier machine."""
 
 import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,72 +22,78 @@ import pytest
 from mastermind.app.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
+CHILD = Path(__file__).resolve().parent / "announcing.py"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 STOP_WITHIN = 5.0
+REACH_WITHIN = 300.0  # seconds to reach the point: only against a hang (a loaded machine is slow)
 
 
-def _stat(pid: int) -> list[str] | None:
-    try:  # the fields after the command name, which may hold spaces and parentheses
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
+def _event(line: str) -> dict | None:
+    try:
+        event = json.loads(line)
+    except ValueError:
         return None
+    return event if isinstance(event, dict) else None
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """CPU seconds used by a process and its descendants (some commands work in a child
-    process); None where /proc is not there."""
-    if _stat(pid) is None:
-        return None
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            fields = _stat(int(entry.name))
-            if fields is not None:
-                parents[int(entry.name)] = int(fields[1])
-    tree, added = {pid}, True
-    while added:
-        grown = tree | {child for child, parent in parents.items() if parent in tree}
-        added, tree = grown != tree, grown
-    ticks = 0
-    for member in tree:
-        fields = _stat(member)
-        if fields is not None:
-            ticks += int(fields[11]) + int(fields[12])
-    return ticks / os.sysconf("SC_CLK_TCK")
+def progress(done: int | None = None, description: str = "") -> Callable[[dict], bool]:
+    """The point where a progress line says ``done`` steps are finished (None: the start of
+    the work), in work whose description contains ``description``."""
+
+    def reached(event: dict) -> bool:
+        if description not in event.get("description", ""):
+            return False
+        if done is None:
+            return event.get("event") == "start"
+        return event.get("event") == "advance" and event.get("done") == done
+
+    return reached
 
 
-def wait_for_work(proc: subprocess.Popen, seconds: float) -> None:
-    """Until the process has used ``seconds`` of CPU (its start-up and some work, however
-    loaded the machine is), or ``seconds`` of wall time where CPU time cannot be read."""
-    deadline = time.monotonic() + 30 * seconds
-    while proc.poll() is None and time.monotonic() < deadline:
-        used = cpu_seconds(proc.pid)
-        if used is None:
-            time.sleep(seconds)
-            return
-        if used >= seconds:
-            return
-        time.sleep(0.05)
+def call(function: str, count: int = 1) -> Callable[[dict], bool]:
+    """The point where ``function`` (announced with ``--announce``) is entered the ``count``-th time."""
+    seen = [0]
+
+    def reached(event: dict) -> bool:
+        if event.get("event") == "call" and event.get("function") == function:
+            seen[0] += 1
+        return seen[0] == count
+
+    return reached
 
 
-def interrupted(args: list[str], after: float) -> tuple[str, str, float]:
-    """Run the command, send SIGINT once it has worked ``after`` CPU seconds; its output and
-    how long it took to exit after the signal (asserting exit code 130)."""
+def interrupted(args: list[str], at: Callable[[dict], bool], announce: tuple[str, ...] = ()):
+    """Run the command, send SIGINT at the first line of standard error that is the point
+    ``at``; its output and how long it took to exit after the signal (asserting exit code 130)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mastermind", *args],
+        [sys.executable, str(CHILD), *(a for f in announce for a in ("--announce", f)), *args],
         cwd=ROOT,
         env=ENV,
         text=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    wait_for_work(proc, after)
-    assert proc.poll() is None, "the command finished before the signal: use a bigger game"
+    hang = threading.Timer(REACH_WITHIN, proc.kill)
+    hang.start()
+    seen = []
+    try:
+        for line in proc.stderr:
+            seen.append(line)
+            event = _event(line)
+            if event is not None and at(event):
+                break
+        else:
+            proc.wait()
+            said = "".join(seen)[-3000:]
+            pytest.fail(f"the command ended (exit {proc.returncode}) before the point:\n{said}")
+    finally:
+        hang.cancel()
     start = time.monotonic()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     elapsed = time.monotonic() - start
-    assert proc.returncode == 130, err
+    err = "".join(seen) + err
+    assert proc.returncode == 130, err[-3000:]
     assert elapsed < STOP_WITHIN, elapsed
     if "--json" in args and out.strip():  # what Ctrl-C leaves is the command's one JSON object too
         _validate(args[0], json.loads(out))
@@ -97,7 +108,7 @@ def _validate(command: str, data: dict) -> None:
         from referencing.jsonschema import DRAFT202012
     except ImportError:  # (the test extra has it; without it the schema tests skip, saying why)
         return
-    folder = Path(ROOT) / "schemas"
+    folder = ROOT / "schemas"
     registry = referencing.Registry().with_resources(
         (p.name, referencing.Resource.from_contents(json.loads(p.read_text()), DRAFT202012))
         for p in folder.glob("*.schema.json")
@@ -107,51 +118,65 @@ def _validate(command: str, data: dict) -> None:
     assert data["stopped"] == "interrupted"
 
 
+def last_line(err: str) -> str:
+    """The command's last line on standard error, after the progress lines."""
+    return [line for line in err.strip().splitlines() if _event(line) is None][-1]
+
+
 @pytest.mark.integration
 def test_heuristics_stop_and_say_so():
-    # a heuristic's tree half built proves nothing: the command says it was interrupted
-    out, err, _ = interrupted(["heuristics", "-r", "p7c8", "-s", "entropy", "--json"], after=4)
-    assert out == "" and err.strip().splitlines()[-1] == "interrupted"
+    # a heuristic's tree half built proves nothing: the command says it was interrupted (entropy
+    # on the 2 million codes of p7c8 takes hours)
+    args = ["heuristics", "-r", "p7c8", "-s", "entropy", "--json"]
+    out, err, _ = interrupted(args, at=progress(None, "playing every secret"))
+    assert out == "" and last_line(err) == "interrupted"
 
 
 @pytest.mark.integration
 def test_heuristics_report_the_strategies_finished():
-    # simple plays every secret of p5c8 in about 2 CPU seconds, entropy in about 25
+    # Ctrl-C once simple has played every secret of p5c8; entropy takes many seconds more
     args = ["heuristics", "-r", "p5c8", "-s", "simple", "-s", "entropy", "--json", "--no-cache"]
-    out, err, _ = interrupted(args, after=6)
+    out, err, _ = interrupted(args, at=progress(1, "playing every secret"))
     data = json.loads(out)
     assert [row["strategy"] for row in data["strategies"]] == ["simple"] and data["unfinished"] == ["entropy"]
     assert data["stopped"] == "interrupted"
-    last = err.strip().splitlines()[-1]
-    assert last == "stopped (interrupted): 1 of 2 strategies played every secret; not played: entropy"
+    assert (
+        last_line(err) == "stopped (interrupted): 1 of 2 strategies played every secret; not played: entropy"
+    )
 
 
 @pytest.mark.integration
 def test_compare_reports_the_strategies_finished():
-    # it printed nothing, the heuristics played and the bounds computed
-    out, err, _ = interrupted(["compare", "-r", "p4c7", "--json"], after=9)
+    # it printed nothing: Ctrl-C once the heuristics played and the bounds are computed, while the
+    # exact search of p5c6 (hours) runs on
+    out, err, _ = interrupted(["compare", "-r", "p5c6", "--json"], at=progress(7, "compare"))
     data = json.loads(out)
-    assert data["stopped"] == "interrupted" and data["optimal"] is None and data["strategies"]
-    assert all(sum(row["histogram"]) == 2401 for row in data["strategies"])
-    assert err.strip().splitlines()[-1].endswith("played every secret")
+    assert data["stopped"] == "interrupted" and data["optimal"] is None and len(data["strategies"]) == 6
+    assert all(sum(row["histogram"]) == 7776 for row in data["strategies"])
+    assert data["total_lower_bound"] > 0
+    assert last_line(err) == "stopped (interrupted): the optimum not proven; 6 strategies played every secret"
 
 
 @pytest.mark.integration
 def test_results_reports_the_rows_finished(tmp_path):
-    # the JSON document was missing although the finished rows were in the files
+    # the JSON document was missing although the finished rows were in the files: Ctrl-C once
+    # p3c3 is done and p4c7 (seconds) has started
     args = ["results", "--games", "p3c3,p4c7", "--table", "optimal", "--row-time-limit", "60"]
-    out, err, _ = interrupted([*args, "--out", str(tmp_path), "--json"], after=6)
+    row = "mastermind.app.publishing.runner:Runner.optimal_row"
+    out, err, _ = interrupted([*args, "--out", str(tmp_path), "--json"], at=call(row, 2), announce=(row,))
     data = json.loads(out)
-    assert data["stopped"] == "interrupted" and "during " in err
-    assert [row["game"] for row in data["tables"]["optimal"]] in ([], ["p3c3"])
+    assert data["stopped"] == "interrupted"
+    assert [row["game"] for row in data["tables"]["optimal"]] == ["p3c3"]
     # (a killed solver process may leave multiprocessing's resource-tracker warning after it)
-    assert any(line.endswith("finished and written") for line in err.strip().splitlines())
+    said = "stopped (interrupted) during p4c7 (optimal): 1 row finished and written"
+    assert said in [line for line in err.strip().splitlines() if _event(line) is None]
 
 
 @pytest.mark.integration
 def test_simulate_reports_the_games_played():
-    # it printed nothing of the games already played
-    out, _, _ = interrupted(["simulate", "-r", "p5c8", "-s", "entropy", "-n", "100000", "--json"], after=6)
+    # it printed nothing of the games already played: Ctrl-C after the first games
+    args = ["simulate", "-r", "p5c8", "-s", "entropy", "-n", "100000", "--json"]
+    out, _, _ = interrupted(args, at=lambda event: event.get("event") == "advance")
     data = json.loads(out)
     assert data["stopped"] == "interrupted" and 0 < data["secrets"] < data["secrets_asked"] == 100000
     assert sum(data["histogram"]) == data["secrets"]
@@ -159,17 +184,21 @@ def test_simulate_reports_the_games_played():
 
 @pytest.mark.integration
 def test_bounds_reports_the_levels_finished():
-    out, _, _ = interrupted(["bounds", "-r", "p4c8", "--levels", "3", "--json"], after=8)
+    # Ctrl-C as level 3 starts (minutes on p4c8): levels 1 and 2 are reported
+    level = "mastermind.engines.models.bounds:lookahead_worst_bound"
+    args = ["bounds", "-r", "p4c8", "--levels", "3", "--json"]
+    out, _, _ = interrupted(args, at=call(level, 3), announce=(level,))
     data = json.loads(out)
     assert data["stopped"] == "interrupted" and data["proven"] is False  # (the bounds given are proven)
-    assert "lookahead_3" not in data["total_lower_bounds"]  # level 3 takes minutes
     totals = data["total_lower_bounds"]
+    assert "lookahead_2" in totals and "lookahead_3" not in totals
     assert data["total_lower_bound"] == max(totals.values()) >= totals["perfect_tree"] == 17902
 
 
 @pytest.mark.integration
 def test_game_value_reports_its_bounds():
-    out, _, _ = interrupted(["game-value", "-r", "p4c7", "--json"], after=6)
+    # Ctrl-C after the first best reply (the value of p4c7 takes hours)
+    out, _, _ = interrupted(["game-value", "-r", "p4c7", "--json"], at=progress(1, "game value"))
     data = json.loads(out)
     assert data["stopped"] == "interrupted" and data["proven"] is False
     # the value is at least the best reply to uniform secrets, 11228/2401 = 4.676
@@ -179,7 +208,10 @@ def test_game_value_reports_its_bounds():
 
 @pytest.mark.integration
 def test_cpsat_reports_its_bound_and_best_strategy():
-    out, _, _ = interrupted(["cpsat", "-r", "p2c5", "--time-limit", "120", "--json"], after=6)
+    # Ctrl-C as the CP-SAT model is built (not proven within 120 s on p2c5)
+    model = "mastermind.engines.models.cpsat_tree:solve_tree"
+    args = ["cpsat", "-r", "p2c5", "--time-limit", "120", "--json"]
+    out, _, _ = interrupted(args, at=call(model), announce=(model,))
     data = json.loads(out)
     assert data["stopped"] == "interrupted" and data["proven"] is False
     assert (
@@ -191,18 +223,21 @@ def test_cpsat_reports_its_bound_and_best_strategy():
 
 @pytest.mark.integration
 def test_static_reports_its_bound():
-    out, _, _ = interrupted(["static", "-r", "p4c4", "--time-limit", "120"], after=6)
+    # Ctrl-C as the model of p4c4 is built (seconds), before CP-SAT runs
+    model = "mastermind.engines.models.static:solve_static"
+    args = ["static", "-r", "p4c4", "--time-limit", "120"]
+    out, _, _ = interrupted(args, at=call(model), announce=(model,))
     assert "stopped (interrupted)" in out and "not proven" in out and "at least" in out
 
 
 @pytest.mark.integration
 def test_table_prints_the_rows_finished():
-    # p4c8 alone takes well over a minute of CPU: the table cannot finish before the signal
-    out, _, _ = interrupted(["table", "--games", "p3-4c3-8", "--json"], after=12)
+    # Ctrl-C once the first row is done: p4c8 alone takes well over a minute of CPU
+    out, _, _ = interrupted(["table", "--games", "p3-4c3-8", "--json"], at=progress(1, "table"))
     data = json.loads(out)
     assert data["stopped"] == "interrupted" and data["proven"] is False
     done = [r["rules"] for r in data["rows"]]
-    assert done + data["unfinished"] == [f"p{p}c{c}r" for p in (3, 4) for c in range(3, 9)]
+    assert done and done + data["unfinished"] == [f"p{p}c{c}r" for p in (3, 4) for c in range(3, 9)]
     assert data["unfinished"]
 
 

@@ -330,8 +330,12 @@ def test_sessions_survive_anything_typed(name, monkeypatch, capsys):
     assert code == 0 and "Traceback" not in out + err and "internal error" not in err
 
 
+# function-scoped fixtures shared by the examples, and no health check on the machine's speed
+UNTIMED = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+
+
 @given(st.lists(st.text(max_size=8), max_size=6))
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=UNTIMED)
 def test_assist_with_random_lines(monkeypatch, capsys, lines):
     code, out, err = run(
         ["assist", "-r", "p2c3"], stdin="\n".join(lines) + "\n", monkeypatch=monkeypatch, capsys=capsys
@@ -361,7 +365,7 @@ def command_lines(draw):
 
 
 @given(command_lines())
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=UNTIMED)
 def test_random_command_lines(monkeypatch, capsys, argv):
     code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
     assert "Traceback" not in err and "internal error" not in err, (argv, err)

@@ -149,26 +149,44 @@ def test_a_home_without_a_writable_config_folder_draws_without_warnings(tmp_path
 
 
 @needs_matplotlib
-def test_plot_of_an_optimum_not_proven_draws_the_best_strategy_found(tmp_path, capsys, drawn):
+def test_plot_of_an_optimum_not_proven_draws_the_best_strategy_found(tmp_path, capsys, drawn, monkeypatch):
     """`plot -s optimal --time-limit` exited 2 ("nothing to plot") when the search was stopped;
-    it draws the strategy the search found, said to be unproven, and exit code 0 (p4c7 takes
-    the one-thread search about 12 s; its first strategy comes after 1.5 s)."""
+    it draws the strategy the search found, said to be unproven, and exit code 0.
+
+    No time limit stops a search between its first strategy and its proof on every machine
+    (p4c7: after 1.5 s and 12 s on one machine, both within 5 s on a faster one), so the
+    comparison is the real one of p3c3, its optimum handed back as a stopped search hands back
+    its best strategy (what a stopped search reports is tested with the search)."""
+    import dataclasses
+
+    from mastermind.app import comparisons
+
+    real = comparisons.compare
+
+    def stopped_search(*args, **kwargs):
+        result = real(*args, **kwargs)
+        found = {**result.optimal, "proven": False, "lower_bound": result.bounds.total}
+        return dataclasses.replace(result, optimal=None, best_found=found)
+
+    monkeypatch.setattr(comparisons, "compare", stopped_search)
     out = tmp_path / "p.png"
-    args = ["plot", "-r", "p4c7", "-s", "optimal", "--time-limit", "5", "--out", str(out), "--json"]
-    assert main(args) == 0
+    args = ["plot", "-r", "p3c3", "-s", "optimal", "--time-limit", "60", "--out", str(out)]
+    assert main([*args, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["optimal"] is None and data["drawn"] == ["best found (not proven)"]
     found = data["best_found"]
-    assert data["proven"] is False and found["found_by"] and sum(found["histogram"]) == 2401
-    assert found["total"] >= 11228 >= data["total_lower_bound"]  # 11228: the optimum of p4c7
+    assert data["proven"] is False and found["found_by"] and sum(found["histogram"]) == 27
+    assert found["total"] == 73 >= data["total_lower_bound"]  # 73: the optimum of p3c3
     assert bar_groups(drawn[-1]) == {"best found (not proven)": found["histogram"]}
+    assert main(args) == 0
+    assert "the best strategy found drawn in its place" in capsys.readouterr().out
 
 
 @needs_matplotlib
 def test_plot_with_nothing_found_in_time_says_what_is_proven(tmp_path, capsys):
     """A time limit is an answer: exit 0 with the proven bound (it was exit 2, "nothing to
-    plot"), whether or not the search found a strategy in 0.3 s (p4c7: after about 1.2 s)."""
+    plot"). The search of p5c6 finds its first strategy after many seconds: none in 0.3 s."""
     out = tmp_path / "p.png"
-    assert main(["plot", "-r", "p4c7", "-s", "optimal", "--time-limit", "0.3", "--out", str(out)]) == 0
+    assert main(["plot", "-r", "p5c6", "-s", "optimal", "--time-limit", "0.3", "--out", str(out)]) == 0
     said = capsys.readouterr().out
-    assert ("nothing written to" in said and not out.exists()) or out.exists()
+    assert "nothing written to" in said and "total >= " in said and not out.exists()

@@ -197,7 +197,7 @@ def test_no_cache_neither_reads_nor_writes(capsys):
 
 
 def test_unproven_answers_and_other_backends_are_not_kept(tmp_path, capsys):
-    main(["optimal", "-r", "p4c5", "--json", "--time-limit", "0.001"])
+    main(["optimal", "-r", "p4c6", "--json", "--time-limit", "0.001"])  # a second of search
     main(["optimal", "-r", "p3c3", "--json", "--checkpoint", str(tmp_path / "units")])
     capsys.readouterr()
     assert entries("optimal") == []

@@ -5,13 +5,13 @@ from fractions import Fraction
 import pytest
 
 from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.exact import SearchDetails, solve_by_first_guess
 from mastermind.engines.exact import solve as exact_solve
-from mastermind.engines.exact import solve_by_first_guess
 from mastermind.engines.gamevalue import GameValue, game_value
 from mastermind.engines.heuristics import ScoredStrategy
 from mastermind.engines.heuristics import solve as heuristic_solve
 from mastermind.engines.models.result import ModelRun
-from mastermind.engines.result import Result
+from mastermind.engines.result import Result, Status
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +21,9 @@ def p2c3():
 
 def test_exact_engine_returns_result(p2c3):
     result = exact_solve(p2c3)
-    assert type(result) is Result and result.details is None
+    assert (
+        type(result) is Result and type(result.details) is SearchDetails and result.status is Status.OPTIMAL
+    )
     assert (result.value, result.proven, result.lower_bound, result.upper_bound) == (21, True, 21, 21)
     by_first = solve_by_first_guess(p2c3)
     assert by_first and all(type(r) is Result for r in by_first)
@@ -55,3 +57,76 @@ def test_model_engines_return_result(p2c3):
     static = solve_static(p2c3, time_limit=10, workers=1)
     assert type(static) is Result and static.value == static.lower_bound == 2
     assert static.to_dict()["bound"] == 2  # the models' JSON keys
+
+
+def test_a_result_is_frozen_and_changed_by_copy(p2c3):
+    import dataclasses
+
+    result = exact_solve(p2c3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.stopped = "interrupted"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.counters.nodes = 0
+    copy = dataclasses.replace(result, found_by="entropy")
+    assert copy.found_by == "entropy" and result.found_by is None
+
+
+def test_no_strategy_is_an_answer_with_its_own_status():
+    from mastermind.engines.exact import Problem
+
+    table = CodeTable(Rules(3, 4))
+    result = exact_solve(table, Problem(max_guesses=2))
+    assert result.status is Status.NO_STRATEGY and result.proven
+    assert (result.value, result.tree, result.lower_bound, result.upper_bound) == (None, None, None, None)
+    assert result.details.max_guesses == 2
+
+
+def test_a_stopped_search_is_feasible_or_unknown_with_its_bounds():
+    from mastermind.core.cancel import CancelToken
+    from mastermind.engines.exact import Execution
+
+    token = CancelToken()
+    token.cancel("time limit")
+    result = exact_solve(CodeTable(Rules(4, 6)), execution=Execution(units=True), cancel=token)
+    assert result.status in (Status.FEASIBLE, Status.UNKNOWN) and not result.proven
+    assert result.stopped == "time limit"
+    assert (result.tree is None) == (result.status is Status.UNKNOWN)
+    assert result.lower_bound is not None and result.lower_bound <= 5625
+
+
+@pytest.mark.parametrize(
+    "proven, found, status",
+    [
+        (True, True, "OPTIMAL"),
+        (True, False, "NO_STRATEGY"),
+        (False, True, "FEASIBLE"),
+        (False, False, "UNKNOWN"),
+    ],
+)
+def test_status_of_an_answer(proven, found, status):
+    assert Status.of(proven=proven, found=found) is Status[status]
+    assert Status[status].proven is proven
+
+
+def test_the_exact_json_keeps_its_keys_in_order(p2c3):
+    from mastermind.engines.exact import Problem
+
+    data = exact_solve(p2c3, Problem(max_guesses=3, pool="consistent")).to_dict()
+    assert list(data) == [
+        "rules",
+        "objective",
+        "total",
+        "secrets",
+        "average",
+        "worst",
+        "histogram",
+        "first_guess",
+        "proven",
+        "lower_bound",
+        "upper_bound",
+        "seconds",
+        "nodes",
+        "units",
+        "max_guesses",
+        "pool",
+    ]

@@ -17,15 +17,15 @@ import json
 import math
 import re
 import sys
-import time
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from typing import Annotated, Any, Optional
 
 import typer
 
+from mastermind.app.deadline import FOREVER, Deadline  # noqa: F401  - shared by the commands
 from mastermind.app.helpstyle import Command
 from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
+from mastermind.app.rounding import ceil_decimal, ceil_float, floor_decimal, floor_float  # noqa: F401
 from mastermind.core.errors import MastermindError, TableTooLarge
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, MAX_COLORS, MAX_PEGS, CodeTable, Rules
 from mastermind.core.words import quoted
@@ -33,7 +33,6 @@ from mastermind.core.words import quoted
 MAX_THREADS = 1024  # --jobs beyond this is a typing error, not a machine
 MAX_SEED = 2**63 - 1  # seeds travel as int64 (numba, numpy)
 MAX_SECONDS = 10**7  # about four months: time limits beyond are typing errors
-FOREVER = 2.0e6  # seconds: "no time limit" to a wait (the system's waits take at most 2**31 ms)
 MAX_GIB = 2**20  # a pebibyte
 DEFAULT_ROW_SECONDS = 600.0  # --row-time-limit: what one game of a table may take
 HISTOGRAM_WORDS = "secrets solved with 1, 2, 3, ... guesses"  # every histogram, every command
@@ -413,29 +412,6 @@ def seed_note(seed: int, drawn: bool) -> str:
     return f"seed {seed} drawn: --seed {seed} repeats this run" if drawn else f"seed {seed}"
 
 
-class Deadline:
-    """``--time-limit`` as the time left: the whole command, counted from its start.
-
-    >>> Deadline(None).left() is None, 0 < Deadline(5.0).left() <= 5.0
-    (True, True)
-    """
-
-    def __init__(self, seconds: float | None) -> None:
-        self.seconds = seconds
-        self.start = time.monotonic()
-        self.end = None if seconds is None else self.start + seconds
-
-    def elapsed(self) -> float:
-        return time.monotonic() - self.start
-
-    def left(self, least: float = 1e-3) -> float | None:
-        """Seconds left (at least ``least``, for engines that refuse 0), None without a limit."""
-        return None if self.end is None else max(self.end - time.monotonic(), least)
-
-    def passed(self) -> bool:
-        return self.end is not None and time.monotonic() >= self.end
-
-
 class one_line_errors:
     """Context manager: a :class:`MastermindError` becomes ``error: ...`` and exit code 2;
     a table too large says how to allow more."""
@@ -505,35 +481,3 @@ def stop_words(reason: str) -> str:
 def wrote(what: str, path: str) -> str:
     """The one line every command says after writing a file."""
     return f"wrote {what} to {path}"
-
-
-# ---- numbers as people read them: a bound never rounds past what is proven -----------------
-def floor_decimal(x: float | Fraction, digits: int = 4) -> str:
-    """A lower bound as a decimal, rounded down (what is printed is still a lower bound).
-
-    >>> floor_decimal(Fraction(5442, 1296)), ceil_decimal(Fraction(5442, 1296))
-    ('4.1990', '4.1991')
-    """
-    return _fixed(math.floor(Fraction(x) * 10**digits), digits)
-
-
-def ceil_decimal(x: float | Fraction, digits: int = 4) -> str:
-    """An upper bound as a decimal, rounded up."""
-    return _fixed(math.ceil(Fraction(x) * 10**digits), digits)
-
-
-def _fixed(q: int, digits: int) -> str:
-    """``q / 10**digits`` written with ``digits`` decimals (exactly, no float on the way)."""
-    whole, frac = divmod(abs(q), 10**digits)
-    sign = "-" if q < 0 else ""
-    return f"{sign}{whole}.{frac:0{digits}d}" if digits else f"{sign}{whole}"
-
-
-def floor_float(x: float | Fraction | None, digits: int = 6) -> float | None:
-    """A lower bound for JSON: rounded down to ``digits`` decimals."""
-    return None if x is None else float(floor_decimal(x, digits))
-
-
-def ceil_float(x: float | Fraction | None, digits: int = 6) -> float | None:
-    """An upper bound for JSON: rounded up to ``digits`` decimals."""
-    return None if x is None else float(ceil_decimal(x, digits))

@@ -31,7 +31,7 @@ from mastermind.app.commands.common import (
     table_for,
     wrote,
 )
-from mastermind.core.errors import MastermindError, NoStrategy
+from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, is_stdout, write_atomic
 from mastermind.core.game import Rules
 
@@ -219,10 +219,12 @@ def _search(
     json_output: bool,
     limit: int,
 ) -> dict:
+    from mastermind.app.interrupts import command_token
     from mastermind.core.progress import progress_bar, progress_mode
-    from mastermind.engines.exact import solve, solve_by_first_guess
-    from mastermind.engines.exact.backends import check_scheduler
+    from mastermind.engines.exact import Execution, Limits, Problem, solve, solve_by_first_guess
     from mastermind.engines.exact.checkpoint import check_folder
+    from mastermind.engines.exact.options import check_scheduler
+    from mastermind.engines.result import Status
 
     if scheduler is not None:
         backend = "dask" if backend == "threads" else backend
@@ -241,48 +243,54 @@ def _search(
 
     compile_seconds = ensure_compiled(quiet=json_output)  # a first run compiles here, out of the timed search
     table = table_for(rules, limit)
-    engine = dict(
+    problem = Problem(
         objective=options["objective"],
         max_guesses=options["max_guesses"],
         pool=options["pool"],
+        first_guess=first_code,
         tie_break=options["tie_break"] == "worst",
-        jobs=jobs_value(jobs),
+    )
+    # --memory-limit: the score table's and the search's (the engine's memo keeps within it)
+    limits = Limits(time_limit=deadline.left(), memory=limit)
+    # work units: their progress lines, and what a stopped run has proven
+    execution = Execution(
+        jobs=jobs_value(jobs), backend=backend, scheduler=scheduler, checkpoint=checkpoint, units=True
     )
     from mastermind.app.fallback import Fallback, wanted
 
     # a heuristic beside a long search: what a search stopped before its first strategy reports
-    fallback = (
-        Fallback(table) if not by_first_guess and wanted(table, first=options["first"], **engine) else None
-    )
+    fallback = Fallback(table) if not by_first_guess and wanted(table, problem) else None
     recorder = None
     try:
         with progress_bar(mode) as bar:
             recorder = _Recorded(bar)
             if by_first_guess:
                 results = solve_by_first_guess(
-                    table, progress=bar, time_limit=deadline.left(), anytime=True, **engine
+                    table,
+                    problem,
+                    limits=limits,
+                    execution=Execution(jobs=execution.jobs),
+                    cancel=command_token(),
+                    progress=bar,
                 )
             else:
                 results = [
                     solve(
                         table,
-                        first_guess=first_code,
+                        problem,
+                        limits=limits,
+                        execution=execution,
+                        cancel=command_token(),
                         progress=recorder if fallback is None else fallback.progress(recorder),
-                        backend=backend,
-                        scheduler=scheduler,
-                        checkpoint=checkpoint,
-                        time_limit=deadline.left(),
-                        anytime=True,
-                        **engine,
                     )
                 ]
         if fallback is not None:
             results = [fallback.improve(r) for r in results]
-    except NoStrategy:
-        results = []  # no strategy within --max-guesses (any other error is bad input: exit 2)
     finally:
         if fallback is not None:
             fallback.stop()
+    # no strategy within --max-guesses: an answer, not bad input (exit 1)
+    results = [r for r in results if r.status is not Status.NO_STRATEGY]
     base = {"rules": str(rules), "codes": rules.n_codes, **options}
     if not results:
         return {**base, **_no_strategy()}
@@ -346,7 +354,8 @@ def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict
     headline = found if proven else None
     if found is not None and not proven:
         found["found_by"] = r.found_by or "the exact search"
-    worst_low = r.worst_lower_bound
+    details = r.details
+    worst_low = None if details is None else details.worst_lower_bound
     if proven and objective == "worst":
         worst_low = found["worst"]
     units = {
@@ -377,10 +386,10 @@ def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict
     }
     if objective == "worst":  # the lower bound on the total is of the best total within the worst case
         data["total_lower_bound"] = data["total"]
-    if r.startup_seconds is not None:
-        data["startup_seconds"] = round(r.startup_seconds, 3)
-    if r.checkpoint_seconds is not None:
-        data["checkpoint_seconds"] = round(r.checkpoint_seconds, 3)
+    if details is not None and details.startup_seconds is not None:
+        data["startup_seconds"] = round(details.startup_seconds, 3)
+    if details is not None and details.checkpoint_seconds is not None:
+        data["checkpoint_seconds"] = round(details.checkpoint_seconds, 3)
     return data
 
 

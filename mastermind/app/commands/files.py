@@ -89,7 +89,7 @@ def export(
     memory_limit: MemoryOpt = None,
 ) -> None:
     from mastermind.app.players import draws, tree_of
-    from mastermind.core import cancel
+    from mastermind.core.cancel import Stopped
 
     deadline = Deadline(time_limit)
     rules = check_strategy(strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break)
@@ -103,14 +103,15 @@ def export(
     table = table_for(rules, memory_limit_bytes(memory_limit))
     seed, drawn = draw_seed(seed)
     stopped, tree, proven = None, None, True
-    with progress_bar(progress_mode(progress, json_output or out is None)) as bar:
+    with progress_bar(progress_mode(progress, json_output or out is None)) as bar, deadline.token() as token:
         try:
-            if strategy == "optimal":  # a search stopped by the time limit writes its best strategy
-                tree, proven, stopped = _optimal_tree(table, pool, deadline, bar)
+            if strategy == "optimal":  # a search stopped early writes its best strategy
+                tree, proven, stopped = _optimal_tree(table, pool, token, bar)
             else:
-                tree = tree_of(strategy, table, pool=pool, tie_break=tie_break, seed=seed, deadline=deadline)
-        except cancel.Stopped:
-            stopped = "time limit"
+                with token.running():  # (half a tree is no strategy: nothing is written)
+                    tree = tree_of(strategy, table, pool=pool, tie_break=tie_break, seed=seed, cancel=token)
+        except (Stopped, KeyboardInterrupt):
+            stopped = token.reason or "interrupted"
     summary: dict = {
         "rules": str(rules),
         "strategy": strategy,
@@ -159,13 +160,14 @@ def _say_stopped(stopped: str | None, written: bool) -> None:
         typer.echo(f"stopped ({stopped}): the tree written is the best strategy found, not proven", err=True)
 
 
-def _optimal_tree(table, pool: str, deadline: Deadline, bar):
+def _optimal_tree(table, pool: str, token, bar):
     """The optimal tree, or (stopped) the best one the search found: (tree, proven, stopped)."""
     from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
-    from mastermind.engines.exact import solve
+    from mastermind.engines.exact import Execution, Problem, solve
 
     with CompileNotice(EXACT_KERNELS, "the search kernels", quiet=True):
-        result = solve(table, pool=pool, progress=bar, time_limit=deadline.left(), anytime=True)
+        # (work units: a stopped search reports its best strategy)
+        result = solve(table, Problem(pool=pool), execution=Execution(units=True), cancel=token, progress=bar)
     if result.tree is not None:
         result.tree.name = "optimal"
     return result.tree, result.proven, result.stopped

@@ -1,6 +1,5 @@
 """``game-value``: the value of the game when the code maker may choose the secret's odds."""
 
-import math
 from fractions import Fraction
 from typing import Annotated
 
@@ -15,13 +14,11 @@ from mastermind.app.commands.common import (
     RulesOpt,
     TimeLimitOpt,
     ceil_decimal,
-    ceil_float,
     choice,
     command,
     console,
     exit_if_interrupted,
     floor_decimal,
-    floor_float,
     game,
     jobs_value,
     memory_limit_bytes,
@@ -31,6 +28,7 @@ from mastermind.app.commands.common import (
     table_for,
     whole_range,
 )
+from mastermind.app.documents import game_value_document
 from mastermind.core.progress import progress_bar, progress_mode
 
 MAX_ITERATIONS = 10**6  # each best reply solves a game exactly: more is a typing error
@@ -71,6 +69,7 @@ def game_value(
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
+    from mastermind.app.interrupts import command_token
     from mastermind.engines.gamevalue import game_value as solve_game
 
     rules = game(rules)
@@ -89,68 +88,14 @@ def game_value(
             jobs=jobs_value(jobs),
             progress=bar,
             time_limit=deadline.left(),
+            cancel=command_token(),
         )
-    data = document(result)
+    data = game_value_document(result)
     if json_output:
         print_json(data)
     else:
         _print(result, data)
     exit_if_interrupted(result.stopped)
-
-
-def _exact(x) -> str | None:
-    """An exact number as a fraction ("219/68"); None for one a float LP gave (a stopped run)."""
-    return str(x) if isinstance(x, (Fraction, int)) else None
-
-
-def document(result) -> dict:
-    """The JSON of a game value: the value is an expected number of guesses, an average."""
-    rules, game_ = result.rules, result.details
-    proven = result.proven
-    value = result.value
-    upper = value if value is not None and (not isinstance(value, float) or math.isfinite(value)) else None
-    lower = result.lower_bound
-    if lower is not None and not lower and upper is None:
-        lower = None  # (nothing computed yet)
-    stopped = result.stopped or (None if proven else "iteration limit")
-    n = rules.n_codes
-    return {
-        "rules": str(rules),
-        "codes": n,
-        "proven": proven,
-        "average": float(value) if proven else None,
-        "average_fraction": _exact(value) if proven else None,
-        "average_lower_bound": floor_float(lower),
-        "average_upper_bound": ceil_float(upper),
-        "average_lower_bound_fraction": _exact(lower),
-        "average_upper_bound_fraction": _exact(upper),
-        "uniform_total": game_.uniform_total or None,  # None: a run stopped before it
-        "uniform_average": round(game_.uniform_total / n, 6) if game_.uniform_total else None,
-        "maker": [
-            {
-                "pattern": m.name,
-                "codes": m.size,
-                "example": rules.code_text(m.example),
-                "probability": float(m.probability),
-                "probability_fraction": _exact(m.probability),
-                "per_code_fraction": _exact(m.per_code),
-            }
-            for m in game_.maker
-        ],
-        "breaker": [
-            {
-                "weight": float(b.weight),
-                "weight_fraction": _exact(b.weight),
-                "first_guess": rules.code_text(b.tree.root.guess),
-                "class_totals": list(b.class_totals),
-                **{k: v for k, v in b.stats.to_dict(rules).items() if k != "worst_secrets"},
-            }
-            for b in game_.breaker
-        ],
-        "iterations": game_.iterations,
-        "stopped": stopped,
-        "seconds": round(result.seconds, 3),
-    }
 
 
 def _print(result, data: dict) -> None:

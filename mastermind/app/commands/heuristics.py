@@ -80,7 +80,7 @@ def heuristics(
             return
     from mastermind.app.players import draws, tree_of
     from mastermind.app.strategy_files import check_strategy
-    from mastermind.core import cancel
+    from mastermind.core.cancel import Stopped
     from mastermind.core.compiling import HEURISTIC_KERNELS, CompileNotice
     from mastermind.core.progress import progress_bar, progress_mode
     from mastermind.engines.heuristics.scores import wants_full_table
@@ -95,21 +95,20 @@ def heuristics(
         table = table_for(rules, limit, full=wants_full_table(rules) and rules.table_bytes() <= limit)
     rows = []
     stopped = None
-    with progress_bar(progress_mode(progress, json_output)) as bar:
+    with progress_bar(progress_mode(progress, json_output)) as bar, deadline.token() as token:
         bar.start(len(names), f"playing every secret of {rules}")
         try:
-            for name in names:
-                tree = tree_of(name, table, pool=pool, tie_break=tie_break, seed=seed, deadline=deadline)
-                stats = tree.stats(table)
-                first = rules.code_text(tree.root.guess)
-                rows.append({"strategy": name, "first_guess": first, **stats.to_dict(rules)})
-                bar.advance()
-        except cancel.Stopped:
-            stopped = "time limit"
-        except KeyboardInterrupt:
-            if not rows:
-                raise  # nothing finished: the command line says "interrupted"
-            stopped = "interrupted"  # Ctrl-C: the strategies finished are the answer so far
+            with token.running():  # a strategy stops at its next guess: the ones finished are the answer
+                for name in names:
+                    tree = tree_of(name, table, pool=pool, tie_break=tie_break, seed=seed, cancel=token)
+                    stats = tree.stats(table)
+                    first = rules.code_text(tree.root.guess)
+                    rows.append({"strategy": name, "first_guess": first, **stats.to_dict(rules)})
+                    bar.advance()
+        except (Stopped, KeyboardInterrupt) as exc:
+            stopped = token.reason or "interrupted"
+            if stopped == "interrupted" and not rows:
+                raise KeyboardInterrupt from exc  # nothing finished: the command line says "interrupted"
     data = {
         "rules": str(rules),
         "codes": rules.n_codes,
@@ -244,9 +243,10 @@ def simulate(
 ) -> None:
     import numpy as np
 
+    from mastermind.app.interrupts import unwind_on_interrupt
     from mastermind.app.players import make_player
     from mastermind.app.strategy_files import check_strategy
-    from mastermind.core import cancel
+    from mastermind.core.cancel import Stopped
     from mastermind.core.compiling import EXACT_KERNELS, HEURISTIC_KERNELS, CompileNotice
     from mastermind.core.progress import progress_bar, progress_mode
     from mastermind.engines.heuristics import monte_carlo
@@ -285,33 +285,24 @@ def simulate(
         "seconds": 0.0,
     }
     stopped, result, while_solving = None, None, False
-    try:  # a solver (optimal) solves the whole game first, within the time limit
-        with CompileNotice(kernels, what, quiet=json_output):
-            # (the games stop at the time limit between games: the games played are the answer)
-            player = make_player(
-                strategy,
-                table,
-                pool=pool,
-                tie_break=tie_break,
-                seed=strategy_seed,
-                deadline=deadline,
-                limit_guesses=False,
-            )
-    except cancel.Stopped:
-        stopped, while_solving = "time limit", True
-    if stopped is None:
+    with deadline.token() as token:
+        try:  # a solver (optimal) solves the whole game first, within the time limit
+            with CompileNotice(kernels, what, quiet=json_output), unwind_on_interrupt():
+                player = make_player(
+                    strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed, cancel=token
+                )
+        except Stopped:  # (the time limit: Ctrl-C unwinds)
+            stopped, while_solving = "time limit", True
+        if stopped is None:
 
-        def status() -> str:  # what Ctrl-C prints if the game being played does not end in time
-            mean = f", average {tally.guesses / tally.games:.4f} guesses" if tally.games else ""
-            return f"{tally.games} of {plural(secrets, 'secret')} played{mean} (seed {seed})"
+            def status() -> str:  # what Ctrl-C prints if the game being played does not end in time
+                mean = f", average {tally.guesses / tally.games:.4f} guesses" if tally.games else ""
+                return f"{tally.games} of {plural(secrets, 'secret')} played{mean} (seed {seed})"
 
-        with (
-            cancel.deadline_flag(deadline.left()) as (flag, end),
-            cancel.running(flag, status),
-            progress_bar(progress_mode(progress, json_output)) as bar,
-        ):
-            result = monte_carlo(player, secrets, secrets_seed, progress=bar, stop=flag, played=tally)
-        stopped = cancel.reason(end) if result.games < secrets else None
+            with token.running(status), progress_bar(progress_mode(progress, json_output)) as bar:
+                # (the games stop between games: the games played are the answer)
+                result = monte_carlo(player, secrets, secrets_seed, progress=bar, cancel=token, played=tally)
+            stopped = (token.reason or "interrupted") if result.games < secrets else None
     if result is not None and result.games:
         data.update(
             secrets=result.games,

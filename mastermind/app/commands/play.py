@@ -142,8 +142,8 @@ def solve(
     from mastermind.app.commands.common import Deadline
     from mastermind.app.interactive.solve import solve_game
     from mastermind.app.interactive.strategies import load_strategy
-    from mastermind.app.players import TimeLimited, draws
-    from mastermind.core import cancel
+    from mastermind.app.players import Cancellable, draws
+    from mastermind.core.cancel import Stopped
 
     deadline = Deadline(time_limit)
     rules = _check_strategy(strategy, pool, tie_break, rules)
@@ -152,21 +152,23 @@ def solve(
     seed, drawn = draw_seed(seed)
     probes: list = []
     stopped = None
-    try:
-        chosen = load_strategy(
-            strategy,
-            table,
-            pool=pool,
-            tie_break=tie_break,
-            seed=seed,
-            show_progress=progress_mode(progress, json_output) == "bar",
-            time_limit=deadline.left(),
-        )
-        solve_game(TimeLimited(chosen, deadline), code, probes)
-    except cancel.Stopped:
-        stopped = "time limit"
-    except KeyboardInterrupt:
-        stopped = "interrupted"
+    with deadline.token() as token:
+        try:
+            chosen = load_strategy(
+                strategy,
+                table,
+                pool=pool,
+                tie_break=tie_break,
+                seed=seed,
+                show_progress=progress_mode(progress, json_output) == "bar",
+                cancel=token,
+            )
+            with token.running():  # Ctrl-C stops the game at its next guess: the probes made are the answer
+                solve_game(Cancellable(chosen, token), code, probes)
+        except Stopped:
+            stopped = token.reason or "interrupted"
+        except KeyboardInterrupt:
+            stopped = "interrupted"
     chance = draws(strategy, tie_break)
     if json_output:
         print_json(

@@ -43,6 +43,7 @@ from mastermind.app.commands.common import (
     whole_range,
     wrote,
 )
+from mastermind.app.interrupts import command_token
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Rules
 from mastermind.core.progress import progress_bar, progress_mode
@@ -510,7 +511,7 @@ def bounds(
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
-    from mastermind.core import cancel
+    from mastermind.core.cancel import Stopped
     from mastermind.engines.models.bounds import (
         counting_worst_bound,
         crude_worst_bound,
@@ -536,27 +537,27 @@ def bounds(
 
     steps = 2 * levels + (2 if refined else 0) + (1 if levels else 0)
     with (
-        cancel.deadline_flag(deadline.left()) as (flag, end),
-        cancel.running(flag, status),
+        deadline.token() as token,
+        token.running(status),
         progress_bar(progress_mode(progress, json_output)) as bar,
     ):
         bar.start(steps, f"bounds of {rules}")
         try:
             for k in range(1, levels + 1):
-                worst[f"lookahead_{k}"] = lookahead_worst_bound(table, k, stop=flag)
+                worst[f"lookahead_{k}"] = lookahead_worst_bound(table, k, cancel=token)
                 bar.advance()
-                total[f"lookahead_{k}"] = lookahead_total_bound(table, k, stop=flag)
+                total[f"lookahead_{k}"] = lookahead_total_bound(table, k, cancel=token)
                 bar.advance()
             if refined:
-                worst[f"refined_{levels}"] = lookahead_worst_bound(table, levels, refined=True, stop=flag)
+                worst[f"refined_{levels}"] = lookahead_worst_bound(table, levels, refined=True, cancel=token)
                 bar.advance()
-                total[f"refined_{levels}"] = lookahead_total_bound(table, levels, refined=True, stop=flag)
+                total[f"refined_{levels}"] = lookahead_total_bound(table, levels, refined=True, cancel=token)
                 bar.advance()
             if levels:
-                lookahead_totals_by_first_guess(table, levels, refined=refined, stop=flag, into=found)
+                lookahead_totals_by_first_guess(table, levels, refined=refined, cancel=token, into=found)
                 bar.advance()
-        except cancel.Stopped:
-            stopped = cancel.reason(end)
+        except Stopped:
+            stopped = token.reason or "interrupted"
     best_total = max(total.values())
     data = {
         "rules": str(rules),
@@ -669,6 +670,7 @@ def cpsat(
                 workers=cores(jobs),
                 lower_bound=lower,
                 seed=seed,
+                cancel=command_token(),
             )
     except KeyboardInterrupt:  # before CP-SAT ran: the lookahead bound is all there is
         result = stopped_result(table, question, lower, start)
@@ -779,13 +781,16 @@ def static(
     seed, drawn = draw_seed(seed)
     start = time.perf_counter()
     try:
-        result = solve_static(
-            table,
-            black_only=black_only,
-            time_limit=deadline.left() or FOREVER,
-            workers=cores(jobs),
-            seed=seed,
-        )
+        with progress_bar(progress_mode(progress, json_output)) as bar:
+            bar.start(None, f"CP-SAT static model of {rules}")
+            result = solve_static(
+                table,
+                black_only=black_only,
+                time_limit=deadline.left() or FOREVER,
+                workers=cores(jobs),
+                seed=seed,
+                cancel=command_token(),
+            )
     except KeyboardInterrupt:  # while the model was built: only the counting bound is known
         least = counting_static_bound(table, black_only)
         result = stopped_result(table, "static", least, start)

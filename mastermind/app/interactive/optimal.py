@@ -18,7 +18,6 @@ exactly on the spot (with a progress bar) and play follows the new tree.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 
@@ -71,19 +70,25 @@ def exact_solver(
     progress: Callable[[], AbstractContextManager[Progress]] | None = None,
     pool: str = "all",
 ) -> Solver:
-    """Solve candidate subsets with :func:`mastermind.engines.exact.solve`, showing ``progress()``."""
-    from mastermind.engines.exact import solve
+    """Solve candidate subsets with :func:`mastermind.engines.exact.solve`, showing ``progress()``
+    (work units, whose progress lines move); Ctrl-C (the command's cancel token) unwinds."""
+    from mastermind.app.interrupts import command_token, stop_if_interrupted
+    from mastermind.engines.exact import Execution, Problem, solve
 
-    params = inspect.signature(solve).parameters
-    if "candidates" not in params:
-        raise MastermindError("the exact solver cannot solve part of a game (no candidates= argument)")
     make_progress = progress or (lambda: nullcontext(NoProgress()))
 
     def solve_candidates(candidates: np.ndarray) -> StrategyTree:
-        kwargs = {} if pool == "all" else {"pool": pool}
         with make_progress() as bar:
-            if "progress" in params:
-                kwargs["progress"] = bar
-            return solve(table, candidates=candidates, **kwargs).tree
+            result = solve(
+                table,
+                Problem(pool=pool, candidates=candidates),
+                execution=Execution(units=True),
+                cancel=command_token(),
+                progress=bar,
+            )
+        stop_if_interrupted(result.stopped)
+        if result.tree is None:
+            raise MastermindError(f"the exact solver found no strategy ({result.status.value})")
+        return result.tree
 
     return solve_candidates

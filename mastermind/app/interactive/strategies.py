@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.core.progress import progress_bar
 from mastermind.core.strategy import Strategy, TreeStrategy
+
+if TYPE_CHECKING:
+    from mastermind.core.cancel import CancelToken
 
 
 def load_strategy(
@@ -20,13 +24,14 @@ def load_strategy(
     tie_break: str = "default",
     seed: int | None = None,
     show_progress: bool = False,
-    time_limit: float | None = None,
+    cancel: CancelToken | None = None,
 ) -> Strategy:
     """The registry's strategy ``name``; a solver's tree also re-solves positions off it.
 
     ``show_progress``: a message while the whole game is solved and a progress bar for
-    positions solved on the spot (on a terminal only). A solver not done within
-    ``time_limit`` seconds raises :class:`~mastermind.core.cancel.Stopped`.
+    positions solved on the spot (on a terminal only). ``cancel``: the token that stops a
+    solver (default: the command's, cancelled by Ctrl-C, which then unwinds); stopped by
+    another reason (a time limit) it raises :class:`~mastermind.core.cancel.Stopped`.
     """
     from mastermind.app.strategy_files import names_a_file, read_strategy_file
     from mastermind.engines.registry import strategy
@@ -37,9 +42,13 @@ def load_strategy(
     if spec.kind != "solver":
         return spec.make(table, pool=pool, tie_break=tie_break, seed=seed)
     from mastermind.app.interactive.optimal import OptimalAdvisor, exact_solver
+    from mastermind.app.interrupts import command_token, unwind_on_interrupt
 
-    with _status(show_progress, f"solving {table.rules} exactly for the {name} strategy..."):
-        base = spec.make(table, pool=pool, tie_break=tie_break, time_limit=time_limit)
+    with (
+        _status(show_progress, f"solving {table.rules} exactly for the {name} strategy..."),
+        unwind_on_interrupt(),
+    ):
+        base = spec.make(table, pool=pool, tie_break=tie_break, cancel=cancel or command_token())
     tree = getattr(base, "tree", None)
     if tree is None:  # pragma: no cover - a solver's strategy is a TreeStrategy
         return base

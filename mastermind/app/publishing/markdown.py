@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mastermind.app.commands.common import ceil_decimal, floor_decimal
 from mastermind.app.publishing.literature import NOT_TRANSCRIBED
+from mastermind.app.rounding import ceil_decimal, floor_decimal
 
 
 def _repetition(row: dict) -> str:

@@ -19,13 +19,16 @@ def optimal_part(
     ``tie`` (an optimal tree with the smallest worst case, then fewest secrets at it) or
     ``worst`` (optimal worst case and the best total within it)."""
     from mastermind.core.formats import write_tree
-    from mastermind.engines.exact import solve, solve_by_first_guess
+    from mastermind.engines.exact import Execution, Problem, solve, solve_by_first_guess
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules, memory_limit=memory_limit)
+    execution = Execution(jobs=jobs)
     if part == "total":
-        results = solve_by_first_guess(table, objective="total", jobs=jobs, **solve_options)
+        results = solve_by_first_guess(
+            table, Problem(objective="total", **solve_options), execution=execution
+        )
         best = min(r.total for r in results)
         firsts = [
             {"first_guess": rules.code_text(r.first_guess), "total": int(r.total), "worst": int(r.worst)}
@@ -45,9 +48,9 @@ def optimal_part(
     if part not in ("tie", "worst"):
         raise MastermindError(f"unknown part {part!r}")
     if part == "tie":
-        r = solve(table, objective="total", tie_break=True, jobs=jobs, **solve_options)
+        r = solve(table, Problem(objective="total", tie_break=True, **solve_options), execution=execution)
     else:
-        r = solve(table, objective="worst", jobs=jobs, **solve_options)
+        r = solve(table, Problem(objective="worst", **solve_options), execution=execution)
     return {
         "total": int(r.total),
         "worst": int(r.worst),
@@ -65,17 +68,21 @@ def frontier_part(
     the proven bounds so far (``proven`` False), or the optimum with its tree. A run started
     again with the same ``checkpoint`` folder reuses every unit the earlier runs finished."""
     from mastermind.core.formats import write_tree
-    from mastermind.engines.exact import solve
+    from mastermind.engines.exact import Execution, Limits, solve
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules, memory_limit=memory_limit)
-    r = solve(table, objective="total", jobs=jobs, checkpoint=checkpoint, time_limit=time_limit, anytime=True)
+    r = solve(
+        table,
+        limits=Limits(time_limit=time_limit),
+        execution=Execution(jobs=jobs, checkpoint=checkpoint, units=True),
+    )
     data: dict = {
         "proven": bool(r.proven),
         "total_lower_bound": None if r.lower_bound is None else int(r.lower_bound),
         "units": {"run": r.counters.units - r.counters.reused, "reused": r.counters.reused},
-        "checkpoint_seconds": r.checkpoint_seconds,  # every run's search (None: not timed)
+        "checkpoint_seconds": r.details.checkpoint_seconds,  # every run's search (None: not timed)
     }
     if r.tree is not None:  # the best strategy found so far (the optimum once proven)
         data.update(
@@ -127,13 +134,13 @@ def game_value_part(
 ) -> dict:
     """The game value of ``game`` (the document of ``mastermind game-value --json``), or
     (stopped after ``time_limit`` seconds) its bounds."""
-    from mastermind.app.commands.gamevalue import document
+    from mastermind.app.documents import game_value_document
     from mastermind.engines.gamevalue import game_value
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
     result = game_value(CodeTable(rules, memory_limit=memory_limit), jobs=jobs, time_limit=time_limit)
-    data = document(result)
+    data = game_value_document(result)
     data["seconds"] = time.perf_counter() - start
     data["cpu_seconds"] = time.process_time() - cpu
     data["breaker_first_guesses"] = sorted(

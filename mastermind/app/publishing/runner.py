@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 
-from mastermind.app.commands.common import FOREVER, Deadline
+from mastermind.app.deadline import FOREVER, Deadline
 from mastermind.app.publishing.literature import literature
 from mastermind.app.publishing.parts import bounds_part, frontier_part, game_value_part, optimal_part
 from mastermind.app.publishing.scope import FRONTIER, game_id

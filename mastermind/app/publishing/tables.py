@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from mastermind.app.commands.common import Deadline
+from mastermind.app.deadline import Deadline
 from mastermind.app.publishing.files import GAME_VALUE_FORMAT, OPTIMAL_FORMAT, STEMS, merge_into, read_rows
 from mastermind.app.publishing.markdown import _value_bounds
 from mastermind.app.publishing.runner import Runner

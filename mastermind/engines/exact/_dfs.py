@@ -549,3 +549,10 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         lower = old
     memo[key] = (lower, np.int64(LOWER))
     return lower
+
+
+@nb.njit(cache=True)
+def cache_probe():
+    """Loaded from numba's cache, or compiled with this module's other kernels (see
+    :mod:`mastermind.core.compiling`)."""
+    return 0

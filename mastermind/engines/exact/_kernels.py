@@ -799,3 +799,10 @@ def _heap_pop(heap, size, bound, spread, guesses):  # pragma: no cover - compile
     heap[0] = heap[size]
     _sift_down(heap, size, np.int64(0), bound, spread, guesses)
     return top, size
+
+
+@nb.njit(cache=True)
+def cache_probe():
+    """Loaded from numba's cache, or compiled with this module's other kernels (see
+    :mod:`mastermind.core.compiling`)."""
+    return 0

@@ -34,7 +34,13 @@ FORMAT = 1
 
 
 class CheckpointError(MastermindError):
-    """A checkpoint that cannot be used: wrong place, other problem, damaged."""
+    """A checkpoint that cannot be used: wrong place, other problem, damaged.
+
+    >>> check_folder("/dev/null")
+    Traceback (most recent call last):
+    ...
+    mastermind.engines.exact.checkpoint.CheckpointError: ...
+    """
 
 
 @dataclass(frozen=True)

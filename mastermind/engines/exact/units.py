@@ -1,14 +1,15 @@
 """Work units of the exact search: what a worker (thread, process or Dask worker) runs.
 
 A unit is one subproblem: the secrets still possible, the guesses left, the symmetry group
-fixing the guesses so far, optionally the guess to make first, and a budget. Its outcome is
-the exact cost (with an optimal subtree) when below the budget, else a proven lower bound at
-least the budget, with the work it took.
+fixing the guesses so far, optionally the guess to make first, and a budget. Its result (a
+:class:`UnitResult`) is the exact cost (with an optimal subtree) when below the budget, else
+a proven lower bound at least the budget, with the work it took.
 
-Workers receive a small :class:`Problem` (rules text, pool, weights, cost unit) and build the
-score table once per rules from it (a module-level cache), so the table never travels with a
-unit. Each worker thread keeps one search per problem and run, whose memo serves every unit it
-runs.
+Workers receive a small :class:`SearchSpec` (rules text, pool, weights, cost of a guess) and
+build the score table once per rules from it (a cache of this process), so the table never
+travels with a unit. Each worker thread keeps one search per spec and run, whose memo serves
+every unit it runs. A run's units poll the run's stop flag: in this process the dispatcher's
+cancel token's flag, in another process one the backend sets (:func:`run_flag`).
 """
 
 from __future__ import annotations
@@ -21,24 +22,26 @@ from typing import Any
 
 import numpy as np
 
-from mastermind.core import cancel
+from mastermind.core.cancel import Stopped
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.tree import Node
+from mastermind.engines.exact.search import Search
 
 _lock = threading.Lock()
 _tables: dict[str, CodeTable] = {}
 _local = threading.local()
 _run_flags: dict[str, np.ndarray] = {}
-_kernels_loaded = False  # by warm_worker, once per process
 
 
 @dataclass(frozen=True)
-class Problem:
-    """What every unit of one search shares: enough to rebuild the search on any machine."""
+class SearchSpec:
+    """What every unit of one search shares: enough to rebuild the search on any machine.
+    Each guess costs ``guess_cost`` per unit of weight, plus ``penalty`` at the last level
+    (the tie-break's costs)."""
 
     rules: str
     consistent: bool
-    unit: int
+    guess_cost: int
     penalty: int
     max_set: int
     weights: np.ndarray | None = field(default=None, compare=False)  # None: every secret weighs 1
@@ -47,7 +50,7 @@ class Problem:
     def key(self) -> str:
         """A digest of everything a value depends on (checkpoints are checked against it)."""
         h = hashlib.sha256(
-            f"{self.rules}|{self.consistent}|{self.unit}|{self.penalty}|{self.max_set}".encode()
+            f"{self.rules}|{self.consistent}|{self.guess_cost}|{self.penalty}|{self.max_set}".encode()
         )
         if self.weights is not None:
             h.update(str(self.weights.dtype).encode())
@@ -55,9 +58,9 @@ class Problem:
         return h.hexdigest()
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Unit:
-    """One subproblem (arrays kept small: int32 codes, int8 group)."""
+    """One work unit: a subproblem with its budget (arrays kept small: int32 codes, int8 group)."""
 
     cands: np.ndarray
     r: int
@@ -76,11 +79,12 @@ class Unit:
         return h.hexdigest()
 
 
-@dataclass
-class Outcome:
-    """A unit's answer. ``proven``: ``value`` is exact when below the budget (``tree`` then
-    holds an optimal subtree), else a lower bound at least the budget. Not proven (the run
-    was stopped): ``value`` is a lower bound only."""
+@dataclass(frozen=True)
+class UnitResult:
+    """What one work unit found. ``proven``: ``value`` is exact when below the budget
+    (``tree`` then holds an optimal subtree), else a lower bound at least the budget. Not
+    proven (the run was stopped): ``value`` is a lower bound only. With the work it took
+    (``reused``: taken from a checkpoint, not run)."""
 
     value: float
     proven: bool
@@ -92,7 +96,7 @@ class Outcome:
 
 
 def share_table(table: CodeTable) -> None:
-    """Let the units of this process use a table already built (threads share the driver's)."""
+    """Let the units of this process use a table already built (threads share the search's)."""
     with _lock:
         _tables.setdefault(str(table.rules), table)
 
@@ -110,15 +114,13 @@ def table_for(rules_text: str) -> CodeTable:
 
 def warm_worker(rules_text: str) -> int:
     """Load the search kernels and build the score table in this worker before any unit runs,
-    so that a run's clock measures the search (the start-up is timed apart); its process id."""
+    so that a run's clock measures the search (the start-up is timed apart); its process id.
+    A reused worker (loky, a running Dask cluster) has the kernels already."""
     import os
 
-    from mastermind.engines.exact.warmup import compile_kernels
+    from mastermind.engines.exact.warmup import load_kernels
 
-    global _kernels_loaded
-    if not _kernels_loaded:  # a reused worker (loky, a running Dask cluster) has them already
-        compile_kernels()
-        _kernels_loaded = True
+    load_kernels()
     table_for(rules_text)
     return os.getpid()
 
@@ -133,6 +135,8 @@ def run_flag(run_id: str) -> np.ndarray:
 
 
 def set_run_flag(run_id: str, flag: np.ndarray) -> None:
+    """Make ``flag`` the stop flag of run ``run_id`` in this process (the dispatcher's own,
+    for units on threads)."""
     with _lock:
         _run_flags[run_id] = flag
 
@@ -142,19 +146,17 @@ def forget_run(run_id: str) -> None:
         _run_flags.pop(run_id, None)
 
 
-def _search_for(problem: Problem, run_id: str):
-    from mastermind.engines.exact.search import Search
-
+def _search_for(spec: SearchSpec, run_id: str) -> Search:
     searches = getattr(_local, "searches", None)
     if searches is None or searches[0] != run_id:
         # one run at a time per thread: the memo of an earlier run is let go
         searches = _local.searches = (run_id, {})  # key -> Search
     store: dict[Any, Search] = searches[1]
-    key = problem.key
+    key = spec.key
     search = store.get(key)
     if search is None:
-        table = table_for(problem.rules)
-        weights = np.ones(table.n, dtype=np.int64) if problem.weights is None else problem.weights
+        table = table_for(spec.rules)
+        weights = np.ones(table.n, dtype=np.int64) if spec.weights is None else spec.weights
         identity = (
             np.arange(table.rules.pegs, dtype=np.int8)[None, :],
             np.arange(table.rules.colors, dtype=np.int8)[None, :],
@@ -163,20 +165,20 @@ def _search_for(problem: Problem, run_id: str):
             table,
             weights,
             identity,
-            unit=problem.unit,
-            penalty=problem.penalty,
-            consistent=problem.consistent,
-            max_set=problem.max_set,
+            unit=spec.guess_cost,
+            penalty=spec.penalty,
+            consistent=spec.consistent,
+            max_set=spec.max_set,
             stop=run_flag(run_id),
         )
         store[key] = search
     return search
 
 
-def run_unit(problem: Problem, run_id: str, unit: Unit) -> Outcome:
+def run_unit(spec: SearchSpec, run_id: str, unit: Unit) -> UnitResult:
     """Solve one unit (in whatever thread or process runs it)."""
     start = time.perf_counter()
-    search = _search_for(problem, run_id)
+    search = _search_for(spec, run_id)
     nodes0, hits0 = search.nodes, search.memo_hits
     group = (unit.perms, unit.cmaps)
     only = None if unit.guess is None else [unit.guess]
@@ -187,8 +189,8 @@ def run_unit(problem: Problem, run_id: str, unit: Unit) -> Outcome:
         guess = search.root_guess if only is not None else None
         try:
             tree = search.build(unit.cands, unit.r, group, guess=guess)
-        except cancel.Stopped:  # the build needed a search that was cut short
+        except Stopped:  # the build needed a search that was cut short
             proven, tree = False, None
-    return Outcome(
+    return UnitResult(
         value, proven, tree, search.nodes - nodes0, search.memo_hits - hits0, time.perf_counter() - start
     )

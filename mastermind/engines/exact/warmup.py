@@ -1,12 +1,18 @@
 """Compiling the exact search's kernels ahead of a timed search (first run after install).
 
+The warm-up runs the search itself on a tiny game, every way the solver and the work units
+call it: from the root, with a fixed first guess, with the tie-break's costs, building the
+tree, and planning and splitting a root as the top-level search does. It never goes through
+:func:`mastermind.engines.exact.solve`, which calls it.
+
 >>> from mastermind.engines.exact.warmup import compile_kernels
 >>> compile_kernels()  # a tiny game: every kernel the search uses gets compiled (or loaded)
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import threading
+from typing import TYPE_CHECKING, TextIO
 
 from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
 
@@ -22,41 +28,60 @@ def tiny_table() -> CodeTable:
 
 
 def plan_root(table: CodeTable) -> None:
-    """Plan the root of ``table`` as the work-unit driver does (``plan_node`` and its
+    """Plan the root of ``table`` as the top-level search does (``plan_node`` and its
     kernels), which a tiny game's own search never reaches."""
-    from mastermind.engines.exact.solver import ExactSolver
+    import numpy as np
 
-    ExactSolver(table).new_search().plan(table.all_codes, 9, float("inf"))
+    from mastermind.core.symmetry import full_group
+    from mastermind.engines.exact.search import INF, Search
+
+    weights = np.ones(table.n, dtype=np.int64)
+    Search(table, weights, full_group(table.rules)).plan(table.all_codes, 9, INF)
 
 
 def compile_kernels() -> None:
-    """Solve a tiny game, so that the kernels of every search (plain and tie-break, and the
-    work-unit driver's planning) are compiled or loaded from numba's cache."""
-    from mastermind.engines.exact.solver import solve
+    """Run the search on a tiny game every way it is used, so that its kernels are compiled
+    or loaded from numba's cache."""
+    import numpy as np
 
-    solve(tiny_table(), tie_break=True)
-    load_kernels()
+    from mastermind.core.symmetry import full_group
+    from mastermind.engines.exact.partition import guess_classes
+    from mastermind.engines.exact.search import INF, UNLIMITED, Search
+
+    table = tiny_table()
+    cands = table.all_codes
+    group = full_group(table.rules)
+    weights = np.ones(table.n, dtype=np.int64)
+    search = Search(table, weights, group, max_set=len(cands))
+    search.solve(cands, UNLIMITED, INF)
+    search.build(cands, UNLIMITED)
+    opening = int(cands[0])
+    search.solve(cands, UNLIMITED, INF, only=[opening])  # a fixed first guess: the root kept apart
+    search.build(cands, UNLIMITED, guess=search.root_guess)
+    # the tie-break's costs: a guess outweighs every secret, one more for the last level
+    tie = Search(table, weights, group, unit=len(cands) + 1, penalty=1, max_set=len(cands))
+    tie.solve(cands, 3, INF)
+    tie.build(cands, 3)
+    # the top-level search: a root planned (which the tiny game's own search never reaches)
+    # and a guess split into its classes
+    plan = search.plan(cands, 9, INF)
+    guess_classes(search, cands, 9, group, plan.guesses[0] if plan.guesses else opening, plan.most)
 
 
 _loaded = False
+_loading = threading.Lock()
 
 
 def load_kernels() -> None:
-    """Load (or compile) in this process every kernel the work-unit driver and its units use,
-    once: the tiny game's units, and the planning of a root, which the tiny game skips."""
+    """:func:`compile_kernels` once in this process (later calls return at once)."""
     global _loaded
-    if _loaded:
-        return
-    _loaded = True  # first: the tiny solve below goes through the driver, which calls this
-    from mastermind.core.progress import NoProgress
-    from mastermind.engines.exact.solver import solve
-
-    table = tiny_table()
-    solve(table, progress=NoProgress())
-    plan_root(table)
+    with _loading:
+        if not _loaded:
+            compile_kernels()
+            _loaded = True
 
 
-def ensure_compiled(stream=None, quiet: bool = False) -> float | None:
+def ensure_compiled(stream: TextIO | None = None, quiet: bool = False) -> float | None:
     """Compile the exact search's kernels if numba's cache lacks them, saying so on stderr
     first (not when ``quiet``); the seconds it took, or None when the cache was warm."""
     with CompileNotice(EXACT_KERNELS, "the search kernels", stream, quiet) as notice:

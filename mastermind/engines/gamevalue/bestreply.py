@@ -18,9 +18,11 @@ from __future__ import annotations
 import inspect
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
+from mastermind.core.cancel import CancelToken, Stopped
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.core.tree import Node, StrategyTree
@@ -35,50 +37,57 @@ def weighted_value(table: CodeTable, tree: StrategyTree, weights: Sequence) -> F
 
 
 def exact_solver_available() -> bool:
-    """True when :func:`mastermind.engines.exact.solve` exists and takes ``weights``."""
+    """True when :func:`mastermind.engines.exact.solve` exists and its problem takes ``weights``."""
     try:
-        from mastermind.engines.exact import solve
+        from mastermind.engines.exact import Problem
     except ImportError:
         return False
-    return "weights" in inspect.signature(solve).parameters
+    return "weights" in inspect.signature(Problem).parameters
 
 
-def best_reply(table: CodeTable, weights: Sequence, *, solver: str = "auto", jobs: int = 1, stop=None):
+def best_reply(
+    table: CodeTable,
+    weights: Sequence,
+    *,
+    solver: str = "auto",
+    jobs: int = 1,
+    cancel: CancelToken | None = None,
+) -> tuple[Any, StrategyTree]:
     """``(value, tree)``: the least ``sum weight * guesses`` over all strategy trees.
 
     ``weights`` has one non-negative number per code (int, Fraction or float); the value is
-    recomputed from the tree, so it is exact for integer and Fraction weights. ``stop``: a flag
-    (see :mod:`mastermind.core.cancel`) that stops the exact solver: :class:`Stopped` is raised,
-    carrying the proven lower bound on the weighted total.
+    recomputed from the tree, so it is exact for integer and Fraction weights. ``cancel``: a
+    token that stops the solver: :class:`~mastermind.core.cancel.Stopped` is raised, carrying
+    the proven lower bound on the weighted total (the exact solver's).
     """
     if solver not in SOLVERS:
         raise MastermindError(f"unknown best-reply solver {solver!r}: use one of {', '.join(SOLVERS)}")
     if solver == "auto":
         solver = "exact" if exact_solver_available() else "search"
     if solver == "search":
-        return search_best_reply(table, weights, stop=stop)
-    from mastermind.engines.exact import solve
+        return search_best_reply(table, weights, cancel=cancel)
+    from mastermind.engines.exact import Execution, Problem, solve
 
     if all(isinstance(w, (int, np.integer)) for w in weights):
         arr = np.asarray([int(w) for w in weights], dtype=np.int64)
     else:
         arr = np.asarray([float(w) for w in weights], dtype=np.float64)
-    result = solve(table, weights=arr, jobs=jobs, stop=stop)
-    if stop is not None and stop[0] and not result.proven:
-        from mastermind.core.cancel import Stopped
-
+    result = solve(table, Problem(weights=arr), execution=Execution(jobs=jobs), cancel=cancel)
+    if result.stopped is not None:
         raise Stopped(result.lower_bound)  # no tree has a smaller weighted total
     if not result.proven or result.tree is None:
         raise MastermindError("the exact solver did not prove its best reply optimal")
     return weighted_value(table, result.tree, list(weights)), result.tree
 
 
-def search_best_reply(table: CodeTable, weights: Sequence, *, stop=None):
+def search_best_reply(
+    table: CodeTable, weights: Sequence, *, cancel: CancelToken | None = None
+) -> tuple[Any, StrategyTree]:
     """Memoised exhaustive search over candidate sets with a simple bound; tiny games only.
 
-    ``stop``: a flag (see :mod:`mastermind.core.cancel`), polled at every guess weighed:
-    :class:`~mastermind.core.cancel.Stopped` is raised once it is set."""
-    from mastermind.core.cancel import check
+    ``cancel``: a token, polled at every guess weighed: :class:`~mastermind.core.cancel.Stopped`
+    is raised once it is cancelled."""
+    token = CancelToken() if cancel is None else cancel
 
     if table.scores is None:
         raise MastermindError("the best-reply search needs the full score table")
@@ -93,12 +102,12 @@ def search_best_reply(table: CodeTable, weights: Sequence, *, stop=None):
     zero = w[0] * 0
     memo: dict[tuple[int, ...], tuple] = {}
 
-    def lower(cands: tuple[int, ...]):
+    def lower(cands: tuple[int, ...]) -> Any:
         # every secret but at most one needs a second guess
         total = sum((w[s] for s in cands), start=zero)
         return total if len(cands) == 1 else 2 * total - max(w[s] for s in cands)
 
-    def solve(cands: tuple[int, ...]):
+    def solve(cands: tuple[int, ...]) -> Any:
         if len(cands) == 1:
             return w[cands[0]]
         hit = memo.get(cands)
@@ -109,7 +118,7 @@ def search_best_reply(table: CodeTable, weights: Sequence, *, stop=None):
         members = set(cands)
         # candidates first: they can win at once, so good bounds come early
         for g in list(cands) + [g for g in range(n) if g not in members]:
-            check(stop)
+            token.check()
             row = rows[g]
             key = tuple(row[s] for s in cands)
             if key in seen:

@@ -23,21 +23,25 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
-from mastermind.core import cancel
+from mastermind.core.cancel import INTERRUPTED, CancelToken, Stopped
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.progress import NoProgress, Progress
 from mastermind.core.tree import Stats, StrategyTree
 from mastermind.engines.gamevalue.bestreply import best_reply, exact_solver_available
-from mastermind.engines.gamevalue.classes import code_classes
+from mastermind.engines.gamevalue.classes import CodeClasses, code_classes
 from mastermind.engines.gamevalue.lp import solve_breaker_lp
 from mastermind.engines.gamevalue.rational import solve_matrix_game
-from mastermind.engines.result import Details, Result
+from mastermind.engines.result import Details, Result, Status
 
 FLOAT_TOLERANCE = 1e-9
+# a tree of a mix, its class totals, its weight
+Column = tuple[StrategyTree, tuple[int, ...], Fraction | float]
 
 
 @dataclass(frozen=True)
@@ -47,8 +51,8 @@ class MakerClass:
     name: str  # colour pattern, e.g. aabc
     size: int  # codes in the class
     example: Code  # its smallest code
-    per_code: Fraction  # probability of each code of the class
-    probability: Fraction  # of the whole class: size * per_code
+    per_code: Fraction | float  # probability of each code of the class (float: a stopped run's LP)
+    probability: Fraction | float  # of the whole class: size * per_code
 
 
 @dataclass(frozen=True)
@@ -56,7 +60,7 @@ class BreakerTree:
     """One tree of the breaker's optimal mix, to be played under a random symmetry."""
 
     tree: StrategyTree
-    weight: Fraction
+    weight: Fraction | float  # (float: a stopped run's LP)
     class_totals: tuple[int, ...]  # guesses spent on each class's codes
     stats: Stats
 
@@ -69,21 +73,27 @@ class _Reached:
 
     lower: Fraction | float
     upper: Fraction | float = math.inf
-    maker: tuple | None = None
-    breaker: list = field(default_factory=list)
+    maker: tuple[Fraction | float, ...] | None = None
+    breaker: list[Column] = field(default_factory=list)
     iterations: int = 0
     columns: int = 0
     uniform_total: int = 0
 
-    def improve(self, low=None, maker=None, high=None, breaker=None) -> None:
+    def improve(
+        self,
+        low: Fraction | float | None = None,
+        maker: tuple[Fraction | float, ...] | None = None,
+        high: Fraction | float | None = None,
+        breaker: list[Column] | None = None,
+    ) -> None:
         """Keep a bound (with its mix) that is better by more than a float's rounding: an
         exact bound is not traded for the same one from the float LP."""
         if low is not None and low > self.lower and not math.isclose(low, self.lower, rel_tol=1e-12):
             self.lower, self.maker = low, maker
         if high is not None and high < self.upper and not math.isclose(high, self.upper, rel_tol=1e-12):
-            self.upper, self.breaker = high, breaker
+            self.upper, self.breaker = high, [] if breaker is None else breaker
 
-    def maker_classes(self, classes) -> list[MakerClass]:
+    def maker_classes(self, classes: CodeClasses) -> list[MakerClass]:
         """The maker's mix that forces ``lower``, class by class."""
         if self.maker is None:
             return []
@@ -92,7 +102,7 @@ class _Reached:
             for k, (size, p) in enumerate(zip((int(z) for z in classes.sizes), self.maker))
         ]
 
-    def details(self, table: CodeTable, classes, solver: str) -> GameValue:
+    def details(self, table: CodeTable, classes: CodeClasses, solver: str) -> GameValue:
         maker = self.maker_classes(classes)
         breaker = sorted(
             (BreakerTree(t, w, totals, t.stats(table)) for t, totals, w in self.breaker if w > 0),
@@ -160,7 +170,7 @@ class GameValue(Details):
         }
 
 
-def _fraction_text(x) -> str | None:
+def _fraction_text(x: object) -> str | None:
     """An exact probability as text ("1/625"); None for one a float LP gave (a stopped run)."""
     return str(x) if isinstance(x, Fraction) else None
 
@@ -174,13 +184,15 @@ def game_value(
     smoothing: float = 0.9,
     progress: Progress | None = None,
     time_limit: float | None = None,
+    cancel: CancelToken | None = None,
 ) -> Result[GameValue]:
     """Solve the maker-versus-breaker game of ``table`` (which needs the full score table).
 
     ``smoothing`` in [0, 1) moves the LP's maker prices towards the best maker mix found so
     far before asking for a best reply, which damps the oscillation of plain column
-    generation; 0 uses the LP prices as they are. ``time_limit`` (seconds) or Ctrl-C stop
-    the work: the result then has the bounds reached (``proven`` False, ``stopped``).
+    generation; 0 uses the LP prices as they are. ``time_limit`` (seconds) or ``cancel`` (a
+    token, cancelled by Ctrl-C at the command line) stop the work: the result then has the
+    bounds reached (not proven, ``stopped`` says why).
     """
     if not 0 <= smoothing < 1:
         raise MastermindError(f"smoothing must be in [0, 1), got {smoothing}")
@@ -197,31 +209,40 @@ def game_value(
         return f"game value of {table.rules}: between {low:.6f} and {high:.6f}"
 
     start = time.perf_counter()
-    with cancel.deadline_flag(time_limit) as (flag, deadline), cancel.running(flag, status):
+    parent = CancelToken() if cancel is None else cancel
+    with parent.child(time_limit) as token, token.running(status):
         try:
             return _game_value(
-                table, classes, solver, max_iterations, jobs, smoothing, progress, flag, reached
+                table, classes, solver, max_iterations, jobs, smoothing, progress, token, reached
             )
-        except cancel.Stopped:
+        except Stopped:
             upper = reached.upper if math.isfinite(reached.upper) else None
             return Result(
                 rules=table.rules,
                 objective="game value",
+                status=Status.of(proven=False, found=upper is not None),
                 value=upper,
-                proven=False,
                 lower_bound=reached.lower,
                 upper_bound=upper,
                 tree=None,
                 stats=None,
                 seconds=time.perf_counter() - start,
                 weight_sum=1,
-                stopped=cancel.reason(deadline),
+                stopped=token.reason or INTERRUPTED,  # (or whatever raised Stopped)
                 details=reached.details(table, classes, solver),
             )
 
 
 def _game_value(
-    table, classes, solver, max_iterations, jobs, smoothing, progress, stop, reached
+    table: CodeTable,
+    classes: CodeClasses,
+    solver: str,
+    max_iterations: int,
+    jobs: int,
+    smoothing: float,
+    progress: Progress | None,
+    cancel: CancelToken,
+    reached: _Reached,
 ) -> Result[GameValue]:
     """Column generation; ``reached`` keeps the best bounds and their mixes as they improve."""
     start = time.perf_counter()
@@ -243,11 +264,11 @@ def _game_value(
         reached.columns = len(columns)
         return True
 
-    def reply(weights):
-        cancel.check(stop)
+    def reply(weights: Sequence[Any]) -> tuple[Any, StrategyTree]:
+        cancel.check()
         try:
-            answer = best_reply(table, weights, solver=solver, jobs=jobs, stop=stop)
-        except cancel.Stopped as stopped:
+            answer = best_reply(table, weights, solver=solver, jobs=jobs, cancel=cancel)
+        except Stopped as stopped:
             # the maker mixing with these weights forces at least the stopped search's bound
             if stopped.args and stopped.args[0]:
                 mass = sum(weights)
@@ -261,10 +282,10 @@ def _game_value(
         reached.iterations += 1
         return answer
 
-    def lp_mix(weights) -> list:
+    def lp_mix(weights: Sequence[Fraction | float]) -> list[Column]:
         return [(tree, totals, w) for (tree, totals), w in zip(columns, weights)]
 
-    def keeps_to(mix) -> Fraction | float:
+    def keeps_to(mix: list[Column]) -> Fraction | float:
         """What the breaker's ``mix`` guarantees: its worst class average (from the mix
         itself, so that the bound reported is the one the mix reported beside it keeps)."""
         spent = [sum(w * totals[k] for _, totals, w in mix) for k in range(len(sizes))]
@@ -359,8 +380,8 @@ def _game_value(
     return Result(
         rules=table.rules,
         objective="game value",
+        status=Status.of(proven=proven, found=True),
         value=value,
-        proven=proven,
         lower_bound=value if proven else lower,
         upper_bound=value,
         tree=None,
@@ -372,7 +393,13 @@ def _game_value(
     )
 
 
-def _check_certificate(columns, sizes, value, class_mix, tree_mix) -> None:
+def _check_certificate(
+    columns: list[tuple[StrategyTree, tuple[int, ...]]],
+    sizes: list[int],
+    value: Fraction,
+    class_mix: list[Fraction],
+    tree_mix: list[Fraction],
+) -> None:
     """Recompute the LP's guarantees from the mixes alone, in exact arithmetic."""
     ok = sum(tree_mix) == 1 and min(tree_mix) >= 0 and sum(class_mix) == 1 and min(class_mix) >= 0
     for k, size in enumerate(sizes):  # the breaker's mix: at most the value on every class

@@ -159,3 +159,10 @@ def answers_of(codes, counts, lut, guess, candidates, out):  # pragma: no cover 
     without a score table; twin of :func:`mastermind.core.game.score_rows`)."""
     for i in range(candidates.shape[0]):
         out[i] = answer_of(codes, counts, lut, guess, candidates[i])
+
+
+@nb.njit(cache=True)
+def cache_probe():
+    """Loaded from numba's cache, or compiled with this module's other kernels (see
+    :mod:`mastermind.core.compiling`)."""
+    return 0

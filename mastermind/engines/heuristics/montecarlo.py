@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable, Rules
 from mastermind.core.progress import NoProgress, Progress
@@ -91,15 +92,15 @@ def monte_carlo(
     seed: int | None = None,
     *,
     progress: Progress | None = None,
-    stop: np.ndarray | None = None,
+    cancel: CancelToken | None = None,
     played: list[int] | None = None,
 ) -> MonteCarloResult:
     """Play ``games`` games against secrets drawn uniformly (with replacement, seeded).
 
     A deterministic strategy (``strategy.deterministic``, true unless said otherwise) is
-    asked once per position: games that share their first guesses share the work. A set
-    ``stop`` flag (see :mod:`mastermind.core.cancel`) ends the run after the game being
-    played: the result then counts the games finished (``games`` is fewer). ``played``,
+    asked once per position: games that share their first guesses share the work. A
+    cancelled ``cancel`` token ends the run after the game being played: the result then
+    counts the games finished (``games`` is fewer). ``played``,
     if given, holds the guesses of each finished game as they end (for a status line).
 
     >>> from mastermind.core.game import CodeTable, Rules
@@ -121,7 +122,7 @@ def monte_carlo(
     finished = games
     secrets: list[int] = []
     for k in range(games):
-        if stop is not None and stop[0]:
+        if cancel is not None and cancel.cancelled:
             finished = k
             break
         if not secrets:  # drawn as the games are played, a block at a time

@@ -14,36 +14,40 @@ on the thousands of small nodes near the leaves. The tests check both give equal
 >>> tree.stats(table).histogram
 [1, 2, 1]
 >>> result = solve(SimpleStrategy(table))
->>> result.value, result.proven, result.lower_bound, result.upper_bound, result.worst
-(8, False, None, 8, 3)
+>>> result.status.name, result.value, result.lower_bound, result.upper_bound, result.worst
+('FEASIBLE', 8, None, 8, 3)
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
 
+from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
-from mastermind.core.game import CodeTable
+from mastermind.core.game import Code, CodeTable
 from mastermind.core.strategy import Strategy
-from mastermind.core.tree import Node, Stats, StrategyTree, build_tree
+from mastermind.core.tree import History, Node, Stats, StrategyTree, build_tree
 from mastermind.engines.heuristics.scores import computed_answers
-from mastermind.engines.result import Result
+from mastermind.engines.result import Result, Status
 
 
-def solve(strategy: Strategy, candidates: np.ndarray | None = None) -> Result:
+def solve(
+    strategy: Strategy, candidates: np.ndarray | None = None, *, cancel: CancelToken | None = None
+) -> Result:
     """Every secret (all codes, or ``candidates``) played with ``strategy``: its tree and its
-    total, which proves no optimum (only an upper bound on it)."""
+    total, which proves no optimum (only an upper bound on it). ``cancel``: see :func:`play_all`."""
     start = time.perf_counter()
-    tree = play_all(strategy, candidates)
+    tree = play_all(strategy, candidates, cancel=cancel)
     stats = Stats.from_depths(tree.depths(strategy.table, candidates))
     return Result(
         rules=strategy.table.rules,
         objective="total",
+        status=Status.FEASIBLE,
         value=stats.total,
-        proven=False,
         lower_bound=None,
         upper_bound=stats.total,
         tree=tree,
@@ -54,8 +58,12 @@ def solve(strategy: Strategy, candidates: np.ndarray | None = None) -> Result:
     )
 
 
-def play_all(strategy: Strategy, candidates: np.ndarray | None = None) -> StrategyTree:
-    """Play every secret (all codes, or ``candidates``) and record the tree of guesses.
+def play_all(
+    strategy: Strategy, candidates: np.ndarray | None = None, *, cancel: CancelToken | None = None
+) -> StrategyTree:
+    """Play every secret (all codes, or ``candidates``) and record the tree of guesses. Once
+    ``cancel`` is cancelled, the strategy is asked nothing more and
+    :class:`~mastermind.core.cancel.Stopped` is raised (half a tree proves nothing).
 
     >>> from mastermind.core.game import CodeTable, Rules
     >>> from mastermind.engines.heuristics.strategies import ScoredStrategy
@@ -64,19 +72,31 @@ def play_all(strategy: Strategy, candidates: np.ndarray | None = None) -> Strate
     5801
     """
     pairs = getattr(strategy, "first_of_two", False)
+    next_guess = strategy.next_guess if cancel is None else _checked(strategy.next_guess, cancel)
     if not (pairs or getattr(strategy, "first_of_one", False)):
-        return build_tree(strategy.table, strategy.next_guess, candidates, name=strategy.name)
+        return build_tree(strategy.table, next_guess, candidates, name=strategy.name)
     table = strategy.table
     cands = table.all_codes if candidates is None else np.asarray(candidates)
     if len(cands) == 0:
         raise MastermindError("no secrets to play")
-    return StrategyTree(table.rules, _recorder(strategy, table, pairs)(cands, ()), strategy.name)
+    return StrategyTree(table.rules, _recorder(strategy, next_guess, table, pairs)(cands, ()), strategy.name)
 
 
-def _recorder(strategy: Strategy, table: CodeTable, pairs: bool):
+def _checked(next_guess: Callable[..., Code], cancel: CancelToken) -> Callable[..., Code]:
+    """``next_guess``, after checking ``cancel`` each time."""
+
+    def guess(cands: np.ndarray, history: History = ()) -> Code:
+        cancel.check()
+        return next_guess(cands, history)
+
+    return guess
+
+
+def _recorder(
+    strategy: Strategy, next_guess: Callable[..., Code], table: CodeTable, pairs: bool
+) -> Callable[[np.ndarray, tuple], Node]:
     scores = table.scores
     slots, win = table.rules.n_answer_slots, table.rules.win_index
-    next_guess = strategy.next_guess
 
     if scores is None:
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from mastermind.core.errors import MastermindError
-from mastermind.core.game import CodeTable
+from mastermind.core.game import CodeTable, Rules
 
 CRITERIA = ("minimax", "expected-size", "entropy", "most-parts")
 """The scored heuristics, by the name of the strategy that uses them."""
@@ -36,7 +36,7 @@ STREAM_ABOVE = 256 << 20
 as they count (p5c8: 1 GiB of table against about 170 MiB in all)."""
 
 
-def wants_full_table(rules) -> bool:
+def wants_full_table(rules: Rules) -> bool:
     """Whether the heuristics should look answers up in a full table (small games) or
     compute them as they go (:data:`STREAM_ABOVE`).
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mastermind.core import cancel
+from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable, Rules
 from mastermind.core.symmetry import canonical_first_guesses
@@ -171,7 +171,7 @@ SIZES_BLOCK = 1 << 22  # (guess, candidate) pairs counted at once: 32 MiB of int
 class _Lookahead:
     """Shared state of the lookahead bounds on one table: class sizes of every guess, memos."""
 
-    def __init__(self, table: CodeTable, refined: bool = False, stop: np.ndarray | None = None) -> None:
+    def __init__(self, table: CodeTable, refined: bool = False, cancel: CancelToken | None = None) -> None:
         if table.scores is None:
             raise MastermindError("lookahead bounds need the full score table (full=True)")
         self.table = table
@@ -188,7 +188,7 @@ class _Lookahead:
         self.refined = refined
         self._branching: dict[bytes, int] = {}
         self.all_codes = table.all_codes.astype(np.int64)
-        self.stop = stop  # a flag (see mastermind.core.cancel): when set, raise Stopped
+        self.cancel = CancelToken() if cancel is None else cancel  # once cancelled: Stopped
 
     @cached_property
     def kernel_tables(self) -> BoundTables:
@@ -232,11 +232,11 @@ class _Lookahead:
 
     def class_sizes(self, cands: np.ndarray, guesses: np.ndarray) -> np.ndarray:
         """(len(guesses), slots): how many candidates give each answer to each guess."""
-        # in blocks of guesses: bounded memory, and a stop flag is seen within a fraction of a second
+        # in blocks of guesses: bounded memory, and a cancel is seen within a fraction of a second
         step = max(1, SIZES_BLOCK // max(1, len(cands)))
         blocks = []
         for at in range(0, len(guesses), step):
-            cancel.check(self.stop)
+            self.cancel.check()
             part = guesses[at : at + step]
             sub = self.scores[np.ix_(part, cands)].astype(np.int64)
             sub += (np.arange(len(part), dtype=np.int64) * self.slots)[:, None]
@@ -262,7 +262,7 @@ class _Lookahead:
         key = (level, cands.tobytes())
         if key in self._total:
             return self._total[key]
-        cancel.check(self.stop)
+        self.cancel.check()
         guesses = self.guesses(cands)
         if level == 1:
             self._total[key] = self.level_one_total(cands, guesses)
@@ -309,7 +309,7 @@ class _Lookahead:
         key = (level, cands.tobytes())
         if key in self._worst:
             return self._worst[key]
-        cancel.check(self.stop)
+        self.cancel.check()
         guesses = self.guesses(cands)
         sizes = self.class_sizes(cands, guesses)
         sizes[:, self.win] = 0
@@ -339,18 +339,18 @@ def lookahead_total_bound(
     candidates: np.ndarray | None = None,
     first_guess: Code | None = None,
     refined: bool = False,
-    stop: np.ndarray | None = None,
+    cancel: CancelToken | None = None,
 ) -> int:
     """Lower bound on the total guesses: ``levels`` levels of real guesses, then perfect trees.
 
     With ``first_guess`` the root guess is fixed (a bound for strategies opening with it).
     Level 0 is :func:`perfect_tree_total`; ``refined`` bounds the classes at the bottom with
-    their own branching (stronger, slower: about 1 s for the two levels of p4c6). ``stop``: a
-    flag (see :mod:`mastermind.core.cancel`); once it is set, :class:`Stopped` is raised.
+    their own branching (stronger, slower: about 1 s for the two levels of p4c6). ``cancel``: a
+    token; once it is cancelled, :class:`~mastermind.core.cancel.Stopped` is raised.
     """
     if levels < 0:
         raise MastermindError(f"lookahead levels must be at least 0, got {levels}")
-    look = _Lookahead(table, refined, stop)
+    look = _Lookahead(table, refined, cancel)
     cands = _candidates(table, candidates)
     if first_guess is not None:
         if levels == 0:
@@ -363,14 +363,14 @@ def lookahead_totals_by_first_guess(
     table: CodeTable,
     levels: int = 2,
     refined: bool = False,
-    stop: np.ndarray | None = None,
+    cancel: CancelToken | None = None,
     into: dict[Code, int] | None = None,
 ) -> dict[Code, int]:
     """The ``levels``-level total bound for each canonical first guess (shared memo).
 
     ``into``: a dict that receives each first guess's bound as it is found (what a stopped
     run finished)."""
-    look = _Lookahead(table, refined, stop)
+    look = _Lookahead(table, refined, cancel)
     cands = _candidates(table, None)
     out = {} if into is None else into
     for g in canonical_first_guesses(table.rules):
@@ -383,9 +383,9 @@ def lookahead_worst_bound(
     levels: int = 1,
     candidates: np.ndarray | None = None,
     refined: bool = False,
-    stop: np.ndarray | None = None,
+    cancel: CancelToken | None = None,
 ) -> int:
     """Lower bound on the worst case: ``levels`` levels of real guesses, then counting."""
     if levels < 0:
         raise MastermindError(f"lookahead levels must be at least 0, got {levels}")
-    return _Lookahead(table, refined, stop).worst(_candidates(table, candidates), levels)
+    return _Lookahead(table, refined, cancel).worst(_candidates(table, candidates), levels)

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, format_bytes, format_count
 from mastermind.core.symmetry import canonical_first_guesses
@@ -144,13 +146,15 @@ def solve_tree(
     time_limit: float = 60.0,
     workers: int = 1,
     lower_bound: int | None = None,
+    cancel: CancelToken | None = None,
     seed: int = 0,
 ) -> Result[ModelRun]:
     """Best strategy tree of depth at most ``max_depth`` (``objective="total"``) or any such
     tree (``objective="feasible"``). ``value``: its total guesses; ``tree``: the strategy.
 
     ``lower_bound`` (for example a lookahead bound) is added as a bound on the objective; it
-    must be a proven bound, or the model may wrongly become infeasible.
+    must be a proven bound, or the model may wrongly become infeasible. ``cancel``: a token
+    that stops the solver as its time limit does (the result then says why it stopped).
     """
     from ortools.sat.python import cp_model
 
@@ -215,7 +219,7 @@ def solve_tree(
     if clock.passed():
         return stopped_result(table, objective, lower_bound, start, why="time limit")
     solver = make_solver(clock.left(), workers, seed)
-    status, stopped = run_solver(solver, model)
+    status, stopped = run_solver(solver, model, cancel)
     seconds = time.perf_counter() - start
     name = solver.status_name(status)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -246,14 +250,14 @@ def solve_tree(
     )
 
 
-def _bound(solver, lower_bound: int | None) -> int:
+def _bound(solver: Any, lower_bound: int | None) -> int:
     """The solver's proven bound on the total, or the given one if that is higher (a search
     stopped before its presolve ended reports 0)."""
     bound = int(round(solver.best_objective_bound))
     return bound if lower_bound is None else max(bound, int(lower_bound))
 
 
-def _reached(model, y, v: int, n_s: int):
+def _reached(model: Any, y: list[list[Any]], v: int, n_s: int) -> Any:
     """A boolean equal to "some secret reaches node v"."""
     r = model.new_bool_var(f"r{v}")
     lits = [y[i][v] for i in range(n_s)]
@@ -261,7 +265,14 @@ def _reached(model, y, v: int, n_s: int):
     return r
 
 
-def _extract(table, solver, x, y, layout: _Layout, secrets: np.ndarray) -> StrategyTree:
+def _extract(
+    table: CodeTable,
+    solver: Any,
+    x: list[list[Any]],
+    y: list[list[Any]],
+    layout: _Layout,
+    secrets: np.ndarray,
+) -> StrategyTree:
     def guess_at(v: int) -> int:
         return next(g for g, var in enumerate(x[v]) if solver.boolean_value(var))
 
@@ -285,23 +296,37 @@ def depth_feasible(
     candidates: np.ndarray | None = None,
     time_limit: float = 60.0,
     workers: int = 1,
+    cancel: CancelToken | None = None,
 ) -> Result[ModelRun]:
     """Does a strategy exist that solves every secret within ``depth`` guesses?
 
     ``INFEASIBLE`` (proven) means the optimal worst case is at least ``depth + 1``.
     """
     return solve_tree(
-        table, depth, objective="feasible", candidates=candidates, time_limit=time_limit, workers=workers
+        table,
+        depth,
+        objective="feasible",
+        candidates=candidates,
+        time_limit=time_limit,
+        workers=workers,
+        cancel=cancel,
     )
 
 
 def worst_case_lower_bound(
-    table: CodeTable, start: int, *, time_limit: float = 60.0, workers: int = 1, max_depth: int | None = None
+    table: CodeTable,
+    start: int,
+    *,
+    time_limit: float = 60.0,
+    workers: int = 1,
+    max_depth: int | None = None,
+    cancel: CancelToken | None = None,
 ) -> tuple[int, bool]:
     """Raise a proven worst-case lower bound ``start`` by refuting depths with CP-SAT.
 
     Returns ``(bound, exact)``: ``exact`` when a strategy of depth ``bound`` was also found.
-    Stops at the first depth the solver cannot settle within ``time_limit`` (shared).
+    Stops at the first depth the solver cannot settle within ``time_limit`` (shared), or
+    once ``cancel`` is cancelled.
     """
     deadline = time.perf_counter() + time_limit
     depth = start
@@ -310,7 +335,7 @@ def worst_case_lower_bound(
         if left <= 0:
             return depth, False
         try:
-            r = depth_feasible(table, depth, time_limit=left, workers=workers)
+            r = depth_feasible(table, depth, time_limit=left, workers=workers, cancel=cancel)
         except MastermindError:
             return depth, False
         if r.details is not None and r.details.infeasible:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from mastermind.core.cancel import CancelToken
 from mastermind.core.game import CodeTable
 from mastermind.engines.models.bounds import (
     counting_worst_bound,
@@ -51,11 +52,17 @@ class Bounds:
 
 
 def game_bounds(
-    table: CodeTable, *, cpsat_time: float = 0.0, workers: int = 1, max_refined: int = MAX_REFINED_CODES
+    table: CodeTable,
+    *,
+    cpsat_time: float = 0.0,
+    workers: int = 1,
+    max_refined: int = MAX_REFINED_CODES,
+    cancel: CancelToken | None = None,
 ) -> Bounds:
     """Every lower bound that is cheap for this game; CP-SAT depth refutation on tiny games.
 
-    The refined two-level bound is used up to ``max_refined`` codes.
+    The refined two-level bound is used up to ``max_refined`` codes. ``cancel`` stops CP-SAT,
+    and then :class:`~mastermind.core.cancel.Stopped` is raised.
 
     >>> from mastermind.core.game import Rules
     >>> bounds = game_bounds(CodeTable(Rules(3, 4)))
@@ -84,10 +91,10 @@ def game_bounds(
     if cpsat_time > 0 and table.n <= CPSAT_MAX_CODES:
         from mastermind.engines.models.cpsat_tree import worst_case_lower_bound
 
-        bound, _ = worst_case_lower_bound(table, bounds.worst, time_limit=cpsat_time, workers=workers)
-        from mastermind.core import cancel
-
-        if cancel.interrupted.is_set():  # Ctrl-C stopped CP-SAT (which returns): stop here too
-            raise KeyboardInterrupt
+        bound, _ = worst_case_lower_bound(
+            table, bounds.worst, time_limit=cpsat_time, workers=workers, cancel=cancel
+        )
+        if cancel is not None:  # cancelled, CP-SAT returns what it has: stop here too
+            cancel.check()
         bounds.cpsat_worst = bound
     return bounds

@@ -9,10 +9,11 @@ from typing import Any
 
 import numpy as np
 
+from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.tree import Stats, StrategyTree
-from mastermind.engines.result import Details, Result
+from mastermind.engines.result import Details, Result, Status
 
 
 @dataclass(frozen=True)
@@ -62,8 +63,8 @@ def model_result(
     return Result(
         rules=table.rules,
         objective=objective,
+        status=Status.of(proven=proven, found=value is not None),
         value=value,
-        proven=proven,
         lower_bound=bound,
         upper_bound=value,
         tree=tree,
@@ -120,7 +121,7 @@ def check_limits(time_limit: float, workers: int) -> None:
         raise MastermindError(f"workers must be at least 1, got {workers}")
 
 
-def make_solver(time_limit: float, workers: int, seed: int = 0):
+def make_solver(time_limit: float, workers: int, seed: int = 0) -> Any:
     """A CP-SAT solver with a wall-time limit, a worker count and a seed: the same seed and
     number of workers give the same answer (unless the time limit stops the search)."""
     from ortools.sat.python import cp_model
@@ -139,30 +140,29 @@ def make_solver(time_limit: float, workers: int, seed: int = 0):
     return solver
 
 
-POLL = 0.02  # seconds between looks at the stop flag while CP-SAT runs
+POLL = 0.02  # seconds between looks at the cancel token while CP-SAT runs
 
 
-def run_solver(solver, model) -> tuple[Any, str | None]:
-    """``solver.solve(model)``, stopped by Ctrl-C like by its time limit (within ``POLL``
-    seconds). Returns the status and ``"interrupted"`` when Ctrl-C stopped it, else None."""
-    from mastermind.core import cancel
-
-    flag = cancel.new_flag()
+def run_solver(solver: Any, model: Any, cancel: CancelToken | None = None) -> tuple[Any, str | None]:
+    """``solver.solve(model)``, stopped by ``cancel`` (within ``POLL`` seconds) as by its
+    time limit (``CpSolver.stop_search``). Returns the status and the token's reason when the
+    token stopped it, else None."""
+    token = CancelToken() if cancel is None else cancel
     done = threading.Event()
 
     def watch() -> None:
         # stop_search only reaches a running solve: ask again until it has ended
         while not done.wait(POLL):
-            if flag[0]:
-                cancel.winding_down.set()  # the presolve may take most of a second to notice
+            if token.cancelled:
+                token.wind_down()  # the presolve may take most of a second to notice
                 solver.stop_search()
 
     watcher = threading.Thread(target=watch, daemon=True, name="cpsat-stop")
-    with cancel.running(flag):
+    with token.running():
         watcher.start()
         try:
             status = solver.solve(model)
         finally:
             done.set()
             watcher.join()
-    return status, "interrupted" if flag[0] else None
+    return status, token.reason

@@ -22,6 +22,7 @@ import time
 
 import numpy as np
 
+from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.symmetry import canonical_first_guesses
@@ -64,12 +65,19 @@ def counting_static_bound(table: CodeTable, black_only: bool = False) -> int:
 
 
 def solve_static(
-    table: CodeTable, *, black_only: bool = False, time_limit: float = 60.0, workers: int = 1, seed: int = 0
+    table: CodeTable,
+    *,
+    black_only: bool = False,
+    time_limit: float = 60.0,
+    workers: int = 1,
+    cancel: CancelToken | None = None,
+    seed: int = 0,
 ) -> Result[ModelRun]:
     """Fewest guesses fixed in advance whose answers identify every secret.
 
-    ``value``: the best number found, ``lower_bound``: proven, ``details.guesses``: the guesses
-    (the same for the same ``seed``).
+    ``value``: the best number found, ``lower_bound``: proven, ``details.guesses``: the
+    guesses (the same for the same ``seed`` and ``workers``). ``cancel``: a token that stops
+    the solver as its time limit does.
     """
     from ortools.sat.python import cp_model
 
@@ -100,7 +108,7 @@ def solve_static(
     if clock.passed():
         return stopped_result(table, "static", least, start, why="time limit")
     solver = make_solver(clock.left(), workers, seed)
-    status, stopped = run_solver(solver, model)
+    status, stopped = run_solver(solver, model, cancel)
     seconds = time.perf_counter() - start
     name = solver.status_name(status)
     # a search stopped before its presolve ended reports a bound of 0: the counting bound holds

@@ -55,7 +55,7 @@ def _exit_with(parent: int) -> None:
     os._exit(1)
 
 
-def _serve(conn, parent: int) -> None:
+def _serve(conn: Any, parent: int) -> None:
     # Ctrl-C reaches the whole process group; the parent decides, and ends this process
     # (otherwise the child prints its own traceback beside the parent's one-line report)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -187,7 +187,7 @@ class TimedWorker:
     def __enter__(self) -> TimedWorker:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 

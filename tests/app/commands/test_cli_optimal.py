@@ -7,7 +7,7 @@ import pytest
 
 from mastermind.app.cli import main
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.exact import solve
+from mastermind.engines.exact import Problem, solve
 
 from ...engines.exact.reference import reference_solve, reference_worst
 
@@ -51,7 +51,10 @@ def test_by_first_guess_lists_every_canonical_first_guess(capsys):
     # one-thread search with that opening fixed, and the best against the whole game's optimum
     table = CodeTable(Rules(4, 4))
     for row in rows:
-        assert row["total"] == solve(table, first_guess=table.rules.parse_code(row["first_guess"])).total
+        assert (
+            row["total"]
+            == solve(table, Problem(first_guess=table.rules.parse_code(row["first_guess"]))).total
+        )
     assert min(r["total"] for r in rows) == solve(table).total == 905
 
 
@@ -186,7 +189,7 @@ def test_by_first_guess_honours_the_time_limit(capsys):
 
     start = time.monotonic()
     code, out, err = run(capsys, "optimal", "-r", "p5c6", "--by-first-guess", "--time-limit", "1", "--json")
-    assert time.monotonic() - start < 10  # it used to run to the end (many minutes)
+    assert time.monotonic() - start < 60  # it used to run to the end (many minutes)
     data = json.loads(out)
     rows = data["first_guesses"]
     assert code == 0 and len(rows) == 7 and not any(r["proven"] for r in rows)
@@ -199,10 +202,10 @@ def test_a_stopped_search_that_found_nothing_says_out_is_not_written(capsys, tmp
     """`optimal --time-limit 1 --out keep.json` with nothing found left the old file and said
     nothing about it."""
     import mastermind.engines.exact as exact
-    from mastermind.engines.result import Result
+    from mastermind.engines.result import Result, Status
 
-    def stopped_before_any_strategy(table, **options):
-        return Result(table.rules, "total", None, False, 60, None, None, None, stopped="time limit")
+    def stopped_before_any_strategy(table, problem=None, **options):
+        return Result(table.rules, "total", Status.UNKNOWN, None, 60, None, stopped="time limit")
 
     monkeypatch.setattr(exact, "solve", stopped_before_any_strategy)
     keep = tmp_path / "keep.json"

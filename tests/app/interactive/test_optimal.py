@@ -50,7 +50,7 @@ def test_off_the_tree_the_rest_is_solved_optimally(table34):
             continue
         cands = table34.all_codes[answers == a]
         used = sum(play_on(advisor, table34, cands, [(detour, a)], s) for s in cands.tolist())
-        assert used == exact.solve(table34, candidates=cands).total
+        assert used == exact.solve(table34, exact.Problem(candidates=cands)).total
     solves = advisor.solves
     assert solves == len(set(answers.tolist()) - {r.win_index})
     # back on the tree (as after undo) the stored optimal tree is used again, nothing re-solved

@@ -11,12 +11,12 @@ import threading
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from mastermind.app.cli import main
+from mastermind.core.cancel import CancelToken
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.exact import solve
+from mastermind.engines.exact import Execution, Tuning, solve
 from mastermind.engines.exact.search import INF, UNLIMITED
 from mastermind.engines.exact.solver import ExactSolver
 
@@ -88,13 +88,13 @@ def _depths(node, table):
 def test_backends_find_the_optimum(text, backend):
     table = CodeTable(Rules.parse(text))
     assert solve(table).total == OPTIMA[text]
-    result = solve(table, jobs=2, backend=backend, split_size=20)
+    result = solve(table, execution=Execution(jobs=2, backend=backend), tuning=Tuning(split_size=20))
     assert (result.total, result.proven, result.lower_bound) == (OPTIMA[text],) * 1 + (True, OPTIMA[text])
     assert result.counters.units > 1
     assert result.tree.stats(table).total == OPTIMA[text]
     # workers of their own load the kernels before the search's clock starts: timed apart
-    assert (result.startup_seconds is None) == (backend == "threads")
-    assert backend == "threads" or result.startup_seconds > 0
+    assert (result.details.startup_seconds is None) == (backend == "threads")
+    assert backend == "threads" or result.details.startup_seconds > 0
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +115,7 @@ def test_dask_batches_hand_each_unit_its_own_answer(local_cluster):
     and a failing unit fails alone."""
     import operator
 
-    from mastermind.engines.exact.cluster import DaskBackend
+    from mastermind.engines.exact.backends.dask import DaskBackend
 
     backend = DaskBackend(2, scheduler=local_cluster.scheduler_address)
     try:
@@ -131,30 +131,38 @@ def test_dask_batches_hand_each_unit_its_own_answer(local_cluster):
 
 
 @pytest.mark.integration
-def test_a_stopped_run_stops_its_units_on_a_cluster_that_goes_on(local_cluster):
+def test_a_stopped_run_stops_its_units_on_a_cluster_that_goes_on(local_cluster, tmp_path):
     """A cluster given by address outlives the run: its workers are told to stop the run's
-    units (their flag), not left to run them to the end."""
+    units (their flag), not left to run them to the end (60 s here). Each unit is stopped once
+    it says it runs (a file of its own), however long the cluster took to start it."""
     import time as clock
 
-    from mastermind.engines.exact.cluster import DaskBackend
+    from mastermind.engines.exact.backends.dask import DaskBackend
 
-    def until_stopped(run_id):  # as a unit polls its run's flag
+    def until_stopped(run_id, started):  # as a unit polls its run's flag
         from mastermind.engines.exact.units import run_flag
 
+        open(started, "w").close()
         start = clock.perf_counter()
         while not run_flag(run_id)[0] and clock.perf_counter() - start < 60:
             clock.sleep(0.01)
         return clock.perf_counter() - start
 
+    def wait_until_running(*names):
+        while not all((tmp_path / name).exists() for name in names):
+            clock.sleep(0.01)
+
     backend = DaskBackend(2, scheduler=local_cluster.scheduler_address)
     try:
-        running = [backend.submit(until_stopped, "run-a") for _ in range(2)]
-        other = backend.submit(until_stopped, "run-b")  # sent ahead: waits for a thread
-        clock.sleep(1.0)
+        running = [backend.submit(until_stopped, "run-a", str(tmp_path / f"a{k}")) for k in range(2)]
+        other = backend.submit(until_stopped, "run-b", str(tmp_path / "b"))  # sent ahead: waits for a thread
+        wait_until_running("a0", "a1")
+        assert not (tmp_path / "b").exists()
         backend.stop_run("run-a")
-        assert all(f.result(timeout=30) < 10 for f in running)
+        assert all(f.result(timeout=120) < 30 for f in running)
+        wait_until_running("b")
         backend.stop_run("run-b")
-        assert other.result(timeout=30) < 10
+        assert other.result(timeout=120) < 30
     finally:
         backend.close()
 
@@ -163,7 +171,8 @@ def test_a_stopped_run_stops_its_units_on_a_cluster_that_goes_on(local_cluster):
 @pytest.mark.integration
 def test_a_local_dask_cluster_finds_the_optimum(local_cluster, text):
     table = CodeTable(Rules.parse(text))
-    result = solve(table, backend="dask", scheduler=local_cluster.scheduler_address, split_size=20)
+    execution = Execution(backend="dask", scheduler=local_cluster.scheduler_address)
+    result = solve(table, execution=execution, tuning=Tuning(split_size=20))
     assert (result.total, result.proven) == (OPTIMA[text], True)
     assert result.tree.stats(table).total == OPTIMA[text]
 
@@ -171,7 +180,11 @@ def test_a_local_dask_cluster_finds_the_optimum(local_cluster, text):
 @pytest.mark.integration
 def test_dask_backend_starts_its_own_cluster():
     pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
-    result = solve(CodeTable(Rules.parse("p3c5n")), backend="dask", jobs=2, split_size=20)
+    result = solve(
+        CodeTable(Rules.parse("p3c5n")),
+        execution=Execution(jobs=2, backend="dask"),
+        tuning=Tuning(split_size=20),
+    )
     assert result.total == 196
 
 
@@ -219,7 +232,7 @@ def test_a_dead_worker_has_its_units_run_again(monkeypatch, tmp_path, backend):
     the optimum unchanged."""
     if backend == "dask":
         pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
-    from mastermind.engines.exact import parallel, units
+    from mastermind.engines.exact import dispatch, units
 
     marker = str(tmp_path / "killed")
     real = units.run_unit
@@ -230,9 +243,9 @@ def test_a_dead_worker_has_its_units_run_again(monkeypatch, tmp_path, backend):
             os.kill(os.getpid(), signal.SIGKILL)
         return real(problem, run_id, unit)
 
-    monkeypatch.setattr(parallel, "run_unit", dying)
+    monkeypatch.setattr(dispatch, "run_unit", dying)
     table = CodeTable(Rules.parse("p4c5"))
-    result = solve(table, jobs=2, backend=backend, split_size=100)
+    result = solve(table, execution=Execution(jobs=2, backend=backend), tuning=Tuning(split_size=100))
     assert os.path.exists(marker) and (result.total, result.proven) == (2463, True)
 
 
@@ -245,7 +258,7 @@ def test_workers_that_join_a_running_cluster_get_units(monkeypatch):
     import operator
     import time as clock
 
-    from mastermind.engines.exact import cluster as dask_backend
+    from mastermind.engines.exact.backends import dask as dask_backend
 
     monkeypatch.setattr(dask_backend, "WORKER_LOOK", 0.0)
     with distributed.LocalCluster(
@@ -286,18 +299,16 @@ def test_a_unit_sent_ahead_is_taken_back_for_an_idle_worker(local_cluster):
     the long unit's worker is taken back and run by the other worker as soon as it is idle."""
     import time as clock
 
-    from mastermind.engines.exact.cluster import DaskBackend
+    from mastermind.engines.exact.backends.dask import DaskBackend
 
     backend = DaskBackend(2, scheduler=local_cluster.scheduler_address)
     try:
-        start = clock.perf_counter()
-        slow = backend.submit(clock.sleep, 4.0)
+        slow = backend.submit(clock.sleep, 8.0)
         quick = [backend.submit(clock.sleep, 0.2) for _ in range(2)]
         for future in quick:
             future.result(timeout=60)
-        waited = clock.perf_counter() - start
+        assert not slow.done()  # not behind the long unit: both short ones ran while it did
         slow.result(timeout=60)
-        assert waited < 3.0  # not behind the 4 s unit
     finally:
         backend.close()
 
@@ -387,8 +398,8 @@ def test_a_killed_run_resumes_from_its_checkpoint(tmp_path):
 class _StopAfter:
     """A progress object that stops the search after ``n`` work units."""
 
-    def __init__(self, flag, n: int) -> None:
-        self.flag, self.n, self.seen = flag, n, 0
+    def __init__(self, token, n: int) -> None:
+        self.token, self.n, self.seen = token, n, 0
 
     def start(self, total, description=""):
         pass
@@ -396,7 +407,13 @@ class _StopAfter:
     def advance(self, n=1):
         self.seen += n
         if self.seen >= self.n:
-            self.flag[0] = 1
+            self.token.cancel()
+
+
+def _cancelled() -> CancelToken:
+    token = CancelToken()
+    token.cancel()
+    return token
 
 
 def test_a_run_stopped_before_its_first_unit_reports_what_its_checkpoint_proved(tmp_path):
@@ -404,17 +421,17 @@ def test_a_run_stopped_before_its_first_unit_reports_what_its_checkpoint_proved(
     # reuse, yet the bounds its checkpoint's runs proved still hold
     table = CodeTable(Rules(4, 6))
     folder = str(tmp_path / "ck")
-    flag = np.zeros(1, dtype=np.uint8)
-    first = solve(table, checkpoint=folder, stop=flag, progress=_StopAfter(flag, 3))
+    token = CancelToken()
+    first = solve(table, execution=Execution(checkpoint=folder), cancel=token, progress=_StopAfter(token, 3))
     floor = 2 * table.n - 1  # every secret needs a guess, all but one a second
     assert not first.proven and first.lower_bound > floor
-    again = solve(table, checkpoint=folder, stop=np.ones(1, dtype=np.uint8))
+    again = solve(table, execution=Execution(checkpoint=folder), cancel=_cancelled())
     assert not again.proven and again.counters.units == 0
     assert again.lower_bound == first.lower_bound and again.upper_bound == first.upper_bound
     # a finished run keeps the optimum: a rerun stopped at once still has it, with its strategy
     folder = str(tmp_path / "p4c5")
-    assert solve(CodeTable(Rules(4, 5)), checkpoint=folder).total == 2463
-    again = solve(CodeTable(Rules(4, 5)), checkpoint=folder, stop=np.ones(1, dtype=np.uint8))
+    assert solve(CodeTable(Rules(4, 5)), execution=Execution(checkpoint=folder)).total == 2463
+    again = solve(CodeTable(Rules(4, 5)), execution=Execution(checkpoint=folder), cancel=_cancelled())
     assert again.proven and again.total == 2463 and again.tree is not None
 
 
@@ -440,14 +457,15 @@ def test_checkpoint_bounds_keep_the_best_of_every_run_and_refuse_damage(tmp_path
 @pytest.mark.parametrize("text", ["p3c4", "p4c4", "p3c5n", "p4c6"])
 def test_the_roots_two_level_bounds_never_exceed_a_guess_s_optimum(text):
     from mastermind.engines.exact import solve_by_first_guess
-    from mastermind.engines.exact.parallel import make_driver
+    from mastermind.engines.exact.backends import ThreadBackend
+    from mastermind.engines.exact.toplevel import TopSearch
 
     table = CodeTable(Rules.parse(text))
     solver = ExactSolver(table)
-    driver = make_driver(solver)
-    plan = driver._plan(solver.cands, UNLIMITED, solver.group)
-    floors = dict(driver.ordered_guesses(solver.cands, UNLIMITED, solver.group, plan, 0))
-    driver.backend.close()
+    top = TopSearch(solver, ThreadBackend(1))
+    plan = top._plan(solver.cands, UNLIMITED, solver.group)
+    floors = dict(top.ordered_guesses(solver.cands, UNLIMITED, solver.group, plan, 0))
+    top.backend.close()
     optimum = {r.first_guess: r.total for r in solve_by_first_guess(table)}
     assert floors and all(floors[g] <= optimum[g] for g in floors)
     # the second level bounds at least one guess above the first level
@@ -458,17 +476,17 @@ def test_a_run_stopped_once_planned_reports_the_two_level_bound():
     from mastermind.engines.models.bounds import lookahead_total_bound
 
     table = CodeTable(Rules(5, 6))
-    flag = np.zeros(1, dtype=np.uint8)
+    token = CancelToken()
 
     class StopWhenPlanned:
         def start(self, total, description=""):
             if total is not None:  # the units are counted: the root and its classes are planned
-                flag[0] = 1
+                token.cancel()
 
         def advance(self, n=1):
             pass
 
-    result = solve(table, stop=flag, progress=StopWhenPlanned())
+    result = solve(table, execution=Execution(units=True), cancel=token, progress=StopWhenPlanned())
     assert not result.proven and result.counters.units == 0
     assert result.lower_bound > lookahead_total_bound(table, 1)
 
@@ -548,10 +566,9 @@ def test_ctrl_c_stops_a_big_solve_with_bounds(backend):
     if backend == "dask":
         pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
     proc = cli("optimal", "-r", "p5c6", "--progress", "json", "--backend", backend, "-j", "2")
-    for line in proc.stderr:
-        if 'work units"' in line:
+    for line in proc.stderr:  # Ctrl-C once the first unit is done: the workers are busy
+        if line.startswith('{"event":"unit"'):
             break
-    time.sleep(0.5)
     start = time.monotonic()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
@@ -576,13 +593,13 @@ def test_json_progress_ends_with_the_final_bounds(capsys):
 
 
 def test_units_are_counted_when_they_finish_not_when_collected():
-    """A unit that finishes while the driver waits for an earlier, longer one shows on the
+    """A unit that finishes while the search waits for an earlier, longer one shows on the
     progress line at once (a 1-worker run of 6x7n once showed nothing for 29 minutes)."""
     from concurrent.futures import Future
 
     from mastermind.engines.exact.backends import Backend
-    from mastermind.engines.exact.parallel import Driver
-    from mastermind.engines.exact.units import Outcome
+    from mastermind.engines.exact.toplevel import TopSearch
+    from mastermind.engines.exact.units import UnitResult
 
     class HeldBackend(Backend):  # futures that the test completes
         name = "held"
@@ -608,26 +625,26 @@ def test_units_are_counted_when_they_finish_not_when_collected():
 
     solver = ExactSolver(CodeTable(Rules.parse("p3c4")))
     lines, backend = Lines(), HeldBackend()
-    driver = Driver(solver, backend, progress=lines)
+    units = TopSearch(solver, backend, progress=lines).units
     group = solver.group
-    long_unit = driver.submit(solver.cands[:20], UNLIMITED, INF, group, None, 10)
-    short_unit = driver.submit(solver.cands[20:25], UNLIMITED, INF, group, None, 5)
-    backend.futures[1].set_result(Outcome(12, True, None, nodes=7))
-    driver._take_finished()
+    long_unit = units.submit(solver.cands[:20], UNLIMITED, INF, group, None, 10)
+    short_unit = units.submit(solver.cands[20:25], UNLIMITED, INF, group, None, 5)
+    backend.futures[1].set_result(UnitResult(12, True, None, nodes=7))
+    units.take_finished()
     assert [u["unit"]["size"] for u in lines.units] == [5]  # before the long one is collected
-    backend.futures[0].set_result(Outcome(30, True, None, nodes=9))
-    driver.collect(long_unit)
-    driver.collect(short_unit)  # already counted: not twice
+    backend.futures[0].set_result(UnitResult(30, True, None, nodes=9))
+    units.collect(long_unit)
+    units.collect(short_unit)  # already counted: not twice
     assert [u["unit"]["size"] for u in lines.units] == [5, 20]
     assert [u["done"] for u in lines.units] == [1, 2]
-    assert driver.counters.nodes == 16
+    assert units.counters.nodes == 16
 
 
 def test_units_sent_ahead_are_the_ones_the_search_asks_for():
-    """The driver sends the next expanded sets' first class units ahead of time; each is
+    """The search sends the next expanded sets' first class units ahead of time; each is
     then asked for with the same key and budget, so nothing runs twice and the optimum holds."""
     from mastermind.engines.exact.backends import ThreadBackend
-    from mastermind.engines.exact.parallel import Driver
+    from mastermind.engines.exact.toplevel import TopSearch
 
     class Counting(ThreadBackend):
         def __init__(self, jobs):
@@ -641,32 +658,58 @@ def test_units_sent_ahead_are_the_ones_the_search_asks_for():
     table = CodeTable(Rules.parse("p4c5"))
     solver = ExactSolver(table)
     backend = Counting(2)
-    driver = Driver(solver, backend, split_size=40)
+    top = TopSearch(solver, backend, tuning=Tuning(split_size=40))
     ahead = []
-    send_ahead = driver._send_ahead
+    send_ahead = top._send_ahead
 
     def spy(*args):
-        before = len(driver._ahead)
+        before = len(top.units._ahead)
         send_ahead(*args)
-        ahead.append(len(driver._ahead) - before)
+        ahead.append(len(top.units._ahead) - before)
 
-    driver._send_ahead = spy
+    top._send_ahead = spy
     try:
-        answer = driver.run(solver.cands, UNLIMITED)
+        answer = top.run(solver.cands, UNLIMITED)
     finally:
         backend.close()
     assert answer.proven and answer.value == OPTIMA["p4c5"]
     assert sum(ahead) > 0  # some units did go out ahead
     # every unit sent was collected once: each one sent ahead was asked for, none went twice
-    assert backend.sent == driver.counters.units
+    assert backend.sent == top.counters.units
+
+
+def test_the_top_level_search_runs_the_root_under_a_finite_budget_again_and_again():
+    """An anytime loop raises a budget step by step on one search: each run answers "exact
+    value below the budget" (with its tree) or "proven at least the budget"."""
+    from mastermind.core.tree import StrategyTree
+    from mastermind.engines.exact.backends import ThreadBackend
+    from mastermind.engines.exact.toplevel import TopSearch
+
+    table = CodeTable(Rules.parse("p4c5"))
+    solver = ExactSolver(table)
+    backend = ThreadBackend(2)
+    top = TopSearch(solver, backend, tuning=Tuning(split_size=40))
+    try:
+        for budget in (2000, 2463, 2464, 3000):
+            answer = top.run(solver.cands, UNLIMITED, budget)
+            assert answer.proven
+            if budget <= OPTIMA["p4c5"]:
+                assert answer.value >= budget and answer.tree is None
+            else:
+                assert answer.value == OPTIMA["p4c5"] and answer.tree is not None
+                tree = StrategyTree(table.rules, answer.tree)
+                assert tree.depths(table, table.all_codes).sum() == OPTIMA["p4c5"]
+    finally:
+        backend.close()
 
 
 def test_a_stopped_search_counts_only_the_units_it_settled():
     """The progress said 157/157 at the end of a stopped run where the report said 83: the
     units the search never reached were counted as done."""
-    from mastermind.core import cancel
+    from mastermind.core.cancel import CancelToken
+    from mastermind.engines.exact import Execution
 
-    flag = cancel.new_flag()
+    token = CancelToken()
 
     class StopAfterThree:
         def __init__(self):
@@ -682,13 +725,13 @@ def test_a_stopped_search_counts_only_the_units_it_settled():
         def report(self, fields):
             self.lines.append(fields)
             if sum(1 for line in self.lines if "unit" in line) >= 3:
-                flag[0] = 1  # as a time limit or Ctrl-C would
+                token.cancel()  # as a time limit or Ctrl-C would
 
         def finish(self, fields):
             self.end = fields
 
     bar = StopAfterThree()
-    result = solve(CodeTable(Rules.parse("p4c7")), jobs=2, progress=bar, stop=flag)
+    result = solve(CodeTable(Rules.parse("p4c7")), execution=Execution(jobs=2), progress=bar, cancel=token)
     assert not result.proven
     end = bar.end
     assert end["done"] < end["total"]  # the units not reached are not done

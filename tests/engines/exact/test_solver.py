@@ -8,7 +8,8 @@ import pytest
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.exact import solve, solve_by_first_guess
+from mastermind.engines.exact import Execution, Problem, Tuning, solve, solve_by_first_guess
+from mastermind.engines.result import Status
 
 from .reference import reference_cost, reference_solve, reference_worst
 
@@ -67,20 +68,20 @@ def test_p4c6_optimal_total_is_5625(p4c6):
     assert round(result.average, 4) == 4.3403
     check_tree(p4c6, result)
     assert result.nodes > 0
-    # the same with a progress bar (one budgeted search per first guess) and on two threads
-    assert solve(p4c6, progress=_Recorder()).total == 5625
-    assert check_tree(p4c6, solve(p4c6, jobs=2)).total == 5625
+    # the same as work units (with a progress bar) and on two threads
+    assert solve(p4c6, execution=Execution(units=True), progress=_Recorder()).total == 5625
+    assert check_tree(p4c6, solve(p4c6, execution=Execution(jobs=2))).total == 5625
 
 
 def test_p4c6_worst_case_is_5(p4c6):
-    result = solve(p4c6, objective="worst")
+    result = solve(p4c6, Problem(objective="worst"))
     assert result.worst == 5
     assert result.total == 5626  # the best total among strategies that never need a sixth guess
     check_tree(p4c6, result)
 
 
 def test_p4c6_max_guesses_5_gives_5626(p4c6):
-    result = solve(p4c6, max_guesses=5)
+    result = solve(p4c6, Problem(max_guesses=5))
     assert (result.total, result.worst) == (5626, 5)
     check_tree(p4c6, result)
 
@@ -88,7 +89,7 @@ def test_p4c6_max_guesses_5_gives_5626(p4c6):
 def _check_against_reference(text, **kw):
     table = table_of(text)
     value, _ = reference_solve(table, **kw)
-    result = solve(table, **kw)
+    result = solve(table, Problem(**kw))
     assert result.total == value, kw
     stats = check_tree(table, result)
     if kw.get("objective") == "worst":
@@ -108,9 +109,8 @@ def test_small_games_agree_with_exhaustive_search(text):
     # a cap at the optimal worst case, and one guess above it
     _check_against_reference(text, max_guesses=worst.worst)
     _check_against_reference(text, max_guesses=worst.worst + 1, pool="consistent")
-    if worst.worst > 1:
-        with pytest.raises(MastermindError, match="within"):
-            solve(table, max_guesses=worst.worst - 1)
+    if worst.worst > 1:  # an answer, not an error
+        assert solve(table, Problem(max_guesses=worst.worst - 1)).status is Status.NO_STRATEGY
     assert plain.total <= worst.total
 
 
@@ -141,7 +141,7 @@ def test_random_integer_weights_agree_with_exhaustive_search(text, seed):
         expect = reference_cost(
             table, range(table.n), kw.get("max_guesses"), pool=kw.get("pool", "all"), weights=weights
         )
-        result = solve(table, weights=weights, **kw)
+        result = solve(table, Problem(weights=weights, **kw))
         assert result.total == expect
         check_tree(table, result)
         assert result.total == int((weights * result.tree.depths(table)).sum())
@@ -155,7 +155,7 @@ def test_random_float_weights_agree_with_exhaustive_search(text, seed):
     rng = np.random.default_rng(100 + seed)
     weights = rng.random(table.n) * (rng.random(table.n) > 0.2)  # some zero weights
     expect = reference_cost(table, range(table.n), weights=weights)
-    result = solve(table, weights=weights)
+    result = solve(table, Problem(weights=weights))
     assert math.isclose(result.total, expect, rel_tol=1e-12)
     assert math.isclose(result.average, expect / weights.sum(), rel_tol=1e-12)
     check_tree(table, result)
@@ -165,10 +165,10 @@ def test_equal_weights_are_the_plain_search_scaled():
     table = table_of("p3c4n")
     plain = solve(table)
     for w in (1, 3):
-        result = solve(table, weights=np.full(table.n, w))
+        result = solve(table, Problem(weights=np.full(table.n, w)))
         assert result.total == w * plain.total
         assert result.nodes == plain.nodes  # the same search, not a weighted one
-    zero = solve(table, weights=np.zeros(table.n))
+    zero = solve(table, Problem(weights=np.zeros(table.n)))
     assert zero.total == 0 and zero.stats.secrets == table.n
 
 
@@ -179,7 +179,7 @@ def test_candidate_subsets_agree_with_exhaustive_search(seed):
     cands = np.sort(rng.choice(table.n, size=int(rng.integers(4, 20)), replace=False))
     weights = rng.integers(1, 4, size=table.n) if seed % 2 else None
     expect = reference_cost(table, cands, weights=weights)
-    result = solve(table, candidates=cands, weights=weights)
+    result = solve(table, Problem(candidates=cands, weights=weights))
     assert result.total == expect
     check_tree(table, result, cands)
 
@@ -196,7 +196,7 @@ def test_first_guess_and_by_first_guess(text):
             reference_cost(table, np.flatnonzero(answers == a)) for a in np.unique(answers) if a != win
         )
         assert r.total == expect
-        assert solve(table, first_guess=r.first_guess).total == expect
+        assert solve(table, Problem(first_guess=r.first_guess)).total == expect
         assert r.tree.root.guess == r.first_guess
         check_tree(table, r)
 
@@ -205,7 +205,7 @@ def test_first_guess_and_by_first_guess(text):
 def test_tie_break_prefers_smaller_worst_case(text):
     table = table_of(text)
     plain = solve(table)
-    tied = solve(table, tie_break=True)
+    tied = solve(table, Problem(tie_break=True))
     assert tied.total == plain.total
     # the smallest worst case among optimal strategies, by the exhaustive search
     d = 1
@@ -219,7 +219,7 @@ def test_tie_break_prefers_smaller_worst_case(text):
 @pytest.mark.parametrize("text", ["p3c3", "p2c4", "p3c4n"])
 def test_tie_break_counts_fewest_secrets_at_worst_case(text):
     table = table_of(text)
-    tied = solve(table, tie_break=True)
+    tied = solve(table, Problem(tie_break=True))
     # exhaustive: with d the smallest worst case of an optimal strategy, a guess costs
     # N + 1 and a secret solved by the d-th guess one more
     n = table.n
@@ -231,7 +231,7 @@ def test_tie_break_counts_fewest_secrets_at_worst_case(text):
 def test_parallel_jobs_give_the_same_optimum():
     table = table_of("p4c4")
     one = solve(table)
-    two = solve(table, jobs=2)
+    two = solve(table, execution=Execution(jobs=2))
     assert two.total == one.total
     check_tree(table, two)
 
@@ -247,30 +247,28 @@ def test_parallel_splits_agree_with_one_thread(text, split_size, split_depth, sp
     set before sibling results are known; at a big root every guess expanded) finds the
     one-thread optimum and a true tree, and runs or cuts every unit it counted."""
     from mastermind.engines.exact.backends import ThreadBackend
-    from mastermind.engines.exact.parallel import Driver
     from mastermind.engines.exact.search import INF, UNLIMITED
     from mastermind.engines.exact.solver import ExactSolver
+    from mastermind.engines.exact.toplevel import TopSearch
 
     table = table_of(text)
-    try:
-        one = solve(table, max_guesses=max_guesses, pool=pool)
-    except MastermindError:
-        one = None
-    solver = ExactSolver(table, pool=pool)
+    one = solve(table, Problem(max_guesses=max_guesses, pool=pool))
+    solver = ExactSolver(table, Problem(pool=pool))
     backend = ThreadBackend(2)
-    driver = Driver(solver, backend, split_size=split_size, split_depth=split_depth, spread_size=spread_size)
+    tuning = Tuning(split_size=split_size, split_depth=split_depth, spread_size=spread_size)
+    top = TopSearch(solver, backend, tuning=tuning)
     try:
         r = UNLIMITED if max_guesses is None else max_guesses
-        answer = driver.run(solver.cands, r, INF, solver.group)
+        answer = top.run(solver.cands, r, INF, solver.group)
     finally:
         backend.close()
     assert answer.proven
-    assert driver.done == driver.total  # every planned unit ran or was cut
-    if one is None:
-        assert answer.value == INF and answer.node is None
+    assert top.reporter.done == top.reporter.total  # every planned unit ran or was cut
+    if one.status is Status.NO_STRATEGY:
+        assert answer.value == INF and answer.tree is None
         return
     assert answer.value == one.total
-    result = solver.result(answer.node, objective="total", max_guesses=max_guesses, start=0.0)
+    result = solver.result(answer.tree, start=0.0)
     assert result.total == one.total
     assert max_guesses is None or result.worst <= max_guesses
 
@@ -305,7 +303,7 @@ def test_a_restricted_root_bounds_subsets_by_every_guess():
     guess = int(table.rules.parse_code(table.rules.code_text(12)))
     exact = solver.new_search().solve(sub, 10**6, math.inf, group, only=[guess])
     # 497 is the same subproblem solved through the public entry point (no budget to refute)
-    assert exact == solve(table, candidates=sub, first_guess=guess).total == 497
+    assert exact == solve(table, Problem(candidates=sub, first_guess=guess)).total == 497
     assert solver.new_search().solve(sub, 10**6, exact + 1, group, only=[guess]) == exact
 
 
@@ -323,7 +321,7 @@ def test_a_restricted_root_bounds_subsets_by_every_guess():
 )
 def test_bad_input_is_a_one_line_error(kw, message):
     with pytest.raises(MastermindError, match=message):
-        solve(table_of("p3c3"), **kw)
+        solve(table_of("p3c3"), Problem(**kw))
 
 
 def test_needs_the_full_score_table():
@@ -346,17 +344,16 @@ class _Recorder:
 @pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("kw", [{}, {"max_guesses": 4}, {"objective": "worst"}])
 def test_progress_reporting_leaves_the_optimum_unchanged(text, jobs, kw):
-    """With a progress bar the search runs one budgeted search per first guess (one thread)
-    or reports each job (several): same optimum, and the bar moves."""
+    """With a progress bar the search runs as work units (the plain total; the other problems
+    in this thread): same optimum, and the bar moves."""
     table = table_of(text)
-    try:
-        plain = solve(table, **kw)
-    except MastermindError:
-        with pytest.raises(MastermindError):
-            solve(table, progress=_Recorder(), jobs=jobs, **kw)
+    units = Execution(jobs=jobs, units=True)
+    plain = solve(table, Problem(**kw))
+    if plain.status is Status.NO_STRATEGY:
+        assert solve(table, Problem(**kw), execution=units, progress=_Recorder()).status is Status.NO_STRATEGY
         return
     bar = _Recorder()
-    shown = solve(table, progress=bar, jobs=jobs, **kw)
+    shown = solve(table, Problem(**kw), execution=units, progress=bar)
     assert (shown.total, shown.worst) == (plain.total, plain.worst)
     check_tree(table, shown)
     assert bar.starts and bar.advanced > 0
@@ -365,18 +362,17 @@ def test_progress_reporting_leaves_the_optimum_unchanged(text, jobs, kw):
 def test_building_a_tree_whose_search_is_stopped_raises_stopped_not_a_wrong_tree():
     """A subset the memo lacks is searched while the tree is built; once stopped, that search
     yields lower bounds only, so the build must stop too (not assert or return a tree)."""
-    from mastermind.core import cancel
+    from mastermind.core.cancel import CancelToken, Stopped
     from mastermind.engines.exact.solver import ExactSolver
 
     solver = ExactSolver(CodeTable(Rules(3, 4)))
-    flag = cancel.new_flag()
-    search = solver.new_search(stop=flag)
-    flag[0] = 1
-    with pytest.raises(cancel.Stopped):
+    token = CancelToken()
+    search = solver.new_search(cancel=token)
+    token.cancel()
+    with pytest.raises(Stopped):
         search.build(solver.cands, 10)
-    with pytest.raises(cancel.Stopped):  # a stopped search's root guess (-1), as the tie-break's
+    with pytest.raises(Stopped):  # a stopped search's root guess (-1), as the tie-break's
         search.build(solver.cands, 10, guess=-1)
-    flag[0] = 0
-    fresh = solver.new_search(stop=flag)
+    fresh = solver.new_search(cancel=CancelToken())
     value = fresh.solve(solver.cands, 10, math.inf)
     assert value == 206 and fresh.build(solver.cands, 10) is not None

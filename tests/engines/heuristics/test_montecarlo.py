@@ -89,27 +89,62 @@ def test_a_guess_that_never_splits_is_refused(p4c6):
         monte_carlo(Stubborn(), 5, seed=0)
 
 
-def test_a_stop_flag_ends_the_run_with_the_games_finished():
-    import numpy as np
-
+def test_a_cancel_ends_the_run_with_the_games_finished():
+    from mastermind.core.cancel import CancelToken
     from mastermind.core.game import CodeTable, Rules
     from mastermind.engines.heuristics.strategies import ScoredStrategy
 
-    flag = np.zeros(1, dtype=np.uint8)
+    token = CancelToken()
     played: list[int] = []
 
     class StopAfterThree(ScoredStrategy):
         def next_guess(self, cands, history):
             if len(played) == 3:
-                flag[0] = 1
+                token.cancel()
             return super().next_guess(cands, history)
 
     strategy = StopAfterThree("minimax", CodeTable(Rules(3, 4)))
     strategy.deterministic = False  # asked at every position, so it sees the third game end
-    result = monte_carlo(strategy, 50, seed=1, stop=flag, played=played)
+    result = monte_carlo(strategy, 50, seed=1, cancel=token, played=played)
     assert result.games == 4 == len(played) and sum(result.histogram) == 4  # the fourth is finished
     full = monte_carlo(ScoredStrategy("minimax", CodeTable(Rules(3, 4))), 4, seed=1)
     assert result.histogram == full.histogram  # the same secrets, in the same order
+
+
+def test_a_cancel_stops_playing_every_secret():
+    from mastermind.core.cancel import CancelToken, Stopped
+    from mastermind.core.game import CodeTable, Rules
+    from mastermind.engines.heuristics import play_all, solve
+    from mastermind.engines.heuristics.strategies import ScoredStrategy, SimpleStrategy
+
+    table = CodeTable(Rules(3, 4))
+    token = CancelToken()
+    asked = []
+
+    class Counting(ScoredStrategy):
+        def next_guess(self, cands, history=()):
+            asked.append(len(cands))
+            if len(asked) == 3:
+                token.cancel()
+            return super().next_guess(cands, history)
+
+    with pytest.raises(Stopped):
+        play_all(Counting("minimax", table), cancel=token)
+    assert len(asked) == 3  # nothing asked once cancelled
+
+    class FirstCandidate:  # no shortcuts: the general recorder (core.tree.build_tree)
+        name = "first"
+
+        def __init__(self):
+            self.table = table
+
+        def next_guess(self, cands, history=()):
+            return int(cands[0])
+
+    with pytest.raises(Stopped):
+        solve(FirstCandidate(), cancel=token)
+    whole = play_all(FirstCandidate(), cancel=CancelToken()).stats(table).total
+    assert whole == solve(SimpleStrategy(table)).value  # (simple: the first candidate, too)
 
 
 def test_secrets_are_drawn_as_the_games_are_played():
@@ -117,22 +152,23 @@ def test_secrets_are_drawn_as_the_games_are_played():
     secret drawn, and an array of guesses per game, up front."""
     import tracemalloc
 
+    from mastermind.core.cancel import CancelToken
     from mastermind.core.game import CodeTable, Rules
     from mastermind.engines.heuristics.strategies import SimpleStrategy
 
     strategy = SimpleStrategy(CodeTable(Rules(2, 3)))
-    stop = np.zeros(1, dtype=np.uint8)
+    token = CancelToken()
     played = []
 
-    class StopAfter:  # the stop flag set after some games, as a time limit would
+    class StopAfter:  # the token cancelled after some games, as a time limit would
         def append(self, guesses):
             played.append(guesses)
             if len(played) == 1000:
-                stop[0] = 1
+                token.cancel("time limit")
 
     tracemalloc.start()
     try:
-        result = monte_carlo(strategy, 10**7, seed=1, stop=stop, played=StopAfter())
+        result = monte_carlo(strategy, 10**7, seed=1, cancel=token, played=StopAfter())
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from mastermind.core.game import CodeTable, Feedback, Rules
-from mastermind.engines.exact import solve
+from mastermind.engines.exact import Problem, solve
 from mastermind.engines.heuristics import play_all
 from mastermind.engines.models.bounds import (
     counting_worst_bound,
@@ -141,7 +141,7 @@ def test_refined_two_level_bound_p4c6_beats_the_published_one(p4c6):
 def test_every_bound_is_below_the_exact_optimum(pegs, colors):
     table = CodeTable(Rules(pegs, colors))
     total = solve(table)
-    worst = solve(table, objective="worst").worst
+    worst = solve(table, Problem(objective="worst")).worst
     assert total.proven
     n = table.n
     _, mu = knuth_first_guess(table)
@@ -164,7 +164,7 @@ def test_every_bound_is_below_the_exact_optimum(pegs, colors):
     plain = lookahead_totals_by_first_guess(table, 2)
     refined = lookahead_totals_by_first_guess(table, 2, refined=True)
     for g, bound in plain.items():
-        assert bound <= refined[g] <= solve(table, first_guess=g).total
+        assert bound <= refined[g] <= solve(table, Problem(first_guess=g)).total
 
 
 def test_three_level_bound_below_optimum_on_tiny_games():
@@ -189,13 +189,13 @@ def test_refined_bound_uses_the_branching_of_the_set():
     most = max(len({table.feedback(int(s), g) for s in perms} - {Feedback(3, 0)}) for g in range(table.n))
     assert most == 3
     assert refined == perfect_tree_value(6, most) == 13  # 1 + 3 * 2 + 2 * 3
-    assert refined <= solve(table, candidates=perms).total
+    assert refined <= solve(table, Problem(candidates=perms)).total
 
 
 def test_bounds_on_a_subset():
     table = CodeTable(Rules(3, 3))
     cands = np.flatnonzero(table.scores[0] == table.scores[0, 5])
-    assert lookahead_total_bound(table, 2, candidates=cands) <= solve(table, candidates=cands).total
+    assert lookahead_total_bound(table, 2, candidates=cands) <= solve(table, Problem(candidates=cands)).total
 
 
 def test_knuth_worst_case_respects_crude_bound():

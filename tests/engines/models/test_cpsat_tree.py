@@ -4,7 +4,7 @@ import pytest
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.exact import solve
+from mastermind.engines.exact import Problem, solve
 from mastermind.engines.models.bounds import lookahead_total_bound
 from mastermind.engines.models.cpsat_tree import depth_feasible, solve_tree, worst_case_lower_bound
 
@@ -39,7 +39,7 @@ def test_games_without_repetition(rules):
 @pytest.mark.parametrize("pegs,colors", TINY + [(3, 3), (4, 2), (2, 5)])
 def test_depth_infeasibility_proves_the_worst_case(pegs, colors):
     table = CodeTable(Rules(pegs, colors))
-    worst = solve(table, objective="worst").worst
+    worst = solve(table, Problem(objective="worst")).worst
     # exhaustive references: the tree enumeration up to 16 codes, the plain minimax search above
     expected = reference_optimum(table)[1] if table.n <= 16 else reference_worst(table, range(table.n))
     assert worst == expected
@@ -67,7 +67,7 @@ def test_depth_limited_total_matches_reference():
     table = CodeTable(Rules(2, 5))
     ref4 = reference_optimum(table, 4)[0]
     assert ref4 < INF
-    assert solve(table, max_guesses=4).total == ref4
+    assert solve(table, Problem(max_guesses=4)).total == ref4
     result = solve_tree(table, 4, time_limit=60, workers=2, lower_bound=lookahead_total_bound(table, 2))
     assert result.proven and result.value == ref4
 

@@ -9,12 +9,13 @@ import logging
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from mastermind.core.errors import MastermindError
-from mastermind.engines.exact.backends import RETRIES, Backend, cancel_future
+from mastermind.engines.exact.backends.base import RETRIES, Backend, cancel_future
 
 WORKER_WAIT = 10  # seconds a scheduler given by address has to show a worker
 WORKER_LOOK = 5.0  # seconds between looks for workers that joined a running cluster
@@ -29,10 +30,10 @@ class DaskBackend(Backend):
     run by one :class:`UnitRunner` actor per worker.
 
     Why actors and not tasks: the search sends its units one at a time as budgets become
-    known, hundreds a second on small subproblems, and a Dask task costs about 10 ms of
-    processor time (client, scheduler, worker) and a round trip through the scheduler; on
-    the 2 cores of p4c7 that was +20-25% over threads. An actor call goes from this process
-    straight to its worker (about 3 ms of processor time). Actors are not run again by Dask
+    known, hundreds a second on small subproblems, and a Dask task costs several times the
+    processor time of an actor call (client, scheduler, worker) and a round trip through the
+    scheduler, while an actor call goes from this process straight to its worker (the
+    measurements: benchmarks/NOTES.md). Actors are not run again by Dask
     when their worker dies, so this backend does it: the units of a lost worker go to the
     others, and a runner is started on every worker that has none (a restarted one too).
     """
@@ -55,7 +56,7 @@ class DaskBackend(Backend):
         # LocalCluster get this configuration from their nanny; a cluster started apart keeps
         # its own. Dask's nanny sets MALLOC_TRIM_THRESHOLD_=65536 in its workers, which also
         # fixes glibc's mmap threshold at 128 KiB: every larger scratch array of the search
-        # then comes fresh from the kernel, page faults included (p4c8: 46 s instead of 42 s)
+        # then comes fresh from the kernel, page faults included (benchmarks/NOTES.md)
         environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))
         environ.pop("MALLOC_TRIM_THRESHOLD_", None)
         self._config = dask.config.set(
@@ -105,7 +106,7 @@ class DaskBackend(Backend):
     @property
     def slots(self) -> int:
         """Two per worker thread: one running, one waiting on its worker, so that a worker that
-        finishes a unit does not sit idle for the round trip to the driver (about 3 ms); the
+        finishes a unit does not sit idle for the round trip to the dispatcher; the
         waiting unit's budget may be a little less tight."""
         return 2 * self.jobs
 
@@ -119,7 +120,7 @@ class DaskBackend(Backend):
         pending = [(self._runner_future(a, info), a, _threads(info)) for a, info in workers.items()]
         self._add_runners([_Runner(future, future.result(), a, n) for future, a, n in pending])
 
-    def _runner_future(self, address: str, info: dict):
+    def _runner_future(self, address: str, info: dict) -> Any:
         return self.client.submit(
             UnitRunner,
             _threads(info),
@@ -136,7 +137,7 @@ class DaskBackend(Backend):
                 self._runners[runner.address] = runner
             self.jobs = max(1, sum(r.threads for r in self._runners.values()))
 
-    def submit(self, fn, *args) -> Future:
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         if not self._runners:
             self._start_runners()
         outer: Future = Future()
@@ -173,7 +174,7 @@ class DaskBackend(Backend):
         call = runner.actor.run(call_id, [(fn, args) for _, fn, args, _ in batch])
         self._loop.add_callback(self._answer, call_id, call)  # thread-safe
 
-    async def _answer(self, call_id: int, call) -> None:
+    async def _answer(self, call_id: int, call: Any) -> None:
         """Hand a call's answers to the units' futures, on the client's event loop."""
         try:
             answers = await call
@@ -297,7 +298,7 @@ class DaskBackend(Backend):
 
 @dataclass
 class _Runner:
-    """The driver's view of one worker's :class:`UnitRunner`."""
+    """The dispatcher's view of one worker's :class:`UnitRunner`."""
 
     future: Any  # the actor's Dask future: holding it keeps the actor alive
     actor: Any
@@ -325,7 +326,7 @@ class UnitRunner:
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="mastermind-unit")
         self.queued: dict[int, Future] = {}
 
-    async def run(self, call_id: int, calls: list):
+    async def run(self, call_id: int, calls: list) -> list[tuple[bool, object]] | None:
         """The answers of ``calls`` (see :func:`run_calls`), or None if taken back."""
         future = self.pool.submit(run_calls, calls)
         self.queued[call_id] = future

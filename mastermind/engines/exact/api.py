@@ -1,0 +1,193 @@
+"""Optimal strategies, proven: the public face of the exact search.
+
+>>> from mastermind.core.game import CodeTable, Rules
+>>> result = solve(CodeTable(Rules(3, 3)))
+>>> result.total, result.worst, result.status
+(73, 4, <Status.OPTIMAL: 'optimal'>)
+>>> solve(CodeTable(Rules(3, 3)), Problem(objective="worst")).worst
+4
+>>> solve(CodeTable(Rules(3, 3)), Problem(max_guesses=2)).status
+<Status.NO_STRATEGY: 'no strategy'>
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from mastermind.core.cancel import CancelToken
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import Code, CodeTable
+from mastermind.core.progress import Progress
+from mastermind.engines.exact.details import SearchDetails
+from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning
+from mastermind.engines.exact.search import INF, UNLIMITED
+from mastermind.engines.exact.solver import ExactSolver
+from mastermind.engines.result import Result, Status
+
+
+def solve(
+    table: CodeTable,
+    problem: Problem | None = None,
+    *,
+    limits: Limits | None = None,
+    execution: Execution | None = None,
+    tuning: Tuning | None = None,
+    cancel: CancelToken | None = None,
+    progress: Progress | None = None,
+) -> Result[SearchDetails]:
+    """An optimal strategy for ``problem`` on the game of ``table`` (the plain total by default).
+
+    The result's status is OPTIMAL (with the strategy tree), NO_STRATEGY (none meets
+    ``problem.max_guesses`` or its first guess), or, when ``limits.time_limit`` passes or
+    ``cancel`` is cancelled first, FEASIBLE or UNKNOWN: the result then says what is proven
+    (``lower_bound``) and the best strategy found, if any, and ``stopped`` why it stopped.
+
+    ``execution`` says where the search runs (threads, processes, a Dask cluster; a
+    checkpoint) and whether as work units, ``tuning`` how the top of the tree is cut into
+    units (see :mod:`mastermind.engines.exact.options`); ``progress`` is told what is done.
+    """
+    problem = Problem() if problem is None else problem
+    limits = Limits() if limits is None else limits
+    execution = Execution() if execution is None else execution
+    tuning = Tuning() if tuning is None else tuning
+    solver = ExactSolver(table, problem)
+    with (CancelToken() if cancel is None else cancel).child(limits.time_limit) as token:
+        if problem.plain and execution.wants_units(limits):
+            return _solve_units(solver, execution, tuning, token, progress)
+        return solver.run(token, progress)
+
+
+def _solve_units(
+    solver: ExactSolver, execution: Execution, tuning: Tuning, cancel: CancelToken, progress: Progress | None
+) -> Result[SearchDetails]:
+    """The plain-total optimum as work units over a backend (see :mod:`.toplevel`)."""
+    from mastermind.engines.exact.backends import make_backend, worker_count
+    from mastermind.engines.exact.toplevel import TopSearch
+    from mastermind.engines.exact.warmup import load_kernels
+
+    max_guesses = solver.problem.max_guesses
+    r = UNLIMITED if max_guesses is None else max_guesses
+    store = None
+    if execution.checkpoint is not None:
+        from mastermind.engines.exact.checkpoint import Checkpoint
+
+        store = Checkpoint(
+            execution.checkpoint,
+            {
+                "rules": str(solver.rules),
+                "pool": solver.pool,
+                "objective": "total",
+                "max_guesses": max_guesses,
+                "problem": _search_key(solver),
+            },
+        )
+    pool = None
+    checkpoint_seconds = None
+    try:
+        began = time.perf_counter()
+        pool = make_backend(execution.backend, worker_count(execution.jobs), execution.scheduler)
+        pool.warm(str(solver.rules))
+        load_kernels()  # the top-level search's own, and the units' where threads run them
+        start = time.perf_counter()  # the search's clock: the workers' start-up is timed apart
+        if store is not None:
+            store.restart_clock()
+        startup = None if pool.shares_memory else start - began  # threads share this process
+        top = TopSearch(solver, pool, tuning=tuning, progress=progress, checkpoint=store, cancel=cancel)
+        answer = top.run(solver.cands, r, INF, solver.group)
+    finally:
+        if pool is not None:
+            pool.close(kill=bool(cancel.flag[0]))
+        if store is not None:
+            checkpoint_seconds = store.close()
+    if not answer.proven:
+        return solver.result(
+            answer.tree,
+            lower=answer.value,
+            counters=top.counters,
+            start=start,
+            stopped=cancel.reason or "interrupted",
+            startup_seconds=startup,
+            checkpoint_seconds=checkpoint_seconds,
+        )
+    result = solver.result(
+        answer.tree,
+        counters=top.counters,
+        start=start,
+        startup_seconds=startup,
+        checkpoint_seconds=checkpoint_seconds,
+    )
+    return result if answer.tree is None else solver.checked(result, answer.value)
+
+
+def _search_key(solver: ExactSolver) -> str:
+    from mastermind.engines.exact.units import SearchSpec
+
+    return SearchSpec(
+        str(solver.rules),
+        solver.pool == "consistent",
+        1,
+        0,
+        len(solver.cands),
+        None if solver.uniform else solver.search_weights,
+    ).key
+
+
+def solve_by_first_guess(
+    table: CodeTable,
+    problem: Problem | None = None,
+    *,
+    first_guesses: Sequence[Code] | None = None,
+    limits: Limits | None = None,
+    execution: Execution | None = None,
+    cancel: CancelToken | None = None,
+    progress: Progress | None = None,
+) -> list[Result[SearchDetails]]:
+    """The optimum of ``problem`` for each canonical first guess (or each of
+    ``first_guesses``), best first guesses not favoured: every result is exact. First guesses
+    that cannot finish within ``problem.max_guesses`` are left out. ``execution.jobs`` > 1:
+    one thread per first guess (joblib); no other backend, and no checkpoint.
+
+    When ``limits.time_limit`` passes or ``cancel`` is cancelled, the first guesses not
+    finished are results not proven (FEASIBLE or UNKNOWN), with their lower bounds.
+
+    >>> from mastermind.core.game import CodeTable, Rules
+    >>> table = CodeTable(Rules(3, 3))
+    >>> [(table.rules.code_text(r.first_guess), r.total) for r in solve_by_first_guess(table)]
+    [('111', 86), ('112', 73), ('123', 80)]
+    """
+    problem = Problem() if problem is None else problem
+    limits = Limits() if limits is None else limits
+    execution = Execution() if execution is None else execution
+    if problem.first_guess is not None:
+        raise MastermindError("give the first guesses to compare as first_guesses, not problem.first_guess")
+    if execution.distributed:
+        raise MastermindError(
+            "the optimum by first guess runs on threads: no backend, scheduler or checkpoint"
+        )
+    solver = ExactSolver(table, problem)
+    firsts = solver.first_guesses() if first_guesses is None else list(first_guesses)
+    for guess in firsts:
+        solver.check_first_guess(guess)
+    if progress is not None:
+        progress.start(len(firsts), "optimal: first guesses")
+
+    def one(guess: Code, token: CancelToken) -> Result[SearchDetails] | None:
+        result = solver.fork().run(token, first_guess=guess)
+        if progress is not None:
+            progress.advance(1)
+        return None if result.status is Status.NO_STRATEGY else result
+
+    with (CancelToken() if cancel is None else cancel).child(limits.time_limit) as token:
+        jobs = execution.jobs
+        if jobs is not None and jobs != 1 and len(firsts) > 1:
+            from joblib import Parallel, delayed
+
+            from mastermind.engines.exact.backends import worker_count
+
+            results = Parallel(n_jobs=worker_count(jobs), backend="threading")(
+                delayed(one)(g, token) for g in firsts
+            )
+        else:
+            results = [one(g, token) for g in firsts]
+    return [r for r in results if r is not None]

@@ -1,0 +1,240 @@
+"""Handing work units to a backend and taking their results back.
+
+The top-level search (:mod:`mastermind.engines.exact.toplevel`) asks for units one at a time;
+the :class:`Dispatcher`:
+
+* submits each one to the backend, unless the checkpoint holds its answer (a unit is stored
+  under its key, independent of its budget: an exact value below the budget, or a bound at
+  least the budget, serves any later run; a bound below it is run again);
+* sends units ahead: the first units of the sets the search will expand next go out while it
+  still waits on the sets before them, and its own request for one (same key, same budget)
+  takes that one back instead of sending it again;
+* checkpoints and counts each unit as soon as it finishes, in whatever order units finish, so
+  that a killed run loses only the units still running and the progress line moves while
+  the search waits for a long unit;
+* waits for units in slices of 0.1 s, so that a cancel (Ctrl-C, a time limit) is seen at once;
+  once cancelled, units on other processes are told to stop (their backend is closed).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import deque
+from collections.abc import Collection
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import dataclass, replace
+from functools import partial
+
+import numpy as np
+
+from mastermind.core.cancel import INTERRUPTED, CancelToken
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import CodeTable
+from mastermind.engines.exact.backends import Backend
+from mastermind.engines.exact.checkpoint import Checkpoint
+from mastermind.engines.exact.partition import Group
+from mastermind.engines.exact.reporting import ProgressReporter
+from mastermind.engines.exact.units import (
+    SearchSpec,
+    Unit,
+    UnitResult,
+    forget_run,
+    run_unit,
+    set_run_flag,
+    share_table,
+)
+from mastermind.engines.result import Counters
+
+POLL = 0.1  # seconds between looks at the cancel token while waiting for units
+
+
+@dataclass
+class Pending:
+    """A unit handed out: its future, key and budget, a lower bound known before it runs
+    (``floor``: its plan's or its class's bound), its size, and whether it was counted on the
+    progress line yet (when it finished, or when collected)."""
+
+    future: Future
+    key: str
+    budget: float
+    floor: float
+    size: int
+    reported: bool = False
+
+
+class Dispatcher:
+    """The units of one search over ``backend`` (their search set up by ``spec``), polling
+    ``cancel``; ``checkpoint``: where finished units are kept and found again."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        spec: SearchSpec,
+        cancel: CancelToken,
+        reporter: ProgressReporter,
+        checkpoint: Checkpoint | None = None,
+    ) -> None:
+        self.backend = backend
+        self.spec = spec
+        self.token = cancel
+        self.reporter = reporter
+        self.checkpoint = checkpoint
+        self.run_id = uuid.uuid4().hex
+        self.counters = Counters()
+        self._finished: deque[Pending] = deque()  # units whose future is done, to checkpoint and count
+        self._stored: set[str] = set()
+        self._ahead: dict[tuple[str, float], Pending] = {}  # units sent out before they are asked for
+
+    # ---- a run ---------------------------------------------------------------------------------
+    def start_run(self, table: CodeTable) -> None:
+        """Before the first unit: units on threads share this process's score ``table`` and
+        see the cancel token's flag as their run's flag."""
+        if self.backend.shares_memory:
+            share_table(table)
+            set_run_flag(self.run_id, self.token.flag)
+
+    def end_run(self) -> None:
+        """After the last unit: the units finished meanwhile are counted, none waits ahead."""
+        self.take_finished()
+        forget_run(self.run_id)
+        self._ahead.clear()
+
+    def stopping(self) -> bool:
+        """Whether the run is cancelled (saying so: the run is winding down)."""
+        if not self.token.cancelled:
+            return False
+        self.token.wind_down()
+        return True
+
+    # ---- units ---------------------------------------------------------------------------------
+    def submit(
+        self, cands: np.ndarray, r: int, budget: float, group: Group, guess: int | None, floor: float
+    ) -> Pending:
+        """Hand out the unit ``cands`` with ``r`` guesses left under ``budget`` (``guess``: its
+        first guess, if fixed; ``floor``: a lower bound known beforehand): the one sent ahead,
+        the checkpoint's answer, or a new run."""
+        unit = Unit(
+            np.ascontiguousarray(cands, dtype=np.int32),
+            int(r),
+            float(budget),
+            group[0],
+            group[1],
+            None if guess is None else int(guess),
+        )
+        key = unit.key()
+        early = self._ahead.pop((key, float(budget)), None)
+        if early is not None:
+            return early
+        stored = self.checkpoint.get(key) if self.checkpoint is not None else None
+        future: Future = Future()
+        ran = False
+        if stored is not None:
+            value, exact, tree = stored
+            if exact and value < budget and tree is not None:
+                future.set_result(UnitResult(value, True, tree, reused=True))
+            elif value >= budget:  # an exact value or a bound, at least this budget either way
+                future.set_result(UnitResult(value, True, None, reused=True))
+            else:
+                stored = None  # a bound below this budget: run it again
+        if stored is None:
+            if self.stopping():
+                future.set_result(UnitResult(float(floor), False, None))
+            else:
+                future = self.backend.submit(run_unit, self.spec, self.run_id, unit)
+                ran = True
+        pending = Pending(future, key, float(budget), float(floor), len(cands))
+        if ran:
+            # checkpointed and counted as soon as it finishes, not when the search gets to it
+            # (units finish in any order): a kill then loses only the units still running,
+            # and the progress line moves while the search waits for a long unit
+            future.add_done_callback(partial(self._queue_finished, pending))
+        return pending
+
+    def send_ahead(self, cands: np.ndarray, r: int, budget: float, group: Group, floor: float) -> None:
+        """Submit a unit now that the search will ask for later with this key and budget; it
+        is kept even when already done (a quick unit, or one from the checkpoint): the
+        search's own submit must get this one back, not send it again."""
+        early = self.submit(cands, r, budget, group, None, floor)
+        self._ahead[(early.key, early.budget)] = early
+
+    def collect(self, pending: Pending) -> UnitResult:
+        """The result of ``pending``, waited for (a stopped run's: its floor, not proven)."""
+        future = pending.future
+        if not future.done():
+            self.wait({future})
+        try:
+            result = future.result(timeout=0) if future.done() else None
+        except Exception as exc:
+            if not self.stopping():
+                raise MastermindError(f"a work unit failed: {type(exc).__name__}: {exc}") from exc
+            result = None
+        if result is None:
+            result = UnitResult(pending.floor, False, None)
+        self.take_finished()  # this one too, if it ran: lines come in the order units finish
+        result = _settled(pending, result)
+        self.counters += Counters(result.nodes, result.memo_hits, 1, int(result.reused))
+        if self.checkpoint is not None:
+            self._store(pending.key, pending.budget, result)
+        if not pending.reported:
+            pending.reported = True
+            self.reporter.unit_done(pending.size, pending.budget, result)
+        return result
+
+    def wait(self, futures: Collection[Future]) -> set[Future]:
+        """Wait for at least one future (or a stop), polling so that Ctrl-C and the deadline
+        are seen within a fraction of a second."""
+        while True:
+            self.take_finished()
+            try:
+                done, _ = wait(futures, timeout=POLL, return_when=FIRST_COMPLETED)
+            except KeyboardInterrupt:
+                self.token.cancel(INTERRUPTED)
+                done = set()
+            if done:
+                return done
+            if self.stopping():
+                if not self.backend.shares_memory:  # other processes do not see the flag
+                    self.backend.stop_run(self.run_id)
+                    self.backend.close(kill=True)
+                done, _ = wait(futures, timeout=1.0)
+                return set(futures) if not done else done
+
+    # ---- finished units ------------------------------------------------------------------------
+    def _queue_finished(self, pending: Pending, future: Future) -> None:
+        self._finished.append(pending)  # any thread; the search's thread takes it
+
+    def take_finished(self) -> None:
+        """Checkpoint and count the units finished since the last call (their callbacks
+        queue them)."""
+        while self._finished:
+            pending = self._finished.popleft()
+            future = pending.future
+            if future.cancelled() or future.exception() is not None:
+                continue
+            result = _settled(pending, future.result())
+            if self.checkpoint is not None:
+                self._store(pending.key, pending.budget, result)
+            if not pending.reported and (pending.key, pending.budget) not in self._ahead:
+                # (a unit sent ahead counts once the search asks for it: a stop may skip it)
+                pending.reported = True
+                self.reporter.unit_done(pending.size, pending.budget, result)
+
+    def _store(self, key: str, budget: float, result: UnitResult) -> None:
+        if key in self._stored or not result.proven or result.reused:
+            return
+        exact = result.value < budget
+        if exact and result.tree is None:
+            return
+        self._stored.add(key)
+        assert self.checkpoint is not None
+        self.checkpoint.put(key, result.value, exact, result.tree)
+
+
+def _settled(pending: Pending, result: UnitResult) -> UnitResult:
+    """The result as the search uses it: an exact value without its tree (a stopped build)
+    is only a lower bound; a lower bound is at least what was known before."""
+    if result.proven and result.value < pending.budget and result.tree is None:
+        return replace(result, value=max(result.value, pending.floor), proven=False)
+    if not result.proven and result.value < pending.floor:
+        return replace(result, value=pending.floor, tree=None)
+    return result

@@ -1,0 +1,208 @@
+"""What :func:`mastermind.engines.exact.solve` is asked: the problem, and how to run it.
+
+Each group of options is a small frozen object, checked when it is made (a one-line
+:class:`~mastermind.core.errors.MastermindError` for a bad value):
+
+* :class:`Problem`: what to optimise (objective, cap on guesses, pool, first guess, weights,
+  candidates, tie-break); the answer depends on it;
+* :class:`Limits`: when to stop (a time limit) and how much memory the search may use;
+* :class:`Execution`: where the work runs (threads, processes, a Dask cluster; a checkpoint);
+* :class:`Tuning`: how the top of the tree is cut into work units.
+
+Only the problem changes the answer: limits can stop the search before it is proven, and
+execution and tuning change how long it takes.
+
+>>> Problem(objective="worst", max_guesses=5)
+Problem(objective='worst', max_guesses=5, pool='all', first_guess=None, tie_break=False)
+>>> Execution(jobs=2).wants_units(Limits())
+True
+>>> Problem(objective="average")
+Traceback (most recent call last):
+...
+mastermind.core.errors.MastermindError: objective must be one of total, worst, got 'average'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+import numpy as np
+
+from mastermind.core.cancel import check_time_limit
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import Code
+
+Objective = Literal["total", "worst"]
+Pool = Literal["all", "consistent"]
+OBJECTIVES: tuple[Objective, ...] = ("total", "worst")
+POOLS: tuple[Pool, ...] = ("all", "consistent")
+Weights = Union[Sequence[float], np.ndarray]
+BackendName = Literal["threads", "processes", "dask"]
+BACKENDS: tuple[BackendName, ...] = ("threads", "processes", "dask")
+SCHEDULER_PROTOCOLS = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+
+
+def check_backend(name: str) -> str:
+    """``name`` if it names a backend, else a one-line error listing them."""
+    if name not in BACKENDS:
+        raise MastermindError(f"unknown backend {name!r}: choose one of {', '.join(BACKENDS)}")
+    return name
+
+
+def check_scheduler(address: str, backend: str = "dask") -> str:
+    """A Dask scheduler address, refused before any work unless it has the form
+    ``[PROTOCOL://]HOST:PORT`` (whether it answers is known only when connecting).
+
+    >>> check_scheduler("tcp://10.0.0.5:8786"), check_scheduler("localhost:8786")
+    ('tcp://10.0.0.5:8786', 'localhost:8786')
+    >>> check_scheduler("garbage")
+    Traceback (most recent call last):
+    ...
+    mastermind.core.errors.MastermindError: --scheduler must be an address such as ...
+    """
+    if backend != "dask":
+        raise MastermindError("--scheduler needs --backend dask")
+    protocol, _, rest = address.rpartition("://")
+    host, colon, port = rest.rpartition(":")
+    well_formed = (
+        address.isprintable()
+        and not any(c.isspace() for c in address)
+        and (protocol == "" or protocol in SCHEDULER_PROTOCOLS)
+        and (
+            protocol == "inproc"  # an in-process address names no port
+            or (bool(colon) and host != "" and port.isascii() and port.isdigit() and 0 < int(port) < 65536)
+        )
+    )
+    if not well_formed:
+        raise MastermindError(f"--scheduler must be an address such as tcp://10.0.0.5:8786, got {address!r}")
+    return address
+
+
+@dataclass(frozen=True, eq=False)
+class Problem:
+    """What to optimise.
+
+    ``objective``: "total" (the sum over the secrets of weight x guesses) or "worst" (the
+    fewest guesses in the worst case, then the best total). ``max_guesses`` caps the worst
+    case (None: no cap); ``pool`` "consistent" only guesses codes still possible;
+    ``first_guess`` fixes the opening; ``weights`` (one non-negative number per code) and
+    ``candidates`` (code indices) make it a game against some secrets only, some more likely
+    than others; ``tie_break`` prefers, among optimal strategies, the smaller worst case and
+    then fewer secrets at it.
+
+    >>> Problem().plain, Problem(tie_break=True).plain
+    (True, False)
+    """
+
+    objective: Objective = "total"
+    max_guesses: int | None = None
+    pool: Pool = "all"
+    first_guess: Code | None = None
+    weights: Weights | None = field(default=None, repr=False)
+    candidates: Sequence[int] | np.ndarray | None = field(default=None, repr=False)
+    tie_break: bool = False
+
+    def __post_init__(self) -> None:
+        if self.objective not in OBJECTIVES:
+            raise MastermindError(f"objective must be one of {', '.join(OBJECTIVES)}, got {self.objective!r}")
+        if self.pool not in POOLS:
+            raise MastermindError(f"pool must be one of {', '.join(POOLS)}, got {self.pool!r}")
+        if self.max_guesses is not None and self.max_guesses < 1:
+            raise MastermindError(f"max guesses must be at least 1, got {self.max_guesses}")
+
+    @property
+    def plain(self) -> bool:
+        """The plain total (no worst case, tie-break or fixed opening): what work units solve."""
+        return self.objective == "total" and not self.tie_break and self.first_guess is None
+
+
+@dataclass(frozen=True)
+class Limits:
+    """When to stop. ``time_limit``: seconds, after which the search stops and reports what
+    it has proven (None: none). ``memory``: bytes the search's memo may use (None: the
+    engine's default).
+
+    >>> Limits(time_limit=0.5)
+    Limits(time_limit=0.5, memory=None)
+    """
+
+    time_limit: float | None = None
+    memory: int | None = None
+
+    def __post_init__(self) -> None:
+        check_time_limit(self.time_limit)
+        if self.memory is not None and not (isinstance(self.memory, int) and self.memory > 0):
+            raise MastermindError(f"memory must be a positive number of bytes, got {self.memory}")
+
+
+@dataclass(frozen=True)
+class Execution:
+    """Where the search runs.
+
+    ``jobs``: workers (0 or -1: every core, -2 all but one); ``backend``: "threads",
+    "processes" (loky) or "dask" (a local cluster of ``jobs`` processes, or the running
+    cluster at ``scheduler``, an address such as tcp://10.0.0.5:8786); ``checkpoint``: a
+    folder keeping every finished work unit, reused by the next run.
+
+    ``units`` chooses how: True, the top of the tree is cut into work units (see
+    :mod:`mastermind.engines.exact.toplevel`), which report progress unit by unit and, when
+    stopped, a lower bound and the best strategy found; False, one compiled search from the
+    root in this thread; None (the default), work units when they are needed or help: more
+    than one job, another backend, a scheduler, a checkpoint, or a time limit. Work units
+    solve the plain total only: other problems always run in this thread.
+
+    >>> Execution().wants_units(Limits()), Execution().wants_units(Limits(time_limit=5))
+    (False, True)
+    """
+
+    jobs: int = 1
+    backend: BackendName = "threads"
+    scheduler: str | None = None
+    checkpoint: str | os.PathLike[str] | None = None
+    units: bool | None = None
+
+    def __post_init__(self) -> None:
+        check_backend(self.backend)
+        if self.scheduler is not None:  # its form; whether it answers is known when connecting
+            check_scheduler(self.scheduler, self.backend)
+        if self.units is False and self.distributed:
+            raise MastermindError("a backend, a scheduler and a checkpoint need work units (units=False)")
+
+    @property
+    def distributed(self) -> bool:
+        """Whether anything but this process's threads, or a checkpoint, is asked for."""
+        return self.backend != "threads" or self.scheduler is not None or self.checkpoint is not None
+
+    def wants_units(self, limits: Limits) -> bool:
+        """Whether the plain total runs as work units under these limits."""
+        if self.units is not None:
+            return self.units
+        return self.jobs != 1 or self.distributed or limits.time_limit is not None
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """How the top of the tree is cut into work units (see :mod:`mastermind.engines.exact.toplevel`):
+    sets of at least ``split_size`` secrets, down to ``split_depth`` levels, are expanded
+    class by class; at a root of at least ``spread_size`` secrets every guess is.
+
+    >>> Tuning(split_size=0)
+    Traceback (most recent call last):
+    ...
+    mastermind.core.errors.MastermindError: split size must be at least 1, got 0
+    """
+
+    split_size: int = 400
+    split_depth: int = 2
+    spread_size: int = 3000
+
+    def __post_init__(self) -> None:
+        if self.split_size < 1:
+            raise MastermindError(f"split size must be at least 1, got {self.split_size}")
+        if self.split_depth < 0:
+            raise MastermindError(f"split depth must be at least 0, got {self.split_depth}")
+        if self.spread_size < 1:
+            raise MastermindError(f"spread size must be at least 1, got {self.spread_size}")

@@ -1,0 +1,118 @@
+"""The exact solver's options as small frozen objects: checked when made, and the execution
+path chosen by them alone."""
+
+import dataclasses
+import inspect
+
+import numpy as np
+import pytest
+
+import mastermind
+from mastermind.core.cancel import CancelToken
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.exact import Execution, Limits, Problem, Tuning, solve, solve_by_first_guess
+
+
+def test_solve_takes_at_most_eight_parameters():
+    for function in (mastermind.solve, solve_by_first_guess):
+        assert len(inspect.signature(function).parameters) <= 8
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: Problem(objective="average"), "objective must be one of total, worst"),
+        (lambda: Problem(pool="some"), "pool must be one of all, consistent"),
+        (lambda: Problem(max_guesses=0), "at least 1"),
+        (lambda: Limits(time_limit=0), "positive number of seconds"),
+        (lambda: Limits(time_limit=float("nan")), "positive number of seconds"),
+        (lambda: Limits(memory=0), "positive number of bytes"),
+        (lambda: Execution(backend="gpu"), "unknown backend 'gpu'"),
+        (lambda: Execution(scheduler="tcp://10.0.0.5:8786"), "--scheduler needs --backend dask"),
+        (lambda: Execution(backend="dask", scheduler="garbage"), "--scheduler must be an address"),
+        (lambda: Execution(checkpoint="runs", units=False), "need work units"),
+        (lambda: Tuning(split_size=0), "split size"),
+        (lambda: Tuning(split_depth=-1), "split depth"),
+        (lambda: Tuning(spread_size=0), "spread size"),
+    ],
+)
+def test_bad_options_are_refused_when_made_with_one_line(make, message):
+    with pytest.raises(MastermindError, match=message) as caught:
+        make()
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("options", [Problem(), Limits(), Execution(), Tuning()])
+def test_options_are_frozen(options):
+    field = dataclasses.fields(options)[0].name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(options, field, None)
+
+
+@pytest.mark.parametrize(
+    "execution, limits, units",
+    [
+        (Execution(), Limits(), False),
+        (Execution(jobs=2), Limits(), True),
+        (Execution(jobs=-1), Limits(), True),
+        (Execution(backend="processes"), Limits(), True),
+        (Execution(checkpoint="runs"), Limits(), True),
+        (Execution(), Limits(time_limit=5), True),
+        (Execution(units=True), Limits(), True),
+        (Execution(jobs=2, units=False), Limits(time_limit=5), False),
+    ],
+)
+def test_the_execution_path_follows_the_options(execution, limits, units):
+    assert execution.wants_units(limits) is units
+
+
+def test_a_progress_object_does_not_choose_the_path():
+    """Passing ``progress`` once switched to work units: now only ``Execution`` does."""
+    table = CodeTable(Rules(3, 4))
+
+    class Bar:
+        def __init__(self):
+            self.started = []
+
+        def start(self, total, description=""):
+            self.started.append(description)
+
+        def advance(self, n=1):
+            pass
+
+    plain, bar = solve(table, progress=Bar()), Bar()
+    units = solve(table, execution=Execution(units=True), progress=bar)
+    assert plain.counters.units == 0 and units.counters.units > 0
+    assert plain.total == units.total == 206
+    assert "optimal: work units" in bar.started
+    # a problem work units cannot solve runs in this thread whatever is asked
+    assert solve(table, Problem(objective="worst"), execution=Execution(units=True)).counters.units == 0
+
+
+def test_problem_weights_and_candidates_are_checked_against_the_game():
+    table = CodeTable(Rules(3, 3))
+    with pytest.raises(MastermindError, match="one entry per code"):
+        solve(table, Problem(weights=np.ones(5)))
+    with pytest.raises(MastermindError, match="not a candidate"):
+        solve(table, Problem(pool="consistent", candidates=[1, 2], first_guess=0))
+    with pytest.raises(MastermindError, match="tie-break works without weights only"):
+        solve(table, Problem(tie_break=True, weights=np.arange(27)))
+
+
+def test_by_first_guess_refuses_what_it_cannot_use():
+    table = CodeTable(Rules(2, 3))
+    with pytest.raises(MastermindError, match="first_guesses"):
+        solve_by_first_guess(table, Problem(first_guess=0))
+    with pytest.raises(MastermindError, match="runs on threads"):
+        solve_by_first_guess(table, execution=Execution(backend="processes"))
+
+
+def test_a_cancelled_token_stops_either_path_with_what_is_proven():
+    table = CodeTable(Rules(4, 6))
+    for execution in (Execution(units=False), Execution(units=True)):
+        token = CancelToken()
+        token.cancel()
+        result = solve(table, execution=execution, cancel=token)
+        assert result.stopped == "interrupted" and not result.proven
+        assert result.lower_bound is None or result.lower_bound <= 5625

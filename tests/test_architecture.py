@@ -1,0 +1,61 @@
+"""The package's shape, as import-linter enforces it: no import cycles, layers inside the exact
+engine; and the exact engine's public face."""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+tomllib = pytest.importorskip("tomllib", reason="Python 3.11 reads TOML")
+
+ROOT = Path(__file__).resolve().parents[1]
+NO_LINTER = shutil.which("lint-imports") is None
+
+
+def lint(cwd: Path, *args: str, path: Path = ROOT) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(path) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    return subprocess.run(["lint-imports", *args], cwd=cwd, env=env, capture_output=True, text=True)
+
+
+def contracts() -> list[dict]:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+
+
+def test_cycles_are_forbidden_in_every_package():
+    acyclic = [c for c in contracts() if c["type"] == "acyclic_siblings"]
+    assert acyclic and acyclic[0]["ancestors"] == ["mastermind"]
+
+
+def test_the_exact_engine_is_layered_from_solve_down_to_the_kernels():
+    (layers,) = [c for c in contracts() if c.get("containers") == ["mastermind.engines.exact"]]
+    assert layers["type"] == "layers" and layers["exhaustive"] is True
+    assert layers["layers"][0] == "api" and layers["layers"][-1] == "_kernels"
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(NO_LINTER, reason="import-linter (the dev extra) is not installed")
+def test_import_linter_keeps_every_contract():
+    done = lint(ROOT)
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "BROKEN" not in done.stdout
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(NO_LINTER, reason="import-linter (the dev extra) is not installed")
+def test_a_cycle_would_break_the_contract(tmp_path):
+    """The acyclic-siblings contract is not vacuous: two modules of a package importing
+    each other break it."""
+    package = tmp_path / "loop"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from loop import b\n")
+    (package / "b.py").write_text("from loop import a\n")
+    (package / "c.py").write_text("from loop import a\n")
+    (tmp_path / "setup.cfg").write_text(
+        "[importlinter]\nroot_package = loop\n\n"
+        "[importlinter:contract:acyclic]\nname = acyclic\ntype = acyclic_siblings\nancestors = loop\n"
+    )
+    done = lint(tmp_path, path=tmp_path)
+    assert done.returncode != 0 and "BROKEN" in done.stdout
