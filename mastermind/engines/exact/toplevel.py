@@ -214,8 +214,7 @@ class TopSearch:
     ) -> SubtreeResult:
         """The answer for ``cands`` with ``r`` guesses left under ``budget`` (``floor``: a
         lower bound known beforehand)."""
-        if len(cands) > TINY and self.stopping():
-            self.reporter.skip(self.count_units(cands, r, group, depth))
+        if len(cands) > TINY and self.stopping():  # (its units are not done: not counted)
             plan = self._plans.get(self._plan_key(cands, r))  # (no planning once stopped)
             known = -INF if plan is None else self._floor(plan, cands, r, group, depth)
             return SubtreeResult(max(floor, known), False)
@@ -249,10 +248,7 @@ class TopSearch:
             explored -= 1
             if depth == 0:
                 self._root_bound(best, lower, unfinished, rest, [])
-            if self.stopping():
-                # the guesses this loop would have expanded, counted one unit each below
-                for g, _ in rest[: explored + 1]:
-                    self.reporter.skip(self._planned_below(cands, r, group, g, plan.most, depth) - 1)
+            if self.stopping():  # the units of the guesses left are not done: not counted
                 break
             g, bound = rest.pop(0)
             if bound >= best:
@@ -301,7 +297,6 @@ class TopSearch:
         if self.stopping() and (rest or fallback is not None or unfinished < INF):
             # every guess is counted at the least of its bounds: refuted, found, unfinished, not reached
             bound = min([lower, best, unfinished] + [b for _, b in rest])
-            self.reporter.skip(len(rest))
             if (
                 fallback is not None
                 and fallback.tree is not None
