@@ -106,7 +106,7 @@ def bench_resume(game: str, fresh: float) -> None:
         print(
             f"{game:6} resumed after a kill at {fresh / 2:.0f} s: total {data['total']}, "
             f"{data['seconds']:.2f} s = {100 * data['seconds'] / fresh:.0f} % of fresh, "
-            f"{data.get('units_reused', 0)} of {data['units']} units reused",
+            f"{data['units']['reused']} of {data['units']['done']} units reused",
             flush=True,
         )
 

@@ -23,7 +23,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "core" / "formats")]  # the test
 
 from chromium import Chromium, find_chromium
 
-from mastermind.app.commands.files import strategy_tree_for
+from mastermind.app.players import tree_of
 from mastermind.core.formats.html import write_html
 from mastermind.core.game import CodeTable, Rules
 
@@ -57,7 +57,7 @@ def main() -> None:
         for spec in args.games:
             game, strategy = spec.split(":")
             table = CodeTable(Rules.parse(game))
-            tree = strategy_tree_for(strategy, table)
+            tree = tree_of(strategy, table)
             stats = tree.stats(table)
             page = folder / f"{game}-{strategy}.html"
             page.write_text(write_html(tree, stats), encoding="utf-8")

@@ -16,11 +16,11 @@ from mastermind.app.helpstyle import Group
 from mastermind.app.interrupts import interrupt_handling
 
 try:  # the click that typer runs on: a copy of its own (typer 0.2x), whose errors derive from typer's
-    from typer._click.exceptions import NoArgsIsHelpError
+    from typer._click.exceptions import BadParameter, MissingParameter, NoArgsIsHelpError
     from typer._click.utils import PacifyFlushWrapper
     from typer.exceptions import TyperException as ClickException
 except ImportError:  # pragma: no cover - an earlier typer runs on click itself
-    from click.exceptions import ClickException, NoArgsIsHelpError
+    from click.exceptions import BadParameter, ClickException, MissingParameter, NoArgsIsHelpError
     from click.utils import PacifyFlushWrapper
 
 # the commands of each module of mastermind.app.commands, in the order --help lists them:
@@ -39,13 +39,9 @@ COMMANDS = {
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import PackageNotFoundError, version
+        from mastermind.app.version import version_string
 
-        try:
-            number = version("mastermind-strategies")
-        except PackageNotFoundError:  # pragma: no cover - run from a source tree, not installed
-            number = "unknown (not installed)"
-        typer.echo(f"mastermind {number}")
+        typer.echo(f"mastermind {version_string()}")
         raise typer.Exit(0)
 
 
@@ -154,6 +150,15 @@ def _main(argv: list[str]) -> int:
         message = exc.format_message()  # (the help itself went to standard output)
         if message.strip():
             print(message, file=sys.stderr)
+        return 2
+    except BadParameter as exc:  # one style for every bad value: the option (or argument), what is wrong
+        param = exc.param
+        if param is None or isinstance(exc, MissingParameter):
+            print(f"error: {exc.format_message()}", file=sys.stderr)
+            return exc.exit_code
+        longs = [o for o in getattr(param, "opts", ()) if o.startswith("--")]
+        where = longs[0] if longs else param.human_readable_name
+        print(f"error: {where}: {exc.message}", file=sys.stderr)
         return 2
     except ClickException as exc:  # click's usage errors: one line
         print(f"error: {exc.format_message()}", file=sys.stderr)

@@ -1,4 +1,4 @@
-"""The data behind ``mastermind table`` and ``mastermind compare``: heuristics, bounds, optimum.
+"""The data behind ``mastermind table`` and ``mastermind compare``: strategies, bounds, optimum.
 
 The exact solver runs in a child process under a time limit; what it cannot finish is left
 as ``None`` and the reports show the best proven bounds in its place.
@@ -11,18 +11,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mastermind.core.errors import MastermindError
+from mastermind.app.deadline import FOREVER, Deadline
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
-from mastermind.core.words import quoted
 from mastermind.engines.models.bounds import knuth_first_guess
-from mastermind.engines.models.lower_bounds import MAX_REFINED_CODES, Bounds, game_bounds
+from mastermind.engines.models.lower_bounds import CPSAT_MAX_CODES, MAX_REFINED_CODES, Bounds, game_bounds
 from mastermind.engines.models.timed import TimedWorker
 
+CPSAT_SECONDS = 2.0  # CP-SAT depth refutation of a tiny game's row (within the row's time)
+MIN_SECONDS = 0.05  # a piece of work given less time than this is not started
 
-def _exact_job(rules: Rules, objective: str, memory_limit: int) -> dict:
-    from mastermind.engines.exact import Problem, solve
 
-    result = solve(CodeTable(rules, memory_limit=memory_limit), Problem(objective=objective))
+def _exact_job(rules: Rules, objective: str, memory_limit: int, jobs: int = 1) -> dict:
+    from mastermind.engines.exact import Execution, Problem, solve
+
+    table = CodeTable(rules, memory_limit=memory_limit)
+    result = solve(table, Problem(objective=objective), execution=Execution(jobs=jobs))
     return {
         "total": int(result.stats.total),
         "worst": int(result.worst),
@@ -37,9 +40,13 @@ def exact_with_limit(
     objective: str,
     time_limit: float,
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
+    jobs: int = 1,
 ) -> dict | None:
     """The exact optimum (``total``, ``worst``, ``proven``) or None past ``time_limit`` seconds."""
-    return _proven(worker.run(_exact_job, (rules, objective, memory_limit), time_limit))
+    if time_limit < MIN_SECONDS:
+        return None
+    wait = min(time_limit, FOREVER)
+    return _proven(worker.run(_exact_job, (rules, objective, memory_limit, jobs), wait))
 
 
 def _proven(result: dict | None) -> dict | None:
@@ -51,7 +58,7 @@ class TableRow:
     rules: Rules
     answers: int
     knuth_first_guess: str
-    knuth_max_error: int
+    knuth_largest_class: int
     knuth_worst: int
     knuth_total: int
     bounds: Bounds
@@ -59,26 +66,32 @@ class TableRow:
     optimal_total: int | None
     seconds: float = 0.0
 
+    @property
+    def proven(self) -> bool:
+        return self.optimal_worst is not None and self.optimal_total is not None
+
     def to_dict(self) -> dict[str, Any]:
         r = self.rules
         return {
+            "rules": str(r),
             "pegs": r.pegs,
-            "colors": r.colors,
-            "repeat": r.repeat,
+            "colours": r.colors,
+            "repetition": r.repeat,
             "codes": r.n_codes,
             "answers": self.answers,
             "knuth_first_guess": self.knuth_first_guess,
-            "knuth_max_error": self.knuth_max_error,
+            "knuth_largest_class": self.knuth_largest_class,
             "knuth_worst": self.knuth_worst,
             "knuth_total": self.knuth_total,
-            "crude_lower_bound": self.bounds.crude,
-            "worst_lower_bound": self.bounds.worst,
+            "crude_worst_lower_bound": self.bounds.crude,
+            "worst_lower_bound": max(self.bounds.worst, self.optimal_worst or 0),
+            "total_lower_bound": max(self.bounds.total, self.optimal_total or 0),
             "optimal_worst": self.optimal_worst,
             "optimal_total": self.optimal_total,
             "optimal_average": (
                 round(self.optimal_total / r.n_codes, 6) if self.optimal_total is not None else None
             ),
-            "total_lower_bound": self.bounds.total,
+            "proven": self.proven,
             "seconds": round(self.seconds, 3),
         }
 
@@ -89,33 +102,34 @@ def knuth_table_row(
     *,
     time_limit: float,
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
-    cpsat_time: float = 2.0,
-    workers: int = 1,
+    jobs: int = 1,
     max_refined: int = MAX_REFINED_CODES,
 ) -> TableRow:
     """One row of the table of Knuth's algorithm, with bounds and (time permitting) the optimum.
 
-    ``time_limit`` applies to each of the two exact runs (least total, least worst case).
+    ``time_limit``: seconds for the whole row (the least total, then the least worst case).
     """
     from mastermind.app.interrupts import command_token, unwind_on_interrupt
     from mastermind.engines.registry import strategy_tree
 
     start = time.perf_counter()
+    row = Deadline(time_limit)
     table = CodeTable(rules, memory_limit=memory_limit)
     # the exact solver works in the child while the bounds are computed here
-    worker.submit(_exact_job, (rules, "total", memory_limit), time_limit)
+    worker.submit(_exact_job, (rules, "total", memory_limit, jobs), min(row.left() or FOREVER, FOREVER))
     try:
         first, mu = knuth_first_guess(table)
         knuth = strategy_tree("minimax", table).stats(table)
+        cpsat = min(CPSAT_SECONDS, row.left() or CPSAT_SECONDS) if table.n <= CPSAT_MAX_CODES else 0.0
         with unwind_on_interrupt():  # Ctrl-C stopped CP-SAT (which returns): stop here too
             bounds = game_bounds(
-                table, cpsat_time=cpsat_time, workers=workers, max_refined=max_refined, cancel=command_token()
+                table, cpsat_time=cpsat, workers=max(1, jobs), max_refined=max_refined, cancel=command_token()
             )
     except BaseException:
         worker.close(kill=True)
         raise
     total = _proven(worker.result())
-    worst = exact_with_limit(worker, rules, "worst", time_limit, memory_limit)
+    worst = exact_with_limit(worker, rules, "worst", row.left(0.0) or 0.0, memory_limit, jobs)
     return TableRow(
         rules,
         len(rules.answers),
@@ -128,39 +142,6 @@ def knuth_table_row(
         None if total is None else total["total"],
         time.perf_counter() - start,
     )
-
-
-def parse_range(text: str, what: str, low: int, high: int) -> list[int]:
-    """``2-4``, ``3`` or ``2,4,6`` as a list of ints within ``low..high``.
-
-    >>> parse_range("2-4", "pegs", 1, 20), parse_range("2,5", "colors", 1, 35)
-    ([2, 3, 4], [2, 5])
-    """
-
-    def number(digits: str) -> int:
-        # int() also reads "1_0", "+2" and other scripts' digits ("٢"): only ASCII digits here
-        digits = digits.strip()
-        if not (digits.isascii() and digits.isdigit()):
-            raise ValueError(digits)
-        return int(digits)
-
-    values: list[int] = []
-    for part in text.split(","):
-        part = part.strip()
-        try:
-            a, dash, b = part.partition("-")
-            lo, hi = number(a), number(b) if dash else number(a)  # ("2-" has no end: refused)
-            if lo > hi:
-                raise ValueError
-        except ValueError:
-            raise MastermindError(
-                f"cannot read {what} {quoted(text)}: use a number, a range like 2-4, or a list like 2,4,6"
-            ) from None
-        for end in (lo, hi):  # before the range is made: 1-1000000000 is refused, not listed
-            if not low <= end <= high:
-                raise MastermindError(f"{what} {end} (in {quoted(part)}) out of range {low}..{high}")
-        values.extend(range(lo, hi + 1))
-    return sorted(set(values))
 
 
 @dataclass
@@ -195,6 +176,7 @@ class CompareRow:
         return {
             "strategy": self.name,
             "total": self.total,
+            "secrets": self.secrets,
             "average": round(self.average, 6),
             "worst": self.worst,
             "histogram": self.histogram,
@@ -209,49 +191,65 @@ class Comparison:
     rules: Rules
     rows: list[CompareRow]
     optimal: dict | None
-    bounds: Bounds | None  # None: stopped (Ctrl-C) before they were computed
+    bounds: Bounds | None  # None: stopped before they were computed
     seconds: float = 0.0
     extra: dict = field(default_factory=dict)
-    best_found: dict | None = None  # the exact search stopped by its time limit: its best strategy
-    stopped: str | None = None  # "interrupted": the rows are the strategies finished
+    best_found: dict | None = None  # the optimum not proven: the best strategy found, and by what
+    stopped: str | None = None  # "time limit" or "interrupted": the rows are the strategies finished
+    unfinished: list[str] = field(default_factory=list)  # the strategies not played
+
+    @property
+    def total_upper_bound(self) -> int | None:
+        if self.optimal is not None:
+            return self.optimal["total"]
+        return None if self.best_found is None else self.best_found["total"]
 
     def to_dict(self) -> dict[str, Any]:
+        n = self.rules.n_codes
         opt = self.optimal
         return {
             "rules": str(self.rules),
-            "codes": self.rules.n_codes,
-            "optimal": None
-            if opt is None
-            else {
-                "total": opt["total"],
-                "average": round(opt["total"] / self.rules.n_codes, 6),
-                "worst": opt["worst"],
-                "histogram": opt.get("histogram"),
-                "proven": opt["proven"],
-            },
-            "lower_bounds": None
-            if self.bounds is None
-            else {"total": self.bounds.total, "worst": self.bounds.worst},
-            **({"best_found": _found_dict(self.best_found)} if self.best_found else {}),
+            "codes": n,
+            "proven": opt is not None,
+            "optimal": None if opt is None else _strategy_dict(opt, n),
+            "best_found": None if self.best_found is None else _strategy_dict(self.best_found, n, found=True),
+            "total_lower_bound": None if self.bounds is None else self.bounds.total,
+            "total_upper_bound": self.total_upper_bound,
+            "worst_lower_bound": None if self.bounds is None else self.bounds.worst,
             "strategies": [r.to_dict() for r in self.rows],
+            "unfinished": list(self.unfinished),
+            "stopped": self.stopped,
             "seconds": round(self.seconds, 3),
-            **({"stopped": self.stopped} if self.stopped else {}),
         }
 
 
-def _found_dict(found: dict) -> dict:
-    return {key: found[key] for key in ("total", "worst", "histogram")} | {"proven": False}
+def _strategy_dict(strategy: dict, codes: int, found: bool = False) -> dict:
+    data = {
+        "total": strategy["total"],
+        "secrets": codes,
+        "average": round(strategy["total"] / codes, 6),
+        "worst": strategy["worst"],
+        "histogram": list(strategy.get("histogram") or []),
+    }
+    if found:  # the best strategy found (not proven): by the search, or a strategy played
+        data["found_by"] = strategy.get("found_by", "the exact search")
+    return data
 
 
 OPTIMAL_GRACE = 30.0  # after the exact search's own time limit: its tree built and sent
 
 
-def _optimal_job(rules: Rules, memory_limit: int, time_limit: float | None = None) -> dict:
+def _optimal_job(rules: Rules, memory_limit: int, time_limit: float | None = None, jobs: int = 1) -> dict:
     """The exact optimum, or (stopped after ``time_limit`` seconds) its proven lower bound and
-    the best strategy found so far, if any."""
-    from mastermind.engines.exact import Limits, solve
+    the best strategy found so far, if any (as ``optimal`` reports it)."""
+    from mastermind.engines.exact import Execution, Limits, solve
 
-    result = solve(CodeTable(rules, memory_limit=memory_limit), limits=Limits(time_limit=time_limit))
+    # (work units: a search stopped by its time limit reports its bounds and best strategy)
+    result = solve(
+        CodeTable(rules, memory_limit=memory_limit),
+        limits=Limits(time_limit=time_limit),
+        execution=Execution(jobs=jobs, units=True),
+    )
     data: dict = {
         "proven": bool(result.proven),
         "lower_bound": None if result.lower_bound is None else int(result.lower_bound),
@@ -261,29 +259,62 @@ def _optimal_job(rules: Rules, memory_limit: int, time_limit: float | None = Non
             total=int(result.stats.total),
             worst=int(result.stats.worst),
             histogram=list(result.stats.histogram),
+            found_by="the exact search",
         )
     return data
+
+
+def best_found(found: dict | None, rows: Sequence[CompareRow]) -> dict | None:
+    """The best strategy known when the optimum is not proven: the stopped search's, or the
+    best strategy played (with every secret, a strategy that exists), whichever is cheaper;
+    ``optimal`` reports the same (its entropy heuristic beside the search).
+
+    >>> row = CompareRow("entropy", 5722, 6, [1, 2], 1296, None, None)
+    >>> best_found({"proven": False, "lower_bound": 5600}, [row])["found_by"]
+    'entropy'
+    >>> best_found({"proven": False, "total": 5700, "worst": 6, "found_by": "x"}, [row])["total"]
+    5700
+    """
+    best = found if found is not None and "total" in found else None
+    for row in rows:
+        if best is None or row.total < best["total"]:
+            best = {
+                "total": row.total,
+                "worst": row.worst,
+                "histogram": list(row.histogram),
+                "found_by": row.name,
+            }
+    return best
 
 
 def compare(
     rules: Rules,
     *,
     strategies: Sequence[str] | None = None,
-    time_limit: float = 300.0,
-    seed: int = 0,
+    pool: str = "all",
+    tie_break: str = "default",
+    seed: int | None = None,
+    time_limit: float | None = None,
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
+    jobs: int = 1,
     progress=None,
     max_refined: int = MAX_REFINED_CODES,
 ) -> Comparison:
-    """Every heuristic against the optimum (if found within ``time_limit``) and the lower bounds.
+    """Every strategy (default: every heuristic) against the optimum (if proven within
+    ``time_limit`` seconds, the whole comparison's) and the lower bounds.
 
     The refined bound (about 1 s on p4c6) runs while the child searches the optimum.
     """
-    from mastermind.engines.registry import HEURISTIC_NAMES, check_names, strategy_tree
+    from mastermind.app.players import tree_of
+    from mastermind.core.cancel import Stopped
+    from mastermind.engines.registry import HEURISTIC_NAMES
 
     start = time.perf_counter()
-    names = list(HEURISTIC_NAMES if strategies is None else strategies)
-    check_names(names)
+    deadline = Deadline(time_limit)
+    # the optimum is the comparison's own headline (searched in the child), not a row
+    names = [
+        n for n in dict.fromkeys(HEURISTIC_NAMES if strategies is None else strategies) if n != "optimal"
+    ]
     table = CodeTable(rules, memory_limit=memory_limit)
     if progress is not None:
         progress.start(len(names) + 2, f"compare {rules}")
@@ -291,34 +322,71 @@ def compare(
     bounds: Bounds | None = None
     found, stopped = None, None
     try:
-        with TimedWorker() as worker:
-            # the exact optimum is searched in the child while heuristics and bounds run here
-            worker.submit(_optimal_job, (rules, memory_limit, time_limit), time_limit + OPTIMAL_GRACE)
-            for name in names:
-                stats[name] = strategy_tree(name, table, seed=seed).stats(table)
-                if progress is not None:
-                    progress.advance(1)
-            bounds = game_bounds(table, max_refined=max_refined)
+        with TimedWorker() as worker, deadline.token() as token:
+            # the exact optimum is searched in the child while strategies and bounds run here
+            left = deadline.left()
+            wait = min(left or FOREVER, FOREVER) + OPTIMAL_GRACE
+            worker.submit(_optimal_job, (rules, memory_limit, left, jobs), wait)
+            try:
+                with token.running():  # a strategy stops at its next guess: those played are the answer
+                    for name in names:
+                        options = dict(pool=pool, tie_break=tie_break, seed=seed, cancel=token)
+                        stats[name] = tree_of(name, table, **options).stats(table)
+                        if progress is not None:
+                            progress.advance(1)
+            except Stopped:
+                stopped = token.reason or "interrupted"
+                if stopped == "interrupted":
+                    raise KeyboardInterrupt from None
+            if not deadline.passed():
+                bounds = game_bounds(table, max_refined=max_refined)
             if progress is not None:
                 progress.advance(1)
             found = worker.result()
     except KeyboardInterrupt:
         if not stats:
             raise  # nothing finished: the command line says "interrupted"
-        stopped = "interrupted"  # Ctrl-C: the heuristics played so far are the answer
+        stopped = "interrupted"  # Ctrl-C: the strategies played so far are the answer
     if progress is not None:
         progress.advance(1)
     optimal = _proven(found)
-    best_found = None
-    if found is not None and optimal is None:
-        if bounds is not None and (found["lower_bound"] or 0) > bounds.total:  # the search proved more
-            bounds = replace(bounds, total=found["lower_bound"])
-        best_found = found if "total" in found else None
+    if optimal is None and stopped is None:
+        stopped = "time limit"  # (the search stopped at the limit: compare stopped with no marker)
+    searched = None if found is None or optimal is not None else found.get("lower_bound")
+    if bounds is None:  # stopped before the bounds: those that cost nothing, and the search's
+        bounds = _search_bounds(table, searched)
+    elif searched is not None and searched > bounds.total:  # the search proved more
+        bounds = replace(bounds, total=searched)
     opt_total = None if optimal is None else optimal["total"]
     low = None if bounds is None else bounds.total
     rows = [
         CompareRow(name, s.total, s.worst, list(s.histogram), s.secrets, opt_total, low)
         for name, s in stats.items()
     ]
+    heuristic_rows = [r for r in rows if r.secrets == rules.n_codes]
+    chosen = None if optimal is not None else best_found(found, heuristic_rows)
     seconds = time.perf_counter() - start
-    return Comparison(rules, rows, optimal, bounds, seconds, best_found=best_found, stopped=stopped)
+    return Comparison(
+        rules,
+        rows,
+        optimal,
+        bounds,
+        seconds,
+        best_found=chosen,
+        stopped=stopped,
+        unfinished=[n for n in names if n not in stats],
+    )
+
+
+def _search_bounds(table: CodeTable, total: int | None) -> Bounds:
+    """The bounds that cost nothing (counting, crude, perfect tree), with the stopped search's
+    lower bound on the total where it has one: what a comparison stopped before its bounds
+    were computed still proves."""
+    from mastermind.engines.models.bounds import counting_worst_bound, crude_worst_bound, perfect_tree_total
+
+    rules = table.rules
+    _, mu = knuth_first_guess(table)
+    least = perfect_tree_total(rules, table.n)
+    return Bounds(
+        crude_worst_bound(rules, mu), counting_worst_bound(rules, table.n), 0, max(least, total or 0)
+    )

@@ -5,9 +5,12 @@ it again costs the start-up of numba (about a second) before any search. Each an
 JSON file under ``$XDG_CACHE_HOME/mastermind`` (``~/.cache/mastermind``), found by a key of
 everything the answer depends on: the command, the rules, every option that changes the
 answer, the package version and a digest of the package's source (a changed kernel or
-solver never serves an old answer). An entry is written atomically
-(:func:`mastermind.core.fileio.write_atomic`); one that cannot be read, is not JSON or holds
-another key is ignored, and the answer is computed and stored again.
+solver never serves an old answer). Options that do not change the answer (``--jobs``,
+``--memory-limit``, a time limit: only finished answers are kept) are not in the key. An
+entry is written atomically (:func:`mastermind.core.fileio.write_atomic`) with a SHA-256 of
+its answer, as the checkpoints keep theirs; one that cannot be read, is not JSON, holds
+another key or an answer that does not match its checksum (an edited file) is ignored, and
+the answer is computed and stored again.
 
 >>> import tempfile
 >>> cache = ResultCache(tempfile.mkdtemp())
@@ -33,7 +36,7 @@ from typing import Any
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import write_atomic
 
-FORMAT = 1  # of the entry files; another number is another key
+FORMAT = 2  # of the entry files (2: with the answer's checksum); another number is another key
 MAX_ENTRY_BYTES = 64 * 1024**2  # a by-first-guess table of a big game is a few MiB
 
 
@@ -102,6 +105,8 @@ class CacheEntry:
         if not isinstance(data, dict) or data.get("key") != self.key:
             return None
         answer = data.get("answer")
+        if data.get("sha256") != _checksum(answer):  # edited or damaged: computed again
+            return None
         rows = answer if isinstance(answer, list) else [answer]
         if not rows or not all(isinstance(row, dict) for row in rows):
             return None
@@ -112,9 +117,15 @@ class CacheEntry:
     def store(self, answer: Any) -> None:
         """Keep ``answer`` (JSON rows: a dict or a list of dicts); a cache that cannot be
         written is no error, the answer is only not kept."""
-        text = json.dumps({"key": self.key, "answer": answer})  # the answer's keys in their order
+        # the answer's keys in their order
+        text = json.dumps({"key": self.key, "answer": answer, "sha256": _checksum(answer)})
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(self.path, text)
         except (OSError, MastermindError):
             pass
+
+
+def _checksum(answer: Any) -> str:
+    """SHA-256 of an answer, as read back from its file (keys sorted: the order does not count)."""
+    return hashlib.sha256(json.dumps(answer, sort_keys=True).encode()).hexdigest()

@@ -155,7 +155,7 @@ def _write_in_place(target: Path, shown: str, data: str | bytes) -> None:
 def check_writable(path: str | os.PathLike[str]) -> None:
     """Refuse, before any work, an output path that :func:`write_atomic` would refuse."""
     _refuse_empty(path)
-    if str(path) == STDOUT:
+    if str(path) == STDOUT or _names_a_descriptor(path):  # written in place: nothing to rename
         return
     target = Path(os.path.realpath(path))
     shown = os.fspath(path)
@@ -171,6 +171,15 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     # the file is written beside its target and renamed over it (a read-only mount, too)
     if not os.access(target.parent, os.W_OK | os.X_OK):
         raise MastermindError(f"cannot write {shown}: folder {target.parent} is not writable")
+    # what the permission bits do not tell (root on a read-only mount, /sys, /proc): try it
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise MastermindError(
+            f"cannot write {shown}: folder {target.parent} is not writable ({exc.strerror})"
+        ) from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 class BinaryReader(Protocol):

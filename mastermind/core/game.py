@@ -121,10 +121,10 @@ class Rules:
         if not 1 <= self.pegs <= MAX_PEGS:
             raise MastermindError(f"pegs must be between 1 and {MAX_PEGS}, got {self.pegs}")
         if not 1 <= self.colors <= MAX_COLORS:
-            raise MastermindError(f"colors must be between 1 and {MAX_COLORS}, got {self.colors}")
+            raise MastermindError(f"colours must be between 1 and {MAX_COLORS}, got {self.colors}")
         if not self.repeat and self.colors < self.pegs:
             raise MastermindError(
-                f"rules p{self.pegs}c{self.colors}n: without repetition colors must be "
+                f"rules p{self.pegs}c{self.colors}n: without repetition colours must be "
                 f"at least pegs ({self.pegs})"
             )
 

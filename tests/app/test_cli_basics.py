@@ -26,25 +26,28 @@ def test_info_json(capsys):
     code, out, _ = run(capsys, "info", "--rules", "p4c6", "--json")
     data = json.loads(out)
     assert code == 0
-    assert data["codes"] == 1296 and data["n_answers"] == 14
+    assert data["codes"] == 1296 and data["answers"] == len(data["feedbacks"]) == 14
     assert data["canonical_first_guesses"] == ["1111", "1112", "1122", "1123", "1234"]
-    code, out, _ = run(capsys, "info", "--pegs", "5", "--colors", "8", "--no-repeat", "--json")
+    code, out, _ = run(capsys, "info", "--rules", "p5c8n", "--json")
     data = json.loads(out)
     assert data["rules"] == "p5c8n" and data["codes"] == 6720 and data["canonical_first_guesses"] == ["12345"]
+    assert (data["pegs"], data["colours"], data["repetition"]) == (5, 8, False)
 
 
 def test_partition_json(capsys):
     code, out, _ = run(capsys, "partition", "1111", "1112", "1122", "1123", "1234", "--json")
     data = json.loads(out)
     assert code == 0 and data["rules"] == "p4c6r"
-    rows = {r["answer"]: r["counts"] for r in data["rows"]}
-    assert rows["0B0W"] == [625, 256, 256, 81, 16]
-    assert rows["1B1W"] == [0, 156, 208, 230, 252]
-    assert len(rows) == 14
-    assert data["largest"] == [625, 317, 256, 276, 312]
-    assert data["parts"] == [5, 11, 13, 14, 14]
-    assert data["expected_size"][2] == pytest.approx(204.535, abs=1e-3)
-    assert data["entropy_bits"][4] == pytest.approx(3.0567, abs=1e-4)
+    parts = data["partitions"]
+    assert [p["guess"] for p in parts] == ["1111", "1112", "1122", "1123", "1234"]
+    sizes = [{c["feedback"]: c["size"] for c in p["classes"]} for p in parts]
+    assert [s["0B0W"] for s in sizes] == [625, 256, 256, 81, 16]
+    assert [s["1B1W"] for s in sizes] == [0, 156, 208, 230, 252]
+    assert all(len(s) == 14 and sum(s.values()) == 1296 for s in sizes)
+    assert [p["largest"] for p in parts] == [625, 317, 256, 276, 312]
+    assert [p["parts"] for p in parts] == [5, 11, 13, 14, 14]
+    assert parts[2]["expected_size"] == pytest.approx(204.535, abs=1e-3)
+    assert parts[4]["entropy_bits"] == pytest.approx(3.0567, abs=1e-4)
 
 
 def test_partition_table_text(capsys):
@@ -56,12 +59,13 @@ def test_partition_table_text(capsys):
     "args,needle",
     [
         (["info", "--rules", "p0c6"], "pegs"),
-        (["info", "--rules", "p5c4n"], "colors"),
+        (["info", "--rules", "p5c4n"], "colours must be at least pegs"),
         (["info", "--rules", "banana"], "banana"),
         (["score", "1123", "11234"], "11234"),
         (["score", "1173", "1123"], "'7'"),
         (["partition", "1123", "--rules", "p4c6n"], "repeats"),
-        (["info", "--rules", "p4c6", "--pegs", "3"], "either"),
+        (["info", "--rules", "p4c6", "--rules", "p3c3"], "--rules: given more than once"),
+        (["info", "--pegs", "3"], "No such option: --pegs"),
         (["partition", "1111", "--rules", "p9c9", "--memory-limit", "0"], "memory-limit"),
         (["nosuchcommand"], "nosuchcommand"),
         (["score", "1234"], "Missing"),
@@ -93,8 +97,26 @@ def test_the_memory_limit_is_advised_only_where_the_command_has_it(capsys, tmp_p
     code, out, err = run(capsys, "optimal", "-r", "p6c6")
     assert code == 2 and "2.03 GiB" in err and "above the memory limit of 2.00 GiB" in err
     assert err.rstrip().endswith("raise it with --memory-limit")
+    code, out, err = run(capsys, "score", "1234567891", "1234567891", "-r", "p10c10")
+    assert code == 0 and out == "10B0W\n"  # (score builds no table: nothing to advise)
     code, out, err = run(capsys, "results", "--games", "p6c6", "--table", "optimal", "--out", str(tmp_path))
-    assert code == 2 and "above the memory limit" in err and "--memory-limit" not in err  # (results has none)
+    assert code == 2 and "above the memory limit" in err and "--memory-limit" in err  # (results has it now)
+
+
+def test_score_builds_nothing_whatever_the_game(capsys, monkeypatch):
+    """`score 123456781 123456718 -r p9c9` grew to 9.5 GB: it built every code to score two."""
+    import mastermind.core.game as game
+
+    def no_table(*args, **kwargs):
+        raise AssertionError("a table of every code was built to score two codes")
+
+    monkeypatch.setattr(game.CodeTable, "__init__", no_table)
+    monkeypatch.setattr(game.Rules, "codes_array", no_table)
+    code, out, err = run(capsys, "score", "123456781", "123456718", "-r", "p9c9")
+    assert (code, out, err) == (0, "7B2W\n", "")
+    secret, guess = "1" * 10 + "Z" * 10, "Z" + "1" * 19
+    code, out, _ = run(capsys, "score", secret, guess, "-r", "p20c35", "--json")  # 35^20 codes
+    assert code == 0 and json.loads(out)["feedback"] == "9B2W"
 
 
 def test_the_command_line_turns_numba_colours_off_before_numba_loads(monkeypatch):

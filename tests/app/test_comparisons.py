@@ -2,11 +2,13 @@
 
 import json
 import sys
+from fractions import Fraction
 
 import pytest
 
 from mastermind.app.cli import main
-from mastermind.app.comparisons import MAX_REFINED_CODES, compare, game_bounds, knuth_table_row, parse_range
+from mastermind.app.commands.common import floor_decimal, parse_games
+from mastermind.app.comparisons import MAX_REFINED_CODES, best_found, compare, game_bounds, knuth_table_row
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.models.timed import TimedWorker
@@ -39,15 +41,16 @@ KNUTH_FIRST = {
     (4, 6): ("1122", 256),
 }
 JSON_KEYS = {
+    "rules",
     "pegs",
-    "colors",
-    "repeat",
+    "colours",
+    "repetition",
     "codes",
     "answers",
     "knuth_first_guess",
-    "knuth_max_error",
+    "knuth_largest_class",
     "knuth_worst",
-    "crude_lower_bound",
+    "crude_worst_lower_bound",
     "worst_lower_bound",
     "optimal_worst",
     "optimal_total",
@@ -64,7 +67,7 @@ def rows():
                 rules = Rules(pegs, colors)
                 quick = rules.n_codes <= 256
                 out[pegs, colors] = knuth_table_row(
-                    rules, worker, time_limit=60 if quick else 0.001, cpsat_time=1.0, max_refined=256
+                    rules, worker, time_limit=60 if quick else 0.001, max_refined=256
                 ).to_dict()
     return out
 
@@ -76,13 +79,13 @@ def test_published_columns(rows):
         assert row["answers"] == len(rules.answers)
         assert row["knuth_worst"] == KNUTH_WORST[pegs, colors], (pegs, colors)
         if (pegs, colors) in KNUTH_FIRST:
-            assert (row["knuth_first_guess"], row["knuth_max_error"]) == KNUTH_FIRST[pegs, colors]
+            assert (row["knuth_first_guess"], row["knuth_largest_class"]) == KNUTH_FIRST[pegs, colors]
         assert JSON_KEYS <= set(row)
 
 
 def test_bounds_and_optimum_are_consistent(rows):
     for row in rows.values():
-        assert row["crude_lower_bound"] <= row["worst_lower_bound"] <= row["knuth_worst"]
+        assert row["crude_worst_lower_bound"] <= row["worst_lower_bound"] <= row["knuth_worst"]
         if row["optimal_worst"] is not None:
             assert row["worst_lower_bound"] <= row["optimal_worst"] <= row["knuth_worst"]
         if row["optimal_total"] is not None:
@@ -98,38 +101,41 @@ def test_small_cells_are_solved_and_large_ones_stay_open(rows):
 
 
 def test_table_cli_markdown_and_json(capsys):
-    assert main(["table", "--pegs", "2", "--colors", "2-3", "--cpsat-time", "0"]) == 0
+    assert main(["table", "--games", "p2c2-3"]) == 0
     out = capsys.readouterr().out
     lines = out.strip().splitlines()
     assert lines[0].startswith("| pegs | colours | codes | answers | Knuth first guess")
     assert lines[2] == "| 2 | 2 | 4 | 4 | 11 | 2 | 3 | 3 | 3 | 3 | 8 | 2.0000 |"
-    assert main(["table", "--pegs", "2", "--colors", "3", "--json"]) == 0
+    assert main(["table", "--games", "p2c3", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert len(data) == 1 and JSON_KEYS <= set(data[0]) and data[0]["optimal_total"] == 21
+    (row,) = data["rows"]
+    assert JSON_KEYS <= set(row) and row["optimal_total"] == 21 and row["proven"] is True
+    assert data["games"] == ["p2c3r"] and data["proven"] is True and data["stopped"] is None
 
 
 def test_table_open_cells_show_bounds(capsys):
-    assert main(["table", "--pegs", "4", "--colors", "5", "--time-limit", "0.001", "--cpsat-time", "0"]) == 0
+    assert main(["table", "--games", "p4c5", "--row-time-limit", "0.001"]) == 0
     out = capsys.readouterr().out
     # Knuth's columns as published (KNUTH_*); the open cells show the library's lower bounds
     table = CodeTable(Rules(4, 5))
     bounds = game_bounds(table, max_refined=MAX_REFINED_CODES)
-    low, total, average = bounds.worst, bounds.total, f"{bounds.total / 625:.4f}"
+    low, total = bounds.worst, bounds.total
+    average = floor_decimal(Fraction(bounds.total, 625))  # a lower bound: rounded down
     knuth = "| 4 | 5 | 625 | 14 | 1122 | 120 | 5 |"
     assert f"{knuth} {bounds.crude} | {low} | >= {low} | >= {total} | >= {average} |" in out
-    assert "open" in out and "p4c5r" in out
+    assert "not proven within the row's time" in out and "p4c5r" in out
 
 
 @pytest.mark.parametrize(
     "args,message",
     [
-        (["table", "--pegs", "2-x"], "cannot read pegs"),
-        (["table", "--colors", "0-3"], "colors 0 (in '0-3') out of range"),
-        (["table", "--time-limit", "0"], "'--time-limit': must be a positive number of seconds, got 0"),
-        (["table", "--pegs", "4", "--colors", "2-3", "--no-repeat"], "no game in that range"),
-        (["compare", "-p", "2", "-c", "3", "--plot", "/nonexistent/dir/plot.png"], "plot"),
-        (["cpsat", "-p", "2", "-c", "2", "--depth", "0"], "--depth must be at least 1, got 0"),
-        (["static", "-p", "4", "-c", "6"], "static model for p4c6r"),
+        (["table", "--games", "p2-xc2"], "--games: cannot read 'p2-xc2'"),
+        (["table", "--games", "p2c0-3"], "colours must be between 1 and 35, got 0"),
+        (["table", "--time-limit", "0"], "--time-limit: must be a positive number of seconds, got 0"),
+        (["table", "--games", "p4c2-3n"], "holds no game: without repetition colours must be at least pegs"),
+        (["compare", "-r", "p2c3", "--plot", "/nonexistent/dir/plot.png"], "plot"),
+        (["cpsat", "-r", "p2c2", "--depth", "0"], "--depth: must be at least 1, got 0"),
+        (["static", "-r", "p4c6"], "static model for p4c6r"),
     ],
 )
 def test_bad_input_is_one_line(args, message, capsys):
@@ -138,22 +144,29 @@ def test_bad_input_is_one_line(args, message, capsys):
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
 
 
-def test_parse_range():
-    assert parse_range("2-4,6", "colors", 1, 35) == [2, 3, 4, 6]
-    assert parse_range("3", "colors", 1, 35) == [3]
-    for text in ("2-", "-3", "2--3"):
-        with pytest.raises(MastermindError, match="cannot read colors"):
-            parse_range(text, "colors", 1, 35)
-    # the end out of range is named (it named the first value past the limit, 36 for 1-99),
-    # and a huge range is refused before it is listed
-    with pytest.raises(MastermindError, match=r"colors 99 \(in '1-99'\) out of range 1..35"):
-        parse_range("1-99", "colors", 1, 35)
-    with pytest.raises(MastermindError, match="colors 1000000000000"):
-        parse_range("1-1000000000000", "colors", 1, 35)
+def test_one_grammar_for_a_set_of_games():
+    """table took --pegs 2-4 --colors 2-6 and refused --rules; results took --games p4c6,p3c5n:
+    one grammar for both, a list with ranges."""
+    assert parse_games(["p2-3c2-3"]) == ["p2c2r", "p2c3r", "p3c2r", "p3c3r"]
+    assert parse_games(["p3c3,p4c6n", "p3c3r"]) == ["p3c3r", "p4c6n"]  # each game once
+    assert parse_games(["p3-4c3-4n"]) == ["p3c3n", "p3c4n", "p4c4n"]  # a range skips p4c3n
+    for text in ("p2-c3", "p-3c3", "p2--3c3", "2c3", "p2c3x", "p2c3,,"):
+        if text == "p2c3,,":
+            assert parse_games([text]) == ["p2c3r"]
+            continue
+        with pytest.raises(MastermindError, match="--games: cannot read"):
+            parse_games([text])
+    with pytest.raises(MastermindError, match="--games is empty"):
+        parse_games([" , "])
+    # the end out of range is named, and a huge range is refused before it is listed
+    with pytest.raises(MastermindError, match="colours must be between 1 and 35, got 99"):
+        parse_games(["p2c1-99"])
+    with pytest.raises(MastermindError, match="cannot read"):
+        parse_games(["p2c1-1000000000000"])
 
 
 def test_compare_small_game():
-    result = compare(Rules(3, 3), time_limit=60)
+    result = compare(Rules(3, 3), time_limit=60, seed=0)
     data = result.to_dict()
     assert data["optimal"]["total"] == 73
     names = [r["strategy"] for r in data["strategies"]]
@@ -162,15 +175,16 @@ def test_compare_small_game():
         assert row["total"] >= 73 and row["gap"] == row["total"] - 73
         assert row["gap_percent"] == pytest.approx(100 * row["gap"] / 73, abs=1e-3)
         assert sum(row["histogram"]) == 27
-        assert row["total"] >= data["lower_bounds"]["total"]
-    assert data["lower_bounds"]["total"] <= 73
+        assert row["total"] >= data["total_lower_bound"]
+    assert data["total_lower_bound"] <= 73 == data["total_upper_bound"]
+    assert data["proven"] is True and data["best_found"] is None and data["stopped"] is None
 
 
 def test_compare_cli(capsys):
-    assert main(["compare", "-p", "2", "-c", "3", "--json"]) == 0
+    assert main(["compare", "-r", "p2c3", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["optimal"]["total"] == 21 and data["rules"] == "p2c3r"
-    assert main(["compare", "-p", "2", "-c", "3"]) == 0
+    assert main(["compare", "-r", "p2c3", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "optimal" in out and "minimax" in out and "lower bound" in out
     # piped: one line per row, however wide (rich wrapped at 80 columns before)
@@ -183,7 +197,7 @@ def test_compare_cli(capsys):
 def test_plot_with_matplotlib(tmp_path):
     pytest.importorskip("matplotlib", reason="matplotlib (extra: plot) is not installed")
     target = tmp_path / "h.png"
-    assert main(["compare", "-p", "2", "-c", "3", "--plot", str(target)]) == 0
+    assert main(["compare", "-r", "p2c3", "--plot", str(target)]) == 0
     assert target.read_bytes()[:4] == b"\x89PNG"
 
 
@@ -192,19 +206,20 @@ def test_plot_without_matplotlib_is_one_line(tmp_path, capsys, monkeypatch):
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
     target = tmp_path / "h.png"
-    assert main(["compare", "-p", "2", "-c", "3", "--plot", str(target)]) == 2
+    assert main(["compare", "-r", "p2c3", "--plot", str(target)]) == 2
     err = capsys.readouterr().err
     assert "needs matplotlib" in err and err.count("\n") == 1
     assert not target.exists()
 
 
 def test_bounds_cpsat_static_commands(capsys):
-    assert main(["bounds", "-p", "3", "-c", "3", "--json", "--refined"]) == 0
+    assert main(["bounds", "-r", "p3c3", "--json", "--refined"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["worst"]["best"] <= 4 and data["total"]["best"] <= 73
-    assert main(["cpsat", "-p", "2", "-c", "3", "--depth", "2", "--feasible", "--json"]) == 0
+    assert data["worst_lower_bound"] <= 4 and data["total_lower_bound"] <= 73
+    assert data["worst_lower_bound"] == max(data["worst_lower_bounds"].values())
+    assert main(["cpsat", "-r", "p2c3", "--depth", "2", "--feasible", "--json"]) == 1  # no such strategy
     data = json.loads(capsys.readouterr().out)
-    assert data["status"] == "INFEASIBLE" and data["proven"] and data["exists"] is False
+    assert data["solver_status"] == "INFEASIBLE" and data["proven"] and data["exists"] is False
     assert data["worst_lower_bound"] >= 3 and data["worst_upper_bound"] is None
 
 
@@ -214,11 +229,97 @@ def test_cpsat_feasible_answers_the_question_it_asks(capsys):
     whose optimum is 45)."""
     assert main(["cpsat", "-r", "p2c4", "--feasible", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["exists"] is True and data["value"] is None and data["total"] >= 45
-    assert data["worst_lower_bound"] <= data["worst_upper_bound"] == data["worst"] <= data["depth"]
+    assert data["exists"] is True and data["total"] is None and data["best_found"]["total"] >= 45
+    found = data["best_found"]
+    assert data["worst_lower_bound"] <= data["worst_upper_bound"] == found["worst"] <= data["depth"]
     assert main(["cpsat", "-r", "p2c4", "--feasible", "--depth", "5"]) == 0
     out = capsys.readouterr().out
     assert "exists" in out and "not optimised" in out and "OPTIMAL" not in out
-    assert main(["static", "-p", "2", "-c", "4", "--json", "--workers", "1"]) == 0
+    assert main(["static", "-r", "p2c4", "--json", "--jobs", "1"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["value"] == 3 and data["proven"] and len(data["guesses"]) == 3
+    assert data["guesses"] == 3 and data["proven"] and len(data["guess_set"]) == 3
+
+
+def test_compare_stopped_reports_the_best_strategy_found(monkeypatch):
+    """`compare -r p4c8 --time-limit 8` showed "not solved" and no best strategy, where
+    `optimal` with the same limit reports one (and --help promised it): the child search ran
+    without anytime, and the strategies compare had played were not used as optimal uses its
+    heuristic."""
+    from mastermind.app import comparisons
+    from mastermind.app.comparisons import CompareRow
+
+    rows = [
+        CompareRow("entropy", 5722, 6, [1], 1296, None, None),
+        CompareRow("simple", 7471, 9, [1], 1296, None, None),
+    ]
+    # the search stopped without a strategy: the best strategy played stands in
+    found = best_found({"proven": False, "lower_bound": 5600}, rows)
+    assert (found["total"], found["found_by"]) == (5722, "entropy")
+    # the search's own, where it is better
+    own = {
+        "proven": False,
+        "lower_bound": 5600,
+        "total": 5700,
+        "worst": 6,
+        "histogram": [1],
+        "found_by": "the exact search",
+    }
+    assert best_found(own, rows)["found_by"] == "the exact search"
+    # the child's search reports what a stopped search proved and found, as optimal's does
+    seen = {}
+
+    def solve(table, **options):
+        seen.update(options)
+        raise RuntimeError("stop here")
+
+    import mastermind.engines.exact as exact
+
+    monkeypatch.setattr(exact, "solve", solve)
+    with pytest.raises(RuntimeError):
+        comparisons._optimal_job(Rules(2, 2), 1 << 30, 1.0)
+    # work units: a stopped search reports its bounds and its best strategy
+    assert seen["execution"].units is True and seen["limits"].time_limit == 1.0
+
+
+def test_finished_bounds_are_proven(capsys):
+    """`bounds --json` said "proven": false on a finished run of proven bounds."""
+    assert main(["bounds", "-r", "p3c3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["proven"] is True and data["stopped"] is None
+    assert main(["bounds", "-r", "p3c3"]) == 0
+    out = capsys.readouterr().out
+    # people read the bounds' names, not identifiers (lookahead_1, perfect_tree, refined_2)
+    assert "perfect tree" in out and "2-level lookahead" in out and "lookahead_" not in out
+
+
+def test_lower_bounds_are_printed_rounded_down(capsys):
+    """`bounds` showed `average >= 4.1991` for 5442/1296 = 4.19907: a bound rounded past what
+    is proven."""
+    assert main(["bounds", "-r", "p4c6"]) == 0
+    out = capsys.readouterr().out
+    assert "best: 5442 (average >= 4.1990)" in out
+    assert main(["bounds", "-r", "p4c6", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["average_lower_bound"] <= 5442 / 1296
+
+
+def test_static_gives_the_same_guesses_for_the_same_seed(capsys):
+    """`static` gave a different guess set on each run and had no --seed (CP-SAT's workers
+    raced): the same seed and --jobs give the same answer."""
+    for jobs in ("1", "2"):
+        answers = set()
+        for _ in range(3):
+            assert main(["static", "-r", "p2c5", "--seed", "4", "-j", jobs, "--json"]) == 0
+            data = json.loads(capsys.readouterr().out)
+            assert data["proven"] and data["guesses"] == 4 and data["seed"] == 4
+            answers.add(tuple(data["guess_set"]))
+        assert len(answers) == 1, jobs
+
+
+def test_infeasible_depth_exits_1_as_optimal_does(capsys):
+    """ "No strategy within N guesses" exited 1 from optimal and 0 from cpsat --feasible."""
+    assert main(["optimal", "-r", "p3c4", "--max-guesses", "2"]) == 1
+    capsys.readouterr()
+    for extra in (["--feasible"], []):
+        assert main(["cpsat", "-r", "p3c3", "--depth", "3", *extra]) == 1
+        out = capsys.readouterr().out
+        assert "no strategy solves every secret of" not in out or "within 3 guesses" in out

@@ -88,21 +88,25 @@ def test_optimal_stopped_early_reports_the_heuristics_strategy(capsys, tmp_path,
     assert code == 0 and data["proven"] is False and data["stopped"] == "time limit"
     table = CodeTable(Rules(5, 6))
     heuristic = strategy_tree("entropy", table).stats(table).total
-    assert data["lower_bound"] < data["upper_bound"] <= heuristic
-    if data.get("found_by") == "entropy":
-        assert data["upper_bound"] == data["total"] == heuristic
+    assert data["total_lower_bound"] < data["total_upper_bound"] <= heuristic
+    assert data["total"] is None  # not proven: never given as the value
+    found = data["best_found"]
+    assert found["total"] == data["total_upper_bound"]
+    if found["found_by"] == "entropy":
+        assert found["total"] == heuristic
     # the progress lines carry the same best strategy: the last says what the answer says
     end = json.loads(err.strip().splitlines()[-1])
-    assert end["event"] == "end" and end["upper_bound"] == data["upper_bound"]
-    assert end.get("found_by") == data.get("found_by")
+    assert end["event"] == "end" and end["upper_bound"] == data["total_upper_bound"]
+    assert end.get("found_by", "the exact search") == found["found_by"]
+    assert data["out"] == str(path)
     tree, _ = read_tree(path.read_text(), "json", table.rules)
-    assert tree.stats(table).total == data["upper_bound"]
+    assert tree.stats(table).total == data["total_upper_bound"]
 
 
 def test_a_stopped_search_with_out_dash_keeps_standard_output_for_the_strategy(capsys, heuristic_first):
     # the tree is the output; the report of the stopped search goes to standard error
     code = main(["optimal", "-r", "p5c6", "--time-limit", "2", "--no-cache", "--out", "-"])
     out, err = capsys.readouterr()
-    assert code == 0 and "lower bound" in err and "not proven" in err
+    assert code == 0 and "lower bound" in err and "proven       no: stopped (time limit)" in err
     tree, _ = read_tree(out, "json", Rules(5, 6))
     assert tree.root.candidates == 7776

@@ -33,7 +33,7 @@ PATH_OPTIONS = {"--out", "--plot", "--checkpoint"}  # --checkpoint: see tests/en
 # (results takes no --rules: given -r, every value was refused as an unknown option, unseen)
 REQUIRED = {"plot": ["--out", "plot.svg"]}  # options a command cannot run without
 SMALL = {
-    "table": ["-p", "2", "-c", "2"],
+    "table": ["--games", "p2c2"],
     "results": ["--games", "p2c2", "--table", "optimal"],
     "plot": ["-r", "p2c2", *REQUIRED["plot"]],
 }
@@ -58,7 +58,7 @@ def value_options(command) -> list[str]:
 
 
 COMMANDS = commands()
-GAME_OPTIONS = {"--rules", "--pegs", "--colors"}
+GAME_OPTIONS = {"--rules", "--games"}
 
 
 def run(argv: list[str], stdin: str = "", monkeypatch=None, capsys=None) -> tuple[int, str, str]:
@@ -129,23 +129,28 @@ def test_help_and_conflicting_games(name, monkeypatch, capsys):
         assert code == 0 and err == "" and "Usage: mastermind" in out
         assert "<bool>" not in out and "{" not in out.split("\n", 3)[1]
     options = {o for p in COMMANDS[name].params for o in p.opts}
-    if "--rules" in options and "--pegs" in options:
-        argv = [name, "--rules", "p2c2", "--pegs", "3"]
-        assert_one_line_error(*run(argv, monkeypatch=monkeypatch, capsys=capsys)[::2], argv)
+    if "--rules" in options:  # a game given twice: refused, not the last one taken
+        argv = [name, "--rules", "p2c2", "-r", "p2c3", *REQUIRED.get(name, [])]
+        code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+        assert_one_line_error(code, err, argv)
+        assert "--rules: given more than once" in err
 
 
 def test_version(capsys, monkeypatch):
     code, out, err = run(["--version"], monkeypatch=monkeypatch, capsys=capsys)
-    from importlib.metadata import version
+    from mastermind import __version__
+    from mastermind.app.version import version_string
 
-    assert code == 0 and out == f"mastermind {version('mastermind-strategies')}\n"
+    # one version string: the one results records (with the commit in a checkout)
+    assert code == 0 and out == f"mastermind {version_string()}\n"
+    assert version_string().split("+")[0] == __version__
 
 
 # ---- the defects of issue 15, one by one ---------------------------------------------------
 @pytest.mark.parametrize(
     "argv, needle",
     [
-        (["heuristics", "--seed", "-1"], "'--seed': must be at least 0, got -1"),
+        (["heuristics", "--seed", "-1"], "--seed: must be at least 0, got -1"),
         (["simulate", "--seed", "-1"], "--seed"),
         (["export", "--seed", "-1"], "--seed"),
         (["assist", "--seed", "-1"], "--seed"),
@@ -163,18 +168,18 @@ def test_version(capsys, monkeypatch):
         (["compare", "--time-limit", "inf"], "positive number of seconds, got inf"),
         (["compare", "--time-limit", "nan"], "got nan"),
         (["table", "--time-limit", "0"], "got 0"),
-        (["table", "--cpsat-time", "-1"], "0 or more seconds, got -1"),
+        (["table", "--row-time-limit", "-1"], "positive number of seconds, got -1"),
         (["cpsat", "--time-limit", "inf"], "got inf"),
         (["static", "--time-limit", "-1"], "got -1"),
-        (["cpsat", "--workers", "100000"], "'--workers': must be at most 256, got 100000"),
-        (["static", "--workers", "0"], "got 0"),
-        (["table", "--workers", "-1"], "got -1"),
+        (["cpsat", "--jobs", "100000"], "--jobs: must be at most 1024, got 100000"),
+        (["static", "--jobs", "-1"], "got -1"),
+        (["table", "--jobs", "-1"], "got -1"),
         (["optimal", "--jobs", "100000"], "must be at most 1024"),
         (["optimal", "--max-guesses", "9" * 5000], "--max-guesses"),
-        (["game-value", "p2c2", "--rules", "p3c3"], "given twice"),
-        (["game-value", "p2c2", "--pegs", "2"], "given twice"),
-        (["info", "--rules", "p2c2", "--no-repeat"], "not both"),
-        (["simulate", "--games", "1" + "0" * 30], "--games"),
+        (["game-value", "-r", "p2c2", "--rules", "p3c3"], "given more than once"),
+        (["game-value", "p2c2"], "unexpected extra argument"),
+        (["info", "--rules", "p2c2", "--no-repeat"], "No such option: --no-repeat"),
+        (["simulate", "--secrets", "1" + "0" * 30], "--secrets"),
         (["verify", ""], "the file name is empty"),
         (["score", "1" * 100000, "12"], "(100000 characters) has 100000 pegs"),  # not echoed whole
     ],
@@ -421,7 +426,7 @@ PATH_CASES = [
 def test_empty_path_options_are_refused(name, option, tmp_path, monkeypatch, capsys):
     # Path("") is the current folder: an empty name must not write there
     monkeypatch.chdir(tmp_path)
-    game = ["--games", "p2c2", "--table", "optimal"] if name == "results" else small_game(name)
+    game = ["--games", "p2c2", "--table", "optimal"] if name == "results" else ["-r", "p2c2"]
     argv = [name, *game, option, ""]
     code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
     assert_one_line_error(code, err, argv)
@@ -498,7 +503,7 @@ ONE_PLURAL = re.compile(
     "argv, stdin",
     [
         (["info", "-r", "p1c1"], ""),
-        (["simulate", "-r", "p1c2", "--games", "1"], ""),
+        (["simulate", "-r", "p1c2", "--secrets", "1"], ""),
         (["game-value", "-r", "p1c1"], ""),
         (["score", "1", "11", "-r", "p2c2"], ""),
         (["play", "-r", "p1c3", "--seed", "1"], "\n1\n2\n3\n"),
@@ -577,12 +582,13 @@ def test_plot_to_dev_stdout_is_svg(tmp_path):
 
 
 @pytest.mark.parametrize("value", ["٢", "1_0", "+2", "2-٣", "2-1", "9" * 5000])
-def test_table_ranges_read_ascii_numbers_only(value, monkeypatch, capsys):
+@pytest.mark.parametrize("name", ["table", "results"])
+def test_game_ranges_read_ascii_numbers_only(value, name, monkeypatch, capsys):
     # int() reads "1_0" as 10 and "٢" as 2; every other option refuses them
-    argv = ["table", "-p", value, "-c", "2"]
+    argv = [name, "--games", f"p{value}c2"]
     code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
     assert_one_line_error(code, err, argv)
-    assert "cannot read pegs" in err and out == ""
+    assert err.startswith("error: --games: ") and out == ""
 
 
 @pytest.mark.parametrize(
@@ -614,3 +620,32 @@ def test_a_reader_that_left_is_no_error(args):
     finally:
         os.close(write)
     assert (proc.returncode, proc.stderr) == (0, "")
+
+
+@pytest.mark.skipif(not os.path.isdir("/sys/kernel"), reason="needs /sys, where nobody may create a file")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["optimal", "-r", "p3c3", "--no-cache", "--out", "/sys/x.json"],
+        ["export", "-r", "p3c3", "-s", "optimal", "--out", "/sys/x.json"],
+        ["compare", "-r", "p3c3", "--plot", "/sys/x.png"],
+        ["plot", "-r", "p3c3", "--out", "/sys/x.png"],
+        ["results", "-g", "p3c3", "--out", "/sys/kernel"],
+    ],
+)
+def test_an_output_that_cannot_be_written_is_refused_before_the_work(argv, monkeypatch, capsys):
+    """An unwritable --out (/sys/x.json, a read-only folder) was found after the work: the
+    permission bits say nothing to root there; a file is tried before any work."""
+    if argv[0] in ("compare", "plot"):
+        pytest.importorskip("matplotlib", reason="drawing needs the plot extra")
+    import mastermind.app.comparisons as comparisons
+    import mastermind.engines.exact as exact
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the work started before the output was checked")
+
+    monkeypatch.setattr(exact, "solve", no_work)
+    monkeypatch.setattr(comparisons, "compare", no_work)
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert "/sys/" in err and "not writable" in err

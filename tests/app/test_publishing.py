@@ -44,8 +44,8 @@ OPTIMAL_FIELDS = (
 )
 VALUE_FIELDS = (
     "codes",
-    "value",
-    "value_unreduced",
+    "average_fraction",
+    "average_unreduced",
     "uniform_total",
     "uniform_optimal",
     "maker",
@@ -60,7 +60,7 @@ def committed(stem: str, fmt: str) -> dict:
 
 @pytest.fixture(scope="module")
 def runner():
-    with Runner(max_seconds=None, jobs=1) as r:
+    with Runner(row_time_limit=None, jobs=1) as r:
         yield r
 
 
@@ -105,7 +105,7 @@ def test_every_published_value_agrees_with_the_tool():
         checked += 1
     assert checked >= 19  # Knuth, Koyama and Lai for p4c6, Goddard's 16 averages, Ville for p4c7
     values = committed("game-values", GAME_VALUE_FORMAT)
-    assert Fraction(values["p4c6"]["value"]) == Fraction(5600, 1290)
+    assert Fraction(values["p4c6"]["average_fraction"]) == Fraction(5600, 1290)
     assert values["p4c6"]["literature"] == "agrees"
 
 
@@ -130,8 +130,9 @@ def test_tables_cover_the_frontier_as_open_rows():
             continue
         assert row["status"] == "open" and row["literature"] == "open"
         b = row["bounds"] or {}
-        if "lower_total" in b and "upper_total" in b:
-            assert b["lower_total"] <= b["upper_total"] and b["lower_worst"] <= b["upper_worst"]
+        if "total_lower_bound" in b and "total_upper_bound" in b:
+            assert b["total_lower_bound"] <= b["total_upper_bound"]
+            assert b["worst_lower_bound"] <= b["worst_upper_bound"]
 
 
 def test_one_row_merges_into_existing_files(tmp_path):
@@ -139,7 +140,7 @@ def test_one_row_merges_into_existing_files(tmp_path):
         shutil.copy(RESULTS / name, tmp_path / name)
     before = committed("optimal", OPTIMAL_FORMAT)
     before_values = committed("game-values", GAME_VALUE_FORMAT)
-    run_tables(tmp_path, tables=("optimal", "game-values"), games=["p2c3"], max_seconds=None, jobs=1)
+    run_tables(tmp_path, tables=("optimal", "game-values"), games=["p2c3"], row_time_limit=None, jobs=1)
     after = {r["game"]: r for r in read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)}
     after_values = {r["game"]: r for r in read_rows(tmp_path / "game-values.json", GAME_VALUE_FORMAT)}
     assert set(after) == set(before) | {"p2c3"}
@@ -147,7 +148,7 @@ def test_one_row_merges_into_existing_files(tmp_path):
     for game, row in before.items():
         if game != "p2c3":
             assert after[game] == row
-    assert after["p2c3"]["total"] == 21 and after["p2c3"]["max_seconds"] is None
+    assert after["p2c3"]["total"] == 21 and after["p2c3"]["row_time_limit"] is None
     assert (tmp_path / "trees" / "p2c3.json.gz").exists()
     md = (tmp_path / "optimal.md").read_text()
     assert all(f"| {game} |" in md for game in after)
@@ -172,9 +173,9 @@ def test_merge_replaces_and_orders_rows():
 
 def test_a_shorter_rerun_keeps_the_proven_row_and_says_so(tmp_path):
     said: list[str] = []
-    run_tables(tmp_path, tables=("optimal",), games=["p3c3"], max_seconds=60, jobs=1)
-    # a cap that no job meets, however fast the machine: it has to cross between processes
-    run_tables(tmp_path, tables=("optimal",), games=["p3c3"], max_seconds=1e-6, jobs=1, report=said.append)
+    run_tables(tmp_path, tables=("optimal",), games=["p3c3"], row_time_limit=60, jobs=1)
+    # a time limit that no job meets, however fast the machine: it has to cross between processes
+    run_tables(tmp_path, tables=("optimal",), games=["p3c3"], row_time_limit=1e-6, jobs=1, report=said.append)
     row = read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)[0]
     assert row["status"] == "proven" and row["total"] == 73
     assert said and "the proven row already in the file is kept" in said[0]
@@ -190,7 +191,7 @@ def test_an_open_row_without_bounds_is_rendered():
 @pytest.mark.parametrize(
     "doc, message",
     [
-        ({"format": OPTIMAL_FORMAT, "version": 1, "rows": [{"game": "p9c9"}]}, "row 1 is not a row"),
+        ({"format": OPTIMAL_FORMAT, "version": 2, "rows": [{"game": "p9c9"}]}, "row 1 is not a row"),
         ({"format": OPTIMAL_FORMAT, "version": 1, "rows": [1]}, "row 1 is not a row"),
         ({"format": OPTIMAL_FORMAT, "version": 99, "rows": []}, "version 99"),
     ],
@@ -215,10 +216,10 @@ def test_open_rows_are_rendered_apart_with_their_bounds():
         "command": "c",
         "jobs": 1,
         "bounds": {
-            "lower_total": 10,
-            "upper_total": 20,
-            "lower_worst": 3,
-            "upper_worst": 4,
+            "total_lower_bound": 10,
+            "total_upper_bound": 20,
+            "worst_lower_bound": 3,
+            "worst_upper_bound": 4,
             "heuristic": "entropy",
         },
         "seconds": 1.0,
@@ -236,16 +237,17 @@ def test_a_file_of_another_kind_is_refused(tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--table", "nope"], "--table must be one of"),
-        (["--games", "p3x2"], "cannot read rules"),
-        (["--max-seconds", "0"], "'--max-seconds': must be a positive number of seconds, got 0"),
-        (["--max-seconds", "inf"], "'--max-seconds': must be a positive number of seconds, got inf"),
-        (["--jobs", "-1"], "'--jobs' / '-j': must be at least 0, got -1"),
+        (["--table", "nope"], "--table: unknown value 'nope'; use one of optimal, game-values"),
+        (["--games", "p3x2"], "--games: cannot read 'p3x2'"),
+        (["--row-time-limit", "0"], "--row-time-limit: must be a positive number of seconds, got 0"),
+        (["--row-time-limit", "inf"], "--row-time-limit: must be a positive number of seconds, got inf"),
+        (["--jobs", "-1"], "--jobs: must be at least 0, got -1"),
         (["--out", "-"], "would be a folder named '-'"),
     ],
 )
 def test_bad_options_are_one_line_errors(args, message, tmp_path, capsys):
-    assert main(["results", "--out", str(tmp_path), *args]) == 2
+    out = [] if "--out" in args else ["--out", str(tmp_path)]
+    assert main(["results", *out, *args]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
 
@@ -255,16 +257,19 @@ def test_a_frontier_game_stopped_is_open_with_search_bounds_and_continues_from_i
     """p4c7 (11228) as a stand-in frontier game: stopped after 1 s it is an open row whose
     bounds enclose the optimum; run again with the same checkpoint it is proven, reusing units."""
     store = tmp_path / "checkpoints"
-    with Runner(max_seconds=1.0, jobs=1, checkpoint=store, frontier=["p4c7"]) as capped:
+    with Runner(row_time_limit=1.0, jobs=1, checkpoint=store, frontier=["p4c7"], out="res") as capped:
         row = capped.optimal_row(Rules.parse("p4c7"), tmp_path / "trees")
     assert row["status"] == "open" and "checkpointed search stopped" in row["reason"]
     b, search = row["bounds"], row["bounds"]["search"]
     # the quick bounds past the 1 s cap are missing; the search's lower bound is always there
-    assert b["lower_total"] <= 11228 <= b.get("upper_total", 11228)
-    assert search["lower_total"] <= 11228 and search["units"] > 0
-    assert "--checkpoint results/checkpoints" in row["command"]
+    assert b["total_lower_bound"] <= 11228 <= b.get("total_upper_bound", 11228)
+    assert search["total_lower_bound"] <= 11228 and search["units"]["run"] > 0
+    assert (
+        f"--out res --table optimal --games p4c7 --jobs 1 --row-time-limit 1 --checkpoint {store}"
+        in row["command"]
+    )
     assert (store / "p4c7").is_dir()
-    with Runner(max_seconds=None, jobs=1, checkpoint=store, frontier=["p4c7"]) as free:
+    with Runner(row_time_limit=None, jobs=1, checkpoint=store, frontier=["p4c7"]) as free:
         row = free.optimal_row(Rules.parse("p4c7"), tmp_path / "trees")
     assert row["status"] == "proven" and row["total"] == 11228 and row["literature"] == "agrees"
     assert row["first_guesses_complete"] is False and len(row["best_first_guesses"]) == 1
@@ -277,29 +282,47 @@ def test_a_frontier_game_stopped_is_open_with_search_bounds_and_continues_from_i
 
 
 def test_search_bounds_improve_an_open_row_only_where_they_are_better():
-    from mastermind.app.publishing import _search_bounds
+    from mastermind.app.publishing import search_bounds
 
-    quick = {"lower_total": 100, "upper_total": 200, "upper_worst": 7, "upper_source": "entropy"}
-    better = _search_bounds(quick, {"lower_total": 120, "upper_total": 190, "upper_worst": 6, "units": 3})
-    assert better["lower_total"] == 120 and better["lower_source"] == "search"
-    assert better["upper_total"] == 190 and better["upper_worst"] == 6 and better["upper_source"] == "search"
-    worse = _search_bounds(quick, {"lower_total": 90, "upper_total": None, "units": 0})
-    assert "lower_total" not in worse and "upper_total" not in worse and worse["search"]["lower_total"] == 90
+    quick = {
+        "total_lower_bound": 100,
+        "total_upper_bound": 200,
+        "worst_upper_bound": 7,
+        "upper_source": "entropy",
+    }
+    better = search_bounds(
+        quick,
+        {
+            "total_lower_bound": 120,
+            "total_upper_bound": 190,
+            "worst_upper_bound": 6,
+            "units": {"run": 3, "reused": 0},
+        },
+    )
+    assert better["total_lower_bound"] == 120 and better["lower_source"] == "search"
+    assert better["total_upper_bound"] == 190 and better["worst_upper_bound"] == 6
+    assert better["upper_source"] == "search"
+    worse = search_bounds(
+        quick, {"total_lower_bound": 90, "total_upper_bound": None, "units": {"run": 0, "reused": 0}}
+    )
+    assert "total_lower_bound" not in worse and "total_upper_bound" not in worse
+    assert worse["search"]["total_lower_bound"] == 90
 
 
 def test_a_game_value_stopped_by_the_cap_is_open_with_its_bounds(tmp_path):
     """The game value stopped at the cap published "open" with nothing of what it proved."""
     from mastermind.app.publishing import render_game_values
 
-    with Runner(max_seconds=1.0, jobs=1) as capped:
+    with Runner(row_time_limit=1.0, jobs=1) as capped:
         row = capped.game_value_row(Rules.parse("p4c7"))  # hours of work (p4c6: 2 s)
     assert row["status"] == "open" and row["seconds"] is not None
     b = row["bounds"]
     # the value of p4c7 lies between 1604/343 and 793/168, the bounds of a longer run
-    assert b["lower"] is None or Fraction(b["lower"]) <= Fraction(793, 168)
-    assert b["lower_decimal"] <= 793 / 168
-    assert b["upper_decimal"] is None or b["upper_decimal"] >= 1604 / 343 - 1e-6
-    assert f"[{b['lower_decimal']:.6f}, " in render_game_values([row])
+    low = b["average_lower_bound_fraction"]
+    assert low is None or Fraction(low) <= Fraction(793, 168)
+    assert b["average_lower_bound"] <= 793 / 168
+    assert b["average_upper_bound"] is None or b["average_upper_bound"] >= 1604 / 343
+    assert f"[{b['average_lower_bound']:.6f}, " in render_game_values([row])
 
 
 def test_an_open_row_checks_the_published_values_against_its_bounds(tmp_path):
@@ -307,15 +330,127 @@ def test_an_open_row_checks_the_published_values_against_its_bounds(tmp_path):
     contradiction, said as DIFFERS."""
     row = {"game": "p4c7", "pegs": 4, "colours": 7, "repetition": True, "codes": 2401, "status": "open"}
     row.update(reason="not proven within 3 s", version="x", command="c", jobs=1, seconds=1.0)
-    row["bounds"] = {"lower_total": 10819, "upper_total": 11378, "upper_source": "entropy"}
+    row["bounds"] = {"total_lower_bound": 10819, "total_upper_bound": 11378, "upper_source": "entropy"}
     said = literature(row)
     assert said["literature"] == "open" and said["published"][0]["agrees"]
     assert "11228 (Ville 2013) within the bounds proven" in said["literature_note"]
-    assert literature({**row, "bounds": {"lower_total": 11300}})["literature"] == "DIFFERS"
+    assert literature({**row, "bounds": {"total_lower_bound": 11300}})["literature"] == "DIFFERS"
     write_tables(tmp_path, OPTIMAL_FORMAT, [row])
     assert "within the bounds proven" in (tmp_path / "optimal.md").read_text()
     value_row = {**row, "game": "p4c6", "codes": 1296}
-    value_row["bounds"] = {"lower": "625/144", "lower_decimal": 4.340278, "upper_decimal": 4.342815}
+    value_row["bounds"] = {
+        "average_lower_bound_fraction": "625/144",
+        "average_lower_bound": 4.340277,
+        "average_upper_bound": 4.342815,
+    }
     assert literature(value_row)["published"][0]["agrees"]  # 5600/1290 = 4.341085
-    value_row["bounds"] = {"lower": None, "lower_decimal": 4.3420, "upper_decimal": None}
+    value_row["bounds"] = {
+        "average_lower_bound_fraction": None,
+        "average_lower_bound": 4.3420,
+        "average_upper_bound": None,
+    }
     assert literature(value_row)["literature"] == "DIFFERS"
+
+
+def test_games_given_twice_are_both_computed(tmp_path, capsys):
+    """`results --games p2c3 --games p2c4` computed only p2c4 and said nothing: a list option
+    given twice adds up (every other option given twice is refused)."""
+    argv = ["results", "--out", str(tmp_path), "--table", "optimal", "--games", "p2c3", "--games", "p2c4"]
+    assert main([*argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["game"] for r in data["tables"]["optimal"]] == ["p2c3", "p2c4"]
+    assert main(["results", "--out", str(tmp_path), "--table", "optimal", "--table", "game-values"]) == 2
+    assert "--table: given more than once" in capsys.readouterr().err
+
+
+def test_the_command_to_reproduce_a_row_is_the_one_run(tmp_path, monkeypatch, capsys):
+    """`results --out res` recorded `--out results/` in the command to reproduce the row."""
+    monkeypatch.chdir(tmp_path)
+    argv = [
+        "results",
+        "--out",
+        "res",
+        "--table",
+        "optimal",
+        "--games",
+        "p2c2",
+        "-j",
+        "1",
+        "--row-time-limit",
+        "30",
+    ]
+    assert main(argv) == 0
+    (row,) = read_rows(tmp_path / "res" / "optimal.json", OPTIMAL_FORMAT)
+    assert (
+        row["command"]
+        == "mastermind results --out res --table optimal --games p2c2 --jobs 1 --row-time-limit 30"
+    )
+    assert row["row_time_limit"] == 30 and row["jobs"] == 1
+    from mastermind.app.version import version_string
+
+    assert row["version"] == version_string()  # the one version string, as --version says
+
+
+def test_a_version_1_file_is_read_in_the_keys_of_version_2(tmp_path):
+    """The files of results/ speak the one vocabulary (version 2); a version-1 file is read
+    and written again as version 2."""
+    old = {
+        "format": OPTIMAL_FORMAT,
+        "version": 1,
+        "rows": [
+            {
+                "game": "p9c9",
+                "pegs": 9,
+                "colours": 9,
+                "repetition": True,
+                "codes": 9**9,
+                "status": "open",
+                "reason": "r",
+                "version": "x",
+                "command": "mastermind results --max-seconds 60",
+                "jobs": 1,
+                "max_seconds": 60,
+                "seconds": 1.0,
+                "bounds": {
+                    "lower_total": 10,
+                    "upper_total": 20,
+                    "lower_worst": 3,
+                    "upper_worst": 4,
+                    "search": {"lower_total": 10, "upper_total": None},
+                },
+            }
+        ],
+    }
+    (tmp_path / "optimal.json").write_text(json.dumps(old))
+    (row,) = read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)
+    assert row["row_time_limit"] == 60 and "max_seconds" not in row
+    assert row["command"] == "mastermind results --row-time-limit 60"
+    b = row["bounds"]
+    assert (
+        b["total_lower_bound"],
+        b["total_upper_bound"],
+        b["worst_lower_bound"],
+        b["worst_upper_bound"],
+    ) == (10, 20, 3, 4)
+    assert b["search"]["total_lower_bound"] == 10
+    write_tables(tmp_path, OPTIMAL_FORMAT, [row])
+    assert json.loads((tmp_path / "optimal.json").read_text())["version"] == 2
+
+
+def test_the_committed_files_speak_the_one_vocabulary():
+    for stem in ("optimal", "game-values"):
+        data = json.loads((RESULTS / f"{stem}.json").read_text())
+        assert data["version"] == 2
+        keys = {k for row in data["rows"] for k in row} | {
+            k for row in data["rows"] for k in (row.get("bounds") or {})
+        }
+        assert not keys & {"max_seconds", "value", "value_decimal", "lower_total", "upper_total", "colors"}
+
+
+def test_the_literature_is_data_with_its_sources():
+    from importlib import resources
+
+    data = json.loads(resources.files("mastermind.app.publishing").joinpath("literature.json").read_text())
+    assert all(e["source"] for e in data["optimal"] + data["game_values"])
+    assert PUBLISHED[("p4c6", "total")].value == "5625" and "Koyama" in PUBLISHED[("p4c6", "total")].source
+    assert len(PUBLISHED) == len(data["optimal"])

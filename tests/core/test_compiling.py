@@ -88,7 +88,11 @@ def test_json_output_keeps_stderr_empty_even_when_kernels_compile(capsys, monkey
     from mastermind.app.cli import main
 
     monkeypatch.setattr(compiling, "cold_modules", lambda names: list(names))
-    for args in (["optimal", "-r", "p2c3"], ["heuristics", "-r", "p2c3", "-s", "minimax"]):
+    # (--no-cache: an answer from the result cache compiles nothing)
+    for args in (
+        ["optimal", "-r", "p2c3", "--no-cache"],
+        ["heuristics", "-r", "p2c3", "-s", "minimax", "--no-cache"],
+    ):
         assert main([*args, "--json"]) == 0
         out, err = capsys.readouterr()
         assert err == "" and out.lstrip().startswith(("{", "["))

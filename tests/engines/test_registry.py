@@ -60,8 +60,8 @@ def test_check_names_refuses_before_any_work():
 
 def test_strategies_command_lists_the_registry(capsys):
     assert main(["strategies", "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
-    assert [r["name"] for r in rows] == list(NAMES)
+    rows = json.loads(capsys.readouterr().out)["strategies"]
+    assert [r["strategy"] for r in rows] == list(NAMES)
     assert rows[0]["options"] == ["pool", "tie-break", "seed"] and rows[-1]["kind"] == "solver"
     assert main(["strategies"]) == 0
     out = capsys.readouterr().out
@@ -72,4 +72,4 @@ def test_commands_take_every_registered_name(capsys):
     assert main(["export", "-r", "p2c3", "-s", "optimal", "-f", "irving"]) == 0
     assert capsys.readouterr().out.startswith("9(")
     assert main(["heuristics", "-r", "p2c3", "-s", "nonsense"]) == 2
-    assert "unknown strategy 'nonsense'" in capsys.readouterr().err
+    assert "--strategy: unknown value 'nonsense'" in capsys.readouterr().err

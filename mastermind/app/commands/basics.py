@@ -1,34 +1,46 @@
 """``info``, ``score`` and ``partition``: the game model at the command line."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer
 
-from mastermind.app.commands.common import console, game_command, plural, print_json, table_for
+from mastermind.app.commands.common import (
+    JsonOpt,
+    MemoryOpt,
+    RulesOpt,
+    command,
+    console,
+    game,
+    memory_limit_bytes,
+    plural,
+    print_json,
+    table_for,
+)
 from mastermind.core import partitions
-from mastermind.core.game import CodeTable, Rules, format_bytes
+from mastermind.core.game import format_bytes, score
 from mastermind.core.symmetry import canonical_first_guesses
+
+SecretArg = Annotated[str, typer.Argument(help="The secret code, e.g. 3632.")]
 
 
 def register(app: typer.Typer) -> None:
-    game_command(app, "info", memory=False, help="Codes, possible answers, canonical first guesses.")(info)
-    game_command(app, "score", memory=False, help="Feedback of GUESS against SECRET.")(score)
-    game_command(app, "partition", help="Answer frequencies of each guess over all codes.")(partition)
+    command(app, "info", help="Codes, possible answers, canonical first guesses.")(info)
+    command(app, "score", help="Feedback of GUESS against SECRET.")(score_command)
+    command(app, "partition", help="Answer frequencies of each guess over all codes.")(partition)
 
 
-def info(rules: Rules, json_output: bool) -> None:
+def info(rules: RulesOpt = None, json_output: JsonOpt = False) -> None:
+    rules = game(rules)
     firsts = [rules.code_text(g) for g in canonical_first_guesses(rules)]
-    answers = [str(a) for a in rules.answers]
+    feedbacks = [str(a) for a in rules.answers]
     data = {
         "rules": str(rules),
         "pegs": rules.pegs,
-        "colors": rules.colors,
-        "repeat": rules.repeat,
+        "colours": rules.colors,
+        "repetition": rules.repeat,
         "codes": rules.n_codes,
-        "n_answers": len(answers),
-        "answers": answers,
+        "answers": len(feedbacks),
+        "feedbacks": feedbacks,
         "canonical_first_guesses": firsts,
         "table_bytes": rules.table_bytes(),
     }
@@ -41,29 +53,29 @@ def info(rules: Rules, json_output: bool) -> None:
         f"{'repetition allowed' if rules.repeat else 'no repeated colour'})"
     )
     out.print(f"codes            {rules.n_codes}")
-    out.print(f"answers          {len(answers)}: {' '.join(answers)}")
+    out.print(f"answers          {len(feedbacks)}: {' '.join(feedbacks)}")
     out.print(f"first guesses    {' '.join(firsts)}")
     out.print(f"score table      {format_bytes(rules.table_bytes())}")
 
 
-def score(
-    rules: Rules,
-    json_output: bool,
-    secret: Annotated[str, typer.Argument(help="The secret code, e.g. 3632.")],
+def score_command(
+    secret: SecretArg,
     guess: Annotated[str, typer.Argument(help="The guess, e.g. 3526.")],
+    rules: RulesOpt = None,
+    json_output: JsonOpt = False,
 ) -> None:
+    rules = game(rules)
     s, g = rules.parse_code(secret), rules.parse_code(guess)
-    table = CodeTable(rules, full=False, memory_limit=1 << 62)
-    fb = table.feedback(s, g)
+    fb = score(rules, s, g)  # two codes: no table of every code, whatever the size of the game
     if json_output:
         print_json(
             {
                 "rules": str(rules),
                 "secret": rules.code_text(s),
                 "guess": rules.code_text(g),
+                "feedback": str(fb),
                 "black": fb.black,
                 "white": fb.white,
-                "feedback": str(fb),
             }
         )
     else:
@@ -71,40 +83,48 @@ def score(
 
 
 def partition(
-    rules: Rules,
-    json_output: bool,
-    memory_limit: int,
     guesses: Annotated[list[str], typer.Argument(help="One or more guesses, e.g. 1122 1123.")],
+    rules: RulesOpt = None,
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
 ) -> None:
+    rules = game(rules)
     codes = [rules.parse_code(g) for g in guesses]
     # one row per guess is enough: no N x N table needed
-    table = table_for(rules, memory_limit, full=False)
+    table = table_for(rules, memory_limit_bytes(memory_limit), full=False)
     counts = [table.partition(g) for g in codes]
-    rows = [
-        {"answer": str(fb), "counts": [int(c[rules.answer_index(fb)]) for c in counts]}
-        for fb in rules.answers
-    ]
-    summary = {
-        "largest": [partitions.largest(c) for c in counts],
-        "expected_size": [round(partitions.expected_size(c), 6) for c in counts],
-        "entropy_bits": [round(partitions.entropy_bits(c), 6) for c in counts],
-        "parts": [partitions.parts(c) for c in counts],
+    data = {
+        "rules": str(rules),
+        "codes": rules.n_codes,
+        "partitions": [
+            {
+                "guess": rules.code_text(g),
+                "classes": [
+                    {"feedback": str(fb), "size": int(c[rules.answer_index(fb)])} for fb in rules.answers
+                ],
+                "largest": partitions.largest(c),
+                "expected_size": round(partitions.expected_size(c), 6),
+                "entropy_bits": round(partitions.entropy_bits(c), 6),
+                "parts": partitions.parts(c),
+            }
+            for g, c in zip(codes, counts)
+        ],
     }
-    texts = [rules.code_text(g) for g in codes]
     if json_output:
-        print_json({"rules": str(rules), "guesses": texts, "rows": rows, **summary})
+        print_json(data)
         return
     from rich.table import Table
 
+    parts = data["partitions"]
     t = Table(title=f"answers over {plural(rules.n_codes, 'code')} of {rules}")
     t.add_column("answer")
-    for text in texts:
-        t.add_column(text, justify="right")
-    for row in rows:
-        t.add_row(row["answer"], *map(str, row["counts"]))
+    for p in parts:
+        t.add_column(p["guess"], justify="right")
+    for i, fb in enumerate(rules.answers):
+        t.add_row(str(fb), *(str(p["classes"][i]["size"]) for p in parts))
     t.add_section()
-    t.add_row("largest", *map(str, summary["largest"]))
-    t.add_row("expected size", *(f"{v:.3f}" for v in summary["expected_size"]))
-    t.add_row("entropy (bits)", *(f"{v:.4f}" for v in summary["entropy_bits"]))
-    t.add_row("parts", *map(str, summary["parts"]))
+    t.add_row("largest", *(str(p["largest"]) for p in parts))
+    t.add_row("expected size", *(f"{p['expected_size']:.3f}" for p in parts))
+    t.add_row("entropy (bits)", *(f"{p['entropy_bits']:.4f}" for p in parts))
+    t.add_row("parts", *(str(p["parts"]) for p in parts))
     console().print(t)

@@ -1,62 +1,49 @@
-"""What every command shares: the rule options, ``--json``, errors and output helpers.
+"""What every command shares: its options (each declared once, here), errors and output.
 
-Commands are written as plain functions taking ``rules: Rules`` and ``json_output: bool``;
-:func:`game_command` adds ``--rules``/``--pegs``/``--colors``/``--no-repeat``/``--json`` to
-their signature once, and turns :class:`MastermindError` into one line and exit code 2.
+The one vocabulary of the command line: an idea has one option name, one meaning and one
+default in every command that has it (see "One vocabulary" in the README). A command lists
+the options it takes as parameters annotated with the aliases below, the way typer reads
+them; :func:`command` registers it and turns a :class:`MastermindError` into one line and
+exit code 2.
+
+>>> parse_games(["p2-3c2,p4c4n"])
+['p2c2r', 'p3c2r', 'p4c4n']
 """
 
 from __future__ import annotations
 
 import functools
-import inspect
 import json
 import math
+import re
 import sys
-import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Optional
 
 import typer
 
+from mastermind.app.deadline import FOREVER, Deadline  # noqa: F401  - shared by the commands
 from mastermind.app.helpstyle import Command
 from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
+from mastermind.app.rounding import ceil_decimal, ceil_float, floor_decimal, floor_float  # noqa: F401
 from mastermind.core.errors import MastermindError, TableTooLarge
-from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
-from mastermind.engines.registry import HEURISTIC_NAMES, names_text
+from mastermind.core.game import DEFAULT_MEMORY_LIMIT, MAX_COLORS, MAX_PEGS, CodeTable, Rules
+from mastermind.core.words import quoted
 
-RulesOpt = Annotated[
-    Optional[str],
-    typer.Option(
-        "--rules",
-        "-r",
-        help="Game as pPEGScCOLORS plus r (repetition, default) or n (none), e.g. p4c6n; default p4c6.",
-        show_default=False,
-    ),
-]
-STRATEGY_HELP = f"Strategy: {names_text()} (see `mastermind strategies`)."
-STRATEGY_OR_FILE_HELP = STRATEGY_HELP.rstrip(".") + ", or a strategy file (JSON or Irving text)."
-STRATEGIES_HELP = (
-    f"Strategy to play (repeat for several): {names_text()}. Default: {names_text(HEURISTIC_NAMES, 'and')}."
-)
-PegsOpt = Annotated[Optional[int], typer.Option("--pegs", "-p", help="Number of pegs.", show_default=False)]
-ColorsOpt = Annotated[
-    Optional[int], typer.Option("--colors", "-c", help="Number of colours.", show_default=False)
-]
-NoRepeatOpt = Annotated[bool, typer.Option("--no-repeat", help="No colour twice in a code.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of tables.")]
-NoCacheOpt = Annotated[
-    bool,
-    typer.Option(
-        "--no-cache",
-        help="Compute again: neither read nor keep the answer in the result cache (~/.cache/mastermind).",
-    ),
-]
-MAX_THREADS = 1024  # --jobs and --workers beyond this are typing errors, not machines
+MAX_THREADS = 1024  # --jobs beyond this is a typing error, not a machine
 MAX_SEED = 2**63 - 1  # seeds travel as int64 (numba, numpy)
 MAX_SECONDS = 10**7  # about four months: time limits beyond are typing errors
 MAX_GIB = 2**20  # a pebibyte
+DEFAULT_ROW_SECONDS = 600.0  # --row-time-limit: what one game of a table may take
+HISTOGRAM_WORDS = "secrets solved with 1, 2, 3, ... guesses"  # every histogram, every command
+HISTOGRAM_CAPTION = f"histogram: {HISTOGRAM_WORDS}"
+POOLS = ("all", "consistent")
+HEURISTIC_TIE_BREAKS = ("default", "sorted", "random")
+OPTIMAL_TIE_BREAKS = ("default", "worst")
+PROGRESS_MODES = ("auto", "bar", "json", "none")
 
 
+# ---- checks run while the command line is read (before any work) -------------------------
 def _number_check(unit: str, most: float, zero_ok: bool = False) -> Callable:
     """A typer callback refusing nan, inf, negative numbers, 0 unless ``zero_ok``, and more
     than ``most`` (a typing error, and past what the solvers' timers and sizes take)."""
@@ -86,125 +73,301 @@ def whole_range(least: int, most: int | None = None) -> Callable:
     return check
 
 
-def seconds_option(name: str, help: str, zero_ok: bool = False, **kwargs) -> Any:
-    """A time limit in seconds: finite and positive (``zero_ok``: 0 switches it off)."""
-    return typer.Option(name, help=help, callback=_number_check("seconds", MAX_SECONDS, zero_ok), **kwargs)
+def unknown_value(value: str, allowed: Sequence[str], extra: str = "") -> typer.BadParameter:
+    """The one message for a value that is not one of the choices (every option says it so)."""
+    return typer.BadParameter(f"unknown value {quoted(value)}; use one of {', '.join(allowed)}{extra}")
 
 
-DRAWN_SEED_HELP = "Seed of the random strategy (default: drawn at random)."
+def choice(allowed: Sequence[str], fold: bool = False) -> Callable:
+    """A typer callback refusing a value that is not one of ``allowed`` (``fold``: any case,
+    read in lower case)."""
+
+    def check(value: str | None) -> str | None:
+        if value is None:
+            return None
+        key = value.strip().lower() if fold else value
+        if key not in allowed:
+            raise unknown_value(value, allowed)
+        return key
+
+    return check
 
 
-def seed_option(help: str, **kwargs) -> Any:
-    """``--seed``: numpy seeds are non-negative integers."""
-    return typer.Option("--seed", help=help, callback=whole_range(0, MAX_SEED), **kwargs)
+def _strategy_check(value: Any) -> Any:
+    """``-s``: a strategy's name or a strategy file (see :mod:`mastermind.app.strategy_files`)."""
+    from mastermind.engines.registry import NAMES
+
+    for name in value if isinstance(value, list) else [value]:
+        if name is None or name in NAMES:
+            continue
+        # (only now: reading files loads numpy, which an answer from the result cache needs not)
+        from mastermind.app.strategy_files import names_a_file
+
+        if not names_a_file(name):
+            raise unknown_value(name, NAMES, ", or a strategy file (.json or Irving .txt)")
+    return value
 
 
+def _rules(value: Any) -> Rules:
+    """``--rules``: read while the command line is read, so that bad rules are refused first."""
+    if isinstance(value, Rules):
+        return value
+    try:
+        return Rules.parse(str(value))
+    except MastermindError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+# ---- the options, each declared once ------------------------------------------------------
+RulesOpt = Annotated[
+    Optional[Rules],
+    typer.Option(
+        "--rules",
+        "-r",
+        parser=_rules,
+        metavar="RULES",
+        help="The game: pPEGScCOLOURS, r (repetition, the default) or n (no colour twice), e.g. p4c6n. "
+        "Default p4c6.",
+        show_default=False,
+    ),
+]
+GamesOpt = Annotated[
+    Optional[list[str]],
+    typer.Option(
+        "--games",
+        "-g",
+        metavar="LIST",
+        help="Games, comma-separated, with ranges: p3c3,p4c6n or p2-4c2-6 (repeat the option to add more).",
+        show_default=False,
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
 MemoryOpt = Annotated[
     Optional[float],
     typer.Option(
         "--memory-limit",
-        help="Largest score table to build, in GiB (default 2).",
+        metavar="GIB",
+        help="Most memory for the score table and the searches, in GiB (default 2); more is refused "
+        "before any work.",
         show_default=False,
         callback=_number_check("GiB", MAX_GIB),
     ),
 ]
-
-
-GameArg = Annotated[
-    Optional[str],
-    typer.Argument(metavar="RULES", show_default=False, help="The game, e.g. p4c6 (same as --rules)."),
+TimeLimitOpt = Annotated[
+    Optional[float],
+    typer.Option(
+        "--time-limit",
+        metavar="SECONDS",
+        help="Stop the whole command after this many seconds and report what it has (exit 0). Default: none.",
+        show_default=False,
+        callback=_number_check("seconds", MAX_SECONDS),
+    ),
+]
+RowTimeLimitOpt = Annotated[
+    float,
+    typer.Option(
+        "--row-time-limit",
+        metavar="SECONDS",
+        help="Most seconds for one game's row; a row past it shows the bounds proven.",
+        callback=_number_check("seconds", MAX_SECONDS),
+    ),
+]
+JobsOpt = Annotated[
+    int,
+    typer.Option(
+        "--jobs",
+        "-j",
+        metavar="N",
+        callback=whole_range(0, MAX_THREADS),
+        help="Threads or processes to use (0: every core).",
+    ),
+]
+SeedOpt = Annotated[
+    Optional[int],
+    typer.Option(
+        "--seed",
+        metavar="N",
+        callback=whole_range(0, MAX_SEED),
+        help="Seed of every random choice (default: drawn at random and reported; the same seed "
+        "repeats the run).",
+        show_default=False,
+    ),
+]
+ProgressOpt = Annotated[
+    str,
+    typer.Option(
+        "--progress",
+        metavar="|".join(PROGRESS_MODES),
+        callback=choice(PROGRESS_MODES),
+        help="auto (a bar on a terminal, none with --json or piped), bar, json (one line per step on "
+        "stderr) or none.",
+    ),
+]
+NoCacheOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-cache",
+        help="Compute again: neither read nor keep the answer in the result cache (~/.cache/mastermind).",
+    ),
 ]
 
 
-def resolve_rules(
-    rules: str | None, pegs: int | None, colors: int | None, no_repeat: bool, game: str | None = None
-) -> Rules:
-    """The game given once: as RULES, ``--rules`` or ``--pegs/--colors/--no-repeat``; default p4c6."""
-    if game is not None:
-        if rules is not None or pegs is not None or colors is not None or no_repeat:
-            raise MastermindError(
-                f"the game is given twice: {game} and --rules/--pegs/--colors/--no-repeat; give it once"
-            )
-        return Rules.parse(game)
-    if rules is not None:
-        if pegs is not None or colors is not None or no_repeat:
-            raise MastermindError("give either --rules or --pegs/--colors/--no-repeat, not both")
-        return Rules.parse(rules)
-    base = Rules()
-    return Rules(
-        base.pegs if pegs is None else pegs, base.colors if colors is None else colors, not no_repeat
+def _strategy_help(default: str) -> str:
+    from mastermind.engines.registry import names_text
+
+    return f"Strategy: {names_text()} (see `mastermind strategies`), or a strategy file. {default}"
+
+
+STRATEGY_METAVAR = "NAME|FILE"
+StrategyOpt = Annotated[
+    str,
+    typer.Option(
+        "--strategy",
+        "-s",
+        metavar=STRATEGY_METAVAR,
+        callback=_strategy_check,
+        help="Strategy: a name (see `mastermind strategies`) or a strategy file (JSON or Irving text).",
+    ),
+]
+
+
+def strategies_option(default: str) -> Any:
+    """``-s NAME|FILE`` repeated: the strategies a command plays or draws."""
+    return typer.Option(
+        "--strategy",
+        "-s",
+        metavar=STRATEGY_METAVAR,
+        callback=_strategy_check,
+        show_default=False,
+        help="Strategy (repeat for several): a name (see `mastermind strategies`) or a strategy file. "
+        + default,
     )
+
+
+StrategiesOpt = Annotated[Optional[list[str]], strategies_option("Default: every heuristic.")]
+PoolOpt = Annotated[
+    str,
+    typer.Option(
+        "--pool",
+        metavar="|".join(POOLS),
+        callback=choice(POOLS),
+        help="Guesses a strategy may make: all codes, or only consistent ones (still possible).",
+    ),
+]
+TieBreakOpt = Annotated[
+    str,
+    typer.Option(
+        "--tie-break",
+        metavar="|".join(HEURISTIC_TIE_BREAKS),
+        callback=choice(HEURISTIC_TIE_BREAKS),
+        help="Among guesses a heuristic scores equal: default (a candidate, then the lowest code), "
+        "sorted (sorted class sizes first) or random (by --seed).",
+    ),
+]
+OptimalTieBreakOpt = Annotated[
+    str,
+    typer.Option(
+        "--tie-break",
+        metavar="|".join(OPTIMAL_TIE_BREAKS),
+        callback=choice(OPTIMAL_TIE_BREAKS),
+        help="Among optimal strategies: default (the first found) or worst (the smaller worst case, then "
+        "fewer secrets at it).",
+    ),
+]
+CheckpointOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--checkpoint",
+        metavar="DIR",
+        help="Folder that keeps every finished piece of work; the same command run again continues.",
+        show_default=False,
+    ),
+]
+
+
+def out_option(help: str, **kwargs: Any) -> Any:
+    """``--out/-o``: where the command writes what it makes (``-``: standard output)."""
+    return typer.Option("--out", "-o", metavar=kwargs.pop("metavar", "FILE"), help=help, **kwargs)
+
+
+# ---- registering a command ----------------------------------------------------------------
+def command(app: typer.Typer, name: str, *, help: str, **kwargs: Any) -> Callable:
+    """Register ``fn`` as command ``name`` (its parameters are its options, as typer reads
+    them); a :class:`MastermindError` it raises becomes one line and exit code 2."""
+
+    def decorate(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def run(*args: Any, **values: Any) -> Any:
+            with one_line_errors():
+                return fn(*args, **values)
+
+        app.command(name, cls=Command, help=help, **kwargs)(run)
+        return fn
+
+    return decorate
+
+
+def game(rules: Rules | None) -> Rules:
+    """The game of ``--rules``, p4c6 when it was not given."""
+    return Rules() if rules is None else rules
+
+
+def parse_games(texts: Sequence[str]) -> list[str]:
+    """``--games``: each text a comma-separated list of games, a game ``pPcC`` with an
+    optional ``r`` or ``n``, ``P`` and ``C`` a number or a range ``a-b``; the games as rules
+    text (``p4c6r``), each once, in the order given. Without repetition a range leaves out
+    the games with fewer colours than pegs.
+
+    >>> parse_games(["p4c6", "p2c2-3n,p4c6r"])
+    ['p4c6r', 'p2c2n', 'p2c3n']
+    """
+    games: dict[str, None] = {}
+    for text in texts:
+        items = [t.strip() for t in text.split(",")]
+        if not any(items):
+            raise MastermindError("--games is empty: give games such as p3c3,p4c6n or p2-4c2-6")
+        for item in items:
+            if not item:
+                continue
+            m = re.fullmatch(
+                r"p([0-9]{1,3})(?:-([0-9]{1,3}))?c([0-9]{1,3})(?:-([0-9]{1,3}))?([rn]?)", item, re.I
+            )
+            if m is None:
+                raise MastermindError(
+                    f"--games: cannot read {quoted(item)}: use games such as p4c6, p4c6n or ranges p2-4c2-6"
+                )
+            pegs = _span(m.group(1), m.group(2), "pegs", MAX_PEGS, item)
+            colours = _span(m.group(3), m.group(4), "colours", MAX_COLORS, item)
+            repeat = m.group(5).lower() != "n"
+            ranged = len(pegs) > 1 or len(colours) > 1
+            found = False
+            for p in pegs:
+                for c in colours:
+                    if ranged and not repeat and c < p:
+                        continue  # p4c3n does not exist: a range leaves it out
+                    games[str(Rules(p, c, repeat))] = None
+                    found = True
+            if not found:
+                raise MastermindError(
+                    f"--games: {quoted(item)} holds no game: without repetition colours must be at least pegs"
+                )
+    return list(games)
+
+
+def _span(low: str, high: str | None, what: str, most: int, item: str) -> range:
+    a, b = int(low), int(high) if high is not None else int(low)
+    if a > b:
+        raise MastermindError(f"--games: {quoted(item)}: the range of {what} {a}-{b} is empty")
+    for end in (a, b):
+        if not 1 <= end <= most:
+            raise MastermindError(f"--games: {quoted(item)}: {what} must be between 1 and {most}, got {end}")
+    return range(a, b + 1)
 
 
 def fail(message: str, code: int = 2) -> None:
     """Print one line to standard error and exit."""
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
-
-
-def game_command(
-    app: typer.Typer, name: str | None = None, *, memory: bool = True, game_argument: bool = False, **kwargs
-) -> Callable:
-    """Register ``fn(rules, json_output, [memory_limit], ...)`` as a command with the shared options.
-
-    With ``game_argument`` the game may also be given as an argument (``game-value p4c6``).
-    """
-
-    def decorate(fn: Callable) -> Callable:
-        sig = inspect.signature(fn)
-        # resolve string annotations (modules with `from __future__ import annotations`), or
-        # typer would lose the options' names and help
-        hints = typing.get_type_hints(fn, include_extras=True)
-        own = [
-            p.replace(annotation=hints.get(n, p.annotation))
-            for n, p in sig.parameters.items()
-            if n not in ("rules", "json_output", "memory_limit", "rules_given")
-        ]
-        kw = inspect.Parameter.KEYWORD_ONLY
-        if game_argument:
-            own.insert(
-                0,
-                inspect.Parameter(
-                    "game", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=GameArg
-                ),
-            )
-        extra = [
-            inspect.Parameter("rules_text", kw, default=None, annotation=RulesOpt),
-            inspect.Parameter("pegs", kw, default=None, annotation=PegsOpt),
-            inspect.Parameter("colors", kw, default=None, annotation=ColorsOpt),
-            inspect.Parameter("no_repeat", kw, default=False, annotation=NoRepeatOpt),
-            inspect.Parameter("json_output", kw, default=False, annotation=JsonOpt),
-        ]
-        if memory:
-            extra.append(inspect.Parameter("memory_limit", kw, default=None, annotation=MemoryOpt))
-        wants_memory = "memory_limit" in sig.parameters
-        wants_given = "rules_given" in sig.parameters  # may take the game from elsewhere (a file)
-
-        @functools.wraps(fn)
-        def wrapper(**values: Any) -> Any:
-            with one_line_errors(memory_option=memory):
-                if wants_given:
-                    values["rules_given"] = values["no_repeat"] or any(
-                        values.get(k) is not None for k in ("rules_text", "pegs", "colors", "game")
-                    )
-                rules = resolve_rules(
-                    values.pop("rules_text"),
-                    values.pop("pegs"),
-                    values.pop("colors"),
-                    values.pop("no_repeat"),
-                    values.pop("game", None),
-                )
-                gib = values.pop("memory_limit", None)
-                if wants_memory:
-                    values["memory_limit"] = memory_limit_bytes(gib)
-                return fn(rules=rules, **values)
-
-        wrapper.__signature__ = sig.replace(parameters=own + extra)  # type: ignore[attr-defined]
-        wrapper.__annotations__ = {p.name: p.annotation for p in own + extra}
-        app.command(name, cls=Command, **kwargs)(wrapper)
-        return fn
-
-    return decorate
 
 
 def exit_if_interrupted(stopped: str | None) -> None:
@@ -214,15 +377,8 @@ def exit_if_interrupted(stopped: str | None) -> None:
         raise typer.Exit(130)
 
 
-def anytime_fields(proven: bool, lower: Any, upper: Any, stopped: str | None) -> dict:
-    """What every long command's ``--json`` says about how far it got."""
-    data = {"proven": proven, "lower_bound": lower, "upper_bound": upper}
-    if stopped:
-        data["stopped"] = stopped
-    return data
-
-
 def memory_limit_bytes(gib: float | None) -> int:
+    """``--memory-limit`` in bytes (2 GiB when not given)."""
     if gib is None:
         return DEFAULT_MEMORY_LIMIT
     if not math.isfinite(gib) or gib <= 0:
@@ -230,25 +386,46 @@ def memory_limit_bytes(gib: float | None) -> int:
     return int(gib * 1024**3)
 
 
+def jobs_value(jobs: int) -> int:
+    """``--jobs`` as the engines take it: -1 for every core."""
+    return -1 if jobs == 0 else jobs
+
+
+def cores(jobs: int) -> int:
+    """``--jobs`` as a number of threads (0: every core)."""
+    import os
+
+    return jobs if jobs > 0 else max(1, os.cpu_count() or 1)
+
+
+def draw_seed(seed: int | None) -> tuple[int, bool]:
+    """``--seed``: the seed given, or one drawn at random; and whether it was drawn."""
+    if seed is not None:
+        return seed, False
+    import secrets
+
+    return secrets.randbelow(2**31), True
+
+
+def seed_note(seed: int, drawn: bool) -> str:
+    """What a report says of a seed drawn at random: how to repeat the run."""
+    return f"seed {seed} drawn: --seed {seed} repeats this run" if drawn else f"seed {seed}"
+
+
 class one_line_errors:
     """Context manager: a :class:`MastermindError` becomes ``error: ...`` and exit code 2;
-    ``memory_option``: the command takes ``--memory-limit`` (said where a table is too large)."""
-
-    def __init__(self, memory_option: bool = False) -> None:
-        self.memory_option = memory_option
+    a table too large says how to allow more."""
 
     def __enter__(self) -> None:
         return None
 
     def __exit__(self, exc_type, exc, tb) -> bool:
         if exc_type is not None and issubclass(exc_type, MastermindError):
-            advice = (
-                "; raise it with --memory-limit" if self.memory_option and exc_type is TableTooLarge else ""
-            )
+            advice = "; raise it with --memory-limit" if exc_type is TableTooLarge else ""
             typer.echo(f"error: {exc}{advice}", err=True)
             raise typer.Exit(2)
         if exc_type is not None and issubclass(exc_type, MemoryError):
-            typer.echo("error: out of memory; try a smaller game or --memory-limit", err=True)
+            typer.echo("error: out of memory; try a smaller game or a lower --memory-limit", err=True)
             raise typer.Exit(2)
         return False
 
@@ -257,7 +434,10 @@ def table_for(rules: Rules, memory_limit: int = DEFAULT_MEMORY_LIMIT, full: bool
     return CodeTable(rules, full=full, memory_limit=memory_limit)
 
 
-def print_json(obj: Any) -> None:
+def print_json(obj: dict) -> None:
+    """The one JSON object a command prints (see ``schemas/``)."""
+    if not isinstance(obj, dict):  # pragma: no cover - every command prints one object
+        raise TypeError("a command's JSON is one object")
     sys.stdout.write(json.dumps(obj, indent=2) + "\n")
     sys.stdout.flush()
 
@@ -279,8 +459,25 @@ def console(stderr: bool = False):
 
     stream = sys.stderr if stderr else sys.stdout
     piped = not (hasattr(stream, "isatty") and stream.isatty())
-    return _Console(soft_wrap=True, width=PIPED_WIDTH if piped else None, stderr=stderr)
+    return _Console(soft_wrap=True, width=PIPED_WIDTH if piped else None, stderr=stderr, highlight=False)
 
 
-def histogram_text(hist: list[int]) -> str:
+def histogram_text(hist: Sequence[int]) -> str:
     return " ".join(str(h) for h in hist)
+
+
+STOP_WORDS = {
+    "time limit": "stopped by the time limit",
+    "interrupted": "interrupted",
+    "iteration limit": "stopped at the iteration limit",
+}
+
+
+def stop_words(reason: str) -> str:
+    """Why work stopped, as words inside a sentence (``stopped (time limit)`` begins one)."""
+    return STOP_WORDS.get(reason, f"stopped ({reason})")
+
+
+def wrote(what: str, path: str) -> str:
+    """The one line every command says after writing a file."""
+    return f"wrote {what} to {path}"

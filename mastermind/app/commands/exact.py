@@ -1,69 +1,73 @@
-"""``optimal``: the exact solver at the command line.
-
-No ``from __future__ import annotations`` here: typer reads the option annotations at run
-time and they must be objects.
-"""
+"""``optimal``: the exact solver at the command line."""
 
 from typing import Annotated, Optional
 
 import typer
 
 from mastermind.app.commands.common import (
-    MAX_THREADS,
+    HISTOGRAM_WORDS,
+    CheckpointOpt,
+    Deadline,
+    JobsOpt,
+    JsonOpt,
+    MemoryOpt,
     NoCacheOpt,
+    OptimalTieBreakOpt,
+    PoolOpt,
+    ProgressOpt,
+    RulesOpt,
+    TimeLimitOpt,
+    choice,
+    command,
     console,
     exit_if_interrupted,
+    game,
     histogram_text,
+    jobs_value,
+    memory_limit_bytes,
+    out_option,
     plural,
     print_json,
-    seconds_option,
     table_for,
-    whole_range,
+    wrote,
 )
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, is_stdout, write_atomic
 from mastermind.core.game import Rules
 
+OBJECTIVES = ("total", "worst")
+BACKENDS = ("threads", "processes", "dask")
 ObjectiveOpt = Annotated[
     str,
     typer.Option(
         "--objective",
+        metavar="|".join(OBJECTIVES),
+        callback=choice(OBJECTIVES),
         help="total (optimal average) or worst (fewest guesses in the worst case, then the best total).",
     ),
 ]
 MaxGuessesOpt = Annotated[
     Optional[int],
     typer.Option(
-        "--max-guesses", help="Only strategies that never need more guesses than this.", show_default=False
+        "--max-guesses",
+        metavar="N",
+        help="Only strategies that never need more guesses than this (exit 1: there is none).",
+        show_default=False,
     ),
 ]
-PoolOpt = Annotated[
-    str, typer.Option("--pool", help="Guesses allowed: all codes, or consistent (only codes still possible).")
-]
 FirstOpt = Annotated[
-    Optional[str], typer.Option("--first", help="Fix the first guess, e.g. 1123.", show_default=False)
+    Optional[str],
+    typer.Option("--first", metavar="CODE", help="Fix the first guess, e.g. 1123.", show_default=False),
 ]
 ByFirstOpt = Annotated[
     bool, typer.Option("--by-first-guess", help="The optimum for each canonical first guess, as a table.")
-]
-TIE_BREAKS = ("none", "worst")
-TieBreakOpt = Annotated[
-    str,
-    typer.Option(
-        "--tie-break",
-        metavar="none|worst",
-        help="Among optimal strategies: none (the first found) or worst (the smaller worst case, then fewer "
-        "secrets at it).",
-    ),
-]
-JobsOpt = Annotated[
-    int,
-    typer.Option("--jobs", "-j", callback=whole_range(0, MAX_THREADS), help="Threads to use (0: all cores)."),
 ]
 BackendOpt = Annotated[
     str,
     typer.Option(
         "--backend",
+        metavar="|".join(BACKENDS),
+        callback=choice(BACKENDS),
         help="Where work units run: threads, processes (loky) or dask "
         "(a local cluster of --jobs processes, or --scheduler).",
     ),
@@ -72,157 +76,194 @@ SchedulerOpt = Annotated[
     Optional[str],
     typer.Option(
         "--scheduler",
+        metavar="ADDRESS",
         help="Address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (implies --backend dask).",
         show_default=False,
     ),
 ]
-CheckpointOpt = Annotated[
-    Optional[str],
-    typer.Option(
-        "--checkpoint",
-        help="Folder that keeps every finished work unit; the same command run again reuses them.",
-        show_default=False,
-    ),
-]
-TimeLimitOpt = Annotated[
-    Optional[float],
-    seconds_option(
-        "--time-limit",
-        help="Stop after this many seconds and report what is proven (exit 0).",
-        show_default=False,
-    ),
-]
-ProgressOpt = Annotated[
-    str,
-    typer.Option(
-        "--progress",
-        help="auto (a bar on a terminal), bar, json (one line per finished work unit on stderr) or none.",
-    ),
-]
 OutOpt = Annotated[
     Optional[str],
-    typer.Option(
-        "--out",
-        "-o",
-        help="Write the optimal strategy tree to this file (JSON; - for standard output).",
+    out_option(
+        "Write the strategy tree (JSON) to this file; - for standard output. A search stopped early "
+        "writes the best strategy it found.",
         show_default=False,
     ),
 ]
 
 
 def register(app: typer.Typer) -> None:
-    from mastermind.app.commands.common import game_command
+    command(app, "optimal", help="Optimal strategy, proven: exact branch and bound with symmetry.")(optimal)
 
-    game_command(app, "optimal", help="Optimal strategy, proven: exact branch and bound with symmetry.")(
-        optimal
-    )
+
+class _Recorded:
+    """A progress object that remembers the last count of work units the search reported, so
+    that the report counts the units the progress lines counted."""
+
+    def __init__(self, bar) -> None:
+        self._bar = bar
+        self.done: int | None = None
+        self.total: int | None = None
+
+    def start(self, total: int | None, description: str = "") -> None:
+        self._bar.start(total, description)
+
+    def advance(self, n: int = 1) -> None:
+        self._bar.advance(n)
+
+    def _note(self, fields: dict) -> None:
+        if "done" in fields:
+            self.done, self.total = fields.get("done"), fields.get("total")
+
+    def report(self, fields: dict) -> None:
+        self._note(fields)
+        inner = getattr(self._bar, "report", None)
+        if inner is None:
+            self._bar.advance(1)
+        else:
+            inner(fields)
+
+    def finish(self, fields: dict) -> None:
+        self._note(fields)
+        inner = getattr(self._bar, "finish", None)
+        if inner is not None:
+            inner(fields)
 
 
 def optimal(
-    rules: Rules,
-    json_output: bool,
-    memory_limit: int,
+    rules: RulesOpt = None,
     objective: ObjectiveOpt = "total",
     max_guesses: MaxGuessesOpt = None,
     pool: PoolOpt = "all",
     first: FirstOpt = None,
     by_first_guess: ByFirstOpt = False,
-    tie_break: TieBreakOpt = "none",
+    tie_break: OptimalTieBreakOpt = "default",
+    out: OutOpt = None,
+    time_limit: TimeLimitOpt = None,
     jobs: JobsOpt = 0,
     backend: BackendOpt = "threads",
     scheduler: SchedulerOpt = None,
     checkpoint: CheckpointOpt = None,
-    time_limit: TimeLimitOpt = None,
     progress: ProgressOpt = "auto",
-    out: OutOpt = None,
     no_cache: NoCacheOpt = False,
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
 ) -> None:
-    # a plain search asked again is answered from the result cache, before numba is loaded;
-    # what is looked up was stored after these same options passed every check below
-    cache = None
-    if not no_cache and out is None and backend == "threads" and scheduler is None and checkpoint is None:
-        from mastermind.app.resultcache import ResultCache
-
-        # a time limit only decides whether an answer is proven: only proven ones are kept
-        options = dict(objective=objective, max_guesses=max_guesses, pool=pool, first=first)
-        options.update(by_first_guess=by_first_guess, tie_break=tie_break, jobs=jobs, memory=memory_limit)
-        cache = ResultCache().entry("optimal", str(rules), options)
-        if json_output and (answer := cache.load()) is not None:
-            print_json(answer)
-            return
-    from mastermind.app.interrupts import command_token
-    from mastermind.core.progress import progress_bar, progress_mode
-    from mastermind.engines.exact import (
-        Execution,
-        Limits,
-        Problem,
-        no_strategy_text,
-        solve,
-        solve_by_first_guess,
-    )
-    from mastermind.engines.exact.checkpoint import check_folder
-    from mastermind.engines.exact.options import OBJECTIVES, POOLS, check_backend, check_scheduler
-    from mastermind.engines.result import Status
-
-    if objective not in OBJECTIVES:
-        raise MastermindError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
-    if pool not in POOLS:
-        raise MastermindError(f"--pool must be one of {', '.join(POOLS)}, got {pool!r}")
+    deadline = Deadline(time_limit)
+    rules = game(rules)
+    limit = memory_limit_bytes(memory_limit)
     if first is not None and by_first_guess:
         raise MastermindError("give either --first or --by-first-guess, not both")
     if out is not None and by_first_guess:
         raise MastermindError("--out writes one strategy: use it with --first or alone, not --by-first-guess")
-    if tie_break not in TIE_BREAKS:
-        raise MastermindError(f"--tie-break must be one of {', '.join(TIE_BREAKS)}, got {tie_break!r}")
     if max_guesses is not None and not 1 <= max_guesses <= rules.n_codes:
         raise MastermindError(
-            f"--max-guesses must be between 1 and the number of codes ({rules.n_codes}), got {max_guesses}"
+            f"--max-guesses: must be between 1 and the number of codes ({rules.n_codes}), got {max_guesses}"
         )
+    first_code = rules.parse_code(first) if first is not None else None
     if out is not None:
         if is_stdout(out) and json_output:
             raise MastermindError("--out - and --json both use standard output: give --out a file name")
-        check_writable(out)
-    if scheduler is not None:
-        backend = "dask" if backend == "threads" else backend
-    check_backend(backend)
-    if scheduler is not None:  # its form; whether it answers is known when connecting
-        check_scheduler(scheduler, backend)
-    if checkpoint is not None:
-        check_folder(checkpoint)
-    units = backend != "threads" or checkpoint is not None or scheduler is not None
-    if units and (by_first_guess or first is not None or tie_break != "none" or objective != "total"):
-        raise MastermindError(
-            "--backend, --scheduler and --checkpoint work on the plain optimum "
-            "(not with --by-first-guess, --first, --tie-break or --objective worst)"
-        )
-    mode = progress_mode(progress, json_output)
-    first_code = rules.parse_code(first) if first is not None else None
-    from mastermind.engines.exact.warmup import ensure_compiled
-
-    compile_seconds = ensure_compiled(quiet=json_output)  # a first run compiles here, out of the timed search
-    table = table_for(rules, memory_limit)
-    problem = Problem(
+        check_writable(out)  # before the search: a result is never lost for want of a place
+    options = dict(
         objective=objective,
         max_guesses=max_guesses,
         pool=pool,
-        first_guess=first_code,
-        tie_break=tie_break == "worst",
+        first=None if first_code is None else rules.code_text(first_code),
+        tie_break=tie_break,
     )
-    limits = Limits(time_limit=time_limit)
+    # a plain search asked again is answered from the result cache, before numba is loaded
+    cache = None
+    if not no_cache and out is None and backend == "threads" and scheduler is None and checkpoint is None:
+        from mastermind.app.resultcache import ResultCache
+
+        # a time limit, --jobs and --memory-limit do not change a proven answer: only those are kept
+        cache = ResultCache().entry("optimal", str(rules), {**options, "by_first_guess": by_first_guess})
+        if (answer := cache.load()) is not None:
+            _report(answer, json_output, out=None)
+            return
+    data = _search(
+        rules,
+        options,
+        first_code,
+        by_first_guess,
+        out,
+        deadline,
+        jobs,
+        backend,
+        scheduler,
+        checkpoint,
+        progress,
+        json_output,
+        limit,
+    )
+    if cache is not None and data["proven"] and data.get("exists", True):
+        cache.store({k: v for k, v in data.items() if k != "compile_seconds"})
+    _report(data, json_output, out)
+    exit_if_interrupted(data["stopped"])
+    if not data.get("exists", True):  # an answer, not bad input: exit 1
+        raise typer.Exit(1)
+
+
+def _search(
+    rules: Rules,
+    options: dict,
+    first_code,
+    by_first_guess: bool,
+    out: str | None,
+    deadline: Deadline,
+    jobs: int,
+    backend: str,
+    scheduler: str | None,
+    checkpoint: str | None,
+    progress: str,
+    json_output: bool,
+    limit: int,
+) -> dict:
+    from mastermind.app.interrupts import command_token
+    from mastermind.core.progress import progress_bar, progress_mode
+    from mastermind.engines.exact import Execution, Limits, Problem, solve, solve_by_first_guess
+    from mastermind.engines.exact.checkpoint import check_folder
+    from mastermind.engines.exact.options import check_scheduler
+    from mastermind.engines.result import Status
+
+    if scheduler is not None:
+        backend = "dask" if backend == "threads" else backend
+        check_scheduler(scheduler, backend)  # its form; whether it answers is known when connecting
+    if checkpoint is not None:
+        check_folder(checkpoint)
+    units = backend != "threads" or checkpoint is not None or scheduler is not None
+    plain = options["objective"] == "total" and options["tie_break"] == "default"
+    if units and (by_first_guess or first_code is not None or not plain):
+        raise MastermindError(
+            "--backend, --scheduler and --checkpoint work on the plain optimum "
+            "(not with --by-first-guess, --first, --tie-break worst or --objective worst)"
+        )
+    mode = progress_mode(progress, json_output)
+    from mastermind.engines.exact.warmup import ensure_compiled
+
+    compile_seconds = ensure_compiled(quiet=json_output)  # a first run compiles here, out of the timed search
+    table = table_for(rules, limit)
+    problem = Problem(
+        objective=options["objective"],
+        max_guesses=options["max_guesses"],
+        pool=options["pool"],
+        first_guess=first_code,
+        tie_break=options["tie_break"] == "worst",
+    )
+    # --memory-limit: the score table's and the search's (the engine's memo keeps within it)
+    limits = Limits(time_limit=deadline.left(), memory=limit)
     # work units: their progress lines, and what a stopped run has proven
     execution = Execution(
-        jobs=-1 if jobs == 0 else jobs,
-        backend=backend,
-        scheduler=scheduler,
-        checkpoint=checkpoint,
-        units=True,
+        jobs=jobs_value(jobs), backend=backend, scheduler=scheduler, checkpoint=checkpoint, units=True
     )
     from mastermind.app.fallback import Fallback, wanted
 
     # a heuristic beside a long search: what a search stopped before its first strategy reports
     fallback = Fallback(table) if not by_first_guess and wanted(table, problem) else None
+    recorder = None
     try:
         with progress_bar(mode) as bar:
+            recorder = _Recorded(bar)
             if by_first_guess:
                 results = solve_by_first_guess(
                     table,
@@ -240,7 +281,7 @@ def optimal(
                         limits=limits,
                         execution=execution,
                         cancel=command_token(),
-                        progress=bar if fallback is None else fallback.progress(bar),
+                        progress=recorder if fallback is None else fallback.progress(recorder),
                     )
                 ]
         if fallback is not None:
@@ -250,119 +291,251 @@ def optimal(
             fallback.stop()
     # no strategy within --max-guesses: an answer, not bad input (exit 1)
     results = [r for r in results if r.status is not Status.NO_STRATEGY]
+    base = {"rules": str(rules), "codes": rules.n_codes, **options}
     if not results:
-        message = no_strategy_text(rules, max_guesses or 0, first_code)
-        if json_output:
-            print_json(
-                {
-                    "rules": str(rules),
-                    "objective": objective,
-                    "max_guesses": max_guesses,
-                    "first_guess": None if first_code is None else rules.code_text(first_code),
-                    "pool": pool,
-                    "exists": False,
-                    "proven": True,
-                    "message": message,
-                }
-            )
-        else:
-            typer.echo(message, err=True)
-        raise typer.Exit(1)
-    result = results[0]
-    if out is not None and result.tree is not None:
-        _write_tree(result, out)
-        if is_stdout(out) and result.proven:  # the tree is the output
-            return
-    rows = [r.to_dict() for r in results]
-    if cache is not None and all(r.proven for r in results):
-        cache.store(rows if by_first_guess else rows[0])
-    if json_output:
-        if compile_seconds is not None:
-            for row in rows:
-                row["compile_seconds"] = round(compile_seconds, 2)
-        print_json(rows if by_first_guess else rows[0])
-    else:  # with --out - standard output holds the strategy alone: the report goes to stderr
-        _print(rules, results, by_first_guess, objective, console(stderr=out is not None and is_stdout(out)))
-    exit_if_interrupted(next((r.stopped for r in results if r.stopped), None))
-
-
-def _write_tree(result, path: str) -> None:
-    from mastermind.core.formats import write_tree
-
-    write_atomic(path, write_tree(result.tree, "json", result.stats))
-
-
-def _header(rules: Rules, objective: str, r) -> str:
-    return (
-        f"rules        {rules}  (objective {objective}"
-        + (f", at most {plural(r.details.max_guesses, 'guess')}" if r.details.max_guesses else "")
-        + (f", pool {r.details.pool}" if r.details.pool != "all" else "")
-        + ")"
-    )
-
-
-def _print(rules: Rules, results: list, by_first_guess: bool, objective: str, out) -> None:
-    if not by_first_guess and not results[0].proven:
-        r = results[0]
-        out.print(_header(rules, objective, r))
-        out.print(
-            f"proven       no (not proven): stopped ({r.stopped}) after {r.seconds:.2f} s, "
-            f"{plural(r.counters.units, 'work unit')}, {plural(r.nodes, 'node')}"
-        )
-        if r.details.worst_lower_bound is not None:
-            out.print(
-                f"lower bound  worst case {plural(r.details.worst_lower_bound, 'guess')}  "
-                f"(every smaller one refuted)"
-            )
-        else:
-            out.print(f"lower bound  {r.lower_bound}  (no strategy has a smaller total)")
-        if r.tree is None:
-            out.print("best found   none yet")
-        else:
-            out.print(
-                f"best found   total {r.total} over {plural(r.secrets, 'secret')} (average {r.average:.4f}), "
-                f"first guess {rules.code_text(r.first_guess)}"
-                + (f" (the {r.found_by} heuristic)" if r.found_by else "")
-            )
-        return
+        return {**base, **_no_strategy()}
+    written = None
     if not by_first_guess:
         r = results[0]
-        out.print(_header(rules, objective, r))
-        out.print(f"first guess  {rules.code_text(r.first_guess)}")
-        out.print(f"total        {r.total} over {plural(r.secrets, 'secret')}  (average {r.average:.4f})")
-        out.print(f"worst case   {plural(r.worst, 'guess')}")
-        out.print(f"histogram    {histogram_text(r.histogram)}")
-        reused = f", {r.counters.reused} reused from the checkpoint" if r.counters.reused else ""
-        units = f", {r.counters.units} work units{reused}" if r.counters.units else ""
-        out.print(
-            f"proven       {'yes' if r.proven else 'no'}  ({r.seconds:.2f} s, {plural(r.nodes, 'node')}, "
-            f"{plural(r.memo_hits, 'memo hit')}{units})"
+        if out is not None and r.tree is not None:
+            from mastermind.core.formats import write_tree
+
+            write_atomic(out, write_tree(r.tree, "json", r.stats))
+            written = out
+        data = {**base, **optimum_fields(r, options["objective"], recorder), "out": written}
+    else:
+        data = {**base, **by_first_guess_fields(results)}
+    data["cached"] = False
+    if compile_seconds is not None:
+        data["compile_seconds"] = round(compile_seconds, 2)
+    return data
+
+
+def _no_strategy() -> dict:
+    """No strategy within --max-guesses: proven (exit 1)."""
+    return {
+        "exists": False,
+        "proven": True,
+        "total": None,
+        "average": None,
+        "worst": None,
+        "histogram": [],
+        "secrets": None,
+        "first_guess": None,
+        "total_lower_bound": None,
+        "total_upper_bound": None,
+        "worst_lower_bound": None,
+        "worst_upper_bound": None,
+        "best_found": None,
+        "out": None,
+        "stopped": None,
+        "seconds": 0.0,
+        "cached": False,
+    }
+
+
+def _strategy(r, rules: Rules) -> dict:
+    return {
+        "total": int(r.stats.total),
+        "secrets": r.stats.secrets,
+        "average": round(r.stats.average, 6),
+        "worst": r.stats.worst,
+        "histogram": list(r.stats.histogram),
+        "first_guess": rules.code_text(r.tree.root.guess),
+    }
+
+
+def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict:
+    """One search's answer: the optimum when proven (never a value that is not), else the
+    bounds and the best strategy found."""
+    rules = r.rules
+    found = _strategy(r, rules) if r.tree is not None and r.stats is not None else None
+    proven = bool(r.proven) and found is not None
+    headline = found if proven else None
+    if found is not None and not proven:
+        found["found_by"] = r.found_by or "the exact search"
+    details = r.details
+    worst_low = None if details is None else details.worst_lower_bound
+    if proven and objective == "worst":
+        worst_low = found["worst"]
+    units = {
+        "done": None if recorder is None else recorder.done,
+        "planned": None if recorder is None else recorder.total,
+        "run": r.counters.units - r.counters.reused,
+        "reused": r.counters.reused,
+    }
+    data = {
+        "exists": True,
+        "proven": proven,
+        "total": None if headline is None else headline["total"],
+        "average": None if headline is None else headline["average"],
+        "worst": None if headline is None else headline["worst"],
+        "histogram": [] if headline is None else headline["histogram"],
+        "secrets": None if headline is None else headline["secrets"],
+        "first_guess": None if headline is None else headline["first_guess"],
+        "total_lower_bound": None if r.lower_bound is None else int(r.lower_bound),
+        "total_upper_bound": None if found is None else found["total"],
+        "worst_lower_bound": None if worst_low is None else int(worst_low),
+        "worst_upper_bound": None if found is None else found["worst"],
+        "best_found": None if proven else found,
+        "stopped": None if proven else (r.stopped or "interrupted"),
+        "seconds": round(r.seconds, 4),
+        "nodes": r.nodes,
+        "memo_hits": r.memo_hits,
+        "units": units,
+    }
+    if objective == "worst":  # the lower bound on the total is of the best total within the worst case
+        data["total_lower_bound"] = data["total"]
+    if details is not None and details.startup_seconds is not None:
+        data["startup_seconds"] = round(details.startup_seconds, 3)
+    if details is not None and details.checkpoint_seconds is not None:
+        data["checkpoint_seconds"] = round(details.checkpoint_seconds, 3)
+    return data
+
+
+def by_first_guess_fields(results: list) -> dict:
+    rows = []
+    for r in results:
+        row = {"first_guess": r.rules.code_text(r.first_guess), **optimum_fields(r, r.objective)}
+        for key in ("exists", "first_guess_of_tree", "units", "memo_hits"):
+            row.pop(key, None)
+        row["first_guess"] = r.rules.code_text(r.first_guess)
+        rows.append(row)
+    proven = [row["total"] for row in rows if row["proven"]]
+    floors = [
+        row["total_lower_bound"] for row in rows if not row["proven"] and row["total_lower_bound"] is not None
+    ]
+    # the best first guesses, once no guess left unfinished could beat them
+    decided = proven and all(f >= min(proven) for f in floors) and len(floors) == len(rows) - len(proven)
+    stopped = next((row["stopped"] for row in rows if row["stopped"]), None)
+    return {
+        "exists": True,
+        "proven": all(row["proven"] for row in rows),
+        "first_guesses": rows,
+        "best_first_guesses": [row["first_guess"] for row in rows if decided and row["total"] == min(proven)],
+        "stopped": stopped,
+        "seconds": round(sum(row["seconds"] for row in rows), 4),
+    }
+
+
+# ---- the report: text or JSON, from the document alone (also for an answer from the cache) ----
+def _report(data: dict, json_output: bool, out: str | None) -> None:
+    if json_output:
+        print_json(data)
+        return
+    # with --out - standard output holds the strategy alone: the report goes to standard error
+    to_stdout_tree = out is not None and is_stdout(out)
+    printer = console(stderr=to_stdout_tree)
+    rules = data["rules"]
+    if not data.get("exists", True):
+        start = "" if data["first"] is None else f" starting with {data['first']}"
+        typer.echo(
+            f"no strategy solves every secret of {rules} within "
+            f"{plural(data['max_guesses'] or 0, 'guess')}{start}",
+            err=True,
         )
         return
+    if "first_guesses" in data:
+        _print_by_first_guess(data, printer)
+        return
+    header = (
+        f"rules        {rules}  (objective {data['objective']}"
+        + (f", at most {plural(data['max_guesses'], 'guess')}" if data["max_guesses"] else "")
+        + (f", pool {data['pool']}" if data["pool"] != "all" else "")
+        + (f", first guess {data['first']}" if data["first"] else "")
+        + (f", tie-break {data['tie_break']}" if data["tie_break"] != "default" else "")
+        + ")"
+    )
+    printer.print(header)
+    work = _work(data)
+    if data["proven"]:
+        printer.print(f"first guess  {data['first_guess']}")
+        printer.print(
+            f"total        {data['total']} over {plural(data['secrets'], 'secret')}  "
+            f"(average {data['average']:.4f})"
+        )
+        printer.print(f"worst case   {plural(data['worst'], 'guess')}")
+        printer.print(f"histogram    {histogram_text(data['histogram'])}  ({HISTOGRAM_WORDS})")
+        printer.print(f"proven       yes  ({work})")
+    else:
+        printer.print(f"proven       no: stopped ({data['stopped']}) after {work}")
+        if data["objective"] == "worst":
+            low = data["worst_lower_bound"]
+            printer.print(
+                "lower bound  "
+                + (
+                    "none yet"
+                    if low is None
+                    else f"worst case >= {plural(low, 'guess')}  (every smaller one refuted)"
+                )
+            )
+        else:
+            low = data["total_lower_bound"]
+            printer.print(
+                "lower bound  "
+                + ("none yet" if low is None else f"total >= {low}  (no strategy has a smaller total)")
+            )
+        found = data["best_found"]
+        if found is None:
+            printer.print("best found   none yet")
+        else:
+            by = found["found_by"]
+            printer.print(
+                f"best found   total {found['total']} over {plural(found['secrets'], 'secret')} (average "
+                f"{found['average']:.4f}), worst case {found['worst']}, first guess {found['first_guess']}"
+                + ("" if by == "the exact search" else f" (the {by} heuristic)")
+            )
+    if out is not None:
+        line = (
+            wrote("the strategy tree" + ("" if data["proven"] else " (the best found, not proven)"), out)
+            if data["out"] is not None
+            else f"nothing written to {out}: no strategy found before the {data['stopped']} "
+            "(a file already there is left as it was)"
+        )
+        typer.echo(line, err=to_stdout_tree or data["out"] is None)
+
+
+def _work(data: dict) -> str:
+    """The work of a search, counted as its progress lines count it."""
+    cached = "from the result cache: " if data.get("cached") else ""
+    parts = [f"{cached}{data['seconds']:.2f} s" + (" when computed" if cached else "")]
+    parts.append(plural(data["nodes"], "node"))
+    parts.append(plural(data["memo_hits"], "memo hit"))
+    units = data.get("units") or {}
+    if units.get("planned"):
+        done, total, run, reused = units["done"], units["planned"], units["run"], units["reused"]
+        cut = max(0, (done or 0) - run - reused)
+        detail = [f"{run} searched"]
+        if reused:
+            detail.append(f"{reused} reused from the checkpoint")
+        if cut:
+            detail.append(f"{cut} cut by their bounds")
+        parts.append(f"{done} of {plural(total, 'work unit')} done ({', '.join(detail)})")
+    return ", ".join(parts)
+
+
+def _print_by_first_guess(data: dict, printer) -> None:
     from rich.table import Table
 
     t = Table(
-        title=f"{rules}: optimum for each first guess ({objective})",
-        caption="histogram: secrets solved with 1, 2, ... guesses",
+        title=f"{data['rules']}: optimum for each first guess ({data['objective']})",
+        caption=f"histogram: {HISTOGRAM_WORDS}; * the best first guesses",
     )
-    for column in ("first", "total", "average", "worst", "histogram", "seconds"):
-        t.add_column(column, justify="left" if column in ("first", "histogram") else "right")
-    proven = [r.total for r in results if r.proven]
-    floors = [r.lower_bound for r in results if not r.proven and r.lower_bound is not None]
-    # the best first guesses, once no guess left unfinished could beat them
-    best = min(proven) if proven and all(f >= min(proven) for f in floors) else None
-    for r in results:
-        if not r.proven:
-            at_least = "?" if r.lower_bound is None else f">= {r.lower_bound}"
-            t.add_row(rules.code_text(r.first_guess), at_least, "", "", f"not proven ({r.stopped})", "")
+    for column in ("first guess", "total", "average", "worst", "histogram", "seconds"):
+        t.add_column(column, justify="left" if column in ("first guess", "histogram") else "right")
+    best = set(data["best_first_guesses"])
+    for r in data["first_guesses"]:
+        if not r["proven"]:
+            low = r["total_lower_bound"]
+            at_least = "?" if low is None else f">= {low}"
+            t.add_row(r["first_guess"], at_least, "", "", f"not proven ({r['stopped']})", "")
             continue
-        mark = " *" if r.total == best else ""
         t.add_row(
-            rules.code_text(r.first_guess) + mark,
-            str(r.total),
-            f"{r.average:.4f}",
-            str(r.worst),
-            histogram_text(r.histogram),
-            f"{r.seconds:.2f}",
+            r["first_guess"] + (" *" if r["first_guess"] in best else ""),
+            str(r["total"]),
+            f"{r['average']:.4f}",
+            str(r["worst"]),
+            histogram_text(r["histogram"]),
+            f"{r['seconds']:.2f}",
         )
-    out.print(t)
+    printer.print(t)

@@ -1,35 +1,37 @@
 """``export`` and ``verify``: strategy trees to and from files (JSON, dot, Irving text, HTML)."""
 
-# no "from __future__ import annotations": game_command hands these annotations to typer as
-# they are, and typer cannot resolve names of this module from strings
-
 import sys
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from mastermind.app.commands.common import (
-    DRAWN_SEED_HELP,
-    STRATEGY_OR_FILE_HELP,
-    ColorsOpt,
+    HISTOGRAM_WORDS,
+    Deadline,
     JsonOpt,
     MemoryOpt,
-    NoRepeatOpt,
-    PegsOpt,
+    PoolOpt,
+    ProgressOpt,
     RulesOpt,
-    game_command,
+    SeedOpt,
+    StrategyOpt,
+    TieBreakOpt,
+    TimeLimitOpt,
+    choice,
+    command,
+    draw_seed,
+    exit_if_interrupted,
+    game,
     histogram_text,
     memory_limit_bytes,
-    one_line_errors,
+    out_option,
     plural,
     print_json,
-    resolve_rules,
-    seed_option,
+    seed_note,
     table_for,
+    wrote,
 )
-from mastermind.app.helpstyle import Command
-from mastermind.app.strategy_files import names_a_file, read_strategy_file
+from mastermind.app.strategy_files import check_strategy
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, is_stdout, read_text, write_atomic
 from mastermind.core.formats import (
@@ -38,68 +40,59 @@ from mastermind.core.formats import (
     check_format,
     detect_format,
     format_for_path,
-    verify_text,
     write_tree,
 )
-from mastermind.core.game import CodeTable, Rules
-from mastermind.core.progress import Progress, progress_bar, wants_progress
-from mastermind.core.tree import StrategyTree
+from mastermind.core.progress import progress_bar, progress_mode
+
+FormatOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--format",
+        "-f",
+        metavar="|".join(FORMATS),
+        callback=choice(FORMATS, fold=True),
+        help=f"{', '.join(FORMATS)} (default: from --out, else json).",
+        show_default=False,
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
-    game_command(
+    command(
         app,
         "export",
         help="Write a strategy's tree as JSON, Graphviz dot, Irving text or an HTML explorer page.",
     )(export)
-    app.command(
-        "verify", cls=Command, help="Replay every secret through a strategy file and print its statistics."
+    command(
+        app,
+        "verify",
+        help="Replay every secret through a strategy file and print its statistics "
+        "(exit 1: not a valid strategy of the game).",
     )(verify)
 
 
 # ---- export -------------------------------------------------------------------------------
 def export(
-    rules: Rules,
-    json_output: bool,
-    memory_limit: int,
-    rules_given: bool,
-    strategy: Annotated[
-        str,
-        typer.Option(
-            "--strategy",
-            "-s",
-            help=STRATEGY_OR_FILE_HELP.rstrip(".") + " to convert.",
-        ),
-    ] = "minimax",
-    fmt: Annotated[
-        Optional[str],
-        typer.Option(
-            "--format",
-            "-f",
-            help=f"{', '.join(FORMATS)} (default: from --out, else json).",
-            show_default=False,
-        ),
-    ] = None,
+    rules: RulesOpt = None,
+    strategy: StrategyOpt = "minimax",
+    pool: PoolOpt = "all",
+    tie_break: TieBreakOpt = "default",
+    seed: SeedOpt = None,
+    fmt: FormatOpt = None,
     out: Annotated[
         Optional[str],  # not Path: Path("") would be the current folder
-        typer.Option(
-            "--out",
-            "-o",
-            help="File to write (atomically); standard output if omitted or -.",
-            show_default=False,
-        ),
+        out_option("File to write (atomically); standard output if omitted or -.", show_default=False),
     ] = None,
-    seed: Annotated[Optional[int], seed_option(DRAWN_SEED_HELP, show_default=False)] = None,
+    time_limit: TimeLimitOpt = None,
+    progress: ProgressOpt = "auto",
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
 ) -> None:
-    from mastermind.app.interactive.codemaker import new_seed
-    from mastermind.engines.registry import check_names
-    from mastermind.engines.registry import strategy as registry_strategy
+    from mastermind.app.players import draws, tree_of
+    from mastermind.core.cancel import Stopped
 
-    if names_a_file(strategy):
-        if not rules_given:  # the game of the file, not the default one
-            rules = read_strategy_file(strategy, None).rules
-    else:
-        check_names([strategy])
+    deadline = Deadline(time_limit)
+    rules = check_strategy(strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break)
     fmt = check_format(fmt) if fmt is not None else (format_for_path(out) or "json")
     if out is not None and is_stdout(out):
         out = None  # the tree is the output
@@ -107,83 +100,121 @@ def export(
         raise MastermindError("--json prints a summary of the file written: give --out FILE")
     if out is not None:
         check_writable(out)
-    table = table_for(rules, memory_limit)
-    drawn = seed is None and not names_a_file(strategy) and registry_strategy(strategy).draws()
-    seed = new_seed() if drawn else seed  # drawn here, so that it can be said
-    with progress_bar(wants_progress(json_output)) as progress:
-        tree = strategy_tree_for(strategy, table, progress, seed)
-    stats = tree.stats(table)
-    text = write_tree(tree, fmt, stats)
-    if out is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    write_atomic(out, text)
-    summary = {
+    table = table_for(rules, memory_limit_bytes(memory_limit))
+    seed, drawn = draw_seed(seed)
+    stopped, tree, proven = None, None, True
+    with progress_bar(progress_mode(progress, json_output or out is None)) as bar, deadline.token() as token:
+        try:
+            if strategy == "optimal":  # a search stopped early writes its best strategy
+                tree, proven, stopped = _optimal_tree(table, pool, token, bar)
+            else:
+                with token.running():  # (half a tree is no strategy: nothing is written)
+                    tree = tree_of(strategy, table, pool=pool, tie_break=tie_break, seed=seed, cancel=token)
+        except (Stopped, KeyboardInterrupt):
+            stopped = token.reason or "interrupted"
+    summary: dict = {
         "rules": str(rules),
-        "strategy": tree.name,
+        "strategy": strategy,
         "format": fmt,
-        "out": str(out),
-        **{k: v for k, v in stats.to_dict(rules).items() if k != "worst_secrets"},
-        **({"seed": seed} if drawn else {}),
+        "out": None,
+        "seed": seed,
+        "total": None,
+        "secrets": None,
+        "average": None,
+        "worst": None,
+        "histogram": [],
+        "stopped": stopped,
     }
+    if tree is not None:
+        stats = tree.stats(table)
+        text = write_tree(tree, fmt, stats)
+        if out is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            _say_stopped(stopped, tree is not None)
+            exit_if_interrupted(stopped)
+            return
+        write_atomic(out, text)
+        summary.update(
+            out=str(out), **{k: v for k, v in stats.to_dict(rules).items() if k != "worst_secrets"}
+        )
     if json_output:
         print_json(summary)
-    else:
-        replay = f"; seed {seed} drawn: --seed {seed} builds it again" if drawn else ""
+    elif tree is None:
         typer.echo(
-            f"wrote {fmt} tree of {tree.name} for {rules} to {out} "
-            f"(total {stats.total}, average {stats.average:.4f}, worst {stats.worst}{replay})"
+            f"stopped ({stopped}) before the tree of {strategy} for {rules} was complete: nothing written"
         )
+    else:
+        s = summary
+        chance = f"; {seed_note(seed, drawn)}" if draws(strategy, tie_break) and drawn else ""
+        found = "" if proven else f"; not proven optimal: the best strategy found before the {stopped}"
+        typer.echo(
+            wrote(f"the {fmt} tree of {strategy} for {rules}", str(out))
+            + f" (total {s['total']}, average {s['average']:.4f}, worst {s['worst']}{found}{chance})"
+        )
+    exit_if_interrupted(stopped)
 
 
-def strategy_tree_for(
-    name: str, table: CodeTable, progress: Progress | None = None, seed: int | None = None
-) -> StrategyTree:
-    """The tree of a named heuristic, of the optimal strategy (``optimal``) or of a strategy file."""
-    if names_a_file(name):
-        return read_strategy_file(name, table.rules)  # export replays it: a wrong tree is refused there
-    from mastermind.app.interrupts import command_token, unwind_on_interrupt
-    from mastermind.engines.registry import strategy_tree
+def _say_stopped(stopped: str | None, written: bool) -> None:
+    if stopped:
+        typer.echo(f"stopped ({stopped}): the tree written is the best strategy found, not proven", err=True)
 
-    with unwind_on_interrupt():  # (the optimal strategy's search stopped by Ctrl-C)
-        return strategy_tree(name, table, seed=seed, progress=progress, cancel=command_token())
+
+def _optimal_tree(table, pool: str, token, bar):
+    """The optimal tree, or (stopped) the best one the search found: (tree, proven, stopped)."""
+    from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
+    from mastermind.engines.exact import Execution, Problem, solve
+
+    with CompileNotice(EXACT_KERNELS, "the search kernels", quiet=True):
+        # (work units: a stopped search reports its best strategy)
+        result = solve(table, Problem(pool=pool), execution=Execution(units=True), cancel=token, progress=bar)
+    if result.tree is not None:
+        result.tree.name = "optimal"
+    return result.tree, result.proven, result.stopped
 
 
 # ---- verify -------------------------------------------------------------------------------
 def verify(
     file: Annotated[str, typer.Argument(help="Strategy file: Irving text or JSON; - reads standard input.")],
+    rules: RulesOpt = None,
     fmt: Annotated[
         Optional[str],
         typer.Option(
             "--format",
             "-f",
+            metavar="|".join(READABLE),
+            callback=choice(READABLE, fold=True),
             help="irving or json (default: from the name, else the content).",
             show_default=False,
         ),
     ] = None,
-    rules_text: RulesOpt = None,
-    pegs: PegsOpt = None,
-    colors: ColorsOpt = None,
-    no_repeat: NoRepeatOpt = False,
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
-    """Exit 0 for a valid tree, 1 for an invalid one, 2 for unreadable input or bad options."""
-    with one_line_errors():
-        explicit = rules_text is not None or pegs is not None or colors is not None or no_repeat
-        rules = resolve_rules(rules_text, pegs, colors, no_repeat) if explicit else None
-        limit = memory_limit_bytes(memory_limit)
-        text = read_text(file)
-        fmt = (
-            check_format(fmt, READABLE)
-            if fmt is not None
-            else detect_format(text, None if file == "-" else file)
-        )
-        name = "" if file == "-" else Path(file).stem
-        result = verify_text(text, fmt, rules, name=name, memory_limit=limit)
+    """Exit 0 for a valid strategy, 1 for one that is not a valid strategy of the game (a
+    wrong tree, or a tree of another game), 2 for an unreadable file or bad options. The
+    game: --rules, else the one a JSON file names (p4c6 for Irving text)."""
+    from mastermind.core.formats import verify_text
+
+    limit = memory_limit_bytes(memory_limit)
+    text = read_text(file)
+    fmt = (
+        check_format(fmt, READABLE) if fmt is not None else detect_format(text, None if file == "-" else file)
+    )
+    result = verify_text(text, fmt, rules, name=file, memory_limit=limit)
+    numbers = result.to_dict()
+    data = {
+        "strategy": file,
+        "valid": result.valid,
+        "format": fmt,
+        "rules": numbers["rules"],
+        **{k: numbers[k] for k in ("total", "secrets", "average", "worst", "histogram")},
+        "errors": result.errors,
+    }
+    if data["histogram"] is None:
+        data["histogram"] = []
     if json_output:
-        print_json({"file": file, **result.to_dict()})
+        print_json(data)
     elif result.errors:
         typer.echo(f"error: {file} is not a valid strategy: {result.errors[0]}", err=True)
     else:
@@ -192,6 +223,6 @@ def verify(
         typer.echo(f"total      {stats.total}")
         typer.echo(f"average    {stats.average:.4f}")
         typer.echo(f"worst      {stats.worst}")
-        typer.echo(f"histogram  {histogram_text(stats.histogram)}  (secrets solved in 1, 2, ... guesses)")
+        typer.echo(f"histogram  {histogram_text(stats.histogram)}  ({HISTOGRAM_WORDS})")
     if not result.valid:
         raise typer.Exit(1)

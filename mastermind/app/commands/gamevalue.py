@@ -1,27 +1,38 @@
 """``game-value``: the value of the game when the code maker may choose the secret's odds."""
 
-from __future__ import annotations
-
 from fractions import Fraction
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from mastermind.app.commands.common import (
+    Deadline,
+    JobsOpt,
+    JsonOpt,
+    MemoryOpt,
+    ProgressOpt,
+    RulesOpt,
+    TimeLimitOpt,
+    ceil_decimal,
+    choice,
+    command,
     console,
     exit_if_interrupted,
-    game_command,
+    floor_decimal,
+    game,
+    jobs_value,
+    memory_limit_bytes,
     plural,
     print_json,
-    seconds_option,
+    stop_words,
     table_for,
     whole_range,
 )
-from mastermind.core.errors import MastermindError
-from mastermind.core.game import Rules
-from mastermind.core.progress import progress_bar, wants_progress
+from mastermind.app.documents import game_value_document
+from mastermind.core.progress import progress_bar, progress_mode
 
 MAX_ITERATIONS = 10**6  # each best reply solves a game exactly: more is a typing error
+SOLVERS = ("auto", "exact", "search")
 HELP = (
     "Value of the zero-sum game: the code maker picks the secret with any probabilities, the "
     "code breaker may randomise over strategies; exact fraction, both optimal mixes."
@@ -29,105 +40,90 @@ HELP = (
 
 
 def register(app: typer.Typer) -> None:
-    game_command(app, "game-value", game_argument=True, help=HELP)(game_value)
+    command(app, "game-value", help=HELP)(game_value)
 
 
 def game_value(
-    rules: Rules,
-    json_output: bool,
-    memory_limit: int,
+    rules: RulesOpt = None,
     solver: Annotated[
         str,
         typer.Option(
-            help="Best replies from: auto (the exact solver), exact, or search (slow reference, tiny games)."
+            "--solver",
+            metavar="|".join(SOLVERS),
+            callback=choice(SOLVERS),
+            help="Best replies from: auto (the exact solver), exact, or search (slow reference, tiny games).",
         ),
     ] = "auto",
     max_iterations: Annotated[
         int,
         typer.Option(
+            "--max-iterations",
+            metavar="N",
             callback=whole_range(2, MAX_ITERATIONS),
-            help="Give up after this many best replies (reporting bounds).",
+            help="Stop after this many best replies and report the bounds reached (exit 0).",
         ),
     ] = 500,
-    jobs: Annotated[
-        int,
-        typer.Option(
-            "--jobs",
-            "-j",
-            callback=whole_range(0, 1024),
-            help="Threads of each best reply (0: all cores; one is usually fastest, "
-            "best replies being short).",
-        ),
-    ] = 1,
-    time_limit: Annotated[
-        Optional[float],
-        seconds_option(
-            "--time-limit",
-            help="Stop after this many seconds and report the bounds reached (exit 0).",
-            show_default=False,
-        ),
-    ] = None,
+    time_limit: TimeLimitOpt = None,
+    jobs: JobsOpt = 0,
+    progress: ProgressOpt = "auto",
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
 ) -> None:
     from mastermind.app.interrupts import command_token
     from mastermind.engines.gamevalue import game_value as solve_game
-    from mastermind.engines.gamevalue.bestreply import SOLVERS
 
-    if solver not in SOLVERS:
-        raise MastermindError(f"unknown --solver {solver!r}: use one of {', '.join(SOLVERS)}")
-    table = table_for(rules, memory_limit)
+    rules = game(rules)
+    deadline = Deadline(time_limit)
+    table = table_for(rules, memory_limit_bytes(memory_limit))
     from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
 
     with (
         CompileNotice(EXACT_KERNELS, "the search kernels", quiet=json_output),
-        progress_bar(wants_progress(json_output)) as bar,
+        progress_bar(progress_mode(progress, json_output)) as bar,
     ):
         result = solve_game(
             table,
             solver=solver,
             max_iterations=max_iterations,
-            jobs=-1 if jobs == 0 else jobs,
+            jobs=jobs_value(jobs),
             progress=bar,
-            time_limit=time_limit,
+            time_limit=deadline.left(),
             cancel=command_token(),
         )
+    data = game_value_document(result)
     if json_output:
-        print_json(result.to_dict())
+        print_json(data)
     else:
-        _print(result)
+        _print(result, data)
     exit_if_interrupted(result.stopped)
 
 
-def _print(result) -> None:
+def _print(result, data: dict) -> None:
     from rich.table import Table
 
-    rules, game = result.rules, result.details
+    rules, details = result.rules, result.details
     out = console()
     v = result.value
     if result.proven:
-        out.print(
-            f"game value of {rules}: {v.numerator}/{v.denominator} = {float(v):.6f} expected guesses (proven)"
-        )
-    elif result.stopped:
-        why = f"NOT proven: stopped ({result.stopped}) after {result.seconds:.2f} s"
-        if v is None:
+        out.print(f"game value of {rules}: {_number(v)} expected guesses (proven)")
+    else:
+        why = f"not proven: {stop_words(data['stopped'])} after {result.seconds:.2f} s"
+        if data["average_upper_bound"] is None:
+            low = (
+                "nothing proven yet" if result.lower_bound is None else f"at least {_low(result.lower_bound)}"
+            )
             out.print(
-                f"game value of {rules}: at least {_number(result.lower_bound)} expected guesses ({why}, "
-                "before the first strategy tree: a uniformly random secret forces that much)"
+                f"game value of {rules}: {low} expected guesses ({why}, before the first strategy tree: "
+                "a uniformly random secret forces that much)"
             )
             return
         out.print(
-            f"game value of {rules}: between {_number(result.lower_bound)} and {_number(v)} expected "
+            f"game value of {rules}: between {_between(result.lower_bound, v)} expected "
             f"guesses ({why}; the maker's mix below forces the lower bound, the breaker's keeps to the upper)"
         )
-    else:  # the value is the breaker's guarantee, an upper bound: say both ends
-        out.print(
-            f"game value of {rules}: between {float(result.lower_bound):.6f} and "
-            f"{_number(v)} expected guesses (NOT proven: out of iterations; the maker's mix below "
-            "forces the lower bound, the breaker's keeps to the upper)"
-        )
     out.print(
-        f"uniformly random secret instead: {game.uniform_total}/{rules.n_codes} = "
-        f"{game.uniform_total / rules.n_codes:.6f}"
+        f"uniformly random secret instead: {details.uniform_total}/{rules.n_codes} = "
+        f"{details.uniform_total / rules.n_codes:.6f}"
     )
     t = Table(title="code maker: probability per class of codes (equal within a class)")
     for col, just in (
@@ -139,13 +135,13 @@ def _print(result) -> None:
         ("class prob.", "right"),
     ):
         t.add_column(col, justify=just)
-    for m in game.maker:
+    for m in details.maker:
         t.add_row(
             m.name,
             str(m.size),
             rules.code_text(m.example),
-            _exact(m.probability),
-            _exact(m.per_code),
+            _shown(m.probability),
+            _shown(m.per_code),
             f"{float(m.probability):.6f}",
         )
     out.print(t)
@@ -155,9 +151,9 @@ def _print(result) -> None:
     )
     for col in ("weight", "first guess", "total", "worst", "guesses per class"):
         t.add_column(col, justify="left" if col == "first guess" else "right", no_wrap=True)
-    for b in game.breaker:
+    for b in details.breaker:
         t.add_row(
-            f"{_exact(b.weight)} ({float(b.weight):.4f})",
+            f"{_shown(b.weight)} ({float(b.weight):.4f})",
             rules.code_text(b.tree.root.guess),
             str(b.stats.total),
             str(b.stats.worst),
@@ -165,18 +161,34 @@ def _print(result) -> None:
         )
     out.print(t)
     out.print(
-        f"{plural(game.iterations, 'best reply')}, {plural(game.columns, 'tree')} in the final LP, "
+        f"{plural(details.iterations, 'best reply')}, {plural(details.columns, 'tree')} in the final LP, "
         f"{result.seconds:.2f} s"
     )
 
 
-def _exact(x) -> str:
+def _shown(x) -> str:
     """A probability as a fraction; one from the float LP of a stopped run has none."""
     return str(x) if isinstance(x, (Fraction, int)) else "~"
 
 
 def _number(x) -> str:
-    """``a/b = 4.340278`` for an exact number, ``4.340278`` for a float."""
+    """``a/b = 4.340278`` for an exact number (the decimal rounded to nearest)."""
+    return f"{x.numerator}/{x.denominator} = {float(x):.6f}"
+
+
+def _between(low, high) -> str:
+    """Both bounds written alike: as fractions when both are exact, else as decimals (the
+    lower rounded down, the upper up, so that what is printed is still proven)."""
+    if isinstance(low, Fraction) and isinstance(high, Fraction):
+        return (
+            f"{low.numerator}/{low.denominator} = {floor_decimal(low, 6)} and "
+            f"{high.numerator}/{high.denominator} = {ceil_decimal(high, 6)}"
+        )
+    return f"{floor_decimal(low, 6)} and {ceil_decimal(high, 6)}"
+
+
+def _low(x) -> str:
+    """A lower bound alone: as a fraction where exact, and its decimal rounded down."""
     if isinstance(x, Fraction):
-        return f"{x.numerator}/{x.denominator} = {float(x):.6f}"
-    return f"{float(x):.6f}"
+        return f"{x.numerator}/{x.denominator} = {floor_decimal(x, 6)}"
+    return floor_decimal(x, 6)

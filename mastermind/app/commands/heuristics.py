@@ -1,141 +1,160 @@
-"""``heuristics`` and ``simulate``: one-step strategies played on every secret or sampled.
-
-No ``from __future__ import annotations`` here: typer reads the option annotations at run
-time and they must be objects, not strings to resolve in another module.
-"""
+"""``heuristics``, ``strategies`` and ``simulate``: strategies played on every secret or sampled."""
 
 import time
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from mastermind.app.commands.common import (
-    STRATEGIES_HELP,
-    STRATEGY_OR_FILE_HELP,
+    HISTOGRAM_CAPTION,
+    HISTOGRAM_WORDS,
+    Deadline,
+    JsonOpt,
+    MemoryOpt,
     NoCacheOpt,
+    PoolOpt,
+    ProgressOpt,
+    RulesOpt,
+    SeedOpt,
+    StrategiesOpt,
+    StrategyOpt,
+    TieBreakOpt,
+    TimeLimitOpt,
+    command,
     console,
+    draw_seed,
     exit_if_interrupted,
+    game,
     histogram_text,
+    memory_limit_bytes,
     plural,
     print_json,
-    seconds_option,
-    seed_option,
+    seed_note,
     table_for,
     whole_range,
 )
-from mastermind.app.helpstyle import Command
-from mastermind.core.game import CodeTable, Rules
 
-MAX_GAMES = 10**8  # a minute per million games: more is a typing error
-
-StrategiesOpt = Annotated[
-    Optional[list[str]],
-    typer.Option("--strategy", "-s", show_default=False, help=STRATEGIES_HELP),
-]
-PoolOpt = Annotated[
-    str, typer.Option("--pool", help="Guesses considered: all codes or only consistent ones.")
-]
-TieBreakOpt = Annotated[
-    str,
-    typer.Option(
-        "--tie-break",
-        metavar="default|sorted|random",
-        help="Among equal scores: default (a candidate, then the lowest "
-        "index), sorted (sorted class sizes first) or random.",
-    ),
-]
-SeedOpt = Annotated[int, seed_option("Seed of random strategies and random tie-breaks.")]
-SAMPLE_SEED_HELP = "Seed of random strategies, random tie-breaks and sampled secrets."
-SampleSeedOpt = Annotated[int, seed_option(SAMPLE_SEED_HELP)]
+MAX_SECRETS = 10**8  # a minute per million games: more is a typing error
 
 
 def register(app: typer.Typer) -> None:
-    from mastermind.app.commands.common import game_command
-
-    game_command(
-        app, "heuristics", help="Play every secret with one-step heuristics: totals, worst case, histogram."
-    )(heuristics)
-    app.command("strategies", cls=Command, help="List every strategy and solver with the options it takes.")(
-        strategies
+    command(app, "heuristics", help="Play every secret with each strategy: totals, worst case, histogram.")(
+        heuristics
     )
-    game_command(
+    command(app, "strategies", help="List every strategy and solver with the options it takes.")(strategies)
+    command(
         app, "simulate", help="Monte Carlo: play sampled secrets, histogram and a 95% confidence interval."
     )(simulate)
 
 
+# ---- heuristics ---------------------------------------------------------------------------
 def heuristics(
-    rules: Rules,
-    json_output: bool,
-    memory_limit: int,
+    rules: RulesOpt = None,
     strategy: StrategiesOpt = None,
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",
-    seed: SeedOpt = 0,
+    seed: SeedOpt = None,
+    time_limit: TimeLimitOpt = None,
+    progress: ProgressOpt = "auto",
     no_cache: NoCacheOpt = False,
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
 ) -> None:
-    from mastermind.engines.registry import HEURISTIC_NAMES
+    deadline = Deadline(time_limit)
+    rules_given = rules is not None
+    rules = game(rules)
+    from mastermind.engines.registry import HEURISTIC_NAMES, REGISTRY
 
     names = list(dict.fromkeys(strategy or HEURISTIC_NAMES))  # each once, in the order given
     cache = None
-    if not no_cache:  # the same table asked again is answered from the result cache
+    if not no_cache and all(name in REGISTRY for name in names):  # (a file may change: not kept)
+        # the same table asked again is answered from the result cache
         from mastermind.app.resultcache import ResultCache
 
-        options = dict(strategies=names, pool=pool, tie_break=tie_break, seed=seed, memory=memory_limit)
+        chance = any(REGISTRY[name].draws(tie_break) for name in names)
+        # a drawn seed is any seed: the answer kept, with the seed it was computed with, serves
+        options = dict(strategies=names, pool=pool, tie_break=tie_break, seed=seed if chance else None)
         cache = ResultCache().entry("heuristics", str(rules), options)
-        if json_output and (answer := cache.load()) is not None:
-            print_json(answer)
+        if (answer := cache.load()) is not None:
+            _report(answer, json_output, seed_drawn=chance and seed is None)
             return
-    from mastermind.app.interrupts import command_token, unwind_on_interrupt
+    from mastermind.app.players import draws, tree_of
+    from mastermind.app.strategy_files import check_strategy
+    from mastermind.core.cancel import Stopped
     from mastermind.core.compiling import HEURISTIC_KERNELS, CompileNotice
-    from mastermind.core.progress import progress_bar, wants_progress
+    from mastermind.core.progress import progress_bar, progress_mode
     from mastermind.engines.heuristics.scores import wants_full_table
-    from mastermind.engines.registry import check_names, strategy_tree
 
-    check_names(names, pool=pool, tie_break=tie_break)
-    rows = []
+    for name in names:  # every file for the game, before any work
+        rules = check_strategy(name, rules, rules_given, pool=pool, tie_break=tie_break)
+        rules_given = True
+    seed, drawn = draw_seed(seed)
+    limit = memory_limit_bytes(memory_limit)
+    start = time.perf_counter()
     with CompileNotice(HEURISTIC_KERNELS, "the scoring kernels", quiet=json_output):
-        table = table_for(rules, memory_limit, full=wants_full_table(rules))
-    stopped = False
-    with progress_bar(wants_progress(json_output)) as bar:
+        table = table_for(rules, limit, full=wants_full_table(rules) and rules.table_bytes() <= limit)
+    rows = []
+    stopped = None
+    with progress_bar(progress_mode(progress, json_output)) as bar, deadline.token() as token:
         bar.start(len(names), f"playing every secret of {rules}")
         try:
-            for name in names:
-                with unwind_on_interrupt():  # (a solver's search stopped by Ctrl-C)
-                    tree = strategy_tree(
-                        name, table, pool=pool, tie_break=tie_break, seed=seed, cancel=command_token()
-                    )
-                stats = tree.stats(table)
-                first = rules.code_text(tree.root.guess)
-                rows.append({"strategy": name, "first_guess": first, **stats.to_dict(rules)})
-                bar.advance()
-        except KeyboardInterrupt:
-            if not rows:
-                raise  # nothing finished: the command line says "interrupted"
-            stopped = True  # Ctrl-C: the strategies finished are the answer so far
-    if cache is not None and not stopped:
-        cache.store(rows)
+            with token.running():  # a strategy stops at its next guess: the ones finished are the answer
+                for name in names:
+                    tree = tree_of(name, table, pool=pool, tie_break=tie_break, seed=seed, cancel=token)
+                    stats = tree.stats(table)
+                    first = rules.code_text(tree.root.guess)
+                    rows.append({"strategy": name, "first_guess": first, **stats.to_dict(rules)})
+                    bar.advance()
+        except (Stopped, KeyboardInterrupt) as exc:
+            stopped = token.reason or "interrupted"
+            if stopped == "interrupted" and not rows:
+                raise KeyboardInterrupt from exc  # nothing finished: the command line says "interrupted"
+    data = {
+        "rules": str(rules),
+        "codes": rules.n_codes,
+        "pool": pool,
+        "tie_break": tie_break,
+        "seed": seed,
+        "strategies": rows,
+        "unfinished": names[len(rows) :],
+        "stopped": stopped,
+        "seconds": round(time.perf_counter() - start, 3),
+        "cached": False,
+    }
+    if cache is not None and stopped is None:
+        cache.store(data)
+    chance = drawn and any(draws(n, tie_break) for n in names)
+    _report(data, json_output, seed_drawn=chance)
+    exit_if_interrupted(stopped)
+
+
+def _report(data: dict, json_output: bool, seed_drawn: bool) -> None:
+    """The table (or its JSON) from its document: the same for an answer from the cache."""
     if json_output:
-        print_json(rows)
+        print_json(data)
     else:
-        _print_rows(rules, table, rows, pool)
-    if stopped:
+        _print_table(data, seed_drawn)
+    if data["stopped"]:
+        rows = data["strategies"]
         typer.echo(
-            f"interrupted: {len(rows)} of {plural(len(names), 'strategy')} played every secret",
+            f"stopped ({data['stopped']}): {len(rows)} of "
+            f"{plural(len(rows) + len(data['unfinished']), 'strategy')} played every secret; "
+            f"not played: {', '.join(data['unfinished'])}",
             err=True,
         )
-        raise typer.Exit(130)
 
 
-def _print_rows(rules: Rules, table: CodeTable, rows: list[dict], pool: str) -> None:
+def _print_table(data: dict, seed_drawn: bool) -> None:
     from rich.table import Table
 
+    rules, codes, rows = data["rules"], data["codes"], data["strategies"]
     out = Table(
-        title=f"{rules}: {'all ' if table.n > 1 else ''}{plural(table.n, 'secret')} played, pool {pool}",
-        caption="histogram: secrets solved with 1, 2, ... guesses",
+        title=f"{rules}: {'all ' if codes > 1 else ''}{plural(codes, 'secret')} played, pool {data['pool']}",
+        caption=HISTOGRAM_CAPTION,
     )
     for column, justify in (
         ("strategy", "left"),
-        ("first", "left"),
+        ("first guess", "left"),
         ("total", "right"),
         ("average", "right"),
         ("worst", "right"),
@@ -159,146 +178,17 @@ def _print_rows(rules: Rules, table: CodeTable, rows: list[dict], pool: str) -> 
     printer.print(out)
     for note in notes:
         printer.print(note)
+    if seed_drawn:
+        printer.print(seed_note(data["seed"], True))
 
 
-def simulate(
-    rules: Rules,
-    json_output: bool,
-    memory_limit: int,
-    rules_given: bool,
-    strategy: Annotated[
-        str,
-        typer.Option("--strategy", "-s", help=STRATEGY_OR_FILE_HELP),
-    ] = "minimax",
-    games: Annotated[
-        int,
-        typer.Option(
-            "--games",
-            "-n",
-            callback=whole_range(1, MAX_GAMES),
-            help="Number of games (secrets drawn with replacement).",
-        ),
-    ] = 1000,
-    seed: SampleSeedOpt = 0,
-    pool: PoolOpt = "all",
-    tie_break: TieBreakOpt = "default",
-    time_limit: Annotated[
-        Optional[float],
-        seconds_option(
-            "--time-limit",
-            help="Stop after this many seconds and report the games played (exit 0).",
-            show_default=False,
-        ),
-    ] = None,
-) -> None:
-    import numpy as np
-
-    from mastermind.app.interrupts import command_token, unwind_on_interrupt
-    from mastermind.app.strategy_files import check_strategy, names_a_file, read_strategy_file
-    from mastermind.core.cancel import Stopped
-    from mastermind.core.compiling import EXACT_KERNELS, HEURISTIC_KERNELS, CompileNotice
-    from mastermind.core.errors import MastermindError
-    from mastermind.core.progress import progress_bar, wants_progress
-    from mastermind.core.strategy import Strategy, TreeStrategy
-    from mastermind.engines.heuristics import monte_carlo
-    from mastermind.engines.registry import make_strategy
-    from mastermind.engines.registry import strategy as registry_strategy
-
-    rules = check_strategy(strategy, rules, rules_given, pool=pool, tie_break=tie_break)
-    from_file = names_a_file(strategy)
-    if games < 1:
-        raise MastermindError(f"--games must be at least 1, got {games}")
-    # too big for the N x N table: answers are computed as needed (slower, same results)
-    full = rules.table_bytes() <= memory_limit
-    table = table_for(rules, memory_limit, full=full)
-    strategy_seed, games_seed = (int(s) for s in np.random.SeedSequence(seed).generate_state(2))
-    start = time.monotonic()
-    if from_file:  # the tree is followed as it is
-        player: Strategy = TreeStrategy(read_strategy_file(strategy, rules), table)
-    else:
-        solver = registry_strategy(strategy).kind == "solver"
-        kernels, what = (
-            (EXACT_KERNELS, "the search kernels") if solver else (HEURISTIC_KERNELS, "the scoring kernels")
-        )
-        try:  # a solver (optimal) solves the whole game first, within the time limit
-            with CompileNotice(kernels, what, quiet=json_output), unwind_on_interrupt():
-                player = make_strategy(
-                    strategy,
-                    table,
-                    pool=pool,
-                    tie_break=tie_break,
-                    seed=strategy_seed,
-                    time_limit=time_limit,
-                    cancel=command_token(),
-                )
-        except Stopped:  # (the time limit: Ctrl-C unwinds)
-            _no_games(rules, strategy, games, seed, json_output)
-            return
-    if time_limit is not None:  # what building the strategy left of it
-        time_limit = max(time_limit - (time.monotonic() - start), 1e-3)
-    played: list[int] = []
-
-    def status() -> str:  # what Ctrl-C prints if the game being played does not end in time
-        done = list(played)
-        mean = f", mean {sum(done) / len(done):.4f} guesses" if done else ""
-        return f"{len(done)} of {plural(games, 'game')} played{mean} (seed {seed})"
-
-    with (
-        command_token().child(time_limit) as token,
-        token.running(status),
-        progress_bar(wants_progress(json_output)) as bar,
-    ):
-        result = monte_carlo(player, games, games_seed, progress=bar, cancel=token, played=played)
-    stopped = (token.reason or "interrupted") if result.games < games else None
-    data = result.to_dict(rules)
-    data["seed"] = seed
-    if stopped:
-        data.update(stopped=stopped, games_asked=games)
-    if json_output:
-        print_json(data)
-        exit_if_interrupted(stopped)
-        return
-    if not result.games:
-        typer.echo(f"{rules}, {strategy}: stopped ({stopped}) before the first game ended (seed {seed})")
-        exit_if_interrupted(stopped)
-        return
-    count = plural(games, "game")
-    if stopped:
-        count = f"{result.games} of {count} (stopped: {stopped})"
-    lines = [
-        f"{rules}, {strategy}: {count} against random secrets (seed {seed})",
-        f"mean guesses     {result.mean:.4f}  (95% CI {result.ci_low:.4f} .. {result.ci_high:.4f})",
-        f"worst            {result.worst}",
-        f"histogram        {histogram_text(result.histogram)}  (games won with 1, 2, ... guesses)",
-    ]
-    console().print("\n".join(lines), highlight=False)
-    exit_if_interrupted(stopped)
-
-
-def _no_games(rules: Rules, strategy: str, games: int, seed: int, json_output: bool) -> None:
-    """The report of a simulation whose time limit passed while its strategy was solved."""
-    if json_output:  # the document of a run stopped before its first game, same fields
-        from mastermind.engines.heuristics.montecarlo import MonteCarloResult
-
-        none = MonteCarloResult(strategy, 0, seed, []).to_dict(rules)
-        print_json(none | {"stopped": "time limit", "games_asked": games})
-    else:
-        typer.echo(
-            f"{rules}, {strategy}: stopped (time limit) while solving the game for the strategy: "
-            f"0 of {plural(games, 'game')} played (seed {seed})"
-        )
-
-
-def strategies(
-    json_output: Annotated[
-        bool, typer.Option("--json", help="Print one JSON document instead of a table.")
-    ] = False,
-) -> None:
+# ---- strategies ---------------------------------------------------------------------------
+def strategies(json_output: JsonOpt = False) -> None:
     from mastermind.engines.registry import OPTIONS, REGISTRY
 
     rows = [
         {
-            "name": spec.name,
+            "strategy": spec.name,
             "kind": spec.kind,
             "options": [o.replace("_", "-") for o in spec.options],
             "summary": spec.summary,
@@ -306,13 +196,150 @@ def strategies(
         for spec in REGISTRY.values()
     ]
     if json_output:
-        print_json(rows)
+        print_json({"strategies": rows})
         return
     width = max(len(name) for name in REGISTRY)
     lines = [f"{'strategy':<{width}}  {'kind':<9}  {'options':<24}  summary"]
     for row in rows:
         options = " ".join(f"--{o}" for o in row["options"]) or "-"
-        lines.append(f"{row['name']:<{width}}  {row['kind']:<9}  {options:<24}  {row['summary']}")
+        lines.append(f"{row['strategy']:<{width}}  {row['kind']:<9}  {options:<24}  {row['summary']}")
     every = ", ".join("--" + o.replace("_", "-") for o in OPTIONS)
-    lines.append(f"options a strategy does not take are ignored ({every})")
+    lines.append(f"options a strategy does not take are ignored ({every}); -s also takes a strategy file")
     typer.echo("\n".join(lines))
+
+
+# ---- simulate -----------------------------------------------------------------------------
+class _Tally:
+    """The games finished so far, for the status line of Ctrl-C (a count, not a list)."""
+
+    def __init__(self) -> None:
+        self.games = self.guesses = 0
+
+    def append(self, guesses: int) -> None:
+        self.games += 1
+        self.guesses += guesses
+
+
+def simulate(
+    rules: RulesOpt = None,
+    strategy: StrategyOpt = "minimax",
+    secrets: Annotated[
+        int,
+        typer.Option(
+            "--secrets",
+            "-n",
+            metavar="N",
+            callback=whole_range(1, MAX_SECRETS),
+            help="How many secrets to draw and play (drawn with replacement).",
+        ),
+    ] = 1000,
+    pool: PoolOpt = "all",
+    tie_break: TieBreakOpt = "default",
+    seed: SeedOpt = None,
+    time_limit: TimeLimitOpt = None,
+    progress: ProgressOpt = "auto",
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
+) -> None:
+    import numpy as np
+
+    from mastermind.app.interrupts import unwind_on_interrupt
+    from mastermind.app.players import make_player
+    from mastermind.app.strategy_files import check_strategy
+    from mastermind.core.cancel import Stopped
+    from mastermind.core.compiling import EXACT_KERNELS, HEURISTIC_KERNELS, CompileNotice
+    from mastermind.core.progress import progress_bar, progress_mode
+    from mastermind.engines.heuristics import monte_carlo
+    from mastermind.engines.registry import NAMES
+    from mastermind.engines.registry import strategy as registry_strategy
+
+    deadline = Deadline(time_limit)
+    rules = check_strategy(strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break)
+    limit = memory_limit_bytes(memory_limit)
+    # too big for the N x N table: answers are computed as needed (slower, same results)
+    table = table_for(rules, limit, full=rules.table_bytes() <= limit)
+    seed, drawn = draw_seed(seed)
+    strategy_seed, secrets_seed = (int(s) for s in np.random.SeedSequence(seed).generate_state(2))
+    start = time.perf_counter()
+    solver = strategy in NAMES and registry_strategy(strategy).kind == "solver"
+    kernels, what = (
+        (EXACT_KERNELS, "the search kernels") if solver else (HEURISTIC_KERNELS, "the scoring kernels")
+    )
+    tally = _Tally()
+    data = {
+        "rules": str(rules),
+        "codes": rules.n_codes,
+        "strategy": strategy,
+        "pool": pool,
+        "tie_break": tie_break,
+        "seed": seed,
+        "secrets": 0,
+        "secrets_asked": secrets,
+        "total": 0,
+        "average": None,
+        "std": None,
+        "ci95": None,
+        "worst": None,
+        "histogram": [],
+        "stopped": None,
+        "seconds": 0.0,
+    }
+    stopped, result, while_solving = None, None, False
+    with deadline.token() as token:
+        try:  # a solver (optimal) solves the whole game first, within the time limit
+            with CompileNotice(kernels, what, quiet=json_output), unwind_on_interrupt():
+                player = make_player(
+                    strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed, cancel=token
+                )
+        except Stopped:  # (the time limit: Ctrl-C unwinds)
+            stopped, while_solving = "time limit", True
+        if stopped is None:
+
+            def status() -> str:  # what Ctrl-C prints if the game being played does not end in time
+                mean = f", average {tally.guesses / tally.games:.4f} guesses" if tally.games else ""
+                return f"{tally.games} of {plural(secrets, 'secret')} played{mean} (seed {seed})"
+
+            with token.running(status), progress_bar(progress_mode(progress, json_output)) as bar:
+                # (the games stop between games: the games played are the answer)
+                result = monte_carlo(player, secrets, secrets_seed, progress=bar, cancel=token, played=tally)
+            stopped = (token.reason or "interrupted") if result.games < secrets else None
+    if result is not None and result.games:
+        data.update(
+            secrets=result.games,
+            total=result.total,
+            average=round(result.mean, 6),
+            worst=result.worst,
+            histogram=result.histogram,
+        )
+        if result.games > 1:  # one game has no spread: no interval (not one of width 0)
+            data.update(std=round(result.std, 6), ci95=[round(result.ci_low, 6), round(result.ci_high, 6)])
+    data.update(stopped=stopped, seconds=round(time.perf_counter() - start, 3))
+    if json_output:
+        print_json(data)
+        exit_if_interrupted(stopped)
+        return
+    chance = seed_note(seed, drawn)
+    if not data["secrets"]:
+        when = "while solving the game for the strategy" if while_solving else "before the first game ended"
+        typer.echo(
+            f"{rules}, {strategy}: stopped ({stopped}) {when}: "
+            f"0 of {plural(secrets, 'secret')} played ({chance})"
+        )
+        exit_if_interrupted(stopped)
+        return
+    count = plural(secrets, "secret")
+    if stopped:
+        count = f"{data['secrets']} of {count} (stopped: {stopped})"
+    interval = (
+        f"95% interval {data['ci95'][0]:.4f} .. {data['ci95'][1]:.4f}"
+        if data["ci95"] is not None
+        else "no interval from one game"
+    )
+    lines = [
+        f"{rules}, {strategy}: {count} drawn at random and played ({chance})",
+        f"average          {data['average']:.4f} guesses  ({interval})",
+        f"worst            {data['worst']}",
+        f"histogram        {histogram_text(data['histogram'])}  ({HISTOGRAM_WORDS})",
+    ]
+    console().print("\n".join(lines))
+    exit_if_interrupted(stopped)

@@ -1,58 +1,54 @@
 """``assist``, ``play`` and ``solve``: one game at a time, with a person or against a secret."""
 
-# no ``from __future__ import annotations``: typer must see the Annotated options as objects
-# (game_command copies this signature as it is)
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from mastermind.app.commands.common import (
-    DRAWN_SEED_HELP,
-    STRATEGY_OR_FILE_HELP,
-    game_command,
+    JsonOpt,
+    MemoryOpt,
+    PoolOpt,
+    ProgressOpt,
+    RulesOpt,
+    SeedOpt,
+    StrategyOpt,
+    TieBreakOpt,
+    TimeLimitOpt,
+    command,
+    draw_seed,
+    exit_if_interrupted,
+    game,
+    memory_limit_bytes,
     plural,
     print_json,
-    seed_option,
+    seed_note,
     table_for,
 )
 from mastermind.core.game import Rules
-from mastermind.core.progress import wants_progress
-
-StrategyOpt = Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_OR_FILE_HELP)]
-PoolOpt = Annotated[
-    str, typer.Option("--pool", help="Guesses a heuristic considers: all codes or only consistent ones.")
-]
-StrategySeedOpt = Annotated[Optional[int], seed_option(DRAWN_SEED_HELP, show_default=False)]
+from mastermind.core.progress import progress_mode
 
 
 def register(app: typer.Typer) -> None:
-    game_command(
+    command(
         app,
         "assist",
         help="The computer breaks your secret code: it suggests each guess, you type the feedback.",
     )(assist)
-    game_command(
-        app, "play", help="You break the computer's secret code (seeded, so games can be replayed)."
-    )(play)
-    game_command(
+    command(app, "play", help="You break the computer's secret code (seeded, so games can be replayed).")(
+        play
+    )
+    command(
         app, "solve", help="The probes a strategy makes against SECRET: guess, feedback, candidates left."
     )(solve)
 
 
-def _check_strategy(name: str, pool: str, rules: Rules, rules_given: bool) -> Rules:
-    """Checked before any work (``play`` builds its strategy only at the first hint)."""
+def _check_strategy(name: str, pool: str, tie_break: str, rules: Rules | None) -> Rules:
+    """Checked before any work (``play`` builds its strategy only at the first hint): the
+    game, the one given or a strategy file's own."""
     from mastermind.app.strategy_files import check_strategy
 
-    return check_strategy(name, rules, rules_given, pool=pool)
-
-
-def _draws(name: str) -> bool:
-    """Whether strategy ``name`` plays by a seed (a file's tree does not)."""
-    from mastermind.app.strategy_files import names_a_file
-    from mastermind.engines.registry import strategy
-
-    return not names_a_file(name) and strategy(name).draws()
+    return check_strategy(name, game(rules), rules is not None, pool=pool, tie_break=tie_break)
 
 
 def _finish(code: int) -> None:
@@ -61,93 +57,141 @@ def _finish(code: int) -> None:
 
 
 def assist(
-    rules: Rules,
-    json_output: bool,
-    memory_limit: int,
-    rules_given: bool,
+    rules: RulesOpt = None,
     strategy: StrategyOpt = "minimax",
     pool: PoolOpt = "all",
-    seed: StrategySeedOpt = None,
+    tie_break: TieBreakOpt = "default",
+    seed: SeedOpt = None,
+    progress: ProgressOpt = "auto",
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
 ) -> None:
     from mastermind.app.interactive.assistant import Assistant
     from mastermind.app.interactive.strategies import load_strategy
     from mastermind.app.interactive.terminal import run_session
 
-    rules = _check_strategy(strategy, pool, rules, rules_given)
-    table = table_for(rules, memory_limit)
-    chosen = load_strategy(strategy, table, pool=pool, seed=seed, show_progress=wants_progress(json_output))
+    rules = _check_strategy(strategy, pool, tie_break, rules)
+    seed, _ = draw_seed(seed)
+    table = table_for(rules, memory_limit_bytes(memory_limit))
+    chosen = load_strategy(
+        strategy,
+        table,
+        pool=pool,
+        tie_break=tie_break,
+        seed=seed,
+        show_progress=progress_mode(progress, json_output) == "bar",
+    )
     session = Assistant(chosen)
     # with --json the conversation goes to standard error, the record alone to standard output
     code = run_session(session, stdout=sys.stderr if json_output else sys.stdout)
     if json_output and code == 0:
-        print_json(session.to_dict())
+        print_json({**session.to_dict(), "seed": seed})
     _finish(code)
 
 
 def play(
-    rules: Rules,
-    json_output: bool,
-    memory_limit: int,
-    rules_given: bool,
-    seed: Annotated[
-        Optional[int],
-        seed_option(
-            "Seed that picks the secret (default: a fresh one, shown at the end).", show_default=False
-        ),
-    ] = None,
-    strategy: Annotated[str, typer.Option("--strategy", "-s", help="Strategy behind hint.")] = "minimax",
+    rules: RulesOpt = None,
+    strategy: StrategyOpt = "minimax",
     pool: PoolOpt = "all",
+    tie_break: TieBreakOpt = "default",
+    seed: SeedOpt = None,
+    progress: ProgressOpt = "auto",
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
 ) -> None:
-    from mastermind.app.interactive.codemaker import Codemaker, new_seed, pick_secret
+    """-s: the strategy behind ``hint``; --seed picks the secret (and seeds the hints)."""
+    from mastermind.app.interactive.codemaker import Codemaker, pick_secret, seed_streams
     from mastermind.app.interactive.strategies import load_strategy
     from mastermind.app.interactive.terminal import run_session
 
-    rules = _check_strategy(strategy, pool, rules, rules_given)
-    seed = new_seed() if seed is None else seed
+    rules = _check_strategy(strategy, pool, tie_break, rules)
+    seed, _ = draw_seed(seed)
+    limit = memory_limit_bytes(memory_limit)
     # answering needs no N x N table; the strategy behind hint builds one when first asked
-    table = table_for(rules, memory_limit, full=False)
+    table = table_for(rules, limit, full=False)
 
     def hint_strategy():
         return load_strategy(
             strategy,
-            table_for(rules, memory_limit),
+            table_for(rules, limit),
             pool=pool,
-            seed=seed,
-            show_progress=wants_progress(json_output),
+            tie_break=tie_break,
+            seed=seed_streams(seed)[1],  # not the secret's stream: a random hint is no give-away
+            show_progress=progress_mode(progress, json_output) == "bar",
         )
 
     session = Codemaker(table, pick_secret(rules, seed), seed=seed, hint_strategy=hint_strategy)
     code = run_session(session, stdout=sys.stderr if json_output else sys.stdout)
     if json_output and code == 0:
-        print_json(session.to_dict())
+        print_json({**session.to_dict(), "strategy": strategy})
     _finish(code)
 
 
 def solve(
-    rules: Rules,
-    json_output: bool,
-    memory_limit: int,
-    rules_given: bool,
     secret: Annotated[str, typer.Argument(help="The secret code, e.g. 3632.")],
+    rules: RulesOpt = None,
     strategy: StrategyOpt = "minimax",
     pool: PoolOpt = "all",
-    seed: StrategySeedOpt = None,
+    tie_break: TieBreakOpt = "default",
+    seed: SeedOpt = None,
+    time_limit: TimeLimitOpt = None,
+    progress: ProgressOpt = "auto",
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
 ) -> None:
-    from mastermind.app.interactive.codemaker import new_seed
+    from mastermind.app.commands.common import Deadline
     from mastermind.app.interactive.solve import solve_game
     from mastermind.app.interactive.strategies import load_strategy
+    from mastermind.app.players import Cancellable, draws
+    from mastermind.core.cancel import Stopped
 
-    rules = _check_strategy(strategy, pool, rules, rules_given)
+    deadline = Deadline(time_limit)
+    rules = _check_strategy(strategy, pool, tie_break, rules)
     code = rules.parse_code(secret)
-    table = table_for(rules, memory_limit)
-    drawn = seed is None and _draws(strategy)
-    seed = new_seed() if drawn else seed  # drawn here, so that it can be said
-    chosen = load_strategy(strategy, table, pool=pool, seed=seed, show_progress=wants_progress(json_output))
-    probes = solve_game(chosen, code)
+    table = table_for(rules, memory_limit_bytes(memory_limit))
+    seed, drawn = draw_seed(seed)
+    probes: list = []
+    stopped = None
+    with deadline.token() as token:
+        try:
+            chosen = load_strategy(
+                strategy,
+                table,
+                pool=pool,
+                tie_break=tie_break,
+                seed=seed,
+                show_progress=progress_mode(progress, json_output) == "bar",
+                cancel=token,
+            )
+            with token.running():  # Ctrl-C stops the game at its next guess: the probes made are the answer
+                solve_game(Cancellable(chosen, token), code, probes)
+        except Stopped:
+            stopped = token.reason or "interrupted"
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+    chance = draws(strategy, tie_break)
     if json_output:
-        print_json([p.to_dict() for p in probes])
+        print_json(
+            {
+                "rules": str(rules),
+                "secret": rules.code_text(code),
+                "strategy": strategy,
+                "pool": pool,
+                "tie_break": tie_break,
+                "seed": seed,
+                "probes": [p.to_dict() for p in probes],
+                "guesses": len(probes),
+                "solved": stopped is None,
+                "stopped": stopped,
+            }
+        )
+        exit_if_interrupted(stopped)
         return
     for probe in probes:
         typer.echo(str(probe))
-    replay = f" (seed {seed} drawn: --seed {seed} plays this game again)" if drawn else ""
-    typer.echo(plural(len(probes), "guess") + replay)
+    replay = f" ({seed_note(seed, drawn)})" if chance and drawn else ""
+    if stopped:
+        typer.echo(f"stopped ({stopped}) after {plural(len(probes), 'guess')}, not solved{replay}")
+    else:
+        typer.echo(plural(len(probes), "guess") + replay)
+    exit_if_interrupted(stopped)

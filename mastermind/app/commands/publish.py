@@ -1,22 +1,29 @@
-"""``results``: recompute rows of the published tables in results/ and merge them into the files.
+"""``results``: recompute rows of the published tables in results/ and merge them into the files."""
 
-No ``from __future__ import annotations`` here: typer reads the option annotations at run
-time and they must be objects.
-"""
-
-from typing import Annotated
+import time
+from typing import Annotated, Optional
 
 import typer
 
 from mastermind.app.commands.common import (
-    MAX_THREADS,
-    one_line_errors,
+    DEFAULT_ROW_SECONDS,
+    CheckpointOpt,
+    GamesOpt,
+    JobsOpt,
+    JsonOpt,
+    MemoryOpt,
+    ProgressOpt,
+    RowTimeLimitOpt,
+    TimeLimitOpt,
+    choice,
+    command,
+    cores,
+    memory_limit_bytes,
+    out_option,
+    parse_games,
     plural,
     print_json,
-    seconds_option,
-    whole_range,
 )
-from mastermind.app.helpstyle import Command
 from mastermind.core.errors import MastermindError
 
 TABLES = ("optimal", "game-values")
@@ -26,109 +33,92 @@ HELP = (
     "merging the new rows into the existing files."
 )
 
-OutOpt = Annotated[str, typer.Option("--out", "-o", help="Folder of the tables (created if missing).")]
-GamesOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--games",
-        help="Comma-separated games, e.g. p4c6,p3c5n (default: the whole scope of each table).",
-        show_default=False,
-    ),
-]
-TableOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--table", help="Only this table: optimal or game-values (default: both).", show_default=False
-    ),
-]
-MaxSecondsOpt = Annotated[
-    float,
-    seconds_option(
-        "--max-seconds",
-        help="Time cap of each piece of work of a game; an optimum past it becomes an open row with bounds.",
-    ),
-]
-JobsOpt = Annotated[
-    int,
-    typer.Option(
-        "--jobs",
-        "-j",
-        callback=whole_range(0, MAX_THREADS),
-        help="Threads of each solver run (0: all cores).",
-    ),
-]
-CheckpointOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--checkpoint",
-        help=(
-            "Folder where the frontier games (4x9, 5x6, ...) run the checkpointed search, one "
-            "subfolder per game, each stopped at --max-seconds with its proven bounds; the same "
-            "command run again continues them."
-        ),
-        show_default=False,
-    ),
-]
-JsonOpt = Annotated[
-    bool, typer.Option("--json", help="Print the new rows as one JSON document instead of one line per game.")
-]
-
 
 def register(app: typer.Typer) -> None:
-    app.command("results", cls=Command, help=HELP)(results)
+    command(app, "results", help=HELP)(results)
 
 
 def results(
-    out: OutOpt = "results",
+    out: Annotated[str, out_option("Folder of the tables (created if missing).", metavar="DIR")] = "results",
     games: GamesOpt = None,
-    table: TableOpt = None,
-    max_seconds: MaxSecondsOpt = 600.0,
-    jobs: JobsOpt = 1,
+    table: Annotated[
+        Optional[str],
+        typer.Option(
+            "--table",
+            metavar="|".join(TABLES),
+            callback=choice(TABLES),
+            help="Only this table (default: both).",
+            show_default=False,
+        ),
+    ] = None,
+    row_time_limit: RowTimeLimitOpt = DEFAULT_ROW_SECONDS,
+    time_limit: TimeLimitOpt = None,
+    jobs: JobsOpt = 0,
     checkpoint: CheckpointOpt = None,
+    progress: ProgressOpt = "auto",
     json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
 ) -> None:
+    """Without --games: the whole scope of each table. A row past --row-time-limit is open
+    with the bounds proven (and gets as long again for its quick bounds); with --checkpoint
+    the frontier games (4x9, 5x6, ...) run the checkpointed search, one subfolder per game,
+    and the same command run again continues them."""
     from pathlib import Path
 
-    from mastermind.app.publishing import TablesInterrupted, parse_games, run_tables
+    from mastermind.app.publishing import TablesStopped, run_tables
+    from mastermind.core.progress import progress_bar, progress_mode
     from mastermind.engines.exact.checkpoint import check_folder
 
-    with one_line_errors():
-        if table is not None and table not in TABLES:
-            raise MastermindError(f"--table must be one of {', '.join(TABLES)}, got {table!r}")
-        chosen = parse_games(games) if games is not None else None
-        if not out:
-            raise MastermindError("--out is empty: give a folder, e.g. results/")
-        if out == "-":  # (elsewhere standard output; the tables are files in a folder)
-            raise MastermindError("--out - would be a folder named '-': give a folder, e.g. results/")
-        folder = Path(out)
-        if folder.exists() and not folder.is_dir():
-            raise MastermindError(f"--out {out} is not a folder")
-        store = None if checkpoint is None else check_folder(checkpoint)  # before making --out
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise MastermindError(f"--out {out}: cannot create the folder ({exc.strerror})") from None
+    start = time.perf_counter()
+    chosen = parse_games(games) if games is not None else None
+    limit = memory_limit_bytes(memory_limit)
+    if not out:
+        raise MastermindError("--out is empty: give a folder, e.g. results/")
+    if out == "-":  # (elsewhere standard output; the tables are files in a folder)
+        raise MastermindError("--out - would be a folder named '-': give a folder, e.g. results/")
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise MastermindError(f"--out {out} is not a folder")
+    store = None if checkpoint is None else check_folder(checkpoint)  # before making --out
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise MastermindError(f"--out {out}: cannot create the folder ({exc.strerror})") from None
 
-        def say(line: str) -> None:
-            if not json_output:
-                typer.echo(line)
+    def say(line: str) -> None:
+        if not json_output:
+            typer.echo(line)
 
-        stopped = None
+    stopped = None
+    with progress_bar(progress_mode(progress, json_output)) as bar:
         try:
             done = run_tables(
                 folder,
                 tables=TABLES if table is None else (table,),
                 games=chosen,
-                max_seconds=max_seconds,
-                jobs=-1 if jobs == 0 else jobs,
+                row_time_limit=row_time_limit,
+                time_limit=time_limit,
+                jobs=cores(jobs),
                 checkpoint=store,
+                memory_limit=limit,
+                out_text=out,
+                progress=bar,
                 report=say,
             )
-        except TablesInterrupted as stop:  # the rows finished are in the files: say which
-            done, stopped = stop.done, f"interrupted during {stop.working}"
+        except TablesStopped as stop:  # the rows finished are in the files: say which
+            done, stopped, working = stop.done, stop.why, stop.working
+    data = {
+        "out": out,
+        "tables": done,
+        "stopped": stopped,
+        "seconds": round(time.perf_counter() - start, 3),
+    }
     if json_output:
-        print_json({**done, "stopped": stopped} if stopped else done)
+        print_json(data)
     if stopped:
         rows = sum(len(r) for r in done.values())
-        typer.echo(f"{stopped}: {plural(rows, 'row')} finished and written", err=True)
-        raise typer.Exit(130)
+        typer.echo(
+            f"stopped ({stopped}) during {working}: {plural(rows, 'row')} finished and written", err=True
+        )
+        if stopped == "interrupted":
+            raise typer.Exit(130)

@@ -1,6 +1,4 @@
-"""``table``, ``compare``, ``bounds``, ``cpsat`` and ``static``: bounds, models and reports."""
-
-from __future__ import annotations
+"""``table``, ``compare``, ``plot``, ``bounds``, ``cpsat`` and ``static``: bounds, models and reports."""
 
 import time
 from typing import Annotated, Optional
@@ -8,61 +6,78 @@ from typing import Annotated, Optional
 import typer
 
 from mastermind.app.commands.common import (
+    DEFAULT_ROW_SECONDS,
+    FOREVER,
+    HISTOGRAM_WORDS,
+    Deadline,
+    GamesOpt,
+    JobsOpt,
     JsonOpt,
     MemoryOpt,
-    NoRepeatOpt,
-    anytime_fields,
+    PoolOpt,
+    ProgressOpt,
+    RowTimeLimitOpt,
+    RulesOpt,
+    SeedOpt,
+    StrategiesOpt,
+    TieBreakOpt,
+    TimeLimitOpt,
+    command,
     console,
+    cores,
+    draw_seed,
     exit_if_interrupted,
-    game_command,
+    floor_decimal,
+    floor_float,
+    game,
     histogram_text,
     memory_limit_bytes,
-    one_line_errors,
+    out_option,
+    parse_games,
     plural,
     print_json,
-    seconds_option,
-    seed_option,
+    seed_note,
+    stop_words,
+    strategies_option,
     table_for,
     whole_range,
+    wrote,
 )
-from mastermind.app.helpstyle import Command
+from mastermind.app.interrupts import command_token
 from mastermind.core.errors import MastermindError
-from mastermind.core.game import MAX_COLORS, MAX_PEGS, Rules
-from mastermind.core.progress import progress_bar, wants_progress
+from mastermind.core.game import Rules
+from mastermind.core.progress import progress_bar, progress_mode
 
-TimeLimitOpt = Annotated[float, seconds_option("--time-limit", help="Seconds for the solver (each run).")]
-MAX_WORKERS = 256  # CP-SAT answers MODEL_INVALID to 100000; beyond 256 is a typing error
-WorkersOpt = Annotated[
-    int, typer.Option("--workers", callback=whole_range(1, MAX_WORKERS), help="CP-SAT worker threads.")
-]
+DEFAULT_TABLE_GAMES = "p2-4c2-6"
 
 
 def register(app: typer.Typer) -> None:
-    app.command(
+    command(
+        app,
         "table",
-        cls=Command,
         help="Knuth's algorithm for many games against lower bounds and the optimum "
         "(markdown; --json for rows).",
     )(table)
-    game_command(
+    command(
         app,
         "compare",
-        help="Every heuristic against the optimum and the best lower bound; --plot draws the histograms.",
+        help="Strategies (default: every heuristic) against the optimum and the best lower bound; "
+        "--plot draws the histograms.",
     )(compare)
-    game_command(
+    command(
         app,
         "plot",
         help="Draw strategies: secrets per number of guesses (log scale, counts "
         "shown) and the gap to the optimum and to the lower bound; PNG or SVG.",
     )(plot)
-    game_command(app, "bounds", help="Proven lower bounds on the worst case and the total guesses.")(bounds)
-    game_command(
+    command(app, "bounds", help="Proven lower bounds on the worst case and the total guesses.")(bounds)
+    command(
         app,
         "cpsat",
         help="CP-SAT strategy-tree model (tiny games): optimal total within "
-        "--depth guesses, or whether that depth is possible.",
+        "--depth guesses, or whether that depth is possible (exit 1: it is not).",
     )(cpsat)
-    game_command(
+    command(
         app,
         "static",
         help="Static Mastermind (CP-SAT): fewest guesses fixed in advance that "
@@ -88,108 +103,88 @@ TABLE_HEADERS = [
 
 
 def table(
-    pegs: Annotated[
-        str, typer.Option("--pegs", "-p", help="Pegs: a number, a range 2-4 or a list 2,4.")
-    ] = "2-4",
-    colors: Annotated[
-        str, typer.Option("--colors", "-c", help="Colours: a number, a range or a list.")
-    ] = "2-6",
-    no_repeat: NoRepeatOpt = False,
-    time_limit: Annotated[
-        float,
-        seconds_option("--time-limit", help="Seconds for each exact run; cells not finished show bounds."),
-    ] = 120.0,
-    cpsat_time: Annotated[
-        float,
-        seconds_option(
-            "--cpsat-time", zero_ok=True, help="Seconds of CP-SAT depth refutation per tiny game (0: off)."
-        ),
-    ] = 2.0,
-    workers: WorkersOpt = 1,
+    games: GamesOpt = None,
+    time_limit: TimeLimitOpt = None,
+    row_time_limit: RowTimeLimitOpt = DEFAULT_ROW_SECONDS,
+    jobs: JobsOpt = 0,
+    progress: ProgressOpt = "auto",
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
-    with one_line_errors():
-        from mastermind.app.comparisons import knuth_table_row, parse_range
-        from mastermind.engines.models.timed import TimedWorker
+    from mastermind.app.comparisons import knuth_table_row
+    from mastermind.engines.models.timed import TimedWorker
 
-        limit = memory_limit_bytes(memory_limit)
-        peg_list = parse_range(pegs, "pegs", 1, MAX_PEGS)
-        color_list = parse_range(colors, "colors", 1, MAX_COLORS)
-        if time_limit <= 0:
-            raise MastermindError(f"--time-limit must be positive, got {time_limit}")
-        games = [Rules(p, c, not no_repeat) for p in peg_list for c in color_list if not no_repeat or c >= p]
-        if not games:
-            raise MastermindError("no game in that range: without repetition colours must be at least pegs")
-        for rules in games:  # refuse sizes beyond memory before any work
-            if rules.table_bytes() > limit:
-                table_for(rules, limit)
-        rows = []
-        stopped = None
-        with progress_bar(wants_progress(json_output)) as bar, TimedWorker() as worker:
-            bar.start(len(games), "table")
-            try:
-                for rules in games:
-                    rows.append(
-                        knuth_table_row(
-                            rules,
-                            worker,
-                            time_limit=time_limit,
-                            memory_limit=limit,
-                            cpsat_time=cpsat_time,
-                            workers=workers,
-                        )
+    deadline = Deadline(time_limit)
+    start = time.perf_counter()
+    limit = memory_limit_bytes(memory_limit)
+    chosen = [Rules.parse(g) for g in parse_games(games or [DEFAULT_TABLE_GAMES])]
+    for rules in chosen:  # refuse sizes beyond memory before any work
+        if rules.table_bytes() > limit:
+            table_for(rules, limit)
+    rows = []
+    stopped = None
+    with progress_bar(progress_mode(progress, json_output)) as bar, TimedWorker() as worker:
+        bar.start(len(chosen), "table")
+        try:
+            for rules in chosen:
+                if deadline.passed():
+                    stopped = "time limit"
+                    break
+                row_seconds = min(row_time_limit, deadline.left() or row_time_limit)
+                rows.append(
+                    knuth_table_row(
+                        rules, worker, time_limit=row_seconds, memory_limit=limit, jobs=cores(jobs)
                     )
-                    bar.advance(1)
-            except KeyboardInterrupt:  # Ctrl-C: the rows finished so far are the answer
-                worker.close(kill=True)
-                stopped = "interrupted"
-        unfinished = [str(r) for r in games[len(rows) :]]
-        if json_output:
-            if stopped is None:
-                print_json([r.to_dict() for r in rows])
-                return
-            # one object, so that a script sees the table is incomplete (a finished table is a list)
-            print_json(
-                {
-                    "rows": [r.to_dict() for r in rows],
-                    "unfinished": unfinished,
-                    **anytime_fields(False, None, None, stopped),
-                }
-            )
-            exit_if_interrupted(stopped)
-        if rows:
-            typer.echo(markdown_table(rows))
-        open_cells = [str(r.rules) for r in rows if r.optimal_total is None or r.optimal_worst is None]
-        if open_cells:
-            typer.echo(
-                f"\nopen (exact solver past {time_limit:g} s; bounds shown as >=): " + ", ".join(open_cells)
-            )
-        if stopped:
-            typer.echo(f"\nstopped ({stopped}), not computed: " + ", ".join(unfinished))
+                )
+                bar.advance(1)
+        except KeyboardInterrupt:  # Ctrl-C: the rows finished so far are the answer
+            worker.close(kill=True)
+            stopped = "interrupted"
+    if stopped is None and deadline.passed() and rows and not rows[-1].proven:
+        stopped = "time limit"  # the last row was cut by the command's time limit
+    unfinished = [str(r) for r in chosen[len(rows) :]]
+    data = {
+        "games": [str(r) for r in chosen],
+        "row_time_limit": row_time_limit,
+        "rows": [r.to_dict() for r in rows],
+        "unfinished": unfinished,
+        "proven": not unfinished and all(r.proven for r in rows),
+        "stopped": stopped,
+        "seconds": round(time.perf_counter() - start, 3),
+    }
+    if json_output:
+        print_json(data)
         exit_if_interrupted(stopped)
+        return
+    if rows:
+        typer.echo(markdown_table(data["rows"]))
+    open_cells = [r["rules"] for r in data["rows"] if not r["proven"]]
+    if open_cells:
+        typer.echo("\nnot proven within the row's time (bounds shown as >=): " + ", ".join(open_cells))
+    if stopped:
+        typer.echo(f"\nstopped ({stopped}), not computed: " + (", ".join(unfinished) or "none"))
+    exit_if_interrupted(stopped)
 
 
-def markdown_table(rows) -> str:
-    """The rows as a markdown table; unsolved optimum cells show the lower bound as ``>= b``."""
+def markdown_table(rows: list[dict]) -> str:
+    """The rows as a markdown table; unproven optimum cells show the lower bound as ``>= b``."""
     lines = ["| " + " | ".join(TABLE_HEADERS) + " |", "|" + "|".join("---:" for _ in TABLE_HEADERS) + "|"]
-    for row in rows:
-        d = row.to_dict()
+    for d in rows:
         worst = str(d["optimal_worst"]) if d["optimal_worst"] is not None else f">= {d['worst_lower_bound']}"
         if d["optimal_total"] is not None:
             total, avg = str(d["optimal_total"]), f"{d['optimal_average']:.4f}"
         else:
             total = f">= {d['total_lower_bound']}"
-            avg = f">= {d['total_lower_bound'] / d['codes']:.4f}"
+            avg = f">= {floor_decimal(_fraction(d['total_lower_bound'], d['codes']))}"
         cells = [
             d["pegs"],
-            d["colors"],
+            d["colours"],
             d["codes"],
             d["answers"],
             d["knuth_first_guess"],
-            d["knuth_max_error"],
+            d["knuth_largest_class"],
             d["knuth_worst"],
-            d["crude_lower_bound"],
+            d["crude_worst_lower_bound"],
             d["worst_lower_bound"],
             worst,
             total,
@@ -199,31 +194,40 @@ def markdown_table(rows) -> str:
     return "\n".join(lines)
 
 
+def _fraction(a: int, b: int):
+    from fractions import Fraction
+
+    return Fraction(a, b)
+
+
 # ---- compare -----------------------------------------------------------------------------
 def compare(
-    rules: Rules,
-    json_output: bool,
-    memory_limit: int,
-    time_limit: Annotated[
-        float,
-        seconds_option(
-            "--time-limit",
-            help="Seconds for the exact optimum; past it the lower bound and the search's best "
-            "strategy found (not proven) are shown.",
-        ),
-    ] = 300.0,
+    rules: RulesOpt = None,
+    strategy: StrategiesOpt = None,
+    pool: PoolOpt = "all",
+    tie_break: TieBreakOpt = "default",
+    seed: SeedOpt = None,
     plot: Annotated[
         Optional[str],  # not Path: Path("") would be the current folder
         typer.Option(
-            "--plot", help="Draw the histograms and the gaps into this .png or .svg file (needs matplotlib)."
+            "--plot",
+            metavar="FILE",
+            help="Also draw the histograms and the gaps into this .png or .svg file (needs matplotlib).",
+            show_default=False,
         ),
     ] = None,
-    seed: Annotated[int, seed_option("Seed of the random strategy.")] = 0,
+    time_limit: TimeLimitOpt = None,
+    jobs: JobsOpt = 0,
+    progress: ProgressOpt = "auto",
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
 ) -> None:
+    """Past --time-limit: the strategies played, the lower bound and the best strategy found
+    (the exact search's or the best strategy played), not proven."""
     from mastermind.app.comparisons import compare as run_compare
 
-    if time_limit <= 0:
-        raise MastermindError(f"--time-limit must be positive, got {time_limit}")
+    rules = _game_of_strategies(rules, strategy, pool, tie_break)
+    limit = memory_limit_bytes(memory_limit)
     if plot is not None:
         from mastermind.app.plots import check_plot_target
         from mastermind.core.fileio import is_stdout
@@ -231,138 +235,187 @@ def compare(
         if is_stdout(plot):
             raise MastermindError("--plot - would mix the picture with the table: give a .png or .svg file")
         check_plot_target(plot)
-    table_for(rules, memory_limit)  # size check first: one line, before any work
+    table_for(rules, limit)  # size check first: one line, before any work
+    seed, drawn = draw_seed(seed)
     from mastermind.core.compiling import ALL_KERNELS, CompileNotice
 
     with (
         CompileNotice(ALL_KERNELS, "the kernels", quiet=json_output),
-        progress_bar(wants_progress(json_output)) as bar,
+        progress_bar(progress_mode(progress, json_output)) as bar,
     ):
-        result = run_compare(rules, time_limit=time_limit, seed=seed, memory_limit=memory_limit, progress=bar)
-    if plot is not None and not result.stopped:  # (Ctrl-C: the rows finished, no picture)
+        result = run_compare(
+            rules,
+            strategies=strategy,
+            pool=pool,
+            tie_break=tie_break,
+            seed=seed,
+            time_limit=time_limit,
+            memory_limit=limit,
+            jobs=cores(jobs),
+            progress=bar,
+        )
+    picture = None
+    # (interrupted: the strategies finished are the answer, no picture of a part of them)
+    if plot is not None and result.stopped != "interrupted" and (result.rows or result.optimal):
         from mastermind.app.plots import plot_comparison
 
         plot_comparison(result, plot)
+        picture = str(plot)
+    data = {**_comparison_dict(result, pool, tie_break, seed), "plot": picture}
     if json_output:
-        data = result.to_dict()
-        if plot is not None and not result.stopped:
-            data["plot"] = str(plot)
         print_json(data)
     else:
-        _print_comparison(result)
-        if plot is not None and not result.stopped:
-            typer.echo(f"plot written to {plot}")
+        _print_comparison(result, data)
+        if _draws_any(data) and drawn:
+            typer.echo(seed_note(seed, True))
+        if picture is not None:
+            drawn_names = ", ".join(
+                ["optimal"] * (result.optimal is not None) + [r.name for r in result.rows]
+            )
+            typer.echo(wrote(f"the plot of {drawn_names} for {rules}", picture))
+        elif plot is not None:
+            typer.echo(f"nothing written to {plot}: {stop_words(result.stopped or '')} before a picture")
     if result.stopped:
-        typer.echo(f"interrupted: {plural(len(result.rows), 'strategy')} played every secret", err=True)
+        typer.echo(
+            f"stopped ({result.stopped}): "
+            + ("" if result.optimal else "the optimum not proven; ")
+            + f"{plural(len(result.rows), 'strategy')} played every secret"
+            + (f"; not played: {', '.join(result.unfinished)}" if result.unfinished else ""),
+            err=True,
+        )
     exit_if_interrupted(result.stopped)
 
 
-BEST_FOUND = "best found (not proven)"  # the exact search's strategy when its time limit stopped it
+def _game_of_strategies(rules: Rules | None, names, pool: str, tie_break: str) -> Rules:
+    """The game: --rules, else the one a strategy file names; every name and file checked."""
+    from mastermind.app.strategy_files import check_strategy
+
+    given, chosen = rules is not None, game(rules)
+    for name in names or []:
+        chosen = check_strategy(name, chosen, given, pool=pool, tie_break=tie_break)
+        given = True
+    return chosen
+
+
+def _draws_any(data: dict) -> bool:
+    from mastermind.app.players import draws
+
+    return any(draws(row["strategy"], data["tie_break"]) for row in data["strategies"])
+
+
+def _comparison_dict(result, pool: str, tie_break: str, seed: int) -> dict:
+    d = result.to_dict()
+    return {
+        "rules": d["rules"],
+        "codes": d["codes"],
+        "pool": pool,
+        "tie_break": tie_break,
+        "seed": seed,
+        **{k: v for k, v in d.items() if k not in ("rules", "codes")},
+    }
+
+
+BEST_FOUND = "best found (not proven)"  # the optimum not proven: the best strategy known
 
 
 # ---- plot --------------------------------------------------------------------------------
 def plot(
-    rules: Rules,
-    json_output: bool,
-    memory_limit: int,
     out: Annotated[
         str,
-        typer.Option(
-            "--out",
-            "-o",
-            help="Picture to write: .png or .svg (- writes SVG to standard output).",
-            show_default=False,
-        ),
+        out_option("Picture to write: .png or .svg (- writes SVG to standard output).", show_default=False),
     ],
-    strategies: Annotated[
-        Optional[list[str]],
-        typer.Option(
-            "--strategy",
-            "-s",
-            metavar="NAME",
-            show_default=False,
-            help="Strategy to draw (repeat for several): see `mastermind strategies`; default: optimal "
-            "and every heuristic.",
-        ),
+    rules: RulesOpt = None,
+    strategy: Annotated[
+        Optional[list[str]], strategies_option("Default: optimal and every heuristic.")
     ] = None,
-    time_limit: Annotated[
-        float,
-        seconds_option(
-            "--time-limit",
-            help="Seconds for the exact optimum; past it the search's best strategy found is drawn "
-            "(not proven) and the gaps are to the lower bound.",
-        ),
-    ] = 300.0,
-    seed: Annotated[int, seed_option("Seed of the random strategy.")] = 0,
+    pool: PoolOpt = "all",
+    tie_break: TieBreakOpt = "default",
+    seed: SeedOpt = None,
+    time_limit: TimeLimitOpt = None,
+    jobs: JobsOpt = 0,
+    progress: ProgressOpt = "auto",
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
 ) -> None:
+    """Past --time-limit the optimum's place shows the best strategy found (not proven) and
+    the gaps are to the lower bound."""
     from mastermind.app.comparisons import compare as run_compare
     from mastermind.app.plots import Series, check_plot_target, guesses_figure, write_figure
-    from mastermind.engines.registry import HEURISTIC_NAMES, check_names
+    from mastermind.engines.registry import HEURISTIC_NAMES
 
-    names = list(dict.fromkeys(strategies)) if strategies else ["optimal", *HEURISTIC_NAMES]
-    check_names(names)
-    if time_limit <= 0:
-        raise MastermindError(f"--time-limit must be positive, got {time_limit}")
+    names = list(dict.fromkeys(strategy)) if strategy else ["optimal", *HEURISTIC_NAMES]
+    rules = _game_of_strategies(rules, names, pool, tie_break)
+    limit = memory_limit_bytes(memory_limit)
     if json_output and out == "-":
         raise MastermindError("--json prints a summary of the picture written: give --out FILE")
     check_plot_target(out)
-    table_for(rules, memory_limit)
+    table_for(rules, limit)
+    seed, drawn = draw_seed(seed)
     # the optimum comes from the comparison's own exact run (under --time-limit), not twice
-    heuristics = list(dict.fromkeys(n for n in names if n != "optimal"))
-    with progress_bar(wants_progress(json_output or out == "-")) as bar:
+    others = [n for n in names if n != "optimal"]
+    with progress_bar(progress_mode(progress, json_output or out == "-")) as bar:
         result = run_compare(
             rules,
-            strategies=heuristics,
-            time_limit=time_limit,
+            strategies=others,
+            pool=pool,
+            tie_break=tie_break,
             seed=seed,
-            memory_limit=memory_limit,
+            time_limit=time_limit,
+            memory_limit=limit,
+            jobs=cores(jobs),
             progress=bar,
         )
-    if result.stopped:  # Ctrl-C: nothing is drawn from a part of the strategies
-        typer.echo("interrupted: nothing drawn", err=True)
-        raise typer.Exit(130)
     rows = {row.name: row for row in result.rows}
     series = []
-    for name in dict.fromkeys(names):
+    for name in names:
         if name != "optimal":
-            series.append(Series(name, list(rows[name].histogram)))
+            if name in rows:
+                series.append(Series(name, list(rows[name].histogram)))
         elif result.optimal is not None:
             series.append(Series(name, list(result.optimal["histogram"])))
         elif result.best_found is not None:
             series.append(Series(BEST_FOUND, list(result.best_found["histogram"])))
-    if not series:  # a time limit is an answer: what is proven, and no picture
+    data = {**_comparison_dict(result, pool, tie_break, seed), "out": None, "drawn": []}
+    if result.stopped == "interrupted" or not series:  # nothing is drawn from a part of the strategies
         if json_output:
-            print_json({**result.to_dict(), "plot": None, "drawn": []})
+            print_json(data)
         else:
+            why = "interrupted" if result.stopped == "interrupted" else "no strategy was played in time"
+            low = data["total_lower_bound"]
             typer.echo(
-                f"nothing drawn: the exact search of {rules} found no strategy within --time-limit; "
-                f"total >= {result.bounds.total} proven"
+                f"nothing written to {out}: {why}; "
+                + ("nothing proven" if low is None else f"total >= {low} proven")
             )
+        exit_if_interrupted(result.stopped)
         return
     opt = None if result.optimal is None else result.optimal["total"]
-    fig = guesses_figure(f"{rules}: {plural(rules.n_codes, 'secret')}", series, opt, result.bounds.total)
+    low = None if result.bounds is None else result.bounds.total
+    fig = guesses_figure(f"{rules}: {plural(rules.n_codes, 'secret')}", series, opt, low)
     write_figure(fig, out)
+    data.update(out=out, drawn=[s.name for s in series])
     if json_output:
-        print_json({**result.to_dict(), "plot": out, "drawn": [s.name for s in series]})
+        print_json(data)
     elif out != "-":
         missing = ""
         if "optimal" in names and opt is None:
-            missing = " (optimum not proven within --time-limit: " + (
-                "the search's best strategy drawn instead)" if result.best_found else "left out)"
+            missing = " (optimum not proven: " + (
+                "the best strategy found drawn in its place)" if result.best_found else "left out)"
             )
-        typer.echo(f"plot of {', '.join(s.name for s in series)} for {rules} written to {out}{missing}")
+        typer.echo(wrote(f"the plot of {', '.join(s.name for s in series)} for {rules}", out) + missing)
+        if drawn and _draws_any(data):
+            typer.echo(seed_note(seed, True))
 
 
-def _print_comparison(result) -> None:
+def _print_comparison(result, data: dict) -> None:
     from rich.table import Table
 
     n = result.rules.n_codes
     opt = result.optimal
-    title = f"{result.rules}: {plural(n, 'secret')}, heuristics against the optimum"
+    title = f"{result.rules}: {plural(n, 'secret')}, strategies against the optimum"
     t = Table(
         title=title,
-        caption="worst of 'optimal total': the worst case of the tree with the least "
-        "total, which may exceed the least possible worst case",
+        caption=f"histogram: {HISTOGRAM_WORDS}; worst of 'optimal total': the worst case of the tree "
+        "with the least total, which may exceed the least possible worst case",
     )
     for name, justify in [
         ("strategy", "left"),
@@ -371,7 +424,7 @@ def _print_comparison(result) -> None:
         ("worst", "right"),
         ("gap", "right"),
         ("gap %", "right"),
-        ("histogram (1, 2, ... guesses)", "left"),
+        ("histogram", "left"),
     ]:
         t.add_column(name, justify=justify)
 
@@ -381,23 +434,39 @@ def _print_comparison(result) -> None:
     if opt is not None:
         strategy_row("optimal total", opt["total"], opt["worst"], opt["histogram"], "0", "0.00")
     else:
-        t.add_row("optimal total", "not solved", "", "", "", "", "")
+        t.add_row("optimal total", "not proven", "", "", "", "", "")
         found = result.best_found
         if found is not None:
-            strategy_row(BEST_FOUND, found["total"], found["worst"], found["histogram"], "", "")
+            by = found.get("found_by", "")
+            strategy_row(
+                f"{BEST_FOUND}{': ' + by if by else ''}",
+                found["total"],
+                found["worst"],
+                found["histogram"],
+                "",
+                "",
+            )
     if result.bounds is None:
         t.add_row("lower bound", "not computed", "", "", "", "", "")
     else:
         b = result.bounds
-        t.add_row("lower bound", f">= {b.total}", f">= {b.total / n:.4f}", f">= {b.worst}", "", "", "")
+        t.add_row(
+            "lower bound",
+            f">= {b.total}",
+            f">= {floor_decimal(_fraction(b.total, n))}",
+            f">= {b.worst}",
+            "",
+            "",
+            "",
+        )
     t.add_section()
     for row in result.rows:
         gap = "" if row.gap is None else str(row.gap)
         pct = "" if row.gap_percent is None else f"{row.gap_percent:.2f}"
         strategy_row(row.name, row.total, row.worst, row.histogram, gap, pct)
     console().print(t)
-    if opt is None and result.bounds is not None:
-        why = "was interrupted" if result.stopped else "did not finish within --time-limit"
+    if opt is None and result.bounds is not None and result.rows:
+        why = "was interrupted" if result.stopped == "interrupted" else "was not proven within --time-limit"
         typer.echo(
             f"the exact optimum {why}; gaps are to the lower bound: "
             + ", ".join(f"{r.name} {r.gap_to_bound}" for r in result.rows)
@@ -405,12 +474,30 @@ def _print_comparison(result) -> None:
 
 
 # ---- bounds ------------------------------------------------------------------------------
+BOUND_NAMES = {  # the bounds as people read them (the JSON keeps the short names)
+    "crude": "crude",
+    "counting": "counting",
+    "perfect_tree": "perfect tree",
+}
+
+
+def _bound_name(key: str) -> str:
+    if key in BOUND_NAMES:
+        return BOUND_NAMES[key]
+    kind, _, k = key.rpartition("_")
+    return f"{k}-level {'refined lookahead' if kind == 'refined' else 'lookahead'}"
+
+
 def bounds(
-    rules: Rules,
-    json_output: bool,
-    memory_limit: int,
+    rules: RulesOpt = None,
     levels: Annotated[
-        int, typer.Option("--levels", help="Lookahead levels (2 is quick up to p4c6; 3 takes minutes there).")
+        int,
+        typer.Option(
+            "--levels",
+            metavar="N",
+            callback=whole_range(0, 4),
+            help="Lookahead levels, 0 to 4 (2 is quick up to p4c6; 3 takes minutes there).",
+        ),
     ] = 2,
     refined: Annotated[
         bool,
@@ -419,16 +506,11 @@ def bounds(
             help="Bound the bottom classes with their own branching: stronger, slower (about 1 s on p4c6).",
         ),
     ] = False,
-    time_limit: Annotated[
-        Optional[float],
-        seconds_option(
-            "--time-limit",
-            help="Stop after this many seconds and report the bounds finished so far (exit 0).",
-            show_default=False,
-        ),
-    ] = None,
+    time_limit: TimeLimitOpt = None,
+    progress: ProgressOpt = "auto",
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
 ) -> None:
-    from mastermind.app.interrupts import command_token
     from mastermind.core.cancel import Stopped
     from mastermind.engines.models.bounds import (
         counting_worst_bound,
@@ -440,9 +522,10 @@ def bounds(
         perfect_tree_total,
     )
 
-    if not 0 <= levels <= 4:
-        raise MastermindError(f"--levels must be between 0 and 4, got {levels}")
-    table = table_for(rules, memory_limit)
+    rules = game(rules)
+    deadline = Deadline(time_limit)
+    start = time.perf_counter()
+    table = table_for(rules, memory_limit_bytes(memory_limit))
     first, mu = knuth_first_guess(table)
     worst = {"crude": crude_worst_bound(rules, mu), "counting": counting_worst_bound(rules, table.n)}
     total = {"perfect_tree": perfect_tree_total(rules, table.n)}
@@ -452,32 +535,48 @@ def bounds(
     def status() -> str:
         return f"bounds so far: worst case >= {max(worst.values())}, total >= {max(total.values())}"
 
-    with command_token().child(time_limit) as token, token.running(status):
+    steps = 2 * levels + (2 if refined else 0) + (1 if levels else 0)
+    with (
+        deadline.token() as token,
+        token.running(status),
+        progress_bar(progress_mode(progress, json_output)) as bar,
+    ):
+        bar.start(steps, f"bounds of {rules}")
         try:
             for k in range(1, levels + 1):
                 worst[f"lookahead_{k}"] = lookahead_worst_bound(table, k, cancel=token)
+                bar.advance()
                 total[f"lookahead_{k}"] = lookahead_total_bound(table, k, cancel=token)
+                bar.advance()
             if refined:
                 worst[f"refined_{levels}"] = lookahead_worst_bound(table, levels, refined=True, cancel=token)
+                bar.advance()
                 total[f"refined_{levels}"] = lookahead_total_bound(table, levels, refined=True, cancel=token)
+                bar.advance()
             if levels:
                 lookahead_totals_by_first_guess(table, levels, refined=refined, cancel=token, into=found)
+                bar.advance()
         except Stopped:
             stopped = token.reason or "interrupted"
-    by_first = {rules.code_text(g): v for g, v in found.items()}
+    best_total = max(total.values())
     data = {
         "rules": str(rules),
         "codes": table.n,
         "answers": len(rules.answers),
         "knuth_first_guess": rules.code_text(first),
-        "knuth_max_error": mu,
-        "worst": {**worst, "best": max(worst.values())},
-        "total": {**total, "best": max(total.values())},
-        "total_by_first_guess": by_first,
+        "knuth_largest_class": mu,
         "levels": levels,
         "refined": refined,
-        # bounds only: the optimum itself is not proven here
-        **anytime_fields(False, max(total.values()), None, stopped),
+        # the bounds asked for all finished (each number is a proven bound either way)
+        "proven": stopped is None,
+        "worst_lower_bound": max(worst.values()),
+        "total_lower_bound": best_total,
+        "average_lower_bound": floor_float(_fraction(best_total, table.n)),
+        "worst_lower_bounds": worst,
+        "total_lower_bounds": total,
+        "total_lower_bound_by_first_guess": {rules.code_text(g): v for g, v in found.items()},
+        "stopped": stopped,
+        "seconds": round(time.perf_counter() - start, 3),
     }
     if json_output:
         print_json(data)
@@ -490,39 +589,40 @@ def bounds(
     )
     out.print(
         "worst case >= "
-        + ", ".join(f"{k} {v}" for k, v in worst.items())
-        + f"  -> best {data['worst']['best']}"
+        + ", ".join(f"{v} ({_bound_name(k)})" for k, v in worst.items())
+        + f"; best: {data['worst_lower_bound']}"
     )
     out.print(
         "total >= "
-        + ", ".join(f"{k} {v}" for k, v in total.items())
-        + f"  -> best {data['total']['best']} (average >= {data['total']['best'] / table.n:.4f})"
+        + ", ".join(f"{v} ({_bound_name(k)})" for k, v in total.items())
+        + f"; best: {best_total} (average >= {floor_decimal(_fraction(best_total, table.n))})"
     )
+    by_first = data["total_lower_bound_by_first_guess"]
     if by_first:
         out.print(
-            f"{levels}-level{' refined' if refined else ''} total bound by first guess"
-            + (" (those finished)" if stopped else "")
-            + ": "
+            f"total >= by first guess ({levels}-level{' refined' if refined else ''} lookahead"
+            + (", those finished" if stopped else "")
+            + "): "
             + ", ".join(f"{g} {v}" for g, v in by_first.items())
         )
     if stopped:
         finished = sum(1 for k in total if k.startswith("lookahead_"))
         out.print(
-            f"stopped ({stopped}) with {finished} of {levels} lookahead levels finished: the bounds "
-            "above are proven, deeper ones were not computed"
+            f"stopped ({stopped}) with {finished} of {plural(levels, 'lookahead level')} finished: "
+            "the bounds above are proven, deeper ones were not computed"
         )
     exit_if_interrupted(stopped)
 
 
 # ---- cpsat -------------------------------------------------------------------------------
 def cpsat(
-    rules: Rules,
-    json_output: bool,
-    memory_limit: int,
+    rules: RulesOpt = None,
     depth: Annotated[
         Optional[int],
         typer.Option(
             "--depth",
+            metavar="N",
+            callback=whole_range(1),
             help="Most guesses allowed for any secret (default: the worst-case lower bound of "
             "one level of lookahead, plus one unless --feasible).",
             show_default=False,
@@ -532,160 +632,212 @@ def cpsat(
         bool,
         typer.Option(
             "--feasible",
-            help="Only ask whether a strategy of this depth exists (infeasible proves a worst-case bound).",
+            help="Only ask whether a strategy of this depth exists (exit 1: none; a worst-case bound).",
         ),
     ] = False,
-    time_limit: TimeLimitOpt = 60.0,
-    workers: WorkersOpt = 2,
+    seed: SeedOpt = None,
+    time_limit: TimeLimitOpt = None,
+    jobs: JobsOpt = 0,
+    progress: ProgressOpt = "auto",
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
 ) -> None:
-    from mastermind.app.interrupts import command_token
     from mastermind.engines.models.bounds import lookahead_total_bound, lookahead_worst_bound
     from mastermind.engines.models.cpsat_tree import check_model_size, solve_tree
     from mastermind.engines.models.result import stopped_result
 
-    if depth is not None and depth < 1:
-        raise MastermindError(f"--depth must be at least 1, got {depth}")
-    table = table_for(rules, memory_limit)
+    rules = game(rules)
+    deadline = Deadline(time_limit)
+    table = table_for(rules, memory_limit_bytes(memory_limit))
     worst_bound = lookahead_worst_bound(table, 1)
     if depth is None:
         # one more than the bound leaves room to optimise the total; never more than the codes
         depth = min(worst_bound + (0 if feasible else 1), table.n)
     check_model_size(table, depth)  # before any bound or model is computed
+    seed, drawn = draw_seed(seed)
     start = time.perf_counter()
-    seed = None
+    lower = None
+    question = "feasible" if feasible else "total"
     try:
-        seed = None if feasible else lookahead_total_bound(table, 2 if table.n <= 256 else 1)
-        result = solve_tree(
-            table,
-            depth,
-            objective="feasible" if feasible else "total",
-            time_limit=time_limit,
-            workers=workers,
-            lower_bound=seed,
-            cancel=command_token(),
-        )
+        with progress_bar(progress_mode(progress, json_output)) as bar:
+            bar.start(None, f"CP-SAT strategy tree of {rules} within {plural(depth, 'guess')}")
+            lower = None if feasible else lookahead_total_bound(table, 2 if table.n <= 256 else 1)
+            result = solve_tree(
+                table,
+                depth,
+                objective=question,
+                time_limit=deadline.left() or FOREVER,
+                workers=cores(jobs),
+                lower_bound=lower,
+                seed=seed,
+                cancel=command_token(),
+            )
     except KeyboardInterrupt:  # before CP-SAT ran: the lookahead bound is all there is
-        result = stopped_result(table, "feasible" if feasible else "total", seed, start)
+        result = stopped_result(table, question, lower, start)
+    n = table.n
+    infeasible = result.details.infeasible
+    exists = True if result.tree is not None else (False if infeasible else None)
+    found = None
+    if result.tree is not None and result.stats is not None:
+        found = {
+            "total": result.stats.total,
+            "secrets": n,
+            "average": round(result.stats.total / n, 6),
+            "worst": result.stats.worst,
+            "histogram": result.stats.histogram,
+            "first_guess": rules.code_text(result.tree.root.guess),
+        }
+    optimal = question == "total" and result.proven and found is not None
+    worst_low = max(worst_bound, depth + 1) if infeasible else worst_bound
     data = {
         "rules": str(rules),
+        "codes": n,
         "depth": depth,
-        "question": "feasible" if feasible else "total",
-        **result.to_dict(),
+        "question": question,
+        "solver_status": result.details.status,
+        "proven": result.proven,
+        "exists": exists,
+        "total": found["total"] if optimal else None,
+        "average": found["average"] if optimal else None,
+        "worst": found["worst"] if optimal else None,
+        "histogram": found["histogram"] if optimal else [],
+        "first_guess": found["first_guess"] if optimal else None,
+        "total_lower_bound": None if question == "feasible" else result.lower_bound,
+        "total_upper_bound": None if question == "feasible" or found is None else found["total"],
+        "worst_lower_bound": worst_low,
+        "worst_upper_bound": None if found is None else found["worst"],
+        "best_found": None if optimal or found is None else {**found, "found_by": "CP-SAT"},
+        "seed": seed,
+        "stopped": result.stopped,
+        "seconds": round(result.seconds, 3),
     }
-    if feasible:
-        data.update(_feasibility_fields(result, depth, worst_bound))
-    else:
-        data.update(anytime_fields(result.proven, result.lower_bound, result.value, result.stopped))
-    if result.tree is not None and result.stats is not None:
-        data["worst"] = result.stats.worst
-        data["histogram"] = result.stats.histogram
-        data["first_guess"] = rules.code_text(result.tree.root.guess)
     if json_output:
         print_json(data)
-        exit_if_interrupted(result.stopped)
-        return
-    status = result.details.status
-    stopped = f"stopped ({result.stopped})" if result.stopped else status
-    if result.details.infeasible:
+    else:
+        _print_cpsat(rules, data, result)
+    exit_if_interrupted(result.stopped)
+    if exists is False:  # an answer, not bad input: no strategy within --depth guesses
+        raise typer.Exit(1)
+
+
+def _print_cpsat(rules: Rules, data: dict, result) -> None:
+    depth, status = data["depth"], data["solver_status"]
+    took = f"[{result.seconds:.2f} s]"
+    how = f"stopped ({result.stopped})" if result.stopped else f"CP-SAT status {status}"
+    if data["exists"] is False:
         typer.echo(
             f"{rules}: no strategy solves every secret within {plural(depth, 'guess')} (proven): "
-            f"the worst case is at least {max(depth + 1, worst_bound)} [{result.seconds:.2f} s]"
+            f"the worst case is at least {data['worst_lower_bound']} {took}"
         )
-    elif result.value is None:
-        known = "" if result.lower_bound is None else f"; total >= {result.lower_bound} proven"
-        if feasible:
-            known = f"; worst case >= {data['worst_lower_bound']} proven"
-        typer.echo(f"{rules}: {stopped} after {result.seconds:.2f} s, not proven, no strategy found{known}")
-    elif feasible:
+    elif data["exists"] is None:
+        known = (
+            f"worst case >= {data['worst_lower_bound']} proven"
+            if data["question"] == "feasible"
+            else ("" if data["total_lower_bound"] is None else f"total >= {data['total_lower_bound']} proven")
+        )
+        typer.echo(f"{rules}: {how}, not proven, no strategy found; {known} {took}")
+    elif data["question"] == "feasible":
         low, high = data["worst_lower_bound"], data["worst_upper_bound"]
         worst = f"is {high}" if low == high else f"lies in {low}..{high}"
+        f = data["best_found"]
         typer.echo(
-            f"{rules}: a strategy within {plural(depth, 'guess')} exists: the worst case {worst} "
-            f"(proven); the one found (total not optimised): total {data['total']}, "
-            f"first guess {data['first_guess']}, histogram {histogram_text(data['histogram'])} "
-            f"[{result.seconds:.2f} s]"
+            f"{rules}: a strategy within {plural(depth, 'guess')} exists (proven): the worst case {worst}; "
+            f"the one found (its total not optimised): total {f['total']}, first guess {f['first_guess']}, "
+            f"histogram {histogram_text(f['histogram'])} {took}"
+        )
+    elif data["total"] is not None:
+        typer.echo(
+            f"{rules}: optimal strategy within {plural(depth, 'guess')} (proven): total {data['total']}, "
+            f"worst {data['worst']}, first guess {data['first_guess']}, histogram "
+            f"{histogram_text(data['histogram'])} {took}"
         )
     else:
-        what = "optimal strategy" if result.proven else "best strategy found"
+        f = data["best_found"]
         typer.echo(
-            f"{rules}: {what} within {plural(depth, 'guess')}: total {result.value}, worst "
-            f"{data['worst']}, first guess {data['first_guess']}, histogram "
-            f"{histogram_text(data['histogram'])}; status {status}"
-            + ("" if result.proven else f", {stopped}, not proven: total >= {result.lower_bound}")
-            + f" [{result.seconds:.2f} s]"
+            f"{rules}: within {plural(depth, 'guess')}, {how}, not proven: "
+            f"total >= {data['total_lower_bound']}; "
+            f"best strategy found: total {f['total']}, worst {f['worst']}, first guess {f['first_guess']}, "
+            f"histogram {histogram_text(f['histogram'])} {took}"
         )
-    exit_if_interrupted(result.stopped)
-
-
-def _feasibility_fields(result, depth: int, worst_bound: int) -> dict:
-    """The answer to "does a strategy within ``depth`` guesses exist?" in the terms of the
-    worst case: a strategy found bounds it from above (its total is not optimised, so it is
-    no "value"), infeasibility from below; ``worst_bound`` is a lower bound known before."""
-    exists = True if result.tree is not None else (False if result.details.infeasible else None)
-    fields: dict = {
-        "exists": exists,
-        "value": None,
-        "bound": None,
-        "worst_lower_bound": max(worst_bound, depth + 1) if exists is False else worst_bound,
-        "worst_upper_bound": result.stats.worst if exists else None,
-    }
-    if exists:
-        fields["total"] = result.value
-    return fields
 
 
 # ---- static ------------------------------------------------------------------------------
 def static(
-    rules: Rules,
-    json_output: bool,
-    memory_limit: int,
+    rules: RulesOpt = None,
     black_only: Annotated[bool, typer.Option("--black-only", help="Answers tell black pegs only.")] = False,
-    time_limit: TimeLimitOpt = 60.0,
-    workers: WorkersOpt = 2,
+    seed: SeedOpt = None,
+    time_limit: TimeLimitOpt = None,
+    jobs: JobsOpt = 0,
+    progress: ProgressOpt = "auto",
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
 ) -> None:
-    from mastermind.app.interrupts import command_token
     from mastermind.engines.models.result import stopped_result
     from mastermind.engines.models.static import counting_static_bound, solve_static
 
-    table = table_for(rules, memory_limit)
+    rules = game(rules)
+    deadline = Deadline(time_limit)
+    table = table_for(rules, memory_limit_bytes(memory_limit))
+    seed, drawn = draw_seed(seed)
     start = time.perf_counter()
     try:
-        result = solve_static(
-            table, black_only=black_only, time_limit=time_limit, workers=workers, cancel=command_token()
-        )
+        with progress_bar(progress_mode(progress, json_output)) as bar:
+            bar.start(None, f"CP-SAT static model of {rules}")
+            result = solve_static(
+                table,
+                black_only=black_only,
+                time_limit=deadline.left() or FOREVER,
+                workers=cores(jobs),
+                seed=seed,
+                cancel=command_token(),
+            )
     except KeyboardInterrupt:  # while the model was built: only the counting bound is known
         least = counting_static_bound(table, black_only)
         result = stopped_result(table, "static", least, start)
-    status, chosen = result.details.status, result.details.guesses
-    guesses = None if chosen is None else [rules.code_text(g) for g in chosen]
+    chosen = result.details.guesses
+    guess_set = None if chosen is None else [rules.code_text(g) for g in chosen]
+    found = (
+        None if guess_set is None else {"guesses": result.value, "guess_set": guess_set, "found_by": "CP-SAT"}
+    )
     data = {
         "rules": str(rules),
-        "answers": "black" if black_only else "black-white",
-        **result.to_dict(),
-        **anytime_fields(result.proven, result.lower_bound, result.value, result.stopped),
-        "guesses": guesses,
+        "codes": table.n,
+        "black_only": black_only,
+        "solver_status": result.details.status,
+        "proven": result.proven,
+        "guesses": result.value if result.proven else None,
+        "guess_set": guess_set if result.proven else None,
+        "guesses_lower_bound": result.lower_bound,
+        "guesses_upper_bound": result.value,
+        "best_found": None if result.proven else found,
+        "seed": seed,
+        "stopped": result.stopped,
+        "seconds": round(result.seconds, 3),
     }
     if json_output:
         print_json(data)
         exit_if_interrupted(result.stopped)
         return
     kind = "black pegs only" if black_only else "black and white pegs"
-    stopped = f"stopped ({result.stopped})" if result.stopped else status
-    if result.value is None:
+    how = f"stopped ({result.stopped})" if result.stopped else f"CP-SAT status {data['solver_status']}"
+    chance = f"; {seed_note(seed, drawn)}" if drawn else ""
+    took = f"{result.seconds:.2f} s"
+    if result.proven:
         typer.echo(
-            f"{rules} static, {kind}: {stopped} after {result.seconds:.2f} s, not proven, no solution found"
-            + (
-                ""
-                if result.lower_bound is None
-                else f"; at least {plural(result.lower_bound, 'guess')} + the final one"
-            )
+            f"{rules} static, {kind}: {plural(result.value, 'guess')} + the final one "
+            f"(proven, {took}{chance}): {' '.join(guess_set) or 'none needed'}"
         )
+    elif found is None:
+        least = (
+            ""
+            if result.lower_bound is None
+            else f"; at least {plural(result.lower_bound, 'guess')} + the final one"
+        )
+        typer.echo(f"{rules} static, {kind}: {how} after {took}, not proven, no solution found{least}")
     else:
-        proven = (
-            "proven optimal" if result.proven else f"{stopped}, not proven, at least {result.lower_bound}"
-        )
         typer.echo(
-            f"{rules} static, {kind}: {plural(result.value, 'guess')} + the final one ({proven}, "
-            f"{status}, {result.seconds:.2f} s): {' '.join(guesses) or 'none needed'}"
+            f"{rules} static, {kind}: {how}, not proven: at least {result.lower_bound} and at most "
+            f"{plural(result.value, 'guess')} + the final one; best found ({took}{chance}): "
+            f"{' '.join(guess_set)}"
         )
     exit_if_interrupted(result.stopped)

@@ -44,13 +44,24 @@ def new_seed() -> int:
     return secrets.randbelow(2**31)
 
 
+def seed_streams(seed: int) -> tuple[int, int]:
+    """Two independent seeds from one: the secret's and the hint strategy's. Drawn from the
+    same stream, a random strategy's first hint would be the secret itself.
+
+    >>> a, b = seed_streams(7); a != b and seed_streams(7) == (a, b)
+    True
+    """
+    secret, strategy = np.random.SeedSequence(seed).generate_state(2)
+    return int(secret), int(strategy)
+
+
 def pick_secret(rules: Rules, seed: int) -> Code:
     """The secret for ``seed``: the same rules and seed always give the same code.
 
     >>> pick_secret(Rules(4, 6), 1) == pick_secret(Rules(4, 6), 1)
     True
     """
-    return int(np.random.default_rng(seed).integers(rules.n_codes))
+    return int(np.random.default_rng(seed_streams(seed)[0]).integers(rules.n_codes))
 
 
 class Codemaker(Session):

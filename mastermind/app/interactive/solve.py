@@ -42,12 +42,13 @@ class Probe:
             "feedback": str(self.feedback),
             "black": self.feedback.black,
             "white": self.feedback.white,
-            "left": self.left,
+            "candidates_left": self.left,
         }
 
 
-def solve_game(strategy: Strategy, secret: Code) -> list[Probe]:
-    """Let ``strategy`` break ``secret``; every probe until the winning one.
+def solve_game(strategy: Strategy, secret: Code, probes: list[Probe] | None = None) -> list[Probe]:
+    """Let ``strategy`` break ``secret``; every probe until the winning one (appended to
+    ``probes`` as they are made, if given: what a stopped game had played).
 
     Raises :class:`MastermindError` if the strategy makes a guess that teaches it nothing,
     which would otherwise loop for ever.
@@ -57,7 +58,7 @@ def solve_game(strategy: Strategy, secret: Code) -> list[Probe]:
     rules.check_code(secret)
     candidates = table.all_codes
     history: list[tuple[Code, int]] = []
-    probes: list[Probe] = []
+    probes = [] if probes is None else probes
     while True:
         guess = int(strategy.next_guess(candidates, tuple(history)))
         rules.check_code(guess)

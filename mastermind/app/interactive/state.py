@@ -93,7 +93,7 @@ class GameState:
                 "turn": k,
                 "guess": self.rules.code_text(t.guess),
                 "feedback": str(self.feedback(t)),
-                "left": t.left,
+                "candidates_left": t.left,
             }
             for k, t in enumerate(self.turns, 1)
         ]

@@ -5,29 +5,42 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.core.progress import progress_bar
 from mastermind.core.strategy import Strategy, TreeStrategy
 
+if TYPE_CHECKING:
+    from mastermind.core.cancel import CancelToken
+
 
 def load_strategy(
-    name: str, table: CodeTable, *, pool: str = "all", seed: int | None = None, show_progress: bool = False
+    name: str,
+    table: CodeTable,
+    *,
+    pool: str = "all",
+    tie_break: str = "default",
+    seed: int | None = None,
+    show_progress: bool = False,
+    cancel: CancelToken | None = None,
 ) -> Strategy:
     """The registry's strategy ``name``; a solver's tree also re-solves positions off it.
 
     ``show_progress``: a message while the whole game is solved and a progress bar for
-    positions solved on the spot (on a terminal only).
+    positions solved on the spot (on a terminal only). ``cancel``: the token that stops a
+    solver (default: the command's, cancelled by Ctrl-C, which then unwinds); stopped by
+    another reason (a time limit) it raises :class:`~mastermind.core.cancel.Stopped`.
     """
     from mastermind.app.strategy_files import names_a_file, read_strategy_file
     from mastermind.engines.registry import strategy
 
     if names_a_file(name):  # a tree from a file: followed as it is, for the game of ``table``
-        return TreeStrategy(read_strategy_file(name, table.rules), table)
+        return TreeStrategy(read_strategy_file(name, table.rules), table, name)
     spec = strategy(name)
     if spec.kind != "solver":
-        return spec.make(table, pool=pool, seed=seed)
+        return spec.make(table, pool=pool, tie_break=tie_break, seed=seed)
     from mastermind.app.interactive.optimal import OptimalAdvisor, exact_solver
     from mastermind.app.interrupts import command_token, unwind_on_interrupt
 
@@ -35,7 +48,7 @@ def load_strategy(
         _status(show_progress, f"solving {table.rules} exactly for the {name} strategy..."),
         unwind_on_interrupt(),
     ):
-        base = spec.make(table, pool=pool, cancel=command_token())
+        base = spec.make(table, pool=pool, tie_break=tie_break, cancel=cancel or command_token())
     tree = getattr(base, "tree", None)
     if tree is None:  # pragma: no cover - a solver's strategy is a TreeStrategy
         return base

@@ -133,8 +133,8 @@ def read_tree(
         from mastermind.core.formats.jsonfmt import read_json
 
         tree, header = read_json(text)
-        if rules is not None and rules != tree.rules:
-            raise MastermindError(f"the file is a strategy for {tree.rules}, not {rules}")
+        if rules is not None and rules != tree.rules:  # no strategy of the game asked: invalid
+            raise TreeError(f"the file is a strategy for {tree.rules}, not {rules}")
         return tree, header
     from mastermind.core.formats.irving import read_irving
 

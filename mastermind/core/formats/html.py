@@ -49,8 +49,8 @@ def page_data(tree: StrategyTree, stats: Stats | None = None) -> dict[str, Any]:
     return {
         "rules": str(rules),
         "pegs": rules.pegs,
-        "colors": rules.colors,
-        "repeat": rules.repeat,
+        "colours": rules.colors,
+        "repetition": rules.repeat,
         "symbols": SYMBOLS[: rules.colors],
         "name": tree.name,
         "stats": {

@@ -162,10 +162,12 @@ class Dispatcher:
             result = UnitResult(pending.floor, False, None)
         self.take_finished()  # this one too, if it ran: lines come in the order units finish
         result = _settled(pending, result)
-        self.counters += Counters(result.nodes, result.memo_hits, 1, int(result.reused))
+        # a unit a stop cut short is not done (its nodes count all the same): the progress and
+        # the report of a stopped run count the same units
+        self.counters += Counters(result.nodes, result.memo_hits, int(result.proven), int(result.reused))
         if self.checkpoint is not None:
             self._store(pending.key, pending.budget, result)
-        if not pending.reported:
+        if not pending.reported and result.proven:
             pending.reported = True
             self.reporter.unit_done(pending.size, pending.budget, result)
         return result
@@ -204,7 +206,7 @@ class Dispatcher:
             result = _settled(pending, future.result())
             if self.checkpoint is not None:
                 self._store(pending.key, pending.budget, result)
-            if not pending.reported:
+            if not pending.reported and result.proven:
                 pending.reported = True
                 self.reporter.unit_done(pending.size, pending.budget, result)
 

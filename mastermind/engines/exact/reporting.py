@@ -69,7 +69,9 @@ class ProgressReporter:
         report(fields)
 
     def skip(self, n: int = 1) -> None:
-        """Units planned but not needed (their bound reached the budget, or the run stopped)."""
+        """Units planned but not needed (their bound reached the budget): settled, so done.
+        (Units a stopped search did not reach are not done: the progress and the report of a
+        stopped run count the same units.)"""
         for _ in range(n):
             self.unit_done(0, INF, None)
 

@@ -23,6 +23,7 @@ from mastermind.core.progress import NoProgress, Progress
 from mastermind.core.strategy import Strategy
 
 Z95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
+SECRETS_BLOCK = 1 << 16  # secrets drawn at a time
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,8 @@ class MonteCarloResult:
             # no games (a run stopped before the first ended): no mean to speak of
             "mean": round(self.mean, 6) if self.games else None,
             "std": round(self.std, 6) if self.games else None,
-            "ci95": [round(self.ci_low, 6), round(self.ci_high, 6)] if self.games else None,
+            # one game has no spread to speak of: no interval (not one of width 0)
+            "ci95": [round(self.ci_low, 6), round(self.ci_high, 6)] if self.games > 1 else None,
             "worst": self.worst,
             "histogram": self.histogram,
         }
@@ -111,18 +113,21 @@ def monte_carlo(
     table = strategy.table
     progress = progress or NoProgress()
     rng = np.random.default_rng(seed)
-    secrets = rng.integers(table.n, size=games)
     memo: dict[tuple, tuple[Code, np.ndarray]] | None = (
         {} if getattr(strategy, "deterministic", True) else None
     )
     win = table.rules.win_index
-    depths = np.zeros(games, dtype=np.int64)
+    counts: list[int] = []  # games won with 1, 2, ... guesses: memory does not grow with ``games``
     progress.start(games, f"simulating {strategy.name}")
     finished = games
-    for k, secret in enumerate(secrets.tolist()):
+    secrets: list[int] = []
+    for k in range(games):
         if cancel is not None and cancel.cancelled:
             finished = k
             break
+        if not secrets:  # drawn as the games are played, a block at a time
+            secrets = rng.integers(table.n, size=min(SECRETS_BLOCK, games - k)).tolist()[::-1]
+        secret = secrets.pop()
         cands = table.all_codes
         history: tuple[tuple[int, int], ...] = ()
         while True:
@@ -145,10 +150,11 @@ def monte_carlo(
                     f"not split {len(cands)} candidates: the game would never end"
                 )
             cands = left
-        depths[k] = len(history)
+        guesses = len(history)
+        counts.extend([0] * (guesses - len(counts)))
+        counts[guesses - 1] += 1
         if played is not None:
             played.append(len(history))
         if k % 64 == 63 or k == games - 1:
             progress.advance(k % 64 + 1)
-    hist = np.bincount(depths[:finished])[1:].tolist()
-    return MonteCarloResult(strategy.name, finished, seed, hist)
+    return MonteCarloResult(strategy.name, finished, seed, counts)

@@ -147,6 +147,7 @@ def solve_tree(
     workers: int = 1,
     lower_bound: int | None = None,
     cancel: CancelToken | None = None,
+    seed: int = 0,
 ) -> Result[ModelRun]:
     """Best strategy tree of depth at most ``max_depth`` (``objective="total"``) or any such
     tree (``objective="feasible"``). ``value``: its total guesses; ``tree``: the strategy.
@@ -217,7 +218,7 @@ def solve_tree(
         model.minimize(visits)
     if clock.passed():
         return stopped_result(table, objective, lower_bound, start, why="time limit")
-    solver = make_solver(clock.left(), workers)
+    solver = make_solver(clock.left(), workers, seed)
     status, stopped = run_solver(solver, model, cancel)
     seconds = time.perf_counter() - start
     name = solver.status_name(status)

@@ -122,14 +122,18 @@ def check_limits(time_limit: float, workers: int) -> None:
 
 
 def make_solver(time_limit: float, workers: int, seed: int = 0) -> Any:
-    """A CP-SAT solver with a wall-time limit, a worker count and a fixed seed."""
+    """A CP-SAT solver with a wall-time limit, a worker count and a seed: the same seed and
+    number of workers give the same answer (unless the time limit stops the search)."""
     from ortools.sat.python import cp_model
 
     check_limits(time_limit, workers)
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(time_limit)
     solver.parameters.num_workers = int(workers)
-    solver.parameters.random_seed = seed
+    solver.parameters.random_seed = int(seed) % 2**31  # (CP-SAT's seed is an int32)
+    # workers racing each other return whichever solution one finds first: interleaved, the
+    # search is deterministic for a given number of workers
+    solver.parameters.interleave_search = True
     # Ctrl-C goes to the command line's handler (see run_solver), which reports it: CP-SAT's
     # own would end the search as if its time limit had passed
     solver.parameters.catch_sigint_signal = False

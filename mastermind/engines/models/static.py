@@ -71,11 +71,13 @@ def solve_static(
     time_limit: float = 60.0,
     workers: int = 1,
     cancel: CancelToken | None = None,
+    seed: int = 0,
 ) -> Result[ModelRun]:
     """Fewest guesses fixed in advance whose answers identify every secret.
 
     ``value``: the best number found, ``lower_bound``: proven, ``details.guesses``: the
-    guesses. ``cancel``: a token that stops the solver as its time limit does.
+    guesses (the same for the same ``seed`` and ``workers``). ``cancel``: a token that stops
+    the solver as its time limit does.
     """
     from ortools.sat.python import cp_model
 
@@ -105,7 +107,7 @@ def solve_static(
     model.minimize(sum(u))
     if clock.passed():
         return stopped_result(table, "static", least, start, why="time limit")
-    solver = make_solver(clock.left(), workers)
+    solver = make_solver(clock.left(), workers, seed)
     status, stopped = run_solver(solver, model, cancel)
     seconds = time.perf_counter() - start
     name = solver.status_name(status)

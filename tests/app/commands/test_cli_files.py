@@ -96,9 +96,9 @@ def test_verify_usage_errors_exit_2(capsys, data_dir, tmp_path):
     code, out, err = run(capsys, "verify", tmp_path / "missing.txt")
     assert code == 2 and err.startswith("error: file not found") and err.count("\n") == 1
     code, out, err = run(capsys, "verify", data_dir / "p4c6r-knuth.txt", "--format", "xml")
-    assert code == 2 and "unknown format 'xml'" in err
-    code, out, err = run(capsys, "verify", data_dir / "p4c6r-knuth.txt", "--rules", "p4c6", "--pegs", "3")
-    assert code == 2 and "either --rules or" in err
+    assert code == 2 and "--format: unknown value 'xml'; use one of json, irving" in err
+    code, out, err = run(capsys, "verify", data_dir / "p4c6r-knuth.txt", "--rules", "p4c6", "--rules", "p4c7")
+    assert code == 2 and "--rules: given more than once" in err
     code, out, err = run(capsys, "verify", data_dir / "p4c6r-knuth.txt", "--memory-limit", "-1")
     assert code == 2 and "--memory-limit" in err
 
@@ -146,7 +146,21 @@ def test_json_file_with_other_rules_than_asked(capsys, tmp_path):
     code, out, err = run(capsys, "verify", path)  # rules from the header
     assert code == 0 and "p2c3r" in out
     code, out, err = run(capsys, "verify", path, "--rules", "p2c4")
-    assert code == 2 and "strategy for p2c3r, not p2c4r" in err
+    assert code == 1 and "strategy for p2c3r, not p2c4r" in err
+
+
+def test_a_file_for_another_game_exits_1_whatever_its_format(capsys, tmp_path, data_dir):
+    """An Irving file for another game (read as p4c6 without -r) exited 1, a JSON file for
+    another game 2: either is a file that is not a valid strategy of the game asked."""
+    irving = tmp_path / "p3c3.txt"
+    assert run(capsys, "export", "-s", "simple", "-r", "p3c3", "-o", irving)[0] == 0
+    as_json = tmp_path / "p3c3.json"
+    assert run(capsys, "export", "-s", "simple", "-r", "p3c3", "-o", as_json)[0] == 0
+    for argv in ([irving], [as_json, "-r", "p4c6"], [data_dir / "p4c6r-knuth.txt", "-r", "p3c3"]):
+        code, out, err = run(capsys, "verify", *argv)
+        assert code == 1 and err.startswith("error: ") and "is not a valid strategy" in err, argv
+        code, out, _ = run(capsys, "verify", *argv, "--json")
+        assert code == 1 and json.loads(out)["valid"] is False
 
 
 def test_json_header_stats_disagreeing_is_invalid(capsys, tmp_path):
@@ -166,7 +180,7 @@ def test_export_usage_errors(capsys, tmp_path):
     code, out, err = run(capsys, "export", "-s", "nope", "-r", "p2c3")
     assert code == 2 and "nope" in err and err.count("\n") == 1
     code, out, err = run(capsys, "export", "-r", "p2c3", "-f", "xml")
-    assert code == 2 and "unknown format" in err
+    assert code == 2 and "--format: unknown value" in err
     code, out, err = run(capsys, "export", "-r", "p2c3", "-o", tmp_path / "no" / "t.json")
     assert code == 2 and "does not exist" in err
 
@@ -227,7 +241,7 @@ def test_a_strategy_file_plays_wherever_a_strategy_does(capsys, tmp_path, data_d
     assert code == 0 and data["rules"] == "p3c3r" and sum(data["histogram"]) == 50
     assert data["worst"] <= 4  # the minimax tree's worst case
     code, out, _ = run(capsys, "solve", "-s", path, "123", "--json")
-    assert code == 0 and json.loads(out)[-1]["guess"] == "123"
+    assert code == 0 and json.loads(out)["probes"][-1]["guess"] == "123"
     knuth = data_dir / "p4c6r-knuth.txt"  # an Irving file: for the game given, p4c6 by default
     code, out, _ = run(capsys, "solve", "-s", knuth, "3632")
     assert code == 0 and out.splitlines()[0].startswith("1122 ")
@@ -252,3 +266,20 @@ def test_a_drawn_seed_is_said_and_replays(capsys, tmp_path):
     assert replay.splitlines()[:-1] == out.splitlines()[:-1]
     code, out, _ = run(capsys, "solve", "-s", "minimax", "-r", "p3c4", "123")
     assert "seed" not in out  # nothing drawn for a strategy without chance
+
+
+def test_the_strategy_heuristics_measures_is_the_one_export_writes_and_solve_plays(capsys, tmp_path):
+    """`heuristics -s minimax --pool consistent --tie-break sorted` measured a strategy that
+    export, solve, assist and play could not play or write."""
+    options = ["-r", "p3c4", "-s", "minimax", "--pool", "consistent", "--tie-break", "sorted"]
+    code, out, _ = run(capsys, "heuristics", *options, "--json")
+    (row,) = json.loads(out)["strategies"]
+    path = tmp_path / "m.json"
+    code, out, _ = run(capsys, "export", *options, "--out", path, "--json")
+    assert code == 0 and json.loads(out)["total"] == row["total"]
+    plain = json.loads(run(capsys, "heuristics", "-r", "p3c4", "-s", "minimax", "--json")[1])["strategies"][0]
+    assert plain["histogram"] != row["histogram"] or plain["total"] != row["total"]  # the options matter here
+    for secret in ("123", "432", "214"):
+        code, out, _ = run(capsys, "solve", secret, *options, "--json")
+        by_tree = json.loads(run(capsys, "solve", secret, "-s", str(path), "--json")[1])
+        assert [p["guess"] for p in json.loads(out)["probes"]] == [p["guess"] for p in by_tree["probes"]]

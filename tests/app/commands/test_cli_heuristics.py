@@ -14,9 +14,11 @@ def run(capsys, *args):
 
 
 def test_heuristics_json_p4c6(capsys):
-    code, out, err = run(capsys, "heuristics", "--json")
-    rows = json.loads(out)
+    code, out, err = run(capsys, "heuristics", "--json", "--seed", "0")
+    data = json.loads(out)
+    rows = data["strategies"]
     assert code == 0 and err == ""
+    assert (data["rules"], data["codes"], data["seed"], data["stopped"]) == ("p4c6r", 1296, 0, None)
     assert [r["strategy"] for r in rows] == [
         "minimax",
         "expected-size",
@@ -48,7 +50,7 @@ def test_heuristics_selected_strategies_pool_and_table(capsys):
         "consistent",
         "--json",
     )
-    rows = json.loads(out)
+    rows = json.loads(out)["strategies"]
     assert code == 0 and [r["strategy"] for r in rows] == ["entropy", "simple"]
     assert all(r["secrets"] == 64 for r in rows)
     code, out, _ = run(capsys, "heuristics", "-r", "p3c4", "-s", "minimax", "--tie-break", "sorted")
@@ -57,18 +59,18 @@ def test_heuristics_selected_strategies_pool_and_table(capsys):
 
 def test_heuristics_random_is_seeded(capsys):
     argv = ("heuristics", "-s", "random", "--seed", "5", "--json", "--no-cache")  # played twice
-    outs = [run(capsys, *argv)[1] for _ in range(2)]
-    assert outs[0] == outs[1]
+    outs = [json.loads(run(capsys, *argv)[1]) for _ in range(2)]
+    assert outs[0]["strategies"] == outs[1]["strategies"] and outs[0]["seed"] == 5
 
 
 @pytest.mark.parametrize(
     "args, word",
     [
-        (["heuristics", "-s", "knuth"], "strategy 'knuth'"),
-        (["heuristics", "--pool", "most"], "pool 'most'"),
-        (["heuristics", "--tie-break", "last"], "tie-break 'last'"),
-        (["simulate", "-s", "nope"], "strategy 'nope'"),
-        (["simulate", "--games", "0"], "--games"),
+        (["heuristics", "-s", "knuth"], "--strategy: unknown value 'knuth'"),
+        (["heuristics", "--pool", "most"], "--pool: unknown value 'most'"),
+        (["heuristics", "--tie-break", "last"], "--tie-break: unknown value 'last'"),
+        (["simulate", "-s", "nope"], "--strategy: unknown value 'nope'"),
+        (["simulate", "--secrets", "0"], "--secrets: must be at least 1, got 0"),
         (["heuristics", "-r", "p4c6x"], "cannot read rules"),
         (["optimal", "-r", "p7c9", "--memory-limit", "1"], "memory-limit"),  # heuristics stream instead
     ],
@@ -80,18 +82,33 @@ def test_bad_input_is_one_line_and_exit_2(capsys, args, word):
 
 
 def test_simulate_json(capsys):
-    code, out, err = run(capsys, "simulate", "-s", "minimax", "--games", "400", "--seed", "7", "--json")
+    argv = ("simulate", "-s", "minimax", "--secrets", "400", "--seed", "7", "--json")
+    code, out, err = run(capsys, *argv)
     data = json.loads(out)
     assert code == 0 and err == ""  # no progress bar when not on a terminal
-    assert data["games"] == 400 and sum(data["histogram"]) == 400 and data["seed"] == 7
-    assert data["ci95"][0] < data["mean"] < data["ci95"][1] and data["worst"] <= 5
-    again = json.loads(run(capsys, "simulate", "-s", "minimax", "--games", "400", "--seed", "7", "--json")[1])
-    assert again == data
+    assert data["secrets"] == data["secrets_asked"] == 400 and sum(data["histogram"]) == 400
+    assert data["seed"] == 7 and data["stopped"] is None
+    assert data["ci95"][0] < data["average"] < data["ci95"][1] and data["worst"] <= 5
+    assert data["total"] == sum(k * n for k, n in enumerate(data["histogram"], 1))
+    again = json.loads(run(capsys, *argv)[1])
+    assert {**again, "seconds": 0} == {**data, "seconds": 0}
 
 
 def test_simulate_text(capsys):
     code, out, _ = run(capsys, "simulate", "-r", "p3c3", "-s", "random", "-n", "50")
-    assert code == 0 and "95% CI" in out and "histogram" in out
+    assert code == 0 and "95% interval" in out and "histogram" in out
+    assert "drawn: --seed" in out  # the seed drawn, said so that the run can be repeated
+
+
+def test_one_game_has_no_interval(capsys):
+    """`simulate -n 1` printed a 95% interval of width 0."""
+    code, out, _ = run(capsys, "simulate", "-n", "1", "--seed", "3", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["secrets"] == 1 and data["ci95"] is None and data["std"] is None
+    code, out, _ = run(capsys, "simulate", "-n", "1", "--seed", "3")
+    assert code == 0 and "95%" not in out and "no interval from one game" in out
+    code, out, _ = run(capsys, "simulate", "-n", "2", "--seed", "3", "--json")
+    assert json.loads(out)["ci95"] is not None
 
 
 def test_simulate_beyond_the_memory_limit_uses_rows(capsys):
@@ -100,7 +117,7 @@ def test_simulate_beyond_the_memory_limit_uses_rows(capsys):
         capsys, "simulate", "-r", "p4c8", "-s", "simple", "-n", "20", "--memory-limit", "0.001", "--json"
     )
     assert code == 0, err
-    assert json.loads(out)["games"] == 20
+    assert json.loads(out)["secrets"] == 20
 
 
 @pytest.mark.integration
@@ -117,7 +134,7 @@ def test_simulate_shows_a_progress_bar_on_a_terminal():
         dimensions=(40, 120),
     )
     child.expect_exact("simulating random")
-    child.expect_exact("95% CI")
+    child.expect_exact("95% interval")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and "Traceback" not in child.before
@@ -129,8 +146,8 @@ def test_simulate_time_limit_covers_solving_the_game(capsys):
     p5c6 here: hours)."""
     assert main(["simulate", "-r", "p5c6", "-s", "optimal", "-n", "100", "--time-limit", "1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["stopped"] == "time limit" and data["games"] == 0 and data["games_asked"] == 100
-    assert data["histogram"] == [] and data["worst"] == 0 and data["mean"] is None  # the usual fields
+    assert data["stopped"] == "time limit" and data["secrets"] == 0 and data["secrets_asked"] == 100
+    assert data["histogram"] == [] and data["worst"] is None and data["average"] is None  # the usual fields
     assert main(["simulate", "-r", "p3c3", "-s", "optimal", "-n", "50", "--time-limit", "60", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert "stopped" not in data and sum(data["histogram"]) == 50 and data["worst"] <= 4
+    assert data["stopped"] is None and sum(data["histogram"]) == 50 and data["worst"] <= 4

@@ -91,10 +91,10 @@ def test_play_without_seed_tells_the_seed(cli):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["assist", "--strategy", "clever"], "unknown strategy"),
-        (["play", "--seed", "-1"], "'--seed': must be at least 0, got -1"),
-        (["play", "--pool", "some"], "unknown pool 'some'"),
-        (["assist", "--rules", "p4c3n"], "colors must be at least pegs"),
+        (["assist", "--strategy", "clever"], "--strategy: unknown value 'clever'"),
+        (["play", "--seed", "-1"], "--seed: must be at least 0, got -1"),
+        (["play", "--pool", "some"], "--pool: unknown value 'some'"),
+        (["assist", "--rules", "p4c3n"], "colours must be at least pegs"),
     ],
 )
 def test_bad_options(cli, args, message):
@@ -124,3 +124,18 @@ def test_real_process_pipe_ctrl_d_and_ctrl_c():
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and "Traceback" not in err and "interrupted" in err
+
+
+def test_a_random_hint_is_no_give_away(cli):
+    """`play -s random`: the first hint was the secret, for every seed tried (the secret and
+    the strategy drew from one random stream)."""
+    import re
+
+    same = 0
+    for seed in range(20):
+        code, out, err = cli(["play", "-s", "random", "--seed", str(seed), "--json"], "hint\ngive up\n")
+        hint = re.search(r"hint: (\d{4}) ", err).group(1)
+        secret = json.loads(out)["secret"]
+        assert code == 0 and len(secret) == 4
+        same += hint == secret
+    assert same <= 1  # independent streams: 1 chance in 1296 per seed (it was 20 of 20)

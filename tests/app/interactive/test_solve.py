@@ -45,26 +45,34 @@ def test_solve_3632_minimax_knuth(cli):
     assert lines[5] == "5 guesses"
 
 
-def test_solve_json_is_a_list(cli):
+def test_solve_json_is_one_object(cli):
     code, out, _ = cli(["solve", "3 6 3 2", "--json"])
     data = json.loads(out)
-    assert code == 0 and isinstance(data, list)
-    assert [f"{d['guess']} {d['feedback']} {d['left']}" for d in data[:4]] == KNUTH_3632[:4]
-    assert data[-1] == {"guess": "3632", "feedback": "4B0W", "black": 4, "white": 0, "left": 0}
+    assert code == 0 and isinstance(data, dict)  # (it was a list)
+    assert (data["rules"], data["secret"], data["strategy"], data["guesses"]) == (
+        "p4c6r",
+        "3632",
+        "minimax",
+        5,
+    )
+    assert data["solved"] is True and data["stopped"] is None
+    probes = data["probes"]
+    assert [f"{d['guess']} {d['feedback']} {d['candidates_left']}" for d in probes[:4]] == KNUTH_3632[:4]
+    assert probes[-1] == {"guess": "3632", "feedback": "4B0W", "black": 4, "white": 0, "candidates_left": 0}
 
 
 @pytest.mark.parametrize("name", ["expected-size", "entropy", "most-parts", "simple", "random"])
 def test_solve_with_each_heuristic_wins(cli, name):
     code, out, _ = cli(["solve", "2 5 5 1", "--strategy", name, "--seed", "3", "--json"])
-    data = json.loads(out)
+    data = json.loads(out)["probes"]
     assert code == 0 and data[-1]["guess"] == "2551" and data[-1]["feedback"] == "4B0W"
-    lefts = [1296] + [d["left"] for d in data[:-1]]
+    lefts = [1296] + [d["candidates_left"] for d in data[:-1]]
     assert all(a > b for a, b in zip(lefts, lefts[1:]))
 
 
 def test_solve_other_rules(cli):
     code, out, _ = cli(["solve", "3 1 2", "--rules", "p3c5n", "--json"])
-    assert code == 0 and json.loads(out)[-1]["guess"] == "312"
+    assert code == 0 and json.loads(out)["probes"][-1]["guess"] == "312"
 
 
 @pytest.mark.parametrize(
@@ -72,7 +80,7 @@ def test_solve_other_rules(cli):
     [
         (["solve", "3637"], "colour '7'"),
         (["solve", "363"], "has 3 pegs"),
-        (["solve", "3632", "--strategy", "clever"], "unknown strategy 'clever'"),
+        (["solve", "3632", "--strategy", "clever"], "--strategy: unknown value 'clever'"),
         (["solve", "1123", "--rules", "p4c6n"], "repeats a colour"),
     ],
 )

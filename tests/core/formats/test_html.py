@@ -26,7 +26,7 @@ def minimax46(table46):
 def test_embedded_tree_mirrors_the_strategy(table46, minimax46):
     tree, stats = minimax46
     data = page_data(tree, stats)
-    assert (data["rules"], data["pegs"], data["colors"], data["symbols"]) == ("p4c6r", 4, 6, "123456")
+    assert (data["rules"], data["pegs"], data["colours"], data["symbols"]) == ("p4c6r", 4, 6, "123456")
     assert data["stats"] == {
         "total": 5801,
         "secrets": 1296,
@@ -78,7 +78,12 @@ def test_export_a_strategy_file_as_html(tmp_path, capsys, data_dir):
     out = tmp_path / "koyama.html"
     assert main(["export", "-s", str(data_dir / "p4c6r-koyama-1.txt"), "--out", str(out), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert (summary["strategy"], summary["total"], summary["worst"]) == ("p4c6r-koyama-1", 5625, 6)
+    # a strategy file is named by its path as given, in every command
+    assert (summary["strategy"], summary["total"], summary["worst"]) == (
+        str(data_dir / "p4c6r-koyama-1.txt"),
+        5625,
+        6,
+    )
     assert '"name":"p4c6r-koyama-1"' in out.read_text()
     bad = tmp_path / "bad.txt"
     bad.write_text((data_dir / "p4c6r-knuth.txt").read_text().replace("16(1213", "17(1213", 1))
@@ -86,7 +91,7 @@ def test_export_a_strategy_file_as_html(tmp_path, capsys, data_dir):
         (["-s", str(bad)], "count 17, but 16 secrets"),
         (["-s", str(data_dir / "p4c6r-knuth.txt"), "-r", "p4c5"], "not one of 1-5"),
         (["-s", str(tmp_path / "none.json")], "file not found"),
-        (["-s", "minimx"], "unknown strategy 'minimx'"),
+        (["-s", "minimx"], "--strategy: unknown value 'minimx'"),
     ]:
         assert main(["export", *args, "--out", str(tmp_path / "x.html")]) == 2
         err = capsys.readouterr().err

@@ -78,7 +78,9 @@ def test_read_tree_dispatch_and_rules(knuth, table46):
     assert tree.rules == Rules(4, 6) and "stats" not in header
     with pytest.raises(Exception, match="strategy for p4c6r, not p4c6n") as info:
         read_tree(text, "json", Rules(4, 6, False))
-    assert not isinstance(info.value, TreeError)  # bad option (exit 2), not a bad tree
+    # no valid strategy of the game asked: verify says invalid (exit 1), as for an Irving file
+    # read for another game; commands that play a file refuse it as any bad input (exit 2)
+    assert isinstance(info.value, TreeError)
 
 
 def test_header_stats_are_checked(knuth, table46):
@@ -150,7 +152,7 @@ def test_the_small_example_is_valid():
         ("", "line 1 column 1: not valid JSON"),
         ("[1, 2]", "must hold an object"),
         (edited(lambda d: d.pop("rules")), "needs 'rules'"),
-        (edited(lambda d: d.update(rules="p2c99")), "header: colors must be"),
+        (edited(lambda d: d.update(rules="p2c99")), "header: colours must be"),
         (edited(lambda d: d.pop("tree")), "no 'tree'"),
         (edited(lambda d: d.update(format="other")), "'format' is 'other'"),
         (edited(lambda d: d.update(version=2)), "knows version 1"),

@@ -215,7 +215,7 @@ def test_dask_scheduler_and_workers_from_the_command_line(tmp_path):
         assert proc.returncode == 0, err
         data = json.loads(out)
         assert (data["total"], data["proven"]) == (2463, True)
-        assert data["units"] > 1
+        assert data["units"]["run"] > 1
     finally:
         for p in (worker, scheduler):
             p.terminate()
@@ -296,7 +296,7 @@ def test_a_checkpoint_is_reused(tmp_path, capsys):
     folder = tmp_path / "ck"
     code, out, _ = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder), "--json")
     first = json.loads(out)
-    assert code == 0 and first["total"] == 2463 and first.get("units_reused", 0) == 0
+    assert code == 0 and first["total"] == 2463 and first["units"]["reused"] == 0
     code, out, _ = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder), "--json")
     again = json.loads(out)
     # the optimum proven by the first run is answered at once, with its tree
@@ -309,7 +309,7 @@ def test_a_checkpoint_is_reused(tmp_path, capsys):
     code, out, _ = run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder), "--json")
     third = json.loads(out)
     assert code == 0 and third["total"] == 2463 and third["proven"]
-    assert third["units_reused"] > 0 and third["nodes"] < first["nodes"]
+    assert third["units"]["reused"] > 0 and third["nodes"] < first["nodes"]
     # the checkpoint adds up its runs' search seconds
     assert first["checkpoint_seconds"] > 0
     assert third["checkpoint_seconds"] >= again["checkpoint_seconds"] >= first["checkpoint_seconds"]
@@ -378,7 +378,7 @@ def test_a_killed_run_resumes_from_its_checkpoint(tmp_path):
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     data = json.loads(out)
-    assert data["total"] == 5625 and data["proven"] and data["units_reused"] >= 3
+    assert data["total"] == 5625 and data["proven"] and data["units"]["reused"] >= 3
 
 
 class _StopAfter:
@@ -541,15 +541,17 @@ def test_a_time_limit_reports_proven_bounds(capsys):
     assert code == 0
     data = json.loads(out)
     assert data["proven"] is False and data["stopped"] == "time limit"
-    assert 0 < data["lower_bound"] and (
-        data["upper_bound"] is None or data["upper_bound"] >= data["lower_bound"]
+    assert 0 < data["total_lower_bound"] and (
+        data["total_upper_bound"] is None or data["total_upper_bound"] >= data["total_lower_bound"]
     )
+    assert data["total"] is None  # not proven: never given as the value
 
 
 def test_time_limit_leaves_a_quick_solve_proven(capsys):
     code, out, _ = run(capsys, "optimal", "-r", "p3c5", "--time-limit", "60", "--json")
     data = json.loads(out)
-    assert code == 0 and data["proven"] and data["total"] == data["lower_bound"] == data["upper_bound"] == 451
+    assert code == 0 and data["proven"]
+    assert data["total"] == data["total_lower_bound"] == data["total_upper_bound"] == 451
 
 
 @pytest.mark.parametrize("backend", ["threads", "dask"])
@@ -567,7 +569,7 @@ def test_ctrl_c_stops_a_big_solve_with_bounds(backend):
     elapsed = time.monotonic() - start
     assert proc.returncode == 130, err
     assert elapsed < 5, err  # the target is 1 s; generous so that a busy machine does not fail it
-    assert "lower bound" in out and "not" in out.lower()
+    assert "lower bound" in out and "proven       no: stopped (interrupted)" in out
     assert "Traceback" not in err and "Error" not in err, err  # the workers shut down quietly
 
 
@@ -655,3 +657,50 @@ def test_more_rounds_give_a_greater_bound_never_a_wrong_one():
         assert bounds == sorted(bounds) and bounds[-1] == state.lower == optimum
         assert state.proven and state.tree is not None
         assert StrategyTree(table.rules, state.tree).depths(table, table.all_codes).sum() == optimum
+
+
+def test_a_stopped_search_counts_only_the_units_it_settled():
+    """The progress said 157/157 at the end of a stopped run where the report said 83: the
+    units the search never reached were counted as done."""
+    from mastermind.core.cancel import CancelToken
+    from mastermind.engines.exact import Execution
+
+    token = CancelToken()
+
+    class StopAfterThree:
+        def __init__(self):
+            self.lines: list[dict] = []
+            self.end: dict = {}
+
+        def start(self, total, description=""):
+            pass
+
+        def advance(self, n=1):
+            pass
+
+        def report(self, fields):
+            self.lines.append(fields)
+            if sum(1 for line in self.lines if "unit" in line) >= 3:
+                token.cancel()  # as a time limit or Ctrl-C would
+
+        def finish(self, fields):
+            self.end = fields
+
+    bar = StopAfterThree()
+    result = solve(CodeTable(Rules.parse("p4c7")), execution=Execution(jobs=2), progress=bar, cancel=token)
+    assert not result.proven
+    end = bar.end
+    assert end["done"] < end["total"]  # the units not reached are not done
+    assert end["done"] == len(bar.lines)  # one line per unit settled (run, reused or cut)
+    # every unit the search ran is among them
+    assert result.counters.units <= end["done"]
+
+
+def test_the_report_counts_the_units_the_progress_counted(capsys):
+    args = ("optimal", "-r", "p4c5", "-j", "2", "--progress", "json", "--json", "--no-cache")
+    code, out, err = run(capsys, *args)
+    data = json.loads(out)
+    end = [json.loads(line) for line in err.splitlines()][-1]
+    assert code == 0 and end["event"] == "end"
+    assert (data["units"]["done"], data["units"]["planned"]) == (end["done"], end["total"])
+    assert data["units"]["run"] + data["units"]["reused"] <= data["units"]["done"]

@@ -145,3 +145,32 @@ def test_a_cancel_stops_playing_every_secret():
         solve(FirstCandidate(), cancel=token)
     whole = play_all(FirstCandidate(), cancel=CancelToken()).stats(table).total
     assert whole == solve(SimpleStrategy(table)).value  # (simple: the first candidate, too)
+
+
+def test_secrets_are_drawn_as_the_games_are_played():
+    """`simulate -n 100000000 --time-limit 2` allocated 1.7 GB before its first game: every
+    secret drawn, and an array of guesses per game, up front."""
+    import tracemalloc
+
+    from mastermind.core.cancel import CancelToken
+    from mastermind.core.game import CodeTable, Rules
+    from mastermind.engines.heuristics.strategies import SimpleStrategy
+
+    strategy = SimpleStrategy(CodeTable(Rules(2, 3)))
+    token = CancelToken()
+    played = []
+
+    class StopAfter:  # the token cancelled after some games, as a time limit would
+        def append(self, guesses):
+            played.append(guesses)
+            if len(played) == 1000:
+                token.cancel("time limit")
+
+    tracemalloc.start()
+    try:
+        result = monte_carlo(strategy, 10**7, seed=1, cancel=token, played=StopAfter())
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result.games == 1000 and sum(result.histogram) == 1000
+    assert peak < 8 * 1024**2  # (it was 160 MB for 10**7 games: two arrays of 10**7 int64)

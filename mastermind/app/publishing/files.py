@@ -1,0 +1,135 @@
+"""The files of ``results/``: rows read (older versions brought to this one), merged, written.
+
+Each table is one JSON file (``{"format", "version", "rows"}``) and its markdown; a new row
+replaces the row of its game, except that a proven row is kept against one that is not.
+
+Version 2 speaks the one vocabulary of the command line (``total_lower_bound``,
+``average_fraction``, ``row_time_limit``, ...); a version-1 file is read and brought to it
+(:func:`upgrade_row`), and written as version 2 the next time a row is merged into it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from mastermind.app.publishing.literature import literature
+from mastermind.core.errors import MastermindError
+from mastermind.core.fileio import read_text, write_atomic
+
+OPTIMAL_FORMAT = "mastermind-results"
+GAME_VALUE_FORMAT = "mastermind-game-values"
+STEMS = {OPTIMAL_FORMAT: "optimal", GAME_VALUE_FORMAT: "game-values"}  # each table's file name
+FILE_VERSION = 2
+ROW_KEYS = {"game", "pegs", "colours", "repetition", "status"}  # what merging and sorting read
+
+# version 1 -> 2: the keys of the one vocabulary
+_V1_ROW = {
+    "max_seconds": "row_time_limit",
+    "value": "average_fraction",
+    "value_decimal": "average",
+    "value_unreduced": "average_unreduced",
+    "uniform_average": "uniform_average_fraction",
+}
+_V1_BOUNDS = {
+    "lower_total": "total_lower_bound",
+    "upper_total": "total_upper_bound",
+    "lower_worst": "worst_lower_bound",
+    "upper_worst": "worst_upper_bound",
+    "lower": "average_lower_bound_fraction",
+    "lower_decimal": "average_lower_bound",
+    "upper_decimal": "average_upper_bound",
+}
+
+
+_V1_MAKER = {"class_probability": "probability_fraction", "per_code": "per_code_fraction"}
+
+
+def upgrade_row(row: dict) -> dict:
+    """A version-1 row in the keys of version 2 (values unchanged; ``--max-seconds`` in the
+    command to reproduce it becomes ``--row-time-limit``).
+
+    >>> upgrade_row({"game": "p4c6", "max_seconds": 60, "bounds": {"lower_total": 5}})
+    {'game': 'p4c6', 'row_time_limit': 60, 'bounds': {'total_lower_bound': 5}}
+    """
+    new = {_V1_ROW.get(k, k): v for k, v in row.items()}
+    bounds = new.get("bounds")
+    if isinstance(bounds, dict):
+        bounds = {_V1_BOUNDS.get(k, k): v for k, v in bounds.items()}
+        search = bounds.get("search")
+        if isinstance(search, dict):
+            search = {_V1_BOUNDS.get(k, k): v for k, v in search.items()}
+            if isinstance(search.get("units"), int):  # units run (reused ones among them), as optimal says
+                run, reused = search["units"], search.pop("reused_units", 0) or 0
+                search["units"] = {"run": run - reused, "reused": reused}
+            bounds["search"] = search
+        new["bounds"] = bounds
+    if isinstance(new.get("maker"), list):  # the maker's mix in the keys of game-value
+        new["maker"] = [
+            {_V1_MAKER.get(k, k): v for k, v in m.items()} if isinstance(m, dict) else m for m in new["maker"]
+        ]
+    if isinstance(new.get("by_first_guess"), list):
+        new["by_first_guess"] = [
+            {("first_guess" if k == "guess" else k): v for k, v in f.items()} if isinstance(f, dict) else f
+            for f in new["by_first_guess"]
+        ]
+    if isinstance(new.get("command"), str):
+        new["command"] = new["command"].replace("--max-seconds", "--row-time-limit")
+    return new
+
+
+def _sort_key(row: dict) -> tuple:
+    return (not row["repetition"], row["pegs"], row["colours"])
+
+
+def read_rows(path: Path, fmt: str) -> list[dict]:
+    """The rows of a results JSON file (none when it does not exist yet)."""
+    if not path.exists():
+        return []
+    try:
+        data = json.loads(read_text(path))
+    except json.JSONDecodeError as exc:
+        raise MastermindError(f"{path} is not JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != fmt or not isinstance(data.get("rows"), list):
+        raise MastermindError(f"{path} is not a {fmt} file")
+    version = data.get("version")
+    if version not in (1, FILE_VERSION):
+        raise MastermindError(f"{path}: version {version!r}, this tool reads 1 and {FILE_VERSION}")
+    for i, row in enumerate(data["rows"]):
+        if not (isinstance(row, dict) and ROW_KEYS <= row.keys()):
+            raise MastermindError(
+                f"{path}: row {i + 1} is not a row of this table (needs {', '.join(sorted(ROW_KEYS))})"
+            )
+    rows = data["rows"]
+    return [upgrade_row(r) for r in rows] if version == 1 else rows
+
+
+def merge_rows(old: Sequence[dict], new: Sequence[dict]) -> list[dict]:
+    """``old`` with the rows of the games in ``new`` replaced or added, in table order; a
+    proven row is kept against a new one that is not (a shorter cap, an interrupted run)."""
+    rows = {r["game"]: r for r in old}
+    for r in new:
+        kept = rows.get(r["game"])
+        if kept is None or r["status"] == "proven" or kept["status"] != "proven":
+            rows[r["game"]] = r
+    return sorted(rows.values(), key=_sort_key)
+
+
+def write_tables(out: Path, fmt: str, rows: Sequence[dict]) -> None:
+    """``rows`` (all of them, merged) as JSON and markdown."""
+    from mastermind.app.publishing.markdown import render_game_values, render_optimal
+
+    stem = STEMS[fmt]
+    rows = [{**row, **literature(row)} for row in rows]
+    doc = {"format": fmt, "version": FILE_VERSION, "rows": rows}
+    write_atomic(out / f"{stem}.json", json.dumps(doc, indent=1) + "\n")
+    render = render_optimal if fmt == OPTIMAL_FORMAT else render_game_values
+    write_atomic(out / f"{stem}.md", render(rows))
+
+
+def merge_into(out: Path, fmt: str, new_rows: Sequence[dict]) -> list[dict]:
+    stem = STEMS[fmt]
+    rows = merge_rows(read_rows(out / f"{stem}.json", fmt), new_rows)
+    write_tables(out, fmt, rows)
+    return rows

@@ -1,0 +1,149 @@
+"""The work of a row, run in a child process (module-level functions: the child imports them).
+
+Each part returns a plain dict with its ``seconds`` and ``cpu_seconds``; the keys are those of
+the one vocabulary (``total_lower_bound``, ``total_upper_bound``, ``worst_upper_bound``, ...).
+"""
+
+from __future__ import annotations
+
+import time
+
+from mastermind.core.errors import MastermindError
+from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
+
+
+def optimal_part(
+    game: str, part: str, jobs: int, solve_options: dict, memory_limit: int = DEFAULT_MEMORY_LIMIT
+) -> dict:
+    """One piece of an optimal row: ``total`` (optimum after every canonical first guess),
+    ``tie`` (an optimal tree with the smallest worst case, then fewest secrets at it) or
+    ``worst`` (optimal worst case and the best total within it)."""
+    from mastermind.core.formats import write_tree
+    from mastermind.engines.exact import Execution, Problem, solve, solve_by_first_guess
+
+    rules = Rules.parse(game)
+    start, cpu = time.perf_counter(), time.process_time()
+    table = CodeTable(rules, memory_limit=memory_limit)
+    execution = Execution(jobs=jobs)
+    if part == "total":
+        results = solve_by_first_guess(
+            table, Problem(objective="total", **solve_options), execution=execution
+        )
+        best = min(r.total for r in results)
+        firsts = [
+            {"first_guess": rules.code_text(r.first_guess), "total": int(r.total), "worst": int(r.worst)}
+            for r in results
+        ]
+        chosen = next(r for r in results if r.total == best)
+        return {
+            "total": int(best),
+            "worst": int(chosen.worst),
+            "histogram": chosen.histogram,
+            "best_first_guesses": [f["first_guess"] for f in firsts if f["total"] == best],
+            "by_first_guess": firsts,
+            "tree": write_tree(chosen.tree, "json", chosen.stats),
+            "seconds": time.perf_counter() - start,
+            "cpu_seconds": time.process_time() - cpu,
+        }
+    if part not in ("tie", "worst"):
+        raise MastermindError(f"unknown part {part!r}")
+    if part == "tie":
+        r = solve(table, Problem(objective="total", tie_break=True, **solve_options), execution=execution)
+    else:
+        r = solve(table, Problem(objective="worst", **solve_options), execution=execution)
+    return {
+        "total": int(r.total),
+        "worst": int(r.worst),
+        "histogram": r.histogram,
+        "tree": write_tree(r.tree, "json", r.stats),
+        "seconds": time.perf_counter() - start,
+        "cpu_seconds": time.process_time() - cpu,
+    }
+
+
+def frontier_part(
+    game: str, jobs: int, checkpoint: str, time_limit: float | None, memory_limit: int = DEFAULT_MEMORY_LIMIT
+) -> dict:
+    """The checkpointed total optimum of a frontier game, stopped after ``time_limit`` seconds:
+    the proven bounds so far (``proven`` False), or the optimum with its tree. A run started
+    again with the same ``checkpoint`` folder reuses every unit the earlier runs finished."""
+    from mastermind.core.formats import write_tree
+    from mastermind.engines.exact import Execution, Limits, solve
+
+    rules = Rules.parse(game)
+    start, cpu = time.perf_counter(), time.process_time()
+    table = CodeTable(rules, memory_limit=memory_limit)
+    r = solve(
+        table,
+        limits=Limits(time_limit=time_limit),
+        execution=Execution(jobs=jobs, checkpoint=checkpoint, units=True),
+    )
+    data: dict = {
+        "proven": bool(r.proven),
+        "total_lower_bound": None if r.lower_bound is None else int(r.lower_bound),
+        "units": {"run": r.counters.units - r.counters.reused, "reused": r.counters.reused},
+        "checkpoint_seconds": r.details.checkpoint_seconds,  # every run's search (None: not timed)
+    }
+    if r.tree is not None:  # the best strategy found so far (the optimum once proven)
+        data.update(
+            total_upper_bound=int(r.total),
+            worst_upper_bound=int(r.worst),
+            histogram=r.histogram,
+            first_guess=rules.code_text(r.first_guess),
+            tree=write_tree(r.tree, "json", r.stats),
+        )
+    return {**data, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
+
+
+def bounds_part(game: str, kind: str, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> dict:
+    """Quick proven bounds of a game out of reach: ``lower`` (lookahead lower bounds of the
+    total and the worst case) or a heuristic's name (its strategy's total and worst case,
+    every secret played: a strategy that exists, so an upper bound)."""
+    from mastermind.engines.models.bounds import (
+        counting_worst_bound,
+        lookahead_total_bound,
+        lookahead_worst_bound,
+    )
+    from mastermind.engines.models.lower_bounds import MAX_LOOKAHEAD_CODES
+    from mastermind.engines.registry import strategy_tree
+
+    rules = Rules.parse(game)
+    start, cpu = time.perf_counter(), time.process_time()
+    table = CodeTable(rules, memory_limit=memory_limit)
+    if kind == "lower":
+        levels = 2 if table.n <= MAX_LOOKAHEAD_CODES else 1
+        data = {
+            "total_lower_bound": int(lookahead_total_bound(table, levels)),
+            "lookahead_levels": levels,
+            "worst_lower_bound": int(
+                max(counting_worst_bound(rules, table.n), lookahead_worst_bound(table, levels))
+            ),
+        }
+    else:
+        stats = strategy_tree(kind, table).stats(table)
+        data = {
+            "total_upper_bound": int(stats.total),
+            "worst_upper_bound": int(stats.worst),
+            "heuristic": kind,
+        }
+    return {**data, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
+
+
+def game_value_part(
+    game: str, jobs: int, time_limit: float | None = None, memory_limit: int = DEFAULT_MEMORY_LIMIT
+) -> dict:
+    """The game value of ``game`` (the document of ``mastermind game-value --json``), or
+    (stopped after ``time_limit`` seconds) its bounds."""
+    from mastermind.app.documents import game_value_document
+    from mastermind.engines.gamevalue import game_value
+
+    rules = Rules.parse(game)
+    start, cpu = time.perf_counter(), time.process_time()
+    result = game_value(CodeTable(rules, memory_limit=memory_limit), jobs=jobs, time_limit=time_limit)
+    data = game_value_document(result)
+    data["seconds"] = time.perf_counter() - start
+    data["cpu_seconds"] = time.process_time() - cpu
+    data["breaker_first_guesses"] = sorted(
+        {rules.code_text(b.tree.root.guess) for b in result.details.breaker}
+    )
+    return data

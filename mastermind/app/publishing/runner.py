@@ -1,0 +1,390 @@
+"""Rows of ``results/``: the parts of each game run in a child process under the row's time
+limit (:class:`Runner`), and put together with their bounds, tree and provenance.
+
+A game whose optimum does not finish becomes an "open" row with the bounds the tool proves
+quickly (and, with ``--checkpoint``, those of the checkpointed search, which continues when
+run again).
+"""
+
+from __future__ import annotations
+
+import gzip
+import shlex
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from pathlib import Path
+
+from mastermind.app.deadline import FOREVER, Deadline
+from mastermind.app.publishing.literature import literature
+from mastermind.app.publishing.parts import bounds_part, frontier_part, game_value_part, optimal_part
+from mastermind.app.publishing.scope import FRONTIER, game_id
+from mastermind.app.version import version_string
+from mastermind.core.fileio import write_atomic
+from mastermind.core.game import DEFAULT_MEMORY_LIMIT, Rules
+
+TREE_LIMIT = 4 * 1024 * 1024  # bytes of gzipped JSON; larger trees are left out (and said so)
+GAME_VALUE_GRACE = 60.0  # after the game value's own time limit: its last LP, sending the result
+FRONTIER_GRACE = 300.0  # after a frontier search's own time limit: building and sending its tree
+WARM_UP_SECONDS = 900.0  # a first numba compilation on a busy machine
+MIN_SECONDS = 0.05  # a part given less of the row's time than this is past the time limit
+OPEN_HEURISTICS = ("entropy", "expected-size", "most-parts")  # the best total: an open game's upper bound
+
+
+def command_for(
+    game: str,
+    table: str,
+    *,
+    out: str = "results",
+    jobs: int,
+    row_time_limit: float | None,
+    checkpoint: str | None = None,
+) -> str:
+    """The command that recomputes a row: the options it was made with (``--out`` and
+    ``--checkpoint`` as given)."""
+    line = ["mastermind", "results", "--out", out, "--table", table, "--games", game, "--jobs", str(jobs)]
+    if row_time_limit is not None:
+        line += ["--row-time-limit", f"{row_time_limit:g}"]
+    if checkpoint is not None:
+        line += ["--checkpoint", checkpoint]
+    return shlex.join(line)
+
+
+def _fraction(x: Fraction) -> str:
+    return f"{x.numerator}/{x.denominator}"
+
+
+def _base_row(rules: Rules) -> dict:
+    return {
+        "game": game_id(rules),
+        "rules": str(rules),
+        "pegs": rules.pegs,
+        "colours": rules.colors,
+        "repetition": rules.repeat,
+        "codes": rules.n_codes,
+    }
+
+
+class Runner:
+    """Runs the parts of each row in one child process, a row within ``row_time_limit``
+    seconds (``None``: no limit, in this process) and all of them before ``deadline``."""
+
+    def __init__(
+        self,
+        *,
+        row_time_limit: float | None,
+        jobs: int,
+        solve_options: dict | None = None,
+        checkpoint: Path | None = None,
+        frontier: Sequence[str] = FRONTIER,
+        out: str = "results",
+        memory_limit: int = DEFAULT_MEMORY_LIMIT,
+        deadline: Deadline | None = None,
+    ) -> None:
+        from mastermind.engines.models.timed import TimedWorker
+
+        self.row_time_limit = row_time_limit
+        self.jobs = jobs
+        # frontier games run the checkpointed search in checkpoint/GAME, stopped at the row's limit
+        self.checkpoint = checkpoint
+        self.frontier = frozenset(frontier)
+        # forwarded to solve / solve_by_first_guess (e.g. a checkpoint once the search has one)
+        self.solve_options = dict(solve_options or {})
+        self.out = out
+        self.memory_limit = memory_limit
+        self.deadline = deadline or Deadline(None)
+        self.capped = row_time_limit is not None or self.deadline.seconds is not None
+        self.worker = TimedWorker() if self.capped else None
+        self._row = Deadline(None)
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.close(kill=True)
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def warm_up(self) -> None:
+        """Load (or compile) the kernels in the child, so that no row's time includes it."""
+        if self.worker is not None:
+            self.worker.run(optimal_part, ("p2c2", "total", 1, {}), WARM_UP_SECONDS)
+        else:
+            optimal_part("p2c2", "total", 1, {})
+
+    def _start_row(self) -> None:
+        """The row's clock: its own time limit, within what is left of the command's."""
+        limit = self.row_time_limit
+        left = self.deadline.left(0.0)
+        self._cut = left is not None and (limit is None or left < limit)  # by the command's limit
+        if left is not None:
+            limit = left if limit is None else min(limit, left)
+        self._row = Deadline(limit)
+
+    def _left(self) -> float | None:
+        return self._row.left(0.0)
+
+    def _run(self, fn: Callable, args: tuple, grace: float = 0.0) -> dict | None:
+        """``fn(*args)`` within the time left of the row (None: past it)."""
+        if self.worker is None:
+            return fn(*args)
+        left = self._left()
+        if left is not None and left < MIN_SECONDS:
+            return None
+        return self.worker.run(fn, args, min(FOREVER if left is None else left, FOREVER) + grace)
+
+    def _frontier(self, game: str) -> dict | None:
+        """The checkpointed search of a game out of the quick path (a frontier game, or one whose
+        every first guess did not finish within the row's time); None without a checkpoint folder."""
+        if self.checkpoint is None:
+            return None
+        folder = self.checkpoint / game
+        # the search stops itself at the row's limit; the grace covers building and sending its tree
+        return self._run(
+            frontier_part,
+            (game, self.jobs, str(folder), self._left(), self.memory_limit),
+            grace=FRONTIER_GRACE,
+        )
+
+    def _limit_text(self) -> str:
+        if getattr(self, "_cut", False):
+            return "the time left of the command's --time-limit"
+        return "no time limit" if self.row_time_limit is None else f"{self.row_time_limit:g} s"
+
+    def _command(self, game: str, table: str, checkpointed: bool = False) -> str:
+        return command_for(
+            game,
+            table,
+            out=self.out,
+            jobs=self.jobs,
+            row_time_limit=self.row_time_limit,
+            checkpoint=None if not checkpointed or self.checkpoint is None else str(self.checkpoint),
+        )
+
+    def _new_row(self, rules: Rules, table: str) -> dict:
+        """A row's game columns and how it was made (jobs, time limit, version, the command)."""
+        return {
+            **_base_row(rules),
+            "jobs": self.jobs,
+            "row_time_limit": self.row_time_limit,
+            "version": version_string(),
+            "command": self._command(game_id(rules), table),
+        }
+
+    def optimal_row(self, rules: Rules, trees: Path | None) -> dict:
+        """The optimal-strategy row of one game (an open row when the optimum takes too long)."""
+        self._start_row()
+        game = game_id(rules)
+        row = self._new_row(rules, "optimal")
+        search = None
+        options = (game, "total", self.jobs, self.solve_options, self.memory_limit)
+        total = None if game in self.frontier else self._run(optimal_part, options)
+        if total is None:  # a frontier game, or every first guess did not finish within the row's time
+            search = self._frontier(game)
+            if search is None or not search["proven"]:
+                return self._open_row(row, rules, search)
+            row["command"] = self._command(game, "optimal", checkpointed=True)
+            total = {
+                "total": search["total_upper_bound"],
+                "worst": search["worst_upper_bound"],
+                "histogram": search["histogram"],
+                # one run proves the optimum, not every first guess reaching it
+                "best_first_guesses": [search["first_guess"]],
+                "by_first_guess": None,
+                "tree": search["tree"],
+                "seconds": search["seconds"],
+                "cpu_seconds": search["cpu_seconds"],
+            }
+        seconds, cpu = total["seconds"], total["cpu_seconds"]
+        tree_text, tie_broken = total.pop("tree"), False
+        # the optimal worst case before the tie-break: it is a column, the tie-break a refinement
+        worst = self._run(optimal_part, (game, "worst", self.jobs, self.solve_options, self.memory_limit))
+        if worst is not None:
+            seconds += worst["seconds"]
+            cpu += worst["cpu_seconds"]
+        if worst is not None and worst["total"] == total["total"]:
+            # the worst-case optimum is total-optimal too: no total-optimal strategy has a
+            # smaller worst case, so it serves as the tie-broken tree (fewest secrets at the
+            # worst case aside) and the tie-break search is not needed
+            tie = worst
+        else:
+            tie = self._run(optimal_part, (game, "tie", self.jobs, self.solve_options, self.memory_limit))
+        if tie is worst and tie is not None:
+            tree_text, tie_broken = tie["tree"], True
+            total.update(worst=tie["worst"], histogram=tie["histogram"])
+        elif tie is not None:
+            if tie["total"] != total["total"]:
+                raise AssertionError(f"{game}: tie-break total {tie['total']} != optimum {total['total']}")
+            seconds += tie["seconds"]
+            cpu += tie["cpu_seconds"]
+            tree_text, tie_broken = tie["tree"], True
+            total.update(worst=tie["worst"], histogram=tie["histogram"])
+        t = int(total["total"])
+        avg = Fraction(t, rules.n_codes)
+        row.update(
+            status="proven",
+            total=t,
+            average=round(t / rules.n_codes, 6),
+            average_fraction=_fraction(avg),
+            worst=total["worst"],
+            tie_broken=tie_broken,
+            histogram=total["histogram"],
+            best_first_guesses=total["best_first_guesses"],
+            first_guesses_complete=search is None,
+            by_first_guess=total["by_first_guess"],
+            optimal_worst=None if worst is None else worst["worst"],
+            worst_total=None if worst is None else worst["total"],
+            seconds=round(seconds, 3),
+            cpu_seconds=round(cpu, 3),
+            # a checkpointed search's wall seconds over all its runs (None: earlier runs untimed)
+            **({} if search is None else {"search_seconds": search.get("checkpoint_seconds")}),
+            # parts past the row's time (their time is not in seconds): the worst-case search, the tie-break
+            unfinished=[name for name, part in (("worst", worst), ("tie", tie)) if part is None],
+        )
+        row["tree"] = self._write_tree(trees, game, tree_text)
+        row.update(literature(row))
+        return row
+
+    def _open_row(self, row: dict, rules: Rules, search: dict | None = None) -> dict:
+        game = row["game"]
+        if search is not None:
+            reason = f"checkpointed search stopped after {self._limit_text()}; run again to continue"
+            row["command"] = self._command(game, "optimal", checkpointed=True)
+            row["search_seconds"] = search.get("checkpoint_seconds")
+        elif self.checkpoint is not None:
+            reason = f"the checkpointed search gave no answer within {self._limit_text()} and its grace"
+        elif game in self.frontier:
+            reason = "needs the checkpointed search"
+        else:
+            reason = f"not proven within {self._limit_text()}"
+        row.update(
+            status="open", reason=reason, tree=None, published=[], literature="open", literature_note=reason
+        )
+        bounds: dict = {}
+        seconds = cpu = 0.0
+        # the quick bounds get a time of their own: the row's may be spent on the search
+        self._start_row()
+        for kind in ("lower", *OPEN_HEURISTICS):
+            part = self._run(bounds_part, (game, kind, self.memory_limit))
+            if part is None:
+                continue
+            seconds += part.pop("seconds")
+            cpu += part.pop("cpu_seconds")
+            if "total_upper_bound" in part:  # the best heuristic gives the upper bound
+                bounds.setdefault("heuristics", {})[kind] = part["total_upper_bound"]
+                if "total_upper_bound" in bounds and bounds["total_upper_bound"] <= part["total_upper_bound"]:
+                    continue
+                part["upper_source"] = kind
+            bounds.update(part)
+        if search is not None:
+            seconds += search["seconds"]
+            cpu += search["cpu_seconds"]
+            bounds.update(search_bounds(bounds, search))
+        row.update(bounds=bounds or None, seconds=round(seconds, 3), cpu_seconds=round(cpu, 3))
+        return row
+
+    def _write_tree(self, trees: Path | None, game: str, text: str) -> dict | None:
+        data = gzip.compress(text.encode("utf-8"), mtime=0)
+        info = {"file": f"trees/{game}.json.gz", "bytes": len(data)}
+        if len(data) > TREE_LIMIT:
+            return {**info, "file": None, "skipped": f"{len(data)} bytes gzipped, above {TREE_LIMIT}"}
+        if trees is not None:
+            trees.mkdir(parents=True, exist_ok=True)
+            write_atomic(trees / f"{game}.json.gz", data)
+        return info
+
+    def game_value_row(self, rules: Rules) -> dict:
+        self._start_row()
+        game = game_id(rules)
+        row = self._new_row(rules, "game-values")
+        # the column generation stops itself at the row's limit; the grace covers its last LP
+        data = self._run(
+            game_value_part, (game, self.jobs, self._left(), self.memory_limit), grace=GAME_VALUE_GRACE
+        )
+        if data is None or not data["proven"]:
+            row.update(
+                status="open",
+                reason=f"not proven within {self._limit_text()}",
+                literature="open",
+                published=None,
+                # (a run past its grace sent nothing: the row's own wall time)
+                seconds=round(self._row.elapsed() if data is None else data["seconds"], 3),
+                cpu_seconds=None if data is None else round(data["cpu_seconds"], 3),
+            )
+            if data is not None:  # what the stopped run proved: the value lies between these
+                row["bounds"] = {
+                    "average_lower_bound_fraction": data[
+                        "average_lower_bound_fraction"
+                    ],  # None from a float LP
+                    "average_lower_bound": data["average_lower_bound"],
+                    "average_upper_bound": data["average_upper_bound"],
+                    "iterations": data["iterations"],
+                }
+            return row
+        value = Fraction(data["average_fraction"])
+        uniform = Fraction(data["uniform_total"], rules.n_codes)
+        row.update(
+            status="proven",
+            average_fraction=_fraction(value),
+            average=round(float(value), 6),
+            uniform_total=data["uniform_total"],
+            uniform_average_fraction=_fraction(uniform),
+            uniform_optimal=value == uniform,
+            maker=[
+                {
+                    "pattern": m["pattern"],
+                    "codes": m["codes"],
+                    "example": m["example"],
+                    "probability_fraction": m["probability_fraction"],
+                    "per_code_fraction": m["per_code_fraction"],
+                }
+                for m in data["maker"]
+            ],
+            maker_support=[m["pattern"] for m in data["maker"] if m["probability_fraction"] != "0"],
+            breaker_mix_size=len(data["breaker"]),
+            breaker_first_guesses=data["breaker_first_guesses"],
+            iterations=data["iterations"],
+            seconds=round(data["seconds"], 3),
+            cpu_seconds=round(data["cpu_seconds"], 3),
+        )
+        row["average_unreduced"] = _unreduced(value, row["maker"])
+        row.update(literature(row))
+        return row
+
+
+def search_bounds(bounds: dict, search: dict) -> dict:
+    """The open row's bounds improved by a stopped search: its proven lower bound and the
+    best strategy it found, where they beat the lookahead bound and the heuristics."""
+    found = {
+        "search": {
+            key: search.get(key)
+            for key in (
+                "total_lower_bound",
+                "total_upper_bound",
+                "worst_upper_bound",
+                "units",
+                "seconds",
+                "checkpoint_seconds",
+            )
+        }
+    }
+    lower = search.get("total_lower_bound")
+    if lower is not None and lower > bounds.get("total_lower_bound", -1):
+        found.update(total_lower_bound=lower, lower_source="search")
+    upper = search.get("total_upper_bound")
+    if upper is not None and upper < bounds.get("total_upper_bound", upper + 1):
+        found.update(
+            total_upper_bound=upper, worst_upper_bound=search["worst_upper_bound"], upper_source="search"
+        )
+    return found
+
+
+def _unreduced(value: Fraction, maker: list[dict]) -> str:
+    """The value over the number of codes the maker uses when he mixes them uniformly
+    (5600/1290 for p4c6), else the reduced fraction."""
+    per_code = {Fraction(m["per_code_fraction"]) for m in maker if m["per_code_fraction"] != "0"}
+    if len(per_code) == 1:
+        support = sum(m["codes"] for m in maker if m["per_code_fraction"] != "0")
+        return f"{value * support}/{support}" if (value * support).denominator == 1 else _fraction(value)
+    return _fraction(value)

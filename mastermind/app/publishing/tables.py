@@ -1,0 +1,132 @@
+"""The whole run of ``mastermind results``: every row of the tables asked for, each merged into
+the files as soon as it is done (so that a stopped run keeps the rows it finished)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from mastermind.app.deadline import Deadline
+from mastermind.app.publishing.files import GAME_VALUE_FORMAT, OPTIMAL_FORMAT, STEMS, merge_into, read_rows
+from mastermind.app.publishing.markdown import _value_bounds
+from mastermind.app.publishing.runner import Runner
+from mastermind.app.publishing.scope import FRONTIER, GAME_VALUE_SCOPE, OPTIMAL_SCOPE, game_id, scope_rules
+from mastermind.core.errors import MastermindError
+from mastermind.core.fileio import check_writable
+from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable
+
+TABLES = ("optimal", "game-values")
+
+
+class TablesStopped(Exception):
+    """The run stopped (Ctrl-C, or its time limit) before every row: the rows finished
+    (already in the files), why, and the game it was working on."""
+
+    def __init__(self, done: dict[str, list[dict]], working: str, why: str) -> None:
+        super().__init__(working)
+        self.done, self.working, self.why = done, working, why
+
+
+def run_tables(
+    out: Path,
+    *,
+    tables: Sequence[str],
+    games: Sequence[str] | None,
+    row_time_limit: float | None,
+    jobs: int,
+    solve_options: dict | None = None,
+    checkpoint: Path | None = None,
+    time_limit: float | None = None,
+    memory_limit: int = DEFAULT_MEMORY_LIMIT,
+    out_text: str | None = None,
+    progress=None,
+    report: Callable[[str], None] = lambda line: None,
+) -> dict[str, list[dict]]:
+    """Compute the rows of ``tables`` ("optimal", "game-values") for ``games`` (default: each
+    table's scope, smallest first) and merge each into the files as soon as it is done.
+    ``checkpoint``: a folder where the frontier games' searches keep their work (one
+    subfolder per game), so that a later run continues them. Stopped by Ctrl-C or by
+    ``time_limit`` (seconds, the whole run), it raises :class:`TablesStopped`."""
+    if not out.is_dir():
+        raise MastermindError(f"--out {out} is not a folder")
+    for fmt, name in STEMS.items():  # files that could not be merged into or written: refused before the work
+        if name in tables:
+            read_rows(out / f"{name}.json", fmt)
+            for suffix in (".json", ".md"):
+                check_writable(out / f"{name}{suffix}")
+    deadline = Deadline(time_limit)
+    done: dict[str, list[dict]] = {t: [] for t in tables}
+    work = []
+    if "optimal" in tables:
+        work += [
+            ("optimal", r) for r in scope_rules(games if games is not None else OPTIMAL_SCOPE + FRONTIER)
+        ]
+    if "game-values" in tables:
+        work += [("game-values", r) for r in scope_rules(games if games is not None else GAME_VALUE_SCOPE)]
+    for _, rules in work:  # a game beyond the memory limit is refused before any work
+        if rules.table_bytes() > memory_limit:
+            CodeTable(rules, memory_limit=memory_limit)
+    if progress is not None:
+        progress.start(len(work), "results")
+    working = "starting"
+    try:
+        with Runner(
+            row_time_limit=row_time_limit,
+            jobs=jobs,
+            solve_options=solve_options,
+            checkpoint=checkpoint,
+            out=out_text or str(out),
+            memory_limit=memory_limit,
+            deadline=deadline,
+        ) as runner:
+            runner.warm_up()
+            for table, rules in work:
+                if deadline.passed():
+                    raise TablesStopped(done, f"{game_id(rules)} ({table})", "time limit")
+                if table == "optimal":
+                    working = f"{game_id(rules)} (optimal)"
+                    row = runner.optimal_row(rules, out / "trees")
+                    kept = merge_into(out, OPTIMAL_FORMAT, [row])
+                    report(_optimal_line(row) + _kept_note(row, kept))
+                else:
+                    working = f"{game_id(rules)} (game value)"
+                    row = runner.game_value_row(rules)
+                    kept = merge_into(out, GAME_VALUE_FORMAT, [row])
+                    report(_game_value_line(row) + _kept_note(row, kept))
+                done[table].append(row)
+                if progress is not None:
+                    progress.advance(1)
+    except KeyboardInterrupt:
+        raise TablesStopped(done, working, "interrupted") from None
+    return done
+
+
+def _kept_note(row: dict, rows: Sequence[dict]) -> str:
+    """What the file says of the game when it kept an earlier proven row over this one."""
+    if row["status"] == "proven" or not any(r is not row and r["game"] == row["game"] for r in rows):
+        return ""
+    return "; the proven row already in the file is kept"
+
+
+def _optimal_line(row: dict) -> str:
+    if row["status"] != "proven":
+        b = row.get("bounds") or {}
+        low, high = b.get("total_lower_bound"), b.get("total_upper_bound")
+        low, high = ("?" if x is None else x for x in (low, high))
+        return f"{row['game']}: open ({row['reason']}); total in [{low}, {high}]"
+    return (
+        f"{row['game']}: total {row['total']} (average {row['average']:.4f}), worst {row['worst']}, "
+        f"optimal worst {row['optimal_worst']} with total {row['worst_total']}, first "
+        f"{' '.join(row['best_first_guesses'])}; {row['literature']}; {row['seconds']:.1f} s"
+    )
+
+
+def _game_value_line(row: dict) -> str:
+    if row["status"] != "proven":
+        inside = _value_bounds(row)
+        return f"{row['game']}: game value open ({row['reason']})" + (f"; in {inside}" if inside else "")
+    return (
+        f"{row['game']}: game value {row['average_unreduced']} = {row['average']:.6f}, uniform "
+        f"{'optimal' if row['uniform_optimal'] else 'not optimal'}, breaker mix "
+        f"{row['breaker_mix_size']}; {row['literature']}; {row['seconds']:.1f} s"
+    )
