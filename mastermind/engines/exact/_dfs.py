@@ -44,7 +44,9 @@ every two candidates (64 MiB at this size; 1 GiB at the root of 5 pegs x 8 colou
 EXACT_NONE = -1
 LOWER = -2
 # stats slots: nodes searched, memo hits, guess chosen at a restricted root
-NODES, MEMO_HITS, ROOT_GUESS = 0, 1, 2
+# (and the last set's optimal guess: the set a top-level call returns for, read by the tree
+# builder when a full memo lost its entry)
+NODES, MEMO_HITS, ROOT_GUESS, LAST_GUESS = 0, 1, 2, 3
 
 # Everything a search carries from node to node, as one typed value (numba passes a
 # namedtuple of arrays, dicts and scalars as one argument and caches the compiled function).
@@ -335,6 +337,7 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
     if found:
         if tag != LOWER or value >= beta:
             stats[MEMO_HITS] += 1
+            stats[LAST_GUESS] = tag
             return value
         old = value
     w_sum = w[0] * 0
@@ -350,6 +353,7 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         if j >= 0 and w[j] == w[0]:
             value = own + float(w_sum - w[j]) * (unit + (penalty if r == 2 else 0))
             memo_store(memo, k1, k2, value, cands[j], n)
+            stats[LAST_GUESS] = cands[j]
             return value
     stats[NODES] += 1
     most_hint = 1
@@ -531,13 +535,16 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         return best if best_guess >= 0 else lower
     if best_guess >= 0:
         memo_store(memo, k1, k2, best, best_guess, n)
+        stats[LAST_GUESS] = best_guess
         return best
     if lower == np.inf:
         memo_store(memo, k1, k2, np.inf, EXACT_NONE, n)
+        stats[LAST_GUESS] = EXACT_NONE
         return np.inf
     if old > lower:
         lower = old
     memo_store(memo, k1, k2, lower, LOWER, n)
+    stats[LAST_GUESS] = LOWER
     return lower
 
 

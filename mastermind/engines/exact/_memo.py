@@ -40,6 +40,7 @@ FIRST_CAPACITY = 1 << 12
 # info slots: entries held, most entries allowed, entries replaced (or dropped) when full,
 # whether the table grows by itself (one thread) or only through memo_grow (shared)
 HELD, LIMIT, REPLACED, SELF_GROWING = 0, 1, 2, 3
+LOWER_WORD = 1  # the low word of a lower bound's info: its tag (-2, ``_dfs.LOWER``) plus 3
 
 
 def capacity_for(memory_bytes: int) -> int:
@@ -123,6 +124,18 @@ def _write(slots, s, a, b, word, bits):  # pragma: no cover - compiled
     slots[s, 3] = bits
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def _keeps(held, held_bits, word, bits):  # pragma: no cover - compiled
+    """Whether a new entry for a key replaces the one held: a proven lower bound never
+    replaces an exact cost, nor a greater bound (threads sharing the table may store what
+    they found for a key in any order)."""
+    if (word & 0xFFFFFFFF) != LOWER_WORD:
+        return True
+    if (held & 0xFFFFFFFF) != LOWER_WORD:
+        return False
+    return _bits_float(bits) >= _bits_float(held_bits)
+
+
 @nb.njit(cache=True, nogil=True)
 def _place(slots, a, b, word, bits, size, replace):  # pragma: no cover - compiled
     """Put an entry in its window: its own slot, else the first free one, else (``replace``)
@@ -139,7 +152,8 @@ def _place(slots, a, b, word, bits, size, replace):  # pragma: no cover - compil
             _write(slots, s, a, b, word, bits)
             return 1
         if slots[s, 0] == a and slots[s, 1] ^ held ^ slots[s, 3] == b:
-            _write(slots, s, a, b, word, bits)
+            if _keeps(held, slots[s, 3], word, bits):
+                _write(slots, s, a, b, word, bits)
             return 0
         if held >> 32 < small_size:
             small_size = held >> 32

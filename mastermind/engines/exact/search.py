@@ -40,6 +40,7 @@ from mastermind.engines.exact._dfs import (
     MEMO_HITS,
     NODES,
     REFINE_PAIRS_MAX,
+    LAST_GUESS,
     ROOT_GUESS,
     SearchState,
     child_group,
@@ -114,7 +115,7 @@ class Search:
         # ``memo``: a table shared with the searches of other threads (see ``_memo``)
         self.memo = new_memo(capacity_for(memory)) if memo is None else memo
         self.masks = new_mask_cache()
-        self.stats = np.zeros(3, dtype=np.int64)
+        self.stats = np.zeros(4, dtype=np.int64)
         # shared by every search of one run, so that one write stops them all
         self.stop = np.zeros(1, dtype=np.uint8) if stop is None else stop
         self.root_guess = -1
@@ -319,7 +320,8 @@ class Search:
                     self._run(cands, r, INF, group, None)
                     if self.stopped:
                         raise cancel.Stopped()
-                    found, _, tag = memo_get(self.memo, cands, r)
+                    # the search's own answer for the set: a full memo may have lost the entry
+                    tag = self.stats[LAST_GUESS]
                 guess = int(tag)
         if guess < 0:
             if self.stopped:  # a stopped search (e.g. the tie-break's) has no root guess

@@ -621,8 +621,9 @@ def test_units_are_counted_when_they_finish_not_when_collected():
     lines, backend = Lines(), HeldBackend()
     units = RoundSearch(solver, backend, progress=lines).units
     group = solver.group
-    long_unit = units.submit(solver.cands[:20], UNLIMITED, INF, group, None, 10)
-    short_unit = units.submit(solver.cands[20:25], UNLIMITED, INF, group, None, 5)
+    # (bounds at least their budgets: settled answers, so counted done)
+    long_unit = units.submit(solver.cands[:20], UNLIMITED, 25, group, None, 10)
+    short_unit = units.submit(solver.cands[20:25], UNLIMITED, 9, group, None, 5)
     backend.futures[1].set_result(UnitResult(12, True, None, nodes=7))
     units.take_finished()
     assert [u["unit"]["size"] for u in lines.units] == [5]  # before the long one is collected

@@ -147,3 +147,22 @@ def test_threads_sharing_a_table_never_read_a_wrong_entry():
     for th in threads:
         th.join()
     assert wrong == []
+
+
+def test_a_lower_bound_never_replaces_an_exact_cost_nor_a_greater_bound():
+    """Threads sharing the table store what they found for a key in any order: an exact cost
+    stays, and of two bounds the greater."""
+    lower = -2  # the search's tag of a lower bound (_dfs.LOWER)
+    memo = new_memo(1 << 10)
+    a, b = np.uint64(77), np.uint64(99)
+    memo_store(memo, a, b, 40.0, 5, 9)  # exact: 40 with guess 5
+    memo_store(memo, a, b, 38.0, lower, 9)  # a bound from a search with a smaller budget
+    assert memo_lookup(memo, a, b) == (True, 40.0, 5)
+    c = np.uint64(78)
+    memo_store(memo, c, b, 30.0, lower, 9)
+    memo_store(memo, c, b, 25.0, lower, 9)
+    assert memo_lookup(memo, c, b) == (True, 30.0, lower)
+    memo_store(memo, c, b, 33.0, lower, 9)
+    assert memo_lookup(memo, c, b) == (True, 33.0, lower)
+    memo_store(memo, c, b, 31.0, 2, 9)  # exact replaces a bound
+    assert memo_lookup(memo, c, b) == (True, 31.0, 2)
