@@ -80,10 +80,14 @@ def _solve_units(
     max_guesses = solver.problem.max_guesses
     r = UNLIMITED if max_guesses is None else max_guesses
     jobs = worker_count(execution.jobs)
-    # the strategy search knows neither weights nor a cap on the guesses; past its first
-    # strategy it goes on beside the rounds only in a run that may stop before its proof
-    strategy_wanted = solver.uniform and max_guesses is None
-    alongside = strategy_wanted and (limits.time_limit is not None or execution.checkpoint is not None)
+    # the strategy search (which knows neither weights nor a cap on the guesses) runs beside
+    # the rounds in a run that may stop before its proof, for the best strategy found then;
+    # a proof needs none (the rounds find the optimal strategy), and runs faster without
+    alongside = (
+        solver.uniform
+        and max_guesses is None
+        and (limits.time_limit is not None or execution.checkpoint is not None)
+    )
     workers = max(1, jobs - 1) if alongside else jobs
     shared = execution.backend == "threads" and execution.scheduler is None
     budget = MemoryBudget.of(solver.table, limits.memory, 1 if shared else workers)
@@ -126,10 +130,8 @@ def _solve_units(
             memory=budget.search_bytes,
             round_seconds=tuning.round_seconds,
         )
-        if strategy_wanted:
-            strategy = StrategyThread(
-                solver, cancel, budget.strategy_bytes, store, passes=None if alongside else 1
-            )
+        if alongside:
+            strategy = StrategyThread(solver, cancel, budget.strategy_bytes, store)
             strategy.start()
         state = rounds.run(solver.cands, r, solver.group, fresh=None if strategy is None else strategy.fresh)
         if strategy is not None:
