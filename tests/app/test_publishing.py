@@ -93,6 +93,9 @@ def test_every_published_value_agrees_with_the_tool():
     checked = 0
     for (game, quantity), ref in PUBLISHED.items():
         row = rows.get(game)
+        if quantity == "strategy_total":  # a published strategy, not an optimum: see the open rows
+            assert row is None or row["status"] != "proven" or row["total"] <= int(ref.value)
+            continue
         field = QUANTITY_FIELDS[quantity]
         if row is None or row["status"] != "proven" or row.get(field) is None:
             continue
@@ -454,3 +457,45 @@ def test_the_literature_is_data_with_its_sources():
     assert all(e["source"] for e in data["optimal"] + data["game_values"])
     assert PUBLISHED[("p4c6", "total")].value == "5625" and "Koyama" in PUBLISHED[("p4c6", "total")].source
     assert len(PUBLISHED) == len(data["optimal"])
+
+
+def test_an_open_row_upper_bound_from_the_search_is_its_tree_replayed(tmp_path):
+    """A stopped search's strategy beats the heuristics: the row publishes it as a tree in
+    trees/GAME.json.gz, and `verify` replays that file to the row's upper bound."""
+    from mastermind.app.publishing.parts import optimal_part
+
+    best = optimal_part("p3c4", "total", 1, {}, 1 << 30)  # the optimum is below every heuristic
+    search = {
+        "proven": False,
+        "total_lower_bound": best["total"] - 5,
+        "total_upper_bound": best["total"],
+        "worst_upper_bound": best["worst"],
+        "units": {"run": 1, "reused": 0},
+        "tree": best["tree"],
+        "seconds": 1.0,
+        "cpu_seconds": 1.0,
+    }
+    with Runner(row_time_limit=None, jobs=1) as runner:
+        row = runner._open_row(runner._new_row(Rules.parse("p3c4"), "optimal"), Rules.parse("p3c4"), search, tmp_path)
+    b = row["bounds"]
+    assert b["upper_source"] == "search" and b["total_upper_bound"] == best["total"]
+    assert row["tree"]["file"] == "trees/p3c4.json.gz"
+    path = tmp_path / "p3c4.json.gz"
+    assert main(["verify", str(path), "--json"]) == 0
+    assert f" | {best['total']} (search) | " in render_optimal([row])
+
+
+def test_a_published_strategy_is_beaten_only_by_a_cheaper_tree():
+    """5x8 has a published strategy (an upper bound), not an optimum: an open row says
+    whether its own strategy beats it, and a lower bound above it is a contradiction."""
+    row = {"game": "p5c8", "pegs": 5, "colours": 8, "repetition": True, "codes": 32768, "status": "open"}
+    row.update(reason="stopped", version="x", command="c", jobs=1, seconds=1.0)
+    ref = int(PUBLISHED[("p5c8", "strategy_total")].value)
+    row["bounds"] = {"total_lower_bound": ref - 1000, "total_upper_bound": ref - 1}
+    said = literature(row)
+    check = said["published"][0]
+    assert said["literature"] == "open" and check["agrees"] and check["beaten"]
+    assert "beaten by the strategy" in said["literature_note"]
+    said = literature({**row, "bounds": {"total_lower_bound": ref - 1000, "total_upper_bound": ref}})
+    assert not said["published"][0]["beaten"] and "not beaten yet" in said["literature_note"]
+    assert literature({**row, "bounds": {"total_lower_bound": ref + 1}})["literature"] == "DIFFERS"

@@ -146,13 +146,33 @@ def _open_literature(row: dict) -> dict:
             value, high = int(ref.value), b.get("total_upper_bound")
             within = b["total_lower_bound"] <= value and (high is None or value <= high)
             checks.append({"quantity": "total", "value": ref.value, "source": ref.source, "agrees": within})
+        ref = PUBLISHED.get((row["game"], "strategy_total"))
+        if ref is not None:  # a published strategy: at least the optimum, so at least our lower bound
+            value, high = int(ref.value), b.get("total_upper_bound")
+            checks.append(
+                {
+                    "quantity": "strategy_total",
+                    "value": ref.value,
+                    "source": ref.source,
+                    "agrees": b["total_lower_bound"] <= value,
+                    "beaten": high is not None and high < value,
+                }
+            )
     note = row.get("reason", "")
     if checks:
-        said = "; ".join(f"{c['quantity']} {c['value']} ({c['source']})" for c in checks)
+        said = "; ".join(_said(c) for c in checks)
         inside = all(c["agrees"] for c in checks)
         note += f"; published {said} {'within' if inside else 'OUTSIDE'} the bounds proven"
         return {"published": checks, "literature": "open" if inside else "DIFFERS", "literature_note": note}
     return {"published": [], "literature": "open", "literature_note": note}
+
+
+def _said(check: dict) -> str:
+    """A reference as the notes quote it (a strategy's total says whether ours beats it)."""
+    if check["quantity"] != "strategy_total":
+        return f"{check['quantity']} {check['value']} ({check['source']})"
+    verdict = "beaten by the strategy in trees/" if check["beaten"] else "not beaten yet"
+    return f"best strategy {check['value']} ({check['source']}), {verdict}"
 
 
 def _status(rules: Rules, checks: list[dict], range_of: Callable[[Rules], str | None]) -> tuple[str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 from mastermind.app.publishing.literature import NOT_TRANSCRIBED
 from mastermind.app.rounding import ceil_decimal, floor_decimal
@@ -81,13 +82,15 @@ def render_optimal(rows: Sequence[dict]) -> str:
             "*upper*: the total and worst case of a strategy played on every secret (a strategy that",
             "exists, not the optimum): the best heuristic, or `(search)`, the best strategy the",
             "stopped search found. A frontier game's checkpoint is kept in `checkpoints/GAME/` where",
-            "it is small enough: the command in its JSON entry continues the search from it.",
+            "it is small enough: the command in its JSON entry continues the search from it. The",
+            "search's strategy is in `trees/GAME.json.gz` (`mastermind verify` replays it to its",
+            "total). *gap*: (upper - lower) / lower, rounded up.",
             "",
             (
-                "| game | pegs | colours | repetition | codes | total lower | total upper "
+                "| game | pegs | colours | repetition | codes | total lower | total upper | gap "
                 "| worst lower | worst upper | why open | s |"
             ),
-            "|---|---:|---:|---|---:|---:|---:|---:|---:|---|---:|",
+            "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---:|",
         ]
         for r in open_rows:
             b = r.get("bounds") or {}
@@ -100,7 +103,7 @@ def render_optimal(rows: Sequence[dict]) -> str:
                 )
             lines.append(
                 f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} "
-                f"| {lower} | {upper} | {_blank(b.get('worst_lower_bound'))} "
+                f"| {lower} | {upper} | {_gap(b)} | {_blank(b.get('worst_lower_bound'))} "
                 f"| {_blank(b.get('worst_upper_bound'))} | {_why_open(r)} | {_seconds(r)} |"
             )
     skipped = [r for r in proven if r.get("tree") and r["tree"].get("skipped")]
@@ -186,6 +189,18 @@ def _value_bounds(row: dict) -> str:
     lower = "?" if low is None else floor_decimal(low, 6)  # a bound never rounds past what is proven
     upper = "?" if high is None else ceil_decimal(high, 6)
     return f"[{lower}, {upper}]"
+
+
+def _gap(bounds: dict) -> str:
+    """How far apart the total's bounds are, relative to the lower one, rounded up.
+
+    >>> _gap({"total_lower_bound": 35747, "total_upper_bound": 37087}), _gap({})
+    ('3.75%', '')
+    """
+    low, high = bounds.get("total_lower_bound"), bounds.get("total_upper_bound")
+    if not low or high is None:
+        return ""
+    return f"{ceil_decimal(Fraction(100 * (high - low), low), 2)}%"
 
 
 def _blank(value) -> str:

@@ -67,7 +67,7 @@ def frontier_part(
     """The checkpointed total optimum of a frontier game, stopped after ``time_limit`` seconds:
     the proven bounds so far (``proven`` False), or the optimum with its tree. A run started
     again with the same ``checkpoint`` folder reuses every unit the earlier runs finished."""
-    from mastermind.core.formats import write_tree
+    from mastermind.core.formats import verify_text, write_tree
     from mastermind.engines.exact import Execution, Limits, solve
 
     rules = Rules.parse(game)
@@ -85,12 +85,18 @@ def frontier_part(
         "checkpoint_seconds": r.details.checkpoint_seconds,  # every run's search (None: not timed)
     }
     if r.tree is not None:  # the best strategy found so far (the optimum once proven)
+        text = write_tree(r.tree, "json", r.stats)
+        # the published upper bound is the total of the tree as written, replayed on every secret
+        replay = verify_text(text, "json", memory_limit=memory_limit)
+        if not replay.valid or replay.stats is None or replay.stats.total != r.total:
+            raise AssertionError(f"{game}: the search's tree does not replay to {r.total}: {replay.errors}")
         data.update(
-            total_upper_bound=int(r.total),
-            worst_upper_bound=int(r.worst),
-            histogram=r.histogram,
+            total_upper_bound=int(replay.stats.total),
+            worst_upper_bound=int(replay.stats.worst),
+            histogram=replay.stats.histogram,
             first_guess=rules.code_text(r.first_guess),
-            tree=write_tree(r.tree, "json", r.stats),
+            tree=text,
+            replayed=True,
         )
     return {**data, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
 

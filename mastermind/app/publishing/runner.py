@@ -183,7 +183,7 @@ class Runner:
         if total is None:  # a frontier game, or every first guess did not finish within the row's time
             search = self._frontier(game)
             if search is None or not search["proven"]:
-                return self._open_row(row, rules, search)
+                return self._open_row(row, rules, search, trees)
             row["command"] = self._command(game, "optimal", checkpointed=True)
             total = {
                 "total": search["total_upper_bound"],
@@ -246,7 +246,9 @@ class Runner:
         row.update(literature(row))
         return row
 
-    def _open_row(self, row: dict, rules: Rules, search: dict | None = None) -> dict:
+    def _open_row(
+        self, row: dict, rules: Rules, search: dict | None = None, trees: Path | None = None
+    ) -> dict:
         game = row["game"]
         if search is not None:
             reason = f"checkpointed search stopped after {self._limit_text()}; run again to continue"
@@ -281,6 +283,8 @@ class Runner:
             seconds += search["seconds"]
             cpu += search["cpu_seconds"]
             bounds.update(search_bounds(bounds, search))
+            if bounds.get("upper_source") == "search":  # the upper bound is a tree, replayed
+                row["tree"] = self._write_tree(trees, game, search["tree"])
         row.update(bounds=bounds or None, seconds=round(seconds, 3), cpu_seconds=round(cpu, 3))
         return row
 
