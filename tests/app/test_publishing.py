@@ -476,7 +476,9 @@ def test_an_open_row_upper_bound_from_the_search_is_its_tree_replayed(tmp_path):
         "cpu_seconds": 1.0,
     }
     with Runner(row_time_limit=None, jobs=1) as runner:
-        row = runner._open_row(runner._new_row(Rules.parse("p3c4"), "optimal"), Rules.parse("p3c4"), search, tmp_path)
+        row = runner._open_row(
+            runner._new_row(Rules.parse("p3c4"), "optimal"), Rules.parse("p3c4"), search, tmp_path
+        )
     b = row["bounds"]
     assert b["upper_source"] == "search" and b["total_upper_bound"] == best["total"]
     assert row["tree"]["file"] == "trees/p3c4.json.gz"

@@ -36,11 +36,11 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.core.tree import Node
 from mastermind.engines.exact._dfs import (
+    LAST_GUESS,
     LOWER,
     MEMO_HITS,
     NODES,
     REFINE_PAIRS_MAX,
-    LAST_GUESS,
     ROOT_GUESS,
     SearchState,
     child_group,

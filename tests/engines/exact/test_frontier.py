@@ -591,8 +591,8 @@ def test_units_are_counted_when_they_finish_not_when_collected():
     progress line at once (a 1-worker run of 6x7n once showed nothing for 29 minutes)."""
     from concurrent.futures import Future
 
-    from mastermind.engines.exact.backends import Backend
     from mastermind.engines.exact.anytime import RoundSearch
+    from mastermind.engines.exact.backends import Backend
     from mastermind.engines.exact.units import UnitResult
 
     class HeldBackend(Backend):  # futures that the test completes
@@ -650,7 +650,7 @@ def test_more_rounds_give_a_greater_bound_never_a_wrong_one():
         bounds: list[float] = []
         try:
             state = RoundSearch(solver, backend).run(
-                solver.cands, UNLIMITED, solver.group, on_round=lambda s: bounds.append(s.lower)
+                solver.cands, UNLIMITED, solver.group, on_round=lambda s, seen=bounds: seen.append(s.lower)
             )
         finally:
             backend.close()
