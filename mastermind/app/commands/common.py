@@ -274,6 +274,19 @@ OptimalTieBreakOpt = Annotated[
         "fewer secrets at it).",
     ),
 ]
+StartFromOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--start-from",
+        metavar="FILE",
+        help=(
+            "A strategy tree to start from (JSON, .json.gz or Irving text, as `verify` reads):"
+            " its total is the first upper bound, and a search stopped early reports it if it"
+            " found nothing cheaper."
+        ),
+        show_default=False,
+    ),
+]
 CheckpointOpt = Annotated[
     Optional[str],
     typer.Option(

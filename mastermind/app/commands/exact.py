@@ -16,6 +16,7 @@ from mastermind.app.commands.common import (
     PoolOpt,
     ProgressOpt,
     RulesOpt,
+    StartFromOpt,
     TimeLimitOpt,
     choice,
     command,
@@ -34,6 +35,7 @@ from mastermind.app.commands.common import (
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, is_stdout, write_atomic
 from mastermind.core.game import Rules
+from mastermind.core.tree import StrategyTree
 
 OBJECTIVES = ("total", "worst")
 BACKENDS = ("threads", "processes", "dask")
@@ -143,6 +145,7 @@ def optimal(
     backend: BackendOpt = "threads",
     scheduler: SchedulerOpt = None,
     checkpoint: CheckpointOpt = None,
+    start_from: StartFromOpt = None,
     progress: ProgressOpt = "auto",
     no_cache: NoCacheOpt = False,
     json_output: JsonOpt = False,
@@ -160,6 +163,20 @@ def optimal(
             f"--max-guesses: must be between 1 and the number of codes ({rules.n_codes}), got {max_guesses}"
         )
     first_code = rules.parse_code(first) if first is not None else None
+    start = None
+    if start_from is not None:  # read (and its game checked) before any work
+        from mastermind.app.strategy_files import read_strategy_file
+
+        if by_first_guess or first is not None or objective != "total" or tie_break != "default":
+            raise MastermindError(
+                "--start-from works on the plain optimum "
+                "(not with --by-first-guess, --first, --tie-break worst or --objective worst)"
+            )
+        if max_guesses is not None:
+            raise MastermindError("--start-from works without --max-guesses")
+        start = read_strategy_file(start_from, rules)
+        if start.rules != rules:
+            raise MastermindError(f"--start-from: {start_from} is a strategy for {start.rules}, not {rules}")
     if out is not None:
         if is_stdout(out) and json_output:
             raise MastermindError("--out - and --json both use standard output: give --out a file name")
@@ -173,7 +190,14 @@ def optimal(
     )
     # a plain search asked again is answered from the result cache, before numba is loaded
     cache = None
-    if not no_cache and out is None and backend == "threads" and scheduler is None and checkpoint is None:
+    if (
+        not no_cache
+        and out is None
+        and backend == "threads"
+        and scheduler is None
+        and checkpoint is None
+        and start is None
+    ):
         from mastermind.app.resultcache import ResultCache
 
         # a time limit, --jobs and --memory-limit do not change a proven answer: only those are kept
@@ -195,6 +219,7 @@ def optimal(
         progress,
         json_output,
         limit,
+        start,
     )
     if cache is not None and data["proven"] and data.get("exists", True):
         cache.store({k: v for k, v in data.items() if k != "compile_seconds"})
@@ -218,10 +243,11 @@ def _search(
     progress: str,
     json_output: bool,
     limit: int,
+    start: StrategyTree | None = None,
 ) -> dict:
     from mastermind.app.interrupts import command_token
     from mastermind.core.progress import progress_bar, progress_mode
-    from mastermind.engines.exact import Execution, Limits, Problem, solve, solve_by_first_guess
+    from mastermind.engines.exact import Execution, Limits, Problem, Tuning, solve, solve_by_first_guess
     from mastermind.engines.exact.checkpoint import check_folder
     from mastermind.engines.exact.options import check_scheduler
     from mastermind.engines.result import Status
@@ -280,6 +306,7 @@ def _search(
                         problem,
                         limits=limits,
                         execution=execution,
+                        tuning=Tuning(start=None if start is None else start.root),
                         cancel=command_token(),
                         progress=recorder if fallback is None else fallback.progress(recorder),
                     )

@@ -86,8 +86,12 @@ def _solve_units(
     alongside = (
         solver.uniform
         and max_guesses is None
-        and (limits.time_limit is not None or execution.checkpoint is not None)
+        and (limits.time_limit is not None or execution.checkpoint is not None or tuning.start is not None)
     )
+    if tuning.start is not None and not alongside:
+        raise MastermindError(
+            "a strategy to start from applies to the plain total (no weights, no cap on the guesses)"
+        )
     workers = max(1, jobs - 1) if alongside else jobs
     shared = execution.backend == "threads" and execution.scheduler is None
     budget = MemoryBudget.of(solver.table, limits.memory, 1 if shared else workers)
@@ -131,7 +135,7 @@ def _solve_units(
             round_seconds=tuning.round_seconds,
         )
         if alongside:
-            strategy = StrategyThread(solver, cancel, budget.strategy_bytes, store)
+            strategy = StrategyThread(solver, cancel, budget.strategy_bytes, store, start=tuning.start)
             strategy.start()
         state = rounds.run(solver.cands, r, solver.group, fresh=None if strategy is None else strategy.fresh)
         if strategy is not None:

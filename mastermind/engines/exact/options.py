@@ -34,6 +34,7 @@ import numpy as np
 from mastermind.core.cancel import check_time_limit
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code
+from mastermind.core.tree import Node
 
 Objective = Literal["total", "worst"]
 Pool = Literal["all", "consistent"]
@@ -187,7 +188,9 @@ class Execution:
 class Tuning:
     """How the work is cut: ``round_seconds``, the wall time a round of work units aims at
     (see :mod:`mastermind.engines.exact.anytime`): shorter rounds lose less to a stop and
-    show the bounds move more often, longer ones plan less.
+    show the bounds move more often, longer ones plan less. ``start``: the root of a
+    strategy to start from (the plain total only): its total is the first upper bound, the
+    strategy search improves on it, and a stop reports it if nothing cheaper was found.
 
     >>> Tuning(round_seconds=0)
     Traceback (most recent call last):
@@ -196,6 +199,7 @@ class Tuning:
     """
 
     round_seconds: float = 20.0
+    start: Node | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not (self.round_seconds > 0 and self.round_seconds < float("inf")):

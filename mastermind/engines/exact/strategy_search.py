@@ -276,9 +276,15 @@ class StrategySearch:
         its tree keeps that strategy's cost until a pass finds cheaper; the next pass is
         ``passes`` (the passes that strategy had behind it). Returns its total."""
         s = self.search
+        consistent = self.solver.pool == "consistent"
 
         def walk(node: Node, cands: np.ndarray, group) -> int:
             n = len(cands)
+            if consistent and not np.any(cands == node.guess):
+                raise MastermindError(
+                    "the strategy to start from guesses a code no longer possible, "
+                    "which the consistent pool forbids"
+                )
             classes, _, answers = self._classes(cands, node.guess, group, s.branching)
             child = s.child_group(group, node.guess)
             total = n

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 
 from mastermind.core.cancel import CancelToken, Stopped
-from mastermind.core.tree import Node
+from mastermind.core.tree import Node, StrategyTree
 from mastermind.engines.exact.checkpoint import Checkpoint
 from mastermind.engines.exact.solver import ExactSolver
 from mastermind.engines.exact.strategy_search import Found, StrategySearch
@@ -25,6 +25,7 @@ class StrategyThread:
         checkpoint: Checkpoint | None = None,
         *,
         passes: int | None = None,
+        start: Node | None = None,
     ) -> None:
         self.token = cancel.child()
         self.search = StrategySearch(solver.table, pool=solver.pool, cancel=self.token, memory=memory)
@@ -36,6 +37,9 @@ class StrategyThread:
                 self.search.seed(kept.tree, checkpoint.strategy_passes())
         self._lock = threading.Lock()
         self._latest: Found | None = None
+        if start is not None:  # a strategy given: the first upper bound, and one to improve on
+            total = self.search.seed(start)
+            self._latest = Found(StrategyTree(solver.rules, start), total, self.search.passes, 0.0)
         self._given: float = float("inf")
         self.error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="strategy search", daemon=True)

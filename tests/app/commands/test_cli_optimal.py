@@ -233,3 +233,28 @@ def test_every_write_is_said_the_same_way(capsys, tmp_path):
             line for line in (out + err).splitlines() if line.endswith(argv[-1]) or f"to {argv[-1]}" in line
         )
         assert line.startswith("wrote "), line
+
+
+def test_start_from_a_strategy_file(capsys, tmp_path):
+    """--start-from reads what verify reads (here a .json.gz written by --out) and the search
+    proves the optimum from it; a file of another game, or an option the plain optimum does
+    not take, is one line and exit 2 before any work."""
+    import gzip
+    from pathlib import Path
+
+    knuth = str(Path(__file__).resolve().parents[2] / "data" / "p4c6r-knuth.txt")
+    code, out, _ = run(capsys, "optimal", "-r", "p3c4", "--out", str(tmp_path / "t.json"), "--json")
+    assert code == 0
+    packed = tmp_path / "t.json.gz"
+    packed.write_bytes(gzip.compress((tmp_path / "t.json").read_bytes()))
+    code, out, _ = run(capsys, "optimal", "-r", "p3c4", "--start-from", str(packed), "-j", "2", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["proven"] and data["total"] == 206
+    for args, message in (
+        (["-r", "p4c7", "--start-from", knuth], "wrong rules"),
+        (["--start-from", knuth, "--first", "1122"], "plain optimum"),
+        (["--start-from", knuth, "--max-guesses", "6"], "without --max-guesses"),
+        (["--start-from", str(tmp_path / "missing.json")], "missing.json"),
+    ):
+        code, out, err = run(capsys, "optimal", *args)
+        assert code == 2 and message in err and len(err.strip().splitlines()) == 1, (args, err)
