@@ -38,7 +38,7 @@ OPTIMAL_SCOPE = _games(
     ]
 )
 # out of reach without the checkpointed search: published as open rows with quick bounds
-FRONTIER = ("p4c9", "p5c6", "p6c5", "p5c8n", "p6c8n")
+FRONTIER = ("p4c9", "p5c6", "p6c5", "p5c8n", "p6c7n", "p6c8n", "p5c8")
 GAME_VALUE_SCOPE = _games(
     [
         (2, range(2, 11), True),
