@@ -283,3 +283,28 @@ def test_the_strategy_heuristics_measures_is_the_one_export_writes_and_solve_pla
         code, out, _ = run(capsys, "solve", secret, *options, "--json")
         by_tree = json.loads(run(capsys, "solve", secret, "-s", str(path), "--json")[1])
         assert [p["guess"] for p in json.loads(out)["probes"]] == [p["guess"] for p in by_tree["probes"]]
+
+
+def test_gzipped_trees_are_read_wherever_a_tree_file_is(capsys, tmp_path):
+    """The trees results/ publishes are .json.gz: verify, export -s FILE (to every format,
+    the HTML explorer included) read them as they read .json (issue 28)."""
+    import gzip
+    from pathlib import Path
+
+    published = Path(__file__).resolve().parents[3] / "results" / "trees" / "p4c6.json.gz"
+    code, out, err = run(capsys, "verify", published, "--json")
+    assert code == 0 and json.loads(out)["total"] == 5625
+    plain = tmp_path / "t.json"
+    plain.write_bytes(gzip.decompress(published.read_bytes()))
+    for fmt, suffix in (("irving", "txt"), ("html", "html"), ("json", "json")):
+        code, out, err = run(
+            capsys, "export", "-s", published, "--format", fmt, "--out", tmp_path / f"g.{suffix}"
+        )
+        assert code == 0, err
+        code, _, err = run(capsys, "export", "-s", plain, "--format", fmt, "--out", tmp_path / f"p.{suffix}")
+        assert code == 0, err
+        assert (tmp_path / f"g.{suffix}").read_bytes() == (tmp_path / f"p.{suffix}").read_bytes()
+    bomb = tmp_path / "bomb.json.gz"  # a few hundred kB that would grow past the limit in memory
+    bomb.write_bytes(gzip.compress(b" " * (300 << 20)))
+    code, out, err = run(capsys, "verify", bomb)
+    assert code == 2 and "once uncompressed" in err and len(err.strip().splitlines()) == 1
