@@ -251,9 +251,24 @@ class RoundSearch:
                     order = np.argsort(-planner.weights[sub], kind="stable")
                     if c.lower < INF:
                         c.exact, c.node = True, planner.build(np.asarray(sub)[order], r - 1, child)
+                else:
+                    c.lower = max(c.lower, self._class_floor(c, r - 1))
                 g.classes.append(c)
             state.guesses.append(g)
         return state
+
+    def _class_floor(self, c: ClassBound, r: int) -> float:
+        """A class's bound one level deeper: the least of the bounds of the guesses its own
+        plan weighs (their classes at their counting bounds) and of those it leaves out.
+        Cheap (one plan per class) and far above the counting bound at the top of a big game:
+        6x5 starts at 70868 where the counting bounds give 68037."""
+        if self.token.cancelled:  # a stop while planning: the counting bound stands
+            return c.lower
+        plan = self.planner.plan(c.cands, r, INF, c.group)
+        least = min([float(plan.rest_min), *(float(b) for b in plan.bounds)])
+        if plan.exact_guess >= 0:
+            least = min(least, float(plan.exact_value))
+        return least
 
     def run(
         self,
@@ -274,7 +289,8 @@ class RoundSearch:
             reporter.improve(lower=known.lower, upper=known.upper)
         reporter.start(None, "optimal: planning")
         self.units.start_run(self.solver.table)
-        state = RootState(len(cands), [])
+        # (a stop before the root is planned proves nothing beyond the checkpoint's bounds)
+        state = RootState(len(cands), [], rest=0.0)
         try:
             with self.token.running(reporter.status):
                 state = self.root(cands, r, group)
