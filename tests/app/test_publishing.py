@@ -389,6 +389,9 @@ def test_the_command_to_reproduce_a_row_is_the_one_run(tmp_path, monkeypatch, ca
         == "mastermind results --out res --table optimal --games p2c2 --jobs 1 --row-time-limit 30"
     )
     assert row["row_time_limit"] == 30 and row["jobs"] == 1
+    assert main([*argv, "--memory-limit", "3"]) == 0  # an option not at its default is said too
+    (row,) = read_rows(tmp_path / "res" / "optimal.json", OPTIMAL_FORMAT)
+    assert row["command"].endswith("--row-time-limit 30 --memory-limit 3")
     from mastermind.app.version import version_string
 
     assert row["version"] == version_string()  # the one version string, as --version says

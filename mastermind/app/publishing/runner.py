@@ -38,14 +38,21 @@ def command_for(
     jobs: int,
     row_time_limit: float | None,
     checkpoint: str | None = None,
+    memory_limit: int = DEFAULT_MEMORY_LIMIT,
 ) -> str:
     """The command that recomputes a row: the options it was made with (``--out`` and
-    ``--checkpoint`` as given)."""
+    ``--checkpoint`` as given, ``--memory-limit`` when not the default).
+
+    >>> command_for("p5c8", "optimal", jobs=2, row_time_limit=60, memory_limit=8 << 30).split(" --jobs ")[1]
+    '2 --row-time-limit 60 --memory-limit 8'
+    """
     line = ["mastermind", "results", "--out", out, "--table", table, "--games", game, "--jobs", str(jobs)]
     if row_time_limit is not None:
         line += ["--row-time-limit", f"{row_time_limit:g}"]
     if checkpoint is not None:
         line += ["--checkpoint", checkpoint]
+    if memory_limit != DEFAULT_MEMORY_LIMIT:
+        line += ["--memory-limit", f"{memory_limit / 1024**3:g}"]
     return shlex.join(line)
 
 
@@ -160,6 +167,7 @@ class Runner:
             jobs=self.jobs,
             row_time_limit=self.row_time_limit,
             checkpoint=None if not checkpointed or self.checkpoint is None else str(self.checkpoint),
+            memory_limit=self.memory_limit,
         )
 
     def _new_row(self, rules: Rules, table: str) -> dict:
