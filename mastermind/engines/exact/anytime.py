@@ -106,7 +106,18 @@ class RootState:
 
     @property
     def lower(self) -> float:
-        return max(self.floor, min([self.rest, *(g.lower for g in self.guesses)]))
+        return max(self.floor, self.derived)
+
+    @property
+    def derived(self) -> float:
+        """The bound its first guesses give (without the earlier runs' floor)."""
+        return min([self.rest, *(g.lower for g in self.guesses)])
+
+    def offer_exact(self) -> None:
+        """Keep the strategy of every first guess whose classes are all exact, if cheaper."""
+        for g in self.guesses:
+            if g.exact:
+                self.offer(g.lower, g.tree(self.n))
 
     def offer(self, total: float, tree: Node | None) -> bool:
         """Keep a strategy if it is cheaper than the one known; True if kept."""
@@ -150,7 +161,9 @@ class RoundPlan:
 def plan_round(state: RootState, step: float) -> RoundPlan | None:
     """The next round's target and asks (None when nothing is left to do: proven, or no
     strategy at all, or every guess below the target is exact)."""
-    lower = state.lower
+    # the target steps up from the first guesses' own bound: a run continued below the floor
+    # of earlier runs climbs back by small asks (each stored as it rises), not one huge ask
+    lower = state.derived
     if state.proven or lower == INF:
         return None
     if state.upper < INF:
@@ -253,6 +266,13 @@ class RoundSearch:
                         c.exact, c.node = True, planner.build(np.asarray(sub)[order], r - 1, child)
                 else:
                     c.lower = max(c.lower, self._class_floor(c, r - 1))
+                    # what earlier runs proved of this class, kept in the checkpoint: a run
+                    # continued starts from there rather than re-asking for it round by round
+                    kept = self.units.known(c.cands, r - 1, c.group)
+                    if kept is not None and kept[1] is not None:
+                        c.lower, c.exact, c.node = kept[0], True, kept[1]
+                    elif kept is not None:
+                        c.lower = max(c.lower, kept[0])
                 g.classes.append(c)
             state.guesses.append(g)
         return state
@@ -294,6 +314,7 @@ class RoundSearch:
         try:
             with self.token.running(reporter.status):
                 state = self.root(cands, r, group)
+                state.offer_exact()  # (classes a checkpoint knew exactly)
                 if known is not None:
                     state.floor = known.lower
                     state.offer(known.upper, known.tree)
@@ -340,7 +361,5 @@ class RoundSearch:
                 c.lower, c.exact, c.node = float(result.value), True, result.tree
             else:
                 c.lower = max(c.lower, float(result.value))
-        for g in state.guesses:
-            if g.exact:
-                state.offer(g.lower, g.tree(state.n))
+        state.offer_exact()
         reporter.improve(lower=state.lower, upper=state.upper)

@@ -27,6 +27,7 @@ import numpy as np
 from mastermind.core.cancel import INTERRUPTED, CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
+from mastermind.core.tree import Node
 from mastermind.engines.exact.backends import Backend
 from mastermind.engines.exact.checkpoint import Checkpoint
 from mastermind.engines.exact.partition import Group
@@ -82,7 +83,8 @@ class Dispatcher:
         self.run_id = uuid.uuid4().hex
         self.counters = Counters()
         self._finished: deque[Pending] = deque()  # units whose future is done, to checkpoint and count
-        self._stored: set[str] = set()
+        # what this run stored per unit (a class asked again for more is stored again)
+        self._stored: dict[str, tuple[float, bool]] = {}
 
     # ---- a run ---------------------------------------------------------------------------------
     def start_run(self, table: CodeTable) -> None:
@@ -107,6 +109,19 @@ class Dispatcher:
         return True
 
     # ---- units ---------------------------------------------------------------------------------
+    def known(self, cands: np.ndarray, r: int, group: Group) -> tuple[float, Node | None] | None:
+        """What the checkpoint knows of the unit ``cands`` (``r`` guesses left, no first guess
+        fixed), asked for nothing: its exact cost with its tree, or a proven bound with None
+        (None: nothing kept, or no checkpoint)."""
+        if self.checkpoint is None:
+            return None
+        unit = Unit(np.ascontiguousarray(cands, dtype=np.int32), int(r), 0.0, group[0], group[1], None)
+        stored = self.checkpoint.get(unit.key())
+        if stored is None:
+            return None
+        value, exact, tree = stored
+        return (value, tree) if exact and tree is not None else (value, None)
+
     def submit(
         self, cands: np.ndarray, r: int, budget: float, group: Group, guess: int | None, floor: float
     ) -> Pending:
@@ -211,12 +226,15 @@ class Dispatcher:
                 self.reporter.unit_done(pending.size, pending.budget, result)
 
     def _store(self, key: str, budget: float, result: UnitResult) -> None:
-        if key in self._stored or not result.proven or result.reused:
+        if not result.proven or result.reused:
             return
         exact = result.value < budget
         if exact and result.tree is None:
             return
-        self._stored.add(key)
+        before = self._stored.get(key)
+        if before is not None and (before[1] or (not exact and result.value <= before[0])):
+            return  # no news: an exact cost stays, a bound only rises
+        self._stored[key] = (float(result.value), exact)
         assert self.checkpoint is not None
         self.checkpoint.put(key, result.value, exact, result.tree)
 

@@ -310,7 +310,8 @@ def test_a_checkpoint_is_reused(tmp_path, capsys):
     third = json.loads(out)
     assert code == 0 and third["total"] == 2463 and third["proven"]
     # (nodes are no measure here: the threads share a memo, and their counts vary run to run)
-    assert third["units"]["reused"] > 0 and third["units"]["run"] < first["units"]["run"]
+    # (the root takes what the units proved of each class: here every class, so no unit runs)
+    assert third["units"]["run"] < first["units"]["run"]
     # the checkpoint adds up its runs' search seconds
     assert first["checkpoint_seconds"] > 0
     assert third["checkpoint_seconds"] >= again["checkpoint_seconds"] >= first["checkpoint_seconds"]
@@ -711,3 +712,33 @@ def test_the_report_counts_the_units_the_progress_counted(capsys):
     assert code == 0 and end["event"] == "end"
     assert (data["units"]["done"], data["units"]["planned"]) == (end["done"], end["total"])
     assert data["units"]["run"] + data["units"]["reused"] <= data["units"]["done"]
+
+
+def test_a_continued_run_starts_from_what_its_checkpoint_proved_of_each_class(tmp_path):
+    """A class asked again for more within a run is kept again, and a run continued from the
+    checkpoint starts every class at what earlier runs proved of it: without the game's
+    bounds row, a run stopped at once still has the bound the first run reached (issue 28:
+    the extra 100 s of a continued 5x6 run left its bound where it was)."""
+    import sqlite3
+
+    table = CodeTable(Rules(4, 6))
+    folder = tmp_path / "ck"
+    token = CancelToken()
+    first = solve(
+        table,
+        execution=Execution(jobs=1, checkpoint=str(folder)),
+        cancel=token,
+        progress=_StopAfter(token, 60),
+    )
+    assert not first.proven and first.lower_bound < 5625
+    with sqlite3.connect(folder / "checkpoint.sqlite") as db:
+        db.execute("DELETE FROM meta WHERE name = 'bounds'")  # the game's bound: gone
+
+    def stopped_at_once(folder):  # the root planned, then stopped at its first unit
+        token = CancelToken()
+        execution = Execution(jobs=1, checkpoint=str(folder))
+        return solve(table, execution=execution, cancel=token, progress=_StopAfter(token, 1))
+
+    again = stopped_at_once(folder)
+    assert not again.proven and first.lower_bound <= again.lower_bound <= 5625
+    assert stopped_at_once(tmp_path / "fresh").lower_bound < first.lower_bound  # (the classes' doing)
