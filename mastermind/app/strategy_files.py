@@ -36,7 +36,10 @@ def names_a_file(name: str) -> bool:
 def read_strategy_file(name: str, rules: Rules | None) -> StrategyTree:
     """The tree in file ``name``, for ``rules`` (None: the game the file names, p4c6 for an
     Irving file); errors name the file."""
-    text = read_text(name)
+    try:
+        text = read_text(name)
+    except ValueError as exc:  # a name no file can have ("embedded null byte")
+        raise MastermindError(f"{name!r} is not a file name: {exc}") from None
     try:
         tree, _ = read_tree(text, detect_format(text, name), rules, name=Path(name).stem)
     except MastermindError as exc:

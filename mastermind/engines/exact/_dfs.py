@@ -352,7 +352,7 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         j = perfect_member(scores, cands, win + 1)
         if j >= 0 and w[j] == w[0]:
             value = own + float(w_sum - w[j]) * (unit + (penalty if r == 2 else 0))
-            memo_store(memo, k1, k2, value, cands[j], n)
+            memo_store(memo, k1, k2, np.float64(value), np.int64(cands[j]), np.int64(n))
             stats[LAST_GUESS] = cands[j]
             return value
     stats[NODES] += 1
@@ -534,16 +534,17 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         stats[ROOT_GUESS] = best_guess
         return best if best_guess >= 0 else lower
     if best_guess >= 0:
-        memo_store(memo, k1, k2, best, best_guess, n)
+        memo_store(memo, k1, k2, np.float64(best), np.int64(best_guess), np.int64(n))
         stats[LAST_GUESS] = best_guess
         return best
     if lower == np.inf:
-        memo_store(memo, k1, k2, np.inf, EXACT_NONE, n)
+        memo_store(memo, k1, k2, np.float64(np.inf), np.int64(EXACT_NONE), np.int64(n))
         stats[LAST_GUESS] = EXACT_NONE
         return np.inf
     if old > lower:
         lower = old
-    memo_store(memo, k1, k2, lower, LOWER, n)
+    # (every call in the same types: one compiled, cached memo_store)
+    memo_store(memo, k1, k2, np.float64(lower), np.int64(LOWER), np.int64(n))
     stats[LAST_GUESS] = LOWER
     return lower
 

@@ -21,7 +21,7 @@ table grows only when its owner calls :func:`memo_grow` while no thread uses it 
 rounds of a search); its rows sit in a one-element typed list so that they can be replaced.
 
 >>> memo = new_memo(1 << 10)
->>> memo_store(memo, np.uint64(5), np.uint64(7), 12.0, 3, 40)
+>>> memo_store(memo, np.uint64(5), np.uint64(7), np.float64(12.0), np.int64(3), np.int64(40))
 >>> memo_lookup(memo, np.uint64(5), np.uint64(7))
 (True, 12.0, 3)
 >>> memo_size(memo)
@@ -175,7 +175,8 @@ def _grow(memo):  # pragma: no cover - compiled
         word = old[s, 2]
         if word != 0:
             b = old[s, 1] ^ word ^ old[s, 3]
-            if _place(slots, old[s, 0], b, word, old[s, 3], word >> 32, True) == 1:
+            # (the types of memo_store's call, a runtime bool for a literal: one compiled _place)
+            if _place(slots, old[s, 0], b, word, old[s, 3], np.int64(word >> 32), slots.shape[0] > 0) == 1:
                 held += 1
     memo[0][0] = slots
     memo[1][HELD] = held
@@ -192,7 +193,7 @@ def memo_store(memo, k1, k2, cost, tag, size):  # pragma: no cover - compiled
     bits = _float_bits(np.float64(cost))
     while True:
         full = not growing or 2 * memo[0][0].shape[0] > info[LIMIT]
-        placed = _place(memo[0][0], np.int64(k1), np.int64(k2), word, bits, size, full)
+        placed = _place(memo[0][0], np.int64(k1), np.int64(k2), word, bits, np.int64(size), full)
         if placed != -2:
             break
         _grow(memo)  # a full window in a table that may still grow: grow rather than lose an entry

@@ -23,8 +23,11 @@ def rank_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, size
     for gi in range(n_guesses):
         most = max(most, np.int64(parts[gi]))
     b = min(most, rank_tables.shape[0] - 1)
+    # unweighted, as a runtime bool as plan_node passes it: a literal False would compile and
+    # cache a second guess_bounds
+    weighted = n_guesses < 0
     bound, ok = guess_bounds(
-        scores, guesses, counts, parts, largest, cands, weights, rank_tables[b], size_tables[b], win, False
+        scores, guesses, counts, parts, largest, cands, weights, rank_tables[b], size_tables[b], win, weighted
     )
     spread_out = np.zeros(n_guesses, dtype=np.float64)
     xlx = np.zeros(n_guesses, dtype=np.float64)

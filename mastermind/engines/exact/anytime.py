@@ -269,6 +269,8 @@ class RoundSearch:
                     # what earlier runs proved of this class, kept in the checkpoint: a run
                     # continued starts from there rather than re-asking for it round by round
                     kept = self.units.known(c.cands, r - 1, c.group)
+                    if kept is not None:
+                        self.units.restored(c.size, kept[0], kept[1])
                     if kept is not None and kept[1] is not None:
                         c.lower, c.exact, c.node = kept[0], True, kept[1]
                     elif kept is not None:
@@ -284,7 +286,9 @@ class RoundSearch:
         6x5 starts at 70868 where the counting bounds give 68037."""
         if self.token.cancelled:  # a stop while planning: the counting bound stands
             return c.lower
-        plan = self.planner.plan(c.cands, r, INF, c.group)
+        # (in the dtype the search's own plans use: one compiled signature of each kernel)
+        cands = c.cands.astype(self.solver.cands.dtype, copy=False)
+        plan = self.planner.plan(cands, r, INF, c.group)
         least = min([float(plan.rest_min), *(float(b) for b in plan.bounds)])
         if plan.exact_guess >= 0:
             least = min(least, float(plan.exact_value))

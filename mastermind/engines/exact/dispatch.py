@@ -122,6 +122,14 @@ class Dispatcher:
         value, exact, tree = stored
         return (value, tree) if exact and tree is not None else (value, None)
 
+    def restored(self, size: int, value: float, tree: Node | None) -> None:
+        """Count a class whose answer the root took from the checkpoint (see :meth:`known`)
+        as a unit reused, in the report and on the progress line."""
+        self.counters += Counters(0, 0, 1, 1)
+        self.reporter.total += 1
+        budget = value + 1 if tree is not None else value
+        self.reporter.unit_done(size, budget, UnitResult(value, True, tree, reused=True))
+
     def submit(
         self, cands: np.ndarray, r: int, budget: float, group: Group, guess: int | None, floor: float
     ) -> Pending:

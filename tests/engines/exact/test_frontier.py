@@ -734,10 +734,15 @@ def test_a_continued_run_starts_from_what_its_checkpoint_proved_of_each_class(tm
     with sqlite3.connect(folder / "checkpoint.sqlite") as db:
         db.execute("DELETE FROM meta WHERE name = 'bounds'")  # the game's bound: gone
 
-    def stopped_at_once(folder):  # the root planned, then stopped at its first unit
+    class StopAtTheFirstRound(_StopAfter):  # (the classes restored while planning advance too)
+        def start(self, total, description=""):
+            if "work units" in description:
+                self.token.cancel()
+
+    def stopped_at_once(folder):  # the root planned, then stopped before its first round
         token = CancelToken()
         execution = Execution(jobs=1, checkpoint=str(folder))
-        return solve(table, execution=execution, cancel=token, progress=_StopAfter(token, 1))
+        return solve(table, execution=execution, cancel=token, progress=StopAtTheFirstRound(token, 10**9))
 
     again = stopped_at_once(folder)
     assert not again.proven and first.lower_bound <= again.lower_bound <= 5625
