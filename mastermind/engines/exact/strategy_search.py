@@ -179,17 +179,7 @@ class StrategySearch:
                 s.codes, s.colour_bits, s.table.all_codes, cands, group[0], group[1], s.consistent, s.masks
             )
             every_all = every.shape[0] == s.table.all_codes.shape[0] and not s.consistent
-            bound, ok, _, spread, useful = rank_guesses(
-                s.scores,
-                every,
-                every_all,
-                cands,
-                s.weights[cands],
-                self._rank_tables,
-                self._size_tables,
-                s.win,
-                self._xlogx,
-            )
+            bound, ok, _, spread, useful = self._rank(cands, every, every_all)
             keep = np.flatnonzero(useful & ok)
             order = keep[np.lexsort((spread[keep], bound[keep]))]
             guesses = every[order].astype(np.int64)
@@ -209,11 +199,16 @@ class StrategySearch:
         return out, most
 
     def _entropy_keys(self, cands: np.ndarray, guesses: np.ndarray) -> np.ndarray:
+        return self._rank(cands, guesses.astype(np.int32), False)[2]
+
+    def _rank(self, cands: np.ndarray, guesses: np.ndarray, every_all: bool) -> tuple:
+        """The ranking kernel's keys of ``guesses`` on ``cands`` (``every_all``: they are every
+        code): bound, fits, sum n ln n, spread, useful."""
         s = self.search
-        _, _, xlx, _, _ = rank_guesses(
+        return rank_guesses(
             s.scores,
-            guesses.astype(np.int32),
-            False,
+            guesses,
+            every_all,
             cands,
             s.weights[cands],
             self._rank_tables,
@@ -221,7 +216,6 @@ class StrategySearch:
             s.win,
             self._xlogx,
         )
-        return xlx
 
     def _cost(self, cands: np.ndarray, group, depth: int, budget: float, work: Effort) -> float:
         """The cheapest strategy this pass finds for ``cands`` if it costs less than
