@@ -38,6 +38,8 @@ def read_strategy_file(name: str, rules: Rules | None) -> StrategyTree:
     Irving file); errors name the file."""
     try:
         text = read_text(name)
+    except MastermindError:  # (itself a ValueError: its own message says what is wrong)
+        raise
     except ValueError as exc:  # a name no file can have ("embedded null byte")
         raise MastermindError(f"{name!r} is not a file name: {exc}") from None
     try:
