@@ -46,6 +46,11 @@ from mastermind.engines.exact.solver import ExactSolver
 from mastermind.engines.exact.units import SearchSpec
 from mastermind.engines.result import Counters
 
+SPLIT_SIZE = 1000
+"""In a run that may stop, classes of at least this many secrets are searched as the root
+is (each of their guesses one unit) rather than as one work unit: a unit of thousands of
+secrets can run for many minutes and proves nothing until it ends (see Tuning.split_size)."""
+
 ROUND_SECONDS = 20.0
 """A round's wall time that the target's step aims at: short enough that a stop loses
 little, long enough that planning rounds costs little."""
@@ -62,29 +67,51 @@ class ClassBound:
     lower: float
     exact: bool = False
     node: Node | None = None
+    # a big class searched as the root is: its own guesses (each asked as a whole), the
+    # least bound of the guesses its plan left out (see :meth:`RoundSearch.split`)
+    inner: list[GuessBound] | None = None
+    inner_rest: float = INF
+    left: int = 0  # the guesses left for it (a cap on the worst case, or UNLIMITED)
 
     @property
     def size(self) -> int:
         return len(self.cands)
 
+    def settle(self) -> None:
+        """Raise a split class's bound to what its guesses prove; exact once its cheapest
+        guess is exact and no guess can be cheaper."""
+        if self.inner is None or self.exact:
+            return
+        least = min([self.inner_rest, *(g.lower for g in self.inner)])
+        self.lower = max(self.lower, least)
+        best = min(self.inner, key=lambda g: (g.lower, not g.exact), default=None)
+        if best is not None and best.exact and best.lower <= least:
+            self.lower, self.exact, self.node = best.lower, True, best.tree(self.size)
+            self.inner = None  # (its strategy is kept; its guesses are no longer needed)
+
 
 @dataclass
 class GuessBound:
-    """A first guess with its classes."""
+    """A guess with its classes (a first guess), or asked as a whole (a guess of a split
+    class: ``floor`` its proven bound, ``node`` its tree once its cost is known)."""
 
     guess: int
     own: float
     classes: list[ClassBound] = field(default_factory=list)
+    floor: float = -INF
+    node: Node | None = None
 
     @property
     def lower(self) -> float:
-        return self.own + sum(c.lower for c in self.classes)
+        return max(self.floor, self.own + sum(c.lower for c in self.classes))
 
     @property
     def exact(self) -> bool:
-        return all(c.exact for c in self.classes)
+        return self.node is not None or (bool(self.classes) and all(c.exact for c in self.classes))
 
     def tree(self, n: int) -> Node:
+        if self.node is not None:
+            return self.node
         node = Node(int(self.guess), n)
         for c in self.classes:
             assert c.node is not None
@@ -158,6 +185,20 @@ class RoundPlan:
     asks: list[tuple[ClassBound, float]]
 
 
+Ask = tuple[ClassBound, float, "GuessBound | None"]
+"""A work unit to send: a class, its budget, and the guess to make first in it (a guess of
+a split class) or None."""
+
+
+def inner_asks(c: ClassBound, budget: float) -> list[Ask]:
+    """What a split class asked for ``budget`` asks of its guesses: each guess below the
+    budget and not yet exact, as one unit with that guess first and the same budget, or
+    the cost of its cheapest guess known when lower (a guess need not be proven dearer)."""
+    assert c.inner is not None
+    budget = min([budget, *(g.lower for g in c.inner if g.exact)])
+    return [(c, budget, g) for g in c.inner if g.lower < budget and not g.exact]
+
+
 def plan_round(state: RootState, step: float) -> RoundPlan | None:
     """The next round's target and asks (None when nothing is left to do: proven, or no
     strategy at all, or every guess below the target is exact)."""
@@ -220,12 +261,14 @@ class RoundSearch:
         memo: object | None = None,
         memory: int | None = None,
         round_seconds: float = ROUND_SECONDS,
+        split_size: int | None = None,
     ) -> None:
         self.solver = solver
         self.checkpoint = checkpoint
         self.token = CancelToken() if cancel is None else cancel
         self.memo = memo
         self.round_seconds = round_seconds
+        self.split_size = split_size
         self.planner: Search = solver.new_search(cancel=self.token, memo=memo, memory=memory)
         spec = SearchSpec(
             str(solver.rules),
@@ -255,29 +298,73 @@ class RoundSearch:
             state.offer(float(plan.exact_value), planner.build(cands, r, group, guess=plan.exact_guess))
             state.rest = min(state.rest, float(plan.exact_value))
         for guess in plan.guesses:
-            classes, bounds, own = guess_classes(planner, cands, r, group, guess, plan.most)
-            g = GuessBound(int(guess), float(own))
-            for (sub, answer, child), bound in zip(classes, bounds):
-                c = ClassBound(np.ascontiguousarray(sub, dtype=np.int32), child, answer, float(bound))
-                if len(sub) <= 2:
-                    c.lower = float(planner.small_cost(sub, r - 1))
-                    order = np.argsort(-planner.weights[sub], kind="stable")
-                    if c.lower < INF:
-                        c.exact, c.node = True, planner.build(np.asarray(sub)[order], r - 1, child)
-                else:
-                    c.lower = max(c.lower, self._class_floor(c, r - 1))
-                    # what earlier runs proved of this class, kept in the checkpoint: a run
-                    # continued starts from there rather than re-asking for it round by round
-                    kept = self.units.known(c.cands, r - 1, c.group)
-                    if kept is not None:
-                        self.units.restored(c.size, kept[0], kept[1])
-                    if kept is not None and kept[1] is not None:
-                        c.lower, c.exact, c.node = kept[0], True, kept[1]
-                    elif kept is not None:
-                        c.lower = max(c.lower, kept[0])
-                g.classes.append(c)
-            state.guesses.append(g)
+            state.guesses.append(self._guess(cands, r, group, guess, plan.most))
         return state
+
+    def _guess(self, cands: np.ndarray, r: int, group: Group, guess: int, most: int) -> GuessBound:
+        """``guess`` on ``cands`` (``r`` guesses left) with its classes at their bounds one
+        level deeper, the checkpoint's answers where it has them, sets of at most two
+        secrets exact at once."""
+        planner = self.planner
+        classes, bounds, own = guess_classes(planner, cands, r, group, guess, most)
+        g = GuessBound(int(guess), float(own))
+        for (sub, answer, child), bound in zip(classes, bounds):
+            c = ClassBound(np.ascontiguousarray(sub, dtype=np.int32), child, answer, float(bound), left=r - 1)
+            if len(sub) <= 2:
+                c.lower = float(planner.small_cost(sub, r - 1))
+                order = np.argsort(-planner.weights[sub], kind="stable")
+                if c.lower < INF:
+                    c.exact, c.node = True, planner.build(np.asarray(sub)[order], r - 1, child)
+            else:
+                c.lower = max(c.lower, self._class_floor(c, r - 1))
+                # what earlier runs proved of this class, kept in the checkpoint: a run
+                # continued starts from there rather than re-asking for it round by round
+                kept = self.units.known(c.cands, r - 1, c.group)
+                if kept is not None:
+                    self.units.restored(c.size, kept[0], kept[1])
+                if kept is not None and kept[1] is not None:
+                    c.lower, c.exact, c.node = kept[0], True, kept[1]
+                elif kept is not None:
+                    c.lower = max(c.lower, kept[0])
+            g.classes.append(c)
+        return g
+
+    def split(self, c: ClassBound) -> bool:
+        """Search the class ``c`` as the root is searched from now on: its own guesses, each
+        with its classes at their bounds (the checkpoint's answers where it has them), so that
+        a round asks many small units of it instead of one that may run for minutes, and
+        every answer raises its bound. False (left whole) where its plan knows a guess's cost
+        exactly at once, or no guess is left after this one."""
+        if c.left <= 1 or c.exact:
+            return False
+        cands = c.cands.astype(self.solver.cands.dtype, copy=False)
+        plan = self.planner.plan(cands, c.left, INF, c.group)
+        if plan.exact_guess >= 0:
+            return False
+        c.inner = []
+        for guess, bound in zip(plan.guesses, plan.bounds):
+            g = GuessBound(int(guess), 0.0, floor=float(bound))
+            kept = self.units.known(c.cands, c.left, c.group, guess=g.guess)
+            if kept is not None:
+                self.units.restored(c.size, kept[0], kept[1])
+                g.floor = max(g.floor, kept[0])
+                g.node = kept[1]
+            c.inner.append(g)
+        c.inner_rest = float(plan.rest_min)
+        c.settle()
+        return True
+
+    def refine(self, asks: list[tuple[ClassBound, float]]) -> list[Ask]:
+        """A round's asks with every class of at least :attr:`split_size` secrets asked
+        through its guesses (split when first asked)."""
+        out: list[Ask] = []
+        for c, budget in asks:
+            if c.inner is None and self.split_size is not None and c.size >= self.split_size:
+                self.split(c)
+            if c.exact or c.lower >= budget:
+                continue
+            out.extend([(c, budget, None)] if c.inner is None else inner_asks(c, budget))
+        return out
 
     def _class_floor(self, c: ClassBound, r: int) -> float:
         """A class's bound one level deeper: the least of the bounds of the guesses its own
@@ -331,8 +418,17 @@ class RoundSearch:
                     plan = plan_round(state, step)
                     if plan is None:
                         break
+                    before = (state.derived, state.upper)
+                    asks = self.refine(plan.asks)
+                    if not asks:  # the classes split met their asks on their own
+                        state.offer_exact()
+                        if state.derived > before[0] or state.upper < before[1]:
+                            continue
+                        break
+                    # big classes first: they take longest, and the small ones fill in the gaps
+                    asks.sort(key=lambda ask: -ask[0].size)
                     began = time.perf_counter()
-                    self._round(state, r, plan)
+                    self._round(state, asks)
                     self.rounds += 1
                     if on_round is not None:
                         on_round(state)
@@ -351,19 +447,27 @@ class RoundSearch:
         reporter.finish(state.proven)
         return state
 
-    def _round(self, state: RootState, r: int, plan: RoundPlan) -> None:
+    def _round(self, state: RootState, asks: list[Ask]) -> None:
         reporter = self.reporter
-        reporter.total += len(plan.asks)
+        reporter.total += len(asks)
         reporter.start(reporter.total, "optimal: work units")
-        sent = [
-            (c, budget, self.units.submit(c.cands, r - 1, budget, c.group, None, c.lower))
-            for c, budget in plan.asks
-        ]
-        for c, budget, pending in sent:
+        sent = []
+        for c, budget, g in asks:
+            guess, floor = (None, c.lower) if g is None else (g.guess, g.lower)
+            sent.append((c, budget, g, self.units.submit(c.cands, c.left, budget, c.group, guess, floor)))
+        for c, budget, g, pending in sent:
             result = self.units.collect(pending)
-            if result.proven and result.value < budget and result.tree is not None:
+            exact = result.proven and result.value < budget and result.tree is not None
+            if g is not None:
+                g.floor = max(g.floor, float(result.value))
+                if exact:
+                    g.floor, g.node = float(result.value), result.tree
+            elif exact:
                 c.lower, c.exact, c.node = float(result.value), True, result.tree
             else:
                 c.lower = max(c.lower, float(result.value))
+        for g in state.guesses:
+            for c in g.classes:
+                c.settle()
         state.offer_exact()
         reporter.improve(lower=state.lower, upper=state.upper)

@@ -73,7 +73,7 @@ def _solve_units(
     by round (:mod:`.anytime`), beside the strategy search for cheaper strategies
     (:mod:`.strategy_search`) where it applies."""
     from mastermind.engines.exact._memo import new_memo
-    from mastermind.engines.exact.anytime import RoundSearch
+    from mastermind.engines.exact.anytime import SPLIT_SIZE, RoundSearch
     from mastermind.engines.exact.backends import make_backend, worker_count
     from mastermind.engines.exact.warmup import load_kernels
 
@@ -93,6 +93,9 @@ def _solve_units(
             "a strategy to start from applies to the plain total (no weights, no cap on the guesses)"
         )
     workers = max(1, jobs - 1) if alongside else jobs
+    split_size = tuning.split_size
+    if split_size is None and (limits.time_limit is not None or execution.checkpoint is not None):
+        split_size = SPLIT_SIZE
     shared = execution.backend == "threads" and execution.scheduler is None
     budget = MemoryBudget.of(solver.table, limits.memory, 1 if shared else workers)
     store = None
@@ -133,6 +136,7 @@ def _solve_units(
             memo=memo,
             memory=budget.search_bytes,
             round_seconds=tuning.round_seconds,
+            split_size=split_size,
         )
         if alongside:
             strategy = StrategyThread(solver, cancel, budget.strategy_bytes, store, start=tuning.start)

@@ -109,13 +109,16 @@ class Dispatcher:
         return True
 
     # ---- units ---------------------------------------------------------------------------------
-    def known(self, cands: np.ndarray, r: int, group: Group) -> tuple[float, Node | None] | None:
-        """What the checkpoint knows of the unit ``cands`` (``r`` guesses left, no first guess
-        fixed), asked for nothing: its exact cost with its tree, or a proven bound with None
-        (None: nothing kept, or no checkpoint)."""
+    def known(
+        self, cands: np.ndarray, r: int, group: Group, guess: int | None = None
+    ) -> tuple[float, Node | None] | None:
+        """What the checkpoint knows of the unit ``cands`` (``r`` guesses left, ``guess`` first
+        if not None), asked for nothing: its exact cost with its tree, or a proven bound with
+        None (None: nothing kept, or no checkpoint)."""
         if self.checkpoint is None:
             return None
-        unit = Unit(np.ascontiguousarray(cands, dtype=np.int32), int(r), 0.0, group[0], group[1], None)
+        cands = np.ascontiguousarray(cands, dtype=np.int32)
+        unit = Unit(cands, int(r), 0.0, group[0], group[1], None if guess is None else int(guess))
         stored = self.checkpoint.get(unit.key())
         if stored is None:
             return None

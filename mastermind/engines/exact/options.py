@@ -191,6 +191,11 @@ class Tuning:
     show the bounds move more often, longer ones plan less. ``start``: the root of a
     strategy to start from (the plain total only): its total is the first upper bound, the
     strategy search improves on it, and a stop reports it if nothing cheaper was found.
+    ``split_size``: classes of at least this many secrets are asked through their own
+    guesses, one unit each, rather than as one unit (see
+    :meth:`~mastermind.engines.exact.anytime.RoundSearch.split`); None: 1000 in a run that
+    may stop (a time limit or a checkpoint), where small units keep what they prove, and
+    none in a proof, where one unit per class searches fewer nodes.
 
     >>> Tuning(round_seconds=0)
     Traceback (most recent call last):
@@ -200,7 +205,12 @@ class Tuning:
 
     round_seconds: float = 20.0
     start: Node | None = field(default=None, repr=False)
+    split_size: int | None = None
 
     def __post_init__(self) -> None:
         if not (self.round_seconds > 0 and self.round_seconds < float("inf")):
             raise MastermindError(f"round seconds must be a positive number, got {self.round_seconds}")
+        if self.split_size is not None and (
+            isinstance(self.split_size, bool) or not isinstance(self.split_size, int) or self.split_size < 1
+        ):
+            raise MastermindError(f"split size must be a whole number of secrets, got {self.split_size!r}")

@@ -748,3 +748,75 @@ def test_a_continued_run_starts_from_what_its_checkpoint_proved_of_each_class(tm
     again = stopped_at_once(folder)
     assert not again.proven and first.lower_bound <= again.lower_bound <= 5625
     assert stopped_at_once(tmp_path / "fresh").lower_bound < first.lower_bound  # (the classes' doing)
+
+
+@pytest.mark.parametrize(("text", "split_size"), [("p4c5", 10), ("p3c6", 10), ("p4c5n", 5), ("p4c6", 60)])
+def test_classes_split_into_their_guesses_prove_the_same_optimum(text, split_size):
+    """A big class asked through its own guesses (one unit each) never claims more than its
+    optimum, its bound only rises, and the run proves the optimum with a strategy of that
+    total (issue 28: small units for big classes)."""
+    from mastermind.core.tree import StrategyTree
+    from mastermind.engines.exact.anytime import RoundSearch
+    from mastermind.engines.exact.backends import ThreadBackend
+
+    table = CodeTable(Rules.parse(text))
+    optimum = solve(table).total
+    solver = ExactSolver(table)
+    oracle = solver.new_search()
+    truth: dict[int, float] = {}
+    seen: dict[int, list[float]] = {}
+
+    def each_round(state):
+        for g in state.guesses:
+            for c in g.classes:
+                if c.size < split_size:
+                    continue
+                key = id(c)
+                if key not in truth:
+                    truth[key] = float(oracle.solve(c.cands, c.left, INF, c.group))
+                assert c.lower <= truth[key]
+                assert not c.exact or c.lower == truth[key]
+                seen.setdefault(key, []).append(c.lower)
+
+    backend = ThreadBackend(2)
+    try:
+        rounds = RoundSearch(solver, backend, split_size=split_size)
+        state = rounds.run(solver.cands, UNLIMITED, solver.group, on_round=each_round)
+    finally:
+        backend.close()
+    split = [c for g in state.guesses for c in g.classes if c.size >= split_size]
+    assert split and seen and all(v == sorted(v) for v in seen.values())
+    assert state.proven and state.lower == state.upper == optimum
+    assert StrategyTree(table.rules, state.tree).depths(table, table.all_codes).sum() == optimum
+
+
+def test_a_continued_run_starts_each_split_class_from_its_guesses_kept(tmp_path):
+    """The guesses of a split class are kept in the checkpoint as they rise: a run continued
+    starts them there (counted as reused) and proves the same optimum."""
+    from mastermind.engines.exact import Limits, Tuning
+
+    table = CodeTable(Rules(4, 6))
+    tuning = Tuning(split_size=200)
+    token = CancelToken()
+    rounds_seen = []
+
+    class StopAfterUnits:
+        def start(self, total, description=""):
+            pass
+
+        def advance(self, n=1, **fields):
+            rounds_seen.append(n)
+            if len(rounds_seen) == 120:
+                token.cancel("stop")
+
+    first = solve(
+        table,
+        execution=Execution(jobs=2, checkpoint=tmp_path),
+        tuning=tuning,
+        cancel=token,
+        progress=StopAfterUnits(),
+    )
+    assert first.status.name in ("FEASIBLE", "UNKNOWN")
+    again = solve(table, execution=Execution(jobs=2, checkpoint=tmp_path), tuning=tuning, limits=Limits())
+    assert again.total == solve(table).total and again.status.name == "OPTIMAL"
+    assert again.counters.reused > 0

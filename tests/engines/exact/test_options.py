@@ -34,6 +34,8 @@ def test_solve_takes_at_most_eight_parameters():
         (lambda: Execution(checkpoint="runs", units=False), "need work units"),
         (lambda: Tuning(round_seconds=0), "round seconds"),
         (lambda: Tuning(round_seconds=float("nan")), "round seconds"),
+        (lambda: Tuning(split_size=0), "split size"),
+        (lambda: Tuning(split_size=2.5), "split size"),
     ],
 )
 def test_bad_options_are_refused_when_made_with_one_line(make, message):
