@@ -409,7 +409,9 @@ class RoundSearch:
                 if known is not None:
                     state.floor = known.lower
                     state.offer(known.upper, known.tree)
-                step = max(1.0, state.lower * 0.0005)
+                # a run continued starts its classes where the checkpoint left them, close to
+                # what they can prove soon: small steps first, or its first round may outlast it
+                step = 1.0 if known is not None else max(1.0, state.lower * 0.0005)
                 while not self.units.stopping():
                     found = None if fresh is None else fresh()
                     if found is not None:
