@@ -72,6 +72,7 @@ class ClassBound:
     inner: list[GuessBound] | None = None
     inner_rest: float = INF
     left: int = 0  # the guesses left for it (a cap on the worst case, or UNLIMITED)
+    whole: bool = False  # found not worth splitting: asked as one unit from then on
 
     @property
     def size(self) -> int:
@@ -331,15 +332,17 @@ class RoundSearch:
 
     def split(self, c: ClassBound) -> bool:
         """Search the class ``c`` as the root is searched from now on: its own guesses, each
-        with its classes at their bounds (the checkpoint's answers where it has them), so that
+        at its plan's bound (or the checkpoint's answer for it) and asked as a whole, so that
         a round asks many small units of it instead of one that may run for minutes, and
-        every answer raises its bound. False (left whole) where its plan knows a guess's cost
-        exactly at once, or no guess is left after this one."""
+        every answer raises its bound. False (left whole for good) where its plan knows a
+        guess's cost exactly at once, or no guess is left after this one."""
         if c.left <= 1 or c.exact:
+            c.whole = True
             return False
         cands = c.cands.astype(self.solver.cands.dtype, copy=False)
         plan = self.planner.plan(cands, c.left, INF, c.group)
         if plan.exact_guess >= 0:
+            c.whole = True
             return False
         c.inner = []
         for guess, bound in zip(plan.guesses, plan.bounds):
@@ -359,7 +362,7 @@ class RoundSearch:
         through its guesses (split when first asked)."""
         out: list[Ask] = []
         for c, budget in asks:
-            if c.inner is None and self.split_size is not None and c.size >= self.split_size:
+            if c.inner is None and not c.whole and self.split_size is not None and c.size >= self.split_size:
                 self.split(c)
             if c.exact or c.lower >= budget:
                 continue
