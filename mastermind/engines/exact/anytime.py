@@ -180,7 +180,8 @@ def shares(need: float, classes: list[ClassBound]) -> list[tuple[ClassBound, flo
 
 @dataclass
 class RoundPlan:
-    """The work units of a round: (class, budget) in the order to send them."""
+    """The work units of a round: (class, budget), before big classes are split (see
+    :meth:`RoundSearch.refine`) and the asks sorted, big classes first."""
 
     target: float
     asks: list[tuple[ClassBound, float]]
@@ -218,9 +219,7 @@ def plan_round(state: RootState, step: float) -> RoundPlan | None:
         asks.extend(shares(target - g.lower, g.classes))
     if not asks:
         return None
-    # big classes first: they take longest, and the small ones fill in the gaps
-    asks.sort(key=lambda ask: -ask[0].size)
-    return RoundPlan(target, asks)
+    return RoundPlan(target, asks)  # (the round sends them once refined: RoundSearch.run)
 
 
 def next_step(step: float, seconds: float, aim: float = ROUND_SECONDS) -> float:
