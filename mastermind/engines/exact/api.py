@@ -93,9 +93,10 @@ def _solve_units(
             "a strategy to start from applies to the plain total (no weights, no cap on the guesses)"
         )
     workers = max(1, jobs - 1) if alongside else jobs
-    split_size = tuning.split_size
-    if split_size is None and (limits.time_limit is not None or execution.checkpoint is not None):
-        split_size = SPLIT_SIZE
+    # big classes are asked through their guesses in every run: round by round where the run
+    # may stop (small units keep what they prove), eldest guesses first in a proof
+    may_stop = limits.time_limit is not None or execution.checkpoint is not None
+    split_size = SPLIT_SIZE if tuning.split_size is None else tuning.split_size
     shared = execution.backend == "threads" and execution.scheduler is None
     budget = MemoryBudget.of(solver.table, limits.memory, 1 if shared else workers)
     store = None
@@ -137,6 +138,7 @@ def _solve_units(
             memory=budget.search_bytes,
             round_seconds=tuning.round_seconds,
             split_size=split_size,
+            eldest=None if may_stop else workers,
         )
         if alongside:
             strategy = StrategyThread(solver, cancel, budget.strategy_bytes, store, start=tuning.start)

@@ -193,9 +193,10 @@ class Tuning:
     strategy search improves on it, and a stop reports it if nothing cheaper was found.
     ``split_size``: classes of at least this many secrets are asked through their own
     guesses, one unit each, rather than as one unit (see
-    :meth:`~mastermind.engines.exact.anytime.RoundSearch.split`); None: 1000 in a run that
-    may stop (a time limit or a checkpoint), where small units keep what they prove, and
-    none in a proof, where one unit per class searches fewer nodes.
+    :meth:`~mastermind.engines.exact.anytime.RoundSearch.split`); None: 1000. In a run that
+    may stop (a time limit or a checkpoint) small units keep what they prove; a proof splits
+    only the classes of the one first guess left, its most promising guesses first, so that
+    the workers share a class that would keep one of them busy alone.
 
     >>> Tuning(round_seconds=0)
     Traceback (most recent call last):

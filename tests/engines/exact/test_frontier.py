@@ -11,11 +11,13 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from mastermind.app.cli import main
 from mastermind.core.cancel import CancelToken
 from mastermind.core.game import CodeTable, Rules
+from mastermind.core.tree import Node
 from mastermind.engines.exact import Execution, solve
 from mastermind.engines.exact.search import INF, UNLIMITED
 from mastermind.engines.exact.solver import ExactSolver
@@ -427,7 +429,6 @@ def test_a_run_stopped_before_its_first_unit_reports_what_its_checkpoint_proved(
 
 
 def test_checkpoint_bounds_keep_the_best_of_every_run_and_refuse_damage(tmp_path):
-    from mastermind.core.tree import Node
     from mastermind.engines.exact.checkpoint import Checkpoint, CheckpointError, RootBounds
 
     store = Checkpoint(tmp_path, {"rules": "p3c3"})
@@ -750,11 +751,13 @@ def test_a_continued_run_starts_from_what_its_checkpoint_proved_of_each_class(tm
     assert stopped_at_once(tmp_path / "fresh").lower_bound < first.lower_bound  # (the classes' doing)
 
 
+@pytest.mark.parametrize("eldest", [None, 1, 2])
 @pytest.mark.parametrize(("text", "split_size"), [("p4c5", 10), ("p3c6", 10), ("p4c5n", 5), ("p4c6", 60)])
-def test_classes_split_into_their_guesses_prove_the_same_optimum(text, split_size):
+def test_classes_split_into_their_guesses_prove_the_same_optimum(text, split_size, eldest):
     """A big class asked through its own guesses (one unit each) never claims more than its
     optimum, its bound only rises, and the run proves the optimum with a strategy of that
-    total (issue 28: small units for big classes)."""
+    total (issue 28: small units for big classes): round by round (``eldest`` None, a run
+    that may stop) or its most promising guesses first (a proof)."""
     from mastermind.core.tree import StrategyTree
     from mastermind.engines.exact.anytime import RoundSearch
     from mastermind.engines.exact.backends import ThreadBackend
@@ -780,7 +783,7 @@ def test_classes_split_into_their_guesses_prove_the_same_optimum(text, split_siz
 
     backend = ThreadBackend(2)
     try:
-        rounds = RoundSearch(solver, backend, split_size=split_size)
+        rounds = RoundSearch(solver, backend, split_size=split_size, eldest=eldest)
         state = rounds.run(solver.cands, UNLIMITED, solver.group, on_round=each_round)
     finally:
         backend.close()
@@ -820,3 +823,19 @@ def test_a_continued_run_starts_each_split_class_from_its_guesses_kept(tmp_path)
     again = solve(table, execution=Execution(jobs=2, checkpoint=tmp_path), tuning=tuning, limits=Limits())
     assert again.total == solve(table).total and again.status.name == "OPTIMAL"
     assert again.counters.reused > 0
+
+
+def test_a_proof_asks_the_eldest_guesses_of_a_split_class_first_then_the_others_to_their_cost():
+    """Young brothers wait: with ``eldest`` the most promising guesses are asked for their
+    exact cost while no guess is exact; then every other guess below that cost is asked for
+    it, whatever the round's budget. Without it, every guess below the budget is asked."""
+    from mastermind.engines.exact.anytime import ClassBound, GuessBound, inner_asks
+
+    group = (np.zeros((1, 4), np.int8), np.zeros((1, 6), np.int8))
+    c = ClassBound(np.arange(50, dtype=np.int32), group, 0, 100.0)
+    c.inner = [GuessBound(g, 0.0, floor=f) for g, f in ((7, 120.0), (3, 110.0), (5, 130.0), (9, 200.0))]
+    assert [(b, g.guess) for _, b, g in inner_asks(c, 140.0)] == [(140.0, 7), (140.0, 3), (140.0, 5)]
+    assert [(b, g.guess) for _, b, g in inner_asks(c, 140.0, eldest=2)] == [(INF, 3), (INF, 7)]
+    c.inner[1].floor, c.inner[1].node = 150.0, Node(3, 50)  # guess 3 costs 150 exactly
+    assert [(b, g.guess) for _, b, g in inner_asks(c, 140.0, eldest=2)] == [(150.0, 7), (150.0, 5)]
+    assert [(b, g.guess) for _, b, g in inner_asks(c, 140.0)] == [(140.0, 7), (140.0, 5)]
