@@ -25,6 +25,7 @@ from mastermind.app.publishing import (
 )
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
+from mastermind.core.symmetry import canonical_first_guesses
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 # rows that take well under 10 s each (a second or less on one core)
@@ -128,7 +129,10 @@ def test_tables_cover_the_frontier_as_open_rows():
         if row is None:
             continue
         if row["status"] == "proven":  # by the checkpointed search: one first guess, its tree
-            assert row["first_guesses_complete"] is False and row["literature"] in ("new", "agrees")
+            # (complete where the game has only one first guess up to symmetry)
+            only = len(canonical_first_guesses(Rules.parse(game))) == 1
+            assert row["first_guesses_complete"] is only and row["literature"] in ("new", "agrees")
+            assert (row["by_first_guess"] is not None) is only
             assert (RESULTS / row["tree"]["file"]).exists()
             continue
         assert row["status"] == "open" and row["literature"] == "open"
@@ -282,6 +286,17 @@ def test_a_frontier_game_stopped_is_open_with_search_bounds_and_continues_from_i
     assert "searching over all runs" in render_optimal([row])
     tree = json.loads(gzip.decompress((tmp_path / "trees" / "p4c7.json.gz").read_bytes()))
     assert tree["stats"]["total"] == 11228
+
+
+def test_a_frontier_game_with_one_first_guess_has_its_first_guesses_complete(tmp_path):
+    """Without repeated colours every first guess is the same up to symmetry: the proof of
+    the checkpointed search covers them all (p4c6n, 1446, as a stand-in frontier game)."""
+    with Runner(row_time_limit=None, jobs=1, checkpoint=tmp_path / "ck", frontier=["p4c6n"]) as runner:
+        row = runner.optimal_row(Rules.parse("p4c6n"), tmp_path / "trees")
+    assert row["status"] == "proven" and row["total"] == 1446
+    assert row["first_guesses_complete"] is True
+    assert row["by_first_guess"] == [{"first_guess": "1234", "total": 1446, "worst": row["worst"]}]
+    assert "(others not searched)" not in render_optimal([row])
 
 
 def test_search_bounds_improve_an_open_row_only_where_they_are_better():

@@ -21,6 +21,7 @@ from mastermind.app.publishing.scope import FRONTIER, game_id
 from mastermind.app.version import version_string
 from mastermind.core.fileio import write_atomic
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, Rules
+from mastermind.core.symmetry import canonical_first_guesses
 
 TREE_LIMIT = 4 * 1024 * 1024  # bytes of gzipped JSON; larger trees are left out (and said so)
 GAME_VALUE_GRACE = 60.0  # after the game value's own time limit: its last LP, sending the result
@@ -186,6 +187,7 @@ class Runner:
         game = game_id(rules)
         row = self._new_row(rules, "optimal")
         search = None
+        firsts_complete = True
         options = (game, "total", self.jobs, self.solve_options, self.memory_limit)
         total = None if game in self.frontier else self._run(optimal_part, options)
         if total is None:  # a frontier game, or every first guess did not finish within the row's time
@@ -193,13 +195,24 @@ class Runner:
             if search is None or not search["proven"]:
                 return self._open_row(row, rules, search, trees)
             row["command"] = self._command(game, "optimal", checkpointed=True)
+            # one run proves the optimum, not every first guess reaching it, unless the game
+            # has only one first guess up to symmetry (every game without repeated colours)
+            only = len(canonical_first_guesses(rules)) == 1
+            firsts_complete = only
             total = {
                 "total": search["total_upper_bound"],
                 "worst": search["worst_upper_bound"],
                 "histogram": search["histogram"],
-                # one run proves the optimum, not every first guess reaching it
                 "best_first_guesses": [search["first_guess"]],
-                "by_first_guess": None,
+                "by_first_guess": [
+                    {
+                        "first_guess": search["first_guess"],
+                        "total": search["total_upper_bound"],
+                        "worst": search["worst_upper_bound"],
+                    }
+                ]
+                if only
+                else None,
                 "tree": search["tree"],
                 "seconds": search["seconds"],
                 "cpu_seconds": search["cpu_seconds"],
@@ -239,7 +252,7 @@ class Runner:
             tie_broken=tie_broken,
             histogram=total["histogram"],
             best_first_guesses=total["best_first_guesses"],
-            first_guesses_complete=search is None,
+            first_guesses_complete=firsts_complete,
             by_first_guess=total["by_first_guess"],
             optimal_worst=None if worst is None else worst["worst"],
             worst_total=None if worst is None else worst["total"],
