@@ -188,6 +188,45 @@ def test_a_shorter_rerun_keeps_the_proven_row_and_says_so(tmp_path):
     assert said and "the proven row already in the file is kept" in said[0]
 
 
+def test_an_open_rerun_writes_its_tree_only_where_its_row_is_kept(tmp_path, monkeypatch):
+    """A stopped search's strategy is the tree of an open row; it must not replace the tree of
+    a proven row that the file keeps (the 5x8n tree was replaced by a worse one this way)."""
+    from mastermind.core.formats import write_tree
+    from mastermind.engines.exact import solve_by_first_guess
+
+    worse = next(r for r in solve_by_first_guess(CodeTable(Rules(3, 3))) if r.total == 86)  # 111 first
+
+    def open_row(self, rules, trees):
+        search = {
+            "proven": False,
+            "total_lower_bound": 70,
+            "total_upper_bound": 86,
+            "worst_upper_bound": worse.worst,
+            "units": {"run": 1, "reused": 0},
+            "tree": write_tree(worse.tree, "json", worse.stats),
+            "seconds": 1.0,
+            "cpu_seconds": 1.0,
+        }
+        row = self._open_row(self._new_row(rules, "optimal"), rules, search, trees)
+        # (its tree whatever the heuristics' bounds: as when the search's strategy is the best)
+        row["tree"] = self._write_tree(trees, "p3c3", search["tree"])
+        return row
+
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    run_tables(tmp_path, tables=("optimal",), games=["p3c3"], row_time_limit=60, jobs=1)
+    proven_tree = (tmp_path / "trees" / "p3c3.json.gz").read_bytes()
+    monkeypatch.setattr(Runner, "optimal_row", open_row)
+    for out in (tmp_path, fresh):
+        run_tables(out, tables=("optimal",), games=["p3c3"], row_time_limit=60, jobs=1)
+    assert (tmp_path / "trees" / "p3c3.json.gz").read_bytes() == proven_tree
+    assert read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)[0]["status"] == "proven"
+    # with no proven row to keep, the open row and its tree go in together
+    assert read_rows(fresh / "optimal.json", OPTIMAL_FORMAT)[0]["status"] == "open"
+    tree = json.loads(gzip.decompress((fresh / "trees" / "p3c3.json.gz").read_bytes()))
+    assert tree["stats"]["total"] == 86 != 73
+
+
 def test_an_open_row_without_bounds_is_rendered():
     # the bounds did not finish within the cap either: a KeyError left the files half written
     row = {"game": "p9c9", "pegs": 9, "colours": 9, "repetition": True, "codes": 9**9, "status": "open"}

@@ -110,10 +110,15 @@ def merge_rows(old: Sequence[dict], new: Sequence[dict]) -> list[dict]:
     proven row is kept against a new one that is not (a shorter cap, an interrupted run)."""
     rows = {r["game"]: r for r in old}
     for r in new:
-        kept = rows.get(r["game"])
-        if kept is None or r["status"] == "proven" or kept["status"] != "proven":
+        if supersedes(r, rows.get(r["game"])):
             rows[r["game"]] = r
     return sorted(rows.values(), key=_sort_key)
+
+
+def supersedes(new: dict, old: dict | None) -> bool:
+    """Whether a new row of a game replaces the row the file has (None: none): not when only
+    the old one is proven."""
+    return old is None or new["status"] == "proven" or old["status"] != "proven"
 
 
 def write_tables(out: Path, fmt: str, rows: Sequence[dict]) -> None:

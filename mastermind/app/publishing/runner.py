@@ -103,6 +103,7 @@ class Runner:
         self.capped = row_time_limit is not None or self.deadline.seconds is not None
         self.worker = TimedWorker() if self.capped else None
         self._row = Deadline(None)
+        self.trees: dict[str, bytes] = {}  # each game's last tree, gzipped (see _write_tree)
 
     def close(self) -> None:
         if self.worker is not None:
@@ -310,10 +311,13 @@ class Runner:
         return row
 
     def _write_tree(self, trees: Path | None, game: str, text: str) -> dict | None:
+        """The row's tree entry; the tree is written into ``trees`` when given, and kept in
+        :attr:`trees` for a caller that writes it once it knows the row is kept."""
         data = gzip.compress(text.encode("utf-8"), mtime=0)
         info = {"file": f"trees/{game}.json.gz", "bytes": len(data)}
         if len(data) > TREE_LIMIT:
             return {**info, "file": None, "skipped": f"{len(data)} bytes gzipped, above {TREE_LIMIT}"}
+        self.trees[game] = data
         if trees is not None:
             trees.mkdir(parents=True, exist_ok=True)
             write_atomic(trees / f"{game}.json.gz", data)

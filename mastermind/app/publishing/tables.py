@@ -7,12 +7,19 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from mastermind.app.deadline import Deadline
-from mastermind.app.publishing.files import GAME_VALUE_FORMAT, OPTIMAL_FORMAT, STEMS, merge_into, read_rows
+from mastermind.app.publishing.files import (
+    GAME_VALUE_FORMAT,
+    OPTIMAL_FORMAT,
+    STEMS,
+    merge_into,
+    read_rows,
+    supersedes,
+)
 from mastermind.app.publishing.markdown import _value_bounds
 from mastermind.app.publishing.runner import Runner
 from mastermind.app.publishing.scope import FRONTIER, GAME_VALUE_SCOPE, OPTIMAL_SCOPE, game_id, scope_rules
 from mastermind.core.errors import MastermindError
-from mastermind.core.fileio import check_writable
+from mastermind.core.fileio import check_writable, write_atomic
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable
 
 TABLES = ("optimal", "game-values")
@@ -85,7 +92,15 @@ def run_tables(
                     raise TablesStopped(done, f"{game_id(rules)} ({table})", "time limit")
                 if table == "optimal":
                     working = f"{game_id(rules)} (optimal)"
-                    row = runner.optimal_row(rules, out / "trees")
+                    row = runner.optimal_row(rules, None)
+                    # the tree goes in only with its row: an open row's best strategy must
+                    # not replace the tree of a proven row the file keeps
+                    stem = STEMS[OPTIMAL_FORMAT]
+                    earlier = {r["game"]: r for r in read_rows(out / f"{stem}.json", OPTIMAL_FORMAT)}
+                    tree = row.get("tree") or {}
+                    if tree.get("file") and supersedes(row, earlier.get(row["game"])):
+                        (out / "trees").mkdir(parents=True, exist_ok=True)
+                        write_atomic(out / tree["file"], runner.trees[row["game"]])
                     kept = merge_into(out, OPTIMAL_FORMAT, [row])
                     report(_optimal_line(row) + _kept_note(row, kept))
                 else:
