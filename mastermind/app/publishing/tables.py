@@ -97,10 +97,10 @@ def run_tables(
                     # not replace the tree of a proven row the file keeps
                     stem = STEMS[OPTIMAL_FORMAT]
                     earlier = {r["game"]: r for r in read_rows(out / f"{stem}.json", OPTIMAL_FORMAT)}
-                    tree = row.get("tree") or {}
-                    if tree.get("file") and supersedes(row, earlier.get(row["game"])):
+                    tree, data = row.get("tree") or {}, runner.trees.pop(row["game"], None)
+                    if tree.get("file") and data is not None and supersedes(row, earlier.get(row["game"])):
                         (out / "trees").mkdir(parents=True, exist_ok=True)
-                        write_atomic(out / tree["file"], runner.trees[row["game"]])
+                        write_atomic(out / tree["file"], data)
                     kept = merge_into(out, OPTIMAL_FORMAT, [row])
                     report(_optimal_line(row) + _kept_note(row, kept))
                 else:
