@@ -188,7 +188,7 @@ class Runner:
         game = game_id(rules)
         row = self._new_row(rules, "optimal")
         search = None
-        firsts_complete = True
+        only = False  # the game has only one first guess up to symmetry
         options = (game, "total", self.jobs, self.solve_options, self.memory_limit)
         total = None if game in self.frontier else self._run(optimal_part, options)
         if total is None:  # a frontier game, or every first guess did not finish within the row's time
@@ -199,7 +199,6 @@ class Runner:
             # one run proves the optimum, not every first guess reaching it, unless the game
             # has only one first guess up to symmetry (every game without repeated colours)
             only = len(canonical_first_guesses(rules)) == 1
-            firsts_complete = only
             total = {
                 "total": search["total_upper_bound"],
                 "worst": search["worst_upper_bound"],
@@ -253,7 +252,7 @@ class Runner:
             tie_broken=tie_broken,
             histogram=total["histogram"],
             best_first_guesses=total["best_first_guesses"],
-            first_guesses_complete=firsts_complete,
+            first_guesses_complete=search is None or only,
             by_first_guess=total["by_first_guess"],
             optimal_worst=None if worst is None else worst["worst"],
             worst_total=None if worst is None else worst["total"],
@@ -317,8 +316,9 @@ class Runner:
         info = {"file": f"trees/{game}.json.gz", "bytes": len(data)}
         if len(data) > TREE_LIMIT:
             return {**info, "file": None, "skipped": f"{len(data)} bytes gzipped, above {TREE_LIMIT}"}
-        self.trees[game] = data
-        if trees is not None:
+        if trees is None:
+            self.trees[game] = data
+        else:
             trees.mkdir(parents=True, exist_ok=True)
             write_atomic(trees / f"{game}.json.gz", data)
         return info

@@ -12,8 +12,10 @@ from mastermind.app.publishing.files import (
     OPTIMAL_FORMAT,
     STEMS,
     merge_into,
+    merge_rows,
     read_rows,
     supersedes,
+    write_tables,
 )
 from mastermind.app.publishing.markdown import _value_bounds
 from mastermind.app.publishing.runner import Runner
@@ -95,13 +97,14 @@ def run_tables(
                     row = runner.optimal_row(rules, None)
                     # the tree goes in only with its row: an open row's best strategy must
                     # not replace the tree of a proven row the file keeps
-                    stem = STEMS[OPTIMAL_FORMAT]
-                    earlier = {r["game"]: r for r in read_rows(out / f"{stem}.json", OPTIMAL_FORMAT)}
+                    earlier = read_rows(out / f"{STEMS[OPTIMAL_FORMAT]}.json", OPTIMAL_FORMAT)
+                    old = next((r for r in earlier if r["game"] == row["game"]), None)
                     tree, data = row.get("tree") or {}, runner.trees.pop(row["game"], None)
-                    if tree.get("file") and data is not None and supersedes(row, earlier.get(row["game"])):
+                    if tree.get("file") and data is not None and supersedes(row, old):
                         (out / "trees").mkdir(parents=True, exist_ok=True)
                         write_atomic(out / tree["file"], data)
-                    kept = merge_into(out, OPTIMAL_FORMAT, [row])
+                    kept = merge_rows(earlier, [row])
+                    write_tables(out, OPTIMAL_FORMAT, kept)
                     report(_optimal_line(row) + _kept_note(row, kept))
                 else:
                     working = f"{game_id(rules)} (game value)"

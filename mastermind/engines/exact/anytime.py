@@ -186,6 +186,7 @@ class RoundPlan:
 
     target: float
     asks: list[tuple[ClassBound, float]]
+    guesses: list[GuessBound] = field(default_factory=list)  # the first guesses asked
 
 
 Ask = tuple[ClassBound, float, "GuessBound | None"]
@@ -205,12 +206,9 @@ def inner_asks(c: ClassBound, budget: float, eldest: int | None = None) -> list[
     for a share at a time, every guess of a big class is searched again each round."""
     assert c.inner is not None
     known = [g.lower for g in c.inner if g.exact]
-    if eldest is not None:
-        if not known:
-            first = sorted(c.inner, key=lambda g: g.lower)[:eldest]
-            return [(c, INF, g) for g in first]
-        budget = min(known)
-    budget = min([budget, *known])
+    if eldest is not None and not known:
+        return [(c, INF, g) for g in sorted(c.inner, key=lambda g: g.lower)[:eldest]]
+    budget = min(known) if eldest is not None else min([budget, *known])
     return [(c, budget, g) for g in c.inner if g.lower < budget and not g.exact]
 
 
@@ -226,13 +224,15 @@ def plan_round(state: RootState, step: float) -> RoundPlan | None:
         step = min(step, max(1.0, (state.upper - lower) / 4))
     target = state.upper if lower + step >= state.upper else lower + math.ceil(step)
     asks: list[tuple[ClassBound, float]] = []
+    asked = []
     for g in sorted(state.guesses, key=lambda g: g.lower):
         if g.lower >= target or g.exact:
             continue
         asks.extend(shares(target - g.lower, g.classes))
+        asked.append(g)
     if not asks:
         return None
-    return RoundPlan(target, asks)  # (the round sends them once refined: RoundSearch.run)
+    return RoundPlan(target, asks, asked)  # (the round sends them once refined: RoundSearch.run)
 
 
 def next_step(step: float, seconds: float, aim: float = ROUND_SECONDS) -> float:
@@ -374,17 +374,16 @@ class RoundSearch:
     def refine(self, asks: list[tuple[ClassBound, float]], lead: GuessBound | None = None) -> list[Ask]:
         """A round's asks with every class of at least :attr:`split_size` secrets asked
         through its guesses (split when first asked). In a proof (:attr:`eldest`), only the
-        classes of ``lead``, the one first guess asked, are split, their eldest guesses
-        first: the optimal first guess needs its classes' exact costs, the others only a
-        bound, which one unit per class proves with fewer nodes (p4c9: 147 s against 100 s
-        when the classes of the first guess of least bound were split)."""
+        classes of ``lead``, the one first guess asked, are split, and a split class is
+        asked eldest guesses first from then on: the optimal first guess needs its classes'
+        exact costs, the others only a bound, which one unit per class proves with fewer
+        nodes (p4c9: 147 s against 100 s when the classes of the first guess of least bound
+        were split)."""
         leading = set() if lead is None else {id(c) for c in lead.classes}
         out: list[Ask] = []
         for c, budget in asks:
-            eldest = self.eldest if id(c) in leading else None
-            wanted = self.eldest is None or eldest is not None
             if (
-                wanted
+                (self.eldest is None or id(c) in leading)
                 and c.inner is None
                 and not c.whole
                 and self.split_size is not None
@@ -393,7 +392,7 @@ class RoundSearch:
                 self.split(c)
             if c.exact or c.lower >= budget:
                 continue
-            out.extend([(c, budget, None)] if c.inner is None else inner_asks(c, budget, eldest))
+            out.extend([(c, budget, None)] if c.inner is None else inner_asks(c, budget, self.eldest))
         return out
 
     def _class_floor(self, c: ClassBound, r: int) -> float:
@@ -453,8 +452,7 @@ class RoundSearch:
                     before = (state.derived, state.upper)
                     # (a proof splits the classes of a first guess once it is the only one
                     # asked: until then its classes may not need their exact costs)
-                    asked = [g for g in state.guesses if g.lower < plan.target and not g.exact]
-                    asks = self.refine(plan.asks, asked[0] if len(asked) == 1 else None)
+                    asks = self.refine(plan.asks, plan.guesses[0] if len(plan.guesses) == 1 else None)
                     if not asks:  # the classes split met their asks on their own
                         state.offer_exact()
                         if state.derived > before[0] or state.upper < before[1]:
