@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
@@ -56,9 +57,61 @@ def solve(
     tuning = Tuning() if tuning is None else tuning
     solver = ExactSolver(table, problem)
     with (CancelToken() if cancel is None else cancel).child(limits.time_limit) as token:
-        if problem.plain and execution.wants_units(limits):
-            return _solve_units(solver, limits, execution, tuning, token, progress)
+        if execution.wants_units(limits):
+            if problem.plain:
+                return _solve_units(solver, limits, execution, tuning, token, progress)
+            if problem.objective == "worst" and not problem.tie_break and problem.first_guess is None:
+                return _solve_worst_units(solver, limits, execution, tuning, token, progress)
         return solver.run(token, progress)
+
+
+def _solve_worst_units(
+    solver: ExactSolver,
+    limits: Limits,
+    execution: Execution,
+    tuning: Tuning,
+    cancel: CancelToken,
+    progress: Progress | None,
+) -> Result[SearchDetails]:
+    """The worst-case optimum with work units: the least depth in this thread (by the search
+    that only asks whether a strategy exists, quick beside the total's), then the best total
+    within that depth as the plain total's work units. Stopped in between, the result keeps
+    the depth proven and a strategy of that depth."""
+    start = time.perf_counter()
+    problem = solver.problem
+    limit = UNLIMITED if problem.max_guesses is None else problem.max_guesses
+    # (alone in this process until it ends: the memory of one search)
+    budget = MemoryBudget.of(solver.table, limits.memory, 1)
+    least = solver.least_depth(cancel, limit=limit, progress=progress, memory=budget.search_bytes)
+    depth, shallow = least.depth, least.tree
+    if shallow is None:
+        if cancel.cancelled:
+            return solver.result(
+                None, counters=least.counters, start=start, stopped=cancel.reason, worst_lower_bound=depth
+            )
+        return solver.result(None, counters=least.counters, start=start)  # none within max_guesses
+    capped = ExactSolver(solver.table, replace(problem, objective="total", max_guesses=depth))
+    result = _solve_units(capped, limits, execution, tuning, cancel, progress)
+    if result.tree is None:  # stopped before a strategy of the least depth was costed
+        return solver.result(
+            shallow,
+            counters=least.counters + result.counters,
+            start=start,
+            stopped=result.stopped or "interrupted",
+            worst_lower_bound=depth,
+        )
+    assert result.details is not None
+    return replace(
+        result,
+        objective="worst",
+        seconds=time.perf_counter() - start,
+        counters=least.counters + result.counters,
+        details=replace(
+            result.details,
+            max_guesses=problem.max_guesses,
+            worst_lower_bound=None if result.proven else depth,
+        ),
+    )
 
 
 def _solve_units(

@@ -1,0 +1,122 @@
+"""The least depth (the optimal worst case) by the search where guesses cost nothing, against
+the plain exhaustive minimax, and what a worst-case search stopped after it answers."""
+
+import pytest
+
+from mastermind.core.cancel import CancelToken
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.tree import StrategyTree
+from mastermind.engines.exact import Execution, Problem, solve
+from mastermind.engines.exact.solver import ExactSolver
+from mastermind.engines.result import Status
+
+from .reference import reference_solve, reference_worst
+
+GAMES = ["p2c2", "p2c4", "p3c2", "p3c3", "p2c5n", "p3c4n", "p4c4n", "p2c6", "p3c4"]
+
+
+def _first_guess_depth(table: CodeTable, guess: int, pool: str) -> int:
+    """One guess plus the worst of its classes, by the exhaustive minimax."""
+    scores, win = table.scores, table.rules.win_index
+    classes: dict[int, list[int]] = {}
+    cands = range(table.n)
+    for s in cands:
+        if scores[guess, s] != win:
+            classes.setdefault(int(scores[guess, s]), []).append(s)
+    return 1 + max((reference_worst(table, part, pool=pool) for part in classes.values()), default=0)
+
+
+def _replayed_worst(table: CodeTable, root, pool: str) -> int:
+    """The worst case of a strategy played against every secret (a consistent strategy
+    only guesses codes still possible)."""
+    stats = StrategyTree(table.rules, root).stats(table)
+    assert stats.secrets == table.n
+    if pool == "consistent":
+        _assert_consistent(table, root, list(range(table.n)))
+    return stats.worst
+
+
+def _assert_consistent(table: CodeTable, node, cands: list[int]) -> None:
+    assert node.guess in cands
+    for answer, child in node.children.items():
+        _assert_consistent(table, child, [s for s in cands if table.scores[node.guess, s] == answer])
+
+
+@pytest.mark.parametrize("pool", ["all", "consistent"])
+@pytest.mark.parametrize("text", GAMES)
+def test_least_depth_is_the_exhaustive_minimax(text, pool):
+    table = CodeTable(Rules.parse(text))
+    solver = ExactSolver(table, Problem(pool=pool))
+    least = solver.least_depth(CancelToken())
+    depth, tree = least.depth, least.tree
+    assert depth == reference_worst(table, range(table.n), pool=pool)
+    assert tree is not None and _replayed_worst(table, tree, pool) == depth
+    # with each first guess fixed, and under a cap one below (no strategy: the next depth)
+    for guess in solver.first_guesses():
+        d = _first_guess_depth(table, guess, pool)
+        least = solver.fork().least_depth(CancelToken(), only=[guess])
+        depth, tree = least.depth, least.tree
+        assert depth == d and tree is not None and tree.guess == guess
+        assert _replayed_worst(table, tree, pool) == d
+        capped = solver.fork().least_depth(CancelToken(), only=[guess], limit=d - 1)
+        assert (capped.depth, capped.tree) == (d, None)
+
+
+class _StopAt:
+    """A progress that cancels ``token`` at the ``n``-th step (a depth tried)."""
+
+    def __init__(self, token: CancelToken, n: int) -> None:
+        self.token, self.n = token, n
+
+    def start(self, total, description=""):
+        pass
+
+    def advance(self, n=1):
+        self.n -= n
+        if self.n == 0:
+            self.token.cancel()
+
+
+@pytest.mark.parametrize("text", ["p3c3", "p4c4n", "p2c6"])
+def test_a_worst_case_search_stopped_after_its_depth_keeps_the_depth_proven_with_a_strategy(text):
+    table = CodeTable(Rules.parse(text))
+    solver = ExactSolver(table, Problem(objective="worst"))
+    best = reference_worst(table, range(table.n))
+    levels = solver.search()._levels_needed(table.n)
+    token = CancelToken()
+    # stopped once the depth is found: before the best total within it is searched
+    result = solver.run(token, _StopAt(token, best - levels + 1))
+    assert result.status is Status.FEASIBLE
+    assert result.details.worst_lower_bound == best == result.worst
+    assert result.tree.stats(table).worst == best
+    # stopped one depth earlier: only the depths refuted are proven, and no strategy
+    if best > levels:
+        token = CancelToken()
+        early = ExactSolver(table, Problem(objective="worst")).run(token, _StopAt(token, best - levels))
+        assert early.status is Status.UNKNOWN
+        assert early.details.worst_lower_bound == best and early.tree is None
+
+
+@pytest.mark.parametrize("kw", [{}, {"pool": "consistent"}, {"max_guesses": 5}])
+@pytest.mark.parametrize("text", ["p3c3", "p2c5n", "p4c4n", "p2c6"])
+def test_the_worst_case_as_work_units_is_the_exhaustive_optimum(text, kw):
+    table = CodeTable(Rules.parse(text))
+    problem = Problem(objective="worst", **kw)
+    value, _ = reference_solve(table, objective="worst", **kw)
+    for execution in (Execution(units=True), Execution(jobs=2)):
+        result = solve(table, problem, execution=execution)
+        assert result.status is Status.OPTIMAL and result.objective == "worst"
+        assert (result.total, result.worst) == (value, reference_worst(table, range(table.n), **kw_pool(kw)))
+        stats = result.tree.stats(table)
+        assert (stats.total, stats.worst) == (result.total, result.worst)
+        assert result.details.max_guesses == kw.get("max_guesses")
+
+
+def kw_pool(kw: dict) -> dict:
+    return {"pool": kw["pool"]} if "pool" in kw else {}
+
+
+def test_the_worst_case_as_work_units_under_a_cap_below_it_has_no_strategy():
+    table = CodeTable(Rules.parse("p3c3"))
+    result = solve(table, Problem(objective="worst", max_guesses=3), execution=Execution(units=True))
+    assert result.status is Status.NO_STRATEGY
