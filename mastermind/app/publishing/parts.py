@@ -13,13 +13,21 @@ from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 
 
 def optimal_part(
-    game: str, part: str, jobs: int, solve_options: dict, memory_limit: int = DEFAULT_MEMORY_LIMIT
+    game: str,
+    part: str,
+    jobs: int,
+    solve_options: dict,
+    memory_limit: int = DEFAULT_MEMORY_LIMIT,
+    time_limit: float | None = None,
 ) -> dict:
     """One piece of an optimal row: ``total`` (optimum after every canonical first guess),
     ``tie`` (an optimal tree with the smallest worst case, then fewest secrets at it) or
-    ``worst`` (optimal worst case and the best total within it)."""
+    ``worst`` (optimal worst case and the best total within it). ``worst`` stops after
+    ``time_limit`` seconds: its optimal worst case, if proven by then, comes without the
+    total (``total`` None)."""
     from mastermind.core.formats import write_tree
-    from mastermind.engines.exact import Execution, Problem, solve, solve_by_first_guess
+    from mastermind.engines.exact import Execution, Limits, Problem, solve, solve_by_first_guess
+    from mastermind.engines.result import Status
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
@@ -50,12 +58,62 @@ def optimal_part(
     if part == "tie":
         r = solve(table, Problem(objective="total", tie_break=True, **solve_options), execution=execution)
     else:
-        r = solve(table, Problem(objective="worst", **solve_options), execution=execution)
+        r = solve(
+            table,
+            Problem(objective="worst", **solve_options),
+            execution=execution,
+            limits=Limits(time_limit=time_limit),
+        )
+        if r.status is not Status.OPTIMAL:  # stopped: the worst case alone, once proven
+            depth = r.details.worst_lower_bound if r.details is not None else None
+            return {
+                "total": None,
+                "worst": depth if r.tree is not None and r.worst == depth else None,
+                "seconds": time.perf_counter() - start,
+                "cpu_seconds": time.process_time() - cpu,
+            }
     return {
         "total": int(r.total),
         "worst": int(r.worst),
         "histogram": r.histogram,
         "tree": write_tree(r.tree, "json", r.stats),
+        "seconds": time.perf_counter() - start,
+        "cpu_seconds": time.process_time() - cpu,
+    }
+
+
+def first_guesses_part(
+    game: str,
+    jobs: int,
+    known: str,
+    time_limit: float | None,
+    memory_limit: int = DEFAULT_MEMORY_LIMIT,
+) -> dict:
+    """The exact total and worst case of every canonical first guess but ``known`` (the one
+    a proof already costed), stopped after ``time_limit`` seconds: ``by_first_guess`` holds
+    those finished, ``complete`` says whether that is all of them."""
+    from mastermind.engines.exact import Execution, Limits, Problem, solve_by_first_guess
+    from mastermind.engines.exact.solver import ExactSolver
+
+    rules = Rules.parse(game)
+    start, cpu = time.perf_counter(), time.process_time()
+    table = CodeTable(rules, memory_limit=memory_limit)
+    skip = rules.parse_code(known)
+    others = [g for g in ExactSolver(table).first_guesses() if g != skip]
+    results = solve_by_first_guess(
+        table,
+        Problem(),
+        first_guesses=others,
+        limits=Limits(time_limit=time_limit),
+        execution=Execution(jobs=jobs),
+    )
+    done = [r for r in results if r.proven]
+    return {
+        "by_first_guess": [
+            {"first_guess": rules.code_text(r.first_guess), "total": int(r.total), "worst": int(r.worst)}
+            for r in done
+        ],
+        "complete": len(done) == len(others),
         "seconds": time.perf_counter() - start,
         "cpu_seconds": time.process_time() - cpu,
     }

@@ -16,7 +16,13 @@ from pathlib import Path
 
 from mastermind.app.deadline import FOREVER, Deadline
 from mastermind.app.publishing.literature import literature
-from mastermind.app.publishing.parts import bounds_part, frontier_part, game_value_part, optimal_part
+from mastermind.app.publishing.parts import (
+    bounds_part,
+    first_guesses_part,
+    frontier_part,
+    game_value_part,
+    optimal_part,
+)
 from mastermind.app.publishing.scope import FRONTIER, game_id
 from mastermind.app.version import version_string
 from mastermind.core.fileio import write_atomic
@@ -219,11 +225,23 @@ class Runner:
             }
         seconds, cpu = total["seconds"], total["cpu_seconds"]
         tree_text, tie_broken = total.pop("tree"), False
+        complete = search is None or only
         # the optimal worst case before the tie-break: it is a column, the tie-break a refinement
-        worst = self._run(optimal_part, (game, "worst", self.jobs, self.solve_options, self.memory_limit))
+        # (stopped at the row's time, it still gives the optimal worst case once that is proven)
+        worst = self._run(
+            optimal_part,
+            (game, "worst", self.jobs, self.solve_options, self.memory_limit, self._left()),
+            grace=FRONTIER_GRACE,
+        )
         if worst is not None:
             seconds += worst["seconds"]
             cpu += worst["cpu_seconds"]
+        if not complete:  # every other first guess costed, as far as the row's time allows
+            firsts = self._first_guesses(game, total)
+            if firsts is not None:
+                seconds += firsts["seconds"]
+                cpu += firsts["cpu_seconds"]
+                complete = firsts["complete"]
         if worst is not None and worst["total"] == total["total"]:
             # the worst-case optimum is total-optimal too: no total-optimal strategy has a
             # smaller worst case, so it serves as the tie-broken tree (fewest secrets at the
@@ -252,7 +270,7 @@ class Runner:
             tie_broken=tie_broken,
             histogram=total["histogram"],
             best_first_guesses=total["best_first_guesses"],
-            first_guesses_complete=search is None or only,
+            first_guesses_complete=complete,
             by_first_guess=total["by_first_guess"],
             optimal_worst=None if worst is None else worst["worst"],
             worst_total=None if worst is None else worst["total"],
@@ -261,11 +279,34 @@ class Runner:
             # a checkpointed search's wall seconds over all its runs (None: earlier runs untimed)
             **({} if search is None else {"search_seconds": search.get("checkpoint_seconds")}),
             # parts past the row's time (their time is not in seconds): the worst-case search, the tie-break
-            unfinished=[name for name, part in (("worst", worst), ("tie", tie)) if part is None],
+            unfinished=_unfinished(worst, tie),
         )
         row["tree"] = self._write_tree(trees, game, tree_text)
         row.update(literature(row))
         return row
+
+    def _first_guesses(self, game: str, total: dict) -> dict | None:
+        """The exact cost of every first guess of a game a checkpointed search proved,
+        beside the one the proof costed; once all are known, ``total``'s first guesses
+        are complete (None: past the row's time)."""
+        [proven] = total["best_first_guesses"]
+        firsts = self._run(
+            first_guesses_part,
+            (game, self.jobs, proven, self._left(), self.memory_limit),
+            grace=FRONTIER_GRACE,
+        )
+        if firsts is None or not firsts["complete"]:
+            return firsts
+        rules = Rules.parse(game)
+        best = total["total"]
+        by = [{"first_guess": proven, "total": best, "worst": total["worst"]}, *firsts["by_first_guess"]]
+        by.sort(key=lambda f: rules.parse_code(f["first_guess"]))
+        cheaper = [f for f in by if f["total"] < best]
+        if cheaper:
+            raise AssertionError(f"{game}: first guess {cheaper[0]} below the proven optimum {best}")
+        total["by_first_guess"] = by
+        total["best_first_guesses"] = [f["first_guess"] for f in by if f["total"] == best]
+        return firsts
 
     def _open_row(
         self, row: dict, rules: Rules, search: dict | None = None, trees: Path | None = None
@@ -417,3 +458,17 @@ def _unreduced(value: Fraction, maker: list[dict]) -> str:
         support = sum(m["codes"] for m in maker if m["per_code_fraction"] != "0")
         return f"{value * support}/{support}" if (value * support).denominator == 1 else _fraction(value)
     return _fraction(value)
+
+
+def _unfinished(worst: dict | None, tie: dict | None) -> list[str]:
+    """The parts of a proven row past its time: the optimal worst case, the best total
+    within it (a worst-case search stopped after proving the depth has only the depth),
+    the tie-break."""
+    out = []
+    if worst is None or worst["worst"] is None:
+        out.append("worst")
+    if worst is None or worst["total"] is None:
+        out.append("worst_total")
+    if tie is None:
+        out.append("tie")
+    return out
