@@ -576,9 +576,15 @@ def test_the_worst_part_on_work_units_agrees_with_the_search_in_this_thread():
     from mastermind.app.publishing.parts import optimal_part
     from mastermind.engines.exact import Problem, solve
 
-    here = solve(CodeTable(Rules.parse("p3c4")), Problem(objective="worst"))
-    part = optimal_part("p3c4", "worst", 2, {}, 1 << 30, time_limit=600.0)
-    assert (part["worst"], part["total"]) == (here.worst, here.total)
+    for game in ("p3c4", "p4c4n"):
+        here = solve(CodeTable(Rules.parse(game)), Problem(objective="worst"))
+        part = optimal_part(game, "worst", 2, {}, 1 << 30, time_limit=600.0)
+        assert (part["worst"], part["total"]) == (here.worst, here.total)
+        # the depth alone, then the best total within that depth (how a row asks for them)
+        depth = optimal_part(game, "depth", 1, {}, 1 << 30, time_limit=600.0)
+        assert depth["worst"] == here.worst
+        within = optimal_part(game, "worst", 2, {}, 1 << 30, 600.0, depth["worst"])
+        assert (within["worst"], within["total"]) == (here.worst, here.total)
 
 
 def test_a_row_names_what_its_worst_case_part_did_not_reach():

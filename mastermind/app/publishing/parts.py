@@ -19,20 +19,29 @@ def optimal_part(
     solve_options: dict,
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
     time_limit: float | None = None,
+    depth: int | None = None,
 ) -> dict:
     """One piece of an optimal row: ``total`` (optimum after every canonical first guess),
-    ``tie`` (an optimal tree with the smallest worst case, then fewest secrets at it) or
-    ``worst`` (optimal worst case and the best total within it). ``worst`` stops after
-    ``time_limit`` seconds: its optimal worst case, if proven by then, comes without the
-    total (``total`` None)."""
+    ``tie`` (an optimal tree with the smallest worst case, then fewest secrets at it),
+    ``depth`` (the optimal worst case alone: ``worst``, None if stopped first) or ``worst``
+    (the optimal worst case and the best total within it; given ``depth``, the optimal worst
+    case already found, only that total). ``depth`` and ``worst`` stop after ``time_limit``
+    seconds; ``worst`` stopped keeps its worst case, once proven, with ``total`` None."""
+    from mastermind.core.cancel import CancelToken
     from mastermind.core.formats import write_tree
     from mastermind.engines.exact import Execution, Limits, Problem, solve, solve_by_first_guess
+    from mastermind.engines.exact.memory import MemoryBudget
+    from mastermind.engines.exact.solver import ExactSolver
     from mastermind.engines.result import Status
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules, memory_limit=memory_limit)
     execution = Execution(jobs=jobs)
+
+    def timed(data: dict) -> dict:
+        return {**data, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
+
     if part == "total":
         results = solve_by_first_guess(
             table, Problem(objective="total", **solve_options), execution=execution
@@ -43,43 +52,46 @@ def optimal_part(
             for r in results
         ]
         chosen = next(r for r in results if r.total == best)
-        return {
-            "total": int(best),
-            "worst": int(chosen.worst),
-            "histogram": chosen.histogram,
-            "best_first_guesses": [f["first_guess"] for f in firsts if f["total"] == best],
-            "by_first_guess": firsts,
-            "tree": write_tree(chosen.tree, "json", chosen.stats),
-            "seconds": time.perf_counter() - start,
-            "cpu_seconds": time.process_time() - cpu,
-        }
+        return timed(
+            {
+                "total": int(best),
+                "worst": int(chosen.worst),
+                "histogram": chosen.histogram,
+                "best_first_guesses": [f["first_guess"] for f in firsts if f["total"] == best],
+                "by_first_guess": firsts,
+                "tree": write_tree(chosen.tree, "json", chosen.stats),
+            }
+        )
+    if part == "depth":
+        solver = ExactSolver(table, Problem(**solve_options))
+        memory = MemoryBudget.of(table, memory_limit, 1).search_bytes
+        with CancelToken().child(time_limit) as token:
+            least = solver.least_depth(token, memory=memory)
+        return timed({"worst": least.depth if least.tree is not None else None})
     if part not in ("tie", "worst"):
         raise MastermindError(f"unknown part {part!r}")
     if part == "tie":
         r = solve(table, Problem(objective="total", tie_break=True, **solve_options), execution=execution)
     else:
-        r = solve(
-            table,
-            Problem(objective="worst", **solve_options),
-            execution=execution,
-            limits=Limits(time_limit=time_limit),
+        problem = (
+            Problem(objective="worst", **solve_options)
+            if depth is None
+            else Problem(objective="total", max_guesses=depth, **solve_options)
         )
+        r = solve(table, problem, execution=execution, limits=Limits(time_limit=time_limit))
         if r.status is not Status.OPTIMAL:  # stopped: the worst case alone, once proven
-            depth = r.details.worst_lower_bound if r.details is not None else None
-            return {
-                "total": None,
-                "worst": depth if r.tree is not None and r.worst == depth else None,
-                "seconds": time.perf_counter() - start,
-                "cpu_seconds": time.process_time() - cpu,
-            }
-    return {
-        "total": int(r.total),
-        "worst": int(r.worst),
-        "histogram": r.histogram,
-        "tree": write_tree(r.tree, "json", r.stats),
-        "seconds": time.perf_counter() - start,
-        "cpu_seconds": time.process_time() - cpu,
-    }
+            if depth is None:
+                low = r.details.worst_lower_bound if r.details is not None else None
+                depth = low if r.tree is not None and r.worst == low else None
+            return timed({"total": None, "worst": depth})
+    return timed(
+        {
+            "total": int(r.total),
+            "worst": int(r.worst),
+            "histogram": r.histogram,
+            "tree": write_tree(r.tree, "json", r.stats),
+        }
+    )
 
 
 def first_guesses_part(

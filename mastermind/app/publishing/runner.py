@@ -227,12 +227,7 @@ class Runner:
         tree_text, tie_broken = total.pop("tree"), False
         complete = search is None or only
         # the optimal worst case before the tie-break: it is a column, the tie-break a refinement
-        # (stopped at the row's time, it still gives the optimal worst case once that is proven)
-        worst = self._run(
-            optimal_part,
-            (game, "worst", self.jobs, self.solve_options, self.memory_limit, self._left()),
-            grace=FRONTIER_GRACE,
-        )
+        worst = self._worst(game, total, tree_text)
         if worst is not None:
             seconds += worst["seconds"]
             cpu += worst["cpu_seconds"]
@@ -284,6 +279,30 @@ class Runner:
         row["tree"] = self._write_tree(trees, game, tree_text)
         row.update(literature(row))
         return row
+
+    def _worst(self, game: str, total: dict, tree_text: str) -> dict | None:
+        """The optimal worst case and the best total within it, as far as the row's time
+        allows: the depth first (the search that only asks whether a strategy exists);
+        when the optimal tree already stays within it, the best total within that depth is
+        the optimum and that tree is the answer; else the total's search capped at the
+        depth (stopped: the depth alone, ``total`` None). None: not even the depth."""
+        args = (game, "depth", self.jobs, self.solve_options, self.memory_limit, self._left())
+        depth = self._run(optimal_part, args, grace=FRONTIER_GRACE)
+        if depth is None or depth["worst"] is None:
+            return None
+        d = depth["worst"]
+        if d == total["worst"]:
+            worst = {"worst": d, "total": total["total"], "histogram": total["histogram"], "tree": tree_text}
+        else:
+            args = (game, "worst", self.jobs, self.solve_options, self.memory_limit, self._left(), d)
+            worst = self._run(optimal_part, args, grace=FRONTIER_GRACE) or {"worst": d, "total": None}
+            if worst["worst"] != d:
+                raise AssertionError(f"{game}: the best total within {d} guesses needs {worst['worst']}")
+        return {
+            **worst,
+            "seconds": depth["seconds"] + worst.get("seconds", 0.0),
+            "cpu_seconds": depth["cpu_seconds"] + worst.get("cpu_seconds", 0.0),
+        }
 
     def _first_guesses(self, game: str, total: dict) -> dict | None:
         """The exact cost of every first guess of a game a checkpointed search proved,

@@ -80,6 +80,8 @@ def _solve_worst_units(
     start = time.perf_counter()
     problem = solver.problem
     limit = UNLIMITED if problem.max_guesses is None else problem.max_guesses
+    if progress is not None:
+        progress.start(None, "optimal: worst cases tried")
     # (alone in this process until it ends: the memory of one search)
     budget = MemoryBudget.of(solver.table, limits.memory, 1)
     least = solver.least_depth(cancel, limit=limit, progress=progress, memory=budget.search_bytes)
