@@ -146,6 +146,16 @@ def test_heuristics_report_the_strategies_finished():
 
 
 @pytest.mark.integration
+def test_the_optimal_worst_case_reports_the_depths_refuted():
+    # Ctrl-C once 5 guesses are refuted on p5c8n: refuting 6 takes minutes
+    args = ["optimal", "-r", "p5c8n", "-j", "1", "--objective", "worst", "--json", "--no-cache"]
+    out, err, _ = interrupted(args, at=progress(1, "worst cases tried"))
+    data = json.loads(out)
+    assert data["proven"] is False and data["total"] is None and data["best_found"] is None
+    assert data["worst_lower_bound"] == 6
+
+
+@pytest.mark.integration
 def test_compare_reports_the_strategies_finished():
     # it printed nothing: Ctrl-C once the heuristics played and the bounds are computed, while the
     # exact search of p5c6 (hours) runs on

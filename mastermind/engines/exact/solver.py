@@ -256,6 +256,16 @@ class ExactSolver:
         (5, 5)
         """
         feasible = self.new_search(0, cancel=cancel, memory=memory)
+        # (it stops by itself once cancelled: a Ctrl-C waits for its answer)
+        with cancel.running():
+            depth, tree = self._deepen(feasible, only, limit, progress)
+        return LeastDepth(depth, tree, Counters(feasible.nodes, feasible.memo_hits))
+
+    def _deepen(
+        self, feasible: Search, only: list[int] | None, limit: int, progress: Progress | None
+    ) -> tuple[int, Node | None]:
+        """Each depth from the fewest levels that can hold the candidates, asked of
+        ``feasible`` (see :meth:`least_depth`)."""
         cands = self.cands
         depth = feasible._levels_needed(len(cands))
         tree = None
@@ -274,7 +284,7 @@ class ExactSolver:
             if found:
                 break
             depth += 1
-        return LeastDepth(depth, tree, Counters(feasible.nodes, feasible.memo_hits))
+        return depth, tree
 
     def _tie_break(
         self, search: Search, value: float, limit: int, only: list[int] | None, root_guess: int | None
