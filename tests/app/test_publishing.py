@@ -128,11 +128,19 @@ def test_tables_cover_the_frontier_as_open_rows():
         row = rows.get(game)
         if row is None:
             continue
-        if row["status"] == "proven":  # by the checkpointed search: one first guess, its tree
-            # (complete where the game has only one first guess up to symmetry)
-            only = len(canonical_first_guesses(Rules.parse(game))) == 1
-            assert row["first_guesses_complete"] is only and row["literature"] in ("new", "agrees")
-            assert (row["by_first_guess"] is not None) is only
+        if row["status"] == "proven":  # by the checkpointed search, then every other first guess
+            rules = Rules.parse(game)
+            firsts = {rules.code_text(int(g)) for g in canonical_first_guesses(rules)}
+            assert row["literature"] in ("new", "agrees")
+            if row["first_guesses_complete"]:
+                by = row["by_first_guess"]
+                assert {f["first_guess"] for f in by} == firsts
+                assert min(f["total"] for f in by) == row["total"]
+                assert row["best_first_guesses"] == [f["first_guess"] for f in by if f["total"] == row["total"]]
+            else:  # (one first guess up to symmetry is always complete)
+                assert len(firsts) > 1 and row["by_first_guess"] is None
+            if row["optimal_worst"] is not None:
+                assert row["optimal_worst"] <= row["worst"]
             assert (RESULTS / row["tree"]["file"]).exists()
             continue
         assert row["status"] == "open" and row["literature"] == "open"
@@ -595,3 +603,33 @@ def test_a_row_names_what_its_worst_case_part_did_not_reach():
     assert _unfinished({"worst": 6, "total": None}, None) == ["worst_total", "tie"]
     assert _unfinished({"worst": None, "total": None}, done) == ["worst", "worst_total"]
     assert _unfinished(None, None) == ["worst", "worst_total", "tie"]
+
+
+def test_an_open_row_gives_the_optimal_worst_case_with_a_tree_of_its_own(tmp_path):
+    """p4c6 as a stand-in open game whose best strategy (the optimum, worst case 6) is not
+    the shallowest: the depth search proves 5 and publishes its strategy, which replays."""
+    from mastermind.app.publishing.parts import optimal_part
+    from mastermind.core.formats import verify_text
+
+    rules = Rules.parse("p4c6")
+    best = optimal_part("p4c6", "total", 1, {}, 1 << 30)
+    assert best["worst"] == 6
+    search = {
+        "proven": False,
+        "total_lower_bound": best["total"] - 5,
+        "total_upper_bound": best["total"],
+        "worst_upper_bound": best["worst"],
+        "units": {"run": 1, "reused": 0},
+        "tree": best["tree"],
+        "seconds": 1.0,
+        "cpu_seconds": 1.0,
+    }
+    with Runner(row_time_limit=None, jobs=1) as runner:
+        row = runner._open_row(runner._new_row(rules, "optimal"), rules, search, tmp_path)
+    b = row["bounds"]
+    assert (b["optimal_worst"], b["worst_lower_bound"], b["worst_upper_bound"]) == (5, 5, 5)
+    assert b["worst_upper_source"] == "depth" and b["total_upper_bound"] == 5625
+    assert row["worst_tree"]["file"] == "trees/p4c6.worst.json.gz"
+    replay = verify_text(gzip.decompress((tmp_path / "p4c6.worst.json.gz").read_bytes()).decode(), "json")
+    assert replay.valid and replay.stats.worst == 5 and replay.stats.secrets == 1296
+    assert "| 5 | 5 (depth) |" in render_optimal([row])

@@ -84,7 +84,10 @@ def render_optimal(rows: Sequence[dict]) -> str:
             "stopped search found. A frontier game's checkpoint is kept in `checkpoints/GAME/` where",
             "it is small enough: the command in its JSON entry continues the search from it. The",
             "search's strategy is in `trees/GAME.json.gz` (`mastermind verify` replays it to its",
-            "total). *gap*: (upper - lower) / lower, rounded up.",
+            "total). *gap*: (upper - lower) / lower, rounded up. *worst*: the fewest guesses in",
+            "the worst case; its lower bound counts the depths the depth search refuted, and",
+            "`(depth)` marks a strategy of the least depth that search found",
+            "(`trees/GAME.worst.json.gz`); lower = upper is the optimal worst case.",
             "",
             (
                 "| game | pegs | colours | repetition | codes | total lower | total upper | gap "
@@ -104,7 +107,7 @@ def render_optimal(rows: Sequence[dict]) -> str:
             lines.append(
                 f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} "
                 f"| {lower} | {upper} | {_gap(b)} | {_blank(b.get('worst_lower_bound'))} "
-                f"| {_blank(b.get('worst_upper_bound'))} | {_why_open(r)} | {_seconds(r)} |"
+                f"| {_worst_upper(b)} | {_why_open(r)} | {_seconds(r)} |"
             )
     skipped = [r for r in proven if r.get("tree") and r["tree"].get("skipped")]
     if skipped:
@@ -116,6 +119,11 @@ def render_optimal(rows: Sequence[dict]) -> str:
         ]
     lines += _reproduce(rows)
     return "\n".join(lines) + "\n"
+
+
+def _worst_upper(bounds: dict) -> str:
+    text = _blank(bounds.get("worst_upper_bound"))
+    return f"{text} (depth)" if bounds.get("worst_upper_source") == "depth" else text
 
 
 def _first_guesses(row: dict) -> str:

@@ -205,6 +205,34 @@ def bounds_part(game: str, kind: str, memory_limit: int = DEFAULT_MEMORY_LIMIT) 
     return {**data, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
 
 
+def depth_part(game: str, time_limit: float | None, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> dict:
+    """The optimal worst case of an open game, as far as ``time_limit`` seconds allow: the
+    search that only asks whether a strategy of each depth exists. ``worst_lower_bound``:
+    the least depth not refuted; once a strategy of it is found, ``optimal_worst`` too, with
+    that strategy as ``worst_tree`` (JSON, replayed on every secret before it is given)."""
+    from mastermind.core.cancel import CancelToken
+    from mastermind.core.formats import verify_text, write_tree
+    from mastermind.core.tree import StrategyTree
+    from mastermind.engines.exact.memory import MemoryBudget
+    from mastermind.engines.exact.solver import ExactSolver
+
+    rules = Rules.parse(game)
+    start, cpu = time.perf_counter(), time.process_time()
+    table = CodeTable(rules, memory_limit=memory_limit)
+    memory = MemoryBudget.of(table, memory_limit, 1).search_bytes
+    with CancelToken().child(time_limit) as token:
+        least = ExactSolver(table).least_depth(token, memory=memory)
+    data: dict = {"worst_lower_bound": int(least.depth)}
+    if least.tree is not None:
+        tree = StrategyTree(rules, least.tree, name="least depth")
+        text = write_tree(tree, "json", tree.stats(table))
+        replay = verify_text(text, "json", memory_limit=memory_limit)
+        if not replay.valid or replay.stats is None or replay.stats.worst != least.depth:
+            raise AssertionError(f"{game}: the depth search's tree does not replay to {least.depth}")
+        data.update(optimal_worst=int(least.depth), worst_tree=text)
+    return {**data, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
+
+
 def game_value_part(
     game: str, jobs: int, time_limit: float | None = None, memory_limit: int = DEFAULT_MEMORY_LIMIT
 ) -> dict:

@@ -18,6 +18,7 @@ from mastermind.app.deadline import FOREVER, Deadline
 from mastermind.app.publishing.literature import literature
 from mastermind.app.publishing.parts import (
     bounds_part,
+    depth_part,
     first_guesses_part,
     frontier_part,
     game_value_part,
@@ -34,6 +35,9 @@ GAME_VALUE_GRACE = 60.0  # after the game value's own time limit: its last LP, s
 FRONTIER_GRACE = 300.0  # after a frontier search's own time limit: building and sending its tree
 WARM_UP_SECONDS = 900.0  # a first numba compilation on a busy machine
 MIN_SECONDS = 0.05  # a part given less of the row's time than this is past the time limit
+DEPTH_SECONDS = 600.0
+"""The most an open row gives the search for its optimal worst case (5x6, 6x5 and 6x7n find
+it within 15 s; where it does not finish, the depths refuted still raise the lower bound)."""
 OPEN_HEURISTICS = ("entropy", "expected-size", "most-parts")  # the best total: an open game's upper bound
 
 
@@ -366,21 +370,36 @@ class Runner:
             bounds.update(search_bounds(bounds, search))
             if bounds.get("upper_source") == "search":  # the upper bound is a tree, replayed
                 row["tree"] = self._write_tree(trees, game, search["tree"])
+        # the optimal worst case, as far as its share of the row's time allows
+        left = self._left()
+        share = DEPTH_SECONDS if left is None else min(left, DEPTH_SECONDS)
+        depth = self._run(depth_part, (game, share, self.memory_limit), grace=FRONTIER_GRACE)
+        if depth is not None:
+            seconds += depth["seconds"]
+            cpu += depth["cpu_seconds"]
+            bounds["worst_lower_bound"] = max(bounds.get("worst_lower_bound", 0), depth["worst_lower_bound"])
+            found = depth.get("optimal_worst")
+            if found is not None:
+                bounds["optimal_worst"] = found
+                if found < bounds.get("worst_upper_bound", found + 1):  # a tree of its own, replayed
+                    bounds.update(worst_upper_bound=found, worst_upper_source="depth")
+                    row["worst_tree"] = self._write_tree(trees, f"{game}.worst", depth["worst_tree"])
         row.update(bounds=bounds or None, seconds=round(seconds, 3), cpu_seconds=round(cpu, 3))
         return row
 
-    def _write_tree(self, trees: Path | None, game: str, text: str) -> dict | None:
-        """The row's tree entry; the tree is written into ``trees`` when given, and kept in
-        :attr:`trees` for a caller that writes it once it knows the row is kept."""
+    def _write_tree(self, trees: Path | None, stem: str, text: str) -> dict | None:
+        """The row's entry for the tree ``trees/STEM.json.gz`` (stem: the game, or
+        ``GAME.worst``); the tree is written into ``trees`` when given, and kept in
+        :attr:`trees` under its stem for a caller that writes it once it knows the row is kept."""
         data = gzip.compress(text.encode("utf-8"), mtime=0)
-        info = {"file": f"trees/{game}.json.gz", "bytes": len(data)}
+        info = {"file": f"trees/{stem}.json.gz", "bytes": len(data)}
         if len(data) > TREE_LIMIT:
             return {**info, "file": None, "skipped": f"{len(data)} bytes gzipped, above {TREE_LIMIT}"}
         if trees is None:
-            self.trees[game] = data
+            self.trees[stem] = data
         else:
             trees.mkdir(parents=True, exist_ok=True)
-            write_atomic(trees / f"{game}.json.gz", data)
+            write_atomic(trees / f"{stem}.json.gz", data)
         return info
 
     def game_value_row(self, rules: Rules) -> dict:

@@ -99,10 +99,12 @@ def run_tables(
                     # not replace the tree of a proven row the file keeps
                     earlier = read_rows(out / f"{STEMS[OPTIMAL_FORMAT]}.json", OPTIMAL_FORMAT)
                     old = next((r for r in earlier if r["game"] == row["game"]), None)
-                    tree, data = row.get("tree") or {}, runner.trees.pop(row["game"], None)
-                    if tree.get("file") and data is not None and supersedes(row, old):
-                        (out / "trees").mkdir(parents=True, exist_ok=True)
-                        write_atomic(out / tree["file"], data)
+                    game = row["game"]
+                    for key, stem in (("tree", game), ("worst_tree", f"{game}.worst")):
+                        tree, data = row.get(key) or {}, runner.trees.pop(stem, None)
+                        if tree.get("file") and data is not None and supersedes(row, old):
+                            (out / "trees").mkdir(parents=True, exist_ok=True)
+                            write_atomic(out / tree["file"], data)
                     kept = merge_rows(earlier, [row])
                     write_tables(out, OPTIMAL_FORMAT, kept)
                     report(_optimal_line(row) + _kept_note(row, kept))
