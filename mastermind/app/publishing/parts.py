@@ -78,7 +78,9 @@ def optimal_part(
             if depth is None
             else Problem(objective="total", max_guesses=depth, **solve_options)
         )
-        r = solve(table, problem, execution=execution, limits=Limits(time_limit=time_limit))
+        r = solve(
+            table, problem, execution=execution, limits=Limits(time_limit=time_limit, memory=memory_limit)
+        )
         if r.status is not Status.OPTIMAL:  # stopped: the worst case alone, once proven
             if depth is None:
                 low = r.details.worst_lower_bound if r.details is not None else None
@@ -116,7 +118,7 @@ def first_guesses_part(
         table,
         Problem(),
         first_guesses=others,
-        limits=Limits(time_limit=time_limit),
+        limits=Limits(time_limit=time_limit, memory=memory_limit),
         execution=Execution(jobs=jobs),
     )
     done = [r for r in results if r.proven]

@@ -292,9 +292,11 @@ class Runner:
         depth (stopped: the depth alone, ``total`` None). None: not even the depth."""
         args = (game, "depth", self.jobs, self.solve_options, self.memory_limit, self._left())
         depth = self._run(optimal_part, args, grace=FRONTIER_GRACE)
-        if depth is None or depth["worst"] is None:
+        if depth is None:
             return None
         d = depth["worst"]
+        if d is None:  # stopped at the row's time: its time counts all the same
+            return {**depth, "total": None}
         if d == total["worst"]:
             worst = {"worst": d, "total": total["total"], "histogram": total["histogram"], "tree": tree_text}
         else:

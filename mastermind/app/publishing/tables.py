@@ -102,9 +102,13 @@ def run_tables(
                     game = row["game"]
                     for key, stem in (("tree", game), ("worst_tree", f"{game}.worst")):
                         tree, data = row.get(key) or {}, runner.trees.pop(stem, None)
-                        if tree.get("file") and data is not None and supersedes(row, old):
+                        if not supersedes(row, old):
+                            continue
+                        if tree.get("file") and data is not None:
                             (out / "trees").mkdir(parents=True, exist_ok=True)
                             write_atomic(out / tree["file"], data)
+                        elif key == "worst_tree":  # (no longer the row's: not left behind)
+                            (out / "trees" / f"{stem}.json.gz").unlink(missing_ok=True)
                     kept = merge_rows(earlier, [row])
                     write_tables(out, OPTIMAL_FORMAT, kept)
                     report(_optimal_line(row) + _kept_note(row, kept))

@@ -55,7 +55,8 @@ def solve(
     limits = Limits() if limits is None else limits
     execution = Execution() if execution is None else execution
     tuning = Tuning() if tuning is None else tuning
-    solver = ExactSolver(table, problem)
+    # (the searches in this thread: each within the memory a search of its own gets)
+    solver = ExactSolver(table, problem, memory=MemoryBudget.of(table, limits.memory, 1).search_bytes)
     with (CancelToken() if cancel is None else cancel).child(limits.time_limit) as token:
         if execution.wants_units(limits):
             if problem.plain:
@@ -84,22 +85,26 @@ def _solve_worst_units(
         progress.start(None, "optimal: worst cases tried")
     # (alone in this process until it ends: the memory of one search)
     budget = MemoryBudget.of(solver.table, limits.memory, 1)
-    least = solver.least_depth(cancel, limit=limit, progress=progress, memory=budget.search_bytes)
-    depth, shallow = least.depth, least.tree
-    if shallow is None:
-        if cancel.cancelled:
-            return solver.result(
-                None, counters=least.counters, start=start, stopped=cancel.reason, worst_lower_bound=depth
-            )
-        return solver.result(None, counters=least.counters, start=start)  # none within max_guesses
-    capped = ExactSolver(solver.table, replace(problem, objective="total", max_guesses=depth))
-    result = _solve_units(capped, limits, execution, tuning, cancel, progress)
+    # running from the first search to the units' set-up: a Ctrl-C in between waits for the answer
+    with cancel.running():
+        least = solver.least_depth(cancel, limit=limit, progress=progress, memory=budget.search_bytes)
+        depth, shallow = least.depth, least.tree
+        if shallow is None:
+            if cancel.cancelled:
+                return solver.result(
+                    None, counters=least.counters, start=start, stopped=cancel.reason, worst_lower_bound=depth
+                )
+            return solver.result(None, counters=least.counters, start=start)  # none within max_guesses
+        capped = ExactSolver(solver.table, replace(problem, objective="total", max_guesses=depth))
+        result = _solve_units(capped, limits, execution, tuning, cancel, progress)
+    if result.tree is None and result.stopped is None:
+        raise AssertionError(f"no strategy within {depth} guesses, the least depth found")
     if result.tree is None:  # stopped before a strategy of the least depth was costed
         return solver.result(
             shallow,
             counters=least.counters + result.counters,
             start=start,
-            stopped=result.stopped or "interrupted",
+            stopped=result.stopped,
             worst_lower_bound=depth,
         )
     assert result.details is not None
@@ -278,8 +283,13 @@ def solve_by_first_guess(
         raise MastermindError(
             "the optimum by first guess runs on threads: no backend, scheduler or checkpoint"
         )
+    from mastermind.engines.exact.backends import worker_count
+
     solver = ExactSolver(table, problem)
     firsts = solver.first_guesses() if first_guesses is None else list(first_guesses)
+    threads = 1 if execution.jobs == 1 or len(firsts) <= 1 else worker_count(execution.jobs)
+    # the threads share one process: each one's searches get a share of the memory
+    solver.memory = MemoryBudget.of(table, limits.memory, 1).search_bytes // threads
     for guess in firsts:
         solver.check_first_guess(guess)
     if progress is not None:
@@ -295,8 +305,6 @@ def solve_by_first_guess(
         jobs = execution.jobs
         if jobs is not None and jobs != 1 and len(firsts) > 1:
             from joblib import Parallel, delayed
-
-            from mastermind.engines.exact.backends import worker_count
 
             results = Parallel(n_jobs=worker_count(jobs), backend="threading")(
                 delayed(one)(g, token) for g in firsts

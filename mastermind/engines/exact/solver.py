@@ -48,8 +48,11 @@ class ExactSolver:
     :class:`~mastermind.engines.exact.options.Problem`, checked here (weights, candidates,
     first guess)."""
 
-    def __init__(self, table: CodeTable, problem: Problem | None = None) -> None:
+    def __init__(
+        self, table: CodeTable, problem: Problem | None = None, *, memory: int | None = None
+    ) -> None:
         problem = Problem() if problem is None else problem
+        self.memory = memory  # bytes for the memo of each search it makes (None: the default)
         if table.scores is None:
             raise MastermindError(f"the exact solver needs the full score table of {table.rules}")
         self.table, self.rules, self.problem = table, table.rules, problem
@@ -149,7 +152,7 @@ class ExactSolver:
             consistent=self.pool == "consistent",
             max_set=len(self.cands),
             stop=None if cancel is None else cancel.flag,
-            memory=DEFAULT_MEMO_BYTES if memory is None else memory,
+            memory=memory or self.memory or DEFAULT_MEMO_BYTES,
             memo=memo,
         )
 
