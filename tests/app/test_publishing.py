@@ -136,7 +136,8 @@ def test_tables_cover_the_frontier_as_open_rows():
                 by = row["by_first_guess"]
                 assert {f["first_guess"] for f in by} == firsts
                 assert min(f["total"] for f in by) == row["total"]
-                assert row["best_first_guesses"] == [f["first_guess"] for f in by if f["total"] == row["total"]]
+                best = [f["first_guess"] for f in by if f["total"] == row["total"]]
+                assert row["best_first_guesses"] == best
             else:  # (one first guess up to symmetry is always complete)
                 assert len(firsts) > 1 and row["by_first_guess"] is None
             if row["optimal_worst"] is not None:
