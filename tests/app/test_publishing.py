@@ -550,13 +550,10 @@ def test_the_literature_is_data_with_its_sources():
     assert len(PUBLISHED) == len(data["optimal"])
 
 
-def test_an_open_row_upper_bound_from_the_search_is_its_tree_replayed(tmp_path):
-    """A stopped search's strategy beats the heuristics: the row publishes it as a tree in
-    trees/GAME.json.gz, and `verify` replays that file to the row's upper bound."""
-    from mastermind.app.publishing.parts import optimal_part
-
-    best = optimal_part("p3c4", "total", 1, {}, 1 << 30)  # the optimum is below every heuristic
-    search = {
+def _stopped_search(best: dict) -> dict:
+    """What a frontier search stopped just short of its proof reports: ``best`` (an optimal
+    part's answer) as its strategy, a lower bound 5 below it."""
+    return {
         "proven": False,
         "total_lower_bound": best["total"] - 5,
         "total_upper_bound": best["total"],
@@ -566,6 +563,15 @@ def test_an_open_row_upper_bound_from_the_search_is_its_tree_replayed(tmp_path):
         "seconds": 1.0,
         "cpu_seconds": 1.0,
     }
+
+
+def test_an_open_row_upper_bound_from_the_search_is_its_tree_replayed(tmp_path):
+    """A stopped search's strategy beats the heuristics: the row publishes it as a tree in
+    trees/GAME.json.gz, and `verify` replays that file to the row's upper bound."""
+    from mastermind.app.publishing.parts import optimal_part
+
+    best = optimal_part("p3c4", "total", 1, {}, 1 << 30)  # the optimum is below every heuristic
+    search = _stopped_search(best)
     with Runner(row_time_limit=None, jobs=1) as runner:
         row = runner._open_row(
             runner._new_row(Rules.parse("p3c4"), "optimal"), Rules.parse("p3c4"), search, tmp_path
@@ -636,16 +642,7 @@ def test_an_open_row_gives_the_optimal_worst_case_with_a_tree_of_its_own(tmp_pat
     rules = Rules.parse("p4c6")
     best = optimal_part("p4c6", "total", 1, {}, 1 << 30)
     assert best["worst"] == 6
-    search = {
-        "proven": False,
-        "total_lower_bound": best["total"] - 5,
-        "total_upper_bound": best["total"],
-        "worst_upper_bound": best["worst"],
-        "units": {"run": 1, "reused": 0},
-        "tree": best["tree"],
-        "seconds": 1.0,
-        "cpu_seconds": 1.0,
-    }
+    search = _stopped_search(best)
     with Runner(row_time_limit=None, jobs=1) as runner:
         row = runner._open_row(runner._new_row(rules, "optimal"), rules, search, tmp_path)
     b = row["bounds"]
