@@ -83,11 +83,10 @@ def _solve_worst_units(
     limit = UNLIMITED if problem.max_guesses is None else problem.max_guesses
     if progress is not None:
         progress.start(None, "optimal: worst cases tried")
-    # (alone in this process until it ends: the memory of one search)
-    budget = MemoryBudget.of(solver.table, limits.memory, 1)
     # running from the first search to the units' set-up: a Ctrl-C in between waits for the answer
     with cancel.running():
-        least = solver.least_depth(cancel, limit=limit, progress=progress, memory=budget.search_bytes)
+        # (alone in this process until it ends: the memory of one search, as ``solve`` set it)
+        least = solver.least_depth(cancel, limit=limit, progress=progress)
         depth, shallow = least.depth, least.tree
         if shallow is None:
             if cancel.cancelled:
