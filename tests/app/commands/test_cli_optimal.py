@@ -1,6 +1,7 @@
 """``mastermind optimal`` at the command line."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -171,17 +172,19 @@ def test_out_dash_is_standard_output(capsys):
 
 
 def test_a_stopped_search_for_the_least_worst_case_reports_that_bound(capsys):
-    # it used to report a total lower bound of 0, 0 secrets and an average of 0.0
+    # it used to report a total lower bound of 0, 0 secrets and an average of 0.0. p6c8n:
+    # 5 guesses by counting, refuted at once; 6 takes over a minute (7 is open), so no run
+    # finds a strategy within 1 s, however fast or loaded the machine
     code, out, err = run(
-        capsys, "optimal", "-r", "p5c6", "--objective", "worst", "--time-limit", "1", "--json"
+        capsys, "optimal", "-r", "p6c8n", "--objective", "worst", "--time-limit", "1", "--json"
     )
     data = json.loads(out)
     assert code == 0 and data["proven"] is False and data["stopped"] == "time limit"
     assert data["total_lower_bound"] is None and data["secrets"] is None and data["average"] is None
     assert data["worst"] is None  # the headline of --objective worst: not proven, so not given
-    assert 5 <= data["worst_lower_bound"] <= 7  # p5c6: at least 5 by counting; entropy plays 7
-    code, out, err = run(capsys, "optimal", "-r", "p5c6", "--objective", "worst", "--time-limit", "1")
-    assert code == 0 and f"worst case >= {data['worst_lower_bound']} guesses" in out and "total" not in out
+    assert data["worst_lower_bound"] in (5, 6) and data["best_found"] is None
+    code, out, err = run(capsys, "optimal", "-r", "p6c8n", "--objective", "worst", "--time-limit", "1")
+    assert code == 0 and re.search(r"worst case >= [56] guesses", out) and "total" not in out
 
 
 def test_by_first_guess_honours_the_time_limit(capsys):
