@@ -258,11 +258,13 @@ def _search(
     if checkpoint is not None:
         check_folder(checkpoint)
     units = backend != "threads" or checkpoint is not None or scheduler is not None
-    plain = options["objective"] == "total" and options["tie_break"] == "default"
+    # (the optimal worst case: its depth search keeps its memo in the checkpoint, then the
+    # best total within that depth runs as the plain optimum's work units)
+    plain = options["tie_break"] == "default"
     if units and (by_first_guess or first_code is not None or not plain):
         raise MastermindError(
-            "--backend, --scheduler and --checkpoint work on the plain optimum "
-            "(not with --by-first-guess, --first, --tie-break worst or --objective worst)"
+            "--backend, --scheduler and --checkpoint work on the optimum and the optimal worst case "
+            "(not with --by-first-guess, --first or --tie-break worst)"
         )
     mode = progress_mode(progress, json_output)
     from mastermind.engines.exact.warmup import ensure_compiled

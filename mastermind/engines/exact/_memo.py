@@ -218,6 +218,45 @@ def memo_grow(memo):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
+def memo_export(memo, min_size):  # pragma: no cover - compiled
+    """The rows of the entries of sets of at least ``min_size`` candidates (those whose check
+    word holds), as an array of rows ``(key high, key low, info, cost bits)``."""
+    slots = memo[0][0]
+    keep = np.zeros(slots.shape[0], dtype=np.bool_)
+    k = 0
+    for s in range(slots.shape[0]):
+        word = slots[s, 2]
+        if word != 0 and word >> 32 >= min_size:
+            keep[s] = True
+            k += 1
+    out = np.empty((k, 4), dtype=np.int64)
+    k = 0
+    for s in range(slots.shape[0]):
+        if keep[s]:
+            out[k, 0] = slots[s, 0]
+            out[k, 1] = slots[s, 1] ^ slots[s, 2] ^ slots[s, 3]
+            out[k, 2] = slots[s, 2]
+            out[k, 3] = slots[s, 3]
+            k += 1
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def memo_import(memo, rows):  # pragma: no cover - compiled
+    """Keep the entries of ``rows`` (as :func:`memo_export` gives them)."""
+    for j in range(rows.shape[0]):
+        word = rows[j, 2]
+        memo_store(
+            memo,
+            np.uint64(rows[j, 0]),
+            np.uint64(rows[j, 1]),
+            _bits_float(rows[j, 3]),
+            np.int64((word & 0xFFFFFFFF) - 3),
+            np.int64(word >> 32),
+        )
+
+
+@nb.njit(cache=True, nogil=True)
 def memo_size(memo):  # pragma: no cover - compiled
     """Entries held."""
     return memo[1][HELD]

@@ -20,7 +20,8 @@ from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.progress import Progress
-from mastermind.engines.exact.checkpoint import RootBounds
+from mastermind.engines.exact import memo_file
+from mastermind.engines.exact.checkpoint import RootBounds, make_folder
 from mastermind.engines.exact.details import SearchDetails
 from mastermind.engines.exact.memory import MemoryBudget
 from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning
@@ -86,7 +87,11 @@ def _solve_worst_units(
     # running from the first search to the units' set-up: a Ctrl-C in between waits for the answer
     with cancel.running():
         # (alone in this process until it ends: the memory of one search, as ``solve`` set it)
-        least = solver.least_depth(cancel, limit=limit, progress=progress)
+        # (a checkpoint keeps its memo too: a run stopped in it goes on where it was)
+        store = None
+        if execution.checkpoint is not None:
+            store = make_folder(execution.checkpoint) / memo_file.DEPTH_FILE
+        least = solver.least_depth(cancel, limit=limit, progress=progress, store=store)
         depth, shallow = least.depth, least.tree
         if shallow is None:
             if cancel.cancelled:

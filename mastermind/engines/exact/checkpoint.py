@@ -115,19 +115,24 @@ def check_folder(folder: str | os.PathLike) -> Path:
     return path
 
 
+def make_folder(folder: str | os.PathLike) -> Path:
+    """A checkpoint folder, created if missing, refused (one line) when it cannot be one or
+    cannot be written."""
+    path = check_folder(folder)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CheckpointError(f"--checkpoint {folder}: cannot create the folder ({exc.strerror})") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise CheckpointError(f"--checkpoint {folder}: the folder is not writable")
+    return path
+
+
 class Checkpoint:
     """The units of one search stored in ``folder`` (created if missing)."""
 
     def __init__(self, folder: str | os.PathLike, fingerprint: dict) -> None:
-        self.folder = check_folder(folder)
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise CheckpointError(
-                f"--checkpoint {folder}: cannot create the folder ({exc.strerror})"
-            ) from None
-        if not os.access(self.folder, os.W_OK | os.X_OK):
-            raise CheckpointError(f"--checkpoint {folder}: the folder is not writable")
+        self.folder = make_folder(folder)
         self.path = self.folder / FILE
         self.fingerprint = json.dumps({"format": FORMAT, **fingerprint}, sort_keys=True)
         self.stored = 0

@@ -14,6 +14,7 @@ of the rounds (:mod:`mastermind.engines.exact.anytime`) and the strategy search 
 from __future__ import annotations
 
 import copy
+import os
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -27,6 +28,7 @@ from mastermind.core.game import Code, CodeTable
 from mastermind.core.progress import Progress
 from mastermind.core.symmetry import canonical_codes, full_group, stabilizer_group
 from mastermind.core.tree import Node, Stats, StrategyTree
+from mastermind.engines.exact import memo_file
 from mastermind.engines.exact.details import SearchDetails
 from mastermind.engines.exact.options import Problem
 from mastermind.engines.exact.search import DEFAULT_MEMO_BYTES, INF, UNLIMITED, Search
@@ -242,6 +244,7 @@ class ExactSolver:
         limit: int = UNLIMITED,
         progress: Progress | None = None,
         memory: int | None = None,
+        store: str | os.PathLike[str] | None = None,
     ) -> LeastDepth:
         """The fewest guesses that solve every candidate (first guess among ``only``) and a
         strategy that does; or, when no strategy fits in ``limit`` guesses or the search was
@@ -251,7 +254,9 @@ class ExactSolver:
         ``memory`` bytes is dropped afterwards): a strategy costs 0 and its absence infinity,
         so the search stops at the first strategy it finds and drops a guess at its first
         class that cannot finish, biggest classes first, instead of costing every class
-        exactly as the total's search does (4x9: 7 guesses, 6 refuted in 15 s).
+        exactly as the total's search does (4x9: 7 guesses, 6 refuted in 15 s). ``store``: a
+        file that keeps the memo's bigger sets between runs (:mod:`memo_file`), so that a run
+        stopped goes on where it was.
 
         >>> from mastermind.core.game import CodeTable, Rules
         >>> least = ExactSolver(CodeTable(Rules(4, 6))).least_depth(CancelToken())
@@ -259,9 +264,16 @@ class ExactSolver:
         (5, 5)
         """
         feasible = self.new_search(0, cancel=cancel, memory=memory)
+        made_for = memo_file.fingerprint(str(self.rules), self.pool, 0, 0)
+        if store is not None:  # what earlier runs settled (refused, before any work, if not theirs)
+            memo_file.load_memo(store, feasible.memo, made_for)
         # (it stops by itself once cancelled: a Ctrl-C waits for its answer)
         with cancel.running():
-            depth, tree = self._deepen(feasible, only, limit, progress)
+            try:
+                depth, tree = self._deepen(feasible, only, limit, progress)
+            finally:
+                if store is not None:
+                    memo_file.save_memo(store, feasible.memo, made_for)
         return LeastDepth(depth, tree, Counters(feasible.nodes, feasible.memo_hits))
 
     def _deepen(

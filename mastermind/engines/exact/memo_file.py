@@ -1,0 +1,94 @@
+"""A search's memo kept in a file, so that a long search stopped (time limit, Ctrl-C) starts
+again where it was: the entries of its bigger sets, reloaded into the next run's memo.
+
+Used by the search for the least depth (:meth:`ExactSolver.least_depth`), whose runs at the
+frontier last hours and which has no work units to checkpoint: its entries say whether a set
+has a strategy within some number of guesses, facts that hold whatever run found them. A run
+that reloads them answers at once every set an earlier run settled, so it goes on from the
+edge of what was explored (a memo entry is never wrong, only possibly missing).
+
+Only sets of at least ``min_size`` candidates are kept: they hold most of the work saved, and
+the small ones, found again quickly, would make the file many times larger. The file is an
+``.npz`` (no pickles) with the entries and a header: what the search was made for (rules,
+pool, costs, the memo key's format) and a SHA-256 of the entries. A file made for anything
+else, or damaged, is refused with a one-line error, never used; it is written atomically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from mastermind.core.fileio import write_atomic
+from mastermind.engines.exact._memo import memo_export, memo_import
+from mastermind.engines.exact.checkpoint import CheckpointError
+
+FORMAT = 1
+"""Bumped when the memo's key (``_dfs.set_key``: the candidate sequence and guesses left) or
+its rows change: a file of another format would map sets to other sets' entries."""
+
+DEPTH_FILE = "least-depth.npz"
+"""The least depth's memo, in a checkpoint folder beside the work units' SQLite file."""
+
+MIN_SIZE = 8
+"""The smallest set whose entry is kept (see the module's docstring and benchmarks/NOTES.md)."""
+
+
+def fingerprint(rules: str, pool: str, unit: int, penalty: int) -> dict:
+    """What the entries are about: they hold only for this game, pool and costs."""
+    return {"format": FORMAT, "rules": rules, "pool": pool, "unit": unit, "penalty": penalty}
+
+
+def save_memo(path: str | os.PathLike[str], memo: object, made_for: dict, min_size: int = MIN_SIZE) -> int:
+    """Write the entries of ``memo``'s sets of at least ``min_size`` candidates to ``path``
+    (atomically); the number written."""
+    rows = np.ascontiguousarray(memo_export(memo, np.int64(min_size)))
+    header = {"made_for": made_for, "entries": int(rows.shape[0]), "sha256": _digest(rows)}
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, rows=rows, header=np.array(json.dumps(header, sort_keys=True)))
+    write_atomic(path, buffer.getvalue())
+    return int(rows.shape[0])
+
+
+def load_memo(path: str | os.PathLike[str], memo: object, made_for: dict) -> int:
+    """Put the entries kept in ``path`` into ``memo``; the number loaded (0: no such file).
+    Raises :class:`CheckpointError` for a file made for another search, or damaged."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return 0
+    except OSError as exc:
+        raise CheckpointError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+            header = json.loads(str(arrays["header"]))
+            rows = np.ascontiguousarray(arrays["rows"], dtype=np.int64)
+        ok = rows.ndim == 2 and rows.shape[1] == 4 and header["sha256"] == _digest(rows)
+    except (zipfile.BadZipFile, ValueError, KeyError, TypeError, OSError, EOFError):
+        ok = False
+    if not ok:
+        raise CheckpointError(f"{path} is damaged: delete it to start that search afresh")
+    if header["made_for"] != made_for:
+        raise CheckpointError(
+            f"{path} was made for another search ({_describe(header['made_for'])}), "
+            f"not this one ({_describe(made_for)})"
+        )
+    memo_import(memo, rows)
+    return int(rows.shape[0])
+
+
+def _digest(rows: np.ndarray) -> str:
+    return hashlib.sha256(np.ascontiguousarray(rows, dtype="<i8").tobytes()).hexdigest()
+
+
+def _describe(made_for: object) -> str:
+    if not isinstance(made_for, dict):
+        return "unknown"
+    return ", ".join(f"{k} {made_for[k]}" for k in sorted(made_for))
