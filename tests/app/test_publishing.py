@@ -615,6 +615,20 @@ def test_the_worst_part_on_work_units_agrees_with_the_search_in_this_thread():
         assert (within["worst"], within["total"]) == (here.worst, here.total)
 
 
+def test_the_depth_part_continued_from_its_checkpoint_gives_the_same_answer(tmp_path):
+    from mastermind.app.publishing.parts import depth_part
+    from mastermind.core.formats import verify_text
+
+    fresh = depth_part("p4c5", None, 1 << 30)
+    first = depth_part("p4c5", None, 1 << 30, str(tmp_path / "ck"))
+    again = depth_part("p4c5", None, 1 << 30, str(tmp_path / "ck"))
+    for part in (first, again):
+        got = (part["worst_lower_bound"], part["optimal_worst"])
+        assert got == (fresh["worst_lower_bound"], fresh["optimal_worst"])
+        replay = verify_text(part["worst_tree"], "json")
+        assert replay.valid and replay.stats.worst == fresh["optimal_worst"]
+
+
 def test_a_worst_case_part_stopped_at_the_row_time_still_counts_its_seconds(monkeypatch):
     depth = {"worst": None, "seconds": 3.0, "cpu_seconds": 2.0}
     with Runner(row_time_limit=None, jobs=1) as runner:
@@ -643,8 +657,10 @@ def test_an_open_row_gives_the_optimal_worst_case_with_a_tree_of_its_own(tmp_pat
     best = optimal_part("p4c6", "total", 1, {}, 1 << 30)
     assert best["worst"] == 6
     search = _stopped_search(best)
-    with Runner(row_time_limit=None, jobs=1) as runner:
+    with Runner(row_time_limit=None, jobs=1, checkpoint=tmp_path / "ck") as runner:
         row = runner._open_row(runner._new_row(rules, "optimal"), rules, search, tmp_path)
+    # the depth search keeps its memo in the game's checkpoint folder, for the next run
+    assert (tmp_path / "ck" / "p4c6" / "least-depth.npz").is_file()
     b = row["bounds"]
     assert (b["optimal_worst"], b["worst_lower_bound"], b["worst_upper_bound"]) == (5, 5, 5)
     assert b["worst_upper_source"] == "depth" and b["total_upper_bound"] == 5625

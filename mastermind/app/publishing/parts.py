@@ -207,14 +207,23 @@ def bounds_part(game: str, kind: str, memory_limit: int = DEFAULT_MEMORY_LIMIT) 
     return {**data, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
 
 
-def depth_part(game: str, time_limit: float | None, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> dict:
+def depth_part(
+    game: str,
+    time_limit: float | None,
+    memory_limit: int = DEFAULT_MEMORY_LIMIT,
+    checkpoint: str | None = None,
+) -> dict:
     """The optimal worst case of an open game, as far as ``time_limit`` seconds allow: the
     search that only asks whether a strategy of each depth exists. ``worst_lower_bound``:
     the least depth not refuted; once a strategy of it is found, ``optimal_worst`` too, with
-    that strategy as ``worst_tree`` (JSON, replayed on every secret before it is given)."""
+    that strategy as ``worst_tree`` (JSON, replayed on every secret before it is given).
+    ``checkpoint``: the game's checkpoint folder, where that search keeps its memo between
+    runs (so that each run goes on where the last one stopped)."""
     from mastermind.core.cancel import CancelToken
     from mastermind.core.formats import verify_text, write_tree
     from mastermind.core.tree import StrategyTree
+    from mastermind.engines.exact.checkpoint import make_folder
+    from mastermind.engines.exact.memo_file import DEPTH_FILE
     from mastermind.engines.exact.memory import MemoryBudget
     from mastermind.engines.exact.solver import ExactSolver
 
@@ -222,8 +231,9 @@ def depth_part(game: str, time_limit: float | None, memory_limit: int = DEFAULT_
     start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules, memory_limit=memory_limit)
     memory = MemoryBudget.of(table, memory_limit, 1).search_bytes
+    store = None if checkpoint is None else make_folder(checkpoint) / DEPTH_FILE
     with CancelToken().child(time_limit) as token:
-        least = ExactSolver(table).least_depth(token, memory=memory)
+        least = ExactSolver(table).least_depth(token, memory=memory, store=store)
     data: dict = {"worst_lower_bound": int(least.depth)}
     if least.tree is not None:
         tree = StrategyTree(rules, least.tree, name="least depth")

@@ -375,7 +375,8 @@ class Runner:
         # the optimal worst case, as far as its share of the row's time allows
         left = self._left()
         share = DEPTH_SECONDS if left is None else min(left, DEPTH_SECONDS)
-        depth = self._run(depth_part, (game, share, self.memory_limit), grace=FRONTIER_GRACE)
+        folder = None if self.checkpoint is None else str(self.checkpoint / game)
+        depth = self._run(depth_part, (game, share, self.memory_limit, folder), grace=FRONTIER_GRACE)
         if depth is not None:
             seconds += depth["seconds"]
             cpu += depth["cpu_seconds"]

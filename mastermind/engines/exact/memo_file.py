@@ -39,16 +39,30 @@ DEPTH_FILE = "least-depth.npz"
 MIN_SIZE = 8
 """The smallest set whose entry is kept (see the module's docstring and benchmarks/NOTES.md)."""
 
+MAX_ENTRIES = 1 << 20
+"""The most entries kept, those of the biggest sets: about 20 MB (their keys, random bits,
+do not compress), small enough for a checkpoint kept under version control."""
+
 
 def fingerprint(rules: str, pool: str, unit: int, penalty: int) -> dict:
     """What the entries are about: they hold only for this game, pool and costs."""
     return {"format": FORMAT, "rules": rules, "pool": pool, "unit": unit, "penalty": penalty}
 
 
-def save_memo(path: str | os.PathLike[str], memo: object, made_for: dict, min_size: int = MIN_SIZE) -> int:
+def save_memo(
+    path: str | os.PathLike[str],
+    memo: object,
+    made_for: dict,
+    min_size: int = MIN_SIZE,
+    max_entries: int = MAX_ENTRIES,
+) -> int:
     """Write the entries of ``memo``'s sets of at least ``min_size`` candidates to ``path``
-    (atomically); the number written."""
-    rows = np.ascontiguousarray(memo_export(memo, np.int64(min_size)))
+    (atomically), at most ``max_entries`` of them, the biggest sets first; the number written."""
+    rows = memo_export(memo, np.int64(min_size))
+    if rows.shape[0] > max_entries:
+        sizes = rows[:, 2] >> 32
+        rows = rows[np.argsort(-sizes, kind="stable")[:max_entries]]
+    rows = np.ascontiguousarray(rows)
     header = {"made_for": made_for, "entries": int(rows.shape[0]), "sha256": _digest(rows)}
     buffer = io.BytesIO()
     np.savez_compressed(buffer, rows=rows, header=np.array(json.dumps(header, sort_keys=True)))

@@ -261,3 +261,27 @@ def test_start_from_a_strategy_file(capsys, tmp_path):
     ):
         code, out, err = run(capsys, "optimal", *args)
         assert code == 2 and message in err and len(err.strip().splitlines()) == 1, (args, err)
+
+
+def test_the_optimal_worst_case_keeps_its_depth_search_in_the_checkpoint(capsys, tmp_path):
+    folder = tmp_path / "ck"
+    args = ("optimal", "-r", "p4c5", "--objective", "worst", "--checkpoint", str(folder), "--json")
+    code, out, err = run(capsys, *args)
+    first = json.loads(out)
+    assert code == 0 and first["proven"] and (folder / "least-depth.npz").is_file()
+    plain = solve(CodeTable(Rules(4, 5)), Problem(objective="worst"))  # the search in this thread
+    assert (first["total"], first["worst"]) == (plain.total, plain.worst)
+    # continued from the checkpoint: the same answer with fewer nodes (the depths settled are read)
+    code, out, err = run(capsys, *args)
+    again = json.loads(out)
+    assert code == 0 and (again["total"], again["worst"]) == (first["total"], first["worst"])
+    assert again["nodes"] < first["nodes"]
+    # a damaged memo file is refused in one line, before any work
+    (folder / "least-depth.npz").write_bytes(b"damaged")
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == "" and "least-depth.npz is damaged" in err and err.count("\n") == 1
+    # a checkpoint's memo of another game is refused too
+    other = tmp_path / "other"
+    assert run(capsys, "optimal", "-r", "p3c4", "--objective", "worst", "--checkpoint", str(other))[0] == 0
+    code, out, err = run(capsys, "optimal", "-r", "p3c5", "--objective", "worst", "--checkpoint", str(other))
+    assert code == 2 and "another search" in err and err.count("\n") == 1

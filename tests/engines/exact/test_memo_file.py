@@ -1,0 +1,123 @@
+"""The least depth's memo kept in a file between runs: what is written reads back as it was,
+a file for another search or a damaged one is refused, and a search continued from the file
+gives the answer a fresh search gives, with less work."""
+
+import numpy as np
+import pytest
+
+from mastermind.core.cancel import CancelToken
+from mastermind.core.game import CodeTable, Rules
+from mastermind.core.tree import StrategyTree
+from mastermind.engines.exact import Problem
+from mastermind.engines.exact._memo import memo_export, memo_lookup, memo_size, memo_store, new_memo
+from mastermind.engines.exact.checkpoint import CheckpointError
+from mastermind.engines.exact.memo_file import fingerprint, load_memo, save_memo
+from mastermind.engines.exact.solver import ExactSolver
+
+from .reference import reference_worst
+from .test_least_depth import _StopAt
+
+MADE_FOR = fingerprint("p4c6r", "all", 0, 0)
+
+
+def _filled(entries: list[tuple[int, int, float, int, int]]):
+    memo = new_memo(1 << 12)
+    for k1, k2, cost, tag, size in entries:
+        memo_store(memo, np.uint64(k1), np.uint64(k2), np.float64(cost), np.int64(tag), np.int64(size))
+    return memo
+
+
+def _random_entries(seed: int, count: int) -> list[tuple[int, int, float, int, int]]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        k1, k2 = (int(x) for x in rng.integers(0, 2**64, size=2, dtype=np.uint64))
+        cost = float(rng.choice([0.0, np.inf, float(rng.integers(1, 10**6))]))
+        tag = int(rng.choice([-2, -1, int(rng.integers(0, 40000))]))
+        out.append((k1, k2, cost, tag, int(rng.integers(1, 500))))
+    return out
+
+
+def test_export_is_the_slots_read_in_python():
+    entries = _random_entries(1, 300)
+    memo = _filled(entries)
+    rows = memo_export(memo, np.int64(40))
+    slots = memo[0][0]
+    kept = [s for s in slots if s[2] != 0 and s[2] >> 32 >= 40]
+    expected = sorted((int(s[0]), int(s[1] ^ s[2] ^ s[3]), int(s[2]), int(s[3])) for s in kept)
+    assert sorted(tuple(int(x) for x in r) for r in rows) == expected
+    assert 0 < len(expected) < len(entries)  # (the size filter kept some, dropped some)
+
+
+def test_a_memo_saved_reads_back_entry_by_entry(tmp_path):
+    entries = _random_entries(2, 500)
+    path = tmp_path / "memo.npz"
+    written = save_memo(path, _filled(entries), MADE_FOR, min_size=100)
+    memo = new_memo(1 << 12)
+    assert load_memo(path, memo, MADE_FOR) == written == memo_size(memo)
+    for k1, k2, cost, tag, size in entries:
+        found, value, got = memo_lookup(memo, np.uint64(k1), np.uint64(k2))
+        assert found == (size >= 100)
+        if found:
+            assert (value, got) == (cost, tag)
+
+
+def test_a_memo_saved_keeps_its_biggest_sets_within_the_entries_allowed(tmp_path):
+    entries = _random_entries(4, 400)
+    path = tmp_path / "memo.npz"
+    assert save_memo(path, _filled(entries), MADE_FOR, min_size=1, max_entries=50) == 50
+    memo = new_memo(1 << 12)
+    load_memo(path, memo, MADE_FOR)
+    found = [size for k1, k2, _, _, size in entries if memo_lookup(memo, np.uint64(k1), np.uint64(k2))[0]]
+    kept = sorted(found)
+    assert len(kept) == 50 and kept[0] >= sorted(size for *_, size in entries)[-50]
+
+
+def test_no_file_loads_nothing(tmp_path):
+    assert load_memo(tmp_path / "none.npz", new_memo(64), MADE_FOR) == 0
+
+
+def test_a_file_for_another_search_or_damaged_is_refused(tmp_path):
+    path = tmp_path / "memo.npz"
+    save_memo(path, _filled(_random_entries(3, 50)), MADE_FOR, min_size=1)
+    for other in (fingerprint("p4c7r", "all", 0, 0), fingerprint("p4c6r", "consistent", 0, 0)):
+        with pytest.raises(CheckpointError, match="made for another search"):
+            load_memo(path, new_memo(64), other)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(CheckpointError, match="damaged"):
+        load_memo(path, new_memo(64), MADE_FOR)
+    path.write_bytes(b"not a memo")
+    with pytest.raises(CheckpointError, match="damaged"):
+        load_memo(path, new_memo(64), MADE_FOR)
+
+
+@pytest.mark.parametrize("pool", ["all", "consistent"])
+@pytest.mark.parametrize("text", ["p3c4", "p4c4n", "p2c6", "p4c5"])
+def test_the_least_depth_continued_from_its_file_is_the_fresh_answer_with_less_work(tmp_path, text, pool):
+    table = CodeTable(Rules.parse(text))
+    problem = Problem(pool=pool)
+    fresh = ExactSolver(table, problem).least_depth(CancelToken())
+    if table.n <= 100:  # (the exhaustive minimax of test_least_depth, on the games it can take)
+        assert fresh.depth == reference_worst(table, range(table.n), pool=pool)
+    store = tmp_path / "least-depth.npz"
+    # stopped once its first depth is refuted (or found), then continued from the file
+    token = CancelToken()
+    first = ExactSolver(table, problem).least_depth(token, progress=_StopAt(token, 1), store=store)
+    assert store.exists() and first.depth <= fresh.depth
+    again = ExactSolver(table, problem).least_depth(CancelToken(), store=store)
+    assert again.depth == fresh.depth
+    assert again.tree is not None
+    assert StrategyTree(table.rules, again.tree).stats(table).worst == fresh.depth
+    # and once more: the depths settled now read from the file, less work than afresh
+    third = ExactSolver(table, problem).least_depth(CancelToken(), store=store)
+    assert third.depth == fresh.depth and third.counters.nodes < fresh.counters.nodes
+
+
+def test_a_store_for_another_pool_is_refused_before_any_work(tmp_path):
+    table = CodeTable(Rules.parse("p3c3"))
+    store = tmp_path / "least-depth.npz"
+    ExactSolver(table).least_depth(CancelToken(), store=store)
+    with pytest.raises(CheckpointError, match="made for another search"):
+        ExactSolver(table, Problem(pool="consistent")).least_depth(CancelToken(), store=store)
