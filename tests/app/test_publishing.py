@@ -615,6 +615,30 @@ def test_the_worst_part_on_work_units_agrees_with_the_search_in_this_thread():
         assert (within["worst"], within["total"]) == (here.worst, here.total)
 
 
+def test_every_search_of_a_row_keeps_within_the_memory_limit(tmp_path, monkeypatch):
+    import mastermind.engines.exact as exact
+    from mastermind.app.publishing.parts import first_guesses_part, frontier_part, optimal_part
+
+    seen = []
+
+    def solve(table, problem=None, *, limits=None, **kw):
+        seen.append(limits.memory if limits is not None else None)
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(exact, "solve", solve)
+    monkeypatch.setattr(exact, "solve_by_first_guess", solve)
+    calls = [lambda: frontier_part("p3c3", 1, str(tmp_path / "ck"), 5.0, 3 << 30)]
+    calls += [
+        lambda part=part: optimal_part("p3c3", part, 1, {}, 3 << 30, 5.0)
+        for part in ("total", "tie", "worst")
+    ]
+    calls += [lambda: first_guesses_part("p3c3", 1, "123", 5.0, 3 << 30)]
+    for call in calls:
+        with pytest.raises(RuntimeError, match="stop here"):
+            call()
+    assert seen == [3 << 30] * 5
+
+
 def test_the_depth_part_continued_from_its_checkpoint_gives_the_same_answer(tmp_path):
     from mastermind.app.publishing.parts import depth_part
     from mastermind.core.formats import verify_text

@@ -38,13 +38,14 @@ def optimal_part(
     start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules, memory_limit=memory_limit)
     execution = Execution(jobs=jobs)
+    memory = Limits(memory=memory_limit)  # (every search of the row within --memory-limit)
 
     def timed(data: dict) -> dict:
         return {**data, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
 
     if part == "total":
         results = solve_by_first_guess(
-            table, Problem(objective="total", **solve_options), execution=execution
+            table, Problem(objective="total", **solve_options), limits=memory, execution=execution
         )
         best = min(r.total for r in results)
         firsts = [
@@ -71,7 +72,12 @@ def optimal_part(
     if part not in ("tie", "worst"):
         raise MastermindError(f"unknown part {part!r}")
     if part == "tie":
-        r = solve(table, Problem(objective="total", tie_break=True, **solve_options), execution=execution)
+        r = solve(
+            table,
+            Problem(objective="total", tie_break=True, **solve_options),
+            limits=memory,
+            execution=execution,
+        )
     else:
         problem = (
             Problem(objective="worst", **solve_options)
@@ -147,7 +153,7 @@ def frontier_part(
     table = CodeTable(rules, memory_limit=memory_limit)
     r = solve(
         table,
-        limits=Limits(time_limit=time_limit),
+        limits=Limits(time_limit=time_limit, memory=memory_limit),  # (--memory-limit bounds the memo too)
         execution=Execution(jobs=jobs, checkpoint=checkpoint, units=True),
     )
     data: dict = {
