@@ -642,15 +642,25 @@ def test_every_search_of_a_row_keeps_within_the_memory_limit(tmp_path, monkeypat
 def test_the_depth_part_continued_from_its_checkpoint_gives_the_same_answer(tmp_path):
     from mastermind.app.publishing.parts import depth_part
     from mastermind.core.formats import verify_text
+    from mastermind.engines.exact.checkpoint import CheckpointError
 
     fresh = depth_part("p4c5", None, 1 << 30)
     first = depth_part("p4c5", None, 1 << 30, str(tmp_path / "ck"))
+    memo = tmp_path / "ck" / "least-depth.npz"
+    assert memo.is_file()
     again = depth_part("p4c5", None, 1 << 30, str(tmp_path / "ck"))
     for part in (first, again):
         got = (part["worst_lower_bound"], part["optimal_worst"])
         assert got == (fresh["worst_lower_bound"], fresh["optimal_worst"])
         replay = verify_text(part["worst_tree"], "json")
         assert replay.valid and replay.stats.worst == fresh["optimal_worst"]
+    # the second run read the file: a file of another game there is refused
+    from mastermind.engines.exact._memo import new_memo
+    from mastermind.engines.exact.memo_file import fingerprint, save_memo
+
+    save_memo(memo, new_memo(64), fingerprint("p4c6r", "all", 0, 0))
+    with pytest.raises(CheckpointError, match="another search"):
+        depth_part("p4c5", None, 1 << 30, str(tmp_path / "ck"))
 
 
 def test_a_worst_case_part_stopped_at_the_row_time_still_counts_its_seconds(monkeypatch):

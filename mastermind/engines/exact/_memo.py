@@ -218,34 +218,49 @@ def memo_grow(memo):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def memo_export(memo, min_size):  # pragma: no cover - compiled
-    """The rows of the entries of sets of at least ``min_size`` candidates (those whose check
-    word holds), as an array of rows ``(key high, key low, info, cost bits)``."""
+def memo_export(memo, min_size, max_entries):  # pragma: no cover - compiled
+    """The rows of the entries of sets of at least ``min_size`` candidates, at most
+    ``max_entries`` of them, those of the biggest sets (the least size kept is raised until
+    they fit, so no more than that is ever copied), as an array of rows ``(key high, key low,
+    info, cost bits)``. A slot being written by another thread meanwhile may be read torn:
+    its key is then garbage, which no set's key meets."""
     slots = memo[0][0]
-    keep = np.zeros(slots.shape[0], dtype=np.bool_)
-    k = 0
+    largest = np.int64(0)
+    for s in range(slots.shape[0]):
+        size = slots[s, 2] >> 32
+        if slots[s, 2] != 0 and size > largest:
+            largest = size
+    counts = np.zeros(largest + 2, dtype=np.int64)
     for s in range(slots.shape[0]):
         word = slots[s, 2]
         if word != 0 and word >> 32 >= min_size:
-            keep[s] = True
-            k += 1
-    out = np.empty((k, 4), dtype=np.int64)
+            counts[min(word >> 32, largest)] += 1
+    least = largest + 1  # the least size kept: lowered while the entries still fit
+    kept = np.int64(0)
+    while least - 1 >= max(min_size, 1) and kept + counts[least - 1] <= max_entries:
+        least -= 1
+        kept += counts[least]
+    out = np.empty((kept, 4), dtype=np.int64)
     k = 0
     for s in range(slots.shape[0]):
-        if keep[s]:
+        word = slots[s, 2]
+        if word != 0 and word >> 32 >= least and k < kept:
             out[k, 0] = slots[s, 0]
-            out[k, 1] = slots[s, 1] ^ slots[s, 2] ^ slots[s, 3]
-            out[k, 2] = slots[s, 2]
+            out[k, 1] = slots[s, 1] ^ word ^ slots[s, 3]
+            out[k, 2] = word
             out[k, 3] = slots[s, 3]
             k += 1
-    return out
+    return out[:k]
 
 
 @nb.njit(cache=True, nogil=True)
 def memo_import(memo, rows):  # pragma: no cover - compiled
-    """Keep the entries of ``rows`` (as :func:`memo_export` gives them)."""
+    """Keep the entries of ``rows`` (as :func:`memo_export` gives them; a row marked empty
+    is skipped)."""
     for j in range(rows.shape[0]):
         word = rows[j, 2]
+        if word == 0 or word >> 32 <= 0:
+            continue
         memo_store(
             memo,
             np.uint64(rows[j, 0]),

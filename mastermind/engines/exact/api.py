@@ -21,7 +21,7 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.progress import Progress
 from mastermind.engines.exact import memo_file
-from mastermind.engines.exact.checkpoint import RootBounds, make_folder
+from mastermind.engines.exact.checkpoint import RootBounds, check_made_for, make_folder
 from mastermind.engines.exact.details import SearchDetails
 from mastermind.engines.exact.memory import MemoryBudget
 from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning
@@ -91,6 +91,10 @@ def _solve_worst_units(
         store = None
         if execution.checkpoint is not None:
             store = make_folder(execution.checkpoint) / memo_file.DEPTH_FILE
+            # a folder of another search is refused before the depth search, not after it
+            check_made_for(
+                execution.checkpoint, {"rules": str(solver.rules), "pool": solver.pool, "objective": "worst"}
+            )
         least = solver.least_depth(cancel, limit=limit, progress=progress, store=store)
         depth, shallow = least.depth, least.tree
         if shallow is None:
@@ -100,7 +104,7 @@ def _solve_worst_units(
                 )
             return solver.result(None, counters=least.counters, start=start)  # none within max_guesses
         capped = ExactSolver(solver.table, replace(problem, objective="total", max_guesses=depth))
-        result = _solve_units(capped, limits, execution, tuning, cancel, progress)
+        result = _solve_units(capped, limits, execution, tuning, cancel, progress, objective="worst")
     if result.tree is None and result.stopped is None:
         raise AssertionError(f"no strategy within {depth} guesses, the least depth found")
     if result.tree is None:  # stopped before a strategy of the least depth was costed
@@ -132,10 +136,12 @@ def _solve_units(
     tuning: Tuning,
     cancel: CancelToken,
     progress: Progress | None,
+    objective: str = "total",
 ) -> Result[SearchDetails]:
     """The plain-total optimum as work units over a backend: the root's bounds raised round
     by round (:mod:`.anytime`), beside the strategy search for cheaper strategies
-    (:mod:`.strategy_search`) where it applies."""
+    (:mod:`.strategy_search`) where it applies. ``objective``: what the checkpoint is for
+    ("worst": the best total within the least depth, which a worst-case search runs)."""
     from mastermind.engines.exact._memo import new_memo
     from mastermind.engines.exact.anytime import SPLIT_SIZE, RoundSearch
     from mastermind.engines.exact.backends import make_backend, worker_count
@@ -172,7 +178,7 @@ def _solve_units(
             {
                 "rules": str(solver.rules),
                 "pool": solver.pool,
-                "objective": "total",
+                "objective": objective,
                 "max_guesses": max_guesses,
                 "problem": _search_key(solver),
             },

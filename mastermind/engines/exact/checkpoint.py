@@ -128,6 +128,30 @@ def make_folder(folder: str | os.PathLike) -> Path:
     return path
 
 
+def check_made_for(folder: str | os.PathLike, expected: dict) -> None:
+    """Refuse, before any work, a folder whose checkpoint was made for a search that differs
+    from ``expected`` in one of its keys (a folder without one is fine)."""
+    path = Path(folder) / FILE
+    if not path.is_file():
+        return
+    try:
+        with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as db:
+            row = db.execute("SELECT value FROM meta WHERE name = 'problem'").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise CheckpointError(f"checkpoint {path} is damaged: {exc}") from None
+    if row is None:
+        return
+    try:
+        made = json.loads(row[0])
+    except ValueError:
+        made = None
+    if not isinstance(made, dict) or any(made.get(k) != v for k, v in expected.items()):
+        raise CheckpointError(
+            f"checkpoint {path} was made for another search ({_describe(row[0])}), "
+            f"not this one ({', '.join(f'{k} {v}' for k, v in expected.items())})"
+        )
+
+
 class Checkpoint:
     """The units of one search stored in ``folder`` (created if missing)."""
 

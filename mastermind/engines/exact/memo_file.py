@@ -20,12 +20,11 @@ import hashlib
 import io
 import json
 import os
-import zipfile
 from pathlib import Path
 
 import numpy as np
 
-from mastermind.core.fileio import write_atomic
+from mastermind.core.fileio import check_writable, write_atomic
 from mastermind.engines.exact._memo import memo_export, memo_import
 from mastermind.engines.exact.checkpoint import CheckpointError
 
@@ -57,27 +56,35 @@ def save_memo(
     max_entries: int = MAX_ENTRIES,
 ) -> int:
     """Write the entries of ``memo``'s sets of at least ``min_size`` candidates to ``path``
-    (atomically), at most ``max_entries`` of them, the biggest sets first; the number written."""
-    rows = memo_export(memo, np.int64(min_size))
-    if rows.shape[0] > max_entries:
-        sizes = rows[:, 2] >> 32
-        rows = rows[np.argsort(-sizes, kind="stable")[:max_entries]]
-    rows = np.ascontiguousarray(rows)
+    (atomically), at most ``max_entries`` of them, the biggest sets first; the number
+    written. Uncompressed: a Ctrl-C leaves well under a second to save (2^20 entries: see
+    benchmarks/NOTES.md), and the keys, random bits, would not compress anyway."""
+    rows = np.ascontiguousarray(memo_export(memo, np.int64(min_size), np.int64(max_entries)))
     header = {"made_for": made_for, "entries": int(rows.shape[0]), "sha256": _digest(rows)}
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, rows=rows, header=np.array(json.dumps(header, sort_keys=True)))
+    np.savez(buffer, rows=rows, header=np.array(json.dumps(header, sort_keys=True)))
     write_atomic(path, buffer.getvalue())
     return int(rows.shape[0])
 
 
 def load_memo(path: str | os.PathLike[str], memo: object, made_for: dict) -> int:
     """Put the entries kept in ``path`` into ``memo``; the number loaded (0: no such file).
-    Raises :class:`CheckpointError` for a file made for another search, or damaged."""
-    path = Path(path)
+    Raises :class:`CheckpointError` for a file made for another search, or damaged, and
+    refuses (before any work) a file that could not be written again."""
+    rows = _read(Path(path), made_for)
+    check_writable(path)
+    if rows is None:
+        return 0
+    memo_import(memo, rows)
+    return int(rows.shape[0])
+
+
+def _read(path: Path, made_for: dict) -> np.ndarray | None:
+    """The rows of a memo file made for ``made_for`` (None: no such file)."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        return 0
+        return None
     except OSError as exc:
         raise CheckpointError(f"cannot read {path}: {exc.strerror}") from None
     try:
@@ -85,17 +92,16 @@ def load_memo(path: str | os.PathLike[str], memo: object, made_for: dict) -> int
             header = json.loads(str(arrays["header"]))
             rows = np.ascontiguousarray(arrays["rows"], dtype=np.int64)
         ok = rows.ndim == 2 and rows.shape[1] == 4 and header["sha256"] == _digest(rows)
-    except (zipfile.BadZipFile, ValueError, KeyError, TypeError, OSError, EOFError):
+        theirs = header["made_for"]
+    except Exception:  # (whatever a damaged zip, array or header raises: zlib, numpy, json...)
         ok = False
     if not ok:
         raise CheckpointError(f"{path} is damaged: delete it to start that search afresh")
-    if header["made_for"] != made_for:
+    if theirs != made_for:
         raise CheckpointError(
-            f"{path} was made for another search ({_describe(header['made_for'])}), "
-            f"not this one ({_describe(made_for)})"
+            f"{path} was made for another search ({_describe(theirs)}), not this one ({_describe(made_for)})"
         )
-    memo_import(memo, rows)
-    return int(rows.shape[0])
+    return rows
 
 
 def _digest(rows: np.ndarray) -> str:

@@ -265,15 +265,16 @@ class ExactSolver:
         """
         feasible = self.new_search(0, cancel=cancel, memory=memory)
         made_for = memo_file.fingerprint(str(self.rules), self.pool, 0, 0)
-        if store is not None:  # what earlier runs settled (refused, before any work, if not theirs)
+        if store is not None:  # what earlier runs settled (refused, before any work, if not theirs
+            # or not writable)
             memo_file.load_memo(store, feasible.memo, made_for)
         # (it stops by itself once cancelled: a Ctrl-C waits for its answer)
         with cancel.running():
-            try:
-                depth, tree = self._deepen(feasible, only, limit, progress)
-            finally:
-                if store is not None:
-                    memo_file.save_memo(store, feasible.memo, made_for)
+            depth, tree = self._deepen(feasible, only, limit, progress)
+            if store is not None:  # (after a stop too: what it settled is what the file is for)
+                if cancel.cancelled:
+                    cancel.wind_down()  # a Ctrl-C waits for the file (well under a second)
+                memo_file.save_memo(store, feasible.memo, made_for)
         return LeastDepth(depth, tree, Counters(feasible.nodes, feasible.memo_hits))
 
     def _deepen(

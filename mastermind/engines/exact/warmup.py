@@ -68,11 +68,13 @@ def compile_kernels() -> None:
     guess_classes(search, cands, 9, group, plan.guesses[0] if plan.guesses else opening, plan.most)
     # the rounds' shared memo, grown between rounds, and the strategy search's ranking of
     # guesses (which only large sets reach)
-    from mastermind.engines.exact._memo import memo_grow, new_memo
+    from mastermind.engines.exact._memo import memo_export, memo_grow, memo_import, new_memo
     from mastermind.engines.exact._ranking import rank_guesses
 
     memo = new_memo(64, shared=True, first=16)
     memo_grow(memo)
+    # the least depth's memo file (saved within a Ctrl-C's grace: no compiling then)
+    memo_import(search.memo, memo_export(search.memo, np.int64(1), np.int64(16)))
     rank_tables, size_tables = search.node_tables(UNLIMITED)
     xlogx = np.zeros(table.n + 1)
     rank_guesses(

@@ -285,3 +285,12 @@ def test_the_optimal_worst_case_keeps_its_depth_search_in_the_checkpoint(capsys,
     assert run(capsys, "optimal", "-r", "p3c4", "--objective", "worst", "--checkpoint", str(other))[0] == 0
     code, out, err = run(capsys, "optimal", "-r", "p3c5", "--objective", "worst", "--checkpoint", str(other))
     assert code == 2 and "another search" in err and err.count("\n") == 1
+    # the folder of a plain optimum: refused before the depth search (it writes nothing)
+    plain = tmp_path / "plain"
+    assert run(capsys, "optimal", "-r", "p3c4", "--checkpoint", str(plain))[0] == 0
+    code, out, err = run(capsys, "optimal", "-r", "p3c4", "--objective", "worst", "--checkpoint", str(plain))
+    assert code == 2 and "objective total" in err and err.count("\n") == 1
+    assert not (plain / "least-depth.npz").exists()
+    # what a checkpoint cannot hold is named
+    code, out, err = run(capsys, "optimal", "-r", "p3c4", "--tie-break", "worst", "--checkpoint", str(plain))
+    assert code == 2 and err.strip().endswith("(not with --by-first-guess, --first or --tie-break worst)")

@@ -38,15 +38,22 @@ def _random_entries(seed: int, count: int) -> list[tuple[int, int, float, int, i
     return out
 
 
-def test_export_is_the_slots_read_in_python():
+@pytest.mark.parametrize("most", [10**6, 120, 7])
+def test_export_is_the_slots_read_in_python(most):
     entries = _random_entries(1, 300)
     memo = _filled(entries)
-    rows = memo_export(memo, np.int64(40))
-    slots = memo[0][0]
-    kept = [s for s in slots if s[2] != 0 and s[2] >> 32 >= 40]
-    expected = sorted((int(s[0]), int(s[1] ^ s[2] ^ s[3]), int(s[2]), int(s[3])) for s in kept)
+    rows = memo_export(memo, np.int64(40), np.int64(most))
+    kept = [s for s in memo[0][0] if s[2] != 0 and s[2] >> 32 >= 40]
+    # the biggest sets that fit: the least size kept raised until at most ``most`` are left
+    sizes = sorted((s[2] >> 32 for s in kept), reverse=True)
+    least = next((sizes[k] + 1 for k in range(len(sizes)) if k >= most), 40)
+    while least in sizes[most:]:
+        least += 1
+    expected = sorted(
+        (int(s[0]), int(s[1] ^ s[2] ^ s[3]), int(s[2]), int(s[3])) for s in kept if s[2] >> 32 >= least
+    )
     assert sorted(tuple(int(x) for x in r) for r in rows) == expected
-    assert 0 < len(expected) < len(entries)  # (the size filter kept some, dropped some)
+    assert 0 < len(expected) <= min(most, len(entries) - 1)  # (the size filter kept some, dropped some)
 
 
 def test_a_memo_saved_reads_back_entry_by_entry(tmp_path):
@@ -65,12 +72,14 @@ def test_a_memo_saved_reads_back_entry_by_entry(tmp_path):
 def test_a_memo_saved_keeps_its_biggest_sets_within_the_entries_allowed(tmp_path):
     entries = _random_entries(4, 400)
     path = tmp_path / "memo.npz"
-    assert save_memo(path, _filled(entries), MADE_FOR, min_size=1, max_entries=50) == 50
+    written = save_memo(path, _filled(entries), MADE_FOR, min_size=1, max_entries=50)
     memo = new_memo(1 << 12)
-    load_memo(path, memo, MADE_FOR)
-    found = [size for k1, k2, _, _, size in entries if memo_lookup(memo, np.uint64(k1), np.uint64(k2))[0]]
-    kept = sorted(found)
-    assert len(kept) == 50 and kept[0] >= sorted(size for *_, size in entries)[-50]
+    assert load_memo(path, memo, MADE_FOR) == written
+    found = [memo_lookup(memo, np.uint64(k1), np.uint64(k2))[0] for k1, k2, *_ in entries]
+    kept = [e[4] for e, f in zip(entries, found) if f]
+    dropped = [e[4] for e, f in zip(entries, found) if not f]
+    # at most 50, every set kept bigger than every set dropped, and as many as fit
+    assert 40 <= len(kept) == written <= 50 and min(kept) > max(dropped)
 
 
 def test_no_file_loads_nothing(tmp_path):
@@ -83,11 +92,20 @@ def test_a_file_for_another_search_or_damaged_is_refused(tmp_path):
     for other in (fingerprint("p4c7r", "all", 0, 0), fingerprint("p4c6r", "consistent", 0, 0)):
         with pytest.raises(CheckpointError, match="made for another search"):
             load_memo(path, new_memo(64), other)
-    data = bytearray(path.read_bytes())
-    data[len(data) // 2] ^= 0xFF
-    path.write_bytes(bytes(data))
-    with pytest.raises(CheckpointError, match="damaged"):
-        load_memo(path, new_memo(64), MADE_FOR)
+    good = path.read_bytes()
+    # any byte changed (its header, the zip's structure, the rows): damaged, in one line
+    for at in range(0, len(good), 7):
+        data = bytearray(good)
+        data[at] ^= 0x5A
+        path.write_bytes(bytes(data))
+        try:
+            load_memo(path, new_memo(64), MADE_FOR)
+        except CheckpointError as exc:
+            assert "damaged" in str(exc) or "another search" in str(exc)
+    for cut in (0, 10, len(good) // 2, len(good) - 1):
+        path.write_bytes(good[:cut])
+        with pytest.raises(CheckpointError, match="damaged"):
+            load_memo(path, new_memo(64), MADE_FOR)
     path.write_bytes(b"not a memo")
     with pytest.raises(CheckpointError, match="damaged"):
         load_memo(path, new_memo(64), MADE_FOR)
@@ -121,3 +139,39 @@ def test_a_store_for_another_pool_is_refused_before_any_work(tmp_path):
     ExactSolver(table).least_depth(CancelToken(), store=store)
     with pytest.raises(CheckpointError, match="made for another search"):
         ExactSolver(table, Problem(pool="consistent")).least_depth(CancelToken(), store=store)
+
+
+@pytest.mark.parametrize("pool", ["all", "consistent"])
+def test_a_search_stopped_at_any_moment_then_continued_gives_the_fresh_answer(tmp_path, pool):
+    """Stopped after ``delay`` seconds (within a depth or between two: wherever it is), then
+    continued from its file, run after run: whatever was saved, the answer is the fresh one."""
+    import threading
+
+    table = CodeTable(Rules.parse("p4c6"))
+    problem = Problem(pool=pool)
+    fresh = ExactSolver(table, problem).least_depth(CancelToken())
+    store = tmp_path / "least-depth.npz"
+    for delay in (0.001, 0.01, 0.03, 0.1, 0.3):
+        token = CancelToken()
+        timer = threading.Timer(delay, token.cancel)
+        timer.start()
+        part = ExactSolver(table, problem).least_depth(token, store=store)
+        timer.cancel()
+        assert part.depth <= fresh.depth
+        assert part.tree is None or StrategyTree(table.rules, part.tree).stats(table).worst == part.depth
+    done = ExactSolver(table, problem).least_depth(CancelToken(), store=store)
+    assert done.depth == fresh.depth and done.tree is not None
+    assert StrategyTree(table.rules, done.tree).stats(table).worst == fresh.depth
+
+
+def test_a_store_that_cannot_be_written_is_refused_before_any_work(tmp_path):
+    from mastermind.core.errors import MastermindError
+
+    table = CodeTable(Rules.parse("p3c3"))
+    store = tmp_path / "least-depth.npz"
+    ExactSolver(table).least_depth(CancelToken(), store=store)
+    store.chmod(0o444)
+    solver = ExactSolver(table)
+    with pytest.raises(MastermindError, match="read-only"):
+        solver.least_depth(CancelToken(), store=store)
+    assert solver.search().nodes == 0
