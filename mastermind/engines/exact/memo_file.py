@@ -38,9 +38,10 @@ DEPTH_FILE = "least-depth.npz"
 MIN_SIZE = 8
 """The smallest set whose entry is kept (see the module's docstring and benchmarks/NOTES.md)."""
 
-MAX_ENTRIES = 1 << 20
-"""The most entries kept, those of the biggest sets: about 20 MB (their keys, random bits,
-do not compress), small enough for a checkpoint kept under version control."""
+MAX_ENTRIES = 1 << 18
+"""The most entries kept, those of the biggest sets: 8 MB (their keys, random bits, do not
+compress), small enough for a checkpoint kept under version control. 6x8n's depth search
+held 11.5 M entries after 5000 s, 84 k of sets of 16 or more (see benchmarks/NOTES.md)."""
 
 
 def fingerprint(rules: str, pool: str, unit: int, penalty: int) -> dict:
