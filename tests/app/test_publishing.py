@@ -642,7 +642,7 @@ def test_every_search_of_a_row_keeps_within_the_memory_limit(tmp_path, monkeypat
 def test_the_depth_part_continued_from_its_checkpoint_gives_the_same_answer(tmp_path):
     from mastermind.app.publishing.parts import depth_part
     from mastermind.core.formats import verify_text
-    from mastermind.engines.exact.checkpoint import CheckpointError
+    from mastermind.engines.exact.memo_file import MemoFileError
 
     fresh = depth_part("p4c5", None, 1 << 30)
     first = depth_part("p4c5", None, 1 << 30, str(tmp_path / "ck"))
@@ -659,7 +659,7 @@ def test_the_depth_part_continued_from_its_checkpoint_gives_the_same_answer(tmp_
     from mastermind.engines.exact.memo_file import fingerprint, save_memo
 
     save_memo(memo, new_memo(64), fingerprint("p4c6r", "all", 0, 0))
-    with pytest.raises(CheckpointError, match="another search"):
+    with pytest.raises(MemoFileError, match="another search"):
         depth_part("p4c5", None, 1 << 30, str(tmp_path / "ck"))
 
 

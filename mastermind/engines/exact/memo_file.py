@@ -24,9 +24,14 @@ from pathlib import Path
 
 import numpy as np
 
+from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, write_atomic
 from mastermind.engines.exact._memo import memo_export, memo_import
-from mastermind.engines.exact.checkpoint import CheckpointError
+
+
+class MemoFileError(MastermindError):
+    """A memo file that cannot be used: made for another search, or damaged."""
+
 
 FORMAT = 1
 """Bumped when the memo's key (``_dfs.set_key``: the candidate sequence and guesses left) or
@@ -70,7 +75,7 @@ def save_memo(
 
 def load_memo(path: str | os.PathLike[str], memo: object, made_for: dict) -> int:
     """Put the entries kept in ``path`` into ``memo``; the number loaded (0: no such file).
-    Raises :class:`CheckpointError` for a file made for another search, or damaged, and
+    Raises :class:`MemoFileError` for a file made for another search, or damaged, and
     refuses (before any work) a file that could not be written again."""
     rows = _read(Path(path), made_for)
     check_writable(path)
@@ -87,7 +92,7 @@ def _read(path: Path, made_for: dict) -> np.ndarray | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise CheckpointError(f"cannot read {path}: {exc.strerror}") from None
+        raise MemoFileError(f"cannot read {path}: {exc.strerror}") from None
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
             header = json.loads(str(arrays["header"]))
@@ -97,9 +102,9 @@ def _read(path: Path, made_for: dict) -> np.ndarray | None:
     except Exception:  # (whatever a damaged zip, array or header raises: zlib, numpy, json...)
         ok = False
     if not ok:
-        raise CheckpointError(f"{path} is damaged: delete it to start that search afresh")
+        raise MemoFileError(f"{path} is damaged: delete it to start that search afresh")
     if theirs != made_for:
-        raise CheckpointError(
+        raise MemoFileError(
             f"{path} was made for another search ({_describe(theirs)}), not this one ({_describe(made_for)})"
         )
     return rows

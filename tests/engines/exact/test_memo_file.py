@@ -10,8 +10,7 @@ from mastermind.core.game import CodeTable, Rules
 from mastermind.core.tree import StrategyTree
 from mastermind.engines.exact import Problem
 from mastermind.engines.exact._memo import memo_export, memo_lookup, memo_size, memo_store, new_memo
-from mastermind.engines.exact.checkpoint import CheckpointError
-from mastermind.engines.exact.memo_file import fingerprint, load_memo, save_memo
+from mastermind.engines.exact.memo_file import MemoFileError, fingerprint, load_memo, save_memo
 from mastermind.engines.exact.solver import ExactSolver
 
 from .reference import reference_worst
@@ -90,7 +89,7 @@ def test_a_file_for_another_search_or_damaged_is_refused(tmp_path):
     path = tmp_path / "memo.npz"
     save_memo(path, _filled(_random_entries(3, 50)), MADE_FOR, min_size=1)
     for other in (fingerprint("p4c7r", "all", 0, 0), fingerprint("p4c6r", "consistent", 0, 0)):
-        with pytest.raises(CheckpointError, match="made for another search"):
+        with pytest.raises(MemoFileError, match="made for another search"):
             load_memo(path, new_memo(64), other)
     good = path.read_bytes()
     # any byte changed (its header, the zip's structure, the rows): damaged, in one line
@@ -100,14 +99,14 @@ def test_a_file_for_another_search_or_damaged_is_refused(tmp_path):
         path.write_bytes(bytes(data))
         try:
             load_memo(path, new_memo(64), MADE_FOR)
-        except CheckpointError as exc:
+        except MemoFileError as exc:
             assert "damaged" in str(exc) or "another search" in str(exc)
     for cut in (0, 10, len(good) // 2, len(good) - 1):
         path.write_bytes(good[:cut])
-        with pytest.raises(CheckpointError, match="damaged"):
+        with pytest.raises(MemoFileError, match="damaged"):
             load_memo(path, new_memo(64), MADE_FOR)
     path.write_bytes(b"not a memo")
-    with pytest.raises(CheckpointError, match="damaged"):
+    with pytest.raises(MemoFileError, match="damaged"):
         load_memo(path, new_memo(64), MADE_FOR)
 
 
@@ -137,7 +136,7 @@ def test_a_store_for_another_pool_is_refused_before_any_work(tmp_path):
     table = CodeTable(Rules.parse("p3c3"))
     store = tmp_path / "least-depth.npz"
     ExactSolver(table).least_depth(CancelToken(), store=store)
-    with pytest.raises(CheckpointError, match="made for another search"):
+    with pytest.raises(MemoFileError, match="made for another search"):
         ExactSolver(table, Problem(pool="consistent")).least_depth(CancelToken(), store=store)
 
 
