@@ -92,9 +92,7 @@ def _solve_worst_units(
         if execution.checkpoint is not None:
             store = make_folder(execution.checkpoint) / memo_file.DEPTH_FILE
             # a folder of another search is refused before the depth search, not after it
-            check_made_for(
-                execution.checkpoint, {"rules": str(solver.rules), "pool": solver.pool, "objective": "worst"}
-            )
+            check_made_for(execution.checkpoint, _made_for(solver, "worst"))
         least = solver.least_depth(cancel, limit=limit, progress=progress, store=store)
         depth, shallow = least.depth, least.tree
         if shallow is None:
@@ -127,6 +125,12 @@ def _solve_worst_units(
             worst_lower_bound=None if result.proven else depth,
         ),
     )
+
+
+def _made_for(solver: ExactSolver, objective: str) -> dict:
+    """The keys of a checkpoint's fingerprint that a worst-case run can check before its
+    depth search (the cap and the search's own key come with the depth)."""
+    return {"rules": str(solver.rules), "pool": solver.pool, "objective": objective}
 
 
 def _solve_units(
@@ -176,9 +180,7 @@ def _solve_units(
         store = Checkpoint(
             execution.checkpoint,
             {
-                "rules": str(solver.rules),
-                "pool": solver.pool,
-                "objective": objective,
+                **_made_for(solver, objective),
                 "max_guesses": max_guesses,
                 "problem": _search_key(solver),
             },
