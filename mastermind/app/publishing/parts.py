@@ -221,8 +221,9 @@ def depth_part(
 ) -> dict:
     """The optimal worst case of an open game, as far as ``time_limit`` seconds allow: the
     search that only asks whether a strategy of each depth exists. ``worst_lower_bound``:
-    the least depth not refuted; once a strategy of it is found, ``optimal_worst`` too, with
-    that strategy as ``worst_tree`` (JSON, replayed on every secret before it is given).
+    the least depth not refuted; ``worst_upper_bound``: the depth of the shallowest strategy
+    found, given as ``worst_tree`` (JSON, replayed on every secret before it is given); once
+    the two meet, ``optimal_worst`` too.
     ``checkpoint``: the game's checkpoint folder, where that search keeps its memo between
     runs (so that each run goes on where the last one stopped)."""
     from mastermind.core.cancel import CancelToken
@@ -241,13 +242,15 @@ def depth_part(
     with CancelToken().child(time_limit) as token:
         least = ExactSolver(table).least_depth(token, memory=memory, store=store)
     data: dict = {"worst_lower_bound": int(least.depth)}
-    if least.tree is not None:
-        tree = StrategyTree(rules, least.tree, name="least depth")
+    if least.shallowest is not None and least.upper is not None:
+        tree = StrategyTree(rules, least.shallowest, name="shallowest found")
         text = write_tree(tree, "json", tree.stats(table))
         replay = verify_text(text, "json", memory_limit=memory_limit)
-        if not replay.valid or replay.stats is None or replay.stats.worst != least.depth:
-            raise AssertionError(f"{game}: the depth search's tree does not replay to {least.depth}")
-        data.update(optimal_worst=int(least.depth), worst_tree=text)
+        if not replay.valid or replay.stats is None or replay.stats.worst != least.upper:
+            raise AssertionError(f"{game}: the depth search's tree does not replay to {least.upper}")
+        data.update(worst_upper_bound=int(least.upper), worst_tree=text)
+        if least.tree is not None:
+            data["optimal_worst"] = int(least.depth)
     return {**data, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
 
 

@@ -96,9 +96,13 @@ def _solve_worst_units(
         least = solver.least_depth(cancel, limit=limit, progress=progress, store=store)
         depth, shallow = least.depth, least.tree
         if shallow is None:
-            if cancel.cancelled:
+            if cancel.cancelled:  # (with the shallowest strategy found, if any)
                 return solver.result(
-                    None, counters=least.counters, start=start, stopped=cancel.reason, worst_lower_bound=depth
+                    least.shallowest,
+                    counters=least.counters,
+                    start=start,
+                    stopped=cancel.reason,
+                    worst_lower_bound=depth,
                 )
             return solver.result(None, counters=least.counters, start=start)  # none within max_guesses
         capped = ExactSolver(solver.table, replace(problem, objective="total", max_guesses=depth))

@@ -77,24 +77,53 @@ class _StopAt:
             self.token.cancel()
 
 
-@pytest.mark.parametrize("text", ["p3c3", "p4c4n", "p2c6"])
-def test_a_worst_case_search_stopped_after_its_depth_keeps_the_depth_proven_with_a_strategy(text):
+class _Count:
+    """A progress that counts the steps (depths tried)."""
+
+    steps = 0
+
+    def start(self, total, description=""):
+        pass
+
+    def advance(self, n=1):
+        self.steps += n
+
+
+@pytest.mark.parametrize("text", ["p3c3", "p4c4n", "p2c6", "p3c4"])
+def test_a_worst_case_search_stopped_at_each_depth_tried_keeps_what_it_proved(text):
+    """Stopped after each depth tried (the probes from above, then the depths refuted from
+    below): the lower bound is never above the optimum, the strategy given replays to the
+    worst case it claims, the first probe already gives one, and the last step proves the
+    depth (stopped before the best total within it)."""
     table = CodeTable(Rules.parse(text))
-    solver = ExactSolver(table, Problem(objective="worst"))
     best = reference_worst(table, range(table.n))
-    levels = solver.search()._levels_needed(table.n)
-    token = CancelToken()
-    # stopped once the depth is found: before the best total within it is searched
-    result = solver.run(token, _StopAt(token, best - levels + 1))
-    assert result.status is Status.FEASIBLE
-    assert result.details.worst_lower_bound == best == result.worst
-    assert result.tree.stats(table).worst == best
-    # stopped one depth earlier: only the depths refuted are proven, and no strategy
-    if best > levels:
+    levels = ExactSolver(table).search()._levels_needed(table.n)
+    count = _Count()
+    assert ExactSolver(table, Problem(objective="worst")).run(CancelToken(), count).worst == best
+    for step in range(1, count.steps + 1):
         token = CancelToken()
-        early = ExactSolver(table, Problem(objective="worst")).run(token, _StopAt(token, best - levels))
-        assert early.status is Status.UNKNOWN
-        assert early.details.worst_lower_bound == best and early.tree is None
+        result = ExactSolver(table, Problem(objective="worst")).run(token, _StopAt(token, step))
+        lower = result.details.worst_lower_bound
+        assert result.status is Status.FEASIBLE and levels <= lower <= best <= result.worst
+        assert result.tree.stats(table).worst == result.worst
+        if step == 1:  # the first probe's strategy, nothing refuted yet
+            assert lower == levels
+        if step == count.steps:  # the depth proven (the best total within it not yet)
+            assert lower == best == result.worst
+
+
+def test_the_shallowest_strategy_found_comes_with_a_lower_bound_below_it():
+    """Stopped after its first probe from above: the search gives a strategy (its depth the
+    upper bound), the least depth not refuted below it, and no proven strategy."""
+    table = CodeTable(Rules.parse("p3c4"))
+    best = reference_worst(table, range(table.n))
+    token = CancelToken()
+    least = ExactSolver(table).least_depth(token, progress=_StopAt(token, 1))
+    assert least.tree is None and least.shallowest is not None
+    assert least.depth <= best <= least.upper
+    assert _replayed_worst(table, least.shallowest, "all") == least.upper
+    whole = ExactSolver(table).least_depth(CancelToken())
+    assert whole.depth == whole.upper == best and whole.shallowest is whole.tree
 
 
 @pytest.mark.parametrize("kw", [{}, {"pool": "consistent"}, {"max_guesses": 5}])
