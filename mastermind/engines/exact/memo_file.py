@@ -49,6 +49,11 @@ compress), small enough for a checkpoint kept under version control. 6x8n's dept
 held 11.5 M entries after 5000 s, 84 k of sets of 16 or more (see benchmarks/NOTES.md)."""
 
 
+SAVE_SECONDS = 600.0
+"""How often a search that keeps its memo in a file saves it while it runs (besides at its
+end), so that a run killed loses at most this much work (saving takes under a second)."""
+
+
 def fingerprint(rules: str, pool: str, unit: int, penalty: int) -> dict:
     """What the entries are about: they hold only for this game, pool and costs."""
     return {"format": FORMAT, "rules": rules, "pool": pool, "unit": unit, "penalty": penalty}

@@ -14,8 +14,10 @@ of the rounds (:mod:`mastermind.engines.exact.anytime`) and the strategy search 
 from __future__ import annotations
 
 import copy
+import functools
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -278,94 +280,83 @@ class ExactSolver:
         >>> least.depth, max_depth(least.tree), least.upper
         (5, 5, 5)
         """
-        feasible = self.new_search(0, cancel=cancel, memory=memory)
+        first = self.new_search(0, memory=memory)  # (the memo every ask shares)
+        memo = first.memo
         made_for = memo_file.fingerprint(str(self.rules), self.pool, 0, 0)
+        save = None
         if store is not None:  # what earlier runs settled (refused, before any work, if not theirs
             # or not writable)
-            memo_file.load_memo(store, feasible.memo, made_for)
+            memo_file.load_memo(store, memo, made_for)
+            save = functools.partial(memo_file.save_memo, store, memo, made_for)
+        asker = _DepthAsker(self, memo, only, save)
         # (it stops by itself once cancelled: a Ctrl-C waits for its answer)
         with cancel.running():
             top = min(limit, len(self.cands))
-            upper, shallowest, floor, probed = self._shallowest(feasible, only, top, cancel, progress)
-            depth, tree = self._deepen(feasible, only, floor, top, upper, shallowest, progress)
-            if store is not None:  # (after a stop too: what it settled is what the file is for)
+            levels = first._levels_needed(len(self.cands))
+            upper, shallowest, floor = self._shallowest(asker, levels, top, cancel, progress)
+            depth, tree = self._deepen(asker, floor, top, upper, shallowest, cancel, progress)
+            if save is not None:  # (after a stop too: what it settled is what the file is for)
                 if cancel.cancelled:
                     cancel.wind_down()  # a Ctrl-C waits for the file (well under a second)
-                memo_file.save_memo(store, feasible.memo, made_for)
-        counters = Counters(feasible.nodes, feasible.memo_hits) + probed
-        return LeastDepth(depth, tree, counters, shallowest, upper)
+                save()
+        return LeastDepth(depth, tree, asker.counters, shallowest, upper)
 
     def _shallowest(
-        self,
-        feasible: Search,
-        only: list[int] | None,
-        top: int,
-        cancel: CancelToken,
-        progress: Progress | None,
-    ) -> tuple[int | None, Node | None, int, Counters]:
+        self, asker: _DepthAsker, floor: int, top: int, cancel: CancelToken, progress: Progress | None
+    ) -> tuple[int | None, Node | None, int]:
         """Strategies from above: one within ``top`` guesses, then one within a guess fewer
         than the last found, until a depth is refuted (the least depth is then proven) or
         the probes' share of the time (:data:`PROBE_SHARE`) is spent. A strategy found
         this way takes a fraction of the nodes that refuting a depth takes, whereas refuting
         from below may never reach it. Returns the shallowest strategy's depth and the
-        strategy (None, None: none found), the least depth not refuted by the probes, and
-        their counters. The probes share the memo of ``feasible``, so a probe stopped
-        leaves what it settled to the search from below."""
-        cands = self.cands
-        floor = feasible._levels_needed(len(cands))
+        strategy (None, None: none found) and the least depth not refuted by the probes
+        (``floor`` if none). A probe stopped leaves what it settled in the memo, to the
+        search from below."""
         upper: int | None = None
         shallowest: Node | None = None
         remaining = cancel.remaining()
         with cancel.child(None if remaining is None else remaining * PROBE_SHARE) as token:
-            probe = self.new_search(0, cancel=token, memo=feasible.memo)
             depth = top
             while depth >= floor:
-                found = probe.solve(cands, depth, 1, only=only) == 0
-                if probe.stopped:
+                found, search = asker.ask(depth, token)
+                if search.stopped:
                     break
                 if not found:  # (then every depth up to this one is refuted)
                     floor = depth + 1
                     if progress is not None:
                         progress.advance(1)
                     break
-                try:
-                    tree = probe.build(cands, depth, guess=probe.root_guess if only else None)
-                except Stopped:
-                    break
-                if probe.stopped:
+                tree = asker.strategy(search, depth, token)
+                if tree is None:
                     break
                 upper, shallowest = max_depth(tree), tree
                 depth = upper - 1
                 if progress is not None:
                     progress.advance(1)
-        return upper, shallowest, floor, Counters(probe.nodes, probe.memo_hits)
+        return upper, shallowest, floor
 
     def _deepen(
         self,
-        feasible: Search,
-        only: list[int] | None,
+        asker: _DepthAsker,
         floor: int,
         top: int,
         upper: int | None,
         shallowest: Node | None,
+        cancel: CancelToken,
         progress: Progress | None,
     ) -> tuple[int, Node | None]:
-        """Each depth from ``floor`` (the least not refuted) asked of ``feasible`` up to
-        ``top``, or up to ``upper``, the depth of ``shallowest``, a strategy already found
-        (see :meth:`least_depth`)."""
-        cands = self.cands
+        """Each depth from ``floor`` (the least not refuted) up to ``top``, or up to
+        ``upper``, the depth of ``shallowest``, a strategy already found (see
+        :meth:`least_depth`)."""
         depth = floor
         tree = None
         while depth <= top:
             if upper is not None and depth >= upper:  # every shallower depth refuted
                 return upper, shallowest
-            found = feasible.solve(cands, depth, 1, only=only) == 0
-            if found and not feasible.stopped:
-                try:
-                    tree = feasible.build(cands, depth, guess=feasible.root_guess if only else None)
-                except Stopped:
-                    pass
-            if feasible.stopped:
+            found, search = asker.ask(depth, cancel)
+            if found and not search.stopped:
+                tree = asker.strategy(search, depth, cancel)
+            if search.stopped or cancel.cancelled:
                 tree = None
                 break
             if progress is not None:
@@ -481,6 +472,48 @@ class ExactSolver:
             total, weight_sum = stats.total, stats.secrets
             fraction = Fraction(total, weight_sum)
         return tree, stats, total, weight_sum, fraction
+
+
+class _DepthAsker:
+    """Asks whether a strategy within some depth exists, of searches where guesses cost
+    nothing, sharing one memo (see :meth:`ExactSolver.least_depth`). With ``save`` (the memo
+    kept in a file) each ask runs in slices of :data:`memo_file.SAVE_SECONDS`, the memo
+    saved after each, so that a run killed loses at most one slice: a slice stopped leaves
+    what it settled in the memo, and the next goes on from there. A slice that settled
+    nothing gets twice the time."""
+
+    def __init__(
+        self, solver: ExactSolver, memo: object, only: list[int] | None, save: Callable[[], object] | None
+    ) -> None:
+        self.solver, self.memo, self.only, self.save = solver, memo, only, save
+        self.counters = Counters()
+
+    def ask(self, depth: int, cancel: CancelToken) -> tuple[bool, Search]:
+        """Whether a strategy within ``depth`` guesses exists (False too when stopped: see
+        the search's ``stopped``), and the search that answered."""
+        every = memo_file.SAVE_SECONDS
+        while True:
+            with cancel.child(every if self.save is not None else None) as token:
+                search = self.solver.new_search(0, cancel=token, memo=self.memo)
+                held = search.memo_entries
+                found = search.solve(self.solver.cands, depth, 1, only=self.only) == 0
+            self.counters += Counters(search.nodes, search.memo_hits)
+            if not search.stopped or cancel.cancelled or self.save is None:
+                return found, search
+            self.save()  # (a slice ended: the ask goes on from what it settled)
+            if search.memo_entries == held:
+                every *= 2
+
+    def strategy(self, search: Search, depth: int, cancel: CancelToken) -> Node | None:
+        """The strategy within ``depth`` that ``search`` found (None: stopped first)."""
+        builder = self.solver.new_search(0, cancel=cancel, memo=self.memo)
+        try:
+            tree = builder.build(self.solver.cands, depth, guess=search.root_guess if self.only else None)
+        except Stopped:
+            return None
+        finally:
+            self.counters += Counters(builder.nodes, builder.memo_hits)
+        return None if builder.stopped else tree
 
 
 def max_depth(node: Node, depth: int = 1) -> int:

@@ -174,3 +174,29 @@ def test_a_store_that_cannot_be_written_is_refused_before_any_work(tmp_path):
     with pytest.raises(MastermindError, match="read-only"):
         solver.least_depth(CancelToken(), store=store)
     assert solver.search().nodes == 0
+
+
+@pytest.mark.parametrize("pool", ["all", "consistent"])
+def test_a_search_saving_its_file_as_it_runs_gives_the_fresh_answer(tmp_path, monkeypatch, pool):
+    """Saved every millisecond (each slice of the search stopped, the file written, the
+    search asked again from what it settled), the answer is the fresh one, and the file was
+    written while it ran, not only at its end."""
+    from mastermind.engines.exact import memo_file
+
+    table = CodeTable(Rules.parse("p4c7"))
+    problem = Problem(pool=pool)
+    fresh = ExactSolver(table, problem).least_depth(CancelToken())
+    saves = []
+    save = memo_file.save_memo
+
+    def counted(*args, **kw):
+        saves.append(1)
+        return save(*args, **kw)
+
+    monkeypatch.setattr(memo_file, "SAVE_SECONDS", 0.001)
+    monkeypatch.setattr(memo_file, "save_memo", counted)
+    store = tmp_path / "least-depth.npz"
+    sliced = ExactSolver(table, problem).least_depth(CancelToken(), store=store)
+    assert (sliced.depth, sliced.upper) == (fresh.depth, fresh.upper) and sliced.tree is not None
+    assert StrategyTree(table.rules, sliced.tree).stats(table).worst == fresh.depth
+    assert len(saves) > 1 and store.is_file()
