@@ -28,6 +28,7 @@ from pathlib import Path
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.tree import Node
+from mastermind.engines.exact.memo_file import describe
 
 FILE = "checkpoint.sqlite"
 FORMAT = 1
@@ -147,8 +148,8 @@ def check_made_for(folder: str | os.PathLike, expected: dict) -> None:
         made = None
     if not isinstance(made, dict) or any(made.get(k) != v for k, v in expected.items()):
         raise CheckpointError(
-            f"checkpoint {path} was made for another search ({_describe(row[0])}), "
-            f"not this one ({', '.join(f'{k} {v}' for k, v in expected.items())})"
+            f"checkpoint {path} was made for another search ({describe(row[0])}), "
+            f"not this one ({describe(expected)})"
         )
 
 
@@ -184,7 +185,7 @@ class Checkpoint:
         elif row[0] != self.fingerprint:
             raise CheckpointError(
                 f"checkpoint {self.path} was made for another search "
-                f"({_describe(row[0])}), not this one ({_describe(self.fingerprint)})"
+                f"({describe(row[0])}), not this one ({describe(self.fingerprint)})"
             )
         timed = db.execute("SELECT 1 FROM meta WHERE name = 'seconds'").fetchone() is not None
         # a checkpoint made before its runs were timed holds units of unknown cost: not timed
@@ -306,11 +307,3 @@ class Checkpoint:
             pass  # a read-only or damaged file: the count is only informative
         self.db.close()
         return total
-
-
-def _describe(fingerprint: str) -> str:
-    try:
-        data = json.loads(fingerprint)
-    except ValueError:
-        return "unreadable"
-    return ", ".join(f"{k} {v}" for k, v in data.items() if k not in ("format", "problem"))

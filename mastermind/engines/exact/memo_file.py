@@ -110,7 +110,7 @@ def _read(path: Path, made_for: dict) -> np.ndarray | None:
         raise MemoFileError(f"{path} is damaged: delete it to start that search afresh")
     if theirs != made_for:
         raise MemoFileError(
-            f"{path} was made for another search ({_describe(theirs)}), not this one ({_describe(made_for)})"
+            f"{path} was made for another search ({describe(theirs)}), not this one ({describe(made_for)})"
         )
     return rows
 
@@ -119,7 +119,18 @@ def _digest(rows: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(rows, dtype="<i8").tobytes()).hexdigest()
 
 
-def _describe(made_for: object) -> str:
+def describe(made_for: object) -> str:
+    """What a search was made for, for an error message: a fingerprint as a dict or as the
+    JSON text a file stores (its problem's long form left out).
+
+    >>> describe({"rules": "p4c6r", "pool": "all"}), describe("[1"), describe('{"unit": 0}')
+    ('pool all, rules p4c6r', 'unreadable', 'unit 0')
+    """
+    if isinstance(made_for, str):
+        try:
+            made_for = json.loads(made_for)
+        except ValueError:
+            return "unreadable"
     if not isinstance(made_for, dict):
-        return "unknown"
-    return ", ".join(f"{k} {made_for[k]}" for k in sorted(made_for))
+        return "unreadable"
+    return ", ".join(f"{k} {made_for[k]}" for k in sorted(made_for) if k != "problem")
