@@ -666,15 +666,27 @@ def test_more_rounds_give_a_greater_bound_never_a_wrong_one():
         assert StrategyTree(table.rules, state.tree).depths(table, table.all_codes).sum() == optimum
 
 
-def test_a_stopped_search_counts_only_the_units_it_settled():
+def test_a_stopped_search_counts_only_the_units_it_settled(monkeypatch):
     """The progress said 157/157 at the end of a stopped run where the report said 83: the
     units the search never reached were counted as done."""
     from mastermind.core.cancel import CancelToken
-    from mastermind.engines.exact import Execution
+    from mastermind.engines.exact import Execution, dispatch
 
     token = CancelToken()
+    run_unit, ran = dispatch.run_unit, []
 
-    class StopAfterThree:
+    def stop_after_three(*args):
+        # stopped in the worker as its third unit ends (as a time limit or Ctrl-C would),
+        # not when the search's thread reports it: that thread may lag behind the worker
+        result = run_unit(*args)
+        ran.append(result)
+        if len(ran) == 3:
+            token.cancel()
+        return result
+
+    monkeypatch.setattr(dispatch, "run_unit", stop_after_three)
+
+    class Lines:
         def __init__(self):
             self.lines: list[dict] = []
             self.end: dict = {}
@@ -687,13 +699,11 @@ def test_a_stopped_search_counts_only_the_units_it_settled():
 
         def report(self, fields):
             self.lines.append(fields)
-            if sum(1 for line in self.lines if "unit" in line) >= 3:
-                token.cancel()  # as a time limit or Ctrl-C would
 
         def finish(self, fields):
             self.end = fields
 
-    bar = StopAfterThree()
+    bar = Lines()
     # one worker: the units queued behind the one running when the stop comes are never run
     result = solve(
         CodeTable(Rules.parse("p4c7")), execution=Execution(jobs=1, units=True), progress=bar, cancel=token
