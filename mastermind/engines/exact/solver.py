@@ -13,6 +13,7 @@ of the rounds (:mod:`mastermind.engines.exact.anytime`) and the strategy search 
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import os
@@ -284,10 +285,25 @@ class ExactSolver:
         memo = first.memo
         made_for = memo_file.fingerprint(str(self.rules), self.pool, 0, 0)
         save = None
-        if store is not None:  # what earlier runs settled (refused, before any work, if not theirs
-            # or not writable)
-            memo_file.load_memo(store, memo, made_for)
-            save = functools.partial(memo_file.save_memo, store, memo, made_for)
+        with contextlib.ExitStack() as held:
+            if store is not None:  # what earlier runs settled (refused, before any work, if not
+                # theirs, not writable, or in use by another run)
+                held.enter_context(memo_file.held(store))
+                memo_file.load_memo(store, memo, made_for)
+                save = functools.partial(memo_file.save_memo, store, memo, made_for)
+            return self._least_depth(memo, first, only, limit, save, cancel, progress)
+
+    def _least_depth(
+        self,
+        memo: object,
+        first: Search,
+        only: list[int] | None,
+        limit: int,
+        save: Callable[[], object] | None,
+        cancel: CancelToken,
+        progress: Progress | None,
+    ) -> LeastDepth:
+        """:meth:`least_depth` on ``memo`` (``first``: a search on it), saved by ``save``."""
         asker = _DepthAsker(self, memo, only, save)
         # (it stops by itself once cancelled: a Ctrl-C waits for its answer)
         with cancel.running():

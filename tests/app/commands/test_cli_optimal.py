@@ -276,6 +276,12 @@ def test_the_optimal_worst_case_keeps_its_depth_search_in_the_checkpoint(capsys,
     again = json.loads(out)
     assert code == 0 and (again["total"], again["worst"]) == (first["total"], first["worst"])
     assert again["nodes"] < first["nodes"]
+    # a folder another run is using is refused in one line (its saves would be overwritten)
+    from mastermind.engines.exact.memo_file import held
+
+    with held(folder / "least-depth.npz"):
+        code, out, err = run(capsys, *args)
+    assert code == 2 and out == "" and "in use by another run" in err and err.count("\n") == 1
     # a damaged memo file is refused in one line, before any work
     (folder / "least-depth.npz").write_bytes(b"damaged")
     code, out, err = run(capsys, *args)

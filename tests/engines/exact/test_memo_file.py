@@ -200,3 +200,18 @@ def test_a_search_saving_its_file_as_it_runs_gives_the_fresh_answer(tmp_path, mo
     assert (sliced.depth, sliced.upper) == (fresh.depth, fresh.upper) and sliced.tree is not None
     assert StrategyTree(table.rules, sliced.tree).stats(table).worst == fresh.depth
     assert len(saves) > 1 and store.is_file()
+
+
+def test_a_store_in_use_by_another_run_is_refused_before_any_work(tmp_path):
+    """Two runs on one folder at once: the second is refused (the last writer would win),
+    and the folder is free again once the first ends."""
+    from mastermind.engines.exact.memo_file import held
+
+    table = CodeTable(Rules.parse("p3c3"))
+    store = tmp_path / "least-depth.npz"
+    with held(store):
+        with pytest.raises(MemoFileError, match="in use by another run"):
+            ExactSolver(table).least_depth(CancelToken(), store=store)
+        assert not store.exists()
+    assert ExactSolver(table).least_depth(CancelToken(), store=store).tree is not None
+    assert store.is_file()
