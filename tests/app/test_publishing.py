@@ -650,6 +650,8 @@ def test_the_depth_part_continued_from_its_checkpoint_gives_the_same_answer(tmp_
     memo = tmp_path / "ck" / "least-depth.npz"
     assert memo.is_file()
     again = depth_part("p4c5", None, 1 << 30, str(tmp_path / "ck"))
+    assert "depth_search_seconds" not in fresh  # (no file: nothing to add up)
+    assert again["depth_search_seconds"] > first["depth_search_seconds"] > 0  # every run's
     for part in (first, again):
         got = (part["worst_lower_bound"], part["optimal_worst"])
         assert got == (fresh["worst_lower_bound"], fresh["optimal_worst"])
@@ -694,8 +696,10 @@ def test_an_open_row_gives_the_optimal_worst_case_with_a_tree_of_its_own(tmp_pat
     search = _stopped_search(best)
     with Runner(row_time_limit=None, jobs=1, checkpoint=tmp_path / "ck") as runner:
         row = runner._open_row(runner._new_row(rules, "optimal"), rules, search, tmp_path)
-    # the depth search keeps its memo in the game's checkpoint folder, for the next run
+    # the depth search keeps its memo in the game's checkpoint folder, for the next run, with
+    # how long it searched
     assert (tmp_path / "ck" / "p4c6" / "least-depth.npz").is_file()
+    assert row["depth_search_seconds"] > 0
     b = row["bounds"]
     assert (b["optimal_worst"], b["worst_lower_bound"], b["worst_upper_bound"]) == (5, 5, 5)
     assert b["worst_upper_source"] == "depth" and b["total_upper_bound"] == 5625
@@ -760,3 +764,6 @@ def test_a_depth_part_stopped_gives_the_shallowest_strategy_found_as_an_upper_bo
     replay = verify_text(gzip.decompress((tmp_path / "p4c6.worst.json.gz").read_bytes()).decode(), "json")
     assert replay.valid and replay.stats.worst == 5
     assert f"| {b['worst_lower_bound']} | 5 (depth) |" in render_optimal([row])
+    # the depth search's seconds over every run on its file, beside the row's own
+    row["depth_search_seconds"] = 1234.5
+    assert "; the depth search 1234.5 over all runs |" in render_optimal([row])

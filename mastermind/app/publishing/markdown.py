@@ -17,12 +17,14 @@ def _seconds(row: dict) -> str:
     s, cpu = row.get("seconds"), row.get("cpu_seconds")
     if s is None:
         return ""
+    depth = row.get("depth_search_seconds")  # the depth search's, over every run on its file
+    depth_text = "" if depth is None else f"; the depth search {depth:.1f} over all runs"
     if "search_seconds" in row:  # proven by a checkpointed search, maybe over several runs
         total = row["search_seconds"]
         if total is None:
-            return f"{s:.1f} this run; earlier runs untimed"
-        return f"{total:.1f} searching over all runs; {s:.1f} this run"
-    return f"{s:.1f}" if cpu is None else f"{s:.1f} ({cpu:.1f})"
+            return f"{s:.1f} this run; earlier runs untimed{depth_text}"
+        return f"{total:.1f} searching over all runs; {s:.1f} this run{depth_text}"
+    return (f"{s:.1f}" if cpu is None else f"{s:.1f} ({cpu:.1f})") + depth_text
 
 
 def _published_cell(row: dict) -> str:
@@ -52,7 +54,8 @@ def render_optimal(rows: Sequence[dict]) -> str:
         "- **best first guesses**: every canonical first guess that reaches the optimal total.",
         "- **histogram**: secrets solved with 1, 2, 3, ... guesses.",
         "- **s**: wall seconds of the whole row (CPU seconds in brackets; `jobs` threads) on a",
-        "  shared 2-core machine, so wall times vary with its load; trees: `trees/GAME.json.gz`.",
+        "  shared 2-core machine, so wall times vary with its load; an open row adds the seconds of",
+        "  its checkpointed searches over all runs; trees: `trees/GAME.json.gz`.",
         "",
         (
             "| game | pegs | colours | repetition | codes | total | average | worst | opt. worst "

@@ -225,7 +225,8 @@ def depth_part(
     found, given as ``worst_tree`` (JSON, replayed on every secret before it is given); once
     the two meet, ``optimal_worst`` too.
     ``checkpoint``: the game's checkpoint folder, where that search keeps its memo between
-    runs (so that each run goes on where the last one stopped)."""
+    runs (so that each run goes on where the last one stopped); ``depth_search_seconds``:
+    how long every run on it searched, this one included."""
     from mastermind.core.cancel import CancelToken
     from mastermind.core.formats import verify_text, write_tree
     from mastermind.core.tree import StrategyTree
@@ -242,6 +243,8 @@ def depth_part(
     with CancelToken().child(time_limit) as token:
         least = ExactSolver(table).least_depth(token, memory=memory, store=store)
     data: dict = {"worst_lower_bound": int(least.depth)}
+    if least.searched_seconds is not None:  # (every run on the folder's memo file)
+        data["depth_search_seconds"] = round(least.searched_seconds, 3)
     if least.shallowest is not None and least.upper is not None:
         tree = StrategyTree(rules, least.shallowest, name="shallowest found")
         text = write_tree(tree, "json", tree.stats(table))

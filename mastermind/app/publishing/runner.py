@@ -381,6 +381,8 @@ class Runner:
             seconds += depth["seconds"]
             cpu += depth["cpu_seconds"]
             bounds["worst_lower_bound"] = max(bounds.get("worst_lower_bound", 0), depth["worst_lower_bound"])
+            if "depth_search_seconds" in depth:  # (over every run on its checkpoint's memo file)
+                row["depth_search_seconds"] = depth["depth_search_seconds"]
             if depth.get("optimal_worst") is not None:
                 bounds["optimal_worst"] = depth["optimal_worst"]
             found = depth.get("worst_upper_bound")

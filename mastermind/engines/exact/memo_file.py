@@ -98,17 +98,33 @@ def save_memo(
     made_for: dict,
     min_size: int = MIN_SIZE,
     max_entries: int = MAX_ENTRIES,
+    seconds: float | None = None,
 ) -> int:
     """Write the entries of ``memo``'s sets of at least ``min_size`` candidates to ``path``
     (atomically), at most ``max_entries`` of them, the biggest sets first; the number
-    written. Uncompressed: a Ctrl-C leaves well under a second to save (2^20 entries: see
-    benchmarks/NOTES.md), and the keys, random bits, would not compress anyway."""
+    written. ``seconds``: how long the runs that made it searched, all together (see
+    :func:`seconds_spent`). Uncompressed: a Ctrl-C leaves well under a second to save (2^20
+    entries: see benchmarks/NOTES.md), and the keys, random bits, would not compress anyway."""
     rows = np.ascontiguousarray(memo_export(memo, np.int64(min_size), np.int64(max_entries)))
     header = {"made_for": made_for, "entries": int(rows.shape[0]), "sha256": _digest(rows)}
+    if seconds is not None:
+        header["seconds"] = float(seconds)
     buffer = io.BytesIO()
     np.savez(buffer, rows=rows, header=np.array(json.dumps(header, sort_keys=True)))
     write_atomic(path, buffer.getvalue())
     return int(rows.shape[0])
+
+
+def seconds_spent(path: str | os.PathLike[str]) -> float:
+    """The seconds that the runs which made the file at ``path`` searched, all together (0:
+    no file, or one that does not say; :func:`load_memo` checks the file itself)."""
+    try:
+        with np.load(path, allow_pickle=False) as arrays:
+            return float(json.loads(str(arrays["header"])).get("seconds", 0.0))
+    except FileNotFoundError:
+        return 0.0
+    except Exception:  # (a damaged file: refused by load_memo, with its own message)
+        return 0.0
 
 
 def load_memo(path: str | os.PathLike[str], memo: object, made_for: dict) -> int:

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import functools
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -54,6 +53,8 @@ class LeastDepth:
     counters: Counters
     shallowest: Node | None = None
     upper: int | None = None
+    searched_seconds: float | None = None
+    """How long every run on its memo file searched, this one included (None: no file)."""
 
 
 class ExactSolver:
@@ -284,14 +285,25 @@ class ExactSolver:
         first = self.new_search(0, memory=memory)  # (the memo every ask shares)
         memo = first.memo
         made_for = memo_file.fingerprint(str(self.rules), self.pool, 0, 0)
-        save = None
+        save: Callable[[], object] | None = None
+        before = start = 0.0
         with contextlib.ExitStack() as held:
             if store is not None:  # what earlier runs settled (refused, before any work, if not
                 # theirs, not writable, or in use by another run)
                 held.enter_context(memo_file.held(store))
                 memo_file.load_memo(store, memo, made_for)
-                save = functools.partial(memo_file.save_memo, store, memo, made_for)
-            return self._least_depth(memo, first, only, limit, save, cancel, progress)
+                before, start = memo_file.seconds_spent(store), time.perf_counter()
+
+                def save_all() -> object:
+                    seconds = before + time.perf_counter() - start
+                    return memo_file.save_memo(store, memo, made_for, seconds=seconds)
+
+                save = save_all
+
+            least = self._least_depth(memo, first, only, limit, save, cancel, progress)
+            if store is None:
+                return least
+            return replace(least, searched_seconds=before + time.perf_counter() - start)
 
     def _least_depth(
         self,

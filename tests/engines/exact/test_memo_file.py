@@ -215,3 +215,24 @@ def test_a_store_in_use_by_another_run_is_refused_before_any_work(tmp_path):
         assert not store.exists()
     assert ExactSolver(table).least_depth(CancelToken(), store=store).tree is not None
     assert store.is_file()
+
+
+def test_the_file_says_how_long_every_run_on_it_searched(tmp_path):
+    from mastermind.engines.exact.memo_file import seconds_spent
+
+    store = tmp_path / "least-depth.npz"
+    assert seconds_spent(store) == 0.0
+    save_memo(store, new_memo(64), MADE_FOR, seconds=12.5)
+    assert seconds_spent(store) == 12.5
+    save_memo(store, new_memo(64), MADE_FOR)  # (a file that does not say: none counted)
+    assert seconds_spent(store) == 0.0
+    table = CodeTable(Rules.parse("p4c5"))
+    store.unlink()
+    assert ExactSolver(table).least_depth(CancelToken()).searched_seconds is None
+    first = ExactSolver(table).least_depth(CancelToken(), store=store)
+    assert (
+        first.searched_seconds == pytest.approx(seconds_spent(store), abs=0.1) and first.searched_seconds > 0
+    )
+    again = ExactSolver(table).least_depth(CancelToken(), store=store)
+    assert again.searched_seconds > first.searched_seconds  # this run's seconds added to the file's
+    assert seconds_spent(store) > first.searched_seconds
