@@ -413,7 +413,10 @@ def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict
         "memo_hits": r.memo_hits,
         "units": units,
     }
-    if objective == "worst":  # the lower bound on the total is of the best total within the worst case
+    depth_proven = worst_low is not None and found is not None and found["worst"] == worst_low
+    if objective == "worst" and not depth_proven:
+        # the lower bound on the total is of the best total within the optimal worst case:
+        # none before that worst case is proven
         data["total_lower_bound"] = data["total"]
     if details is not None and details.startup_seconds is not None:
         data["startup_seconds"] = round(details.startup_seconds, 3)
@@ -489,15 +492,20 @@ def _report(data: dict, json_output: bool, out: str | None) -> None:
     else:
         printer.print(f"proven       no: stopped ({data['stopped']}) after {work}")
         if data["objective"] == "worst":
-            low = data["worst_lower_bound"]
-            printer.print(
-                "lower bound  "
-                + (
-                    "none yet"
-                    if low is None
-                    else f"worst case >= {plural(low, 'guess')}  (every smaller one refuted)"
+            low, total_low = data["worst_lower_bound"], data["total_lower_bound"]
+            if low is not None and low == data["worst_upper_bound"]:  # the depth proven
+                printer.print(f"worst case   {plural(low, 'guess')}  (proven: every smaller one refuted)")
+                if total_low is not None:
+                    printer.print(f"lower bound  total >= {total_low} within {plural(low, 'guess')}")
+            else:
+                printer.print(
+                    "lower bound  "
+                    + (
+                        "none yet"
+                        if low is None
+                        else f"worst case >= {plural(low, 'guess')}  (every smaller one refuted)"
+                    )
                 )
-            )
         else:
             low = data["total_lower_bound"]
             printer.print(

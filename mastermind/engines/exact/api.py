@@ -110,13 +110,17 @@ def _solve_worst_units(
     if result.tree is None and result.stopped is None:
         raise AssertionError(f"no strategy within {depth} guesses, the least depth found")
     if result.tree is None:  # stopped before a strategy of the least depth was costed
-        return solver.result(
+        stopped = solver.result(
             shallow,
             counters=least.counters + result.counters,
             start=start,
             stopped=result.stopped,
             worst_lower_bound=depth,
         )
+        # (what the best total within the depth proved so far, below the strategy's)
+        if result.lower_bound is not None and stopped.upper_bound is not None:
+            stopped = replace(stopped, lower_bound=min(result.lower_bound, stopped.upper_bound))
+        return stopped
     assert result.details is not None
     return replace(
         result,

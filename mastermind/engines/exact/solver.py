@@ -40,6 +40,12 @@ PROBE_SHARE = 0.5
 """The share of a time-limited depth search that its probes from above may take (see
 :meth:`ExactSolver.least_depth`); what a stopped probe settled is kept for the rest."""
 
+PROBE_SECONDS = 20.0
+"""The most the probes from above take: a strategy is found in a few thousand nodes (5x8: 7
+guesses in 1.4 s), so a probe still unanswered by then is refuting its depth, a question
+the search from below comes to after the shallower depths, which it refutes at once (5x8:
+5 guesses in 0.1 s; a run stopped then has a lower bound to give)."""
+
 
 @dataclass(frozen=True)
 class LeastDepth:
@@ -238,7 +244,8 @@ class ExactSolver:
         if refuted or (root is None and value < INF):  # stopped while searching, or building the tree
             return self.result(
                 shallow if shallow is not None else shallowest,
-                lower=value if not worst else None,
+                # (worst: the best total within the depth, once the depth is proven)
+                lower=value if not worst or shallow is not None else None,
                 counters=counters,
                 start=start,
                 stopped=cancel.reason,
@@ -334,7 +341,8 @@ class ExactSolver:
     ) -> tuple[int | None, Node | None, int]:
         """Strategies from above: one within ``top`` guesses, then one within a guess fewer
         than the last found, until a depth is refuted (the least depth is then proven) or
-        the probes' share of the time (:data:`PROBE_SHARE`) is spent. A strategy found
+        the probes' time (:data:`PROBE_SECONDS`, at most :data:`PROBE_SHARE` of the time
+        left) is spent. A strategy found
         this way takes a fraction of the nodes that refuting a depth takes, whereas refuting
         from below may never reach it. Returns the shallowest strategy's depth and the
         strategy (None, None: none found) and the least depth not refuted by the probes
@@ -343,7 +351,10 @@ class ExactSolver:
         upper: int | None = None
         shallowest: Node | None = None
         remaining = cancel.remaining()
-        with cancel.child(None if remaining is None else remaining * PROBE_SHARE) as token:
+        share = PROBE_SECONDS if remaining is None else min(PROBE_SECONDS, remaining * PROBE_SHARE)
+        if share <= 0:  # (no time left: the search from below says what is proven)
+            return upper, shallowest, floor
+        with cancel.child(share) as token:
             depth = top
             while depth >= floor:
                 found, search = asker.ask(depth, token)

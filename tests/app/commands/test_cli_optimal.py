@@ -182,9 +182,55 @@ def test_a_stopped_search_for_the_least_worst_case_reports_that_bound(capsys):
     assert code == 0 and data["proven"] is False and data["stopped"] == "time limit"
     assert data["total_lower_bound"] is None and data["secrets"] is None and data["average"] is None
     assert data["worst"] is None  # the headline of --objective worst: not proven, so not given
-    assert data["worst_lower_bound"] in (5, 6) and data["best_found"] is None
+    assert data["worst_lower_bound"] in (5, 6)
+    # (the probes from above may find a strategy in that time: never below the bound)
+    found = data["best_found"]
+    assert found is None or (found["worst"] > data["worst_lower_bound"] and found["secrets"] == 20160)
     code, out, err = run(capsys, "optimal", "-r", "p6c8n", "--objective", "worst", "--time-limit", "1")
-    assert code == 0 and re.search(r"worst case >= [56] guesses", out) and "total" not in out
+    assert code == 0 and re.search(r"worst case >= [56] guesses", out) and "total >=" not in out
+
+
+def test_a_worst_case_stopped_once_its_depth_is_proven_says_so_with_its_total_bound(capsys, monkeypatch):
+    """Stopped after the depth search proved the worst case, before the best total within
+    it: the report said only "worst case >= 6" and dropped the total's lower bound."""
+    from mastermind.core.cancel import TIME_LIMIT, CancelToken
+    from mastermind.engines import exact
+    from mastermind.engines.exact import Execution
+    from mastermind.engines.exact.solver import ExactSolver
+
+    from ...engines.exact.test_least_depth import _Count
+
+    class StopAt:  # stops the depth search's n-th step as a time limit would (exit 0)
+        def __init__(self, token, n):
+            self.token, self.n = token, n
+
+        def start(self, total, description=""):
+            pass
+
+        def advance(self, n=1):
+            self.n -= n
+            if self.n == 0:
+                self.token.cancel(TIME_LIMIT)
+
+    table = CodeTable(Rules.parse("p3c4"))
+    count = _Count()
+    ExactSolver(table).least_depth(CancelToken(), progress=count)  # (the depths it tries)
+    real = exact.solve
+
+    def stopped_once_the_depth_is_proven(table, problem, **kw):
+        token = kw["cancel"].child()
+        kw.update(cancel=token, progress=StopAt(token, count.steps), execution=Execution(units=True))
+        return real(table, problem, **kw)
+
+    monkeypatch.setattr(exact, "solve", stopped_once_the_depth_is_proven)  # (what the command calls)
+    best = reference_worst(table, range(table.n))
+    value, _ = reference_solve(table, objective="worst")
+    data = optimal_json(capsys, "-r", "p3c4", "--objective", "worst", "--no-cache")
+    assert data["proven"] is False and data["worst_lower_bound"] == data["worst_upper_bound"] == best
+    assert data["total_lower_bound"] <= value <= data["total_upper_bound"]
+    code, out, err = run(capsys, "optimal", "-r", "p3c4", "--objective", "worst", "--no-cache")
+    assert f"worst case   {best} guesses  (proven: every smaller one refuted)" in out
+    assert f"lower bound  total >= {data['total_lower_bound']} within {best} guesses" in out
 
 
 def test_by_first_guess_honours_the_time_limit(capsys):

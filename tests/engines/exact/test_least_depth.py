@@ -100,6 +100,7 @@ def test_a_worst_case_search_stopped_at_each_depth_tried_keeps_what_it_proved(te
     levels = ExactSolver(table).search()._levels_needed(table.n)
     count = _Count()
     assert ExactSolver(table, Problem(objective="worst")).run(CancelToken(), count).worst == best
+    value, _ = reference_solve(table, objective="worst")  # the best total within the depth
     for step in range(1, count.steps + 1):
         token = CancelToken()
         result = ExactSolver(table, Problem(objective="worst")).run(token, _StopAt(token, step))
@@ -108,8 +109,41 @@ def test_a_worst_case_search_stopped_at_each_depth_tried_keeps_what_it_proved(te
         assert result.tree.stats(table).worst == result.worst
         if step == 1:  # the first probe's strategy, nothing refuted yet
             assert lower == levels
+        if lower < result.worst:  # (no bound on a total within a depth not proven)
+            assert result.lower_bound is None
         if step == count.steps:  # the depth proven (the best total within it not yet)
             assert lower == best == result.worst
+            assert result.lower_bound <= value <= result.total
+    # the same as work units: stopped once the depth is proven, the best total within it
+    # keeps what it proved
+    token = CancelToken()
+    units = solve(
+        table,
+        Problem(objective="worst"),
+        execution=Execution(units=True),
+        cancel=token,
+        progress=_StopAt(token, count.steps),
+    )
+    assert units.details.worst_lower_bound == best == units.worst
+    assert units.lower_bound is not None and units.lower_bound <= value <= units.total
+
+
+def test_the_least_depth_with_no_time_left_or_its_probes_cut_short_still_answers(monkeypatch):
+    """A time limit spent before the depth search starts (the probes' share of it 0) is a
+    stop, not an error; probes cut short leave the search from below the whole answer."""
+    import time
+
+    from mastermind.engines.exact import solver as solver_module
+
+    table = CodeTable(Rules.parse("p3c4"))
+    best = reference_worst(table, range(table.n))
+    with CancelToken(0.001) as token:
+        time.sleep(0.01)
+        late = ExactSolver(table).least_depth(token)
+    assert late.tree is None and late.depth <= best
+    monkeypatch.setattr(solver_module, "PROBE_SECONDS", 0.0001)
+    least = ExactSolver(table).least_depth(CancelToken())
+    assert least.depth == best and _replayed_worst(table, least.tree, "all") == best
 
 
 def test_the_shallowest_strategy_found_comes_with_a_lower_bound_below_it():
