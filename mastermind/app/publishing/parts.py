@@ -6,6 +6,7 @@ the one vocabulary (``total_lower_bound``, ``total_upper_bound``, ``worst_upper_
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 from mastermind.core.errors import MastermindError
@@ -230,7 +231,7 @@ def depth_part(
     from mastermind.core.cancel import CancelToken
     from mastermind.core.formats import verify_text, write_tree
     from mastermind.core.tree import StrategyTree
-    from mastermind.engines.exact.checkpoint import make_folder
+    from mastermind.engines.exact.checkpoint import hold_folder
     from mastermind.engines.exact.memo_file import DEPTH_FILE
     from mastermind.engines.exact.memory import MemoryBudget
     from mastermind.engines.exact.solver import ExactSolver
@@ -239,8 +240,10 @@ def depth_part(
     start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules, memory_limit=memory_limit)
     memory = MemoryBudget.of(table, memory_limit, 1).search_bytes
-    store = None if checkpoint is None else make_folder(checkpoint) / DEPTH_FILE
-    with CancelToken().child(time_limit) as token:
+    with contextlib.ExitStack() as held, CancelToken().child(time_limit) as token:
+        store = None
+        if checkpoint is not None:  # (one run at a time on the folder)
+            store = held.enter_context(hold_folder(checkpoint)) / DEPTH_FILE
         least = ExactSolver(table).least_depth(token, memory=memory, store=store)
     data: dict = {"worst_lower_bound": int(least.depth)}
     if least.searched_seconds is not None:  # (every run on the folder's memo file)

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -21,7 +22,7 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.progress import Progress
 from mastermind.engines.exact import memo_file
-from mastermind.engines.exact.checkpoint import RootBounds, check_made_for, make_folder
+from mastermind.engines.exact.checkpoint import RootBounds, check_made_for, hold_folder, make_folder
 from mastermind.engines.exact.details import SearchDetails
 from mastermind.engines.exact.memory import MemoryBudget
 from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning
@@ -58,6 +59,21 @@ def solve(
     tuning = Tuning() if tuning is None else tuning
     # (the searches in this thread: each within the memory a search of its own gets)
     solver = ExactSolver(table, problem, memory=MemoryBudget.of(table, limits.memory, 1).search_bytes)
+    with contextlib.ExitStack() as held:
+        if execution.checkpoint is not None:  # (one run at a time: refused before any work)
+            held.enter_context(hold_folder(execution.checkpoint))
+        return _solve(solver, limits, execution, tuning, cancel, progress)
+
+
+def _solve(
+    solver: ExactSolver,
+    limits: Limits,
+    execution: Execution,
+    tuning: Tuning,
+    cancel: CancelToken | None,
+    progress: Progress | None,
+) -> Result[SearchDetails]:
+    problem = solver.problem
     with (CancelToken() if cancel is None else cancel).child(limits.time_limit) as token:
         if execution.wants_units(limits):
             if problem.plain:

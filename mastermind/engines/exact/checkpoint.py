@@ -23,8 +23,15 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX
+    fcntl = None  # type: ignore[assignment]
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.tree import Node
@@ -127,6 +134,31 @@ def make_folder(folder: str | os.PathLike) -> Path:
     if not os.access(path, os.W_OK | os.X_OK):
         raise CheckpointError(f"--checkpoint {folder}: the folder is not writable")
     return path
+
+
+@contextmanager
+def hold_folder(folder: str | os.PathLike) -> Iterator[Path]:
+    """Make (see :func:`make_folder`) and hold a checkpoint folder for one run: a second run
+    on it at the same time would overwrite the least depth's memo file that this one saves
+    (the last writer wins) and count its units and seconds as its own, so it is refused in
+    one line before any work. The lock (``flock`` on the folder) goes with the process, even
+    a killed one."""
+    path = make_folder(folder)
+    if fcntl is None:  # pragma: no cover - no advisory locks on this system: not held
+        yield path
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise CheckpointError(
+                f"--checkpoint {folder}: the folder is in use by another run: wait for it to end, "
+                "or give another folder"
+            ) from None
+        yield path
+    finally:
+        os.close(fd)  # (releases the lock)
 
 
 def check_made_for(folder: str | os.PathLike, expected: dict) -> None:

@@ -22,14 +22,6 @@ import json
 import os
 from pathlib import Path
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not POSIX
-    fcntl = None  # type: ignore[assignment]
-
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import numpy as np
 
 from mastermind.core.errors import MastermindError
@@ -65,31 +57,6 @@ end), so that a run killed loses at most this much work (saving takes under a se
 def fingerprint(rules: str, pool: str, unit: int, penalty: int) -> dict:
     """What the entries are about: they hold only for this game, pool and costs."""
     return {"format": FORMAT, "rules": rules, "pool": pool, "unit": unit, "penalty": penalty}
-
-
-@contextmanager
-def held(path: str | os.PathLike[str]) -> Iterator[None]:
-    """Hold the folder of the memo file ``path`` for one run: a second run on it at the same
-    time would overwrite what this one saves, and the last writer would win, so it is
-    refused in one line. The lock (``flock`` on the folder) goes with the process, even a
-    killed one. Checks first that the file can be written (see :func:`load_memo`)."""
-    check_writable(path)
-    if fcntl is None:  # (no advisory locks on this system: not held)
-        yield
-        return
-    folder = Path(os.path.realpath(path)).parent
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise MemoFileError(
-                f"{folder} is in use by another run of that search: wait for it to end, or give "
-                "another folder"
-            ) from None
-        yield
-    finally:
-        os.close(fd)  # (releases the lock)
 
 
 def save_memo(

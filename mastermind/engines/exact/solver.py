@@ -13,7 +13,6 @@ of the rounds (:mod:`mastermind.engines.exact.anytime`) and the strategy search 
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import os
 import time
@@ -294,23 +293,20 @@ class ExactSolver:
         made_for = memo_file.fingerprint(str(self.rules), self.pool, 0, 0)
         save: Callable[[], object] | None = None
         before = start = 0.0
-        with contextlib.ExitStack() as held:
-            if store is not None:  # what earlier runs settled (refused, before any work, if not
-                # theirs, not writable, or in use by another run)
-                held.enter_context(memo_file.held(store))
-                memo_file.load_memo(store, memo, made_for)
-                before, start = memo_file.seconds_spent(store), time.perf_counter()
+        if store is not None:  # what earlier runs settled (refused, before any work, if not
+            # theirs or not writable; the caller holds its folder: checkpoint.hold_folder)
+            memo_file.load_memo(store, memo, made_for)
+            before, start = memo_file.seconds_spent(store), time.perf_counter()
 
-                def save_all() -> object:
-                    seconds = before + time.perf_counter() - start
-                    return memo_file.save_memo(store, memo, made_for, seconds=seconds)
+            def save_all() -> object:
+                seconds = before + time.perf_counter() - start
+                return memo_file.save_memo(store, memo, made_for, seconds=seconds)
 
-                save = save_all
-
-            least = self._least_depth(memo, first, only, limit, save, cancel, progress)
-            if store is None:
-                return least
-            return replace(least, searched_seconds=before + time.perf_counter() - start)
+            save = save_all
+        least = self._least_depth(memo, first, only, limit, save, cancel, progress)
+        if store is None:
+            return least
+        return replace(least, searched_seconds=before + time.perf_counter() - start)
 
     def _least_depth(
         self,

@@ -323,9 +323,9 @@ def test_the_optimal_worst_case_keeps_its_depth_search_in_the_checkpoint(capsys,
     assert code == 0 and (again["total"], again["worst"]) == (first["total"], first["worst"])
     assert again["nodes"] < first["nodes"]
     # a folder another run is using is refused in one line (its saves would be overwritten)
-    from mastermind.engines.exact.memo_file import held
+    from mastermind.engines.exact.checkpoint import hold_folder
 
-    with held(folder / "least-depth.npz"):
+    with hold_folder(folder):
         code, out, err = run(capsys, *args)
     assert code == 2 and out == "" and "in use by another run" in err and err.count("\n") == 1
     # a damaged memo file is refused in one line, before any work

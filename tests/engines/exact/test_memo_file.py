@@ -202,19 +202,26 @@ def test_a_search_saving_its_file_as_it_runs_gives_the_fresh_answer(tmp_path, mo
     assert len(saves) > 1 and store.is_file()
 
 
-def test_a_store_in_use_by_another_run_is_refused_before_any_work(tmp_path):
-    """Two runs on one folder at once: the second is refused (the last writer would win),
-    and the folder is free again once the first ends."""
-    from mastermind.engines.exact.memo_file import held
+@pytest.mark.parametrize("objective", ["total", "worst"])
+def test_a_checkpoint_folder_in_use_by_another_run_is_refused_before_any_work(tmp_path, objective):
+    """Two runs on one folder at once: the second is refused (the last writer of the memo
+    file would win, and each would count the other's units and seconds as its own), and the
+    folder is free again once the first ends."""
+    from mastermind.app.publishing.parts import depth_part
+    from mastermind.engines.exact import Execution, solve
+    from mastermind.engines.exact.checkpoint import CheckpointError, hold_folder
 
     table = CodeTable(Rules.parse("p3c3"))
-    store = tmp_path / "least-depth.npz"
-    with held(store):
-        with pytest.raises(MemoFileError, match="in use by another run"):
-            ExactSolver(table).least_depth(CancelToken(), store=store)
-        assert not store.exists()
-    assert ExactSolver(table).least_depth(CancelToken(), store=store).tree is not None
-    assert store.is_file()
+    folder = tmp_path / "ck"
+    execution = Execution(units=True, checkpoint=str(folder))
+    with hold_folder(folder):
+        with pytest.raises(CheckpointError, match="in use by another run"):
+            solve(table, Problem(objective=objective), execution=execution)
+        with pytest.raises(CheckpointError, match="in use by another run"):
+            depth_part("p3c3", None, 1 << 30, str(folder))
+        assert list(folder.iterdir()) == []
+    assert solve(table, Problem(objective=objective), execution=execution).proven
+    assert (folder / "checkpoint.sqlite").is_file()
 
 
 def test_the_file_says_how_long_every_run_on_it_searched(tmp_path):
