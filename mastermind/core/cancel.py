@@ -118,7 +118,8 @@ class CancelToken:
         if parent is not None:
             with self._family.lock:
                 parent._children.add(self)
-                if parent.flag[0]:
+                # (a parent past its deadline counts as cancelled, its timer fired or not)
+                if parent.cancelled:
                     self._cancel(parent.reason or INTERRUPTED)
         if time_limit is not None and not self.flag[0]:
             self._timer = threading.Timer(time_limit, self.cancel, args=(TIME_LIMIT,))

@@ -122,3 +122,13 @@ def test_the_module_keeps_no_process_wide_state():
         if isinstance(value, kinds) and not name.startswith("__")
     ]
     assert shared == []
+
+
+def test_a_token_made_after_its_parents_deadline_is_born_cancelled():
+    """Its parent's timer may not have fired yet (a loaded machine): the deadline decides."""
+    import time
+
+    with CancelToken(3600) as parent:
+        parent.deadline = time.monotonic() - 1  # (as if the hour had passed, the timer late)
+        with parent.child() as child:
+            assert child.cancelled and child.flag[0] == 1 and child.reason == "time limit"
