@@ -383,14 +383,13 @@ class Runner:
             bounds["worst_lower_bound"] = max(bounds.get("worst_lower_bound", 0), depth["worst_lower_bound"])
             if "depth_search_seconds" in depth:  # (over every run on its checkpoint's memo file)
                 row["depth_search_seconds"] = depth["depth_search_seconds"]
-            if depth.get("optimal_worst") is not None:
-                bounds["optimal_worst"] = depth["optimal_worst"]
             found = depth.get("worst_upper_bound")
             if found is not None and found < bounds.get("worst_upper_bound", found + 1):
                 # a tree of its own, replayed
                 bounds.update(worst_upper_bound=found, worst_upper_source="depth")
                 row["worst_tree"] = self._write_tree(trees, f"{game}.worst", depth["worst_tree"])
-            if bounds["worst_lower_bound"] == bounds.get("worst_upper_bound"):  # (the bounds met)
+            if bounds["worst_lower_bound"] == bounds.get("worst_upper_bound"):  # (the bounds met:
+                # the depth search's proof, or its strategy meeting another lower bound)
                 bounds["optimal_worst"] = bounds["worst_lower_bound"]
         row.update(bounds=bounds or None, seconds=round(seconds, 3), cpu_seconds=round(cpu, 3))
         return row
