@@ -147,12 +147,16 @@ def test_heuristics_report_the_strategies_finished():
 
 @pytest.mark.integration
 def test_the_optimal_worst_case_reports_the_depths_refuted():
-    # Ctrl-C once 5 guesses are refuted on p5c8n: refuting 6 takes minutes
+    # Ctrl-C once 5 guesses are refuted on p5c8n: refuting 6 takes minutes. The first step
+    # is the probe from above finding a strategy of 7 guesses at once; its probe of 6 gives
+    # way after PROBE_SECONDS, then the search from below refutes 5 (the second step)
     args = ["optimal", "-r", "p5c8n", "-j", "1", "--objective", "worst", "--json", "--no-cache"]
-    out, err, _ = interrupted(args, at=progress(1, "worst cases tried"))
+    out, err, _ = interrupted(args, at=progress(2, "worst cases tried"))
     data = json.loads(out)
-    assert data["proven"] is False and data["total"] is None and data["best_found"] is None
+    assert data["proven"] is False and data["total"] is None and data["total_lower_bound"] is None
     assert data["worst_lower_bound"] == 6
+    found = data["best_found"]  # the shallowest strategy found: the upper bound
+    assert found["worst"] == data["worst_upper_bound"] > 6 and found["secrets"] == 6720
 
 
 @pytest.mark.integration
