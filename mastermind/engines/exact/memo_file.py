@@ -82,16 +82,19 @@ def save_memo(
     return int(rows.shape[0])
 
 
-def seconds_spent(path: str | os.PathLike[str]) -> float:
-    """The seconds that the runs which made the file at ``path`` searched, all together (0:
-    no file, or one that does not say; :func:`load_memo` checks the file itself)."""
+def seconds_spent(path: str | os.PathLike[str]) -> float | None:
+    """The seconds that the runs which made the file at ``path`` searched, all together: 0
+    without a file, None for a file that does not say (made before its runs were timed, or
+    by a run that did not know: untimed for good, as a checkpoint of untimed units is).
+    :func:`load_memo` checks the file itself."""
     try:
         with np.load(path, allow_pickle=False) as arrays:
-            return float(json.loads(str(arrays["header"])).get("seconds", 0.0))
+            seconds = json.loads(str(arrays["header"])).get("seconds")
     except FileNotFoundError:
         return 0.0
     except Exception:  # (a damaged file: refused by load_memo, with its own message)
-        return 0.0
+        return None
+    return None if seconds is None else float(seconds)
 
 
 def load_memo(path: str | os.PathLike[str], memo: object, made_for: dict) -> int:

@@ -59,7 +59,8 @@ class LeastDepth:
     shallowest: Node | None = None
     upper: int | None = None
     searched_seconds: float | None = None
-    """How long every run on its memo file searched, this one included (None: no file)."""
+    """How long every run on its memo file searched, this one included (None: no file, or
+    one whose earlier runs were not timed)."""
 
 
 class ExactSolver:
@@ -292,19 +293,20 @@ class ExactSolver:
         memo = first.memo
         made_for = memo_file.fingerprint(str(self.rules), self.pool, 0, 0)
         save: Callable[[], object] | None = None
-        before = start = 0.0
+        before: float | None = None
+        start = 0.0
         if store is not None:  # what earlier runs settled (refused, before any work, if not
             # theirs or not writable; the caller holds its folder: checkpoint.hold_folder)
             memo_file.load_memo(store, memo, made_for)
             before, start = memo_file.seconds_spent(store), time.perf_counter()
 
             def save_all() -> object:
-                seconds = before + time.perf_counter() - start
+                seconds = None if before is None else before + time.perf_counter() - start
                 return memo_file.save_memo(store, memo, made_for, seconds=seconds)
 
             save = save_all
         least = self._least_depth(memo, first, only, limit, save, cancel, progress)
-        if store is None:
+        if before is None:  # (no file, or one of untimed runs: no total to give)
             return least
         return replace(least, searched_seconds=before + time.perf_counter() - start)
 

@@ -231,9 +231,14 @@ def test_the_file_says_how_long_every_run_on_it_searched(tmp_path):
     assert seconds_spent(store) == 0.0
     save_memo(store, new_memo(64), MADE_FOR, seconds=12.5)
     assert seconds_spent(store) == 12.5
-    save_memo(store, new_memo(64), MADE_FOR)  # (a file that does not say: none counted)
-    assert seconds_spent(store) == 0.0
     table = CodeTable(Rules.parse("p4c5"))
+    made_for = fingerprint("p4c5r", "all", 0, 0)
+    # a file that does not say (made before runs were timed): untimed for good, not counted
+    # from 0 as if the runs before had cost nothing
+    save_memo(store, new_memo(64), made_for)
+    assert seconds_spent(store) is None
+    assert ExactSolver(table).least_depth(CancelToken(), store=store).searched_seconds is None
+    assert seconds_spent(store) is None
     store.unlink()
     assert ExactSolver(table).least_depth(CancelToken()).searched_seconds is None
     first = ExactSolver(table).least_depth(CancelToken(), store=store)
