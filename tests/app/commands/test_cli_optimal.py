@@ -198,19 +198,7 @@ def test_a_worst_case_stopped_once_its_depth_is_proven_says_so_with_its_total_bo
     from mastermind.engines.exact import Execution
     from mastermind.engines.exact.solver import ExactSolver
 
-    from ...engines.exact.test_least_depth import _Count
-
-    class StopAt:  # stops the depth search's n-th step as a time limit would (exit 0)
-        def __init__(self, token, n):
-            self.token, self.n = token, n
-
-        def start(self, total, description=""):
-            pass
-
-        def advance(self, n=1):
-            self.n -= n
-            if self.n == 0:
-                self.token.cancel(TIME_LIMIT)
+    from ...engines.exact.test_least_depth import _Count, _StopAt
 
     table = CodeTable(Rules.parse("p3c4"))
     count = _Count()
@@ -218,8 +206,9 @@ def test_a_worst_case_stopped_once_its_depth_is_proven_says_so_with_its_total_bo
     real = exact.solve
 
     def stopped_once_the_depth_is_proven(table, problem, **kw):
-        token = kw["cancel"].child()
-        kw.update(cancel=token, progress=StopAt(token, count.steps), execution=Execution(units=True))
+        token = kw["cancel"].child()  # (stopped as a time limit would: exit 0)
+        stop = _StopAt(token, count.steps, TIME_LIMIT)
+        kw.update(cancel=token, progress=stop, execution=Execution(units=True))
         return real(table, problem, **kw)
 
     monkeypatch.setattr(exact, "solve", stopped_once_the_depth_is_proven)  # (what the command calls)

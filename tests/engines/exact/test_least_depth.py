@@ -3,7 +3,7 @@ the plain exhaustive minimax, and what a worst-case search stopped after it answ
 
 import pytest
 
-from mastermind.core.cancel import CancelToken
+from mastermind.core.cancel import INTERRUPTED, CancelToken
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.tree import StrategyTree
 from mastermind.engines.exact import Execution, Problem, solve
@@ -63,10 +63,11 @@ def test_least_depth_is_the_exhaustive_minimax(text, pool):
 
 
 class _StopAt:
-    """A progress that cancels ``token`` at the ``n``-th step (a depth tried)."""
+    """A progress that cancels ``token`` at the ``n``-th step (a depth tried), for ``reason``
+    (a Ctrl-C's by default; a time limit's makes the command exit 0)."""
 
-    def __init__(self, token: CancelToken, n: int) -> None:
-        self.token, self.n = token, n
+    def __init__(self, token: CancelToken, n: int, reason: str = INTERRUPTED) -> None:
+        self.token, self.n, self.reason = token, n, reason
 
     def start(self, total, description=""):
         pass
@@ -74,7 +75,7 @@ class _StopAt:
     def advance(self, n=1):
         self.n -= n
         if self.n == 0:
-            self.token.cancel()
+            self.token.cancel(self.reason)
 
 
 class _Count:
