@@ -25,8 +25,15 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol, TextIO
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX
+    fcntl = None  # type: ignore[assignment]
 
 from mastermind.core.errors import MastermindError
 
@@ -38,6 +45,28 @@ def current_umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+@contextmanager
+def folder_lock(folder: str | os.PathLike[str], *, wait: bool = True) -> Iterator[None]:
+    """Hold an advisory lock (``flock``) on an existing folder, so that two processes take
+    turns at what one of them does there. ``wait=False``: raise :class:`BlockingIOError` at
+    once when another process holds it. The lock goes with the process, even a killed one.
+
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> with folder_lock(folder):
+    ...     pass
+    """
+    if fcntl is None:  # pragma: no cover - no advisory locks on this system: not held
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        yield
+    finally:
+        os.close(fd)  # (releases the lock)
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:

@@ -3,6 +3,7 @@
 import gzip
 import json
 import shutil
+import threading
 from fractions import Fraction
 from pathlib import Path
 
@@ -176,6 +177,32 @@ def test_one_row_merges_into_existing_files(tmp_path):
     md = (tmp_path / "optimal.md").read_text()
     assert all(f"| {game} |" in md for game in after)
     assert "| p2c3 |" in (tmp_path / "game-values.md").read_text()
+
+
+@pytest.mark.parametrize("stem, fmt", [("optimal", OPTIMAL_FORMAT), ("game-values", GAME_VALUE_FORMAT)])
+def test_two_runs_on_one_folder_take_turns_and_keep_both_rows(stem, fmt, tmp_path):
+    # another run holds the folder: it has read the file and will write it with its row
+    from mastermind.app.publishing.files import merge_into
+    from mastermind.app.publishing.tables import _merge_optimal
+    from mastermind.core.fileio import folder_lock
+
+    rows = committed(stem, fmt)
+    mine, theirs, *rest = rows.values()
+    write_tables(tmp_path, fmt, rest)
+    merge = (
+        (lambda: _merge_optimal(tmp_path, mine, {}))
+        if fmt == OPTIMAL_FORMAT
+        else (lambda: merge_into(tmp_path, fmt, [mine]))
+    )
+    with folder_lock(tmp_path):
+        read = read_rows(tmp_path / f"{stem}.json", fmt)
+        merging = threading.Thread(target=merge)
+        merging.start()
+        merging.join(0.3)
+        assert merging.is_alive()  # (waiting for the folder)
+        write_tables(tmp_path, fmt, merge_rows(read, [theirs]))
+    merging.join()
+    assert {r["game"] for r in read_rows(tmp_path / f"{stem}.json", fmt)} == set(rows)
 
 
 def test_merge_replaces_and_orders_rows():

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from mastermind.app.publishing.literature import literature
 from mastermind.core.errors import MastermindError
-from mastermind.core.fileio import read_text, write_atomic
+from mastermind.core.fileio import folder_lock, read_text, write_atomic
 
 OPTIMAL_FORMAT = "mastermind-results"
 GAME_VALUE_FORMAT = "mastermind-game-values"
@@ -134,7 +134,12 @@ def write_tables(out: Path, fmt: str, rows: Sequence[dict]) -> None:
 
 
 def merge_into(out: Path, fmt: str, new_rows: Sequence[dict]) -> list[dict]:
+    """Merge rows into the table's files in ``out``; all the rows of the table afterwards.
+    The folder is held meanwhile (see :func:`~mastermind.core.fileio.folder_lock`): two runs
+    on one folder, each on its own games, take turns, and neither writes a file read before
+    the other wrote its row (which would lose that row)."""
     stem = STEMS[fmt]
-    rows = merge_rows(read_rows(out / f"{stem}.json", fmt), new_rows)
-    write_tables(out, fmt, rows)
+    with folder_lock(out):
+        rows = merge_rows(read_rows(out / f"{stem}.json", fmt), new_rows)
+        write_tables(out, fmt, rows)
     return rows

@@ -21,7 +21,7 @@ from mastermind.app.publishing.markdown import _value_bounds
 from mastermind.app.publishing.runner import Runner
 from mastermind.app.publishing.scope import FRONTIER, GAME_VALUE_SCOPE, OPTIMAL_SCOPE, game_id, scope_rules
 from mastermind.core.errors import MastermindError
-from mastermind.core.fileio import check_writable, write_atomic
+from mastermind.core.fileio import check_writable, folder_lock, write_atomic
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable
 
 TABLES = ("optimal", "game-values")
@@ -95,22 +95,7 @@ def run_tables(
                 if table == "optimal":
                     working = f"{game_id(rules)} (optimal)"
                     row = runner.optimal_row(rules, None)
-                    # the tree goes in only with its row: an open row's best strategy must
-                    # not replace the tree of a proven row the file keeps
-                    earlier = read_rows(out / f"{STEMS[OPTIMAL_FORMAT]}.json", OPTIMAL_FORMAT)
-                    old = next((r for r in earlier if r["game"] == row["game"]), None)
-                    game = row["game"]
-                    for key, stem in (("tree", game), ("worst_tree", f"{game}.worst")):
-                        tree, data = row.get(key) or {}, runner.trees.pop(stem, None)
-                        if not supersedes(row, old):
-                            continue
-                        if tree.get("file") and data is not None:
-                            (out / "trees").mkdir(parents=True, exist_ok=True)
-                            write_atomic(out / tree["file"], data)
-                        elif key == "worst_tree":  # (no longer the row's: not left behind)
-                            (out / "trees" / f"{stem}.json.gz").unlink(missing_ok=True)
-                    kept = merge_rows(earlier, [row])
-                    write_tables(out, OPTIMAL_FORMAT, kept)
+                    kept = _merge_optimal(out, row, runner.trees)
                     report(_optimal_line(row) + _kept_note(row, kept))
                 else:
                     working = f"{game_id(rules)} (game value)"
@@ -123,6 +108,29 @@ def run_tables(
     except KeyboardInterrupt:
         raise TablesStopped(done, working, "interrupted") from None
     return done
+
+
+def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes]) -> list[dict]:
+    """Merge an optimal row into the files in ``out``, with its trees (taken from ``trees``,
+    keyed by stem); all the rows afterwards. The tree goes in only with its row: an open
+    row's best strategy must not replace the tree of a proven row the file keeps. Under the
+    folder's lock, as :func:`~mastermind.app.publishing.files.merge_into` is."""
+    game = row["game"]
+    with folder_lock(out):
+        earlier = read_rows(out / f"{STEMS[OPTIMAL_FORMAT]}.json", OPTIMAL_FORMAT)
+        old = next((r for r in earlier if r["game"] == game), None)
+        for key, stem in (("tree", game), ("worst_tree", f"{game}.worst")):
+            tree, data = row.get(key) or {}, trees.pop(stem, None)
+            if not supersedes(row, old):
+                continue
+            if tree.get("file") and data is not None:
+                (out / "trees").mkdir(parents=True, exist_ok=True)
+                write_atomic(out / tree["file"], data)
+            elif key == "worst_tree":  # (no longer the row's: not left behind)
+                (out / "trees" / f"{stem}.json.gz").unlink(missing_ok=True)
+        kept = merge_rows(earlier, [row])
+        write_tables(out, OPTIMAL_FORMAT, kept)
+    return kept
 
 
 def _kept_note(row: dict, rows: Sequence[dict]) -> str:

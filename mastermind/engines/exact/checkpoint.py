@@ -24,16 +24,12 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - not POSIX
-    fcntl = None  # type: ignore[assignment]
-
 from mastermind.core.errors import MastermindError
+from mastermind.core.fileio import folder_lock
 from mastermind.core.tree import Node
 from mastermind.engines.exact.memo_file import describe
 
@@ -144,21 +140,15 @@ def hold_folder(folder: str | os.PathLike) -> Iterator[Path]:
     one line before any work. The lock (``flock`` on the folder) goes with the process, even
     a killed one."""
     path = make_folder(folder)
-    if fcntl is None:  # pragma: no cover - no advisory locks on this system: not held
-        yield path
-        return
-    fd = os.open(path, os.O_RDONLY)
-    try:
+    with ExitStack() as held:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            held.enter_context(folder_lock(path, wait=False))
         except BlockingIOError:
             raise CheckpointError(
                 f"--checkpoint {folder}: the folder is in use by another run: wait for it to end, "
                 "or give another folder"
             ) from None
         yield path
-    finally:
-        os.close(fd)  # (releases the lock)
 
 
 def check_made_for(folder: str | os.PathLike, expected: dict) -> None:
