@@ -297,6 +297,7 @@ class RoundSearch:
         self.reporter = ProgressReporter(progress)
         self.units = Dispatcher(backend, spec, self.token, self.reporter, checkpoint, memo=memo)
         self.rounds = 0
+        self.splits = 0  # classes split so far
 
     @property
     def counters(self) -> Counters:
@@ -369,6 +370,7 @@ class RoundSearch:
             c.inner.append(g)
         c.inner_rest = float(plan.rest_min)
         c.settle()
+        self.splits += 1
         return True
 
     def refine(self, asks: list[tuple[ClassBound, float]], lead: GuessBound | None = None) -> list[Ask]:
@@ -452,9 +454,18 @@ class RoundSearch:
                     before = (state.derived, state.upper)
                     # (a proof splits the classes of a first guess once it is the only one
                     # asked: until then its classes may not need their exact costs)
+                    splits = self.splits
                     asks = self.refine(plan.asks, plan.guesses[0] if len(plan.guesses) == 1 else None)
+                    if self.splits > splits:
+                        # a class split starts at what its guesses prove, in a continued run
+                        # far above its plan's bound (5x8: its first guesses at 168213-169342
+                        # below a checkpoint of 169698): planned again from there, rather than
+                        # asking every class of a guess already proven for the target, some
+                        # of them for minutes (a 652-secret class took 182 s to rise by 1)
+                        self._settle(state)
+                        continue
                     if not asks:  # the classes split met their asks on their own
-                        state.offer_exact()
+                        self._settle(state)
                         if state.derived > before[0] or state.upper < before[1]:
                             continue
                         break
@@ -499,8 +510,14 @@ class RoundSearch:
                 c.lower, c.exact, c.node = float(result.value), True, result.tree
             else:
                 c.lower = max(c.lower, float(result.value))
+        self._settle(state)
+        reporter.improve(lower=state.lower, upper=state.upper)
+
+    @staticmethod
+    def _settle(state: RootState) -> None:
+        """Raise every split class to what its guesses prove, and keep the strategy of each
+        first guess now exact."""
         for g in state.guesses:
             for c in g.classes:
                 c.settle()
         state.offer_exact()
-        reporter.improve(lower=state.lower, upper=state.upper)

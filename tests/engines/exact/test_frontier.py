@@ -848,6 +848,62 @@ def test_a_continued_run_starts_each_split_class_from_its_guesses_kept(tmp_path)
     assert again.counters.reused > 0
 
 
+def test_a_continued_run_plans_each_round_from_the_split_classes_kept(tmp_path, monkeypatch):
+    """A class split starts at what its guesses prove, in a continued run far above its
+    plan's bound: a round is planned from there, and asks only the classes of first guesses
+    still below its target. It was planned before the classes were split, and asked every
+    class of the first guess of least plan bound for a little more, some for minutes (5x8:
+    182 s for one class), although the guess was already proven above the target."""
+    from mastermind.engines.exact import Tuning, anytime
+
+    table = CodeTable(Rules(4, 6))
+    tuning = Tuning(split_size=200)
+    targets: list[float] = []
+    late: list[float] = []  # bounds of first guesses asked although at their round's target
+    plain_plan, plain_round = anytime.plan_round, anytime.RoundSearch._round
+
+    def plan_round(state, step):
+        plan = plain_plan(state, step)
+        targets.append(INF if plan is None else plan.target)
+        return plan
+
+    def each_round(self, state, asks):
+        asked = {id(c) for c, _, _ in asks}
+        late.extend(
+            g.lower for g in state.guesses if g.lower >= targets[-1] and asked & {id(c) for c in g.classes}
+        )
+        plain_round(self, state, asks)
+
+    monkeypatch.setattr(anytime, "plan_round", plan_round)
+    monkeypatch.setattr(anytime.RoundSearch, "_round", each_round)
+    token = CancelToken()
+
+    class StopAfterUnits:
+        def __init__(self, units):
+            self.units = units
+
+        def start(self, total, description=""):
+            pass
+
+        def advance(self, n=1, **fields):
+            self.units -= n
+            if self.units <= 0:
+                token.cancel("stop")
+
+    first = solve(
+        table,
+        execution=Execution(jobs=1, checkpoint=tmp_path),
+        tuning=tuning,
+        cancel=token,
+        progress=StopAfterUnits(150),
+    )
+    assert not first.proven
+    token = CancelToken()
+    again = solve(table, execution=Execution(jobs=1, checkpoint=tmp_path), tuning=tuning, cancel=token)
+    assert again.proven and again.total == 5625
+    assert len(targets) > 3 and late == []
+
+
 def test_a_proof_asks_the_eldest_guesses_of_a_split_class_first_then_the_others_to_their_cost():
     """Young brothers wait: with ``eldest`` the most promising guesses are asked for their
     exact cost while no guess is exact; then every other guess below that cost is asked for
