@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import sqlite3
 import time
@@ -159,20 +160,48 @@ def check_made_for(folder: str | os.PathLike, expected: dict) -> None:
         return
     try:
         with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as db:
-            row = db.execute("SELECT value FROM meta WHERE name = 'problem'").fetchone()
+            text = _made_for(db, path)
     except sqlite3.DatabaseError as exc:
         raise CheckpointError(f"checkpoint {path} is damaged: {exc}") from None
-    if row is None:
+    if text is None:
         return
     try:
-        made = json.loads(row[0])
+        made = json.loads(text)
     except ValueError:
         made = None
     if not isinstance(made, dict) or any(made.get(k) != v for k, v in expected.items()):
         raise CheckpointError(
-            f"checkpoint {path} was made for another search ({describe(row[0])}), "
+            f"checkpoint {path} was made for another search ({describe(text)}), "
             f"not this one ({describe(expected)})"
         )
+
+
+def _made_for(db: sqlite3.Connection, path: Path) -> str | None:
+    """The fingerprint of the search a checkpoint file was made for; None for a file that
+    holds nothing yet. A file that holds work without it is damaged: its units and bounds
+    would be taken for any game's (another game's strategy crashed the search)."""
+    row = db.execute("SELECT value FROM meta WHERE name = 'problem'").fetchone()
+    if row is not None:
+        return str(row[0])
+    if db.execute("SELECT EXISTS (SELECT 1 FROM units) OR EXISTS (SELECT 1 FROM meta)").fetchone()[0]:
+        raise CheckpointError(
+            f"checkpoint {path} is damaged: it holds work but not the search it was made for"
+        )
+    return None
+
+
+def _check_seconds(db: sqlite3.Connection, path: Path) -> None:
+    """A count of seconds that is not a number of seconds is damage (it would be added to
+    and published)."""
+    row = db.execute("SELECT value FROM meta WHERE name = 'seconds'").fetchone()
+    if row is None:
+        return
+    try:
+        seconds = float(row[0])
+    except (TypeError, ValueError):
+        seconds = math.nan
+    if not (0.0 <= seconds < math.inf):
+        raise CheckpointError(f"checkpoint {path} is damaged: its seconds are {row[0]!r}")
 
 
 class Checkpoint:
@@ -201,14 +230,15 @@ class Checkpoint:
             "CREATE TABLE IF NOT EXISTS units (key TEXT PRIMARY KEY, value REAL NOT NULL, "
             "exact INTEGER NOT NULL, tree TEXT NOT NULL, checksum TEXT NOT NULL)"
         )
-        row = db.execute("SELECT value FROM meta WHERE name = 'problem'").fetchone()
-        if row is None:
+        made = _made_for(db, self.path)
+        if made is None:
             db.execute("INSERT INTO meta VALUES ('problem', ?)", (self.fingerprint,))
-        elif row[0] != self.fingerprint:
+        elif made != self.fingerprint:
             raise CheckpointError(
                 f"checkpoint {self.path} was made for another search "
-                f"({describe(row[0])}), not this one ({describe(self.fingerprint)})"
+                f"({describe(made)}), not this one ({describe(self.fingerprint)})"
             )
+        _check_seconds(db, self.path)
         timed = db.execute("SELECT 1 FROM meta WHERE name = 'seconds'").fetchone() is not None
         # a checkpoint made before its runs were timed holds units of unknown cost: not timed
         self._timed = timed or db.execute("SELECT COUNT(*) FROM units").fetchone()[0] == 0
@@ -280,7 +310,9 @@ class Checkpoint:
         try:
             row = self.db.execute("SELECT value FROM meta WHERE name = 'bounds'").fetchone()
             return None if row is None else RootBounds.decode(row[0])
-        except (sqlite3.DatabaseError, ValueError, TypeError, KeyError) as exc:
+        except KeyError as exc:
+            raise CheckpointError(f"checkpoint {self.path} is damaged: its bounds lack {exc}") from None
+        except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
             raise CheckpointError(f"checkpoint {self.path} is damaged: its bounds: {exc}") from None
 
     def strategy_passes(self) -> int:

@@ -355,6 +355,29 @@ def test_a_damaged_checkpoint_is_refused(tmp_path, capsys):
     assert code == 2 and err.count("\n") == 1 and "damaged" in err
 
 
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        # its units and bounds would be taken for any game's: another game's strategy crashed
+        # the search (p4c5's checkpoint run as p3c5: a segmentation fault)
+        ("DELETE FROM meta WHERE name = 'problem'", "not the search it was made for"),
+        ("UPDATE meta SET value = 'abc' WHERE name = 'seconds'", "its seconds are 'abc'"),
+        ("UPDATE meta SET value = '-1e308' WHERE name = 'seconds'", "its seconds are '-1e308'"),
+    ],
+)
+def test_a_checkpoint_with_damaged_facts_is_refused(damage, message, tmp_path, capsys):
+    folder = tmp_path / "ck"
+    assert run(capsys, "optimal", "-r", "p4c5", "--checkpoint", str(folder))[0] == 0
+    db = sqlite3.connect(folder / "checkpoint.sqlite")
+    db.execute(damage)
+    db.commit()
+    db.close()
+    games = ("p4c5", "p3c5") if "problem" in damage else ("p4c5",)  # (else: "made for another search")
+    for game in games:
+        code, out, err = run(capsys, "optimal", "-r", game, "--checkpoint", str(folder), "--json")
+        assert code == 2 and out == "" and err.count("\n") == 1 and "damaged" in err and message in err
+
+
 def test_a_checkpoint_must_be_a_writable_folder(tmp_path, capsys):
     afile = tmp_path / "file"
     afile.write_text("x")
