@@ -225,7 +225,7 @@ def optimal(
         cache.store({k: v for k, v in data.items() if k != "compile_seconds"})
     _report(data, json_output, out)
     exit_if_interrupted(data["stopped"])
-    if not data.get("exists", True):  # an answer, not bad input: exit 1
+    if data.get("exists", True) is False:  # an answer, not bad input: exit 1
         raise typer.Exit(1)
 
 
@@ -393,12 +393,18 @@ def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict
         "run": r.counters.units - r.counters.reused,
         "reused": r.counters.reused,
     }
+    capped = details is not None and details.max_guesses is not None and objective != "worst"
+    depth_proven = worst_low is not None and found is not None and found["worst"] == worst_low
     data = {
-        "exists": True,
+        # within --max-guesses a strategy may not exist: unknown (null) until one is found
+        "exists": True if found is not None or not capped else None,
         "proven": proven,
         "total": None if headline is None else headline["total"],
         "average": None if headline is None else headline["average"],
-        "worst": None if headline is None else headline["worst"],
+        # the optimal worst case, once proven, even where its best total is not yet
+        "worst": worst_low
+        if headline is None and objective == "worst" and depth_proven
+        else (None if headline is None else headline["worst"]),
         "histogram": [] if headline is None else headline["histogram"],
         "secrets": None if headline is None else headline["secrets"],
         "first_guess": None if headline is None else headline["first_guess"],
@@ -413,7 +419,6 @@ def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict
         "memo_hits": r.memo_hits,
         "units": units,
     }
-    depth_proven = worst_low is not None and found is not None and found["worst"] == worst_low
     if objective == "worst" and not depth_proven:
         # the lower bound on the total is of the best total within the optimal worst case:
         # none before that worst case is proven
@@ -427,8 +432,10 @@ def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict
 
 def by_first_guess_fields(results: list) -> dict:
     rows = []
+    exists: bool | None = None
     for r in results:
         row = {"first_guess": r.rules.code_text(r.first_guess), **optimum_fields(r, r.objective)}
+        exists = exists or row["exists"]
         for key in ("exists", "first_guess_of_tree", "units", "memo_hits"):
             row.pop(key, None)
         row["first_guess"] = r.rules.code_text(r.first_guess)
@@ -441,7 +448,7 @@ def by_first_guess_fields(results: list) -> dict:
     decided = proven and all(f >= min(proven) for f in floors) and len(floors) == len(rows) - len(proven)
     stopped = next((row["stopped"] for row in rows if row["stopped"]), None)
     return {
-        "exists": True,
+        "exists": exists,
         "proven": all(row["proven"] for row in rows),
         "first_guesses": rows,
         "best_first_guesses": [row["first_guess"] for row in rows if decided and row["total"] == min(proven)],
@@ -459,7 +466,7 @@ def _report(data: dict, json_output: bool, out: str | None) -> None:
     to_stdout_tree = out is not None and is_stdout(out)
     printer = console(stderr=to_stdout_tree)
     rules = data["rules"]
-    if not data.get("exists", True):
+    if data.get("exists", True) is False:
         start = "" if data["first"] is None else f" starting with {data['first']}"
         typer.echo(
             f"no strategy solves every secret of {rules} within "

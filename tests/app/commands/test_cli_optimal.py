@@ -216,10 +216,32 @@ def test_a_worst_case_stopped_once_its_depth_is_proven_says_so_with_its_total_bo
     value, _ = reference_solve(table, objective="worst")
     data = optimal_json(capsys, "-r", "p3c4", "--objective", "worst", "--no-cache")
     assert data["proven"] is False and data["worst_lower_bound"] == data["worst_upper_bound"] == best
+    assert data["worst"] == best  # (the headline of --objective worst, proven: it was null)
     assert data["total_lower_bound"] <= value <= data["total_upper_bound"]
     code, out, err = run(capsys, "optimal", "-r", "p3c4", "--objective", "worst", "--no-cache")
     assert f"worst case   {best} guesses  (proven: every smaller one refuted)" in out
     assert f"lower bound  total >= {data['total_lower_bound']} within {best} guesses" in out
+
+
+def test_a_capped_search_stopped_before_any_strategy_does_not_say_one_exists(capsys, monkeypatch):
+    """Within --max-guesses a strategy may not exist: a run stopped before it found one said
+    "exists": true, where the same run to its end proves that none does (exit 1)."""
+    from mastermind.core.cancel import TIME_LIMIT
+    from mastermind.engines import exact
+
+    real = exact.solve
+
+    def stopped_at_once(table, problem, **kw):
+        token = kw["cancel"].child()
+        token.cancel(TIME_LIMIT)
+        return real(table, problem, **{**kw, "cancel": token})
+
+    monkeypatch.setattr(exact, "solve", stopped_at_once)
+    code, out, err = run(capsys, "optimal", "-r", "p4c7", "--max-guesses", "5", "--no-cache", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["proven"] is False and data["exists"] is None
+    code, out, err = run(capsys, "optimal", "-r", "p4c7", "--max-guesses", "5", "--no-cache")
+    assert code == 0 and "no strategy solves" not in out + err
 
 
 def test_by_first_guess_honours_the_time_limit(capsys):
