@@ -203,6 +203,22 @@ def test_out_of_reach_game_says_so_in_readable_units(monkeypatch, capsys):
     assert "263.0 GiB" in err and "--memory-limit" in err  # in reach: say how
 
 
+def test_a_memory_limit_too_small_for_the_search_names_what_it_needs(monkeypatch, capsys):
+    # it said "needs more memory than 0.01 GiB: its score table alone takes 0.01 GiB"
+    code, out, err = run(
+        ["optimal", "-r", "p4c7", "--memory-limit", "0.01"], monkeypatch=monkeypatch, capsys=capsys
+    )
+    assert_one_line_error(code, err, "p4c7 --memory-limit 0.01")
+    needed = re.search(r"needs at least ([0-9.]+) GiB of memory, got 0.01 GiB", err)
+    assert needed is not None and "--memory-limit" in err
+    code, out, err = run(
+        ["optimal", "-r", "p4c7", "--memory-limit", needed.group(1), "--time-limit", "0.5", "--json"],
+        monkeypatch=monkeypatch,
+        capsys=capsys,
+    )
+    assert code == 0 and json.loads(out)["rules"] == "p4c7r"  # (what it named is enough)
+
+
 def test_cpsat_depth_100_is_refused_with_its_estimate(monkeypatch, capsys):
     code, out, err = run(["cpsat", "--depth", "100"], monkeypatch=monkeypatch, capsys=capsys)
     assert_one_line_error(code, err, "cpsat --depth 100")

@@ -299,6 +299,24 @@ def test_a_damaged_results_file_is_one_line_before_the_work(doc, message, tmp_pa
     assert message in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("stem", ["p4c5", "p4c5.worst"])
+def test_a_tree_that_cannot_be_written_is_one_line_before_the_work(stem, tmp_path, capsys, monkeypatch):
+    # it was refused only once the row was computed
+    import os
+
+    from mastermind.app.publishing.runner import Runner
+
+    trees = tmp_path / "trees"
+    trees.mkdir()
+    (trees / f"{stem}.json.gz").write_bytes(b"")
+    os.chmod(trees / f"{stem}.json.gz", 0o444)
+    monkeypatch.setattr(Runner, "optimal_row", lambda *a: pytest.fail("the row was computed"))
+    assert main(["results", "--out", str(tmp_path), "--games", "p4c5", "--table", "optimal"]) == 2
+    err = capsys.readouterr().err
+    assert f"{stem}.json.gz: the file is read-only" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "optimal.json").exists()
+
+
 def test_open_rows_are_rendered_apart_with_their_bounds():
     row = {
         "game": "p9c9",

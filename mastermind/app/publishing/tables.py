@@ -75,6 +75,13 @@ def run_tables(
     for _, rules in work:  # a game beyond the memory limit is refused before any work
         if rules.table_bytes() > memory_limit:
             CodeTable(rules, memory_limit=memory_limit)
+    trees = out / "trees"
+    if trees.exists() or trees.is_symlink():  # (and a tree that could not be written: it was
+        # refused only once its row was computed)
+        for table, rules in work:
+            if table == "optimal":
+                for stem in (game_id(rules), f"{game_id(rules)}.worst"):
+                    check_writable(trees / f"{stem}.json.gz")
     if progress is not None:
         progress.start(len(work), "results")
     working = "starting"
@@ -148,9 +155,27 @@ def _optimal_line(row: dict) -> str:
         return f"{row['game']}: open ({row['reason']}); total in [{low}, {high}]"
     return (
         f"{row['game']}: total {row['total']} (average {row['average']:.4f}), worst {row['worst']}, "
-        f"optimal worst {row['optimal_worst']} with total {row['worst_total']}, first "
+        f"{_optimal_worst_text(row)}, first "
         f"{' '.join(row['best_first_guesses'])}; {row['literature']}; {row['seconds']:.1f} s"
     )
+
+
+def _optimal_worst_text(row: dict) -> str:
+    """The optimal worst case and its best total, as far as the row's time reached (it said
+    "optimal worst None with total None").
+
+    >>> _optimal_worst_text({"optimal_worst": 5, "worst_total": 5626})
+    'optimal worst 5 with total 5626'
+    >>> _optimal_worst_text({"optimal_worst": 5, "worst_total": None})
+    'optimal worst 5 (its best total not reached)'
+    >>> _optimal_worst_text({"optimal_worst": None, "worst_total": None})
+    'optimal worst case not reached'
+    """
+    if row.get("optimal_worst") is None:
+        return "optimal worst case not reached"
+    if row.get("worst_total") is None:
+        return f"optimal worst {row['optimal_worst']} (its best total not reached)"
+    return f"optimal worst {row['optimal_worst']} with total {row['worst_total']}"
 
 
 def _game_value_line(row: dict) -> str:

@@ -46,11 +46,13 @@ class MemoryBudget:
         share = total // max(1, processes)
         free = share - table.rules.table_bytes() - RESERVE
         if free < LEAST:
-            each = "" if processes <= 1 else f" for each of {processes} processes"
+            # (the amount needed, rounded up: "more than 0.01 GiB: its table takes 0.01 GiB"
+            # named neither what was given nor what is needed)
+            least = (table.rules.table_bytes() + RESERVE + LEAST) * max(1, processes)
+            each = "" if processes <= 1 else f" ({processes} processes, each with its own score table)"
             raise MastermindError(
-                f"the exact search of {table.rules} needs more memory than {total / 1024**3:.2f} GiB"
-                f"{each}: its score table alone takes {table.rules.table_bytes() / 1024**3:.2f} GiB "
-                "(raise --memory-limit)"
+                f"the exact search of {table.rules} needs at least {_gib(least)} GiB of memory{each}, "
+                f"got {total / 1024**3:.3g} GiB (raise --memory-limit)"
             )
         memo = free * 3 // 4
         return MemoryBudget(total, capacity_for(memo), memo, free - memo)
@@ -60,6 +62,16 @@ class MemoryBudget:
         enough for small games without touching gigabytes of pages."""
         want = min(1 << 22, max(1 << 16, n_codes * 256))
         return min(self.memo_entries, 1 << (want - 1).bit_length())
+
+
+def _gib(n: int) -> str:
+    """Bytes in GiB, rounded up to two decimals.
+
+    >>> _gib(1), _gib(1 << 30), _gib(int(1.234 * 2**30))
+    ('0.01', '1.00', '1.24')
+    """
+    hundredths = -(-n * 100 // 2**30)
+    return f"{hundredths / 100:.2f}"
 
 
 __all__ = ["ENTRY_BYTES", "MemoryBudget"]
