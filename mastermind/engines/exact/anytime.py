@@ -50,7 +50,8 @@ SPLIT_SIZE = 1000
 """Classes of at least this many secrets are searched as the root is (each of their guesses
 one unit) rather than as one work unit: in a run that may stop, a unit of thousands of
 secrets can run for many minutes and proves nothing until it ends; in a proof, it keeps one
-worker busy while the others wait (see Tuning.split_size and RoundSearch.refine)."""
+worker busy while the others wait (see Tuning.split_size and RoundSearch.refine). A class
+whose unit an earlier run's stop cut short is split whatever its size (Checkpoint.mark_cut)."""
 
 ROUND_SECONDS = 20.0
 """A round's wall time that the target's step aims at: short enough that a stop loses
@@ -389,7 +390,8 @@ class RoundSearch:
                 and c.inner is None
                 and not c.whole
                 and self.split_size is not None
-                and c.size >= self.split_size
+                # (or cut short by the stop of an earlier run: see Checkpoint.mark_cut)
+                and (c.size >= self.split_size or self.units.was_cut(c.cands, c.left, c.group))
             ):
                 self.split(c)
             if c.exact or c.lower >= budget:

@@ -230,6 +230,8 @@ class Checkpoint:
             "CREATE TABLE IF NOT EXISTS units (key TEXT PRIMARY KEY, value REAL NOT NULL, "
             "exact INTEGER NOT NULL, tree TEXT NOT NULL, checksum TEXT NOT NULL)"
         )
+        # the classes whose unit a stop cut short (see :meth:`mark_cut`)
+        db.execute("CREATE TABLE IF NOT EXISTS cut (key TEXT PRIMARY KEY)")
         made = _made_for(db, self.path)
         if made is None:
             db.execute("INSERT INTO meta VALUES ('problem', ?)", (self.fingerprint,))
@@ -282,6 +284,23 @@ class Checkpoint:
                 self.db.execute("ROLLBACK")
             raise CheckpointError(f"checkpoint {self.path}: cannot store a unit: {exc}") from None
         self.stored += 1
+
+    def mark_cut(self, key: str) -> None:
+        """Remember that a run stopped while the unit ``key`` ran: a unit that runs into the
+        end of a run may need far longer than one run, and proves nothing until it ends
+        (6x8n: a class of 265 secrets asked for 1 more ran through whole rows), so the next
+        run asks it through its guesses (see :meth:`was_cut`)."""
+        try:
+            self.db.execute("INSERT OR IGNORE INTO cut VALUES (?)", (key,))
+        except sqlite3.DatabaseError as exc:
+            raise CheckpointError(f"checkpoint {self.path}: cannot store a unit: {exc}") from None
+
+    def was_cut(self, key: str) -> bool:
+        """Whether a run stopped while the unit ``key`` ran (see :meth:`mark_cut`)."""
+        try:
+            return self.db.execute("SELECT 1 FROM cut WHERE key = ?", (key,)).fetchone() is not None
+        except sqlite3.DatabaseError as exc:
+            raise CheckpointError(f"checkpoint {self.path} is damaged: {exc}") from None
 
     def restart_clock(self) -> None:
         """The search starts now (what came before, such as starting workers, is not counted)."""

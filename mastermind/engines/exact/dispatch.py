@@ -45,6 +45,10 @@ from mastermind.engines.exact.units import (
 from mastermind.engines.result import Counters
 
 POLL = 0.1  # seconds between looks at the cancel token while waiting for units
+CUT_SECONDS = 10.0
+"""A class whose unit a stop cut short after it ran this long is asked through its guesses
+by the next run (see :meth:`Checkpoint.mark_cut`); the units queued behind it, cut before
+they began, are not."""
 
 
 @dataclass
@@ -59,6 +63,8 @@ class Pending:
     floor: float
     size: int
     reported: bool = False
+    ran: bool = False  # run here, not answered by the checkpoint or a stop
+    fixed_guess: bool = False  # a guess of a class (else the class as a whole)
 
 
 class Dispatcher:
@@ -125,6 +131,14 @@ class Dispatcher:
         value, exact, tree = stored
         return (value, tree) if exact and tree is not None else (value, None)
 
+    def was_cut(self, cands: np.ndarray, r: int, group: Group) -> bool:
+        """Whether a run stopped while the class ``cands`` (``r`` guesses left) ran as one
+        unit (see :meth:`Checkpoint.mark_cut`); False without a checkpoint."""
+        if self.checkpoint is None:
+            return False
+        unit = Unit(np.ascontiguousarray(cands, dtype=np.int32), int(r), 0.0, group[0], group[1], None)
+        return self.checkpoint.was_cut(unit.key())
+
     def restored(self, size: int, value: float, tree: Node | None) -> None:
         """Count a class whose answer the root took from the checkpoint (see :meth:`known`)
         as a unit reused, in the report and on the progress line."""
@@ -165,7 +179,9 @@ class Dispatcher:
             else:
                 future = self.backend.submit(run_unit, self.spec, self.run_id, unit)
                 ran = True
-        pending = Pending(future, key, float(budget), float(floor), len(cands))
+        pending = Pending(
+            future, key, float(budget), float(floor), len(cands), ran=ran, fixed_guess=guess is not None
+        )
         if ran:
             # checkpointed and counted as soon as it finishes, not when the search gets to it
             # (units finish in any order): a kill then loses only the units still running,
@@ -188,6 +204,14 @@ class Dispatcher:
             result = UnitResult(pending.floor, False, None)
         self.take_finished()  # this one too, if it ran: lines come in the order units finish
         result = _settled(pending, result)
+        if (
+            self.checkpoint is not None
+            and pending.ran
+            and not pending.fixed_guess
+            and not result.proven
+            and result.seconds >= CUT_SECONDS
+        ):
+            self.checkpoint.mark_cut(pending.key)
         # a unit a stop cut short is not done (its nodes count all the same): the progress and
         # the report of a stopped run count the same units
         self.counters += Counters(result.nodes, result.memo_hits, int(result.proven), int(result.reused))

@@ -927,6 +927,43 @@ def test_a_continued_run_plans_each_round_from_the_split_classes_kept(tmp_path, 
     assert len(targets) > 3 and late == []
 
 
+def test_a_class_whose_unit_a_stop_cut_short_is_asked_through_its_guesses_next_time(tmp_path, monkeypatch):
+    """A unit that runs into the end of a run may need many runs, and proves nothing until it
+    ends (6x8n: a 265-secret class ran through whole rows): the next run splits its class
+    whatever its size. Units queued behind it, cut before they ran long, are not marked."""
+    from dataclasses import replace
+
+    from mastermind.engines.exact import Tuning, anytime, dispatch
+
+    table = CodeTable(Rules(4, 6))
+    tuning = Tuning(split_size=10**6)  # (no class is split for its size)
+    token = CancelToken()
+    cut: list[int] = []
+    real_run_unit = dispatch.run_unit
+
+    def cut_the_first_big_class(spec, run_id, unit):
+        if not cut and unit.guess is None and len(unit.cands) >= 100:
+            cut.append(len(unit.cands))
+            token.cancel("stop")  # (the stop comes while it runs, as after a long run)
+            return replace(real_run_unit(spec, run_id, unit), seconds=dispatch.CUT_SECONDS)
+        return real_run_unit(spec, run_id, unit)
+
+    monkeypatch.setattr(dispatch, "run_unit", cut_the_first_big_class)
+    first = solve(table, execution=Execution(jobs=2, checkpoint=tmp_path), tuning=tuning, cancel=token)
+    assert not first.proven and cut
+    split: list[int] = []
+    real_split = anytime.RoundSearch.split
+
+    def each_split(self, c):
+        split.append(c.size)
+        return real_split(self, c)
+
+    monkeypatch.setattr(anytime.RoundSearch, "split", each_split)
+    again = solve(table, execution=Execution(jobs=2, checkpoint=tmp_path), tuning=tuning)
+    assert again.proven and again.total == 5625
+    assert split == cut  # that class, and no other
+
+
 def test_a_proof_asks_the_eldest_guesses_of_a_split_class_first_then_the_others_to_their_cost():
     """Young brothers wait: with ``eldest`` the most promising guesses are asked for their
     exact cost while no guess is exact; then every other guess below that cost is asked for
