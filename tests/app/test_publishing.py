@@ -357,6 +357,9 @@ def test_a_file_of_another_kind_is_refused(tmp_path):
         (["--row-time-limit", "inf"], "--row-time-limit: must be a positive number of seconds, got inf"),
         (["--jobs", "-1"], "--jobs: must be at least 0, got -1"),
         (["--out", "-"], "would be a folder named '-'"),
+        # refused before the work, as optimal refuses it, although p2c2 is not searched there
+        (["--games", "p2c2", "--checkpoint", "/proc/no/such"], "--checkpoint /proc/no/such: cannot create"),
+        (["--games", "p2c2", "--checkpoint", __file__], "is a file, not a folder"),
     ],
 )
 def test_bad_options_are_one_line_errors(args, message, tmp_path, capsys):

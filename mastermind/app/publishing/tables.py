@@ -63,6 +63,11 @@ def run_tables(
             read_rows(out / f"{name}.json", fmt)
             for suffix in (".json", ".md"):
                 check_writable(out / f"{name}{suffix}")
+    if checkpoint is not None:  # (refused before the work, as optimal refuses it, even where
+        # no game of the run is searched there)
+        from mastermind.engines.exact.checkpoint import make_folder
+
+        make_folder(checkpoint)
     deadline = Deadline(time_limit)
     done: dict[str, list[dict]] = {t: [] for t in tables}
     work = []
