@@ -317,6 +317,21 @@ def test_a_tree_that_cannot_be_written_is_one_line_before_the_work(stem, tmp_pat
     assert not (tmp_path / "optimal.json").exists()
 
 
+def test_an_open_row_whose_checkpointed_search_gave_no_answer_gives_the_command_to_continue(
+    tmp_path, monkeypatch
+):
+    # its command left out --checkpoint
+    from mastermind.app.publishing.runner import Runner
+
+    monkeypatch.setattr(Runner, "_frontier", lambda self, game: None)  # (no answer in time)
+    monkeypatch.setattr(Runner, "_run", lambda self, fn, args, grace=0.0: None)
+    folder = tmp_path / "ck"
+    run_tables(tmp_path, tables=("optimal",), games=["p4c6"], row_time_limit=1, jobs=1, checkpoint=folder)
+    row = read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)[0]
+    assert row["status"] == "open" and "gave no answer" in row["reason"]
+    assert f"--checkpoint {folder}" in row["command"] and "--row-time-limit 1" in row["command"]
+
+
 def test_open_rows_are_rendered_apart_with_their_bounds():
     row = {
         "game": "p9c9",

@@ -343,6 +343,7 @@ class Runner:
             row["search_seconds"] = search.get("checkpoint_seconds")
         elif self.checkpoint is not None:
             reason = f"the checkpointed search gave no answer within {self._limit_text()} and its grace"
+            row["command"] = self._command(game, "optimal", checkpointed=True)  # (the one to continue)
         elif game in self.frontier:
             reason = "needs the checkpointed search"
         else:
