@@ -900,25 +900,12 @@ def test_a_continued_run_plans_each_round_from_the_split_classes_kept(tmp_path, 
     monkeypatch.setattr(anytime, "plan_round", plan_round)
     monkeypatch.setattr(anytime.RoundSearch, "_round", each_round)
     token = CancelToken()
-
-    class StopAfterUnits:
-        def __init__(self, units):
-            self.units = units
-
-        def start(self, total, description=""):
-            pass
-
-        def advance(self, n=1, **fields):
-            self.units -= n
-            if self.units <= 0:
-                token.cancel("stop")
-
     first = solve(
         table,
         execution=Execution(jobs=1, checkpoint=tmp_path),
         tuning=tuning,
         cancel=token,
-        progress=StopAfterUnits(150),
+        progress=_StopAfter(token, 150),
     )
     assert not first.proven
     token = CancelToken()
