@@ -79,6 +79,16 @@ def upgrade_row(row: dict) -> dict:
     return new
 
 
+def tree_stems(game: str) -> dict[str, str]:
+    """The stems of a game's trees in ``trees/`` (``STEM.json.gz``), by the row key that
+    names each: the best total's strategy and the optimal worst case's.
+
+    >>> tree_stems("p5c8")
+    {'tree': 'p5c8', 'worst_tree': 'p5c8.worst'}
+    """
+    return {"tree": game, "worst_tree": f"{game}.worst"}
+
+
 def _sort_key(row: dict) -> tuple:
     return (not row["repetition"], row["pegs"], row["colours"])
 

@@ -15,6 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from mastermind.app.deadline import FOREVER, Deadline
+from mastermind.app.publishing.files import tree_stems
 from mastermind.app.publishing.literature import literature
 from mastermind.app.publishing.parts import (
     bounds_part,
@@ -388,7 +389,8 @@ class Runner:
             if found is not None and found < bounds.get("worst_upper_bound", found + 1):
                 # a tree of its own, replayed
                 bounds.update(worst_upper_bound=found, worst_upper_source="depth")
-                row["worst_tree"] = self._write_tree(trees, f"{game}.worst", depth["worst_tree"])
+                stem = tree_stems(game)["worst_tree"]
+                row["worst_tree"] = self._write_tree(trees, stem, depth["worst_tree"])
             if bounds["worst_lower_bound"] == bounds.get("worst_upper_bound"):  # (the bounds met:
                 # the depth search's proof, or its strategy meeting another lower bound)
                 bounds["optimal_worst"] = bounds["worst_lower_bound"]

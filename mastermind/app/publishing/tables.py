@@ -15,6 +15,7 @@ from mastermind.app.publishing.files import (
     merge_rows,
     read_rows,
     supersedes,
+    tree_stems,
     write_tables,
 )
 from mastermind.app.publishing.markdown import _value_bounds
@@ -85,7 +86,7 @@ def run_tables(
         # refused only once its row was computed)
         for table, rules in work:
             if table == "optimal":
-                for stem in (game_id(rules), f"{game_id(rules)}.worst"):
+                for stem in tree_stems(game_id(rules)).values():
                     check_writable(trees / f"{stem}.json.gz")
     if progress is not None:
         progress.start(len(work), "results")
@@ -131,7 +132,7 @@ def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes]) -> list[dict]:
     with folder_lock(out):
         earlier = read_rows(out / f"{STEMS[OPTIMAL_FORMAT]}.json", OPTIMAL_FORMAT)
         old = next((r for r in earlier if r["game"] == game), None)
-        for key, stem in (("tree", game), ("worst_tree", f"{game}.worst")):
+        for key, stem in tree_stems(game).items():
             tree, data = row.get(key) or {}, trees.pop(stem, None)
             if not supersedes(row, old):
                 continue
