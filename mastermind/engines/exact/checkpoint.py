@@ -293,7 +293,7 @@ class Checkpoint:
         try:
             self.db.execute("INSERT OR IGNORE INTO cut VALUES (?)", (key,))
         except sqlite3.DatabaseError as exc:
-            raise CheckpointError(f"checkpoint {self.path}: cannot store a unit: {exc}") from None
+            raise CheckpointError(f"checkpoint {self.path}: cannot note a unit cut short: {exc}") from None
 
     def was_cut(self, key: str) -> bool:
         """Whether a run stopped while the unit ``key`` ran (see :meth:`mark_cut`)."""
