@@ -39,7 +39,8 @@ MAX_COLORS = len(SYMBOLS)
 DEFAULT_MEMORY_LIMIT = 2 * 1024**3
 
 # ASCII digits only ("³" is a digit to Python but not to int()), and few of them
-_RULES_RE = re.compile(r"^p([0-9]{1,9})c([0-9]{1,9})([rn]?)$", re.IGNORECASE)
+_RULES_RE = re.compile(r"^p([0-9]+)c([0-9]+)([rn]?)$", re.IGNORECASE)
+_DIGITS_MAX = 9  # a longer number is out of range: named, not parsed (Python refuses 4300 digits)
 _NO_PEGS = ("0", "-", "NONE")  # feedback without key pegs
 
 
@@ -139,6 +140,10 @@ class Rules:
             raise MastermindError(
                 f"cannot read rules {quoted(text)}: use pPEGScCOLORS with optional r or n, e.g. p4c6 or p4c6n"
             )
+        for digits, what, most in ((m.group(1), "pegs", MAX_PEGS), (m.group(2), "colours", MAX_COLORS)):
+            if len(digits.lstrip("0")) > _DIGITS_MAX:
+                shown = digits if len(digits) <= 24 else f"{digits[:12]}... ({len(digits)} digits)"
+                raise MastermindError(f"{what} must be between 1 and {most}, got {shown}")
         return cls(int(m.group(1)), int(m.group(2)), m.group(3).lower() != "n")
 
     # ---- codes -------------------------------------------------------------------------

@@ -288,3 +288,22 @@ def test_the_compiled_stable_argsort_is_numpys(keys, dtype):
 
     array = np.array(keys).astype(dtype)
     assert stable_argsort(array).tolist() == np.argsort(array, kind="stable").tolist()
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("p4c99999999999999999999", "colours must be between 1 and 35, got 99999999999999999999"),
+        ("p" + "7" * 5000 + "c6", "pegs must be between 1 and"),
+        ("p4c" + "9" * 5000, "(5000 digits)"),
+    ],
+)
+def test_rules_with_a_huge_number_name_its_range_in_one_short_line(text, named):
+    with pytest.raises(MastermindError) as info:
+        Rules.parse(text)
+    message = str(info.value)
+    assert named in message and "\n" not in message and len(message) < 200
+
+
+def test_rules_with_leading_zeros_are_read_as_their_number():
+    assert Rules.parse("p0000000000004c3") == Rules(4, 3)
