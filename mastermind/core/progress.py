@@ -36,10 +36,17 @@ class RichProgress:
     def __init__(self, bar: Any) -> None:
         self._bar = bar
         self._task = None
+        self._description = ""
 
     def start(self, total: int | None, description: str = "") -> None:
+        """A new line; or, for the same description, the same work with a new total (a
+        search that plans more units each round): its count goes on."""
+        if self._task is not None and description == self._description:
+            self._bar.update(self._task, total=total)
+            return
         if self._task is not None:
             self._bar.remove_task(self._task)
+        self._description = description
         self._task = self._bar.add_task(description or "working", total=total, bounds="")
 
     def advance(self, n: int = 1) -> None:
@@ -50,12 +57,17 @@ class RichProgress:
         """Count one step and show a search's proven lower bound and best upper bound."""
         if self._task is None:
             return
-        self._bar.advance(self._task, 1)
+        if isinstance(fields.get("done"), int):  # the search's own count: what its report says
+            self._bar.update(self._task, completed=fields["done"])
+        else:
+            self._bar.advance(self._task, 1)
         self._show_bounds(fields)
 
     def finish(self, fields: dict[str, Any]) -> None:
         """The bounds the search ended with (its last unit may have changed them)."""
         if self._task is not None:
+            if isinstance(fields.get("done"), int):
+                self._bar.update(self._task, completed=fields["done"])
             self._show_bounds(fields)
 
     def _show_bounds(self, fields: dict[str, Any]) -> None:

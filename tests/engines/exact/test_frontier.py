@@ -1,5 +1,6 @@
 """Frontier runs: work units on every backend, checkpoints, stopping with proven bounds."""
 
+import io
 import json
 import os
 import signal
@@ -13,10 +14,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from rich.console import Console
+from rich.progress import Progress as Bar
 
 from mastermind.app.cli import main
 from mastermind.core.cancel import CancelToken
 from mastermind.core.game import CodeTable, Rules
+from mastermind.core.progress import RichProgress
 from mastermind.core.tree import Node
 from mastermind.engines.exact import Execution, solve
 from mastermind.engines.exact.search import INF, UNLIMITED
@@ -991,3 +995,30 @@ def test_a_search_capped_in_its_guesses_is_asked_as_a_proof_even_when_it_may_sto
     assert runs[5, None] == runs[5, 1000]
     plain, rounds = runs[None, None], runs[None, 1000]
     assert plain[0] == rounds[0] and plain[1:] != rounds[1:]  # (the plain total keeps its rounds)
+
+
+class _Last(RichProgress):
+    """The bar, remembering the last count the search reported."""
+
+    done: int | None = None
+
+    def report(self, fields):
+        self.done = fields.get("done", self.done)
+        super().report(fields)
+
+    def finish(self, fields):
+        self.done = fields.get("done", self.done)
+        super().finish(fields)
+
+
+def test_the_bar_of_a_search_run_in_rounds_ends_at_the_units_its_report_counts(tmp_path):
+    # before: each round started the line afresh with the total of every round, so a 4x7
+    # search stopped after 185 of 205 units showed 8/205
+    bar = Bar(console=Console(file=io.StringIO()), auto_refresh=False)
+    progress = _Last(bar)
+    result = solve(
+        CodeTable(Rules(3, 5)), execution=Execution(checkpoint=str(tmp_path / "ck")), progress=progress
+    )
+    assert result.proven and progress.done is not None and progress.done > 1
+    (task,) = [t for t in bar.tasks if t.description == "optimal: work units"]
+    assert task.completed == progress.done and task.total >= progress.done
