@@ -158,7 +158,9 @@ TimeLimitOpt = Annotated[
     typer.Option(
         "--time-limit",
         metavar="SECONDS",
-        help="Stop the whole command after this many seconds and report what it has (exit 0). Default: none.",
+        help="Stop the whole command after this many seconds and report what it has (exit 0); "
+        "loading the compiled kernels at the start (a second or two; longer on a first run, which "
+        "compiles them) is not cut short. Default: none.",
         show_default=False,
         callback=_number_check("seconds", MAX_SECONDS),
     ),
