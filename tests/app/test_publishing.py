@@ -221,6 +221,33 @@ def test_merge_replaces_and_orders_rows():
     assert merge_rows([{**old[1], "status": "open"}], [old[1]]) == [old[1]]
 
 
+def test_an_open_row_does_not_replace_an_open_row_with_better_bounds():
+    """A shorter rerun, or one without the checkpoint, proves less: the row the file has is
+    kept, and the command says so (a 0.5 s rerun replaced p4c7's bounds 10819-11378 with
+    none). A rerun better in one bound replaces it; so does one as good (it is newer)."""
+    from mastermind.app.publishing.tables import _kept_note
+
+    base = {"game": "p4c7", "repetition": True, "pegs": 4, "colours": 7, "status": "open"}
+    old = {**base, "bounds": {"total_lower_bound": 10819, "total_upper_bound": 11378, "worst_lower_bound": 6}}
+    for weaker in (
+        {**base, "bounds": None},
+        {**base, "bounds": {"total_lower_bound": 10819, "total_upper_bound": 11400, "worst_lower_bound": 6}},
+        {**base, "bounds": {"total_lower_bound": 10800, "total_upper_bound": 11378}},
+    ):
+        kept = merge_rows([old], [weaker])
+        assert kept == [old]
+        assert "whose bounds are better, is kept" in _kept_note(weaker, kept)
+    values = {**base, "bounds": {"average_lower_bound": 4.438567, "average_upper_bound": None}}
+    assert merge_rows([values], [{**base, "bounds": {"average_lower_bound": 4.379008}}]) == [values]
+    for better in (
+        {**base, "bounds": {**old["bounds"], "total_lower_bound": 10820}},
+        {**base, "bounds": {**old["bounds"], "total_upper_bound": 11377, "worst_lower_bound": None}},
+        {**base, "bounds": dict(old["bounds"])},
+    ):
+        kept = merge_rows([old], [better])
+        assert kept == [better] and _kept_note(better, kept) == ""
+
+
 def test_a_shorter_rerun_keeps_the_proven_row_and_says_so(tmp_path):
     said: list[str] = []
     run_tables(tmp_path, tables=("optimal",), games=["p3c3"], row_time_limit=60, jobs=1)

@@ -11,6 +11,7 @@ Version 2 speaks the one vocabulary of the command line (``total_lower_bound``,
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -127,8 +128,36 @@ def merge_rows(old: Sequence[dict], new: Sequence[dict]) -> list[dict]:
 
 def supersedes(new: dict, old: dict | None) -> bool:
     """Whether a new row of a game replaces the row the file has (None: none): not when only
-    the old one is proven."""
-    return old is None or new["status"] == "proven" or old["status"] != "proven"
+    the old one is proven, nor an open row whose bounds are all at least as good (a shorter
+    run, or one without the checkpoint, proved less)."""
+    if old is None or new["status"] == "proven":
+        return True
+    return old["status"] != "proven" and not weaker_bounds(new, old)
+
+
+_LOWER_KEYS = ("total_lower_bound", "worst_lower_bound", "average_lower_bound")
+_UPPER_KEYS = ("total_upper_bound", "worst_upper_bound", "average_upper_bound")
+
+
+def weaker_bounds(new: dict, old: dict) -> bool:
+    """Whether the open row ``new`` proves less than the open row ``old``: no bound better,
+    and one worse (a bound not known counts as the weakest).
+
+    >>> old = {"bounds": {"total_lower_bound": 10819, "total_upper_bound": 11378}}
+    >>> weaker_bounds({"bounds": None}, old), weaker_bounds({"bounds": {"total_lower_bound": 10900}}, old)
+    (True, False)
+    """
+    a, b = new.get("bounds") or {}, old.get("bounds") or {}
+
+    def known(bounds: dict, key: str, weakest: float) -> float:
+        value = bounds.get(key)
+        return weakest if value is None else value
+
+    low = [(known(a, k, -math.inf), known(b, k, -math.inf)) for k in _LOWER_KEYS]
+    high = [(known(a, k, math.inf), known(b, k, math.inf)) for k in _UPPER_KEYS]
+    better = any(x > y for x, y in low) or any(x < y for x, y in high)
+    worse = any(x < y for x, y in low) or any(x > y for x, y in high)
+    return worse and not better
 
 
 def write_tables(out: Path, fmt: str, rows: Sequence[dict]) -> None:

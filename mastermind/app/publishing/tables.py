@@ -147,10 +147,14 @@ def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes]) -> list[dict]:
 
 
 def _kept_note(row: dict, rows: Sequence[dict]) -> str:
-    """What the file says of the game when it kept an earlier proven row over this one."""
-    if row["status"] == "proven" or not any(r is not row and r["game"] == row["game"] for r in rows):
+    """What the file says of the game when it kept an earlier row over this one (a proven
+    row, or an open one with better bounds)."""
+    kept = next((r for r in rows if r is not row and r["game"] == row["game"]), None)
+    if row["status"] == "proven" or kept is None:
         return ""
-    return "; the proven row already in the file is kept"
+    if kept["status"] == "proven":
+        return "; the proven row already in the file is kept"
+    return "; the open row already in the file, whose bounds are better, is kept"
 
 
 def _optimal_line(row: dict) -> str:
