@@ -359,6 +359,37 @@ def test_an_open_row_whose_checkpointed_search_gave_no_answer_gives_the_command_
     assert f"--checkpoint {folder}" in row["command"] and "--row-time-limit 1" in row["command"]
 
 
+def test_a_checkpointed_row_searches_after_the_quick_path_and_continues_without_it(tmp_path, monkeypatch):
+    """A game out of the quick path's reach: the checkpointed search gets a row's time of
+    its own (the quick path had spent the row's, so the search stored nothing and every
+    rerun started from the quick bounds), and a game with a search under way goes straight
+    to it."""
+    from mastermind.app.deadline import Deadline
+    from mastermind.app.publishing import parts
+    from mastermind.app.publishing.runner import Runner
+    from mastermind.engines.exact import solve
+
+    quick: list[str] = []
+    real_run = Runner._run
+
+    def run(self, fn, args, grace=0.0):
+        if fn is parts.optimal_part and args[1] == "total":
+            quick.append(args[0])
+            self._row = Deadline(1e-9)  # it spent the row's time and finished nothing
+            return None
+        return real_run(self, fn, args, grace)
+
+    monkeypatch.setattr(Runner, "_run", run)
+    folder = tmp_path / "ck"
+    run_tables(tmp_path, tables=("optimal",), games=["p3c4"], row_time_limit=None, jobs=1, checkpoint=folder)
+    assert quick == ["p3c4"] and (folder / "p3c4" / "checkpoint.sqlite").is_file()
+    row = read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)[0]
+    assert row["status"] == "proven" and row["total"] == solve(CodeTable(Rules(3, 4))).total
+    run_tables(tmp_path, tables=("optimal",), games=["p3c4"], row_time_limit=None, jobs=1, checkpoint=folder)
+    assert quick == ["p3c4"]  # (not asked again)
+    assert read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)[0]["total"] == row["total"]
+
+
 def test_open_rows_are_rendered_apart_with_their_bounds():
     row = {
         "game": "p9c9",

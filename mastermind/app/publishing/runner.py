@@ -167,6 +167,15 @@ class Runner:
             grace=FRONTIER_GRACE,
         )
 
+    def _continues(self, game: str) -> bool:
+        """Whether the game has a checkpointed search under way (a file in its checkpoint
+        folder): it goes on from there, rather than spend the row on the quick path first."""
+        if self.checkpoint is None:
+            return False
+        from mastermind.engines.exact.checkpoint import FILE
+
+        return (self.checkpoint / game / FILE).is_file()
+
     def _limit_text(self) -> str:
         if getattr(self, "_cut", False):
             return "the time left of the command's --time-limit"
@@ -201,8 +210,13 @@ class Runner:
         search = None
         only = False  # the game has only one first guess up to symmetry
         options = (game, "total", self.jobs, self.solve_options, self.memory_limit)
-        total = None if game in self.frontier else self._run(optimal_part, options)
+        quick = game not in self.frontier and not self._continues(game)
+        total = self._run(optimal_part, options) if quick else None
         if total is None:  # a frontier game, or every first guess did not finish within the row's time
+            if quick and self.checkpoint is not None:
+                # a row's time of its own, as the open row's quick bounds get: the quick path
+                # spent this one, and the search would store nothing for a run to continue
+                self._start_row()
             search = self._frontier(game)
             if search is None or not search["proven"]:
                 return self._open_row(row, rules, search, trees)
