@@ -533,8 +533,8 @@ def _report(data: dict, json_output: bool, out: str | None) -> None:
         line = (
             wrote("the strategy tree" + ("" if data["proven"] else " (the best found, not proven)"), out)
             if data["out"] is not None
-            else f"nothing written to {out}: no strategy found before the {data['stopped']} "
-            "(a file already there is left as it was)"
+            else f"nothing written to {out}: the search stopped ({data['stopped']}) before it found a "
+            "strategy; a file already there is left as it was"
         )
         typer.echo(line, err=to_stdout_tree or data["out"] is None)
 

@@ -106,7 +106,7 @@ def export(
     with progress_bar(progress_mode(progress, json_output or out is None)) as bar, deadline.token() as token:
         try:
             if strategy == "optimal":  # a search stopped early writes its best strategy
-                tree, proven, stopped = _optimal_tree(table, pool, token, bar)
+                tree, proven, stopped = _optimal_tree(table, pool, token, bar, deadline.left())
             else:
                 with token.running():  # (half a tree is no strategy: nothing is written)
                     tree = tree_of(strategy, table, pool=pool, tie_break=tie_break, seed=seed, cancel=token)
@@ -147,7 +147,7 @@ def export(
     else:
         s = summary
         chance = f"; {seed_note(seed, drawn)}" if draws(strategy, tie_break) and drawn else ""
-        found = "" if proven else f"; not proven optimal: the best strategy found before the {stopped}"
+        found = "" if proven else f"; not proven optimal: the best found before it stopped ({stopped})"
         typer.echo(
             wrote(f"the {fmt} tree of {strategy} for {rules}", str(out))
             + f" (total {s['total']}, average {s['average']:.4f}, worst {s['worst']}{found}{chance})"
@@ -160,14 +160,22 @@ def _say_stopped(stopped: str | None, written: bool) -> None:
         typer.echo(f"stopped ({stopped}): the tree written is the best strategy found, not proven", err=True)
 
 
-def _optimal_tree(table, pool: str, token, bar):
+def _optimal_tree(table, pool: str, token, bar, time_limit: float | None):
     """The optimal tree, or (stopped) the best one the search found: (tree, proven, stopped)."""
     from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
-    from mastermind.engines.exact import Execution, Problem, solve
+    from mastermind.engines.exact import Execution, Limits, Problem, solve
 
     with CompileNotice(EXACT_KERNELS, "the search kernels", quiet=True):
-        # (work units: a stopped search reports its best strategy)
-        result = solve(table, Problem(pool=pool), execution=Execution(units=True), cancel=token, progress=bar)
+        # (work units: a stopped search reports its best strategy; told of the time limit, it
+        # searches as ``optimal --time-limit`` does, with strategies built alongside)
+        result = solve(
+            table,
+            Problem(pool=pool),
+            limits=Limits(time_limit=time_limit),
+            execution=Execution(units=True),
+            cancel=token,
+            progress=bar,
+        )
     if result.tree is not None:
         result.tree.name = "optimal"
     return result.tree, result.proven, result.stopped

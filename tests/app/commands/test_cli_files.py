@@ -308,3 +308,26 @@ def test_gzipped_trees_are_read_wherever_a_tree_file_is(capsys, tmp_path):
     bomb.write_bytes(gzip.compress(b" " * (300 << 20)))
     code, out, err = run(capsys, "verify", bomb)
     assert code == 2 and "once uncompressed" in err and len(err.strip().splitlines()) == 1
+
+
+def test_export_of_the_optimum_with_a_time_limit_searches_as_optimal_does(capsys, tmp_path, monkeypatch):
+    """Told the time limit, the search builds strategies alongside and a stop writes the best
+    one found, as ``optimal --time-limit --out`` does (p4c7 with 3 s: optimal wrote an 11343
+    tree, export nothing)."""
+    import mastermind.engines.exact as exact
+
+    limits = []
+    real_solve = exact.solve
+
+    def solve(*args, **kwargs):
+        limits.append(kwargs.get("limits"))
+        return real_solve(*args, **kwargs)
+
+    monkeypatch.setattr(exact, "solve", solve)
+    out = tmp_path / "e.json"
+    argv = ["export", "-r", "p3c3", "-s", "optimal", "--out", str(out)]
+    code, _, _ = run(capsys, *argv, "--time-limit", "600")
+    assert code == 0 and out.is_file()
+    assert limits and 0 < limits[0].time_limit <= 600
+    code, _, _ = run(capsys, *argv)
+    assert code == 0 and limits[1].time_limit is None

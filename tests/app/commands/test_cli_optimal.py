@@ -274,7 +274,7 @@ def test_a_stopped_search_that_found_nothing_says_out_is_not_written(capsys, tmp
         capsys, "optimal", "-r", "p3c3", "--time-limit", "1", "--out", str(keep), "--no-cache"
     )
     assert code == 0 and keep.read_text() == "an earlier tree"
-    assert f"nothing written to {keep}: no strategy found before the time limit" in err
+    assert f"nothing written to {keep}: the search stopped (time limit) before it found a strategy" in err
     code, out, err = run(capsys, "optimal", "-r", "p3c3", "--out", str(keep), "--no-cache", "--json")
     data = json.loads(out)
     assert code == 0 and data["out"] is None and data["best_found"] is None and data["total"] is None
