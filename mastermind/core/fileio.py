@@ -69,6 +69,21 @@ def folder_lock(folder: str | os.PathLike[str], *, wait: bool = True) -> Iterato
         os.close(fd)  # (releases the lock)
 
 
+def gzipped_by_name(path: str | os.PathLike[str], data: str | bytes) -> str | bytes:
+    """``data`` gzipped (text as UTF-8) when ``path`` names a ``.gz`` file, as ``verify`` and
+    ``--start-from`` read it; else as it is (standard output too).
+
+    >>> import gzip
+    >>> gzip.decompress(gzipped_by_name("tree.json.gz", "{}")), gzipped_by_name("tree.json", "{}")
+    (b'{}', '{}')
+    """
+    if is_stdout(path) or not os.fspath(path).lower().endswith(".gz"):
+        return data
+    import gzip
+
+    return gzip.compress(data.encode("utf-8") if isinstance(data, str) else data, mtime=0)
+
+
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write ``data`` (text as UTF-8, or bytes) to ``path``; see the module for the rules."""
     _refuse_empty(path)

@@ -33,7 +33,7 @@ from mastermind.app.commands.common import (
     wrote,
 )
 from mastermind.core.errors import MastermindError
-from mastermind.core.fileio import check_writable, is_stdout, write_atomic
+from mastermind.core.fileio import check_writable, gzipped_by_name, is_stdout, write_atomic
 from mastermind.core.game import Rules
 from mastermind.core.tree import StrategyTree
 
@@ -329,7 +329,7 @@ def _search(
         if out is not None and r.tree is not None:
             from mastermind.core.formats import write_tree
 
-            write_atomic(out, write_tree(r.tree, "json", r.stats))
+            write_atomic(out, gzipped_by_name(out, write_tree(r.tree, "json", r.stats)))
             written = out
         data = {**base, **optimum_fields(r, options["objective"], recorder), "out": written}
     else:

@@ -33,7 +33,7 @@ from mastermind.app.commands.common import (
 )
 from mastermind.app.strategy_files import check_strategy
 from mastermind.core.errors import MastermindError
-from mastermind.core.fileio import check_writable, is_stdout, read_text, write_atomic
+from mastermind.core.fileio import check_writable, gzipped_by_name, is_stdout, read_text, write_atomic
 from mastermind.core.formats import (
     FORMATS,
     READABLE,
@@ -134,7 +134,7 @@ def export(
             _say_stopped(stopped, tree is not None)
             exit_if_interrupted(stopped)
             return
-        write_atomic(out, text)
+        write_atomic(out, gzipped_by_name(out, text))
         summary.update(
             out=str(out), **{k: v for k, v in stats.to_dict(rules).items() if k != "worst_secrets"}
         )

@@ -50,14 +50,18 @@ def check_format(fmt: str, allowed: tuple[str, ...] = FORMATS) -> str:
 
 
 def format_for_path(path: str | os.PathLike[str] | None) -> str | None:
-    """The format a file name suggests (``.json``, ``.dot``/``.gv``, ``.txt``), else None.
+    """The format a file name suggests (``.json``, ``.dot``/``.gv``, ``.txt``, each perhaps
+    followed by ``.gz``), else None.
 
-    >>> format_for_path("knuth.txt"), format_for_path("tree.gv"), format_for_path("x")
-    ('irving', 'dot', None)
+    >>> format_for_path("knuth.txt"), format_for_path("tree.gv"), format_for_path("x.json.gz")
+    ('irving', 'dot', 'json')
     """
     if path is None:
         return None
-    return _SUFFIXES.get(Path(path).suffix.lower())
+    name = Path(path)
+    if name.suffix.lower() == ".gz":  # (tree.json.gz: gzipped JSON)
+        name = name.with_suffix("")
+    return _SUFFIXES.get(name.suffix.lower())
 
 
 def detect_format(text: str, path: str | os.PathLike[str] | None = None) -> str:

@@ -331,3 +331,22 @@ def test_export_of_the_optimum_with_a_time_limit_searches_as_optimal_does(capsys
     assert limits and 0 < limits[0].time_limit <= 600
     code, _, _ = run(capsys, *argv)
     assert code == 0 and limits[1].time_limit is None
+
+
+def test_a_tree_written_to_a_gz_name_is_gzipped_in_the_format_its_name_says(capsys, tmp_path):
+    """-o tree.json.gz wrote plain JSON under a .gz name, and -o tree.txt.gz JSON too."""
+    import gzip
+
+    for argv, name, start in (
+        (["optimal", "-r", "p3c4"], "o.json.gz", "{"),
+        (["export", "-r", "p3c4", "-s", "optimal"], "e.json.gz", "{"),
+        (["export", "-r", "p3c4", "-s", "optimal"], "e.txt.gz", "64("),
+        (["export", "-r", "p3c4", "-s", "minimax", "-f", "dot"], "d.json.gz", "digraph"),
+    ):
+        path = tmp_path / name
+        code, _, _ = run(capsys, *argv, "--out", str(path))
+        assert code == 0
+        assert gzip.decompress(path.read_bytes()).decode().startswith(start), name
+        if start != "digraph":
+            code, out, _ = run(capsys, "verify", str(path), "-r", "p3c4")
+            assert code == 0 and out.startswith("valid"), out
