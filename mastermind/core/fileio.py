@@ -154,8 +154,11 @@ def _names_a_descriptor(path: str | os.PathLike[str]) -> bool:
     """
     here = os.path.abspath(path)
     for _ in range(40):  # a symlink loop ends here too
-        if here.startswith(("/proc/", "/dev/fd/")) or here in ("/dev/stdout", "/dev/stderr"):
+        if here in ("/dev/stdout", "/dev/stderr"):
             return True
+        if here.startswith(("/proc/", "/dev/fd/")):  # (a name there that does not exist is no
+            # descriptor: refused where its folder is, /proc/self/x.json included)
+            return os.path.exists(here)
         if not os.path.islink(here):
             return False
         here = os.path.normpath(os.path.join(os.path.dirname(here), os.readlink(here)))

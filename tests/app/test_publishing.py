@@ -433,6 +433,8 @@ def test_a_file_of_another_kind_is_refused(tmp_path):
         # refused before the work, as optimal refuses it, although p2c2 is not searched there
         (["--games", "p2c2", "--checkpoint", "/proc/no/such"], "--checkpoint /proc/no/such: cannot create"),
         (["--games", "p2c2", "--checkpoint", __file__], "is a file, not a folder"),
+        # (it failed once the row was computed: "/proc/self/trees: No such file or directory")
+        (["--games", "p2c2", "--out", "/proc/self"], "cannot write /proc/self/optimal.json: folder"),
     ],
 )
 def test_bad_options_are_one_line_errors(args, message, tmp_path, capsys):
@@ -888,3 +890,13 @@ def test_a_depth_part_stopped_gives_the_shallowest_strategy_found_as_an_upper_bo
     # the depth search's seconds over every run on its file, beside the row's own
     row["depth_search_seconds"] = 1234.5
     assert "; the depth search 1234.5 over all runs |" in render_optimal([row])
+
+
+def test_a_trees_name_that_is_a_file_is_refused_before_the_work(tmp_path, capsys, monkeypatch):
+    from mastermind.app.publishing.runner import Runner
+
+    monkeypatch.setattr(Runner, "optimal_row", lambda *a: pytest.fail("a row was computed"))
+    (tmp_path / "trees").write_text("not a folder")
+    assert main(["results", "--out", str(tmp_path), "--games", "p2c2"]) == 2
+    err = capsys.readouterr().err
+    assert f"--out {tmp_path}: {tmp_path / 'trees'} is not a folder" in err and len(err.splitlines()) == 1

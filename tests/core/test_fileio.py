@@ -119,3 +119,11 @@ def test_read_text_errors(tmp_path):
     ):
         with pytest.raises(MastermindError, match=needle):
             read_text(path)
+
+
+def test_a_name_under_proc_that_does_not_exist_is_refused_before_the_work():
+    """Anything under /proc/ was taken for an open descriptor and written in place: a name
+    there that does not exist failed only when written, after the work."""
+    with pytest.raises(MastermindError, match="cannot write /proc/self/x.json: folder"):
+        check_writable("/proc/self/x.json")
+    check_writable("/proc/self/fd/1")  # (an open descriptor: written in place)

@@ -82,6 +82,13 @@ def run_tables(
         if rules.table_bytes() > memory_limit:
             CodeTable(rules, memory_limit=memory_limit)
     trees = out / "trees"
+    if "optimal" in tables and not (trees.exists() or trees.is_symlink()):
+        try:  # (its trees' folder, made now rather than once the first row is computed)
+            trees.mkdir()
+        except OSError as exc:
+            raise MastermindError(f"--out {out}: cannot make the folder {trees}: {exc.strerror}") from None
+    if "optimal" in tables and trees.exists() and not trees.is_dir():
+        raise MastermindError(f"--out {out}: {trees} is not a folder (the trees go there)")
     if trees.exists() or trees.is_symlink():  # (and a tree that could not be written: it was
         # refused only once its row was computed)
         for table, rules in work:
