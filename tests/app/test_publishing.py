@@ -900,3 +900,26 @@ def test_a_trees_name_that_is_a_file_is_refused_before_the_work(tmp_path, capsys
     assert main(["results", "--out", str(tmp_path), "--games", "p2c2"]) == 2
     err = capsys.readouterr().err
     assert f"--out {tmp_path}: {tmp_path / 'trees'} is not a folder" in err and len(err.splitlines()) == 1
+
+
+def test_a_row_cut_short_by_the_commands_time_limit_stops_the_run_and_says_so(tmp_path, monkeypatch):
+    """--time-limit spent inside a row left it open and the run said nothing ("stopped": null)."""
+    import time
+
+    from mastermind.app.publishing import TablesStopped
+    from mastermind.app.publishing.runner import Runner
+
+    def optimal_row(self, rules, trees):
+        self._start_row()
+        while not self.deadline.passed():  # (the row's work, past the command's limit)
+            time.sleep(0.01)
+        return self._open_row(self._new_row(rules, "optimal"), rules)
+
+    monkeypatch.setattr(Runner, "warm_up", lambda self: None)
+    monkeypatch.setattr(Runner, "optimal_row", optimal_row)
+    with pytest.raises(TablesStopped) as stop:
+        games = ["p2c2", "p2c3"]
+        run_tables(tmp_path, tables=("optimal",), games=games, row_time_limit=60, jobs=1, time_limit=1)
+    assert stop.value.why == "time limit" and stop.value.working == "p2c2 (optimal)"
+    assert [r["game"] for r in stop.value.done["optimal"]] == ["p2c2"]
+    assert [r["status"] for r in read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)] == ["open"]

@@ -142,6 +142,12 @@ class Runner:
             limit = left if limit is None else min(limit, left)
         self._row = Deadline(limit)
 
+    @property
+    def cut_by_command(self) -> bool:
+        """Whether the row under way was given less than its time: what was left of the
+        command's --time-limit."""
+        return getattr(self, "_cut", False)
+
     def _left(self) -> float | None:
         return self._row.left(0.0)
 
@@ -177,7 +183,7 @@ class Runner:
         return (self.checkpoint / game / FILE).is_file()
 
     def _limit_text(self) -> str:
-        if getattr(self, "_cut", False):
+        if self.cut_by_command:
             return "the time left of the command's --time-limit"
         return "no time limit" if self.row_time_limit is None else f"{self.row_time_limit:g} s"
 

@@ -125,6 +125,9 @@ def run_tables(
                 done[table].append(row)
                 if progress is not None:
                     progress.advance(1)
+                if row["status"] == "open" and runner.cut_by_command and deadline.passed():
+                    # (its row is written, open: the command's --time-limit cut it short)
+                    raise TablesStopped(done, working, "time limit")
     except KeyboardInterrupt:
         raise TablesStopped(done, working, "interrupted") from None
     return done
