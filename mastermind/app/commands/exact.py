@@ -1,5 +1,6 @@
 """``optimal``: the exact solver at the command line."""
 
+import time
 from typing import Annotated, Optional
 
 import typer
@@ -293,6 +294,7 @@ def _search(
         with progress_bar(mode) as bar:
             recorder = _Recorded(bar)
             if by_first_guess:
+                began = time.perf_counter()
                 results = solve_by_first_guess(
                     table,
                     problem,
@@ -333,7 +335,7 @@ def _search(
             written = out
         data = {**base, **optimum_fields(r, options["objective"], recorder), "out": written}
     else:
-        data = {**base, **by_first_guess_fields(results)}
+        data = {**base, **by_first_guess_fields(results, time.perf_counter() - began)}
     data["cached"] = False
     if compile_seconds is not None:
         data["compile_seconds"] = round(compile_seconds, 2)
@@ -430,7 +432,9 @@ def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict
     return data
 
 
-def by_first_guess_fields(results: list) -> dict:
+def by_first_guess_fields(results: list, seconds: float) -> dict:
+    """The table of first guesses, searched in ``seconds`` of wall time (side by side: not
+    the sum of theirs)."""
     rows = []
     exists: bool | None = None
     for r in results:
@@ -453,7 +457,7 @@ def by_first_guess_fields(results: list) -> dict:
         "first_guesses": rows,
         "best_first_guesses": [row["first_guess"] for row in rows if decided and row["total"] == min(proven)],
         "stopped": stopped,
-        "seconds": round(sum(row["seconds"] for row in rows), 4),
+        "seconds": round(seconds, 4),
     }
 
 
