@@ -321,10 +321,12 @@ def _search(
         if fallback is not None:
             fallback.stop()
     # no strategy within --max-guesses: an answer, not bad input (exit 1)
+    searched = results
     results = [r for r in results if r.status is not Status.NO_STRATEGY]
     base = {"rules": str(rules), "codes": rules.n_codes, **options}
     if not results:
-        return {**base, **_no_strategy()}
+        seconds = time.perf_counter() - began if by_first_guess else max(r.seconds for r in searched)
+        return {**base, **_no_strategy(options["max_guesses"], seconds)}
     written = None
     if not by_first_guess:
         r = results[0]
@@ -342,8 +344,9 @@ def _search(
     return data
 
 
-def _no_strategy() -> dict:
-    """No strategy within --max-guesses: proven (exit 1)."""
+def _no_strategy(max_guesses: int | None, seconds: float) -> dict:
+    """No strategy within --max-guesses: proven (exit 1), so every strategy needs one guess
+    more in its worst case."""
     return {
         "exists": False,
         "proven": True,
@@ -355,12 +358,12 @@ def _no_strategy() -> dict:
         "first_guess": None,
         "total_lower_bound": None,
         "total_upper_bound": None,
-        "worst_lower_bound": None,
+        "worst_lower_bound": None if max_guesses is None else max_guesses + 1,
         "worst_upper_bound": None,
         "best_found": None,
         "out": None,
         "stopped": None,
-        "seconds": 0.0,
+        "seconds": round(seconds, 4),
         "cached": False,
     }
 
@@ -477,6 +480,9 @@ def _report(data: dict, json_output: bool, out: str | None) -> None:
             f"{plural(data['max_guesses'] or 0, 'guess')}{start}",
             err=True,
         )
+        if out is not None:
+            kept = "a file already there is left as it was"
+            typer.echo(f"nothing written to {out}: no strategy ({kept})", err=True)
         return
     if "first_guesses" in data:
         _print_by_first_guess(data, printer)

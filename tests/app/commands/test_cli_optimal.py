@@ -142,6 +142,16 @@ def test_no_strategy_within_max_guesses_is_an_answer_exit_1(capsys, extra):
     code, out, err = run(capsys, "optimal", "-r", "p3c3", "--max-guesses", "2", *extra, "--json")
     data = json.loads(out)
     assert code == 1 and err == "" and data["exists"] is False and data["max_guesses"] == 2
+    # proven: every strategy needs 3 guesses at least (it said null), and the search's time (0.0)
+    assert data["worst_lower_bound"] == 3 and data["seconds"] > 0
+
+
+def test_no_strategy_within_max_guesses_says_nothing_is_written(capsys, tmp_path):
+    keep = tmp_path / "keep.json"
+    keep.write_text("an earlier tree")
+    code, out, err = run(capsys, "optimal", "-r", "p3c3", "--max-guesses", "2", "--out", str(keep))
+    assert code == 1 and keep.read_text() == "an earlier tree"
+    assert f"nothing written to {keep}: no strategy" in err
 
 
 def test_bad_input_under_max_guesses_is_refused_not_called_infeasible(capsys, tmp_path):
