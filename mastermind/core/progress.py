@@ -97,7 +97,7 @@ class JsonProgress:
         print(json.dumps(data, separators=(",", ":")), file=self._stream, flush=True)
 
     def start(self, total: int | None, description: str = "") -> None:
-        self._done, self._total, self._description = 0, total, description
+        self._done, self._total, self._description, self.ended = 0, total, description, False
         self._emit({"event": "start", "description": description, "total": total})
 
     def advance(self, n: int = 1) -> None:
@@ -112,7 +112,15 @@ class JsonProgress:
 
     def finish(self, fields: dict[str, Any]) -> None:
         """The last line: the bounds the search ended with, and whether they meet."""
+        self.ended = True
         self._emit({"event": "end", "description": self._description, **fields})
+
+    ended = False
+
+    def end(self) -> None:
+        """The last line of work that has no bounds to give, unless :meth:`finish` gave it."""
+        if not self.ended:
+            self.finish({"done": self._done, "total": self._total})
 
 
 PROGRESS_MODES = ("auto", "bar", "json", "none")
@@ -140,7 +148,9 @@ def progress_bar(enabled: bool | str) -> Iterator[Progress]:
     """Yield a rich bar when ``enabled`` (True or "bar"), JSON lines for "json", else a
     silent stand-in."""
     if enabled == "json":
-        yield JsonProgress()
+        lines = JsonProgress()
+        yield lines
+        lines.end()  # (every command's last line, as the searches' own is: not after an error)
         return
     if not enabled or enabled == "none":
         yield NoProgress()

@@ -31,3 +31,28 @@ def test_a_new_total_for_the_same_work_keeps_its_count_and_another_description_s
     progress.advance(2)
     progress.report({"lower_bound": 3})  # a report without a count counts one step
     assert bar.tasks[0].completed == 3
+
+
+def test_json_progress_ends_with_an_end_line_whatever_the_work(capsys):
+    """Only the exact search gave its last "end" line: a command's other work (playing every
+    secret, the rows of results) ended on its last step."""
+    import json
+
+    from mastermind.core.progress import progress_bar
+
+    with progress_bar("json") as lines:
+        lines.start(2, "playing")
+        lines.advance(2)
+    with progress_bar("json") as lines:
+        lines.start(1, "search")
+        lines.finish({"done": 1, "total": 1, "proven": True})  # (a search's own last line)
+        lines.start(3, "more work")
+        lines.advance(1)
+    events = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    ends = [e for e in events if e["event"] == "end"]
+    assert ends == [
+        {"event": "end", "description": "playing", "done": 2, "total": 2},
+        {"event": "end", "description": "search", "done": 1, "total": 1, "proven": True},
+        {"event": "end", "description": "more work", "done": 1, "total": 3},
+    ]
+    assert events[-1] == ends[-1] and events[2] == ends[0]
