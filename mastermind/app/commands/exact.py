@@ -39,6 +39,7 @@ from mastermind.core.game import Rules
 from mastermind.core.tree import StrategyTree
 
 OBJECTIVES = ("total", "worst")
+STARTED_FROM = "--start-from"  # found_by: the strategy the search started from
 BACKENDS = ("threads", "processes", "dask")
 ObjectiveOpt = Annotated[
     str,
@@ -336,6 +337,9 @@ def _search(
             write_atomic(out, gzipped_by_name(out, write_tree(r.tree, "json", r.stats)))
             written = out
         data = {**base, **optimum_fields(r, options["objective"], recorder), "out": written}
+        found = data["best_found"]
+        if start is not None and found is not None and found["total"] == start.stats(table).total:
+            found["found_by"] = STARTED_FROM  # (the search found nothing cheaper)
     else:
         data = {**base, **by_first_guess_fields(results, time.perf_counter() - began)}
     data["cached"] = False
@@ -537,7 +541,13 @@ def _report(data: dict, json_output: bool, out: str | None) -> None:
             printer.print(
                 f"best found   total {found['total']} over {plural(found['secrets'], 'secret')} (average "
                 f"{found['average']:.4f}), worst case {found['worst']}, first guess {found['first_guess']}"
-                + ("" if by == "the exact search" else f" (the {by} heuristic)")
+                + (
+                    ""
+                    if by == "the exact search"
+                    else f" (the {by} strategy)"
+                    if by == STARTED_FROM
+                    else f" (the {by} heuristic)"
+                )
             )
     if out is not None:
         line = (
