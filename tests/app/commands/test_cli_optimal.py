@@ -328,7 +328,8 @@ def test_start_from_a_strategy_file(capsys, tmp_path):
     assert code == 0 and data["proven"] and data["total"] == 206
     # stopped at once, the best found is the file's (Knuth's 5801), credited to it, not to the
     # search (which names the strategies it found cheaper)
-    code, out, _ = run(capsys, "optimal", "--start-from", knuth, "--time-limit", "0.01", "--no-cache", "--json")
+    quick = ("--time-limit", "0.01", "--no-cache", "--json")
+    code, out, _ = run(capsys, "optimal", "--start-from", knuth, *quick)
     found = json.loads(out)["best_found"]
     assert code == 0 and found["total"] <= 5801
     assert (found["found_by"] == "--start-from") is (found["total"] == 5801), found["found_by"]
