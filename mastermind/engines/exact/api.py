@@ -132,6 +132,8 @@ def _solve_worst_units(
             start=start,
             stopped=result.stopped,
             worst_lower_bound=depth,
+            # (the checkpoint's seconds over all its runs, as a total's stopped run gives them)
+            checkpoint_seconds=None if result.details is None else result.details.checkpoint_seconds,
         )
         # (what the best total within the depth proved so far, below the strategy's)
         if result.lower_bound is not None and stopped.upper_bound is not None:

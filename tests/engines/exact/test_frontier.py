@@ -1052,3 +1052,32 @@ def test_a_run_that_may_stop_asks_the_classes_by_their_pace_once_each_was_asked(
     proof = solve(table, execution=Execution(jobs=1, units=True))
     assert proof.proven and proof.total == 5625
     assert rounds and all(asked == open_ and not paced for asked, open_, paced in rounds)
+
+
+def test_a_worst_case_run_stopped_in_its_best_total_gives_its_checkpoints_seconds(tmp_path):
+    """Stopped once its depth was proven, while the best total within it ran as units, the
+    result kept the depth but lost the checkpoint's seconds (a total's stopped run has them)."""
+    from mastermind.engines.exact import Problem
+
+    token = CancelToken()
+
+    class StopInTheUnits:
+        units = False
+
+        def start(self, total, description=""):
+            self.units = description == "optimal: work units"
+
+        def advance(self, n=1):
+            if self.units:
+                token.cancel()
+
+    table = CodeTable(Rules(4, 6))
+    stopped = solve(
+        table,
+        Problem(objective="worst"),
+        execution=Execution(checkpoint=tmp_path),
+        cancel=token,
+        progress=StopInTheUnits(),
+    )
+    assert not stopped.proven and stopped.details.worst_lower_bound == 5
+    assert stopped.details.checkpoint_seconds is not None and stopped.details.checkpoint_seconds > 0
