@@ -120,6 +120,8 @@ def test_hostile_option_values(name, option, tmp_path, monkeypatch, capsys):
         assert_one_line_error(code, err, argv)
         # the value itself must be what is refused, not the command line around it
         assert "No such option" not in err and "Missing " not in err, argv
+        # ... and the error names the option it was given to
+        assert option in err or (option == "--rules" and "-r" in argv), (argv, err)
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -182,6 +184,13 @@ def test_version(capsys, monkeypatch):
         (["simulate", "--secrets", "1" + "0" * 30], "--secrets"),
         (["verify", ""], "the file name is empty"),
         (["score", "1" * 100000, "12"], "(100000 characters) has 100000 pegs"),  # not echoed whole
+        # values checked in the command's body named no option (a new user's trial)
+        (["optimal", "--first", "12345"], "--first: code '12345' has 5 pegs"),
+        (["optimal", "--start-from", __file__], f"--start-from: {__file__}: "),
+        (["optimal", "--out", "/"], "--out: cannot write /: it is a directory"),
+        (["export", "--out", "/"], "--out: cannot write /: it is a directory"),
+        (["plot", "-r", "p2c2", "--out", "/"], "--out: cannot write /: it is a directory"),
+        (["results", "--games", "p4c2n"], "--games: rules p4c2n: without repetition"),
     ],
 )
 def test_listed_defects_are_one_line_errors(argv, needle, monkeypatch, capsys):

@@ -17,7 +17,8 @@ import json
 import math
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Annotated, Any, Optional
 
 import typer
@@ -360,7 +361,8 @@ def parse_games(texts: Sequence[str]) -> list[str]:
                 for c in colours:
                     if ranged and not repeat and c < p:
                         continue  # p4c3n does not exist: a range leaves it out
-                    games[str(Rules(p, c, repeat))] = None
+                    with naming("--games"):
+                        games[str(Rules(p, c, repeat))] = None
                     found = True
             if not found:
                 raise MastermindError(
@@ -377,6 +379,19 @@ def _span(low: str, high: str | None, what: str, most: int, item: str) -> range:
         if not 1 <= end <= most:
             raise MastermindError(f"--games: {quoted(item)}: {what} must be between 1 and {most}, got {end}")
     return range(a, b + 1)
+
+
+@contextmanager
+def naming(option: str) -> Iterator[None]:
+    """Bad input found inside the block is said of ``option`` (``--first: code '12345' has
+    5 pegs...``), as the values typer checks are, unless its message names it already."""
+    try:
+        yield
+    except MastermindError as exc:
+        message = str(exc)
+        if message.startswith(option):
+            raise
+        raise MastermindError(f"{option}: {message}") from None
 
 
 def fail(message: str, code: int = 2) -> None:

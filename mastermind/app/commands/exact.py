@@ -27,6 +27,7 @@ from mastermind.app.commands.common import (
     histogram_text,
     jobs_value,
     memory_limit_bytes,
+    naming,
     out_option,
     plural,
     print_json,
@@ -164,7 +165,8 @@ def optimal(
         raise MastermindError(
             f"--max-guesses: must be between 1 and the number of codes ({rules.n_codes}), got {max_guesses}"
         )
-    first_code = rules.parse_code(first) if first is not None else None
+    with naming("--first"):
+        first_code = rules.parse_code(first) if first is not None else None
     start = None
     if start_from is not None:  # read (and its game checked) before any work
         from mastermind.app.strategy_files import read_strategy_file
@@ -176,13 +178,15 @@ def optimal(
             )
         if max_guesses is not None:
             raise MastermindError("--start-from works without --max-guesses")
-        start = read_strategy_file(start_from, rules)
+        with naming("--start-from"):
+            start = read_strategy_file(start_from, rules)
         if start.rules != rules:
             raise MastermindError(f"--start-from: {start_from} is a strategy for {start.rules}, not {rules}")
     if out is not None:
         if is_stdout(out) and json_output:
             raise MastermindError("--out - and --json both use standard output: give --out a file name")
-        check_writable(out)  # before the search: a result is never lost for want of a place
+        with naming("--out"):
+            check_writable(out)  # before the search: a result is never lost for want of a place
     options = dict(
         objective=objective,
         max_guesses=max_guesses,

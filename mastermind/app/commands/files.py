@@ -24,6 +24,7 @@ from mastermind.app.commands.common import (
     game,
     histogram_text,
     memory_limit_bytes,
+    naming,
     out_option,
     plural,
     print_json,
@@ -99,7 +100,8 @@ def export(
     if json_output and out is None:
         raise MastermindError("--json prints a summary of the file written: give --out FILE")
     if out is not None:
-        check_writable(out)
+        with naming("--out"):
+            check_writable(out)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     seed, drawn = draw_seed(seed)
     stopped, tree, proven = None, None, True

@@ -1,5 +1,6 @@
 """``table``, ``compare``, ``plot``, ``bounds``, ``cpsat`` and ``static``: bounds, models and reports."""
 
+import contextlib
 import time
 from typing import Annotated, Optional
 
@@ -32,6 +33,7 @@ from mastermind.app.commands.common import (
     game,
     histogram_text,
     memory_limit_bytes,
+    naming,
     out_option,
     parse_games,
     plural,
@@ -234,7 +236,8 @@ def compare(
 
         if is_stdout(plot):
             raise MastermindError("--plot - would mix the picture with the table: give a .png or .svg file")
-        check_plot_target(plot)
+        with naming("--plot"):
+            check_plot_target(plot)
     table_for(rules, limit)  # size check first: one line, before any work
     seed, drawn = draw_seed(seed)
     from mastermind.core.compiling import ALL_KERNELS, CompileNotice
@@ -348,7 +351,8 @@ def plot(
     limit = memory_limit_bytes(memory_limit)
     if json_output and out == "-":
         raise MastermindError("--json prints a summary of the picture written: give --out FILE")
-    check_plot_target(out)
+    with naming("--out"):
+        check_plot_target(out)
     table_for(rules, limit)
     seed, drawn = draw_seed(seed)
     # the optimum comes from the comparison's own exact run (under --time-limit), not twice
@@ -650,10 +654,12 @@ def cpsat(
     deadline = Deadline(time_limit)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     worst_bound = lookahead_worst_bound(table, 1)
+    given = depth is not None
     if depth is None:
         # one more than the bound leaves room to optimise the total; never more than the codes
         depth = min(worst_bound + (0 if feasible else 1), table.n)
-    check_model_size(table, depth)  # before any bound or model is computed
+    with naming("--depth") if given else contextlib.nullcontext():
+        check_model_size(table, depth)  # before any bound or model is computed
     seed, drawn = draw_seed(seed)
     start = time.perf_counter()
     lower = None
