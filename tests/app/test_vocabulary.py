@@ -51,6 +51,7 @@ VARIANTS = {
     "--strategy": "one strategy, or several with their own default",
     "--tie-break": "among a heuristic's equal guesses, or among optimal strategies",
     "--format": "export writes four formats, verify reads two",
+    "--rules": "the same game option; verify's defaults to the game its file names",
 }
 
 

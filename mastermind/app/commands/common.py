@@ -132,6 +132,18 @@ RulesOpt = Annotated[
         show_default=False,
     ),
 ]
+FileRulesOpt = Annotated[  # (the same option, for a command that reads a strategy file)
+    Optional[Rules],
+    typer.Option(
+        "--rules",
+        "-r",
+        parser=_rules,
+        metavar="RULES",
+        help="The game: pPEGScCOLOURS, r (repetition, the default) or n (no colour twice), e.g. p4c6n. "
+        "Default: the game the file names (p4c6 for Irving text).",
+        show_default=False,
+    ),
+]
 GamesOpt = Annotated[
     Optional[list[str]],
     typer.Option(

@@ -8,6 +8,7 @@ import typer
 from mastermind.app.commands.common import (
     HISTOGRAM_WORDS,
     Deadline,
+    FileRulesOpt,
     JsonOpt,
     MemoryOpt,
     PoolOpt,
@@ -186,7 +187,7 @@ def _optimal_tree(table, pool: str, token, bar, time_limit: float | None):
 # ---- verify -------------------------------------------------------------------------------
 def verify(
     file: Annotated[str, typer.Argument(help="Strategy file: Irving text or JSON; - reads standard input.")],
-    rules: RulesOpt = None,
+    rules: FileRulesOpt = None,
     fmt: Annotated[
         Optional[str],
         typer.Option(
