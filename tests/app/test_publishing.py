@@ -923,3 +923,19 @@ def test_a_row_cut_short_by_the_commands_time_limit_stops_the_run_and_says_so(tm
     assert stop.value.why == "time limit" and stop.value.working == "p2c2 (optimal)"
     assert [r["game"] for r in stop.value.done["optimal"]] == ["p2c2"]
     assert [r["status"] for r in read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)] == ["open"]
+
+
+@pytest.mark.parametrize("finished", [True, False])
+def test_the_rows_a_run_returns_are_the_rows_its_files_hold(tmp_path, monkeypatch, finished):
+    """The command's JSON gave an open p4c7 row "published": [] where the file cites Ville
+    2013 beside its bounds, and an open game value "published": null."""
+    from mastermind.app.publishing.runner import Runner
+
+    if not finished:  # (no part answers: open rows)
+        monkeypatch.setattr(Runner, "_run", lambda self, fn, args, grace=0.0: None)
+    tables = ("optimal", "game-values")
+    done = run_tables(tmp_path, tables=tables, games=["p3c2"], row_time_limit=1, jobs=1)
+    for table, fmt in (("optimal", OPTIMAL_FORMAT), ("game-values", GAME_VALUE_FORMAT)):
+        (row,) = done[table]
+        assert (row["status"] == "proven") is finished
+        assert [row] == read_rows(tmp_path / f"{table}.json", fmt)

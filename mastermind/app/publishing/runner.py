@@ -445,7 +445,7 @@ class Runner:
                 status="open",
                 reason=f"not proven within {self._limit_text()}",
                 literature="open",
-                published=None,
+                published=[],
                 # (a run past its grace sent nothing: the row's own wall time)
                 seconds=round(self._row.elapsed() if data is None else data["seconds"], 3),
                 cpu_seconds=None if data is None else round(data["cpu_seconds"], 3),

@@ -18,6 +18,7 @@ from mastermind.app.publishing.files import (
     tree_stems,
     write_tables,
 )
+from mastermind.app.publishing.literature import literature
 from mastermind.app.publishing.markdown import _value_bounds
 from mastermind.app.publishing.runner import Runner
 from mastermind.app.publishing.scope import FRONTIER, GAME_VALUE_SCOPE, OPTIMAL_SCOPE, game_id, scope_rules
@@ -115,11 +116,13 @@ def run_tables(
                 if table == "optimal":
                     working = f"{game_id(rules)} (optimal)"
                     row = runner.optimal_row(rules, None)
+                    row.update(literature(row))  # (what the file says of it, in the command's output too)
                     kept = _merge_optimal(out, row, runner.trees)
                     report(_optimal_line(row) + _kept_note(row, kept))
                 else:
                     working = f"{game_id(rules)} (game value)"
                     row = runner.game_value_row(rules)
+                    row.update(literature(row))
                     kept = merge_into(out, GAME_VALUE_FORMAT, [row])
                     report(_game_value_line(row) + _kept_note(row, kept))
                 done[table].append(row)
