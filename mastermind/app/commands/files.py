@@ -195,7 +195,7 @@ def verify(
             "-f",
             metavar="|".join(READABLE),
             callback=choice(READABLE, fold=True),
-            help="irving or json (default: from the name, else the content).",
+            help="irving or json (default: from the content, else the name).",
             show_default=False,
         ),
     ] = None,
