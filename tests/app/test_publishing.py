@@ -241,11 +241,59 @@ def test_an_open_row_does_not_replace_an_open_row_with_better_bounds():
     assert merge_rows([values], [{**base, "bounds": {"average_lower_bound": 4.379008}}]) == [values]
     for better in (
         {**base, "bounds": {**old["bounds"], "total_lower_bound": 10820}},
-        {**base, "bounds": {**old["bounds"], "total_upper_bound": 11377, "worst_lower_bound": None}},
+        {**base, "bounds": {**old["bounds"], "total_upper_bound": 11377}},
         {**base, "bounds": dict(old["bounds"])},
     ):
         kept = merge_rows([old], [better])
         assert kept == [better] and _kept_note(better, kept) == ""
+
+
+def test_open_rows_each_better_in_some_bound_are_combined_with_their_trees(tmp_path):
+    """A rerun without the checkpoint proved a greater lower bound but gave a worse upper
+    bound (a heuristic's) and no tree: it replaced the whole row, and the file lost its
+    search's tree, its upper bound and its proven worst case (a new user's trial)."""
+    from mastermind.app.publishing.files import EARLIER_KEPT
+    from mastermind.app.publishing.tables import _kept_note, _merge_optimal
+
+    base = {"game": "p4c7", "repetition": True, "pegs": 4, "colours": 7, "status": "open", "reason": "r"}
+    base.update(codes=2401, command="c", seconds=1.0, version="x", jobs=1)
+    tree = {"file": "trees/p4c7.json.gz", "bytes": 3}
+    old = {
+        **base,
+        "tree": tree,
+        "bounds": {
+            "total_lower_bound": 10000,
+            "lower_source": "lookahead",
+            "total_upper_bound": 11343,
+            "upper_source": "search",
+            "worst_lower_bound": 6,
+            "worst_upper_bound": 6,
+            "optimal_worst": 6,
+        },
+    }
+    write_tables(tmp_path, OPTIMAL_FORMAT, [old])
+    (tmp_path / "trees").mkdir()
+    (tmp_path / "trees" / "p4c7.json.gz").write_bytes(b"old")
+    new = {
+        **base,
+        "seconds": 0.8,
+        "command": "c2",
+        "tree": None,
+        "bounds": {
+            "total_lower_bound": 10819,
+            "lower_source": "lookahead",
+            "total_upper_bound": 11378,
+            "upper_source": "entropy",
+            "worst_lower_bound": 5,
+        },
+    }
+    kept = _merge_optimal(tmp_path, new, {})
+    (row,) = read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)
+    b = row["bounds"]
+    assert (b["total_lower_bound"], b["total_upper_bound"], b["upper_source"]) == (10819, 11343, "search")
+    assert (b["worst_lower_bound"], b["worst_upper_bound"], b["optimal_worst"]) == (6, 6, 6)
+    assert row["tree"] == tree and (tmp_path / "trees" / "p4c7.json.gz").read_bytes() == b"old"
+    assert row["command"] == "c2" and EARLIER_KEPT in row["reason"] and EARLIER_KEPT in _kept_note(new, kept)
 
 
 def test_a_shorter_rerun_keeps_the_proven_row_and_says_so(tmp_path):
@@ -902,8 +950,10 @@ def test_a_trees_name_that_is_a_file_is_refused_before_the_work(tmp_path, capsys
     assert f"--out {tmp_path}: {tmp_path / 'trees'} is not a folder" in err and len(err.splitlines()) == 1
 
 
-def test_a_row_cut_short_by_the_commands_time_limit_stops_the_run_and_says_so(tmp_path, monkeypatch):
-    """--time-limit spent inside a row left it open and the run said nothing ("stopped": null)."""
+@pytest.mark.parametrize("proved", [True, False])
+def test_a_row_cut_short_by_the_commands_time_limit_stops_the_run_and_says_so(tmp_path, monkeypatch, proved):
+    """--time-limit spent inside a row left it open and the run said nothing ("stopped":
+    null); a row that proved nothing in what was left was written with no bounds."""
     import time
 
     from mastermind.app.publishing import TablesStopped
@@ -913,7 +963,10 @@ def test_a_row_cut_short_by_the_commands_time_limit_stops_the_run_and_says_so(tm
         self._start_row()
         while not self.deadline.passed():  # (the row's work, past the command's limit)
             time.sleep(0.01)
-        return self._open_row(self._new_row(rules, "optimal"), rules)
+        row = self._open_row(self._new_row(rules, "optimal"), rules)
+        if proved:
+            row["bounds"] = {"total_lower_bound": 10}
+        return row
 
     monkeypatch.setattr(Runner, "warm_up", lambda self: None)
     monkeypatch.setattr(Runner, "optimal_row", optimal_row)
@@ -921,8 +974,11 @@ def test_a_row_cut_short_by_the_commands_time_limit_stops_the_run_and_says_so(tm
         games = ["p2c2", "p2c3"]
         run_tables(tmp_path, tables=("optimal",), games=games, row_time_limit=60, jobs=1, time_limit=1)
     assert stop.value.why == "time limit" and stop.value.working == "p2c2 (optimal)"
-    assert [r["game"] for r in stop.value.done["optimal"]] == ["p2c2"]
-    assert [r["status"] for r in read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)] == ["open"]
+    written = read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)
+    assert stop.value.done["optimal"] == written
+    assert [(r["game"], r["status"], r["bounds"]) for r in written] == (
+        [("p2c2", "open", {"total_lower_bound": 10})] if proved else []
+    )
 
 
 @pytest.mark.parametrize("finished", [True, False])
@@ -939,3 +995,16 @@ def test_the_rows_a_run_returns_are_the_rows_its_files_hold(tmp_path, monkeypatc
         (row,) = done[table]
         assert (row["status"] == "proven") is finished
         assert [row] == read_rows(tmp_path / f"{table}.json", fmt)
+
+
+def test_a_run_whose_row_the_file_does_not_take_returns_the_row_the_file_keeps(tmp_path, monkeypatch):
+    """The command's JSON gave the open row the file had not taken (a new user's trial)."""
+    from mastermind.app.publishing.runner import Runner
+
+    tables = ("optimal", "game-values")
+    first = run_tables(tmp_path, tables=tables, games=["p3c2"], row_time_limit=1, jobs=1)
+    monkeypatch.setattr(Runner, "_run", lambda self, fn, args, grace=0.0: None)  # (open rows)
+    said: list[str] = []
+    again = run_tables(tmp_path, tables=tables, games=["p3c2"], row_time_limit=1, jobs=1, report=said.append)
+    assert again == first and all(r["status"] == "proven" for rows in again.values() for r in rows)
+    assert len(said) == 2 and all("already in the file is kept" in line for line in said)

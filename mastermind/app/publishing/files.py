@@ -117,12 +117,11 @@ def read_rows(path: Path, fmt: str) -> list[dict]:
 
 
 def merge_rows(old: Sequence[dict], new: Sequence[dict]) -> list[dict]:
-    """``old`` with the rows of the games in ``new`` replaced or added, in table order; a
-    proven row is kept against a new one that is not (a shorter cap, an interrupted run)."""
+    """``old`` with the rows of the games in ``new`` replaced, combined or added (see
+    :func:`combined`), in table order."""
     rows = {r["game"]: r for r in old}
     for r in new:
-        if supersedes(r, rows.get(r["game"])):
-            rows[r["game"]] = r
+        rows[r["game"]] = combined(r, rows.get(r["game"]))
     return sorted(rows.values(), key=_sort_key)
 
 
@@ -135,8 +134,57 @@ def supersedes(new: dict, old: dict | None) -> bool:
     return old["status"] != "proven" and not weaker_bounds(new, old)
 
 
-_LOWER_KEYS = ("total_lower_bound", "worst_lower_bound", "average_lower_bound")
-_UPPER_KEYS = ("total_upper_bound", "worst_upper_bound", "average_upper_bound")
+EARLIER_KEPT = "the better bounds of an earlier run kept"
+
+# each bound with what comes with it: in its bounds, and in the row (its tree)
+_LOWER = {
+    "total_lower_bound": ("lower_source",),
+    "worst_lower_bound": (),
+    "average_lower_bound": ("average_lower_bound_fraction",),
+}
+_UPPER = {
+    "total_upper_bound": ("upper_source",),
+    "worst_upper_bound": ("worst_upper_source",),
+    "average_upper_bound": (),
+}
+_UPPER_TREE = {"total_upper_bound": "tree", "worst_upper_bound": "worst_tree"}
+
+
+def combined(new: dict, old: dict | None) -> dict:
+    """The row a file keeps of a game, given its ``old`` row (None: none) and a ``new`` one:
+    the new one, unless only the old one is proven, or both are open and the new one proves
+    no bound better (then the old one); where each is better in some bound, the new row with
+    every bound the old one had better, with its source and tree (a run without the
+    checkpoint found a greater lower bound than the earlier run's, but a worse upper bound
+    and no tree: both bounds hold)."""
+    if not supersedes(new, old):
+        assert old is not None
+        return old
+    if old is None or new["status"] == "proven" or old["status"] == "proven" or not _compare(new, old)[1]:
+        return new  # (the new row proves every bound at least as well)
+    a, b = dict(new.get("bounds") or {}), old.get("bounds") or {}
+    row = dict(new)
+    for keys, better in ((_LOWER, lambda x, y: x > y), (_UPPER, lambda x, y: x < y)):
+        for key, companions in keys.items():
+            if b.get(key) is None or (a.get(key) is not None and not better(b[key], a[key])):
+                continue
+            a[key] = b[key]
+            for companion in companions:
+                if companion in b:
+                    a[companion] = b[companion]
+                else:
+                    a.pop(companion, None)
+            if key in _UPPER_TREE:
+                row[_UPPER_TREE[key]] = old.get(_UPPER_TREE[key])
+    if a.get("worst_lower_bound") is not None and a.get("worst_lower_bound") == a.get("worst_upper_bound"):
+        a["optimal_worst"] = a["worst_lower_bound"]
+    row["bounds"] = a
+    row["reason"] = f"{new.get('reason', 'open')}; {EARLIER_KEPT}"
+    return row
+
+
+_LOWER_KEYS = tuple(_LOWER)
+_UPPER_KEYS = tuple(_UPPER)
 
 
 def weaker_bounds(new: dict, old: dict) -> bool:
@@ -147,6 +195,12 @@ def weaker_bounds(new: dict, old: dict) -> bool:
     >>> weaker_bounds({"bounds": None}, old), weaker_bounds({"bounds": {"total_lower_bound": 10900}}, old)
     (True, False)
     """
+    better, worse = _compare(new, old)
+    return worse and not better
+
+
+def _compare(new: dict, old: dict) -> tuple[bool, bool]:
+    """Whether the open row ``new`` proves some bound better than ``old``, and some worse."""
     a, b = new.get("bounds") or {}, old.get("bounds") or {}
 
     def known(bounds: dict, key: str, weakest: float) -> float:
@@ -157,7 +211,7 @@ def weaker_bounds(new: dict, old: dict) -> bool:
     high = [(known(a, k, math.inf), known(b, k, math.inf)) for k in _UPPER_KEYS]
     better = any(x > y for x, y in low) or any(x < y for x, y in high)
     worse = any(x < y for x, y in low) or any(x > y for x, y in high)
-    return worse and not better
+    return better, worse
 
 
 def write_tables(out: Path, fmt: str, rows: Sequence[dict]) -> None:

@@ -8,13 +8,14 @@ from pathlib import Path
 
 from mastermind.app.deadline import Deadline
 from mastermind.app.publishing.files import (
+    EARLIER_KEPT,
     GAME_VALUE_FORMAT,
     OPTIMAL_FORMAT,
     STEMS,
+    combined,
     merge_into,
     merge_rows,
     read_rows,
-    supersedes,
     tree_stems,
     write_tables,
 )
@@ -113,23 +114,26 @@ def run_tables(
             for table, rules in work:
                 if deadline.passed():
                     raise TablesStopped(done, f"{game_id(rules)} ({table})", "time limit")
+                working = f"{game_id(rules)} ({'optimal' if table == 'optimal' else 'game value'})"
+                row = runner.optimal_row(rules, None) if table == "optimal" else runner.game_value_row(rules)
+                # cut short by the command's --time-limit: stopped, as between rows; and a row
+                # that proved nothing in what was left is not written (it would say less than none)
+                cut = row["status"] == "open" and runner.cut_by_command and deadline.passed()
+                if cut and not row.get("bounds"):
+                    raise TablesStopped(done, working, "time limit")
+                row.update(literature(row))
                 if table == "optimal":
-                    working = f"{game_id(rules)} (optimal)"
-                    row = runner.optimal_row(rules, None)
-                    row.update(literature(row))  # (what the file says of it, in the command's output too)
                     kept = _merge_optimal(out, row, runner.trees)
                     report(_optimal_line(row) + _kept_note(row, kept))
                 else:
-                    working = f"{game_id(rules)} (game value)"
-                    row = runner.game_value_row(rules)
-                    row.update(literature(row))
                     kept = merge_into(out, GAME_VALUE_FORMAT, [row])
                     report(_game_value_line(row) + _kept_note(row, kept))
-                done[table].append(row)
+                # what the file keeps of the game (the command's output is the file's row)
+                stored = next(r for r in kept if r["game"] == row["game"])
+                done[table].append({**stored, **literature(stored)})
                 if progress is not None:
                     progress.advance(1)
-                if row["status"] == "open" and runner.cut_by_command and deadline.passed():
-                    # (its row is written, open: the command's --time-limit cut it short)
+                if cut:
                     raise TablesStopped(done, working, "time limit")
     except KeyboardInterrupt:
         raise TablesStopped(done, working, "interrupted") from None
@@ -145,10 +149,11 @@ def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes]) -> list[dict]:
     with folder_lock(out):
         earlier = read_rows(out / f"{STEMS[OPTIMAL_FORMAT]}.json", OPTIMAL_FORMAT)
         old = next((r for r in earlier if r["game"] == game), None)
+        stored = combined(row, old)
         for key, stem in tree_stems(game).items():
             tree, data = row.get(key) or {}, trees.pop(stem, None)
-            if not supersedes(row, old):
-                continue
+            if stored is old or stored.get(key) is not row.get(key):
+                continue  # (the file's tree stays: its row, or its bound, is kept)
             if tree.get("file") and data is not None:
                 (out / "trees").mkdir(parents=True, exist_ok=True)
                 write_atomic(out / tree["file"], data)
@@ -167,6 +172,11 @@ def _kept_note(row: dict, rows: Sequence[dict]) -> str:
         return ""
     if kept["status"] == "proven":
         return "; the proven row already in the file is kept"
+    if EARLIER_KEPT in kept.get("reason", "") and (kept.get("command"), kept.get("seconds")) == (
+        row.get("command"),
+        row.get("seconds"),
+    ):  # (this run's row, with bounds of the file's row)
+        return f"; {EARLIER_KEPT} (where they are better)"
     return "; the open row already in the file, whose bounds are better, is kept"
 
 
