@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mastermind.core.errors import MastermindError
+from mastermind.core.errors import MastermindError, naming
 from mastermind.core.fileio import read_text
 from mastermind.core.formats import READABLE, detect_format, format_for_path, read_tree
 from mastermind.core.game import Rules
@@ -80,4 +80,5 @@ def check_strategy(
         check_names([name], pool=pool, tie_break=tie_break)
         return rules
     check_file_options(name, pool=(pool, "all"), tie_break=(tie_break, "default"))
-    return game_of(name, rules, rules_given)
+    with naming("--strategy"):
+        return game_of(name, rules, rules_given)

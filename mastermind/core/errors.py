@@ -1,5 +1,10 @@
 """The one exception type for bad input; the CLI turns it into a one-line message and exit 2."""
 
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class MastermindError(ValueError):
     """Bad input: rules, codes, feedback, files or sizes. The message is one line for a user.
@@ -22,3 +27,24 @@ class TableTooLarge(MastermindError):
     ...
     mastermind.core.errors.TableTooLarge: ...
     """
+
+
+@contextmanager
+def naming(option: str, kind: type[MastermindError] = MastermindError) -> Iterator[None]:
+    """Bad input found inside the block (of type ``kind``) is said of
+    ``option`` (``--first: code '12345' has 5 pegs...``), as the values the command line
+    checks are, unless its message names it already.
+
+    >>> with naming("--first"):
+    ...     raise MastermindError("code '12345' has 5 pegs")
+    Traceback (most recent call last):
+    ...
+    mastermind.core.errors.MastermindError: --first: code '12345' has 5 pegs
+    """
+    try:
+        yield
+    except kind as exc:
+        message = str(exc)
+        if message.startswith(option):
+            raise
+        raise MastermindError(f"{option}: {message}") from None

@@ -674,3 +674,21 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_work(argv, monke
     code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
     assert_one_line_error(code, err, argv)
     assert "/sys/" in err and "not writable" in err
+
+
+def test_files_given_to_an_option_are_refused_in_its_name(tmp_path, monkeypatch, capsys):
+    """A file of the wrong game, a tree the consistent pool cannot start from, a checkpoint
+    of another search: said of --strategy, --start-from and --checkpoint (a new user's trial)."""
+    tree = str(tmp_path / "p3c4.json")
+    folder = str(tmp_path / "ck")
+    for argv in (["optimal", "-r", "p3c4", "--out", tree], ["optimal", "-r", "p3c4", "--checkpoint", folder]):
+        assert run(argv, monkeypatch=monkeypatch, capsys=capsys)[0] == 0
+    for argv, needle in (
+        (["export", "-r", "p3c3", "-s", tree], f"--strategy: {tree}: the file is a strategy for p3c4r"),
+        (["simulate", "-r", "p3c3", "-s", tree], "--strategy: "),
+        (["optimal", "-r", "p3c4", "--pool", "consistent", "--start-from", tree], "--start-from: the"),
+        (["optimal", "-r", "p3c4", "--objective", "worst", "--checkpoint", folder], "--checkpoint: "),
+    ):
+        code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+        assert_one_line_error(code, err, argv)
+        assert needle in err, (argv, err)

@@ -17,8 +17,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Optional
 
 import typer
@@ -27,7 +26,7 @@ from mastermind.app.deadline import FOREVER, Deadline  # noqa: F401  - shared by
 from mastermind.app.helpstyle import Command
 from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
 from mastermind.app.rounding import ceil_decimal, ceil_float, floor_decimal, floor_float  # noqa: F401
-from mastermind.core.errors import MastermindError, TableTooLarge
+from mastermind.core.errors import MastermindError, TableTooLarge, naming
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, MAX_COLORS, MAX_PEGS, CodeTable, Rules
 from mastermind.core.words import quoted
 
@@ -391,19 +390,6 @@ def _span(low: str, high: str | None, what: str, most: int, item: str) -> range:
         if not 1 <= end <= most:
             raise MastermindError(f"--games: {quoted(item)}: {what} must be between 1 and {most}, got {end}")
     return range(a, b + 1)
-
-
-@contextmanager
-def naming(option: str) -> Iterator[None]:
-    """Bad input found inside the block is said of ``option`` (``--first: code '12345' has
-    5 pegs...``), as the values typer checks are, unless its message names it already."""
-    try:
-        yield
-    except MastermindError as exc:
-        message = str(exc)
-        if message.startswith(option):
-            raise
-        raise MastermindError(f"{option}: {message}") from None
 
 
 def fail(message: str, code: int = 2) -> None:

@@ -1,7 +1,7 @@
 """``optimal``: the exact solver at the command line."""
 
 import time
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -235,7 +235,17 @@ def optimal(
         raise typer.Exit(1)
 
 
-def _search(
+def _search(*args: Any, **kwargs: Any) -> dict:
+    """:func:`_run_search`, its errors of the checkpoint and of the strategy to start from
+    said of their options."""
+    from mastermind.engines.exact.checkpoint import CheckpointError
+    from mastermind.engines.exact.strategy_search import StartError
+
+    with naming("--checkpoint", CheckpointError), naming("--start-from", StartError):
+        return _run_search(*args, **kwargs)
+
+
+def _run_search(
     rules: Rules,
     options: dict,
     first_code,

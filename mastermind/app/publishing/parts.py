@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import time
 
-from mastermind.core.errors import MastermindError
+from mastermind.core.errors import MastermindError, naming
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 
 
@@ -148,15 +148,17 @@ def frontier_part(
     again with the same ``checkpoint`` folder reuses every unit the earlier runs finished."""
     from mastermind.core.formats import verify_text, write_tree
     from mastermind.engines.exact import Execution, Limits, solve
+    from mastermind.engines.exact.checkpoint import CheckpointError
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules, memory_limit=memory_limit)
-    r = solve(
-        table,
-        limits=Limits(time_limit=time_limit, memory=memory_limit),  # (--memory-limit bounds the memo too)
-        execution=Execution(jobs=jobs, checkpoint=checkpoint, units=True),
-    )
+    with naming("--checkpoint", CheckpointError):
+        r = solve(
+            table,
+            limits=Limits(time_limit=time_limit, memory=memory_limit),  # (--memory-limit bounds the memo too)
+            execution=Execution(jobs=jobs, checkpoint=checkpoint, units=True),
+        )
     data: dict = {
         "proven": bool(r.proven),
         "total_lower_bound": None if r.lower_bound is None else int(r.lower_bound),
@@ -231,7 +233,7 @@ def depth_part(
     from mastermind.core.cancel import CancelToken
     from mastermind.core.formats import verify_text, write_tree
     from mastermind.core.tree import StrategyTree
-    from mastermind.engines.exact.checkpoint import hold_folder
+    from mastermind.engines.exact.checkpoint import CheckpointError, hold_folder
     from mastermind.engines.exact.memo_file import DEPTH_FILE
     from mastermind.engines.exact.memory import MemoryBudget
     from mastermind.engines.exact.solver import ExactSolver
@@ -242,9 +244,10 @@ def depth_part(
     memory = MemoryBudget.of(table, memory_limit, 1).search_bytes
     with contextlib.ExitStack() as held, CancelToken().child(time_limit) as token:
         store = None
-        if checkpoint is not None:  # (one run at a time on the folder)
-            store = held.enter_context(hold_folder(checkpoint)) / DEPTH_FILE
-        least = ExactSolver(table).least_depth(token, memory=memory, store=store)
+        with naming("--checkpoint", CheckpointError):
+            if checkpoint is not None:  # (one run at a time on the folder)
+                store = held.enter_context(hold_folder(checkpoint)) / DEPTH_FILE
+            least = ExactSolver(table).least_depth(token, memory=memory, store=store)
     data: dict = {"worst_lower_bound": int(least.depth)}
     if least.searched_seconds is not None:  # (every run on the folder's memo file)
         data["depth_search_seconds"] = round(least.searched_seconds, 3)

@@ -47,6 +47,11 @@ guess per partition); larger ones are ranked by the plain bounds alone (the refi
 a table of every pair of candidates)."""
 
 
+class StartError(MastermindError):
+    """A strategy to start from that the search cannot take (a code no longer possible in
+    the consistent pool)."""
+
+
 @dataclass(frozen=True)
 class Effort:
     """How hard one pass looks: sets of at most ``exact_size`` secrets are solved exactly;
@@ -275,7 +280,7 @@ class StrategySearch:
         def walk(node: Node, cands: np.ndarray, group) -> int:
             n = len(cands)
             if consistent and not np.any(cands == node.guess):
-                raise MastermindError(
+                raise StartError(
                     "the strategy to start from guesses a code no longer possible, "
                     "which the consistent pool forbids"
                 )
