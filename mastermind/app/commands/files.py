@@ -134,6 +134,8 @@ def export(
         if out is None:
             sys.stdout.write(text)
             sys.stdout.flush()
+            if draws(strategy, tie_break) and drawn:  # (the tree alone on standard output: said apart)
+                typer.echo(seed_note(seed, drawn), err=True)
             _say_stopped(stopped, tree is not None)
             exit_if_interrupted(stopped)
             return

@@ -350,3 +350,13 @@ def test_a_tree_written_to_a_gz_name_is_gzipped_in_the_format_its_name_says(caps
         if start != "digraph":
             code, out, _ = run(capsys, "verify", str(path), "-r", "p3c4")
             assert code == 0 and out.startswith("valid"), out
+
+
+def test_export_to_standard_output_says_a_drawn_seed_apart(capsys):
+    """With --out it said how to repeat the run; to standard output it said nothing."""
+    code, out, err = run(capsys, "export", "-r", "p3c3", "--tie-break", "random")
+    assert code == 0 and json.loads(out)["rules"] == "p3c3r"
+    seed = int(err.split()[1])
+    assert err.strip() == f"seed {seed} drawn: --seed {seed} repeats this run"
+    code, again, err = run(capsys, "export", "-r", "p3c3", "--tie-break", "random", "--seed", str(seed))
+    assert code == 0 and again == out and err == ""
