@@ -192,3 +192,11 @@ def progress_bar(enabled: bool | str) -> Iterator[Progress]:
         transient=True,
     ) as bar:
         yield RichProgress(bar)
+
+
+def say_answered(mode: str, description: str) -> None:
+    """An answer that took no work (the result cache): in "json" mode, its start and end
+    lines, as every command's progress ends with an end line."""
+    if mode == "json":
+        with progress_bar("json") as lines:
+            lines.start(None, description)

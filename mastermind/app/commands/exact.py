@@ -209,6 +209,9 @@ def optimal(
         # a time limit, --jobs and --memory-limit do not change a proven answer: only those are kept
         cache = ResultCache().entry("optimal", str(rules), {**options, "by_first_guess": by_first_guess})
         if (answer := cache.load()) is not None:
+            from mastermind.core.progress import progress_mode, say_answered
+
+            say_answered(progress_mode(progress, json_output), "optimal: from the result cache")
             _report(answer, json_output, out=None)
             return
     data = _search(

@@ -76,6 +76,9 @@ def heuristics(
         options = dict(strategies=names, pool=pool, tie_break=tie_break, seed=seed if chance else None)
         cache = ResultCache().entry("heuristics", str(rules), options)
         if (answer := cache.load()) is not None:
+            from mastermind.core.progress import progress_mode, say_answered
+
+            say_answered(progress_mode(progress, json_output), "heuristics: from the result cache")
             _report(answer, json_output, seed_drawn=chance and seed is None)
             return
     from mastermind.app.players import draws, tree_of

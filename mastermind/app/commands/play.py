@@ -79,7 +79,7 @@ def assist(
         pool=pool,
         tie_break=tie_break,
         seed=seed,
-        show_progress=progress_mode(progress, json_output) == "bar",
+        progress=progress_mode(progress, json_output),
     )
     session = Assistant(chosen)
     # with --json the conversation goes to standard error, the record alone to standard output
@@ -117,7 +117,7 @@ def play(
             pool=pool,
             tie_break=tie_break,
             seed=seed_streams(seed)[1],  # not the secret's stream: a random hint is no give-away
-            show_progress=progress_mode(progress, json_output) == "bar",
+            progress=progress_mode(progress, json_output),
         )
 
     session = Codemaker(table, pick_secret(rules, seed), seed=seed, hint_strategy=hint_strategy)
@@ -160,7 +160,7 @@ def solve(
                 pool=pool,
                 tie_break=tie_break,
                 seed=seed,
-                show_progress=progress_mode(progress, json_output) == "bar",
+                progress=progress_mode(progress, json_output),
                 cancel=token,
             )
             with token.running():  # Ctrl-C stops the game at its next guess: the probes made are the answer

@@ -23,13 +23,14 @@ def load_strategy(
     pool: str = "all",
     tie_break: str = "default",
     seed: int | None = None,
-    show_progress: bool = False,
+    progress: str = "none",
     cancel: CancelToken | None = None,
 ) -> Strategy:
     """The registry's strategy ``name``; a solver's tree also re-solves positions off it.
 
-    ``show_progress``: a message while the whole game is solved and a progress bar for
-    positions solved on the spot (on a terminal only). ``cancel``: the token that stops a
+    ``progress`` ("bar", "json" or "none", see :func:`~mastermind.core.progress.progress_bar`):
+    a message while the whole game is solved (a spinner, or a start and an end line) and
+    progress for positions solved on the spot. ``cancel``: the token that stops a
     solver (default: the command's, cancelled by Ctrl-C, which then unwinds); stopped by
     another reason (a time limit) it raises :class:`~mastermind.core.cancel.Stopped`.
     """
@@ -45,7 +46,7 @@ def load_strategy(
     from mastermind.app.interrupts import command_token, unwind_on_interrupt
 
     with (
-        _status(show_progress, f"solving {table.rules} exactly for the {name} strategy..."),
+        _status(progress, f"solving {table.rules} exactly for the {name} strategy..."),
         unwind_on_interrupt(),
     ):
         base = spec.make(table, pool=pool, tie_break=tie_break, cancel=cancel or command_token())
@@ -53,7 +54,7 @@ def load_strategy(
     if tree is None:  # pragma: no cover - a solver's strategy is a TreeStrategy
         return base
     try:
-        solve = exact_solver(table, lambda: progress_bar(show_progress), pool=pool)
+        solve = exact_solver(table, lambda: progress_bar(progress), pool=pool)
     except MastermindError as exc:  # an exact solver that cannot solve part of a game
         reason = str(exc)
 
@@ -64,9 +65,15 @@ def load_strategy(
 
 
 @contextmanager
-def _status(enabled: bool, message: str) -> Iterator[None]:
-    """A spinner with ``message`` on standard error while the block runs."""
-    if not enabled:
+def _status(mode: str, message: str) -> Iterator[None]:
+    """A spinner with ``message`` on standard error while the block runs ("bar"), or its
+    start and end lines ("json")."""
+    if mode == "json":
+        with progress_bar("json") as lines:
+            lines.start(None, message)
+            yield
+        return
+    if mode != "bar":
         yield
         return
     from rich.console import Console

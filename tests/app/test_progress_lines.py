@@ -1,0 +1,68 @@
+"""``--progress json``: every command that has it ends its standard error with an end line."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+import typer
+
+from mastermind.app.cli import build_app, main
+
+ARGS = {
+    "assist": ["-r", "p2c2", "-s", "optimal"],
+    "play": ["-r", "p2c2", "-s", "optimal"],
+    "solve": ["11", "-r", "p2c2", "-s", "optimal"],
+    "export": ["-r", "p2c2", "-s", "optimal"],
+    "heuristics": ["-r", "p2c2", "--no-cache"],
+    "simulate": ["-r", "p2c2", "--secrets", "3"],
+    "table": ["--games", "p2c2"],
+    "compare": ["-r", "p2c2"],
+    "plot": ["-r", "p2c2", "--out", "{tmp}/x.svg"],
+    "bounds": ["-r", "p2c2"],
+    "cpsat": ["-r", "p2c2"],
+    "static": ["-r", "p2c2"],
+    "game-value": ["-r", "p2c2"],
+    "optimal": ["-r", "p2c2", "--no-cache"],
+    "results": ["--out", "{tmp}", "--games", "p2c2", "--table", "optimal"],
+}
+NEEDS = {"plot": "matplotlib", "cpsat": "ortools", "static": "ortools"}
+STDIN = {"play": "hint\n"}  # (play solves its strategy when a hint is first asked)
+
+
+def with_progress() -> list[str]:
+    group = typer.main.get_command(build_app())
+    return sorted(n for n, c in group.commands.items() if any("--progress" in p.opts for p in c.params))
+
+
+def test_every_command_with_progress_is_tried():
+    assert set(with_progress()) == set(ARGS)
+
+
+@pytest.mark.parametrize("name", with_progress())
+def test_the_last_line_is_an_end_line(name, tmp_path, monkeypatch, capsys):
+    if name in NEEDS:
+        pytest.importorskip(NEEDS[name], reason=f"{name} needs the {NEEDS[name]} extra")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(STDIN.get(name, "")))
+    argv = [name, *(a.replace("{tmp}", str(tmp_path)) for a in ARGS[name]), "--progress", "json"]
+    code = main(argv)
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code == 0 and lines, (argv, code, err)
+    events = [json.loads(line) for line in lines]  # every line a JSON event: nothing else
+    assert events[-1]["event"] == "end", events
+
+
+@pytest.mark.parametrize("name", ["optimal", "heuristics"])
+def test_an_answer_from_the_result_cache_has_its_end_line_too(name, monkeypatch, capsys):
+    argv = [name, "-r", "p2c3", "--json"]
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert main([*argv, "--progress", "json"]) == 0
+    out, err = capsys.readouterr()
+    events = [json.loads(line) for line in err.splitlines()]
+    assert json.loads(out)["cached"] is True or name == "heuristics"
+    assert [e["event"] for e in events] == ["start", "end"] and "result cache" in events[-1]["description"]
