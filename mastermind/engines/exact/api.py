@@ -345,11 +345,13 @@ def solve_by_first_guess(
     with (CancelToken() if cancel is None else cancel).child(limits.time_limit) as token:
         jobs = execution.jobs
         if jobs is not None and jobs != 1 and len(firsts) > 1:
-            from joblib import Parallel, delayed
+            # (threads of the standard library: joblib's leave semaphores registered, which
+            # the resource tracker warns of when a results row's process is ended at its limit)
+            from concurrent.futures import ThreadPoolExecutor
 
-            results = Parallel(n_jobs=worker_count(jobs), backend="threading")(
-                delayed(one)(g, token) for g in firsts
-            )
+            workers = worker_count(jobs)
+            with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="mastermind-first") as pool:
+                results = list(pool.map(lambda g: one(g, token), firsts))
         else:
             results = [one(g, token) for g in firsts]
     return [r for r in results if r is not None]
