@@ -57,18 +57,22 @@ class RichProgress:
         """Count one step and show a search's proven lower bound and best upper bound."""
         if self._task is None:
             return
-        if isinstance(fields.get("done"), int):  # the search's own count: what its report says
-            self._bar.update(self._task, completed=fields["done"])
-        else:
+        if not self._count(fields):
             self._bar.advance(self._task, 1)
         self._show_bounds(fields)
 
     def finish(self, fields: dict[str, Any]) -> None:
         """The bounds the search ended with (its last unit may have changed them)."""
         if self._task is not None:
-            if isinstance(fields.get("done"), int):
-                self._bar.update(self._task, completed=fields["done"])
+            self._count(fields)
             self._show_bounds(fields)
+
+    def _count(self, fields: dict[str, Any]) -> bool:
+        """The search's own count of what is done, if it gives one: what its report says."""
+        done = fields.get("done")
+        if isinstance(done, int):
+            self._bar.update(self._task, completed=done)
+        return isinstance(done, int)
 
     def _show_bounds(self, fields: dict[str, Any]) -> None:
         lower, upper = fields.get("lower_bound"), fields.get("upper_bound")
@@ -90,6 +94,7 @@ class JsonProgress:
         self._done = 0
         self._total: int | None = None
         self._description = ""
+        self.ended = False  # (the last line given: see end)
 
     def _emit(self, data: dict[str, Any]) -> None:
         import json
@@ -114,8 +119,6 @@ class JsonProgress:
         """The last line: the bounds the search ended with, and whether they meet."""
         self.ended = True
         self._emit({"event": "end", "description": self._description, **fields})
-
-    ended = False
 
     def end(self) -> None:
         """The last line of work that has no bounds to give, unless :meth:`finish` gave it."""
