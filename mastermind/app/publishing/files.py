@@ -125,15 +125,6 @@ def merge_rows(old: Sequence[dict], new: Sequence[dict]) -> list[dict]:
     return sorted(rows.values(), key=_sort_key)
 
 
-def supersedes(new: dict, old: dict | None) -> bool:
-    """Whether a new row of a game replaces the row the file has (None: none): not when only
-    the old one is proven, nor an open row whose bounds are all at least as good (a shorter
-    run, or one without the checkpoint, proved less)."""
-    if old is None or new["status"] == "proven":
-        return True
-    return old["status"] != "proven" and not weaker_bounds(new, old)
-
-
 EARLIER_KEPT = "the better bounds of an earlier run kept"
 
 # each bound with what comes with it: in its bounds, and in the row (its tree)
@@ -157,11 +148,15 @@ def combined(new: dict, old: dict | None) -> dict:
     every bound the old one had better, with its source and tree (a run without the
     checkpoint found a greater lower bound than the earlier run's, but a worse upper bound
     and no tree: both bounds hold)."""
-    if not supersedes(new, old):
-        assert old is not None
+    if old is None or new["status"] == "proven":
+        return new
+    if old["status"] == "proven":
         return old
-    if old is None or new["status"] == "proven" or old["status"] == "proven" or not _compare(new, old)[1]:
-        return new  # (the new row proves every bound at least as well)
+    better, worse = _compare(new, old)
+    if not worse:  # (it proves every bound at least as well)
+        return new
+    if not better:
+        return old
     a, b = dict(new.get("bounds") or {}), old.get("bounds") or {}
     row = dict(new)
     for keys, better in ((_LOWER, lambda x, y: x > y), (_UPPER, lambda x, y: x < y)):
@@ -187,20 +182,14 @@ _LOWER_KEYS = tuple(_LOWER)
 _UPPER_KEYS = tuple(_UPPER)
 
 
-def weaker_bounds(new: dict, old: dict) -> bool:
-    """Whether the open row ``new`` proves less than the open row ``old``: no bound better,
-    and one worse (a bound not known counts as the weakest).
+def _compare(new: dict, old: dict) -> tuple[bool, bool]:
+    """Whether the open row ``new`` proves some bound better than ``old``, and some worse (a
+    bound not known counts as the weakest).
 
     >>> old = {"bounds": {"total_lower_bound": 10819, "total_upper_bound": 11378}}
-    >>> weaker_bounds({"bounds": None}, old), weaker_bounds({"bounds": {"total_lower_bound": 10900}}, old)
-    (True, False)
+    >>> _compare({"bounds": None}, old), _compare({"bounds": {"total_lower_bound": 10900}}, old)
+    ((False, True), (True, True))
     """
-    better, worse = _compare(new, old)
-    return worse and not better
-
-
-def _compare(new: dict, old: dict) -> tuple[bool, bool]:
-    """Whether the open row ``new`` proves some bound better than ``old``, and some worse."""
     a, b = new.get("bounds") or {}, old.get("bounds") or {}
 
     def known(bounds: dict, key: str, weakest: float) -> float:
