@@ -121,7 +121,6 @@ def run_tables(
                 cut = row["status"] == "open" and runner.cut_by_command and deadline.passed()
                 if cut and not row.get("bounds"):
                     raise TablesStopped(done, working, "time limit")
-                row.update(literature(row))
                 if table == "optimal":
                     kept = _merge_optimal(out, row, runner.trees)
                     report(_optimal_line(row) + _kept_note(row, kept))
