@@ -119,29 +119,23 @@ def _rules(value: Any) -> Rules:
 
 
 # ---- the options, each declared once ------------------------------------------------------
-RulesOpt = Annotated[
-    Optional[Rules],
-    typer.Option(
+def _rules_option(default: str) -> Any:
+    """``--rules``/``-r``; ``default`` says what the game is when it is not given."""
+    return typer.Option(
         "--rules",
         "-r",
         parser=_rules,
         metavar="RULES",
         help="The game: pPEGScCOLOURS, r (repetition, the default) or n (no colour twice), e.g. p4c6n. "
-        "Default p4c6.",
+        + default,
         show_default=False,
-    ),
-]
-FileRulesOpt = Annotated[  # (the same option, for a command that reads a strategy file)
-    Optional[Rules],
-    typer.Option(
-        "--rules",
-        "-r",
-        parser=_rules,
-        metavar="RULES",
-        help="The game: pPEGScCOLOURS, r (repetition, the default) or n (no colour twice), e.g. p4c6n. "
-        "Default: the game the file names (p4c6 for Irving text).",
-        show_default=False,
-    ),
+    )
+
+
+RulesOpt = Annotated[Optional[Rules], _rules_option("Default p4c6.")]
+# (the same option, for a command that reads a strategy file)
+FileRulesOpt = Annotated[
+    Optional[Rules], _rules_option("Default: the game the file names (p4c6 for Irving text).")
 ]
 GamesOpt = Annotated[
     Optional[list[str]],
