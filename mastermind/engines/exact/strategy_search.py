@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mastermind.core.cancel import CancelToken, Stopped
+from mastermind.core.duty import DutyCycle
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.core.tree import Node, StrategyTree
@@ -115,7 +116,10 @@ class Found:
 
 class StrategySearch:
     """The strategy search of one game: its exact search (with the exact sets' memo) and the
-    cheapest strategy found for every larger set, kept across passes."""
+    cheapest strategy found for every larger set, kept across passes. ``share``: the share
+    of the wall time it works once it holds a strategy (:class:`~mastermind.core.duty.DutyCycle`),
+    below 1 where it shares a core with the rounds' units; until then it works at full speed,
+    since the first upper bound is what the rounds need most."""
 
     def __init__(
         self,
@@ -125,6 +129,7 @@ class StrategySearch:
         cancel: CancelToken | None = None,
         memory: int | None = None,
         memo: object | None = None,
+        share: float = 1.0,
     ) -> None:
         self.table = table
         self.solver = ExactSolver(table, Problem(pool=pool))  # type: ignore[arg-type]
@@ -145,11 +150,22 @@ class StrategySearch:
         self.passes = 0
         self.exact_size = 2  # sets this small are built by the exact search
         self.sets_searched = 0
+        # the share of the wall time the search works once it holds a strategy (see run)
+        self.share = share
+        self._duty: DutyCycle | None = None
+        self._root = self._key(self.solver.cands)
 
     # ---- one set --------------------------------------------------------------------------
     def _key(self, cands: np.ndarray) -> tuple[int, int]:
         k1, k2 = set_key(cands, UNLIMITED)
         return int(k1), int(k2)
+
+    def _pace(self) -> None:
+        if self.share >= 1 or self._root not in self.best:
+            return  # (until the first strategy the search works at full speed)
+        if self._duty is None:
+            self._duty = DutyCycle(self.share, self.token)
+        self._duty.tick()
 
     def _exact(self, cands: np.ndarray, group, budget: float) -> float:
         value = self.search.solve(cands, UNLIMITED, budget, group)
@@ -228,6 +244,7 @@ class StrategySearch:
         n = len(cands)
         if n <= max(2, work.exact_size):
             return self._exact(cands, group, budget)
+        self._pace()
         if self.token.cancelled:
             raise Stopped()
         key = self._key(cands)
@@ -315,7 +332,7 @@ class StrategySearch:
         :class:`~mastermind.core.cancel.Stopped` if cancelled before any strategy."""
         start = time.perf_counter()
         cands = self.solver.cands
-        root = self._key(cands)
+        root = self._root
         left = passes
         while left is None or left > 0:
             work = effort(self.passes)

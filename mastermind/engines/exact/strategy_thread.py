@@ -12,10 +12,17 @@ from mastermind.engines.exact.checkpoint import Checkpoint
 from mastermind.engines.exact.solver import ExactSolver
 from mastermind.engines.exact.strategy_search import Found, StrategySearch
 
+SHARED_CORE = 0.25
+"""The share of the wall time the strategy search works, once it holds a strategy, where it
+shares one core with the rounds (one job): the lower bound, which only the rounds raise, is
+what a frontier run lacks most. Two rows of one job each on two cores: the units got half a
+core each beside it at full speed."""
+
 
 class StrategyThread:
     """Runs ``passes`` passes of the strategy search (None: until cancelled), started from
-    the strategy kept in ``checkpoint``, if any; memo of ``memory`` bytes."""
+    the strategy kept in ``checkpoint``, if any; memo of ``memory`` bytes; ``share``: of the
+    wall time, once it holds a strategy (see :class:`.StrategySearch`)."""
 
     def __init__(
         self,
@@ -26,9 +33,12 @@ class StrategyThread:
         *,
         passes: int | None = None,
         start: Node | None = None,
+        share: float = 1.0,
     ) -> None:
         self.token = cancel.child()
-        self.search = StrategySearch(solver.table, pool=solver.pool, cancel=self.token, memory=memory)
+        self.search = StrategySearch(
+            solver.table, pool=solver.pool, cancel=self.token, memory=memory, share=share
+        )
         self.passes = passes
         self.checkpoint = checkpoint
         if checkpoint is not None:

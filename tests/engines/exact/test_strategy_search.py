@@ -1,12 +1,16 @@
 """The strategy search: its trees play every secret at the total it reports, never below the
 optimum, never worse from one pass to the next, and reach the optimum on small games."""
 
+import itertools
+
 import pytest
 
 from mastermind.core.cancel import CancelToken, Stopped
+from mastermind.core.duty import DutyCycle
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.exact import Problem, solve
+from mastermind.engines.exact import Execution, Limits, Problem, solve
 from mastermind.engines.exact.strategy_search import SCHEDULE, StrategySearch, effort
+from mastermind.engines.exact.strategy_thread import SHARED_CORE
 
 
 def _replayed(table, found):
@@ -78,3 +82,35 @@ def test_passes_past_the_schedule_widen():
     a, b = effort(len(SCHEDULE)), effort(len(SCHEDULE) + 1)
     assert b.exact_size > a.exact_size > SCHEDULE[-1].exact_size
     assert all(y >= x for x, y in zip(a.by_bound, b.by_bound))
+
+
+def test_a_share_of_the_time_rests_only_once_a_strategy_is_held_and_finds_the_same():
+    table = CodeTable(Rules(4, 5))
+    full = StrategySearch(table)
+    totals = [full.run(passes=1).total, full.run(passes=2).total]
+    shared = StrategySearch(table, share=0.25)
+    assert shared.run(passes=1).total == totals[0]
+    assert shared._duty is None  # the first strategy at full speed
+    rests: list[float] = []
+    ticks = itertools.count()
+    shared._duty = DutyCycle(0.25, clock=lambda: float(next(ticks)), rest=rests.append)
+    assert shared.run(passes=2).total == totals[1]
+    assert rests and all(r == pytest.approx(3.0) for r in rests)  # 1 s of work, 3 s of rest
+
+
+@pytest.mark.parametrize(("jobs", "share"), [(1, SHARED_CORE), (2, 1.0)])
+def test_with_one_job_the_strategy_search_leaves_most_of_the_core_to_the_units(monkeypatch, jobs, share):
+    from mastermind.engines.exact import api
+
+    shares: list[float] = []
+
+    class Recorded(api.StrategyThread):
+        def __init__(self, *args, **kwargs):
+            shares.append(kwargs["share"])
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(api, "StrategyThread", Recorded)
+    table = CodeTable(Rules(3, 4))
+    result = solve(table, limits=Limits(time_limit=600), execution=Execution(jobs=jobs))
+    assert result.total == solve(table).total
+    assert shares == [share]
