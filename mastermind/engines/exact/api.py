@@ -28,7 +28,7 @@ from mastermind.engines.exact.memory import MemoryBudget
 from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning
 from mastermind.engines.exact.search import INF, UNLIMITED
 from mastermind.engines.exact.solver import ExactSolver
-from mastermind.engines.exact.strategy_thread import SHARED_CORE, StrategyThread
+from mastermind.engines.exact.strategy_thread import StrategyThread
 from mastermind.engines.result import Result, Status
 
 
@@ -242,11 +242,7 @@ def _solve_units(
             eldest=None if may_stop else workers,
         )
         if alongside:
-            # (one job: the thread shares the units' core, and mostly leaves it to them)
-            share = SHARED_CORE if jobs == 1 else 1.0
-            strategy = StrategyThread(
-                solver, cancel, budget.strategy_bytes, store, start=tuning.start, share=share
-            )
+            strategy = StrategyThread(solver, cancel, budget.strategy_bytes, store, start=tuning.start)
             strategy.start()
         state = rounds.run(solver.cands, r, solver.group, fresh=None if strategy is None else strategy.fresh)
         if strategy is not None:

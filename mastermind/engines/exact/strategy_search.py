@@ -31,9 +31,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from mastermind.core.cancel import CancelToken, Stopped
-from mastermind.core.duty import DutyCycle
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
+from mastermind.core.priority import lower_thread_priority
 from mastermind.core.tree import Node, StrategyTree
 from mastermind.engines.exact._dfs import node_guesses, set_key
 from mastermind.engines.exact._kernels import split_classes
@@ -116,10 +116,11 @@ class Found:
 
 class StrategySearch:
     """The strategy search of one game: its exact search (with the exact sets' memo) and the
-    cheapest strategy found for every larger set, kept across passes. ``share``: the share
-    of the wall time it works once it holds a strategy (:class:`~mastermind.core.duty.DutyCycle`),
-    below 1 where it shares a core with the rounds' units; until then it works at full speed,
-    since the first upper bound is what the rounds need most."""
+    cheapest strategy found for every larger set, kept across passes. ``niceness``: how far
+    the thread that runs it lowers its priority once it holds a strategy
+    (:func:`~mastermind.core.priority.lower_thread_priority`; give it only in a thread of its
+    own): beside the rounds' units it then takes what they leave of a core. Until then it
+    runs at the usual priority: the first upper bound is what the rounds need most."""
 
     def __init__(
         self,
@@ -129,7 +130,7 @@ class StrategySearch:
         cancel: CancelToken | None = None,
         memory: int | None = None,
         memo: object | None = None,
-        share: float = 1.0,
+        niceness: int = 0,
     ) -> None:
         self.table = table
         self.solver = ExactSolver(table, Problem(pool=pool))  # type: ignore[arg-type]
@@ -150,9 +151,9 @@ class StrategySearch:
         self.passes = 0
         self.exact_size = 2  # sets this small are built by the exact search
         self.sets_searched = 0
-        # the share of the wall time the search works once it holds a strategy (see run)
-        self.share = share
-        self._duty: DutyCycle | None = None
+        # how far the search's thread lowers its priority once it holds a strategy
+        self.niceness = niceness
+        self.lowered = False
         self._root = self._key(self.solver.cands)
 
     # ---- one set --------------------------------------------------------------------------
@@ -161,11 +162,10 @@ class StrategySearch:
         return int(k1), int(k2)
 
     def _pace(self) -> None:
-        if self.share >= 1 or self._root not in self.best:
-            return  # (until the first strategy the search works at full speed)
-        if self._duty is None:
-            self._duty = DutyCycle(self.share, self.token)
-        self._duty.tick()
+        # (until the first strategy the search runs at the usual priority)
+        if self.niceness > 0 and not self.lowered and self._root in self.best:
+            self.lowered = True
+            lower_thread_priority(self.niceness)
 
     def _exact(self, cands: np.ndarray, group, budget: float) -> float:
         value = self.search.solve(cands, UNLIMITED, budget, group)

@@ -12,17 +12,19 @@ from mastermind.engines.exact.checkpoint import Checkpoint
 from mastermind.engines.exact.solver import ExactSolver
 from mastermind.engines.exact.strategy_search import Found, StrategySearch
 
-SHARED_CORE = 0.25
-"""The share of the wall time the strategy search works, once it holds a strategy, where it
-shares one core with the rounds (one job): the lower bound, which only the rounds raise, is
-what a frontier run lacks most. Two rows of one job each on two cores: the units got half a
-core each beside it at full speed."""
+NICENESS = 10
+"""How far the strategy search's thread lowers its priority once it holds a strategy: on a
+core it shares with the rounds' units it gets about a tenth (see
+:mod:`mastermind.core.priority`), on an idle one all of it. The lower bound, which only the
+units raise, is what a frontier run lacks most: with two rows of one job each on two cores,
+each unit got half a core beside it, while the 5x8 strategy search found nothing cheaper for
+several sessions."""
 
 
 class StrategyThread:
     """Runs ``passes`` passes of the strategy search (None: until cancelled), started from
-    the strategy kept in ``checkpoint``, if any; memo of ``memory`` bytes; ``share``: of the
-    wall time, once it holds a strategy (see :class:`.StrategySearch`)."""
+    the strategy kept in ``checkpoint``, if any; memo of ``memory`` bytes; its thread at a
+    lower priority once it holds a strategy (:data:`NICENESS`)."""
 
     def __init__(
         self,
@@ -33,11 +35,10 @@ class StrategyThread:
         *,
         passes: int | None = None,
         start: Node | None = None,
-        share: float = 1.0,
     ) -> None:
         self.token = cancel.child()
         self.search = StrategySearch(
-            solver.table, pool=solver.pool, cancel=self.token, memory=memory, share=share
+            solver.table, pool=solver.pool, cancel=self.token, memory=memory, niceness=NICENESS
         )
         self.passes = passes
         self.checkpoint = checkpoint

@@ -1,16 +1,14 @@
 """The strategy search: its trees play every secret at the total it reports, never below the
 optimum, never worse from one pass to the next, and reach the optimum on small games."""
 
-import itertools
+import threading
 
 import pytest
 
 from mastermind.core.cancel import CancelToken, Stopped
-from mastermind.core.duty import DutyCycle
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact import Execution, Limits, Problem, solve
 from mastermind.engines.exact.strategy_search import SCHEDULE, StrategySearch, effort
-from mastermind.engines.exact.strategy_thread import SHARED_CORE
 
 
 def _replayed(table, found):
@@ -84,33 +82,37 @@ def test_passes_past_the_schedule_widen():
     assert all(y >= x for x, y in zip(a.by_bound, b.by_bound))
 
 
-def test_a_share_of_the_time_rests_only_once_a_strategy_is_held_and_finds_the_same():
+def test_the_thread_is_lowered_only_once_a_strategy_is_held_and_finds_the_same(monkeypatch):
+    from mastermind.engines.exact import strategy_search
+
+    lowered: list[tuple[int, bool]] = []
+    search_box: list[StrategySearch] = []
+    monkeypatch.setattr(
+        strategy_search,
+        "lower_thread_priority",
+        lambda niceness: lowered.append((niceness, search_box[0]._root in search_box[0].best)),
+    )
     table = CodeTable(Rules(4, 5))
     full = StrategySearch(table)
     totals = [full.run(passes=1).total, full.run(passes=2).total]
-    shared = StrategySearch(table, share=0.25)
-    assert shared.run(passes=1).total == totals[0]
-    assert shared._duty is None  # the first strategy at full speed
-    rests: list[float] = []
-    ticks = itertools.count()
-    shared._duty = DutyCycle(0.25, clock=lambda: float(next(ticks)), rest=rests.append)
-    assert shared.run(passes=2).total == totals[1]
-    assert rests and all(r == pytest.approx(3.0) for r in rests)  # 1 s of work, 3 s of rest
+    nice = StrategySearch(table, niceness=7)
+    search_box.append(nice)
+    assert nice.run(passes=1).total == totals[0]
+    assert lowered == []  # the first strategy at the usual priority
+    assert nice.run(passes=2).total == totals[1]
+    assert lowered == [(7, True)]  # once, with a strategy held
 
 
-@pytest.mark.parametrize(("jobs", "share"), [(1, SHARED_CORE), (2, 1.0)])
-def test_with_one_job_the_strategy_search_leaves_most_of_the_core_to_the_units(monkeypatch, jobs, share):
-    from mastermind.engines.exact import api
+def test_the_strategy_thread_lowers_its_own_priority(monkeypatch):
+    from mastermind.engines.exact import api, strategy_search
 
-    shares: list[float] = []
-
-    class Recorded(api.StrategyThread):
-        def __init__(self, *args, **kwargs):
-            shares.append(kwargs["share"])
-            super().__init__(*args, **kwargs)
-
-    monkeypatch.setattr(api, "StrategyThread", Recorded)
-    table = CodeTable(Rules(3, 4))
-    result = solve(table, limits=Limits(time_limit=600), execution=Execution(jobs=jobs))
+    threads: list[str] = []
+    monkeypatch.setattr(
+        strategy_search,
+        "lower_thread_priority",
+        lambda niceness: threads.append(threading.current_thread().name),
+    )
+    table = CodeTable(Rules(4, 5))
+    result = api.solve(table, limits=Limits(time_limit=600), execution=Execution(jobs=1))
     assert result.total == solve(table).total
-    assert shares == [share]
+    assert set(threads) <= {"strategy search"}  # (never the caller's thread)
