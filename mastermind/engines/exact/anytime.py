@@ -37,7 +37,7 @@ from mastermind.core.progress import Progress
 from mastermind.core.tree import Node
 from mastermind.engines.exact._memo import memo_grow
 from mastermind.engines.exact.backends import Backend
-from mastermind.engines.exact.checkpoint import Checkpoint, RootBounds
+from mastermind.engines.exact.checkpoint import Checkpoint, Paces, RootBounds
 from mastermind.engines.exact.dispatch import Dispatcher
 from mastermind.engines.exact.partition import Group, guess_classes
 from mastermind.engines.exact.reporting import ProgressReporter
@@ -75,7 +75,8 @@ class ClassBound:
     inner_rest: float = INF
     left: int = 0  # the guesses left for it (a cap on the worst case, or UNLIMITED)
     whole: bool = False  # found not worth splitting: asked as one unit from then on
-    # seconds its last ask in this run took for each unit its bound rose (None: not asked yet)
+    # seconds its last ask took for each unit its bound rose, in this run or one kept in the
+    # checkpoint (None: not asked yet)
     pace: float | None = None
 
     @property
@@ -193,8 +194,9 @@ def paced_shares(
     least ``need``, in a run that may stop: any class that rises raises its first guess, so
     the rise goes where it is cheapest, one at a time to the class whose next one costs
     least (its pace times the rises it is already asked for: a class's cost grows with each
-    rise). A class not asked yet in this run is paced by :func:`guessed_pace` from
-    ``prior``, the seconds per secret that the classes asked so far took; before any class
+    rise). A class not asked yet (in this run or those its checkpoint recorded) is paced by
+    :func:`guessed_pace` from ``prior``, the seconds per secret that the classes asked so
+    far took; before any class
     was asked (``prior`` None), as :func:`shares`. Asked for 1 more each, the classes of a
     first guess near their bounds took minutes for one class and seconds for others (5x8:
     563 units, 78 done in 240 s), where 1 more of one class was enough.
@@ -220,7 +222,7 @@ def paced_shares(
 
 
 def guessed_pace(c: ClassBound, prior: float) -> float:
-    """The pace of a class not asked yet in this run: ``prior`` seconds per secret of each
+    """The pace of a class not asked yet: ``prior`` seconds per secret of each
     unit that 1 more needs (a split class: each of its guesses at its bound, each a search
     of the whole class)."""
     units = 1 if c.inner is None else max(1, sum(1 for g in c.inner if g.lower < c.lower + 1 and not g.exact))
@@ -499,6 +501,7 @@ class RoundSearch:
         try:
             with self.token.running(reporter.status):
                 state = self.root(cands, r, group)
+                self._restore_paces(state)
                 state.offer_exact()  # (classes a checkpoint knew exactly)
                 if known is not None:
                     state.floor = known.lower
@@ -536,6 +539,7 @@ class RoundSearch:
                     asks.sort(key=lambda ask: -ask[0].size)
                     began = time.perf_counter()
                     self._round(state, asks)
+                    self._keep_paces(state)
                     self.rounds += 1
                     if on_round is not None:
                         on_round(state)
@@ -585,6 +589,29 @@ class RoundSearch:
                 self._paced[0] += seconds
                 self._paced[1] += c.size * rise
         reporter.improve(lower=state.lower, upper=state.upper)
+
+    def _restore_paces(self, state: RootState) -> None:
+        """Start from the paces the checkpoint kept: a continued run's first round paced as
+        the last run's rounds were, rather than asking every open class (5x8: hundreds of
+        units, most of a row's hour, before any pace was known again)."""
+        kept = self.checkpoint.paces() if self.checkpoint is not None else None
+        if kept is None:
+            return
+        self._paced = [kept.seconds, kept.work]
+        for g in state.guesses:
+            for c in g.classes:
+                c.pace = kept.classes.get(Paces.key(g.guess, c.answer), c.pace)
+
+    def _keep_paces(self, state: RootState) -> None:
+        if self.checkpoint is None:
+            return
+        kept = self.checkpoint.paces()
+        classes = {} if kept is None else dict(kept.classes)
+        for g in state.guesses:
+            for c in g.classes:
+                if c.pace is not None:
+                    classes[Paces.key(g.guess, c.answer)] = c.pace
+        self.checkpoint.keep_paces(Paces(self._paced[0], self._paced[1], classes))
 
     @staticmethod
     def _settle(state: RootState) -> None:

@@ -92,6 +92,39 @@ class RootBounds:
         return RootBounds(float(data["lower"]), upper, tree)
 
 
+@dataclass(frozen=True)
+class Paces:
+    """How fast the classes of the first guesses rose in the runs so far: ``seconds`` their
+    asks took for ``work`` (secrets times rises), and ``classes`` the seconds per rise of the
+    last ask of each class asked, by :meth:`key`. A continued run paces its first round by
+    them, rather than asking every open class (see :func:`.anytime.paced_shares`).
+
+    >>> Paces.decode(Paces(3.0, 12.0, {Paces.key(7, 2): 1.5}).encode())
+    Paces(seconds=3.0, work=12.0, classes={'7:2': 1.5})
+    """
+
+    seconds: float
+    work: float
+    classes: dict[str, float]
+
+    @staticmethod
+    def key(guess: int, answer: int) -> str:
+        """The name of the class of ``answer`` to the first guess ``guess``."""
+        return f"{int(guess)}:{int(answer)}"
+
+    def encode(self) -> str:
+        return json.dumps({"seconds": self.seconds, "work": self.work, "classes": self.classes})
+
+    @staticmethod
+    def decode(text: str) -> Paces:
+        data = json.loads(text)
+        paces = Paces(float(data["seconds"]), float(data["work"]), dict(data["classes"]))
+        numbers = [paces.seconds, paces.work, *paces.classes.values()]
+        if not all(isinstance(x, (int, float)) and math.isfinite(x) and x >= 0 for x in numbers):
+            raise ValueError("a pace that is not a finite number of seconds")
+        return paces
+
+
 def encode_tree(node: Node) -> list:
     return [
         int(node.guess),
@@ -346,6 +379,23 @@ class Checkpoint:
         """Record the passes of the strategy search behind the strategy kept (never fewer)."""
         if passes > self.strategy_passes():
             self.db.execute("INSERT OR REPLACE INTO meta VALUES ('strategy_passes', ?)", (str(int(passes)),))
+
+    def paces(self) -> Paces | None:
+        """How fast the classes rose in the runs so far (None: no run recorded it)."""
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE name = 'paces'").fetchone()
+            return None if row is None else Paces.decode(row[0])
+        except KeyError as exc:
+            raise CheckpointError(f"checkpoint {self.path} is damaged: its paces lack {exc}") from None
+        except (sqlite3.DatabaseError, ValueError, TypeError, AttributeError) as exc:
+            raise CheckpointError(f"checkpoint {self.path} is damaged: its paces: {exc}") from None
+
+    def keep_paces(self, paces: Paces) -> None:
+        """Record how fast the classes rose (replacing what was kept: it includes it)."""
+        try:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('paces', ?)", (paces.encode(),))
+        except sqlite3.DatabaseError as exc:
+            raise CheckpointError(f"checkpoint {self.path}: cannot keep the paces: {exc}") from None
 
     def keep_bounds(self, found: RootBounds) -> RootBounds:
         """Keep what a run proved, merged with what earlier runs kept (one transaction, so

@@ -367,6 +367,13 @@ def test_a_damaged_checkpoint_is_refused(tmp_path, capsys):
         ("DELETE FROM meta WHERE name = 'problem'", "not the search it was made for"),
         ("UPDATE meta SET value = 'abc' WHERE name = 'seconds'", "its seconds are 'abc'"),
         ("UPDATE meta SET value = '-1e308' WHERE name = 'seconds'", "its seconds are '-1e308'"),
+        ("""INSERT OR REPLACE INTO meta VALUES ('paces', '{"seconds": 1}')""", "its paces lack 'work'"),
+        (
+            "INSERT OR REPLACE INTO meta VALUES "
+            """('paces', '{"seconds": 1, "work": 2, "classes": {"a": -5}}')""",
+            "its paces: a pace that is not",
+        ),
+        ("""INSERT OR REPLACE INTO meta VALUES ('paces', '[1, 2]')""", "its paces"),
     ],
 )
 def test_a_checkpoint_with_damaged_facts_is_refused(damage, message, tmp_path, capsys):
@@ -1081,3 +1088,42 @@ def test_a_worst_case_run_stopped_in_its_best_total_gives_its_checkpoints_second
     )
     assert not stopped.proven and stopped.details.worst_lower_bound == 5
     assert stopped.details.checkpoint_seconds is not None and stopped.details.checkpoint_seconds > 0
+
+
+def test_a_continued_run_paces_its_first_round_by_the_paces_its_checkpoint_kept(tmp_path, monkeypatch):
+    """A continued run knew no class's pace before its own asks: its first round asked one
+    more of every open class (5x8: hundreds of units, most of a row's hour). The paces are
+    kept in the checkpoint; the next run's first round is paced by them, and proves the same
+    optimum."""
+    import sqlite3
+
+    from mastermind.engines.exact import Limits, anytime
+    from mastermind.engines.exact.checkpoint import Paces
+
+    table = CodeTable(Rules(4, 6))
+    folder = tmp_path / "ck"
+    token = CancelToken()
+    first = solve(
+        table,
+        execution=Execution(jobs=1, checkpoint=str(folder)),
+        cancel=token,
+        progress=_StopAfter(token, 60),
+    )
+    assert not first.proven
+    with sqlite3.connect(folder / "checkpoint.sqlite") as db:
+        kept = Paces.decode(db.execute("SELECT value FROM meta WHERE name = 'paces'").fetchone()[0])
+    assert kept.seconds > 0 and kept.work > 0 and kept.classes
+
+    firsts: list[tuple[float | None, int]] = []  # each run's first round: its prior, classes paced
+    plain_plan = anytime.plan_round
+
+    def plan_round(state, step, paced=False, prior=None):
+        if not firsts:
+            firsts.append((prior, sum(1 for g in state.guesses for c in g.classes if c.pace is not None)))
+        return plain_plan(state, step, paced, prior)
+
+    monkeypatch.setattr(anytime, "plan_round", plan_round)
+    again = solve(table, execution=Execution(jobs=1, checkpoint=str(folder)), limits=Limits(time_limit=3600))
+    assert again.proven and again.total == solve(table).total
+    prior, paced = firsts[0]
+    assert prior == pytest.approx(kept.seconds / kept.work) and paced > 0
