@@ -82,7 +82,8 @@ class CompileNotice:
     notice is printed once, before numba's first compile in the block (probes included),
     or at once when a module is cold. ``seconds`` is None when nothing was compiled (warm
     cache), else the time spent inside the ``with`` block. ``quiet`` (machine-readable
-    output, ``--json``) keeps stderr empty.
+    output, ``--json``) keeps stderr empty; ``json_lines`` (``--progress json``, whose
+    standard error is JSON lines only) says it as a JSON line, event "compile".
     """
 
     def __init__(
@@ -91,8 +92,10 @@ class CompileNotice:
         what: str = "the search kernels",
         stream: TextIO | None = None,
         quiet: bool = False,
+        json_lines: bool = False,
     ) -> None:
         self.names = tuple(names)
+        self.json_lines = json_lines
         self.what = what
         self.stream = stream
         self.quiet = quiet
@@ -106,11 +109,16 @@ class CompileNotice:
         if self._said:
             return
         self._said = True
-        if not self.quiet:
+        if self.json_lines or not self.quiet:
             known = self.cold or self.names  # (a compile while probing: all of them, as on a first run)
             estimate = sum(ESTIMATE_SECONDS.get(n, 5) for n in known)
             stream = self.stream or sys.stderr
-            print(f"compiling {self.what} once, about {estimate} s", file=stream, flush=True)
+            text = f"compiling {self.what} once, about {estimate} s"
+            if self.json_lines:
+                import json
+
+                text = json.dumps({"event": "compile", "description": text}, separators=(",", ":"))
+            print(text, file=stream, flush=True)
 
     def __enter__(self) -> CompileNotice:
         self._start = time.perf_counter()

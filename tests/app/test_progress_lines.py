@@ -45,8 +45,12 @@ def test_every_command_with_progress_is_tried():
 def test_the_last_line_is_an_end_line(name, tmp_path, monkeypatch, capsys):
     if name in NEEDS:
         pytest.importorskip(NEEDS[name], reason=f"{name} needs the {NEEDS[name]} extra")
+    from mastermind.core import compiling
+
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "stdin", io.StringIO(STDIN.get(name, "")))
+    # as on a first run, when numba compiles: the notice is a JSON line too (it was text)
+    monkeypatch.setattr(compiling, "cold_modules", lambda names: list(names))
     argv = [name, *(a.replace("{tmp}", str(tmp_path)) for a in ARGS[name]), "--progress", "json"]
     code = main(argv)
     err = capsys.readouterr().err
@@ -54,6 +58,30 @@ def test_the_last_line_is_an_end_line(name, tmp_path, monkeypatch, capsys):
     assert code == 0 and lines, (argv, code, err)
     events = [json.loads(line) for line in lines]  # every line a JSON event: nothing else
     assert events[-1]["event"] == "end", events
+    assert all(e["description"] for e in events), events
+    work = [e for e in events if e["event"] != "compile"]
+    assert work[0]["event"] == "start", events
+
+
+def test_export_of_a_heuristic_says_what_it_builds(tmp_path, capsys):
+    code = main(
+        ["export", "-r", "p3c3", "-s", "minimax", "-o", str(tmp_path / "t.json"), "--progress", "json"]
+    )
+    events = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    assert code == 0 and [e["event"] for e in events] == ["start", "end"]
+    assert all("minimax" in e["description"] for e in events)
+
+
+@pytest.mark.parametrize("cap", [1, 2, 3])
+def test_the_end_line_says_proven_when_the_answer_is(cap, capsys):
+    """With no strategy within the guesses allowed, the answer is proven (none exists), and
+    the end line said it was not."""
+    argv = ["optimal", "-r", "p3c3", "--max-guesses", str(cap), "--no-cache", "--json", "--progress", "json"]
+    assert main(argv) == 1  # (the exit code of no strategy)
+    out, err = capsys.readouterr()
+    answer, end = json.loads(out), json.loads(err.splitlines()[-1])
+    assert answer["exists"] is False
+    assert end["event"] == "end" and end["proven"] is answer["proven"] is True
 
 
 @pytest.mark.parametrize("name", ["optimal", "heuristics"])

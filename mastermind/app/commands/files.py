@@ -44,7 +44,7 @@ from mastermind.core.formats import (
     format_for_path,
     write_tree,
 )
-from mastermind.core.progress import progress_bar, progress_mode
+from mastermind.core.progress import JsonProgress, progress_bar, progress_mode
 
 FormatOpt = Annotated[
     Optional[str],
@@ -111,6 +111,7 @@ def export(
             if strategy == "optimal":  # a search stopped early writes its best strategy
                 tree, proven, stopped = _optimal_tree(table, pool, token, bar, deadline.left())
             else:
+                bar.start(None, f"export: the tree of {strategy}")
                 with token.running():  # (half a tree is no strategy: nothing is written)
                     tree = tree_of(strategy, table, pool=pool, tie_break=tie_break, seed=seed, cancel=token)
         except (Stopped, KeyboardInterrupt):
@@ -170,7 +171,9 @@ def _optimal_tree(table, pool: str, token, bar, time_limit: float | None):
     from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
     from mastermind.engines.exact import Execution, Limits, Problem, solve
 
-    with CompileNotice(EXACT_KERNELS, "the search kernels", quiet=True):
+    with CompileNotice(
+        EXACT_KERNELS, "the search kernels", quiet=True, json_lines=isinstance(bar, JsonProgress)
+    ):
         # (work units: a stopped search reports its best strategy; told of the time limit, it
         # searches as ``optimal --time-limit`` does, with strategies built alongside)
         result = solve(

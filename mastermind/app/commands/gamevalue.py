@@ -78,7 +78,12 @@ def game_value(
     from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
 
     with (
-        CompileNotice(EXACT_KERNELS, "the search kernels", quiet=json_output),
+        CompileNotice(
+            EXACT_KERNELS,
+            "the search kernels",
+            quiet=json_output,
+            json_lines=progress_mode(progress, json_output) == "json",
+        ),
         progress_bar(progress_mode(progress, json_output)) as bar,
     ):
         result = solve_game(

@@ -94,7 +94,8 @@ def heuristics(
     seed, drawn = draw_seed(seed)
     limit = memory_limit_bytes(memory_limit)
     start = time.perf_counter()
-    with CompileNotice(HEURISTIC_KERNELS, "the scoring kernels", quiet=json_output):
+    lines = progress_mode(progress, json_output) == "json"
+    with CompileNotice(HEURISTIC_KERNELS, "the scoring kernels", quiet=json_output, json_lines=lines):
         table = table_for(rules, limit, full=wants_full_table(rules) and rules.table_bytes() <= limit)
     rows = []
     stopped = None
@@ -290,7 +291,15 @@ def simulate(
     stopped, result, while_solving = None, None, False
     with deadline.token() as token:
         try:  # a solver (optimal) solves the whole game first, within the time limit
-            with CompileNotice(kernels, what, quiet=json_output), unwind_on_interrupt():
+            with (
+                CompileNotice(
+                    kernels,
+                    what,
+                    quiet=json_output,
+                    json_lines=progress_mode(progress, json_output) == "json",
+                ),
+                unwind_on_interrupt(),
+            ):
                 player = make_player(
                     strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed, cancel=token
                 )

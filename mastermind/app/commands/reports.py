@@ -243,7 +243,12 @@ def compare(
     from mastermind.core.compiling import ALL_KERNELS, CompileNotice
 
     with (
-        CompileNotice(ALL_KERNELS, "the kernels", quiet=json_output),
+        CompileNotice(
+            ALL_KERNELS,
+            "the kernels",
+            quiet=json_output,
+            json_lines=progress_mode(progress, json_output) == "json",
+        ),
         progress_bar(progress_mode(progress, json_output)) as bar,
     ):
         result = run_compare(

@@ -555,7 +555,7 @@ class RoundSearch:
             state.offer(kept.upper, kept.tree)
             state.floor = max(state.floor, kept.lower)
         reporter.settle(state.lower, state.proven, state.tree is not None, state.upper)
-        reporter.finish(state.proven)
+        reporter.finish(state.proven or state.lower == INF)  # (INF: proven that no strategy exists)
         return state
 
     def _round(self, state: RootState, asks: list[Ask]) -> None:

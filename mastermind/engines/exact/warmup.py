@@ -98,10 +98,14 @@ def load_kernels() -> None:
             _loaded = True
 
 
-def ensure_compiled(stream: TextIO | None = None, quiet: bool = False) -> float | None:
+def ensure_compiled(
+    stream: TextIO | None = None, quiet: bool = False, json_lines: bool = False
+) -> float | None:
     """Compile the exact search's kernels if numba's cache lacks them, saying so on stderr
-    first (not when ``quiet``); the seconds it took, or None when the cache was warm."""
-    with CompileNotice(EXACT_KERNELS, "the search kernels", stream, quiet) as notice:
+    first (not when ``quiet``; a JSON line with ``json_lines``, see
+    :class:`~mastermind.core.compiling.CompileNotice`); the seconds it took, or None when the
+    cache was warm."""
+    with CompileNotice(EXACT_KERNELS, "the search kernels", stream, quiet, json_lines) as notice:
         if notice.cold:
             compile_kernels()
     return notice.seconds
