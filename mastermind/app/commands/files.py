@@ -184,8 +184,6 @@ def _optimal_tree(table, pool: str, token, bar, time_limit: float | None):
             cancel=token,
             progress=bar,
         )
-    if result.tree is not None:
-        result.tree.name = "optimal"
     return result.tree, result.proven, result.stopped
 
 

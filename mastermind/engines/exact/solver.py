@@ -63,6 +63,10 @@ class LeastDepth:
     one whose earlier runs were not timed)."""
 
 
+NOT_PROVEN = "best found, not proven optimal"
+"""The name of the tree of a search stopped before its proof (a proven one's is "optimal")."""
+
+
 class ExactSolver:
     """The set-up shared by several searches on one game (weights, group, memo) for one
     :class:`~mastermind.engines.exact.options.Problem`, checked here (weights, candidates,
@@ -451,6 +455,8 @@ class ExactSolver:
             lower_bound = _scaled(lower, self.scale)
             if total is not None and lower_bound is not None:
                 lower_bound = min(lower_bound, total)
+            if tree is not None and total is not None and (lower_bound is None or lower_bound < total):
+                tree.name = NOT_PROVEN  # (its files must not call it optimal)
         problem = self.problem
         return Result(
             rules=self.rules,
