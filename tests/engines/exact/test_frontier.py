@@ -436,6 +436,17 @@ class _StopAfter:
             self.token.cancel()
 
 
+def _stopped_after(table: CodeTable, folder, units: int):
+    """A one-job run with a checkpoint in ``folder``, stopped after ``units`` work units."""
+    token = CancelToken()
+    return solve(
+        table,
+        execution=Execution(jobs=1, checkpoint=str(folder)),
+        cancel=token,
+        progress=_StopAfter(token, units),
+    )
+
+
 def _cancelled() -> CancelToken:
     token = CancelToken()
     token.cancel()
@@ -769,13 +780,7 @@ def test_a_continued_run_starts_from_what_its_checkpoint_proved_of_each_class(tm
 
     table = CodeTable(Rules(4, 6))
     folder = tmp_path / "ck"
-    token = CancelToken()
-    first = solve(
-        table,
-        execution=Execution(jobs=1, checkpoint=str(folder)),
-        cancel=token,
-        progress=_StopAfter(token, 60),
-    )
+    first = _stopped_after(table, folder, 60)
     assert not first.proven and first.lower_bound < 5625
     with sqlite3.connect(folder / "checkpoint.sqlite") as db:
         db.execute("DELETE FROM meta WHERE name = 'bounds'")  # the game's bound: gone
@@ -1102,13 +1107,7 @@ def test_a_continued_run_paces_its_first_round_by_the_paces_its_checkpoint_kept(
 
     table = CodeTable(Rules(4, 6))
     folder = tmp_path / "ck"
-    token = CancelToken()
-    first = solve(
-        table,
-        execution=Execution(jobs=1, checkpoint=str(folder)),
-        cancel=token,
-        progress=_StopAfter(token, 60),
-    )
+    first = _stopped_after(table, folder, 60)
     assert not first.proven
     with sqlite3.connect(folder / "checkpoint.sqlite") as db:
         kept = Paces.decode(db.execute("SELECT value FROM meta WHERE name = 'paces'").fetchone()[0])
