@@ -288,9 +288,8 @@ def _run_search(
     mode = progress_mode(progress, json_output)
     from mastermind.engines.exact.warmup import ensure_compiled
 
-    compile_seconds = ensure_compiled(
-        quiet=json_output, json_lines=mode == "json"
-    )  # a first run compiles here, out of the timed search
+    # a first run compiles here, out of the timed search
+    compile_seconds = ensure_compiled(quiet=json_output, json_lines=mode == "json")
     table = table_for(rules, limit)
     problem = Problem(
         objective=options["objective"],

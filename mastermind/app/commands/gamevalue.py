@@ -77,14 +77,10 @@ def game_value(
     table = table_for(rules, memory_limit_bytes(memory_limit))
     from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
 
+    mode = progress_mode(progress, json_output)
     with (
-        CompileNotice(
-            EXACT_KERNELS,
-            "the search kernels",
-            quiet=json_output,
-            json_lines=progress_mode(progress, json_output) == "json",
-        ),
-        progress_bar(progress_mode(progress, json_output)) as bar,
+        CompileNotice(EXACT_KERNELS, "the search kernels", quiet=json_output, json_lines=mode == "json"),
+        progress_bar(mode) as bar,
     ):
         result = solve_game(
             table,

@@ -94,12 +94,14 @@ def heuristics(
     seed, drawn = draw_seed(seed)
     limit = memory_limit_bytes(memory_limit)
     start = time.perf_counter()
-    lines = progress_mode(progress, json_output) == "json"
-    with CompileNotice(HEURISTIC_KERNELS, "the scoring kernels", quiet=json_output, json_lines=lines):
+    mode = progress_mode(progress, json_output)
+    with CompileNotice(
+        HEURISTIC_KERNELS, "the scoring kernels", quiet=json_output, json_lines=mode == "json"
+    ):
         table = table_for(rules, limit, full=wants_full_table(rules) and rules.table_bytes() <= limit)
     rows = []
     stopped = None
-    with progress_bar(progress_mode(progress, json_output)) as bar, deadline.token() as token:
+    with progress_bar(mode) as bar, deadline.token() as token:
         bar.start(len(names), f"playing every secret of {rules}")
         try:
             with token.running():  # a strategy stops at its next guess: the ones finished are the answer
@@ -289,15 +291,11 @@ def simulate(
         "seconds": 0.0,
     }
     stopped, result, while_solving = None, None, False
+    mode = progress_mode(progress, json_output)
     with deadline.token() as token:
         try:  # a solver (optimal) solves the whole game first, within the time limit
             with (
-                CompileNotice(
-                    kernels,
-                    what,
-                    quiet=json_output,
-                    json_lines=progress_mode(progress, json_output) == "json",
-                ),
+                CompileNotice(kernels, what, quiet=json_output, json_lines=mode == "json"),
                 unwind_on_interrupt(),
             ):
                 player = make_player(
@@ -311,7 +309,7 @@ def simulate(
                 mean = f", average {tally.guesses / tally.games:.4f} guesses" if tally.games else ""
                 return f"{tally.games} of {plural(secrets, 'secret')} played{mean} (seed {seed})"
 
-            with token.running(status), progress_bar(progress_mode(progress, json_output)) as bar:
+            with token.running(status), progress_bar(mode) as bar:
                 # (the games stop between games: the games played are the answer)
                 result = monte_carlo(player, secrets, secrets_seed, progress=bar, cancel=token, played=tally)
             stopped = (token.reason or "interrupted") if result.games < secrets else None

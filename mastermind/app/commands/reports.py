@@ -242,14 +242,10 @@ def compare(
     seed, drawn = draw_seed(seed)
     from mastermind.core.compiling import ALL_KERNELS, CompileNotice
 
+    mode = progress_mode(progress, json_output)
     with (
-        CompileNotice(
-            ALL_KERNELS,
-            "the kernels",
-            quiet=json_output,
-            json_lines=progress_mode(progress, json_output) == "json",
-        ),
-        progress_bar(progress_mode(progress, json_output)) as bar,
+        CompileNotice(ALL_KERNELS, "the kernels", quiet=json_output, json_lines=mode == "json"),
+        progress_bar(mode) as bar,
     ):
         result = run_compare(
             rules,

@@ -196,10 +196,10 @@ def paced_shares(
     least (its pace times the rises it is already asked for: a class's cost grows with each
     rise). A class not asked yet (in this run or those its checkpoint recorded) is paced by
     :func:`guessed_pace` from ``prior``, the seconds per secret that the classes asked so
-    far took; before any class
-    was asked (``prior`` None), as :func:`shares`. Asked for 1 more each, the classes of a
-    first guess near their bounds took minutes for one class and seconds for others (5x8:
-    563 units, 78 done in 240 s), where 1 more of one class was enough.
+    far took; before any class was asked (``prior`` None), as :func:`shares`. Asked for 1
+    more each, the classes of a first guess near their bounds took minutes for one class
+    and seconds for others (5x8: 563 units, 78 done in 240 s), where 1 more of one class
+    was enough.
 
     >>> group = (np.zeros((1, 4), np.int8), np.zeros((1, 6), np.int8))
     >>> cs = [ClassBound(np.arange(m, dtype=np.int32), group, a, 10.0) for a, m in enumerate((3, 1, 6))]
