@@ -161,7 +161,7 @@ class StrategySearch:
         k1, k2 = set_key(cands, UNLIMITED)
         return int(k1), int(k2)
 
-    def _pace(self) -> None:
+    def _lower_priority(self) -> None:
         # (until the first strategy the search runs at the usual priority)
         if self.niceness > 0 and not self.lowered and self._root in self.best:
             self.lowered = True
@@ -244,7 +244,7 @@ class StrategySearch:
         n = len(cands)
         if n <= max(2, work.exact_size):
             return self._exact(cands, group, budget)
-        self._pace()
+        self._lower_priority()
         if self.token.cancelled:
             raise Stopped()
         key = self._key(cands)
