@@ -75,6 +75,14 @@ def _solve(
 ) -> Result[SearchDetails]:
     problem = solver.problem
     with (CancelToken() if cancel is None else cancel).child(limits.time_limit) as token:
+        if problem.objective == "total" and problem.max_guesses is not None:
+            # a cap no strategy meets is refuted first, by the search that only asks whether
+            # a strategy exists, rather than by the total's search (p4c7 within 5 guesses:
+            # about 2 s against 17 s); met, it costs a probe of a few thousand nodes
+            start = time.perf_counter()
+            fits, counters = solver.fits(problem.max_guesses, token)
+            if fits is False:
+                return solver.result(None, counters=counters, start=start, opening=problem.first_guess)
         if execution.wants_units(limits):
             if problem.plain:
                 return _solve_units(solver, limits, execution, tuning, token, progress)

@@ -262,6 +262,23 @@ class ExactSolver:
             return self.result(None, counters=counters, start=start, opening=first_guess)
         return self.checked(self.result(root, counters=counters, start=start), value)
 
+    def fits(self, depth: int, cancel: CancelToken) -> tuple[bool | None, Counters]:
+        """Whether a strategy (with the problem's first guess) solves every candidate within
+        ``depth`` guesses (None: stopped first), and the search's counters. Asked of a search
+        where guesses cost nothing, as :meth:`least_depth` asks, it refutes a cap far sooner
+        than the total's search does (p4c7 within 5 guesses: about 2 s against 17 s).
+
+        >>> from mastermind.core.game import CodeTable, Rules
+        >>> solver = ExactSolver(CodeTable(Rules(4, 6)))
+        >>> solver.fits(4, CancelToken())[0], solver.fits(5, CancelToken())[0]
+        (False, True)
+        """
+        only = None if self.problem.first_guess is None else [self.problem.first_guess]
+        memo = self.new_search(0).memo
+        found, search = _DepthAsker(self, memo, only, None).ask(depth, cancel)
+        counters = Counters(search.nodes, search.memo_hits)
+        return (None if search.stopped else found), counters
+
     def least_depth(
         self,
         cancel: CancelToken,

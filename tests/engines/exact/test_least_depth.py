@@ -184,3 +184,37 @@ def test_the_worst_case_as_work_units_under_a_cap_below_it_has_no_strategy():
     table = CodeTable(Rules.parse("p3c3"))
     result = solve(table, Problem(objective="worst", max_guesses=3), execution=Execution(units=True))
     assert result.status is Status.NO_STRATEGY
+
+
+@pytest.mark.parametrize("pool", ["all", "consistent"])
+@pytest.mark.parametrize("text", ["p3c3", "p2c5n", "p4c4n", "p2c6"])
+def test_a_cap_fits_exactly_when_the_totals_own_search_finds_a_strategy_within_it(text, pool):
+    """``fits`` (asked before a capped total's search) against the exhaustive minimax and
+    against the total's search itself (``run`` asks no such question), with and without a
+    first guess; and the capped total through ``solve``, each way it runs."""
+    table = CodeTable(Rules.parse(text))
+    least = reference_worst(table, range(table.n), pool=pool)
+    solver = ExactSolver(table, Problem(pool=pool))
+    guesses = solver.first_guesses()[:2]
+    for cap in range(1, least + 2):
+        fits, _ = ExactSolver(table, Problem(pool=pool, max_guesses=cap)).fits(cap, CancelToken())
+        assert fits is (cap >= least)
+        for guess in guesses:
+            problem = Problem(pool=pool, max_guesses=cap, first_guess=guess)
+            fits, _ = ExactSolver(table, problem).fits(cap, CancelToken())
+            plain = ExactSolver(table, problem).run(CancelToken())
+            assert fits is (plain.status is Status.OPTIMAL)
+            assert fits is (cap >= _first_guess_depth(table, guess, pool))
+        value, _ = reference_solve(table, max_guesses=cap, pool=pool)
+        for execution in (Execution(), Execution(units=True)):
+            result = solve(table, Problem(pool=pool, max_guesses=cap), execution=execution)
+            assert result.status is (Status.OPTIMAL if cap >= least else Status.NO_STRATEGY)
+            assert result.total == (value if cap >= least else None)
+
+
+def test_a_cap_asked_with_no_time_left_is_not_called_unmet():
+    table = CodeTable(Rules.parse("p3c3"))
+    token = CancelToken()
+    token.cancel(INTERRUPTED)
+    fits, _ = ExactSolver(table, Problem(max_guesses=3)).fits(3, token)
+    assert fits is None
