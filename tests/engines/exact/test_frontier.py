@@ -930,6 +930,43 @@ def test_a_continued_run_plans_each_round_from_the_split_classes_kept(tmp_path, 
     assert len(targets) > 3 and late == []
 
 
+def test_a_continued_run_splits_its_big_classes_before_its_first_round(tmp_path, monkeypatch):
+    """A continued run splits at once the classes earlier runs asked through their guesses:
+    its first round is planned from what their guesses proved. Left whole, they started at
+    their plans' bounds far below, and paced rounds never asked them
+    (6x8n: 107308 against 109936; 6300 s of rounds left the bound where it was)."""
+    from mastermind.engines.exact import Tuning, anytime
+
+    table = CodeTable(Rules(4, 6))
+    tuning = Tuning(split_size=200)
+    first_plans: list[float] = []
+    whole: list = []  # big classes still whole at the first plan
+    split: list = []
+    plain_plan = anytime.plan_round
+
+    def plan_round(state, step, paced=False, prior=None):
+        if not first_plans:
+            first_plans.append(state.derived)
+            big = [c for g in state.guesses for c in g.classes if c.size >= 200 and not c.exact]
+            whole.extend(c for c in big if c.inner is None and not c.whole)
+            split.extend(c for c in big if c.inner is not None)
+        return plain_plan(state, step, paced, prior)
+
+    token = CancelToken()
+    first = solve(
+        table,
+        execution=Execution(jobs=1, checkpoint=tmp_path),
+        tuning=tuning,
+        cancel=token,
+        progress=_StopAfter(token, 150),
+    )
+    assert not first.proven and first.lower_bound is not None
+    monkeypatch.setattr(anytime, "plan_round", plan_round)
+    again = solve(table, execution=Execution(jobs=1, checkpoint=tmp_path), tuning=tuning)
+    assert first_plans and split and whole == []
+    assert again.proven and again.total == 5625
+
+
 def test_a_class_whose_unit_a_stop_cut_short_is_asked_through_its_guesses_next_time(tmp_path, monkeypatch):
     """A unit that runs into the end of a run may need many runs, and proves nothing until it
     ends (6x8n: a 265-secret class ran through whole rows): the next run splits its class
