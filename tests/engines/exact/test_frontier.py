@@ -436,12 +436,13 @@ class _StopAfter:
             self.token.cancel()
 
 
-def _stopped_after(table: CodeTable, folder, units: int):
+def _stopped_after(table: CodeTable, folder, units: int, tuning=None):
     """A one-job run with a checkpoint in ``folder``, stopped after ``units`` work units."""
     token = CancelToken()
     return solve(
         table,
         execution=Execution(jobs=1, checkpoint=str(folder)),
+        tuning=tuning,
         cancel=token,
         progress=_StopAfter(token, units),
     )
@@ -915,14 +916,7 @@ def test_a_continued_run_plans_each_round_from_the_split_classes_kept(tmp_path, 
 
     monkeypatch.setattr(anytime, "plan_round", plan_round)
     monkeypatch.setattr(anytime.RoundSearch, "_round", each_round)
-    token = CancelToken()
-    first = solve(
-        table,
-        execution=Execution(jobs=1, checkpoint=tmp_path),
-        tuning=tuning,
-        cancel=token,
-        progress=_StopAfter(token, 150),
-    )
+    first = _stopped_after(table, tmp_path, 150, tuning)
     assert not first.proven
     token = CancelToken()
     again = solve(table, execution=Execution(jobs=1, checkpoint=tmp_path), tuning=tuning, cancel=token)
@@ -952,14 +946,7 @@ def test_a_continued_run_splits_its_big_classes_before_its_first_round(tmp_path,
             split.extend(c for c in big if c.inner is not None)
         return plain_plan(state, step, paced, prior)
 
-    token = CancelToken()
-    first = solve(
-        table,
-        execution=Execution(jobs=1, checkpoint=tmp_path),
-        tuning=tuning,
-        cancel=token,
-        progress=_StopAfter(token, 150),
-    )
+    first = _stopped_after(table, tmp_path, 150, tuning)
     assert not first.proven and first.lower_bound is not None
     monkeypatch.setattr(anytime, "plan_round", plan_round)
     again = solve(table, execution=Execution(jobs=1, checkpoint=tmp_path), tuning=tuning)
