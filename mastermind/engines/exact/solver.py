@@ -266,7 +266,7 @@ class ExactSolver:
         """Whether a strategy (with the problem's first guess) solves every candidate within
         ``depth`` guesses (None: stopped first), and the search's counters. Asked of a search
         where guesses cost nothing, as :meth:`least_depth` asks, it refutes a cap far sooner
-        than the total's search does (p4c7 within 5 guesses: about 2 s against 17 s).
+        than the total's search does (p4c7 within 5 guesses: about 1.1 s against 9 s).
 
         >>> from mastermind.core.game import CodeTable, Rules
         >>> solver = ExactSolver(CodeTable(Rules(4, 6)))
