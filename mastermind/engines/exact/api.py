@@ -26,6 +26,7 @@ from mastermind.engines.exact.checkpoint import RootBounds, check_made_for, hold
 from mastermind.engines.exact.details import SearchDetails
 from mastermind.engines.exact.memory import MemoryBudget
 from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning
+from mastermind.engines.exact.reporting import ProgressReporter
 from mastermind.engines.exact.search import INF, UNLIMITED
 from mastermind.engines.exact.solver import ExactSolver
 from mastermind.engines.exact.strategy_thread import StrategyThread
@@ -80,8 +81,12 @@ def _solve(
             # a strategy exists, rather than by the total's search (p4c7 within 5 guesses:
             # about 1.1 s against 9 s); met, it costs a probe of a few thousand nodes
             start = time.perf_counter()
+            reporter = ProgressReporter(progress)
+            reporter.start(None, "optimal: is there a strategy within the guesses allowed")
             fits, counters = solver.fits(problem.max_guesses, token)
-            if fits is False:
+            if fits is False:  # (proven: no strategy exists, as the end line says)
+                reporter.settle(INF, True, False, INF)
+                reporter.finish(True)
                 return solver.result(None, counters=counters, start=start, opening=problem.first_guess)
         if execution.wants_units(limits):
             if problem.plain:
