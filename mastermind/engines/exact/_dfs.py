@@ -454,9 +454,19 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
             out, out_w, starts, sizes, _, cbounds = split_classes(
                 scores, np.int64(g), cands, w, table, win + 1, win, unit, refine
             )
+            # each class at the better of its bound and what the memo proved of it (an
+            # earlier search of the same set, here or by transposition): a guess whose classes
+            # together already reach the best is dropped before any of them is searched
+            cb = np.empty(cbounds.shape[0], dtype=np.float64)
             acc = own
             for c in range(cbounds.shape[0]):
-                acc += cbounds[c]
+                cb[c] = cbounds[c]
+                if sizes[c] > exact_size_e:
+                    lo = starts[c]
+                    hit, known, _ = memo_get(memo, out[lo : lo + sizes[c]], r - 1)
+                    if hit and known > cb[c]:
+                        cb[c] = known
+                acc += cb[c]
             if acc < best:
                 c_perms, c_cmaps = child_group(perms, cmaps, codes[g])
                 order = stable_argsort(sizes)
@@ -475,12 +485,12 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
                         out[lo : lo + size],
                         out_w[lo : lo + size],
                         r - 1,
-                        best - acc + cbounds[c],
+                        best - acc + cb[c],
                         c_perms,
                         c_cmaps,
                         only[:0],
                     )
-                    acc += value - cbounds[c]
+                    acc += value - cb[c]
                     if stop[0]:
                         # the child's value is only a lower bound: no memo write from here up
                         if restricted:
