@@ -1008,3 +1008,33 @@ def test_a_run_whose_row_the_file_does_not_take_returns_the_row_the_file_keeps(t
     again = run_tables(tmp_path, tables=tables, games=["p3c2"], row_time_limit=1, jobs=1, report=said.append)
     assert again == first and all(r["status"] == "proven" for rows in again.values() for r in rows)
     assert len(said) == 2 and all("already in the file is kept" in line for line in said)
+
+
+def test_an_open_row_counts_the_wall_time_of_a_part_stopped_at_its_limit():
+    """An open row's seconds counted only the parts that answered: the depth search stopped
+    at the row's limit (no answer) added nothing, though the row spent its time on it."""
+    import time
+
+    from mastermind.app.publishing.parts import depth_part
+
+    answered = []
+
+    class Worker:  # the depth search runs past the row's time; every other part answers
+        def run(self, fn, args, time_limit):
+            if fn is depth_part:
+                time.sleep(0.3)
+                return None
+            out = fn(*args)
+            answered.append(out["seconds"])
+            return out
+
+        def close(self, kill=False):
+            pass
+
+    with Runner(row_time_limit=100.0, jobs=1) as runner:
+        runner.worker.close(kill=True)
+        runner.worker = Worker()
+        runner._start_row()
+        row = runner._open_row(runner._new_row(Rules.parse("p3c3"), "optimal"), Rules.parse("p3c3"))
+    assert row["status"] == "open" and len(answered) == 4  # the lower bound and three heuristics
+    assert row["seconds"] >= sum(answered) + 0.3 - 0.001

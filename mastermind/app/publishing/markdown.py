@@ -53,9 +53,10 @@ def render_optimal(rows: Sequence[dict]) -> str:
         "  strategies with that worst case.",
         "- **best first guesses**: every canonical first guess that reaches the optimal total.",
         "- **histogram**: secrets solved with 1, 2, 3, ... guesses.",
-        "- **s**: wall seconds of the whole row (CPU seconds in brackets; `jobs` threads) on a",
-        "  shared 2-core machine, so wall times vary with its load; an open row adds the seconds of",
-        "  its checkpointed searches over all runs; trees: `trees/GAME.json.gz`.",
+        "- **s**: wall seconds of the whole row, parts stopped at its time limit included (CPU",
+        "  seconds of the parts that finished in brackets; `jobs` threads) on a shared 2-core",
+        "  machine, so wall times vary with its load; an open row adds the seconds of its",
+        "  checkpointed searches over all runs; trees: `trees/GAME.json.gz`.",
         "",
         (
             "| game | pegs | colours | repetition | codes | total | average | worst | opt. worst "

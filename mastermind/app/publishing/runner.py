@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import shlex
+import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -114,6 +115,7 @@ class Runner:
         self.capped = row_time_limit is not None or self.deadline.seconds is not None
         self.worker = TimedWorker() if self.capped else None
         self._row = Deadline(None)
+        self._lost = 0.0  # wall seconds of the row's parts that gave no answer (see _run)
         self.trees: dict[str, bytes] = {}  # each game's last tree, gzipped (see _write_tree)
 
     def close(self) -> None:
@@ -152,13 +154,18 @@ class Runner:
         return self._row.left(0.0)
 
     def _run(self, fn: Callable, args: tuple, grace: float = 0.0) -> dict | None:
-        """``fn(*args)`` within the time left of the row (None: past it)."""
+        """``fn(*args)`` within the time left of the row (None: past it, its wall time added
+        to :attr:`_lost`, which the row's ``seconds`` count)."""
         if self.worker is None:
             return fn(*args)
         left = self._left()
         if left is not None and left < MIN_SECONDS:
             return None
-        return self.worker.run(fn, args, min(FOREVER if left is None else left, FOREVER) + grace)
+        began = time.perf_counter()
+        out = self.worker.run(fn, args, min(FOREVER if left is None else left, FOREVER) + grace)
+        if out is None:
+            self._lost += time.perf_counter() - began
+        return out
 
     def _frontier(self, game: str) -> dict | None:
         """The checkpointed search of a game out of the quick path (a frontier game, or one whose
@@ -200,6 +207,7 @@ class Runner:
 
     def _new_row(self, rules: Rules, table: str) -> dict:
         """A row's game columns and how it was made (jobs, time limit, version, the command)."""
+        self._lost = 0.0
         return {
             **_base_row(rules),
             "jobs": self.jobs,
@@ -294,11 +302,12 @@ class Runner:
             by_first_guess=total["by_first_guess"],
             optimal_worst=None if worst is None else worst["worst"],
             worst_total=None if worst is None else worst["total"],
-            seconds=round(seconds, 3),
+            # (the wall time of parts past the row's time counts too; their CPU time is not known)
+            seconds=round(seconds + self._lost, 3),
             cpu_seconds=round(cpu, 3),
             # a checkpointed search's wall seconds over all its runs (None: earlier runs untimed)
             **({} if search is None else {"search_seconds": search.get("checkpoint_seconds")}),
-            # parts past the row's time (their time is not in seconds): the worst-case search, the tie-break
+            # parts past the row's time: the worst-case search, the tie-break
             unfinished=_unfinished(worst, tie),
         )
         row["tree"] = self._write_tree(trees, game, tree_text)
@@ -414,7 +423,7 @@ class Runner:
             if bounds["worst_lower_bound"] == bounds.get("worst_upper_bound"):  # (the bounds met:
                 # the depth search's proof, or its strategy meeting another lower bound)
                 bounds["optimal_worst"] = bounds["worst_lower_bound"]
-        row.update(bounds=bounds or None, seconds=round(seconds, 3), cpu_seconds=round(cpu, 3))
+        row.update(bounds=bounds or None, seconds=round(seconds + self._lost, 3), cpu_seconds=round(cpu, 3))
         return row
 
     def _write_tree(self, trees: Path | None, stem: str, text: str) -> dict | None:
