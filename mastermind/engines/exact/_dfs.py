@@ -307,8 +307,9 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
 
     Per node: every guess gets the perfect-tree bound (``assess_guesses``); guesses are then
     taken lazily in order of bound, the refined bound computed as each comes up, one guess
-    per partition; each is explored class by class, smallest first, with the budget left,
-    until the next bound reaches the best cost found."""
+    per partition; each is explored class by class, smallest first, with the budget left
+    (every class first raised to what the memo proved of it), until the next bound reaches
+    the best cost found."""
     (
         scores,
         codes,
