@@ -15,6 +15,7 @@ The rounds of the search (:mod:`mastermind.engines.exact.anytime`) ask for units
 
 from __future__ import annotations
 
+import math
 import uuid
 from collections import deque
 from collections.abc import Collection
@@ -261,9 +262,11 @@ class Dispatcher:
                 self.reporter.unit_done(pending.size, pending.budget, result)
 
     def _store(self, key: str, budget: float, result: UnitResult) -> None:
-        if not result.proven or result.reused:
+        # a unit a stop cut short still proved its value as a bound, which the round raised
+        # its class to: kept too, so that a continued run starts where this one was
+        if result.reused or not math.isfinite(result.value):
             return
-        exact = result.value < budget
+        exact = result.proven and result.value < budget
         if exact and result.tree is None:
             return
         before = self._stored.get(key)
