@@ -216,7 +216,8 @@ class Dispatcher:
         # a unit a stop cut short is not done (its nodes count all the same): the progress and
         # the report of a stopped run count the same units
         self.counters += Counters(result.nodes, result.memo_hits, int(result.proven), int(result.reused))
-        if self.checkpoint is not None:
+        # (a unit the stop kept from starting proved nothing new: no write for it at the stop)
+        if self.checkpoint is not None and (result.proven or pending.ran):
             self._store(pending.key, pending.budget, result)
         if not pending.reported and result.proven:
             pending.reported = True
