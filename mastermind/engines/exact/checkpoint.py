@@ -13,7 +13,9 @@ damaged file or row, is refused with a one-line error, never used. It also adds 
 seconds its runs searched (a killed run's last seconds after its last unit are not counted),
 so that a result proven over several runs can say what it cost, and the best bounds on the
 whole game its runs proved (the greatest lower bound, the cheapest strategy found), so that a
-run stopped before it reaches the units it reuses still reports them.
+run stopped before it reaches the units it reuses still reports them. And it keeps where
+the strategy search stood (:meth:`Checkpoint.keep_strategy_sets`), so that its next run
+goes on with the pass under way instead of starting it again.
 """
 
 from __future__ import annotations
@@ -32,10 +34,29 @@ from pathlib import Path
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import folder_lock
 from mastermind.core.tree import Node
+from mastermind.engines.exact.memo_file import FORMAT as KEY_FORMAT
 from mastermind.engines.exact.memo_file import describe
 
 FILE = "checkpoint.sqlite"
 FORMAT = 1
+
+SetRow = tuple[int, int, int, int, bool]
+"""One set of the strategy search: its key (two unsigned 64-bit halves), the total of the
+cheapest strategy found for it and that strategy's first guess (-1 and -1: none), and
+whether the pass under way searched it (see :meth:`.StrategySearch.pass_state`)."""
+
+
+def _signed(half: int) -> int:
+    """An unsigned 64-bit key half as SQLite's signed integer (and back: :func:`_unsigned`).
+
+    >>> _signed(2**64 - 1), _unsigned(_signed(2**64 - 1)), _signed(5)
+    (-1, 18446744073709551615, 5)
+    """
+    return half - (1 << 64) if half >= 1 << 63 else half
+
+
+def _unsigned(half: int) -> int:
+    return half + (1 << 64) if half < 0 else half
 
 
 class CheckpointError(MastermindError):
@@ -265,6 +286,12 @@ class Checkpoint:
         )
         # the classes whose unit a stop cut short (see :meth:`mark_cut`)
         db.execute("CREATE TABLE IF NOT EXISTS cut (key TEXT PRIMARY KEY)")
+        # the strategy search's sets (see :meth:`keep_strategy_sets`)
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS strategy_sets (k1 INTEGER NOT NULL, k2 INTEGER NOT NULL, "
+            "total INTEGER NOT NULL, guess INTEGER NOT NULL, done INTEGER NOT NULL, "
+            "PRIMARY KEY (k1, k2)) WITHOUT ROWID"
+        )
         made = _made_for(db, self.path)
         if made is None:
             db.execute("INSERT INTO meta VALUES ('problem', ?)", (self.fingerprint,))
@@ -379,6 +406,49 @@ class Checkpoint:
         """Record the passes of the strategy search behind the strategy kept (never fewer)."""
         if passes > self.strategy_passes():
             self.db.execute("INSERT OR REPLACE INTO meta VALUES ('strategy_passes', ?)", (str(int(passes)),))
+
+    def keep_strategy_sets(self, passes: int, rows: list[SetRow]) -> None:
+        """Keep the strategy search's sets (:meth:`.StrategySearch.pass_state`), ``passes``
+        the pass it was in (one transaction, replacing those kept before: they include them)."""
+        signed = [(_signed(k1), _signed(k2), int(t), int(g), int(d)) for k1, k2, t, g, d in rows]
+        about = json.dumps({"pass": int(passes), "key_format": KEY_FORMAT, "rows": len(signed)})
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM strategy_sets")
+            self.db.executemany("INSERT INTO strategy_sets VALUES (?, ?, ?, ?, ?)", signed)
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('strategy_sets', ?)", (about,))
+            self.db.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise CheckpointError(
+                f"checkpoint {self.path}: cannot keep the strategy search's sets: {exc}"
+            ) from None
+
+    def strategy_sets(self) -> tuple[int, list[SetRow]] | None:
+        """The strategy search's sets kept by :meth:`keep_strategy_sets` and the pass it was
+        in; None when none were kept, or kept with another key for a set (an older version's:
+        its keys would name other sets)."""
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE name = 'strategy_sets'").fetchone()
+            if row is None:
+                return None
+            about = json.loads(row[0])
+            if about.get("key_format") != KEY_FORMAT:
+                return None
+            rows = [
+                (_unsigned(k1), _unsigned(k2), int(t), int(g), bool(d))
+                for k1, k2, t, g, d in self.db.execute("SELECT k1, k2, total, guess, done FROM strategy_sets")
+            ]
+            if len(rows) != about["rows"]:
+                raise ValueError(f"{len(rows)} sets where {about['rows']} were kept")
+            return int(about["pass"]), rows
+        except KeyError as exc:
+            raise CheckpointError(
+                f"checkpoint {self.path} is damaged: its strategy sets lack {exc}"
+            ) from None
+        except (sqlite3.DatabaseError, ValueError, TypeError, AttributeError) as exc:
+            raise CheckpointError(f"checkpoint {self.path} is damaged: its strategy sets: {exc}") from None
 
     def paces(self) -> Paces | None:
         """How fast the classes rose in the runs so far (None: no run recorded it)."""

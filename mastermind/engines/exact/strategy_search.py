@@ -38,6 +38,7 @@ from mastermind.core.tree import Node, StrategyTree
 from mastermind.engines.exact._dfs import node_guesses, set_key
 from mastermind.engines.exact._kernels import split_classes
 from mastermind.engines.exact._ranking import rank_guesses
+from mastermind.engines.exact.checkpoint import SetRow
 from mastermind.engines.exact.options import Problem
 from mastermind.engines.exact.search import INF, UNLIMITED, Search
 from mastermind.engines.exact.solver import ExactSolver
@@ -319,6 +320,33 @@ class StrategySearch:
         total = walk(root, self.solver.cands, self.solver.group)
         self.passes = max(self.passes, passes)
         return total
+
+    # ---- a pass kept between runs ----------------------------------------------------------
+    def pass_state(self) -> list[SetRow]:
+        """Where this search stands, for :meth:`resume` in a later run (a checkpoint keeps it):
+        every set it knows a strategy for or searched in the pass under way, with that
+        strategy's total and first guess (-1 and -1: none) and whether that pass searched it."""
+        rows: list[SetRow] = []
+        for key in self.best.keys() | self._done.keys():
+            total, guess = self.best.get(key, (-1, -1))
+            rows.append((key[0], key[1], total, guess, self._done.get(key) == self.passes))
+        return rows
+
+    def resume(self, rows: list[SetRow], passes: int) -> None:
+        """Go on from where a run stopped in the pass ``passes`` (its :meth:`pass_state`): keep
+        the strategies it found for its sets, where cheaper, and, if this search is at that
+        pass, do not search again the sets that pass searched (they answer with what it
+        found, as they would later in the same pass). Without it, each continued run started
+        its pass again, and the pass of a big game, longer than a run, never ended."""
+        same = passes == self.passes
+        for k1, k2, total, guess, done in rows:
+            key = (k1, k2)
+            if total >= 0:
+                kept = self.best.get(key)
+                if kept is None or total < kept[0]:
+                    self.best[key] = (total, guess)
+            if done and same:
+                self._done[key] = passes
 
     # ---- passes and the tree ----------------------------------------------------------------
     def run(

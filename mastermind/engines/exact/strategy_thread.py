@@ -23,8 +23,9 @@ several sessions."""
 
 class StrategyThread:
     """Runs ``passes`` passes of the strategy search (None: until cancelled), started from
-    the strategy kept in ``checkpoint``, if any; memo of ``memory`` bytes; its thread at a
-    lower priority once it holds a strategy (:data:`NICENESS`)."""
+    the strategy kept in ``checkpoint``, if any, and from where its pass stood there; memo of
+    ``memory`` bytes; its thread at a lower priority once it holds a strategy
+    (:data:`NICENESS`)."""
 
     def __init__(
         self,
@@ -46,6 +47,10 @@ class StrategyThread:
             kept = checkpoint.bounds()
             if kept is not None and kept.tree is not None:
                 self.search.seed(kept.tree, checkpoint.strategy_passes())
+            self.search.passes = max(self.search.passes, checkpoint.strategy_passes())
+            sets = checkpoint.strategy_sets()
+            if sets is not None:  # the pass under way goes on where the last run left it
+                self.search.resume(sets[1], sets[0])
         self._lock = threading.Lock()
         self._latest: Found | None = None
         if start is not None:  # a strategy given: the first upper bound, and one to improve on
@@ -83,12 +88,14 @@ class StrategyThread:
 
     def finish(self) -> tuple[float, Node] | None:
         """Stop the search (if it still runs) and wait for it; the cheapest strategy found,
-        whose passes the checkpoint (if any) then records."""
+        whose passes, and where the pass under way stands, the checkpoint (if any) then
+        records."""
         self.token.cancel("finished")
         if self._thread.ident is not None:
             self._thread.join()
         if self.checkpoint is not None:
             self.checkpoint.keep_strategy_passes(self.search.passes)
+            self.checkpoint.keep_strategy_sets(self.search.passes, self.search.pass_state())
         if self.error is not None:
             error, self.error = self.error, None
             raise error

@@ -116,3 +116,98 @@ def test_the_strategy_thread_lowers_its_own_priority(monkeypatch):
     result = api.solve(table, limits=Limits(time_limit=600), execution=Execution(jobs=1))
     assert result.total == solve(table).total
     assert set(threads) <= {"strategy search"}  # (never the caller's thread)
+
+
+class _StopsAfter(StrategySearch):
+    """A search whose token is cancelled once it has searched ``stop_after`` sets."""
+
+    stop_after = 10**9
+
+    def _candidates(self, *args):
+        if self.sets_searched >= self.stop_after:
+            self.token.cancel()
+        return super()._candidates(*args)
+
+
+def _stopped_in_a_pass(table, passes: int):
+    """A search stopped halfway through the pass after ``passes`` passes; that pass's sets
+    when not stopped and its total."""
+    whole = StrategySearch(table)
+    whole.run(passes=passes)
+    before = whole.sets_searched
+    total = whole.run(passes=1).total
+    in_pass = whole.sets_searched - before
+    cut = _StopsAfter(table, cancel=CancelToken())
+    cut.run(passes=passes)
+    cut.stop_after = cut.sets_searched + in_pass // 2
+    stopped = cut.run(passes=1)
+    assert stopped.passes == passes  # (stopped within the pass)
+    return cut, stopped, in_pass, total
+
+
+def test_a_pass_stopped_goes_on_where_it_stood_instead_of_starting_again():
+    table = CodeTable(Rules(4, 7))
+    cut, stopped, in_pass, total = _stopped_in_a_pass(table, 2)
+    rows = cut.pass_state()
+    searched = {}
+    for resumed in (True, False):
+        again = StrategySearch(table)
+        again.seed(stopped.tree.root, stopped.passes)
+        if resumed:
+            again.resume(rows, stopped.passes)
+        found = again.run(passes=1)
+        assert found.passes == stopped.passes + 1
+        assert found.total <= stopped.total
+        assert _replayed(table, found) == found.total
+        searched[resumed] = again.sets_searched
+        if resumed:
+            assert found.total == total  # as the pass not stopped found
+    # the sets searched before the stop are not searched again
+    assert searched[True] < 0.75 * searched[False]
+    assert searched[False] >= 0.9 * in_pass
+
+
+def test_the_strategy_thread_keeps_its_pass_in_the_checkpoint_and_goes_on_from_it(tmp_path):
+    from mastermind.engines.exact.checkpoint import Checkpoint, RootBounds
+    from mastermind.engines.exact.solver import ExactSolver
+    from mastermind.engines.exact.strategy_thread import StrategyThread
+
+    table = CodeTable(Rules(4, 7))
+    cut, stopped, in_pass, total = _stopped_in_a_pass(table, 2)
+    store = Checkpoint(tmp_path, {"rules": "p4c7"})
+    store.keep_bounds(RootBounds(0.0, float(stopped.total), stopped.tree.root))
+    store.keep_strategy_passes(stopped.passes)
+    store.keep_strategy_sets(stopped.passes, cut.pass_state())
+    kept = store.strategy_sets()
+    assert kept is not None and kept[0] == stopped.passes and sorted(kept[1]) == sorted(cut.pass_state())
+    solver = ExactSolver(table, Problem())
+    thread = StrategyThread(solver, CancelToken(), 1 << 26, store, passes=1)
+    thread.start()
+    thread._thread.join()  # (its one pass to the end: finish() would stop it)
+    assert thread.finish() is not None
+    assert thread.search.passes == stopped.passes + 1
+    assert thread.search.sets_searched < 0.75 * in_pass
+    # the pass ended: the next run starts the next pass, with every strategy found kept
+    passes, rows = store.strategy_sets()
+    assert passes == stopped.passes + 1 and rows and not any(done for *_, done in rows)
+    assert store.strategy_passes() == stopped.passes + 1
+
+
+def test_strategy_sets_of_another_key_format_are_not_used(tmp_path):
+    import json
+
+    from mastermind.engines.exact.checkpoint import Checkpoint
+
+    store = Checkpoint(tmp_path, {"rules": "p4c7"})
+    assert store.strategy_sets() is None
+    high = (1 << 64) - 5
+    store.keep_strategy_sets(3, [(high, 7, 120, 44, True), (9, high, -1, -1, False)])
+    kept = store.strategy_sets()
+    assert kept is not None and kept[0] == 3
+    assert sorted(kept[1]) == sorted([(high, 7, 120, 44, True), (9, high, -1, -1, False)])
+    store.keep_strategy_sets(4, [(5, 6, 30, 2, False)])  # (replacing what was kept)
+    assert store.strategy_sets() == (4, [(5, 6, 30, 2, False)])
+    about = json.loads(store.db.execute("SELECT value FROM meta WHERE name = 'strategy_sets'").fetchone()[0])
+    about["key_format"] += 1
+    store.db.execute("UPDATE meta SET value = ? WHERE name = 'strategy_sets'", (json.dumps(about),))
+    assert store.strategy_sets() is None
