@@ -364,6 +364,10 @@ class StrategySearch:
         left = passes
         while left is None or left > 0:
             work = effort(self.passes)
+            # the tree is built as the pass under way costs it, even if it stops: its small
+            # sets solved exactly (they keep no strategy of their own), not by an older pass's
+            # strategy for them (5x8: a pass stopped with 178903 at its root gave a tree of 178904)
+            self.exact_size = max(self.exact_size, work.exact_size)
             try:
                 self._cost(cands, self.solver.group, 0, INF, work)
             except Stopped:
@@ -371,7 +375,6 @@ class StrategySearch:
                     raise
                 break
             self.passes += 1
-            self.exact_size = max(self.exact_size, work.exact_size)
             if on_found is not None:
                 on_found(self._found(start))
             if left is not None:
