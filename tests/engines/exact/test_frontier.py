@@ -687,6 +687,43 @@ def test_units_are_counted_when_they_finish_not_when_collected():
     assert units.counters.nodes == 16
 
 
+def test_a_stop_withdraws_the_units_still_queued_and_keeps_nothing_of_them(tmp_path):
+    """Stopped in a round of thousands of units, the search collected the queued ones one by
+    one, each started only to stop at once and written to the checkpoint: a Ctrl-C of
+    `optimal -r p5c6 --checkpoint DIR` took more than the second it is given, then was ended
+    with no JSON and no bounds kept."""
+    from concurrent.futures import Future
+
+    from mastermind.engines.exact.anytime import RoundSearch
+    from mastermind.engines.exact.backends import Backend
+    from mastermind.engines.exact.checkpoint import Checkpoint
+
+    class QueuedBackend(Backend):  # futures never started: all still in the queue
+        name = "queued"
+        shares_memory = True
+
+        def __init__(self):
+            super().__init__(1)
+            self.futures: list[Future] = []
+
+        def submit(self, fn, *args):
+            self.futures.append(Future())
+            return self.futures[-1]
+
+    solver = ExactSolver(CodeTable(Rules.parse("p3c4")))
+    store = Checkpoint(tmp_path, {"rules": "p3c4"})
+    token, backend = CancelToken(), QueuedBackend()
+    units = RoundSearch(solver, backend, checkpoint=store, cancel=token).units
+    group = solver.group
+    asked = [units.submit(solver.cands[5 * i : 5 * i + 5], UNLIMITED, 9, group, None, 5) for i in range(3)]
+    token.cancel()
+    results = [units.collect(pending) for pending in asked]
+    assert all(future.cancelled() for future in backend.futures)
+    assert [(r.value, r.proven) for r in results] == [(5, False)] * 3  # their floors, nothing proven
+    assert store.count() == 0  # nothing new to keep
+    assert not store.was_cut(asked[0].key)
+
+
 def test_more_rounds_give_a_greater_bound_never_a_wrong_one():
     """A run stopped early proves less than a longer one, and never more than the optimum:
     each round's bound is at least the one before and at most the optimum (issue 28)."""
