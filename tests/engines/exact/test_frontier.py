@@ -638,16 +638,13 @@ def test_json_progress_ends_with_the_final_bounds(capsys):
     assert end["lower_bound"] == end["upper_bound"] == 2463 and end["done"] == end["total"]
 
 
-def test_units_are_counted_when_they_finish_not_when_collected():
-    """A unit that finishes while the search waits for an earlier, longer one shows on the
-    progress line at once (a 1-worker run of 6x7n once showed nothing for 29 minutes)."""
+def _held_backend():
+    """A backend whose units never run: their futures are the test's to complete."""
     from concurrent.futures import Future
 
-    from mastermind.engines.exact.anytime import RoundSearch
     from mastermind.engines.exact.backends import Backend
-    from mastermind.engines.exact.units import UnitResult
 
-    class HeldBackend(Backend):  # futures that the test completes
+    class HeldBackend(Backend):
         name = "held"
         shares_memory = True
 
@@ -658,6 +655,15 @@ def test_units_are_counted_when_they_finish_not_when_collected():
         def submit(self, fn, *args):
             self.futures.append(Future())
             return self.futures[-1]
+
+    return HeldBackend()
+
+
+def test_units_are_counted_when_they_finish_not_when_collected():
+    """A unit that finishes while the search waits for an earlier, longer one shows on the
+    progress line at once (a 1-worker run of 6x7n once showed nothing for 29 minutes)."""
+    from mastermind.engines.exact.anytime import RoundSearch
+    from mastermind.engines.exact.units import UnitResult
 
     class Lines:
         def __init__(self):
@@ -670,7 +676,7 @@ def test_units_are_counted_when_they_finish_not_when_collected():
             self.units.append(fields)
 
     solver = ExactSolver(CodeTable(Rules.parse("p3c4")))
-    lines, backend = Lines(), HeldBackend()
+    lines, backend = Lines(), _held_backend()
     units = RoundSearch(solver, backend, progress=lines).units
     group = solver.group
     # (bounds at least their budgets: settled answers, so counted done)
@@ -692,27 +698,12 @@ def test_a_stop_withdraws_the_units_still_queued_and_keeps_nothing_of_them(tmp_p
     one, each started only to stop at once and written to the checkpoint: a Ctrl-C of
     `optimal -r p5c6 --checkpoint DIR` took more than the second it is given, then was ended
     with no JSON and no bounds kept."""
-    from concurrent.futures import Future
-
     from mastermind.engines.exact.anytime import RoundSearch
-    from mastermind.engines.exact.backends import Backend
     from mastermind.engines.exact.checkpoint import Checkpoint
-
-    class QueuedBackend(Backend):  # futures never started: all still in the queue
-        name = "queued"
-        shares_memory = True
-
-        def __init__(self):
-            super().__init__(1)
-            self.futures: list[Future] = []
-
-        def submit(self, fn, *args):
-            self.futures.append(Future())
-            return self.futures[-1]
 
     solver = ExactSolver(CodeTable(Rules.parse("p3c4")))
     store = Checkpoint(tmp_path, {"rules": "p3c4"})
-    token, backend = CancelToken(), QueuedBackend()
+    token, backend = CancelToken(), _held_backend()  # (futures never started: all queued)
     units = RoundSearch(solver, backend, checkpoint=store, cancel=token).units
     group = solver.group
     asked = [units.submit(solver.cands[5 * i : 5 * i + 5], UNLIMITED, 9, group, None, 5) for i in range(3)]
