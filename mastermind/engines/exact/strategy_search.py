@@ -365,8 +365,8 @@ class StrategySearch:
         while left is None or left > 0:
             work = effort(self.passes)
             # the tree is built as the pass under way costs it, even if it stops: its small
-            # sets solved exactly (they keep no strategy of their own), not by an older pass's
-            # strategy for them (5x8: a pass stopped with 178903 at its root gave a tree of 178904)
+            # sets solved exactly (they keep no strategy of their own), not by the strategy an
+            # older pass kept for them, which may cost more
             self.exact_size = max(self.exact_size, work.exact_size)
             try:
                 self._cost(cands, self.solver.group, 0, INF, work)
