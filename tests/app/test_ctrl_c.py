@@ -303,3 +303,46 @@ def test_an_interrupt_python_could_not_raise_is_not_printed(monkeypatch):
     assert reported == [ValueError]
     RaisesOnDelete(KeyboardInterrupt())  # outside a command: Python's own report again
     assert reported == [ValueError, KeyboardInterrupt]
+
+
+@pytest.mark.integration
+def test_ctrl_c_lets_a_rows_checkpointed_search_keep_what_it_proved(tmp_path):
+    """A `results` row's search runs in a child process, which Ctrl-C used to end at once: the
+    hours of a frontier run kept their units but not their bounds nor the strategy search's
+    pass. Now the child is asked to stop, keeps them, and the command says what it kept. The
+    signal comes once the search has stored units (not after a number of seconds)."""
+    import sqlite3
+
+    from mastermind.app.interrupts import interrupt_handling
+    from mastermind.app.publishing import TablesStopped, run_tables
+    from mastermind.engines.exact.checkpoint import FILE, RootBounds
+
+    folder = tmp_path / "ck"
+    db = folder / "p5c6" / FILE
+
+    def units() -> int:
+        try:
+            with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+                return con.execute("SELECT COUNT(*) FROM units").fetchone()[0]
+        except sqlite3.Error:
+            return 0
+
+    def ctrl_c_once_units_are_stored() -> None:
+        deadline = time.monotonic() + REACH_WITHIN
+        while units() < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=ctrl_c_once_units_are_stored, daemon=True).start()
+    with interrupt_handling(), pytest.raises(TablesStopped) as stop:
+        run_tables(
+            tmp_path, tables=("optimal",), games=["p5c6"], row_time_limit=3600, jobs=1, checkpoint=folder
+        )
+    assert stop.value.why == "interrupted" and units() >= 3
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+        row = con.execute("SELECT value FROM meta WHERE name = 'bounds'").fetchone()
+    assert row is not None  # (a child ended at once kept none)
+    kept = RootBounds.decode(row[0])
+    high = "?" if kept.upper == float("inf") else int(kept.upper)  # (no strategy yet: none)
+    said = f"p5c6's checkpointed search kept the total in [{int(kept.lower)}, {high}]"
+    assert stop.value.kept == f"{said} for the next run"

@@ -399,7 +399,7 @@ def test_an_open_row_whose_checkpointed_search_gave_no_answer_gives_the_command_
     from mastermind.app.publishing.runner import Runner
 
     monkeypatch.setattr(Runner, "_frontier", lambda self, game: None)  # (no answer in time)
-    monkeypatch.setattr(Runner, "_run", lambda self, fn, args, grace=0.0: None)
+    monkeypatch.setattr(Runner, "_run", lambda self, fn, args, grace=0.0, stoppable=False: None)
     folder = tmp_path / "ck"
     run_tables(tmp_path, tables=("optimal",), games=["p4c6"], row_time_limit=1, jobs=1, checkpoint=folder)
     row = read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)[0]
@@ -420,12 +420,12 @@ def test_a_checkpointed_row_searches_after_the_quick_path_and_continues_without_
     quick: list[str] = []
     real_run = Runner._run
 
-    def run(self, fn, args, grace=0.0):
+    def run(self, fn, args, grace=0.0, stoppable=False):
         if fn is parts.optimal_part and args[1] == "total":
             quick.append(args[0])
             self._row = Deadline(1e-9)  # it spent the row's time and finished nothing
             return None
-        return real_run(self, fn, args, grace)
+        return real_run(self, fn, args, grace, stoppable)
 
     monkeypatch.setattr(Runner, "_run", run)
     folder = tmp_path / "ck"
@@ -840,7 +840,7 @@ def test_the_depth_part_continued_from_its_checkpoint_gives_the_same_answer(tmp_
 def test_a_worst_case_part_stopped_at_the_row_time_still_counts_its_seconds(monkeypatch):
     depth = {"worst": None, "seconds": 3.0, "cpu_seconds": 2.0}
     with Runner(row_time_limit=None, jobs=1) as runner:
-        monkeypatch.setattr(runner, "_run", lambda fn, args, grace=0.0: dict(depth))
+        monkeypatch.setattr(runner, "_run", lambda fn, args, grace=0.0, stoppable=False: dict(depth))
         worst = runner._worst("p3c3", {"total": 73, "worst": 4, "histogram": [1]}, "{}")
     assert worst == {"worst": None, "total": None, "seconds": 3.0, "cpu_seconds": 2.0}
 
@@ -923,7 +923,9 @@ def test_a_depth_part_stopped_gives_the_shallowest_strategy_found_as_an_upper_bo
         monkeypatch.setattr(
             runner,
             "_run",
-            lambda fn, args, grace=0.0: dict(worse) if fn is depth_part else run(fn, args, grace),
+            lambda fn, args, grace=0.0, stoppable=False: (
+                dict(worse) if fn is depth_part else run(fn, args, grace, stoppable)
+            ),
         )
         row = runner._open_row(runner._new_row(rules, "optimal"), rules, _stopped_search(best), tmp_path)
     b = row["bounds"]
@@ -988,7 +990,7 @@ def test_the_rows_a_run_returns_are_the_rows_its_files_hold(tmp_path, monkeypatc
     from mastermind.app.publishing.runner import Runner
 
     if not finished:  # (no part answers: open rows)
-        monkeypatch.setattr(Runner, "_run", lambda self, fn, args, grace=0.0: None)
+        monkeypatch.setattr(Runner, "_run", lambda self, fn, args, grace=0.0, stoppable=False: None)
     tables = ("optimal", "game-values")
     done = run_tables(tmp_path, tables=tables, games=["p3c2"], row_time_limit=1, jobs=1)
     for table, fmt in (("optimal", OPTIMAL_FORMAT), ("game-values", GAME_VALUE_FORMAT)):
@@ -1003,7 +1005,9 @@ def test_a_run_whose_row_the_file_does_not_take_returns_the_row_the_file_keeps(t
 
     tables = ("optimal", "game-values")
     first = run_tables(tmp_path, tables=tables, games=["p3c2"], row_time_limit=1, jobs=1)
-    monkeypatch.setattr(Runner, "_run", lambda self, fn, args, grace=0.0: None)  # (open rows)
+    monkeypatch.setattr(
+        Runner, "_run", lambda self, fn, args, grace=0.0, stoppable=False: None
+    )  # (open rows)
     said: list[str] = []
     again = run_tables(tmp_path, tables=tables, games=["p3c2"], row_time_limit=1, jobs=1, report=said.append)
     assert again == first and all(r["status"] == "proven" for rows in again.values() for r in rows)
@@ -1020,7 +1024,7 @@ def test_an_open_row_counts_the_wall_time_of_a_part_stopped_at_its_limit():
     answered = []
 
     class Worker:  # the depth search runs past the row's time; every other part answers
-        def run(self, fn, args, time_limit):
+        def run(self, fn, args, time_limit, cancel=None):
             if fn is depth_part:
                 time.sleep(0.3)
                 return None

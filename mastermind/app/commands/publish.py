@@ -106,7 +106,7 @@ def results(
                 report=say,
             )
         except TablesStopped as stop:  # the rows finished are in the files: say which
-            done, stopped, working = stop.done, stop.why, stop.working
+            done, stopped, working, kept = stop.done, stop.why, stop.working, stop.kept
     data = {
         "out": out,
         "tables": done,
@@ -118,7 +118,9 @@ def results(
     if stopped:
         rows = sum(len(r) for r in done.values())
         typer.echo(
-            f"stopped ({stopped}) during {working}: {plural(rows, 'row')} finished and written", err=True
+            f"stopped ({stopped}) during {working}: {plural(rows, 'row')} finished and written"
+            + ("" if kept is None else f"; {kept}"),
+            err=True,
         )
         if stopped == "interrupted":
             raise typer.Exit(130)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import time
 
+from mastermind.core.cancel import INTERRUPTED, CancelToken
 from mastermind.core.errors import MastermindError, naming
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 
@@ -28,7 +29,6 @@ def optimal_part(
     (the optimal worst case and the best total within it; given ``depth``, the optimal worst
     case already found, only that total). ``depth`` and ``worst`` stop after ``time_limit``
     seconds; ``worst`` stopped keeps its worst case, once proven, with ``total`` None."""
-    from mastermind.core.cancel import CancelToken
     from mastermind.core.formats import write_tree
     from mastermind.engines.exact import Execution, Limits, Problem, solve, solve_by_first_guess
     from mastermind.engines.exact.memory import MemoryBudget
@@ -141,11 +141,18 @@ def first_guesses_part(
 
 
 def frontier_part(
-    game: str, jobs: int, checkpoint: str, time_limit: float | None, memory_limit: int = DEFAULT_MEMORY_LIMIT
+    game: str,
+    jobs: int,
+    checkpoint: str,
+    time_limit: float | None,
+    memory_limit: int = DEFAULT_MEMORY_LIMIT,
+    cancel: CancelToken | None = None,
 ) -> dict:
     """The checkpointed total optimum of a frontier game, stopped after ``time_limit`` seconds:
     the proven bounds so far (``proven`` False), or the optimum with its tree. A run started
-    again with the same ``checkpoint`` folder reuses every unit the earlier runs finished."""
+    again with the same ``checkpoint`` folder reuses every unit the earlier runs finished.
+    Stopped through ``cancel`` (Ctrl-C), it keeps its checkpoint and answers at once with its
+    bounds (``stopped``), without a tree: replaying one takes seconds."""
     from mastermind.core.formats import verify_text, write_tree
     from mastermind.engines.exact import Execution, Limits, solve
     from mastermind.engines.exact.checkpoint import CheckpointError
@@ -158,7 +165,15 @@ def frontier_part(
             table,
             limits=Limits(time_limit=time_limit, memory=memory_limit),  # (--memory-limit bounds the memo too)
             execution=Execution(jobs=jobs, checkpoint=checkpoint, units=True),
+            cancel=cancel,
         )
+    if r.stopped == INTERRUPTED:
+        return {
+            "proven": bool(r.proven),
+            "stopped": r.stopped,
+            "total_lower_bound": None if r.lower_bound is None else int(r.lower_bound),
+            "total_upper_bound": None if r.upper_bound is None else int(r.upper_bound),
+        }
     data: dict = {
         "proven": bool(r.proven),
         "total_lower_bound": None if r.lower_bound is None else int(r.lower_bound),
@@ -221,6 +236,7 @@ def depth_part(
     time_limit: float | None,
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
     checkpoint: str | None = None,
+    cancel: CancelToken | None = None,
 ) -> dict:
     """The optimal worst case of an open game, as far as ``time_limit`` seconds allow: the
     search that only asks whether a strategy of each depth exists. ``worst_lower_bound``:
@@ -229,8 +245,8 @@ def depth_part(
     the two meet, ``optimal_worst`` too.
     ``checkpoint``: the game's checkpoint folder, where that search keeps its memo between
     runs (so that each run goes on where the last one stopped); ``depth_search_seconds``:
-    how long every run on it searched, this one included."""
-    from mastermind.core.cancel import CancelToken
+    how long every run on it searched, this one included. Stopped through ``cancel``
+    (Ctrl-C), it keeps its memo file and answers with the depth proven (``stopped``)."""
     from mastermind.core.formats import verify_text, write_tree
     from mastermind.core.tree import StrategyTree
     from mastermind.engines.exact.checkpoint import CheckpointError, hold_folder
@@ -242,7 +258,7 @@ def depth_part(
     start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules, memory_limit=memory_limit)
     memory = MemoryBudget.of(table, memory_limit, 1).search_bytes
-    with contextlib.ExitStack() as held, CancelToken().child(time_limit) as token:
+    with contextlib.ExitStack() as held, (cancel or CancelToken()).child(time_limit) as token:
         store = None
         with naming("--checkpoint", CheckpointError):
             if checkpoint is not None:  # (one run at a time on the folder)
@@ -251,6 +267,8 @@ def depth_part(
     data: dict = {"worst_lower_bound": int(least.depth)}
     if least.searched_seconds is not None:  # (every run on the folder's memo file)
         data["depth_search_seconds"] = round(least.searched_seconds, 3)
+    if cancel is not None and cancel.reason == INTERRUPTED:
+        return {**data, "stopped": INTERRUPTED}
     if least.shallowest is not None and least.upper is not None:
         tree = StrategyTree(rules, least.shallowest, name="shallowest found")
         text = write_tree(tree, "json", tree.stats(table))

@@ -12,10 +12,12 @@ import gzip
 import shlex
 import time
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from fractions import Fraction
 from pathlib import Path
 
 from mastermind.app.deadline import FOREVER, Deadline
+from mastermind.app.interrupts import command_token
 from mastermind.app.publishing.files import tree_stems
 from mastermind.app.publishing.literature import literature
 from mastermind.app.publishing.parts import (
@@ -82,6 +84,29 @@ def _base_row(rules: Rules) -> dict:
         "repetition": rules.repeat,
         "codes": rules.n_codes,
     }
+
+
+class SearchStopped(KeyboardInterrupt):
+    """Ctrl-C stopped a row's checkpointed search, which kept what it proved in its
+    checkpoint for the next run: ``kept`` says what (one phrase)."""
+
+    def __init__(self, kept: str) -> None:
+        super().__init__(kept)
+        self.kept = kept
+
+
+def _kept_text(game: str, part: dict) -> str:
+    """What a search stopped by Ctrl-C kept in its checkpoint.
+
+    >>> _kept_text("p5c8", {"total_lower_bound": 171232, "total_upper_bound": 178903})
+    "p5c8's checkpointed search kept the total in [171232, 178903] for the next run"
+    >>> _kept_text("p5c8", {"worst_lower_bound": 8})
+    "p5c8's depth search kept the worst case >= 8 for the next run"
+    """
+    if "worst_lower_bound" in part:
+        return f"{game}'s depth search kept the worst case >= {part['worst_lower_bound']} for the next run"
+    low, high = ("?" if part.get(k) is None else part[k] for k in ("total_lower_bound", "total_upper_bound"))
+    return f"{game}'s checkpointed search kept the total in [{low}, {high}] for the next run"
 
 
 class Runner:
@@ -153,18 +178,32 @@ class Runner:
     def _left(self) -> float | None:
         return self._row.left(0.0)
 
-    def _run(self, fn: Callable, args: tuple, grace: float = 0.0) -> dict | None:
+    def _run(self, fn: Callable, args: tuple, grace: float = 0.0, stoppable: bool = False) -> dict | None:
         """``fn(*args)`` within the time left of the row (None: past it, its wall time added
-        to :attr:`_lost`, which the row's ``seconds`` count)."""
-        if self.worker is None:
-            return fn(*args)
-        left = self._left()
-        if left is not None and left < MIN_SECONDS:
-            return None
-        began = time.perf_counter()
-        out = self.worker.run(fn, args, min(FOREVER if left is None else left, FOREVER) + grace)
-        if out is None:
-            self._lost += time.perf_counter() - began
+        to :attr:`_lost`, which the row's ``seconds`` count).
+
+        ``stoppable``: ``fn`` takes the command's cancel token (``cancel=``) and, stopped by
+        Ctrl-C, keeps its checkpoint and answers with ``stopped``; this raises
+        :class:`SearchStopped` then. Other parts are ended at once by Ctrl-C."""
+        token = command_token() if stoppable else None
+        game = str(args[0])
+        status = (lambda: f"{game}: the checkpointed search is stopping") if token is not None else None
+        with nullcontext() if token is None else token.running(status):
+            if self.worker is None:
+                out = fn(*args) if token is None else fn(*args, cancel=token)
+            else:
+                left = self._left()
+                if left is not None and left < MIN_SECONDS:
+                    return None
+                began = time.perf_counter()
+                limit = min(FOREVER if left is None else left, FOREVER) + grace
+                out = self.worker.run(fn, args, limit, cancel=token)
+                if out is None:
+                    self._lost += time.perf_counter() - began
+        if token is not None and token.cancelled:  # (Ctrl-C: the command stops)
+            if out is not None:  # stopped, or done just then: its checkpoint keeps it either way
+                raise SearchStopped(_kept_text(game, out))
+            raise KeyboardInterrupt  # (it did not answer in time: ended)
         return out
 
     def _frontier(self, game: str) -> dict | None:
@@ -178,6 +217,7 @@ class Runner:
             frontier_part,
             (game, self.jobs, str(folder), self._left(), self.memory_limit),
             grace=FRONTIER_GRACE,
+            stoppable=True,
         )
 
     def _continues(self, game: str) -> bool:
@@ -407,7 +447,12 @@ class Runner:
         left = self._left()
         share = DEPTH_SECONDS if left is None else min(left, DEPTH_SECONDS)
         folder = None if self.checkpoint is None else str(self.checkpoint / game)
-        depth = self._run(depth_part, (game, share, self.memory_limit, folder), grace=FRONTIER_GRACE)
+        depth = self._run(
+            depth_part,
+            (game, share, self.memory_limit, folder),
+            grace=FRONTIER_GRACE,
+            stoppable=folder is not None,  # (what it proved is kept only in a checkpoint)
+        )
         if depth is not None:
             seconds += depth["seconds"]
             cpu += depth["cpu_seconds"]

@@ -21,7 +21,7 @@ from mastermind.app.publishing.files import (
 )
 from mastermind.app.publishing.literature import literature
 from mastermind.app.publishing.markdown import _value_bounds
-from mastermind.app.publishing.runner import Runner
+from mastermind.app.publishing.runner import Runner, SearchStopped
 from mastermind.app.publishing.scope import FRONTIER, GAME_VALUE_SCOPE, OPTIMAL_SCOPE, game_id, scope_rules
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, folder_lock, write_atomic
@@ -34,9 +34,10 @@ class TablesStopped(Exception):
     """The run stopped (Ctrl-C, or its time limit) before every row: the rows finished
     (already in the files), why, and the game it was working on."""
 
-    def __init__(self, done: dict[str, list[dict]], working: str, why: str) -> None:
+    def __init__(self, done: dict[str, list[dict]], working: str, why: str, kept: str | None = None) -> None:
         super().__init__(working)
         self.done, self.working, self.why = done, working, why
+        self.kept = kept  # what the stopped row's checkpointed search kept (see SearchStopped)
 
 
 def run_tables(
@@ -134,8 +135,9 @@ def run_tables(
                     progress.advance(1)
                 if cut:
                     raise TablesStopped(done, working, "time limit")
-    except KeyboardInterrupt:
-        raise TablesStopped(done, working, "interrupted") from None
+    except KeyboardInterrupt as exc:
+        kept = exc.kept if isinstance(exc, SearchStopped) else None
+        raise TablesStopped(done, working, "interrupted", kept) from None
     return done
 
 

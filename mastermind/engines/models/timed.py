@@ -4,6 +4,11 @@ The child is started with "spawn" (forking after numba's OpenMP threads started 
 kept for the next job, so imports and cached kernels load once; a job past its time limit has
 its child terminated, and the next job starts a fresh one.
 
+A job that can stop itself and report (a checkpointed search) is submitted with a cancel
+token: when the token is cancelled (Ctrl-C), the child's job is asked to stop, through a
+token of its own, and given :data:`STOP_WAIT` seconds to answer with what it proved (and to
+keep its checkpoint) before the child is ended.
+
 >>> with TimedWorker() as worker:
 ...     worker.run(pow, (2, 10), time_limit=60), worker.run(max, (3, 4), time_limit=60)
 (1024, 4)
@@ -26,9 +31,14 @@ from mastermind.core.errors import MastermindError
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
+    from multiprocessing.synchronize import Event
+
+    from mastermind.core.cancel import CancelToken
 
 STARTUP_LIMIT = 120.0
 PARENT_POLL = 0.5  # seconds between a worker's looks at whether its parent is still there
+STOP_WAIT = 3.0  # seconds a job asked to stop has to answer (a 5x8 search: about half a second)
+CANCEL_POLL = 0.05  # seconds between the parent's looks at a job's cancel token
 
 
 @contextmanager
@@ -55,9 +65,35 @@ def _exit_with(parent: int) -> None:
     os._exit(1)
 
 
-def _serve(conn: Any, parent: int) -> None:
+def _relay_stop(stop: Event, token: CancelToken, done: threading.Event) -> None:
+    """Cancel ``token`` when the parent sets ``stop``, until the job is ``done``."""
+    while not done.is_set():
+        if stop.wait(CANCEL_POLL):
+            token.cancel()
+            return
+
+
+def _call(fn: Callable, args: tuple, stop: Event | None) -> Any:
+    """``fn(*args)``; with ``stop``, ``fn(*args, cancel=token)``, the token cancelled when the
+    parent asks the job to stop."""
+    if stop is None:
+        return fn(*args)
+    from mastermind.core.cancel import CancelToken
+
+    token, done = CancelToken(), threading.Event()
+    relay = threading.Thread(target=_relay_stop, args=(stop, token, done), daemon=True)
+    relay.start()
+    try:
+        return fn(*args, cancel=token)
+    finally:
+        done.set()
+        relay.join()
+
+
+def _serve(conn: Any, parent: int, stop: Event) -> None:
     # Ctrl-C reaches the whole process group; the parent decides, and ends this process
-    # (otherwise the child prints its own traceback beside the parent's one-line report)
+    # (otherwise the child prints its own traceback beside the parent's one-line report),
+    # or asks a job that can stop to stop (``stop``)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
     conn.send(("ready", None, 0.0))
@@ -68,10 +104,10 @@ def _serve(conn: Any, parent: int) -> None:
             return
         if job is None:
             return
-        fn, args = job
+        fn, args, stoppable = job
         start = time.monotonic()
         try:
-            value = fn(*args)
+            value = _call(fn, args, stop if stoppable else None)
             conn.send(("ok", value, time.monotonic() - start))
         except MastermindError as exc:
             conn.send(("error", str(exc), 0.0))
@@ -87,10 +123,13 @@ class TimedWorker:
         self._proc: BaseProcess | None = None
         self._conn: Connection | None = None
         self._pending: tuple[Callable, float, float] | None = None
+        self._cancel: CancelToken | None = None  # the pending job's token (see submit)
+        self._stop: Event | None = None
 
     def _start(self) -> None:
         parent, child = self._ctx.Pipe(duplex=True)
-        self._proc = self._ctx.Process(target=_serve, args=(child, os.getpid()), daemon=True)
+        self._stop = self._ctx.Event()
+        self._proc = self._ctx.Process(target=_serve, args=(child, os.getpid(), self._stop), daemon=True)
         with _ctrl_c_ignored_by_new_processes():
             self._proc.start()
         child.close()
@@ -104,19 +143,27 @@ class TimedWorker:
             self.close(kill=True)
             raise MastermindError(f"the solver process did not start within {STARTUP_LIMIT} s")
 
-    def run(self, fn: Callable, args: tuple, time_limit: float) -> Any | None:
+    def run(
+        self, fn: Callable, args: tuple, time_limit: float, *, cancel: CancelToken | None = None
+    ) -> Any | None:
         """``fn(*args)`` from the child, or ``None`` if it took more than ``time_limit`` seconds.
 
         A :class:`MastermindError` in the child is raised again here; any other failure
-        becomes a MastermindError naming it.
+        becomes a MastermindError naming it. With ``cancel``, see :meth:`submit`.
         """
-        self.submit(fn, args, time_limit)
+        self.submit(fn, args, time_limit, cancel=cancel)
         return self.result()
 
-    def submit(self, fn: Callable, args: tuple, time_limit: float) -> None:
+    def submit(
+        self, fn: Callable, args: tuple, time_limit: float, *, cancel: CancelToken | None = None
+    ) -> None:
         """Start ``fn(*args)`` in the child and return at once; :meth:`result` collects it.
 
-        The time limit counts from now, so the parent can work meanwhile.
+        The time limit counts from now, so the parent can work meanwhile. With ``cancel``, the
+        job is called as ``fn(*args, cancel=token)``, a token of the child's that is cancelled
+        once ``cancel`` is: :meth:`result` then waits up to :data:`STOP_WAIT` seconds for
+        what the job returns when stopped (mark ``cancel`` as running work, so that Ctrl-C
+        cancels it rather than interrupting the wait).
         """
         if not time_limit > 0:
             raise MastermindError(f"time limit must be positive seconds, got {time_limit}")
@@ -124,23 +171,27 @@ class TimedWorker:
             raise RuntimeError("one job at a time: collect the result first")
         if self._proc is None or not self._proc.is_alive():
             self._start()
-        assert self._conn is not None
-        self._conn.send((fn, args))
+        assert self._conn is not None and self._stop is not None
+        self._stop.clear()
+        self._conn.send((fn, args, cancel is not None))
         self._pending = (fn, time.monotonic() + time_limit, time_limit)
+        self._cancel = cancel
 
     def result(self) -> Any | None:
         """The submitted job's value, or ``None`` when its time limit passed first.
 
         A job that finished while the parent was busy still counts as late if it ran
-        longer than its limit, so results do not depend on how long the parent worked.
+        longer than its limit, so results do not depend on how long the parent worked; a
+        job stopped through its cancel token answers with what it returned when stopped.
         """
         if self._pending is None:
             raise RuntimeError("no job submitted")
         fn, deadline, time_limit = self._pending
+        cancel, self._cancel = self._cancel, None
         self._pending = None
         assert self._conn is not None
         try:
-            done = self._conn.poll(max(0.0, deadline - time.monotonic()))
+            done, stopped = self._wait(deadline, cancel)
         except BaseException:  # Ctrl-C while waiting: the job is abandoned, end its child now
             self.close(kill=True)
             raise
@@ -157,10 +208,28 @@ class TimedWorker:
                 f"(exit code {code}); out of memory?"
             ) from None
         if kind == "ok":
-            return value if elapsed <= time_limit else None
+            return value if elapsed <= time_limit or stopped else None
         if kind == "error":
             raise MastermindError(value)
         raise MastermindError(f"{getattr(fn, '__name__', 'job')} failed: {value}")
+
+    def _wait(self, deadline: float, cancel: CancelToken | None) -> tuple[bool, bool]:
+        """Whether the job answered before ``deadline``, and whether it was asked to stop
+        (``cancel`` cancelled: it then has :data:`STOP_WAIT` seconds, whatever the deadline)."""
+        assert self._conn is not None and self._stop is not None
+        if cancel is None:
+            return self._conn.poll(max(0.0, deadline - time.monotonic())), False
+        while True:
+            left = deadline - time.monotonic()
+            if cancel.cancelled:
+                break
+            if left <= 0:
+                return self._conn.poll(0), False
+            if self._conn.poll(min(left, CANCEL_POLL)):
+                return True, False
+        self._stop.set()
+        cancel.wind_down()  # (the caller's Ctrl-C waits for the job's report)
+        return self._conn.poll(STOP_WAIT), True
 
     def close(self, kill: bool = False) -> None:
         proc, conn = self._proc, self._conn

@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from mastermind.core.cancel import CancelToken, Stopped
+from mastermind.core.cancel import INTERRUPTED, TIME_LIMIT, CancelToken, Stopped
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact import Execution, Limits, Problem, solve
 from mastermind.engines.exact.strategy_search import SCHEDULE, StrategySearch, effort
@@ -71,7 +71,7 @@ def test_a_stop_before_the_first_strategy_raises_and_after_it_keeps_the_best():
     token = CancelToken()
     search = StrategySearch(table, cancel=token)
     first = search.run(passes=1)
-    token.cancel()  # before the next pass: it stops at once, the first pass's strategy stays
+    token.cancel(TIME_LIMIT)  # before the next pass: it stops at once, the first pass's strategy stays
     found = search.run(passes=3)
     assert found.total == first.total == _replayed(table, found)
 
@@ -122,10 +122,11 @@ class _StopsAfter(StrategySearch):
     """A search whose token is cancelled once it has searched ``stop_after`` sets."""
 
     stop_after = 10**9
+    reason = "time limit"
 
     def _candidates(self, *args):
         if self.sets_searched >= self.stop_after:
-            self.token.cancel()
+            self.token.cancel(self.reason)
         return super()._candidates(*args)
 
 
@@ -165,6 +166,28 @@ def test_a_pass_stopped_goes_on_where_it_stood_instead_of_starting_again():
     # the sets searched before the stop are not searched again
     assert searched[True] < 0.75 * searched[False]
     assert searched[False] >= 0.9 * in_pass
+
+
+def test_a_pass_cut_by_ctrl_c_builds_no_tree_and_keeps_what_it_searched():
+    """Ctrl-C does not wait for the tree of a pass cut short (5x8: 3 s past the stop); its
+    sets stay for the next run. A time limit still builds it."""
+    table = CodeTable(Rules(4, 6))
+    searches = {}
+    for reason in (INTERRUPTED, TIME_LIMIT):
+        cut = _StopsAfter(table, cancel=CancelToken())
+        cut.run(passes=1)
+        cut.stop_after, cut.reason = cut.sets_searched + 20, reason
+        builds = []
+        cut.tree = lambda cut=cut, builds=builds: builds.append(1) or StrategySearch.tree(cut)
+        if reason == INTERRUPTED:
+            with pytest.raises(Stopped):
+                cut.run(passes=1)
+        else:
+            assert cut.run(passes=1).passes == 1
+        assert len(builds) == (reason == TIME_LIMIT)
+        searches[reason] = cut
+    done = [{(k1, k2) for k1, k2, *_, d in s.pass_state() if d} for s in searches.values()]
+    assert done[0] and done[0] == done[1]  # the same sets kept for the next run either way
 
 
 def test_the_strategy_thread_keeps_its_pass_in_the_checkpoint_and_goes_on_from_it(tmp_path):

@@ -110,3 +110,58 @@ def _zombie(pid):
         return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z"
     except OSError:
         return True
+
+
+def _until_cancelled(path, cancel=None):
+    """Run until the token the worker gives is cancelled (``path`` written once started)."""
+    Path(path).write_text("started")
+    while not cancel.cancelled:
+        time.sleep(0.01)
+    return ("stopped", cancel.reason, os.getpid())
+
+
+def _until_done(cancel=None):
+    return "cancelled" if cancel.cancelled else "not cancelled"
+
+
+def _deaf(path, cancel=None):
+    """A job given a token that never looks at it."""
+    Path(path).write_text("started")
+    _forever()
+
+
+def _wait_started(path):
+    while not Path(path).exists():
+        time.sleep(0.01)
+
+
+def test_a_job_given_a_cancel_token_is_asked_to_stop_and_its_answer_comes_back(tmp_path):
+    from mastermind.core.cancel import CancelToken
+
+    with TimedWorker() as worker:
+        pid = worker.run(os.getpid, (), time_limit=60)
+        token = CancelToken()
+        worker.submit(_until_cancelled, (str(tmp_path / "a"),), 600, cancel=token)
+        _wait_started(tmp_path / "a")
+        token.cancel()
+        assert worker.result() == ("stopped", "interrupted", pid)  # (the same child, not ended)
+        assert token.winding_down  # (a Ctrl-C's watchdog waits for the answer)
+        # not cancelled, the job runs as any other, its own token untouched
+        assert worker.run(_until_done, (), 60, cancel=CancelToken()) == "not cancelled"
+        assert worker.run(os.getpid, (), time_limit=60) == pid
+
+
+def test_a_job_that_does_not_stop_when_asked_is_ended(tmp_path, monkeypatch):
+    from mastermind.core.cancel import CancelToken
+    from mastermind.engines.models import timed
+
+    monkeypatch.setattr(timed, "STOP_WAIT", 0.3)
+    with TimedWorker() as worker:
+        pid = worker.run(os.getpid, (), time_limit=60)
+        token = CancelToken()
+        worker.submit(_deaf, (str(tmp_path / "b"),), 600, cancel=token)
+        _wait_started(tmp_path / "b")
+        token.cancel()
+        assert worker.result() is None
+        assert _gone(pid) or _zombie(pid)
+        assert worker.run(max, (1, 2), time_limit=60) == 2  # (a fresh child)
