@@ -242,6 +242,10 @@ def _solve_units(
         memo = None
         if pool.shares_memory:
             memo = new_memo(budget.memo_entries, shared=True, first=budget.first_entries(solver.table.n))
+        units_memo = None
+        if memo is not None and store is not None:  # what the last run's units proved
+            units_memo = store.folder / memo_file.UNITS_FILE
+            memo_file.load_memo(units_memo, memo, _units_memo_for(solver, objective))
         rounds = RoundSearch(
             solver,
             pool,
@@ -258,6 +262,10 @@ def _solve_units(
             strategy = StrategyThread(solver, cancel, budget.strategy_bytes, store, start=tuning.start)
             strategy.start()
         state = rounds.run(solver.cands, r, solver.group, fresh=None if strategy is None else strategy.fresh)
+        if units_memo is not None and not state.proven:  # (the pool's threads stopped first:
+            # a unit stopped writes nothing, and a slot read while written is skipped as torn)
+            pool.close(kill=bool(cancel.flag[0]))
+            memo_file.save_memo(units_memo, memo, _units_memo_for(solver, objective))
         if strategy is not None:
             found, strategy = strategy.finish(), None
             if found is not None and state.offer(*found) and store is not None:
@@ -290,6 +298,12 @@ def _solve_units(
         checkpoint_seconds=checkpoint_seconds,
     )
     return solver.checked(result, state.upper)
+
+
+def _units_memo_for(solver: ExactSolver, objective: str) -> dict:
+    """What the units' memo file holds entries for: the checkpoint's search, and the memo's
+    key format."""
+    return {"format": memo_file.FORMAT, **_made_for(solver, objective), "problem": _search_key(solver)}
 
 
 def _search_key(solver: ExactSolver) -> str:

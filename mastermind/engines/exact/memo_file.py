@@ -40,6 +40,11 @@ its rows change: a file of another format would map sets to other sets' entries.
 DEPTH_FILE = "least-depth.npz"
 """The least depth's memo, in a checkpoint folder beside the work units' SQLite file."""
 
+UNITS_FILE = "units-memo.npz"
+"""The memo the work units of a checkpointed run shared (threads of one process), in its
+checkpoint folder: a continued run's units start from the bounds the last run's units
+proved for the bigger sets, rather than prove them again."""
+
 MIN_SIZE = 8
 """The smallest set whose entry is kept (see the module's docstring and benchmarks/NOTES.md)."""
 
