@@ -17,7 +17,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from mastermind.core.cancel import CancelToken
+from mastermind.core.cancel import INTERRUPTED, CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.progress import Progress
@@ -262,8 +262,11 @@ def _solve_units(
             strategy = StrategyThread(solver, cancel, budget.strategy_bytes, store, start=tuning.start)
             strategy.start()
         state = rounds.run(solver.cands, r, solver.group, fresh=None if strategy is None else strategy.fresh)
-        if units_memo is not None and not state.proven:  # (the pool's threads stopped first:
-            # a unit stopped writes nothing, and a slot read while written is skipped as torn)
+        # (not after Ctrl-C: scanning a memo of gigabytes would outlast the second a stop
+        # has; the units are kept, the memo only saves time)
+        if units_memo is not None and not state.proven and cancel.reason != INTERRUPTED:
+            # (the pool's threads stopped first: a unit stopped writes nothing, and a slot
+            # read while written is skipped as torn)
             pool.close(kill=bool(cancel.flag[0]))
             memo_file.save_memo(units_memo, memo, _units_memo_for(solver, objective))
         if strategy is not None:

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.progress import Progress as Bar
 
 from mastermind.app.cli import main
-from mastermind.core.cancel import CancelToken
+from mastermind.core.cancel import TIME_LIMIT, CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.progress import RichProgress
@@ -425,8 +425,8 @@ def test_a_killed_run_resumes_from_its_checkpoint(tmp_path):
 class _StopAfter:
     """A progress object that stops the search after ``n`` work units."""
 
-    def __init__(self, token, n: int) -> None:
-        self.token, self.n, self.seen = token, n, 0
+    def __init__(self, token, n: int, reason: str = "interrupted") -> None:
+        self.token, self.n, self.seen, self.reason = token, n, 0, reason
 
     def start(self, total, description=""):
         pass
@@ -434,18 +434,19 @@ class _StopAfter:
     def advance(self, n=1):
         self.seen += n
         if self.seen >= self.n:
-            self.token.cancel()
+            self.token.cancel(self.reason)
 
 
-def _stopped_after(table: CodeTable, folder, units: int, tuning=None):
-    """A one-job run with a checkpoint in ``folder``, stopped after ``units`` work units."""
+def _stopped_after(table: CodeTable, folder, units: int, tuning=None, reason: str = "interrupted"):
+    """A one-job run with a checkpoint in ``folder``, stopped after ``units`` work units (by
+    Ctrl-C, or the ``reason`` given)."""
     token = CancelToken()
     return solve(
         table,
         execution=Execution(jobs=1, checkpoint=str(folder)),
         tuning=tuning,
         cancel=token,
-        progress=_StopAfter(token, units),
+        progress=_StopAfter(token, units, reason),
     )
 
 
@@ -1195,8 +1196,11 @@ def test_a_continued_run_starts_from_the_memo_its_units_kept_and_proves_the_same
     table = CodeTable(Rules.parse(text))
     optimum = solve(table).total
     folder = tmp_path / "ck"
-    first = _stopped_after(table, folder, 20)
+    first = _stopped_after(table, folder, 20, reason=TIME_LIMIT)
     assert not first.proven and (folder / UNITS_FILE).is_file()
+    # (not after Ctrl-C: a memo of gigabytes takes seconds to scan)
+    assert not _stopped_after(table, tmp_path / "ctrl-c", 20).proven
+    assert not (tmp_path / "ctrl-c" / UNITS_FILE).exists()
     # what it holds is what the units proved: a search of the whole game from it takes fewer
     # nodes than from an empty memo, for the same optimum (one thread: the same search)
     solver = ExactSolver(table)
@@ -1218,7 +1222,7 @@ def test_a_continued_run_starts_from_the_memo_its_units_kept_and_proves_the_same
     assert not (plain / UNITS_FILE).exists()
     # a file made for another search is refused, before any work
     other = tmp_path / "other"
-    _stopped_after(CodeTable(Rules.parse("p3c4")), other, 3)
+    _stopped_after(CodeTable(Rules.parse("p3c4")), other, 3, reason=TIME_LIMIT)
     shutil.copy(folder / UNITS_FILE, other / UNITS_FILE)
     with pytest.raises(MastermindError, match="made for another search"):
         solve(CodeTable(Rules.parse("p3c4")), execution=Execution(jobs=1, checkpoint=str(other)))
