@@ -30,6 +30,8 @@ from mastermind.app.publishing.parts import (
 )
 from mastermind.app.publishing.scope import FRONTIER, game_id
 from mastermind.app.version import version_string
+from mastermind.core.cancel import INTERRUPTED
+from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import write_atomic
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, Rules
 from mastermind.core.symmetry import canonical_first_guesses
@@ -188,22 +190,32 @@ class Runner:
         token = command_token() if stoppable else None
         game = str(args[0])
         status = (lambda: f"{game}: the checkpointed search is stopping") if token is not None else None
-        with nullcontext() if token is None else token.running(status):
+        # (the work marked running only once the child has it: a Ctrl-C while a fresh child
+        # starts unwinds at once, as before any part)
+        running = nullcontext() if token is None else token.running(status)
+        try:
             if self.worker is None:
-                out = fn(*args) if token is None else fn(*args, cancel=token)
+                with running:
+                    out = fn(*args) if token is None else fn(*args, cancel=token)
             else:
                 left = self._left()
                 if left is not None and left < MIN_SECONDS:
                     return None
                 began = time.perf_counter()
                 limit = min(FOREVER if left is None else left, FOREVER) + grace
-                out = self.worker.run(fn, args, limit, cancel=token)
+                self.worker.submit(fn, args, limit, cancel=token)
+                with running:
+                    out = self.worker.result()
                 if out is None:
                     self._lost += time.perf_counter() - began
+        except MastermindError:
+            if token is not None and token.cancelled:  # (failed while stopping: still Ctrl-C)
+                raise KeyboardInterrupt from None
+            raise
         if token is not None and token.cancelled:  # (Ctrl-C: the command stops)
-            if out is not None:  # stopped, or done just then: its checkpoint keeps it either way
+            if out is not None and out.get("stopped") == INTERRUPTED:
                 raise SearchStopped(_kept_text(game, out))
-            raise KeyboardInterrupt  # (it did not answer in time: ended)
+            raise KeyboardInterrupt  # (it did not answer in time, or answered just before)
         return out
 
     def _frontier(self, game: str) -> dict | None:

@@ -373,7 +373,8 @@ class StrategySearch:
                 self._cost(cands, self.solver.group, 0, INF, work)
             except Stopped:
                 # Ctrl-C: no tree of the pass cut short (5x8: its build kept the command
-                # 3 s past the stop); what the pass found stays in pass_state for a next run
+                # 3 s past the stop); what the pass found stays in pass_state, which a
+                # checkpoint keeps for its next run (without one, it is lost with the run)
                 if root not in self.best or self.token.reason == INTERRUPTED:
                     raise
                 break

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 STARTUP_LIMIT = 120.0
 PARENT_POLL = 0.5  # seconds between a worker's looks at whether its parent is still there
-STOP_WAIT = 3.0  # seconds a job asked to stop has to answer (a 5x8 search: about half a second)
+STOP_WAIT = 1.0  # seconds a job asked to stop has to answer (a 5x8 search: about half a second)
 CANCEL_POLL = 0.05  # seconds between the parent's looks at a job's cancel token
 
 
@@ -222,6 +222,8 @@ class TimedWorker:
         while True:
             left = deadline - time.monotonic()
             if cancel.cancelled:
+                if self._conn.poll(0):  # (answered before the stop: as any answer)
+                    return True, False
                 break
             if left <= 0:
                 return self._conn.poll(0), False

@@ -1183,13 +1183,15 @@ def test_a_continued_run_paces_its_first_round_by_the_paces_its_checkpoint_kept(
 
 
 @pytest.mark.parametrize("text", ["p4c6", "p5c4", "p3c6"])
-def test_a_continued_run_starts_from_the_memo_its_units_kept_and_proves_the_same_optimum(tmp_path, text):
+def test_a_continued_run_starts_from_the_memo_its_units_kept_and_proves_the_same_optimum(
+    tmp_path, text, monkeypatch
+):
     """The units' shared memo is kept in the checkpoint folder at the end of a run that did
     not finish: the next run's units answer from it what the last run proved (6x5: 14% more
     bound in 300 s, see benchmarks/NOTES.md), and the optimum is the same."""
     import shutil
 
-    from mastermind.engines.exact import api
+    from mastermind.engines.exact import _memo, api
     from mastermind.engines.exact._memo import new_memo
     from mastermind.engines.exact.memo_file import UNITS_FILE, load_memo
 
@@ -1212,12 +1214,22 @@ def test_a_continued_run_starts_from_the_memo_its_units_kept_and_proves_the_same
         assert search.solve(solver.cands, UNLIMITED, INF, solver.group) == optimum
         nodes[name] = search.nodes
     assert nodes["kept"] < nodes["empty"]
-    # the run continued from it proves the optimum, and keeps no memo once proven
+    # the run continued from it loads it into the memo its units share, proves the optimum,
+    # and keeps no memo once proven
     plain = tmp_path / "plain"
     shutil.copytree(folder, plain)
     (plain / UNITS_FILE).unlink()
+    loaded, shared = [], []
+    monkeypatch.setattr(
+        api.memo_file, "load_memo", lambda *a: loaded.append((a[1], load_memo(*a))) or loaded[-1][1]
+    )
+    real_new_memo = _memo.new_memo
+    monkeypatch.setattr(
+        _memo, "new_memo", lambda *a, **k: shared.append(real_new_memo(*a, **k)) or shared[-1]
+    )
     again = solve(table, execution=Execution(jobs=1, checkpoint=str(folder)))
     assert again.proven and again.total == optimum
+    assert len(shared) == 1 and [(m is shared[0], n > 0) for m, n in loaded] == [(True, True)]
     assert solve(table, execution=Execution(jobs=1, checkpoint=str(plain))).proven
     assert not (plain / UNITS_FILE).exists()
     # a file made for another search is refused, before any work
