@@ -135,16 +135,25 @@ def _wait_started(path):
         time.sleep(0.01)
 
 
+def _asked_to_stop(worker, job, path):
+    """Start ``job`` with a cancel token, cancel it once started; its answer (None: ended)
+    and the token."""
+    from mastermind.core.cancel import CancelToken
+
+    token = CancelToken()
+    worker.submit(job, (str(path),), 600, cancel=token)
+    _wait_started(path)
+    token.cancel()
+    return worker.result(), token
+
+
 def test_a_job_given_a_cancel_token_is_asked_to_stop_and_its_answer_comes_back(tmp_path):
     from mastermind.core.cancel import CancelToken
 
     with TimedWorker() as worker:
         pid = worker.run(os.getpid, (), time_limit=60)
-        token = CancelToken()
-        worker.submit(_until_cancelled, (str(tmp_path / "a"),), 600, cancel=token)
-        _wait_started(tmp_path / "a")
-        token.cancel()
-        assert worker.result() == ("stopped", "interrupted", pid)  # (the same child, not ended)
+        answer, token = _asked_to_stop(worker, _until_cancelled, tmp_path / "a")
+        assert answer == ("stopped", "interrupted", pid)  # (the same child, not ended)
         assert token.winding_down  # (a Ctrl-C's watchdog waits for the answer)
         # not cancelled, the job runs as any other, its own token untouched
         assert worker.run(_until_done, (), 60, cancel=CancelToken()) == "not cancelled"
@@ -152,16 +161,11 @@ def test_a_job_given_a_cancel_token_is_asked_to_stop_and_its_answer_comes_back(t
 
 
 def test_a_job_that_does_not_stop_when_asked_is_ended(tmp_path, monkeypatch):
-    from mastermind.core.cancel import CancelToken
     from mastermind.engines.models import timed
 
     monkeypatch.setattr(timed, "STOP_WAIT", 0.3)
     with TimedWorker() as worker:
         pid = worker.run(os.getpid, (), time_limit=60)
-        token = CancelToken()
-        worker.submit(_deaf, (str(tmp_path / "b"),), 600, cancel=token)
-        _wait_started(tmp_path / "b")
-        token.cancel()
-        assert worker.result() is None
+        assert _asked_to_stop(worker, _deaf, tmp_path / "b")[0] is None
         assert _gone(pid) or _zombie(pid)
         assert worker.run(max, (1, 2), time_limit=60) == 2  # (a fresh child)
