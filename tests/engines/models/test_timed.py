@@ -147,9 +147,11 @@ def _asked_to_stop(worker, job, path):
     return worker.result(), token
 
 
-def test_a_job_given_a_cancel_token_is_asked_to_stop_and_its_answer_comes_back(tmp_path):
+def test_a_job_given_a_cancel_token_is_asked_to_stop_and_its_answer_comes_back(tmp_path, monkeypatch):
     from mastermind.core.cancel import CancelToken
+    from mastermind.engines.models import timed
 
+    monkeypatch.setattr(timed, "STOP_WAIT", 60.0)  # (a loaded machine answers late, not never)
     with TimedWorker() as worker:
         pid = worker.run(os.getpid, (), time_limit=60)
         answer, token = _asked_to_stop(worker, _until_cancelled, tmp_path / "a")
