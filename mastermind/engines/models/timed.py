@@ -122,8 +122,8 @@ class TimedWorker:
         self._ctx = mp.get_context("spawn")
         self._proc: BaseProcess | None = None
         self._conn: Connection | None = None
-        self._pending: tuple[Callable, float, float] | None = None
-        self._cancel: CancelToken | None = None  # the pending job's token (see submit)
+        # the job under way: its function, deadline, time limit and cancel token (see submit)
+        self._pending: tuple[Callable, float, float, CancelToken | None] | None = None
         self._stop: Event | None = None
 
     def _start(self) -> None:
@@ -174,8 +174,7 @@ class TimedWorker:
         assert self._conn is not None and self._stop is not None
         self._stop.clear()
         self._conn.send((fn, args, cancel is not None))
-        self._pending = (fn, time.monotonic() + time_limit, time_limit)
-        self._cancel = cancel
+        self._pending = (fn, time.monotonic() + time_limit, time_limit, cancel)
 
     def result(self) -> Any | None:
         """The submitted job's value, or ``None`` when its time limit passed first.
@@ -186,8 +185,7 @@ class TimedWorker:
         """
         if self._pending is None:
             raise RuntimeError("no job submitted")
-        fn, deadline, time_limit = self._pending
-        cancel, self._cancel = self._cancel, None
+        fn, deadline, time_limit, cancel = self._pending
         self._pending = None
         assert self._conn is not None
         try:
