@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from mastermind.core.cancel import INTERRUPTED, CancelToken
 from mastermind.core.errors import MastermindError
@@ -261,7 +262,11 @@ def _solve_units(
         if alongside:
             strategy = StrategyThread(solver, cancel, budget.strategy_bytes, store, start=tuning.start)
             strategy.start()
-        state = rounds.run(solver.cands, r, solver.group, fresh=None if strategy is None else strategy.fresh)
+        saving = None
+        if units_memo is not None:
+            saving = _saving_every(units_memo, memo, _units_memo_for(solver, objective), cancel)
+        fresh = None if strategy is None else strategy.fresh
+        state = rounds.run(solver.cands, r, solver.group, fresh=fresh, on_round=saving)
         # (not after Ctrl-C: scanning a memo of gigabytes would outlast the second a stop
         # has; the units are kept, the memo only saves time)
         if units_memo is not None and not state.proven and cancel.reason != INTERRUPTED:
@@ -301,6 +306,23 @@ def _solve_units(
         checkpoint_seconds=checkpoint_seconds,
     )
     return solver.checked(result, state.upper)
+
+
+def _saving_every(path: Path, memo: object, made_for: dict, cancel: CancelToken) -> Callable[[object], None]:
+    """What a run does after each round: save the units' memo to ``path`` once
+    :data:`memo_file.SAVE_SECONDS` have passed since it last did (between rounds no unit
+    runs, so no entry is read half written), so that a run killed, or stopped by Ctrl-C
+    (which leaves no time to save), loses at most that much of what its units proved. Not
+    once ``cancel`` is cancelled: a stop has a second, and the run saves at its end anyway."""
+    last = time.perf_counter()
+
+    def after_round(_state: object) -> None:
+        nonlocal last
+        if not cancel.cancelled and time.perf_counter() - last >= memo_file.SAVE_SECONDS:
+            memo_file.save_memo(path, memo, made_for)
+            last = time.perf_counter()
+
+    return after_round
 
 
 def _units_memo_for(solver: ExactSolver, objective: str) -> dict:

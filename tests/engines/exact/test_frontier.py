@@ -1238,3 +1238,44 @@ def test_a_continued_run_starts_from_the_memo_its_units_kept_and_proves_the_same
     shutil.copy(folder / UNITS_FILE, other / UNITS_FILE)
     with pytest.raises(MastermindError, match="made for another search"):
         solve(CodeTable(Rules.parse("p3c4")), execution=Execution(jobs=1, checkpoint=str(other)))
+
+
+def test_a_run_saves_its_units_memo_between_rounds_as_it_goes(tmp_path, monkeypatch):
+    """A run killed, or stopped by Ctrl-C (no time to save at its end), keeps what its units
+    proved up to its last save: every :data:`memo_file.SAVE_SECONDS` the memo is saved, between
+    two rounds (when no unit writes to it), never once the stop has come (a stop has a
+    second, and the save scans the whole memo), and the file holds what the run proved."""
+    from mastermind.engines.exact import anytime, api
+    from mastermind.engines.exact._memo import new_memo
+    from mastermind.engines.exact.memo_file import UNITS_FILE, load_memo
+
+    monkeypatch.setattr(api.memo_file, "SAVE_SECONDS", 0.0)
+    token = CancelToken()
+    in_round, saves = [False], []
+    real_round, real_save = anytime.RoundSearch._round, api.memo_file.save_memo
+
+    def round_(self, *a):
+        in_round[0] = True
+        try:
+            return real_round(self, *a)
+        finally:
+            in_round[0] = False
+
+    def save(*a, **k):
+        saves.append((in_round[0], token.cancelled))
+        return real_save(*a, **k)
+
+    monkeypatch.setattr(anytime.RoundSearch, "_round", round_)
+    monkeypatch.setattr(api.memo_file, "save_memo", save)
+    table = CodeTable(Rules(4, 6))
+    folder = tmp_path / "ck"
+    stopped = solve(
+        table,
+        execution=Execution(jobs=1, checkpoint=str(folder)),
+        cancel=token,
+        progress=_StopAfter(token, 60),  # Ctrl-C: no save at the end of the run
+    )
+    assert not stopped.proven and token.cancelled
+    assert saves and set(saves) == {(False, False)}
+    solver = ExactSolver(table)
+    assert load_memo(folder / UNITS_FILE, new_memo(1 << 16), api._units_memo_for(solver, "total")) > 0
