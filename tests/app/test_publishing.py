@@ -492,6 +492,25 @@ def test_bad_options_are_one_line_errors(args, message, tmp_path, capsys):
     assert message in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("name", ["least-depth.npz", "units-memo.npz"])
+def test_a_damaged_memo_file_in_a_checkpoint_is_refused_before_any_row(name, tmp_path, capsys):
+    """A row reads its depth search's memo only after its other search has run (hours at the
+    frontier): a damaged one is refused before any work, said of --checkpoint, and the
+    advice is true (deleting it loses that memo only)."""
+    folder = tmp_path / "ck"
+    (folder / "p2c3").mkdir(parents=True)
+    (folder / "p2c3" / name).write_bytes(b"damaged")
+    out = tmp_path / "out"
+    out.mkdir()
+    args = ["results", "--out", str(out), "--table", "optimal", "--games", "p2c2,p2c3"]
+    assert main([*args, "--checkpoint", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert f"--checkpoint: {folder / 'p2c3' / name} is damaged: delete it to go on without the memo" in err
+    assert len(err.strip().splitlines()) == 1 and not (out / "optimal.json").exists()
+    (folder / "p2c3" / name).unlink()
+    assert main([*args, "--checkpoint", str(folder)]) == 0
+
+
 @pytest.mark.slow
 def test_a_frontier_game_stopped_is_open_with_search_bounds_and_continues_from_its_checkpoint(tmp_path):
     """p4c7 (11228) as a stand-in frontier game: stopped after 1 s it is an open row whose

@@ -241,10 +241,10 @@ def optimal(
 def _search(*args: Any, **kwargs: Any) -> dict:
     """:func:`_run_search`, its errors of the checkpoint and of the strategy to start from
     said of their options."""
-    from mastermind.engines.exact.checkpoint import CheckpointError
+    from mastermind.engines.exact.memo_file import CheckpointFileError
     from mastermind.engines.exact.strategy_search import StartError
 
-    with naming("--checkpoint", CheckpointError), naming("--start-from", StartError):
+    with naming("--checkpoint", CheckpointFileError), naming("--start-from", StartError):
         return _run_search(*args, **kwargs)
 
 

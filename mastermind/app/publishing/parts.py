@@ -155,12 +155,12 @@ def frontier_part(
     bounds (``stopped``), without a tree: replaying one takes seconds."""
     from mastermind.core.formats import verify_text, write_tree
     from mastermind.engines.exact import Execution, Limits, solve
-    from mastermind.engines.exact.checkpoint import CheckpointError
+    from mastermind.engines.exact.memo_file import CheckpointFileError
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules, memory_limit=memory_limit)
-    with naming("--checkpoint", CheckpointError):
+    with naming("--checkpoint", CheckpointFileError):
         r = solve(
             table,
             limits=Limits(time_limit=time_limit, memory=memory_limit),  # (--memory-limit bounds the memo too)
@@ -249,8 +249,8 @@ def depth_part(
     (Ctrl-C), it keeps its memo file and answers with the depth proven (``stopped``)."""
     from mastermind.core.formats import verify_text, write_tree
     from mastermind.core.tree import StrategyTree
-    from mastermind.engines.exact.checkpoint import CheckpointError, hold_folder
-    from mastermind.engines.exact.memo_file import DEPTH_FILE
+    from mastermind.engines.exact.checkpoint import hold_folder
+    from mastermind.engines.exact.memo_file import DEPTH_FILE, CheckpointFileError
     from mastermind.engines.exact.memory import MemoryBudget
     from mastermind.engines.exact.solver import ExactSolver
 
@@ -260,7 +260,7 @@ def depth_part(
     memory = MemoryBudget.of(table, memory_limit, 1).search_bytes
     with contextlib.ExitStack() as held, (cancel or CancelToken()).child(time_limit) as token:
         store = None
-        with naming("--checkpoint", CheckpointError):
+        with naming("--checkpoint", CheckpointFileError):
             if checkpoint is not None:  # (one run at a time on the folder)
                 store = held.enter_context(hold_folder(checkpoint)) / DEPTH_FILE
             least = ExactSolver(table).least_depth(token, memory=memory, store=store)

@@ -23,7 +23,7 @@ from mastermind.app.publishing.literature import literature
 from mastermind.app.publishing.markdown import _value_bounds
 from mastermind.app.publishing.runner import Runner, SearchStopped
 from mastermind.app.publishing.scope import FRONTIER, GAME_VALUE_SCOPE, OPTIMAL_SCOPE, game_id, scope_rules
-from mastermind.core.errors import MastermindError
+from mastermind.core.errors import MastermindError, naming
 from mastermind.core.fileio import check_writable, folder_lock, write_atomic
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable
 
@@ -84,6 +84,8 @@ def run_tables(
     for _, rules in work:  # a game beyond the memory limit is refused before any work
         if rules.table_bytes() > memory_limit:
             CodeTable(rules, memory_limit=memory_limit)
+    if checkpoint is not None:  # its memo files too, which a row reads only after its search
+        _check_memo_files(checkpoint, [game_id(rules) for table, rules in work if table == "optimal"])
     trees = out / "trees"
     if "optimal" in tables and not (trees.exists() or trees.is_symlink()):
         try:  # (its trees' folder, made now rather than once the first row is computed)
@@ -221,3 +223,14 @@ def _game_value_line(row: dict) -> str:
         f"{'optimal' if row['uniform_optimal'] else 'not optimal'}, breaker mix "
         f"{row['breaker_mix_size']}; {row['literature']}; {row['seconds']:.1f} s"
     )
+
+
+def _check_memo_files(checkpoint: Path, games: list[str]) -> None:
+    """Refuse, before any work, a damaged memo file in the checkpoint folder of a game the run
+    will search (a depth search's is read only once the row's other search has run)."""
+    from mastermind.engines.exact import memo_file
+
+    with naming("--checkpoint", memo_file.CheckpointFileError):
+        for game in games:
+            for name in (memo_file.DEPTH_FILE, memo_file.UNITS_FILE):
+                memo_file.check_intact(checkpoint / game / name)

@@ -31,11 +31,10 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import folder_lock
 from mastermind.core.tree import Node
 from mastermind.engines.exact.memo_file import FORMAT as KEY_FORMAT
-from mastermind.engines.exact.memo_file import describe
+from mastermind.engines.exact.memo_file import CheckpointFileError, describe
 
 FILE = "checkpoint.sqlite"
 FORMAT = 1
@@ -59,7 +58,7 @@ def _unsigned(half: int) -> int:
     return half + (1 << 64) if half < 0 else half
 
 
-class CheckpointError(MastermindError):
+class CheckpointError(CheckpointFileError):
     """A checkpoint that cannot be used: wrong place, other problem, damaged.
 
     >>> check_folder("/dev/null")

@@ -29,7 +29,13 @@ from mastermind.core.fileio import check_writable, write_atomic
 from mastermind.engines.exact._memo import memo_export, memo_import
 
 
-class MemoFileError(MastermindError):
+class CheckpointFileError(MastermindError):
+    """A file of a checkpoint folder that cannot be used: its database
+    (:class:`~mastermind.engines.exact.checkpoint.CheckpointError`) or a memo kept beside it
+    (:class:`MemoFileError`), both said of ``--checkpoint`` on the command line."""
+
+
+class MemoFileError(CheckpointFileError):
     """A memo file that cannot be used: made for another search, or damaged."""
 
 
@@ -114,8 +120,16 @@ def load_memo(path: str | os.PathLike[str], memo: object, made_for: dict) -> int
     return int(rows.shape[0])
 
 
-def _read(path: Path, made_for: dict) -> np.ndarray | None:
-    """The rows of a memo file made for ``made_for`` (None: no such file)."""
+def check_intact(path: str | os.PathLike[str]) -> None:
+    """Refuse (:class:`MemoFileError`) a memo file that is damaged, before any work that would
+    use it (a results row reads its depth search's file only after hours of other search);
+    no file is fine. Whom it was made for is checked when it is loaded."""
+    _read(Path(path), None)
+
+
+def _read(path: Path, made_for: dict | None) -> np.ndarray | None:
+    """The rows of a memo file made for ``made_for`` (None: no such file; ``made_for`` None:
+    made for any search)."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -131,8 +145,9 @@ def _read(path: Path, made_for: dict) -> np.ndarray | None:
     except Exception:  # (whatever a damaged zip, array or header raises: zlib, numpy, json...)
         ok = False
     if not ok:
-        raise MemoFileError(f"{path} is damaged: delete it to start that search afresh")
-    if theirs != made_for:
+        # (deleting it loses only the memo: the units and bounds are in the folder's database)
+        raise MemoFileError(f"{path} is damaged: delete it to go on without the memo it kept")
+    if made_for is not None and theirs != made_for:
         raise MemoFileError(
             f"{path} was made for another search ({describe(theirs)}), not this one ({describe(made_for)})"
         )

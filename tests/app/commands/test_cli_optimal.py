@@ -366,6 +366,7 @@ def test_the_optimal_worst_case_keeps_its_depth_search_in_the_checkpoint(capsys,
     (folder / "least-depth.npz").write_bytes(b"damaged")
     code, out, err = run(capsys, *args)
     assert code == 2 and out == "" and "least-depth.npz is damaged" in err and err.count("\n") == 1
+    assert err.startswith("error: --checkpoint: ") and "delete it to go on without the memo it kept" in err
     # a checkpoint's memo of another game is refused too
     other = tmp_path / "other"
     assert run(capsys, "optimal", "-r", "p3c4", "--objective", "worst", "--checkpoint", str(other))[0] == 0
