@@ -97,7 +97,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     target = Path(os.path.realpath(path))  # through symlinks: the link stays, its target changes
     try:
         info = os.stat(target)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # (the folder is checked below)
         info = None
     except OSError as exc:
         raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
@@ -109,8 +109,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     if info is not None and _read_only(target, info.st_mode):
         raise MastermindError(f"cannot write {shown}: the file is read-only")
     folder = target.parent
-    if not folder.is_dir():
-        raise MastermindError(f"cannot write {shown}: folder {folder} does not exist")
+    _refuse_no_folder(folder, shown)
     mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~current_umask()
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
@@ -213,20 +212,34 @@ def check_writable(path: str | os.PathLike[str]) -> None:
             return
         if _read_only(target, target.stat().st_mode):
             raise MastermindError(f"cannot write {shown}: the file is read-only")
-    elif not target.parent.is_dir():
-        raise MastermindError(f"cannot write {shown}: folder {target.parent} does not exist")
+    else:
+        _refuse_no_folder(target.parent, shown)
     # the file is written beside its target and renamed over it (a read-only mount, too)
-    if not os.access(target.parent, os.W_OK | os.X_OK):
-        raise MastermindError(f"cannot write {shown}: folder {target.parent} is not writable")
-    # what the permission bits do not tell (root on a read-only mount, /sys, /proc): try it
+    why = unwritable(target.parent, target.name)
+    if why is not None:
+        raise MastermindError(f"cannot write {shown}: folder {target.parent} is {why}")
+
+
+def _refuse_no_folder(folder: Path, shown: str) -> None:
+    if folder.exists() and not folder.is_dir():
+        raise MastermindError(f"cannot write {shown}: {folder} is a file, not a folder")
+    if not folder.is_dir():
+        raise MastermindError(f"cannot write {shown}: folder {folder} does not exist")
+
+
+def unwritable(folder: Path, name: str = "probe") -> str | None:
+    """Why no file can be made in ``folder`` ("not writable", with the system's reason once
+    tried), or None when one can: the permission bits, then a try, for what they do not tell
+    (root on a read-only mount, /sys, /proc, an immutable folder)."""
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return "not writable"
     try:
-        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        fd, probe = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise MastermindError(
-            f"cannot write {shown}: folder {target.parent} is not writable ({exc.strerror})"
-        ) from None
+        return f"not writable ({exc.strerror})"
     os.close(fd)
     os.unlink(probe)
+    return None
 
 
 class BinaryReader(Protocol):

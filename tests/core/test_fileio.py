@@ -96,12 +96,14 @@ def test_bytes_are_written_unchanged(tmp_path):
         (lambda p: p.mkdir(), "directory"),
         (lambda p: (p.write_text("keep"), os.chmod(p, 0o444)), "read-only"),
         (lambda p: None, "does not exist"),
+        # (it said "folder .../out does not exist" of a file that exists)
+        (lambda p: p.write_text("keep"), "out is a file, not a folder"),
     ],
 )
 def test_refusals_are_one_line_errors(tmp_path, make, needle):
     path = tmp_path / "out"
     make(path)
-    target = path / "x" if needle == "does not exist" else path
+    target = path / "x" if needle in ("does not exist", "out is a file, not a folder") else path
     for attempt in (lambda: check_writable(target), lambda: write_atomic(target, "new")):
         with pytest.raises(MastermindError, match=needle) as info:
             attempt()

@@ -501,5 +501,9 @@ def stop_words(reason: str) -> str:
 
 
 def wrote(what: str, path: str) -> str:
-    """The one line every command says after writing a file."""
-    return f"wrote {what} to {path}"
+    """The one line every command says after writing a file (``-``: standard output).
+
+    >>> wrote("the strategy tree", "-")
+    'wrote the strategy tree to standard output'
+    """
+    return f"wrote {what} to {'standard output' if path == '-' else path}"

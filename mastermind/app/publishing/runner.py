@@ -57,8 +57,9 @@ def command_for(
     checkpoint: str | None = None,
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
 ) -> str:
-    """The command that recomputes a row: the options it was made with (``--out`` and
-    ``--checkpoint`` as given, ``--memory-limit`` when not the default).
+    """The command that recomputes a row, or continues an open one: the options it was made
+    with (``--out`` as given, ``--checkpoint`` where the row's search used it,
+    ``--memory-limit`` when not the default; not the whole command's ``--time-limit``).
 
     >>> command_for("p5c8", "optimal", jobs=2, row_time_limit=60, memory_limit=8 << 30).split(" --jobs ")[1]
     '2 --row-time-limit 60 --memory-limit 8'
@@ -98,17 +99,22 @@ class SearchStopped(KeyboardInterrupt):
 
 
 def _kept_text(game: str, part: dict) -> str:
-    """What a search stopped by Ctrl-C kept in its checkpoint.
+    """What a search stopped by Ctrl-C kept in its checkpoint: its own lower bound and
+    strategy, not the row's bounds (a heuristic's strategy may be cheaper than the search's:
+    "kept the total in [36227, 37291]" read as a worse bound than the row's 37087).
 
     >>> _kept_text("p5c8", {"total_lower_bound": 171232, "total_upper_bound": 178903})
-    "p5c8's checkpointed search kept the total in [171232, 178903] for the next run"
+    "p5c8's checkpointed search kept the total >= 171232 and its strategy of 178903 for the next run"
+    >>> _kept_text("p5c8", {"total_lower_bound": 171232, "total_upper_bound": None})
+    "p5c8's checkpointed search kept the total >= 171232 for the next run"
     >>> _kept_text("p5c8", {"worst_lower_bound": 8})
     "p5c8's depth search kept the worst case >= 8 for the next run"
     """
     if "worst_lower_bound" in part:
         return f"{game}'s depth search kept the worst case >= {part['worst_lower_bound']} for the next run"
     low, high = ("?" if part.get(k) is None else part[k] for k in ("total_lower_bound", "total_upper_bound"))
-    return f"{game}'s checkpointed search kept the total in [{low}, {high}] for the next run"
+    strategy = "" if high == "?" else f" and its strategy of {high}"
+    return f"{game}'s checkpointed search kept the total >= {low}{strategy} for the next run"
 
 
 class Runner:

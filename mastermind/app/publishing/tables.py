@@ -62,11 +62,15 @@ def run_tables(
     ``time_limit`` (seconds, the whole run), it raises :class:`TablesStopped`."""
     if not out.is_dir():
         raise MastermindError(f"--out {out} is not a folder")
-    for fmt, name in STEMS.items():  # files that could not be merged into or written: refused before the work
-        if name in tables:
-            read_rows(out / f"{name}.json", fmt)
-            for suffix in (".json", ".md"):
-                check_writable(out / f"{name}{suffix}")
+    with naming("--out"):
+        for (
+            fmt,
+            name,
+        ) in STEMS.items():  # files that could not be merged into or written: refused before the work
+            if name in tables:
+                read_rows(out / f"{name}.json", fmt)
+                for suffix in (".json", ".md"):
+                    check_writable(out / f"{name}{suffix}")
     if checkpoint is not None:  # (refused before the work, as optimal refuses it, even where
         # no game of the run is searched there)
         from mastermind.engines.exact.checkpoint import make_folder
@@ -81,9 +85,10 @@ def run_tables(
         ]
     if "game-values" in tables:
         work += [("game-values", r) for r in scope_rules(games if games is not None else GAME_VALUE_SCOPE)]
-    for _, rules in work:  # a game beyond the memory limit is refused before any work
-        if rules.table_bytes() > memory_limit:
-            CodeTable(rules, memory_limit=memory_limit)
+    with naming("--games"):
+        for _, rules in work:  # a game beyond the memory limit is refused before any work
+            if rules.table_bytes() > memory_limit:
+                CodeTable(rules, memory_limit=memory_limit)
     if checkpoint is not None:  # its memo files too, which a row reads only after its search
         _check_memo_files(checkpoint, [game_id(rules) for table, rules in work if table == "optimal"])
     trees = out / "trees"
@@ -96,10 +101,11 @@ def run_tables(
         raise MastermindError(f"--out {out}: {trees} is not a folder (the trees go there)")
     if trees.exists() or trees.is_symlink():  # (and a tree that could not be written: it was
         # refused only once its row was computed)
-        for table, rules in work:
-            if table == "optimal":
-                for stem in tree_stems(game_id(rules)).values():
-                    check_writable(trees / f"{stem}.json.gz")
+        with naming("--out"):
+            for table, rules in work:
+                if table == "optimal":
+                    for stem in tree_stems(game_id(rules)).values():
+                        check_writable(trees / f"{stem}.json.gz")
     if progress is not None:
         progress.start(len(work), "results")
     working = "starting"

@@ -31,7 +31,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from mastermind.core.fileio import folder_lock
+from mastermind.core.fileio import folder_lock, unwritable
 from mastermind.core.tree import Node
 from mastermind.engines.exact.memo_file import FORMAT as KEY_FORMAT
 from mastermind.engines.exact.memo_file import CheckpointFileError, describe
@@ -181,8 +181,9 @@ def make_folder(folder: str | os.PathLike) -> Path:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CheckpointError(f"--checkpoint {folder}: cannot create the folder ({exc.strerror})") from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise CheckpointError(f"--checkpoint {folder}: the folder is not writable")
+    why = unwritable(path, FILE)
+    if why is not None:
+        raise CheckpointError(f"--checkpoint {folder}: the folder is {why}")
     return path
 
 
