@@ -515,8 +515,25 @@ def test_a_damaged_memo_file_in_a_checkpoint_is_refused_before_any_row(name, tmp
     err = capsys.readouterr().err
     assert f"--checkpoint: {folder / 'p2c3' / name} is damaged: delete it to go on without the memo" in err
     assert len(err.strip().splitlines()) == 1 and not (out / "optimal.json").exists()
+    assert not (out / "trees").exists()
     (folder / "p2c3" / name).unlink()
     assert main([*args, "--checkpoint", str(folder)]) == 0
+
+
+def test_a_checkpoint_folder_holding_another_games_search_is_refused_before_any_row(tmp_path, capsys):
+    """It was refused only once the row's search started, after the rows before it."""
+    from mastermind.engines.exact import Execution, solve
+
+    folder = tmp_path / "ck"
+    solve(CodeTable(Rules.parse("p3c3")), execution=Execution(jobs=1, checkpoint=str(folder / "p2c3")))
+    out = tmp_path / "out"
+    out.mkdir()
+    args = ["results", "--out", str(out), "--table", "optimal", "--games", "p2c2,p2c3"]
+    assert main([*args, "--checkpoint", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --checkpoint: ") and "was made for another search" in err and "p3c3r" in err
+    assert len(err.strip().splitlines()) == 1 and not (out / "optimal.json").exists()
+    assert not (out / "trees").exists()
 
 
 @pytest.mark.slow

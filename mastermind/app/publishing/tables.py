@@ -25,7 +25,7 @@ from mastermind.app.publishing.runner import Runner, SearchStopped
 from mastermind.app.publishing.scope import FRONTIER, GAME_VALUE_SCOPE, OPTIMAL_SCOPE, game_id, scope_rules
 from mastermind.core.errors import MastermindError, naming
 from mastermind.core.fileio import check_writable, folder_lock, write_atomic
-from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable
+from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 
 TABLES = ("optimal", "game-values")
 
@@ -89,8 +89,8 @@ def run_tables(
         for _, rules in work:  # a game beyond the memory limit is refused before any work
             if rules.table_bytes() > memory_limit:
                 CodeTable(rules, memory_limit=memory_limit)
-    if checkpoint is not None:  # its memo files too, which a row reads only after its search
-        _check_memo_files(checkpoint, [game_id(rules) for table, rules in work if table == "optimal"])
+    if checkpoint is not None:  # what the games' folders hold, which a row reads only as it runs
+        _check_checkpoints(checkpoint, [rules for table, rules in work if table == "optimal"])
     trees = out / "trees"
     if "optimal" in tables and not (trees.exists() or trees.is_symlink()):
         try:  # (its trees' folder, made now rather than once the first row is computed)
@@ -231,12 +231,17 @@ def _game_value_line(row: dict) -> str:
     )
 
 
-def _check_memo_files(checkpoint: Path, games: list[str]) -> None:
-    """Refuse, before any work, a damaged memo file in the checkpoint folder of a game the run
-    will search (a depth search's is read only once the row's other search has run)."""
+def _check_checkpoints(checkpoint: Path, games: list[Rules]) -> None:
+    """Refuse, before any work, the checkpoint folder of a game the run will search when it
+    holds another game's search or a damaged memo file (a depth search's is read only once
+    the row's other search has run, hours at the frontier)."""
     from mastermind.engines.exact import memo_file
+    from mastermind.engines.exact.checkpoint import check_made_for
 
     with naming("--checkpoint", memo_file.CheckpointFileError):
-        for game in games:
+        for rules in games:
+            folder = checkpoint / game_id(rules)
+            # (a row's search: the plain total over every code; see parts.frontier_part)
+            check_made_for(folder, {"rules": str(rules), "pool": "all", "objective": "total"})
             for name in (memo_file.DEPTH_FILE, memo_file.UNITS_FILE):
-                memo_file.check_intact(checkpoint / game / name)
+                memo_file.check_intact(folder / name)
