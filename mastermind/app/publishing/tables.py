@@ -62,11 +62,9 @@ def run_tables(
     ``time_limit`` (seconds, the whole run), it raises :class:`TablesStopped`."""
     if not out.is_dir():
         raise MastermindError(f"--out {out} is not a folder")
+    # files that could not be merged into or written: refused before the work
     with naming("--out"):
-        for (
-            fmt,
-            name,
-        ) in STEMS.items():  # files that could not be merged into or written: refused before the work
+        for fmt, name in STEMS.items():
             if name in tables:
                 read_rows(out / f"{name}.json", fmt)
                 for suffix in (".json", ".md"):
