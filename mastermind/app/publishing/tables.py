@@ -23,7 +23,7 @@ from mastermind.app.publishing.literature import literature
 from mastermind.app.publishing.markdown import _value_bounds
 from mastermind.app.publishing.runner import Runner, SearchStopped
 from mastermind.app.publishing.scope import FRONTIER, GAME_VALUE_SCOPE, OPTIMAL_SCOPE, game_id, scope_rules
-from mastermind.core.errors import MastermindError, naming
+from mastermind.core.errors import MastermindError, TableTooLarge, naming
 from mastermind.core.fileio import check_writable, folder_lock, write_atomic
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 
@@ -83,10 +83,14 @@ def run_tables(
         ]
     if "game-values" in tables:
         work += [("game-values", r) for r in scope_rules(games if games is not None else GAME_VALUE_SCOPE)]
-    with naming("--games"):
-        for _, rules in work:  # a game beyond the memory limit is refused before any work
-            if rules.table_bytes() > memory_limit:
+    for _, rules in work:  # a game beyond the memory limit is refused before any work
+        if rules.table_bytes() > memory_limit:
+            try:
                 CodeTable(rules, memory_limit=memory_limit)
+            except TableTooLarge:  # (its advice names the option that helps: --memory-limit)
+                raise
+            except MastermindError as exc:  # out of reach whatever the limit: said of --games
+                raise MastermindError(f"--games: {exc}") from None
     if checkpoint is not None:  # what the games' folders hold, which a row reads only as it runs
         _check_checkpoints(checkpoint, [rules for table, rules in work if table == "optimal"])
     trees = out / "trees"
