@@ -47,4 +47,6 @@ def naming(option: str, kind: type[MastermindError] = MastermindError) -> Iterat
         message = str(exc)
         if message.startswith(option):
             raise
-        raise MastermindError(f"{option}: {message}") from None
+        # (of its own kind still: what the command line adds for it, e.g. TableTooLarge's
+        # advice to raise --memory-limit, holds whatever option it is said of)
+        raise type(exc)(f"{option}: {message}") from None

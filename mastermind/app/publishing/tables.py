@@ -23,7 +23,7 @@ from mastermind.app.publishing.literature import literature
 from mastermind.app.publishing.markdown import _value_bounds
 from mastermind.app.publishing.runner import Runner, SearchStopped
 from mastermind.app.publishing.scope import FRONTIER, GAME_VALUE_SCOPE, OPTIMAL_SCOPE, game_id, scope_rules
-from mastermind.core.errors import MastermindError, TableTooLarge, naming
+from mastermind.core.errors import MastermindError, naming
 from mastermind.core.fileio import check_writable, folder_lock, write_atomic
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 
@@ -83,14 +83,10 @@ def run_tables(
         ]
     if "game-values" in tables:
         work += [("game-values", r) for r in scope_rules(games if games is not None else GAME_VALUE_SCOPE)]
-    for _, rules in work:  # a game beyond the memory limit is refused before any work
-        if rules.table_bytes() > memory_limit:
-            try:
+    with naming("--games"):
+        for _, rules in work:  # a game beyond the memory limit is refused before any work
+            if rules.table_bytes() > memory_limit:
                 CodeTable(rules, memory_limit=memory_limit)
-            except TableTooLarge:  # (its advice names the option that helps: --memory-limit)
-                raise
-            except MastermindError as exc:  # out of reach whatever the limit: said of --games
-                raise MastermindError(f"--games: {exc}") from None
     if checkpoint is not None:  # what the games' folders hold, which a row reads only as it runs
         _check_checkpoints(checkpoint, [rules for table, rules in work if table == "optimal"])
     trees = out / "trees"
@@ -238,12 +234,12 @@ def _check_checkpoints(checkpoint: Path, games: list[Rules]) -> None:
     holds another game's search or a damaged memo file (a depth search's is read only once
     the row's other search has run, hours at the frontier)."""
     from mastermind.engines.exact import memo_file
-    from mastermind.engines.exact.checkpoint import check_made_for
+    from mastermind.engines.exact.checkpoint import check_made_for, search_made_for
 
     with naming("--checkpoint", memo_file.CheckpointFileError):
         for rules in games:
             folder = checkpoint / game_id(rules)
             # (a row's search: the plain total over every code; see parts.frontier_part)
-            check_made_for(folder, {"rules": str(rules), "pool": "all", "objective": "total"})
+            check_made_for(folder, search_made_for(rules, "all", "total"))
             for name in (memo_file.DEPTH_FILE, memo_file.UNITS_FILE):
                 memo_file.check_intact(folder / name)

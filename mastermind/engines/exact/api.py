@@ -23,7 +23,13 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.progress import Progress
 from mastermind.engines.exact import memo_file
-from mastermind.engines.exact.checkpoint import RootBounds, check_made_for, hold_folder, make_folder
+from mastermind.engines.exact.checkpoint import (
+    RootBounds,
+    check_made_for,
+    hold_folder,
+    make_folder,
+    search_made_for,
+)
 from mastermind.engines.exact.details import SearchDetails
 from mastermind.engines.exact.memory import MemoryBudget
 from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning
@@ -170,7 +176,7 @@ def _solve_worst_units(
 def _made_for(solver: ExactSolver, objective: str) -> dict:
     """The keys of a checkpoint's fingerprint that a worst-case run can check before its
     depth search (the cap and the search's own key come with the depth)."""
-    return {"rules": str(solver.rules), "pool": solver.pool, "objective": objective}
+    return search_made_for(solver.rules, solver.pool, objective)
 
 
 def _solve_units(

@@ -206,6 +206,12 @@ def hold_folder(folder: str | os.PathLike) -> Iterator[Path]:
         yield path
 
 
+def search_made_for(rules: object, pool: str, objective: str) -> dict:
+    """The keys of a checkpoint's fingerprint that can be checked before any work (the cap
+    and the search's own key come with its solver): its game, pool and objective."""
+    return {"rules": str(rules), "pool": pool, "objective": objective}
+
+
 def check_made_for(folder: str | os.PathLike, expected: dict) -> None:
     """Refuse, before any work, a folder whose checkpoint was made for a search that differs
     from ``expected`` in one of its keys (a folder without one is fine)."""
