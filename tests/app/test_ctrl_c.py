@@ -181,6 +181,7 @@ def test_results_reports_the_rows_finished(tmp_path):
     data = json.loads(out)
     assert data["stopped"] == "interrupted"
     assert [row["game"] for row in data["tables"]["optimal"]] == ["p3c3"]
+    assert data["kept"] is None  # (no checkpoint: nothing kept for a next run)
     # (a killed solver process may leave multiprocessing's resource-tracker warning after it)
     said = "stopped (interrupted) during p4c7 (optimal): 1 row finished and written"
     assert said in [line for line in err.strip().splitlines() if _event(line) is None]
@@ -350,3 +351,32 @@ def test_ctrl_c_lets_a_rows_checkpointed_search_keep_what_it_proved(tmp_path, mo
     strategy = "" if kept.upper == float("inf") else f" and its strategy of {int(kept.upper)}"
     said = f"p5c6's checkpointed search kept the total >= {int(kept.lower)}{strategy}"
     assert stop.value.kept == f"{said} for the next run"
+    upper = None if kept.upper == float("inf") else int(kept.upper)
+    bounds = {"total_lower_bound": int(kept.lower), "total_upper_bound": upper}
+    assert stop.value.bounds == {"game": "p5c6", **bounds}
+
+
+@pytest.mark.parametrize(
+    "part",
+    [
+        {"total_lower_bound": 171534, "total_upper_bound": 178849},
+        {"total_lower_bound": 5, "total_upper_bound": None},
+    ],
+)
+def test_results_json_gives_what_a_stopped_rows_search_kept(tmp_path, monkeypatch, capsys, part):
+    """`results --json` stopped by Ctrl-C during a checkpointed row said only "interrupted":
+    the bounds its search kept for the next run were on the error stream alone."""
+    from mastermind.app.publishing.runner import Runner, SearchStopped
+
+    def stopped_row(self, rules, trees):
+        raise SearchStopped("p4c5", {**part, "seconds": 12.0})
+
+    monkeypatch.setattr(Runner, "warm_up", lambda self: None)
+    monkeypatch.setattr(Runner, "optimal_row", stopped_row)
+    args = ["results", "--out", str(tmp_path), "-g", "p4c5", "--table", "optimal", "--json"]
+    assert main(args) == 130
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    _validate("results", data)
+    assert data["kept"] == {"game": "p4c5", **part}
+    assert f"p4c5's checkpointed search kept the total >= {part['total_lower_bound']}" in captured.err

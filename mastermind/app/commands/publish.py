@@ -89,7 +89,7 @@ def results(
         if not json_output:
             typer.echo(line)
 
-    stopped = None
+    stopped, bounds = None, None
     with progress_bar(progress_mode(progress, json_output)) as bar:
         try:
             done = run_tables(
@@ -107,10 +107,12 @@ def results(
             )
         except TablesStopped as stop:  # the rows finished are in the files: say which
             done, stopped, working, kept = stop.done, stop.why, stop.working, stop.kept
+            bounds = stop.bounds
     data = {
         "out": out,
         "tables": done,
         "stopped": stopped,
+        "kept": bounds,  # (what a row's checkpointed search stopped by Ctrl-C kept for the next run)
         "seconds": round(time.perf_counter() - start, 3),
     }
     if json_output:

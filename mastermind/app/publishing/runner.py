@@ -91,11 +91,26 @@ def _base_row(rules: Rules) -> dict:
 
 class SearchStopped(KeyboardInterrupt):
     """Ctrl-C stopped a row's checkpointed search, which kept what it proved in its
-    checkpoint for the next run: ``kept`` says what (one phrase)."""
+    checkpoint for the next run: ``kept`` says what (one phrase), ``bounds`` the same as
+    data (the game and its search's own bounds, see :func:`kept_bounds`)."""
 
-    def __init__(self, kept: str) -> None:
-        super().__init__(kept)
-        self.kept = kept
+    def __init__(self, game: str, part: dict) -> None:
+        self.kept = _kept_text(game, part)
+        self.bounds = kept_bounds(game, part)
+        super().__init__(self.kept)
+
+
+def kept_bounds(game: str, part: dict) -> dict:
+    """The bounds a search stopped by Ctrl-C kept, keyed as in every report.
+
+    >>> kept_bounds("p5c8", {"total_lower_bound": 171232, "total_upper_bound": None, "seconds": 3})
+    {'game': 'p5c8', 'total_lower_bound': 171232, 'total_upper_bound': None}
+    >>> kept_bounds("p5c8", {"worst_lower_bound": 8})
+    {'game': 'p5c8', 'worst_lower_bound': 8}
+    """
+    depth = "worst_lower_bound" in part
+    keys = ("worst_lower_bound",) if depth else ("total_lower_bound", "total_upper_bound")
+    return {"game": game, **{k: part.get(k) for k in keys}}
 
 
 def _kept_text(game: str, part: dict) -> str:
@@ -220,7 +235,7 @@ class Runner:
             raise
         if token is not None and token.cancelled:  # (Ctrl-C: the command stops)
             if out is not None and out.get("stopped") == INTERRUPTED:
-                raise SearchStopped(_kept_text(game, out))
+                raise SearchStopped(game, out)
             raise KeyboardInterrupt  # (it did not answer in time, or answered just before)
         return out
 

@@ -34,10 +34,18 @@ class TablesStopped(Exception):
     """The run stopped (Ctrl-C, or its time limit) before every row: the rows finished
     (already in the files), why, and the game it was working on."""
 
-    def __init__(self, done: dict[str, list[dict]], working: str, why: str, kept: str | None = None) -> None:
+    def __init__(
+        self,
+        done: dict[str, list[dict]],
+        working: str,
+        why: str,
+        kept: str | None = None,
+        bounds: dict | None = None,
+    ) -> None:
         super().__init__(working)
         self.done, self.working, self.why = done, working, why
-        self.kept = kept  # what the stopped row's checkpointed search kept (see SearchStopped)
+        # what the stopped row's checkpointed search kept, as a phrase and as data (see SearchStopped)
+        self.kept, self.bounds = kept, bounds
 
 
 def run_tables(
@@ -142,8 +150,9 @@ def run_tables(
                 if cut:
                     raise TablesStopped(done, working, "time limit")
     except KeyboardInterrupt as exc:
-        kept = exc.kept if isinstance(exc, SearchStopped) else None
-        raise TablesStopped(done, working, "interrupted", kept) from None
+        if isinstance(exc, SearchStopped):
+            raise TablesStopped(done, working, "interrupted", exc.kept, exc.bounds) from None
+        raise TablesStopped(done, working, "interrupted") from None
     return done
 
 
