@@ -123,7 +123,15 @@ def test_a_new_reference_reaches_the_rows_when_the_tables_are_written(tmp_path):
     assert literature({**row, "average_fraction": "16/5"})["literature"] == "DIFFERS"
 
 
+def _replayed(file: str):
+    """A tree results/ publishes, every secret played through it."""
+    from mastermind.core.formats import verify_text
+
+    return verify_text(gzip.decompress((RESULTS / file).read_bytes()).decode(), "json")
+
+
 def test_tables_cover_the_frontier_as_open_rows():
+    """Every frontier row holds together, and its numbers are those its trees replay to."""
     rows = committed("optimal", OPTIMAL_FORMAT)
     for game in FRONTIER:
         row = rows.get(game)
@@ -143,18 +151,20 @@ def test_tables_cover_the_frontier_as_open_rows():
                 assert len(firsts) > 1 and row["by_first_guess"] is None
             if row["optimal_worst"] is not None:
                 assert row["optimal_worst"] <= row["worst"]
-            assert (RESULTS / row["tree"]["file"]).exists()
+            replay = _replayed(row["tree"]["file"])
+            assert replay.valid and (replay.stats.total, replay.stats.worst) == (row["total"], row["worst"])
             continue
         assert row["status"] == "open" and row["literature"] == "open"
         b = row["bounds"] or {}
         if "total_lower_bound" in b and "total_upper_bound" in b:
             assert b["total_lower_bound"] <= b["total_upper_bound"]
             assert b["worst_lower_bound"] <= b["worst_upper_bound"]
+        if b.get("upper_source") == "search":  # the search's strategy: replayed to the upper bound
+            replay = _replayed(row["tree"]["file"])
+            assert replay.valid and replay.stats.total == b["total_upper_bound"]
+            assert replay.stats.worst >= b["worst_upper_bound"]
         if row.get("worst_tree"):  # a shallowest strategy: its own tree, replayed to its depth
-            from mastermind.core.formats import verify_text
-
-            text = gzip.decompress((RESULTS / row["worst_tree"]["file"]).read_bytes()).decode()
-            replay = verify_text(text, "json")
+            replay = _replayed(row["worst_tree"]["file"])
             assert replay.valid and replay.stats.worst == b["worst_upper_bound"]
             assert b.get("optimal_worst") in (None, b["worst_upper_bound"])
 

@@ -110,3 +110,35 @@ def test_compiled_replay_matches_the_python_replay(seed, full):
         with pytest.raises(TreeError) as slow:
             _slow_depths(broken, table, table.all_codes)
         assert str(fast.value) == str(slow.value)
+
+
+def _guesses_consistent(table, node, secrets) -> bool:
+    """The reference: every guess is among the secrets that reach its node."""
+    if node.guess not in secrets.tolist():
+        return False
+    answers = table.answer_indices(node.guess, secrets)
+    return all(_guesses_consistent(table, child, secrets[answers == a]) for a, child in node.children.items())
+
+
+@pytest.mark.parametrize("rules", [Rules(2, 3), Rules(3, 3), Rules(3, 4), Rules(3, 5, False)])
+@pytest.mark.parametrize("seed", range(4))
+def test_the_pool_a_tree_keeps_to_agrees_with_the_secrets_at_each_node(rules, seed):
+    """pool_kept counts nodes against secrets; the reference looks at every node."""
+    from mastermind.core.formats import pool_kept
+
+    table = CodeTable(rules)
+    rng = np.random.default_rng(seed)
+    share = (0.0, 0.2, 0.5, 1.0)[seed]  # how often a guess is any code rather than a candidate
+
+    def next_guess(cands, history):
+        if len(cands) > 2 and rng.random() < share:
+            guess = int(rng.integers(table.n))
+            if len(set(table.answer_indices(guess, cands).tolist())) > 1:  # (it splits them)
+                return guess
+        return int(rng.choice(cands))
+
+    tree = build_tree(table, next_guess)
+    expected = "consistent" if _guesses_consistent(table, tree.root, table.all_codes) else "all"
+    assert pool_kept(tree.n_nodes(), table.n) == expected
+    if share == 0.0:
+        assert expected == "consistent"

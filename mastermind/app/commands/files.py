@@ -188,6 +188,12 @@ def _optimal_tree(table, pool: str, token, bar, time_limit: float | None):
 
 
 # ---- verify -------------------------------------------------------------------------------
+POOL_WORDS = {
+    "consistent": "every guess could still be the secret: hard mode",
+    "all": "some guesses could no longer be the secret",
+}
+
+
 def verify(
     file: Annotated[str, typer.Argument(help="Strategy file: Irving text or JSON; - reads standard input.")],
     rules: FileRulesOpt = None,
@@ -222,7 +228,7 @@ def verify(
         "valid": result.valid,
         "format": fmt,
         "rules": numbers["rules"],
-        **{k: numbers[k] for k in ("total", "secrets", "average", "worst", "histogram")},
+        **{k: numbers[k] for k in ("total", "secrets", "average", "worst", "histogram", "pool")},
         "errors": result.errors,
     }
     if data["histogram"] is None:
@@ -238,5 +244,6 @@ def verify(
         typer.echo(f"average    {stats.average:.4f}")
         typer.echo(f"worst      {stats.worst}")
         typer.echo(f"histogram  {histogram_text(stats.histogram)}  ({HISTOGRAM_WORDS})")
+        typer.echo(f"pool       {result.pool}  ({POOL_WORDS[result.pool]})")
     if not result.valid:
         raise typer.Exit(1)

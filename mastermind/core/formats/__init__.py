@@ -155,6 +155,9 @@ class Verification:
     name: str = ""
     stats: Stats | None = None
     errors: list[str] = field(default_factory=list)
+    # the smallest pool the strategy keeps to: "consistent" when every guess could still be
+    # the secret (hard mode), else "all"; None for a tree not replayed
+    pool: str | None = None
 
     @property
     def valid(self) -> bool:
@@ -171,6 +174,7 @@ class Verification:
             "rules": None if self.rules is None else str(self.rules),
             "name": self.name,
             **{k: numbers.get(k) for k in ("total", "secrets", "average", "worst", "histogram")},
+            "pool": self.pool,
             "errors": self.errors,
         }
 
@@ -193,6 +197,8 @@ def verify_text(
     (True, 24, [1, 2, 5, 1])
     >>> verify_text("9(11: 0, 0, 4(22); 0, 5(12); 1)", "irving", Rules(2, 3)).errors
     ['line 1 column 23 (path 11 1B0W): count 5, but 4 secrets give these answers']
+    >>> v.pool  # (every guess could still be the secret: hard mode)
+    'consistent'
     """
     fmt = check_format(fmt, READABLE)
     result = Verification(fmt, rules or (Rules() if fmt == "irving" else None), name)
@@ -203,6 +209,20 @@ def verify_text(
         from mastermind.core.formats.jsonfmt import check_header_stats
 
         result.errors = check_header_stats(header, result.stats, tree.rules)
+        result.pool = pool_kept(tree.n_nodes(), result.stats.secrets)
     except TreeError as exc:
         result.errors = [str(exc)]
     return result
+
+
+def pool_kept(nodes: int, secrets: int) -> str:
+    """The smallest pool a valid tree of ``nodes`` guesses over ``secrets`` secrets keeps to.
+
+    Each secret is won at one node, the one whose guess it is; a node whose guess could no
+    longer be the secret wins none. So every guess is consistent (hard mode) exactly when
+    there are as many nodes as secrets.
+
+    >>> pool_kept(4, 4), pool_kept(5, 4)
+    ('consistent', 'all')
+    """
+    return "consistent" if nodes == secrets else "all"

@@ -32,10 +32,22 @@ def test_verify_published_trees(capsys, data_dir, name, total, worst, histogram)
     assert (data["total"], data["worst"], data["histogram"]) == (total, worst, histogram)
     assert data["secrets"] == 1296 and data["average"] == round(total / 1296, 6)
     assert data["rules"] == "p4c6r" and data["format"] == "irving"
+    assert data["pool"] == "all"  # (both guess codes that can no longer be the secret)
     code, out, err = run(capsys, "verify", data_dir / name, "--format", "irving", "--rules", "p4c6")
     assert code == 0 and err == ""
     assert f"total      {total}\n" in out and f"worst      {worst}\n" in out
     assert "histogram  " + " ".join(map(str, histogram)) in out
+
+
+@pytest.mark.parametrize("pool", ["all", "consistent"])
+def test_verify_says_whether_a_strategy_keeps_to_consistent_guesses(capsys, tmp_path, pool):
+    """A hard-mode upper bound (`optimal --pool consistent`) is only as good as the tree's
+    keeping to codes still possible; `verify` checked the total and not that."""
+    tree = tmp_path / "t.json"
+    assert run(capsys, "optimal", "-r", "p3c4", "--pool", pool, "-o", tree, "--no-cache")[0] == 0
+    code, out, _ = run(capsys, "verify", tree, "--json")
+    assert code == 0 and json.loads(out)["pool"] == pool
+    assert f"pool       {pool}  (" in run(capsys, "verify", tree)[1]
 
 
 def corrupt(data_dir, tmp_path, old, new, count=1):
