@@ -373,3 +373,15 @@ def test_building_a_tree_whose_search_is_stopped_raises_stopped_not_a_wrong_tree
     fresh = solver.new_search(cancel=CancelToken())
     value = fresh.solve(solver.cands, 10, math.inf)
     assert value == 206 and fresh.build(solver.cands, 10) is not None
+
+
+@pytest.mark.parametrize("rules, total", [(Rules(3, 5), 455), (Rules(4, 6), 5660)])
+def test_the_published_hard_mode_optima(rules, total):
+    """Only codes still possible as guesses (hard mode): the published optima (as cited in
+    issue 28), and the strategy found keeps to consistent guesses."""
+    from mastermind.core.formats import pool_kept
+
+    r = solve(CodeTable(rules), Problem(pool="consistent"))
+    assert r.status is Status.OPTIMAL and r.total == total
+    assert pool_kept(r.tree.n_nodes(), rules.n_codes) == "consistent"
+    assert solve(CodeTable(rules)).total < total  # (the rule costs guesses in both games)
