@@ -44,13 +44,31 @@ def make_player(
 ) -> Any:
     """The strategy ``name`` (a registry name or a strategy file) for the game of ``table``;
     a solver stopped by ``cancel`` (a cancel token) raises :class:`~mastermind.core.cancel.Stopped`."""
-    from mastermind.core.strategy import TreeStrategy
     from mastermind.engines.registry import make_strategy
 
     if names_a_file(name):
-        return TreeStrategy(read_strategy_file(name, table.rules), table, name)
+        return file_strategy(name, table, pool=pool)
     return make_strategy(
         name, table, pool=pool, tie_break=tie_break, seed=seed, progress=progress, cancel=cancel
+    )
+
+
+OFF_TREE = "entropy"
+"""The heuristic that guesses where a game leaves a strategy file's tree (a guess of your own
+in assist or play): the one whose totals come nearest the optima (see results/)."""
+
+
+def file_strategy(name: str, table: CodeTable, *, pool: str = "all") -> Any:
+    """The tree of the strategy file ``name`` for the game of ``table``, followed as it is;
+    off it, :data:`OFF_TREE` guesses (with ``pool``)."""
+    from mastermind.core.strategy import TreeStrategy
+    from mastermind.engines.registry import make_strategy
+
+    return TreeStrategy(
+        read_strategy_file(name, table.rules),
+        table,
+        name,
+        fallback=lambda: make_strategy(OFF_TREE, table, pool=pool),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -53,16 +54,55 @@ class TreeStrategy:
     mastermind.core.errors.MastermindError: the game left the stored strategy tree ...
     """
 
-    def __init__(self, tree: StrategyTree, table: CodeTable, name: str | None = None) -> None:
+    def __init__(
+        self,
+        tree: StrategyTree,
+        table: CodeTable,
+        name: str | None = None,
+        fallback: Callable[[], Strategy] | None = None,
+    ) -> None:
         self.tree, self.table = tree, table
         self.name = name or tree.name or "tree"
+        # off the tree (a guess the tree does not play), the strategy ``fallback()`` makes
+        # guesses instead; without one, leaving the tree is an error
+        self._make_fallback = fallback
+        self.fallback: Strategy | None = None
+
+    def on_tree(self, history: History) -> bool:
+        """Whether the tree covers the position ``history`` leads to."""
+        return self._node(history) is not None
+
+    def guesser(self, history: History) -> str:
+        """Who guesses at the position ``history`` leads to: the tree, else its fallback."""
+        if self._make_fallback is None or self.on_tree(history):
+            return self.name
+        by = self.fallback.name if self.fallback is not None else "its fallback"
+        return f"{by}: the game left the tree of {self.name}"
 
     def next_guess(self, candidates: np.ndarray, history: History = ()) -> Code:
+        node = self._node(history)
+        if node is not None:
+            return node.guess
+        if self._make_fallback is None:
+            raise self._left(history)
+        if self.fallback is None:
+            self.fallback = self._make_fallback()
+        return self.fallback.next_guess(candidates, history)
+
+    def _node(self, history: History) -> Node | None:
         node: Node | None = self.tree.root
         for guess, answer in history:
             if node is None or node.guess != guess:
-                raise MastermindError("the game left the stored strategy tree (a different guess was played)")
+                return None
             node = node.children.get(answer)
-        if node is None:
-            raise MastermindError("the stored strategy tree has no branch for these answers")
-        return node.guess
+        return node
+
+    def _left(self, history: History) -> MastermindError:
+        """How the game left the tree: a guess it does not play, or answers it has no branch for."""
+        node: Node | None = self.tree.root
+        for guess, answer in history:
+            if node is None or node.guess != guess:
+                why = "a different guess was played"
+                return MastermindError(f"the game left the stored strategy tree ({why})")
+            node = node.children.get(answer)
+        return MastermindError("the stored strategy tree has no branch for these answers")

@@ -69,8 +69,16 @@ class Assistant(Session):
         n = len(self.state.candidates)
         return (
             f"Turn {len(self.state.turns) + 1} - {plural(n, 'candidate')} - "
-            f"suggested guess: {self.rules.code_text(self.suggestion())}"
+            f"suggested guess: {self.rules.code_text(self.suggestion())}{self._off_tree()}"
         )
+
+    def _off_tree(self) -> str:
+        """Where a strategy file's tree no longer covers the game (a guess of your own), who
+        suggests instead."""
+        guesser = getattr(self.strategy, "guesser", None)
+        if guesser is None or guesser(self.state.history) == self.strategy.name:
+            return ""
+        return f" (by {guesser(self.state.history)})"
 
     def prompt(self) -> str:
         if self.pending is None:

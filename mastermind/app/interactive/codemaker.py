@@ -138,10 +138,10 @@ class Codemaker(Session):
             self._strategy = self._make_strategy()
         cands = self.state.candidates
         suggestion = int(self._strategy.next_guess(cands, self.state.history))
-        return (
-            f"hint: {self.rules.code_text(suggestion)} ({plural(len(cands), 'candidate')} left, "
-            f"strategy {self._strategy.name})"
-        )
+        guesser = getattr(self._strategy, "guesser", None)  # (a strategy file's tree, or off it)
+        by = self._strategy.name if guesser is None else guesser(self.state.history)
+        left = plural(len(cands), "candidate")
+        return f"hint: {self.rules.code_text(suggestion)} ({left} left, strategy {by})"
 
     def reveal(self) -> str:
         seed = "" if self.seed is None else f" (seed {self.seed}; replay with --seed {self.seed})"

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.core.progress import progress_bar
-from mastermind.core.strategy import Strategy, TreeStrategy
+from mastermind.core.strategy import Strategy
 
 if TYPE_CHECKING:
     from mastermind.core.cancel import CancelToken
@@ -34,11 +34,12 @@ def load_strategy(
     solver (default: the command's, cancelled by Ctrl-C, which then unwinds); stopped by
     another reason (a time limit) it raises :class:`~mastermind.core.cancel.Stopped`.
     """
-    from mastermind.app.strategy_files import names_a_file, read_strategy_file
+    from mastermind.app.players import file_strategy
+    from mastermind.app.strategy_files import names_a_file
     from mastermind.engines.registry import strategy
 
-    if names_a_file(name):  # a tree from a file: followed as it is, for the game of ``table``
-        return TreeStrategy(read_strategy_file(name, table.rules), table, name)
+    if names_a_file(name):  # a tree from a file, for the game of ``table`` (a heuristic off it)
+        return file_strategy(name, table, pool=pool)
     spec = strategy(name)
     if spec.kind != "solver":
         return spec.make(table, pool=pool, tie_break=tie_break, seed=seed)

@@ -64,6 +64,29 @@ def test_assist_end_of_input_and_json(cli):
     assert "Turn 1 - 27 candidates" in err
 
 
+def test_a_guess_of_your_own_off_a_strategy_files_tree_goes_on_by_a_heuristic(cli, data_dir):
+    """assist -s FILE ended the session (exit 2, the message twice) at a guess the file's tree
+    does not play; -s optimal re-solves, a file now hands over to the off-tree heuristic."""
+    from mastermind.app.players import OFF_TREE
+    from mastermind.core.game import CodeTable
+    from mastermind.engines.registry import make_strategy
+
+    knuth = str(data_dir / "p4c6r-knuth.txt")
+    code, out, err = cli(["assist", "-s", knuth, "--json"], "6543\n0B1W\n\n1B0W\nquit\n")
+    assert code == 0 and "Traceback" not in err and "error" not in err
+    table = CodeTable(Rules(4, 6))
+    heuristic = make_strategy(OFF_TREE, table)
+    guess = table.rules.parse_code("6543")
+    answer = 1  # (0B1W: no black, one white)
+    after = table.all_codes[table.answer_indices(guess, table.all_codes) == answer]
+    expected = table.rules.code_text(heuristic.next_guess(after, ((guess, answer),)))
+    by = f"(by {OFF_TREE}: the game left the tree of {knuth})"
+    assert f"Turn 2 - {len(after)} candidates - suggested guess: {expected} {by}" in err
+    assert [t["guess"] for t in json.loads(out)["turns"]] == ["6543", expected]
+    code, out, err = cli(["play", "-s", knuth, "--seed", "1"], "6543\nhint\nquit\n")
+    assert code == 0 and f"strategy {OFF_TREE}: the game left the tree of {knuth})" in out
+
+
 def test_play_game_with_invalid_guess_hint_and_win(cli):
     r = Rules(4, 6)
     secret = r.code_text(pick_secret(r, 11))
