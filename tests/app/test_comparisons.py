@@ -96,7 +96,9 @@ def test_small_cells_are_solved_and_large_ones_stay_open(rows):
     assert rows[3, 3]["optimal_total"] == 73 and rows[3, 3]["optimal_worst"] == 4
     assert rows[2, 4]["optimal_total"] == 45
     # a time limit stops the exact search and the cell says so (None: open), the bound remains
-    assert rows[4, 6]["optimal_total"] is None and rows[4, 6]["optimal_worst"] is None
+    assert rows[4, 6]["optimal_total"] is None
+    # (its worst case is proven all the same: Knuth's 5 meets the lower bound of 5)
+    assert rows[4, 6]["optimal_worst"] == rows[4, 6]["worst_lower_bound"] == rows[4, 6]["knuth_worst"] == 5
     assert rows[4, 6]["total_lower_bound"] <= 5625
 
 
@@ -104,8 +106,8 @@ def test_table_cli_markdown_and_json(capsys):
     assert main(["table", "--games", "p2c2-3"]) == 0
     out = capsys.readouterr().out
     lines = out.strip().splitlines()
-    assert lines[0].startswith("| pegs | colours | codes | answers | Knuth first guess")
-    assert lines[2] == "| 2 | 2 | 4 | 4 | 11 | 2 | 3 | 3 | 3 | 3 | 8 | 2.0000 |"
+    assert lines[0].startswith("| pegs | colours | repetition | codes | answers | Knuth first guess")
+    assert lines[2] == "| 2 | 2 | yes | 4 | 4 | 11 | 2 | 3 | 3 | 3 | 3 | 8 | 2.0000 |"
     assert main(["table", "--games", "p2c3", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     (row,) = data["rows"]
@@ -121,9 +123,28 @@ def test_table_open_cells_show_bounds(capsys):
     bounds = game_bounds(table, max_refined=MAX_REFINED_CODES)
     low, total = bounds.worst, bounds.total
     average = floor_decimal(Fraction(bounds.total, 625))  # a lower bound: rounded down
-    knuth = "| 4 | 5 | 625 | 14 | 1122 | 120 | 5 |"
-    assert f"{knuth} {bounds.crude} | {low} | >= {low} | >= {total} | >= {average} |" in out
+    knuth = "| 4 | 5 | yes | 625 | 14 | 1122 | 120 | 5 |"
+    # (Knuth's worst case meets the lower bound there: the optimal worst case, proven)
+    worst = str(low) if low == 5 else f">= {low}"
+    assert f"{knuth} {bounds.crude} | {low} | {worst} | >= {total} | >= {average} |" in out
     assert "not proven within the row's time" in out and "p4c5r" in out
+
+
+def test_a_cell_whose_lower_bound_meets_knuths_strategy_is_proven(capsys):
+    """The exact search cut short left "optimal worst >= 3" on 2x2 where Knuth's strategy
+    needs 3 guesses and 3 is the lower bound: the bounds meeting are a proof."""
+    assert main(["table", "--games", "p2c2,p2c2n", "--row-time-limit", "0.001", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    for row in rows:
+        worst_met = row["knuth_worst"] == row["worst_lower_bound"]
+        total_met = row["knuth_total"] == row["total_lower_bound"]
+        assert row["optimal_worst"] == (row["knuth_worst"] if worst_met else None)
+        assert row["optimal_total"] == (row["knuth_total"] if total_met else None)
+        assert row["proven"] == (worst_met and total_met)
+    assert rows[0]["proven"]  # (2x2: Knuth's strategy is optimal, and the bounds say so)
+    assert main(["table", "--games", "p2c2,p2c2n", "--row-time-limit", "0.001"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(" | ")[2] for line in lines[2:4]] == ["yes", "no"]
 
 
 @pytest.mark.parametrize(

@@ -91,6 +91,7 @@ def register(app: typer.Typer) -> None:
 TABLE_HEADERS = [
     "pegs",
     "colours",
+    "repetition",
     "codes",
     "answers",
     "Knuth first guess",
@@ -181,6 +182,7 @@ def markdown_table(rows: list[dict]) -> str:
         cells = [
             d["pegs"],
             d["colours"],
+            "yes" if d["repetition"] else "no",
             d["codes"],
             d["answers"],
             d["knuth_first_guess"],
