@@ -102,8 +102,8 @@ def heuristics(
     rows = []
     stopped = None
     with progress_bar(mode) as bar, deadline.token() as token:
-        bar.start(len(names), f"playing every secret of {rules}")
-        try:
+        try:  # (from the start line on, Ctrl-C gets the report: before running() it unwinds here)
+            bar.start(len(names), f"playing every secret of {rules}")
             with token.running():  # a strategy stops at its next guess: the ones finished are the answer
                 for name in names:
                     tree = tree_of(name, table, pool=pool, tie_break=tie_break, seed=seed, cancel=token)
@@ -111,10 +111,8 @@ def heuristics(
                     first = rules.code_text(tree.root.guess)
                     rows.append({"strategy": name, "first_guess": first, **stats.to_dict(rules)})
                     bar.advance()
-        except (Stopped, KeyboardInterrupt) as exc:
+        except (Stopped, KeyboardInterrupt):  # (before the first strategy too: the same report)
             stopped = token.reason or "interrupted"
-            if stopped == "interrupted" and not rows:
-                raise KeyboardInterrupt from exc  # nothing finished: the command line says "interrupted"
     data = {
         "rules": str(rules),
         "codes": rules.n_codes,
@@ -154,10 +152,11 @@ def _print_table(data: dict, seed_drawn: bool) -> None:
     from rich.table import Table
 
     rules, codes, rows = data["rules"], data["codes"], data["strategies"]
-    out = Table(
-        title=f"{rules}: {'all ' if codes > 1 else ''}{plural(codes, 'secret')} played, pool {data['pool']}",
-        caption=HISTOGRAM_CAPTION,
-    )
+    played = f"{'all ' if codes > 1 else ''}{plural(codes, 'secret')} played"
+    if data["stopped"]:  # (the rows are the strategies that finished, if any)
+        asked = len(rows) + len(data["unfinished"])
+        played = f"stopped ({data['stopped']}) after {len(rows)} of {asked} strategies"
+    out = Table(title=f"{rules}: {played}, pool {data['pool']}", caption=HISTOGRAM_CAPTION)
     for column, justify in (
         ("strategy", "left"),
         ("first guess", "left"),
