@@ -51,6 +51,11 @@ def _check_strategy(name: str, pool: str, tie_break: str, rules: Rules | None) -
     return check_strategy(name, game(rules), rules is not None, pool=pool, tie_break=tie_break)
 
 
+def _stopped(code: int) -> str | None:
+    """The session's exit code as the report's ``stopped`` (130: Ctrl-C ended the game)."""
+    return "interrupted" if code == 130 else None
+
+
 def _finish(code: int) -> None:
     if code:
         raise typer.Exit(code)
@@ -84,8 +89,8 @@ def assist(
     session = Assistant(chosen)
     # with --json the conversation goes to standard error, the record alone to standard output
     code = run_session(session, stdout=sys.stderr if json_output else sys.stdout)
-    if json_output and code == 0:
-        print_json({**session.to_dict(), "seed": seed})
+    if json_output and code in (0, 130):
+        print_json({**session.to_dict(), "seed": seed, "stopped": _stopped(code)})
     _finish(code)
 
 
@@ -122,8 +127,8 @@ def play(
 
     session = Codemaker(table, pick_secret(rules, seed), seed=seed, hint_strategy=hint_strategy)
     code = run_session(session, stdout=sys.stderr if json_output else sys.stdout)
-    if json_output and code == 0:
-        print_json({**session.to_dict(), "strategy": strategy})
+    if json_output and code in (0, 130):
+        print_json({**session.to_dict(), "strategy": strategy, "stopped": _stopped(code)})
     _finish(code)
 
 

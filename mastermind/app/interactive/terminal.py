@@ -84,9 +84,10 @@ def run_session(
                 say(session.closing())
                 return 0
             say(session.handle(line))
-    except KeyboardInterrupt:
-        stdout.flush()
-        stderr.write("\ninterrupted\n")
+    except KeyboardInterrupt:  # (the game so far, as at the end of input: a drawn seed is not lost)
+        stderr.write("\n")
+        say(session.closing())
+        stderr.write("interrupted\n")
         stderr.flush()
         return 130
     return 0

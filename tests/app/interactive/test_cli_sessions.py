@@ -147,6 +147,17 @@ def test_real_process_pipe_ctrl_d_and_ctrl_c():
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and "Traceback" not in err and "interrupted" in err
+    assert "Stopped after 0 guesses; replay this secret with --seed 1." in out
+    # with --json, the game so far as its one object, marked stopped (there was none)
+    proc = mastermind("assist", "--json")
+    proc.stdin.write("\n1B0W\n")
+    proc.stdin.flush()
+    while "Turn 2" not in proc.stderr.readline():
+        pass
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    data = json.loads(out)
+    assert proc.returncode == 130 and data["stopped"] == "interrupted" and data["guesses"] == 1
 
 
 def test_a_random_hint_is_no_give_away(cli):

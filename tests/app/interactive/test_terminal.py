@@ -42,4 +42,6 @@ def test_ctrl_c_ends_cleanly(table46):
     out, err = io.StringIO(), io.StringIO()
     code = run_session(Assistant(FirstCandidate(table46)), Interrupting(), out, err)
     assert code == 130 and err.getvalue() == "\ninterrupted\n"
+    # the game so far, as at the end of input (it was "interrupted" alone)
+    assert out.getvalue().rstrip().endswith("Stopped after 0 guesses, 1296 candidates left.")
     assert "Traceback" not in out.getvalue()
