@@ -251,14 +251,19 @@ def _strategy_dict(strategy: dict, codes: int, found: bool = False) -> dict:
 OPTIMAL_GRACE = 30.0  # after the exact search's own time limit: its tree built and sent
 
 
-def _optimal_job(rules: Rules, memory_limit: int, time_limit: float | None = None, jobs: int = 1) -> dict:
-    """The exact optimum, or (stopped after ``time_limit`` seconds) its proven lower bound and
-    the best strategy found so far, if any (as ``optimal`` reports it)."""
+def _optimal_job(rules: Rules, memory_limit: int, ends_at: float | None = None, jobs: int = 1) -> dict:
+    """The exact optimum, or (stopped at ``ends_at``, a ``time.time()``) its proven lower
+    bound and the best strategy found so far, if any (as ``optimal`` reports it).
+
+    The end is a moment, not a number of seconds: the child's start (a process, the kernels
+    loaded, the score table) came out of the command's time, which overran by as much."""
     from mastermind.engines.exact import Execution, Limits, solve
 
+    table = CodeTable(rules, memory_limit=memory_limit)
+    time_limit = None if ends_at is None else max(ends_at - time.time(), MIN_SECONDS)
     # (work units: a search stopped by its time limit reports its bounds and best strategy)
     result = solve(
-        CodeTable(rules, memory_limit=memory_limit),
+        table,
         limits=Limits(time_limit=time_limit),
         execution=Execution(jobs=jobs, units=True),
     )
@@ -338,7 +343,8 @@ def compare(
             # the exact optimum is searched in the child while strategies and bounds run here
             left = deadline.left()
             wait = min(left or FOREVER, FOREVER) + OPTIMAL_GRACE
-            worker.submit(_optimal_job, (rules, memory_limit, left, jobs), wait)
+            ends_at = None if left is None else time.time() + left
+            worker.submit(_optimal_job, (rules, memory_limit, ends_at, jobs), wait)
             try:
                 with token.running():  # a strategy stops at its next guess: those played are the answer
                     for name in names:

@@ -296,10 +296,16 @@ def test_compare_stopped_reports_the_best_strategy_found(monkeypatch):
     import mastermind.engines.exact as exact
 
     monkeypatch.setattr(exact, "solve", solve)
+    import time
+
     with pytest.raises(RuntimeError):
-        comparisons._optimal_job(Rules(2, 2), 1 << 30, 1.0)
+        comparisons._optimal_job(Rules(2, 2), 1 << 30, time.time() + 1.0)
     # work units: a stopped search reports its bounds and its best strategy
-    assert seen["execution"].units is True and seen["limits"].time_limit == 1.0
+    assert seen["execution"].units is True and 0 < seen["limits"].time_limit <= 1.0
+    # the end is a moment: the child's start-up comes out of the time (compare overran by it)
+    with pytest.raises(RuntimeError):
+        comparisons._optimal_job(Rules(2, 2), 1 << 30, time.time() - 5.0)
+    assert seen["limits"].time_limit == comparisons.MIN_SECONDS
 
 
 def test_finished_bounds_are_proven(capsys):

@@ -266,7 +266,9 @@ def _solve_units(
             eldest=None if may_stop else workers,
         )
         if alongside:
-            strategy = StrategyThread(solver, cancel, budget.strategy_bytes, store, start=tuning.start)
+            strategy = StrategyThread(
+                solver, cancel, budget.strategy_bytes, store, start=tuning.start, time_limit=limits.time_limit
+            )
             strategy.start()
         saving = None
         if units_memo is not None:

@@ -19,6 +19,8 @@ core it shares with the rounds' units it gets about a tenth (see
 units raise, is what a frontier run lacks most: with two rows of one job each on two cores,
 each unit got half a core beside it, while the 5x8 strategy search found nothing cheaper for
 several sessions."""
+BUILD_SHARE = 0.01  # of a time limit: the most a tree built after it may overrun it...
+MIN_BUILD_ALLOWANCE = 0.05  # ...or this many seconds (see StrategySearch.build_allowance)
 
 
 class StrategyThread:
@@ -36,11 +38,14 @@ class StrategyThread:
         *,
         passes: int | None = None,
         start: Node | None = None,
+        time_limit: float | None = None,
     ) -> None:
         self.token = cancel.child()
         self.search = StrategySearch(
             solver.table, pool=solver.pool, cancel=self.token, memory=memory, niceness=NICENESS
         )
+        if time_limit is not None:  # the search's time limit, overrun by a last build of a tree
+            self.search.build_allowance = max(MIN_BUILD_ALLOWANCE, BUILD_SHARE * time_limit)
         self.passes = passes
         self.checkpoint = checkpoint
         if checkpoint is not None:

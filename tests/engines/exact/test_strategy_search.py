@@ -234,3 +234,36 @@ def test_strategy_sets_of_another_key_format_are_not_used(tmp_path):
     about["key_format"] += 1
     store.db.execute("UPDATE meta SET value = ? WHERE name = 'strategy_sets'", (json.dumps(about),))
     assert store.strategy_sets() is None
+
+
+@pytest.mark.parametrize("allowance", [None, 0.0])
+def test_a_time_limit_builds_the_pass_cut_short_only_within_its_allowance(allowance):
+    """`compare --time-limit 2` on 4x7 ran past 3 s, the tree of the pass cut short built
+    after the limit. Past the allowance (the last build took longer) the stop is answered by
+    the last pass finished, which the thread already holds."""
+    table = CodeTable(Rules(4, 6))
+    cut = _StopsAfter(table, cancel=CancelToken())
+    kept = []
+    cut.run(passes=1, on_found=kept.append)
+    assert cut.last_build > 0.0
+    cut.stop_after, cut.reason, cut.build_allowance = cut.sets_searched + 20, TIME_LIMIT, allowance
+    builds = []
+    cut.tree = lambda: builds.append(1) or StrategySearch.tree(cut)
+    if allowance is None:
+        assert cut.run(passes=1).passes == 1 and builds == [1]
+    else:
+        with pytest.raises(Stopped):
+            cut.run(passes=1, on_found=kept.append)
+        assert builds == [] and [f.passes for f in kept] == [1]  # (the strategy of pass 1 stands)
+
+
+def test_the_strategy_thread_allows_a_share_of_its_time_limit_for_a_last_build():
+    from mastermind.engines.exact.solver import ExactSolver
+    from mastermind.engines.exact.strategy_thread import BUILD_SHARE, MIN_BUILD_ALLOWANCE, StrategyThread
+
+    solver = ExactSolver(CodeTable(Rules(3, 3)))
+    allowances = []
+    for limit in (None, 1.0, 1000.0):
+        thread = StrategyThread(solver, CancelToken(), 1 << 26, time_limit=limit)
+        allowances.append(thread.search.build_allowance)
+    assert allowances == [None, MIN_BUILD_ALLOWANCE, BUILD_SHARE * 1000.0]
