@@ -47,27 +47,42 @@ def comparison_series(result: Comparison) -> list[Series]:
     return series
 
 
-def plot_format(path: str | os.PathLike) -> str:
-    """``png`` or ``svg`` from the file name; standard output (``-``, ``/dev/stdout``) is SVG.
+def plot_format(path: str | os.PathLike, *, stdout: bool = True) -> str:
+    """``png`` or ``svg`` from the file name; standard output (``-``, ``/dev/stdout``) is SVG,
+    and so is a special file without either suffix (``/dev/null``, a pipe: no name to go by).
+    ``stdout``: whether the command can write the picture there (the refusal says so).
 
-    >>> plot_format("h.PNG"), plot_format("-")
-    ('png', 'svg')
+    >>> plot_format("h.PNG"), plot_format("-"), plot_format("/dev/null")
+    ('png', 'svg', 'svg')
     """
     if is_stdout(path):
         return "svg"
     fmt = PLOT_FORMATS.get(Path(path).suffix.lower())
+    if fmt is None and _special(path):
+        return "svg"
     if fmt is None:
         raise MastermindError(
-            f"cannot tell the picture format of {path}: name it .png or .svg "
-            "(or - for SVG on standard output)"
+            f"cannot tell the picture format of {path}: name it .png or .svg"
+            + (" (or - for SVG on standard output)" if stdout else "")
         )
     return fmt
 
 
-def check_plot_target(path: str | os.PathLike) -> str:
+def _special(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is there and not a regular file or a folder (a device, a pipe)."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def check_plot_target(path: str | os.PathLike, *, stdout: bool = True) -> str:
     """Refuse a bad target before any work: its format, its folder, matplotlib present."""
     check_writable(path)
-    fmt = plot_format(path)
+    fmt = plot_format(path, stdout=stdout)
     _matplotlib()
     return fmt
 

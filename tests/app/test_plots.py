@@ -125,6 +125,22 @@ def test_bad_input_is_one_line(args, message, capsys):
     assert message in err and err.count("\n") == 1
 
 
+def test_a_name_without_a_picture_format_is_told_only_what_the_command_takes(capsys):
+    """compare --plot x.txt was told "(or - for SVG on standard output)", which it refuses."""
+    assert main(["compare", "-r", "p2c3", "--plot", "x.txt"]) == 2
+    err = capsys.readouterr().err
+    assert "name it .png or .svg" in err and "standard output" not in err
+    assert main(["plot", "-r", "p2c3", "--out", "x.txt"]) == 2
+    assert "(or - for SVG on standard output)" in capsys.readouterr().err
+
+
+@needs_matplotlib
+def test_a_special_file_gets_svg(capsys):
+    """plot -o /dev/null was refused ("cannot tell the picture format"), as export is not."""
+    assert main(["plot", "-r", "p2c3", "-s", "minimax", "--out", os.devnull]) == 0
+    assert f"to {os.devnull}" in capsys.readouterr().out
+
+
 @pytest.mark.integration
 def test_a_home_without_a_writable_config_folder_draws_without_warnings(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib", reason="drawing needs the plot extra")
@@ -180,6 +196,29 @@ def test_plot_of_an_optimum_not_proven_draws_the_best_strategy_found(tmp_path, c
     assert bar_groups(drawn[-1]) == {"best found (not proven)": found["histogram"]}
     assert main(args) == 0
     assert "the best strategy found drawn in its place" in capsys.readouterr().out
+
+
+@needs_matplotlib
+def test_a_plot_stopped_by_its_time_limit_says_so(tmp_path, capsys, monkeypatch):
+    """`plot -s minimax --time-limit` said only "wrote the plot": nothing told the optimum's
+    search had been stopped (compare says so). The comparison is p3c3's, marked stopped as
+    a time limit would (when a limit stops it depends on the machine)."""
+    import dataclasses
+
+    from mastermind.app import comparisons
+
+    real = comparisons.compare
+    monkeypatch.setattr(
+        comparisons,
+        "compare",
+        lambda *a, **k: dataclasses.replace(real(*a, **k), optimal=None, stopped="time limit"),
+    )
+    out = tmp_path / "p.svg"
+    assert main(["plot", "-r", "p3c3", "-s", "minimax", "--time-limit", "60", "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "wrote the plot of minimax" in captured.out
+    said = "stopped (time limit): the optimum not proven; 1 strategy played every secret"
+    assert captured.err.strip() == said
 
 
 @needs_matplotlib

@@ -239,7 +239,7 @@ def compare(
         if is_stdout(plot):
             raise MastermindError("--plot - would mix the picture with the table: give a .png or .svg file")
         with naming("--plot"):
-            check_plot_target(plot)
+            check_plot_target(plot, stdout=False)
     table_for(rules, limit)  # size check first: one line, before any work
     seed, drawn = draw_seed(seed)
     from mastermind.core.compiling import ALL_KERNELS, CompileNotice
@@ -281,6 +281,13 @@ def compare(
             typer.echo(wrote(f"the plot of {drawn_names} for {rules}", picture))
         elif plot is not None:
             typer.echo(f"nothing written to {plot}: {stop_words(result.stopped or '')} before a picture")
+    _say_stopped(result)
+    exit_if_interrupted(result.stopped)
+
+
+def _say_stopped(result) -> None:
+    """A comparison stopped (time limit, Ctrl-C): one line on standard error saying what it
+    did not do, for compare and plot alike."""
     if result.stopped:
         typer.echo(
             f"stopped ({result.stopped}): "
@@ -289,7 +296,6 @@ def compare(
             + (f"; not played: {', '.join(result.unfinished)}" if result.unfinished else ""),
             err=True,
         )
-    exit_if_interrupted(result.stopped)
 
 
 def _game_of_strategies(rules: Rules | None, names, pool: str, tie_break: str) -> Rules:
@@ -411,6 +417,7 @@ def plot(
         typer.echo(wrote(f"the plot of {', '.join(s.name for s in series)} for {rules}", out) + missing)
         if drawn and _draws_any(data):
             typer.echo(seed_note(seed, True))
+    _say_stopped(result)
 
 
 def _print_comparison(result, data: dict) -> None:
