@@ -21,6 +21,7 @@ The one writer of the project (every ``--out`` goes through :func:`write_atomic`
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
@@ -203,8 +204,13 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     _refuse_empty(path)
     if str(path) == STDOUT or _names_a_descriptor(path):  # written in place: nothing to rename
         return
-    target = Path(os.path.realpath(path))
     shown = os.fspath(path)
+    try:  # (a loop of symlinks: refused now, not once the work is done)
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
+    target = Path(os.path.realpath(path))
     if target.is_dir():
         raise MastermindError(f"cannot write {shown}: it is a directory; give a file name")
     if target.exists():

@@ -129,3 +129,15 @@ def test_a_name_under_proc_that_does_not_exist_is_refused_before_the_work():
     with pytest.raises(MastermindError, match="cannot write /proc/self/x.json: folder"):
         check_writable("/proc/self/x.json")
     check_writable("/proc/self/fd/1")  # (an open descriptor: written in place)
+
+
+def test_a_loop_of_symlinks_is_refused_before_the_work(tmp_path):
+    """It was refused only when written, once the work was done (and without its option's
+    name, which the commands add to what check_writable raises)."""
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    with pytest.raises(MastermindError, match="cannot write .*loop: Too many levels of symbolic links"):
+        check_writable(loop)
+    dangling = tmp_path / "dangling"
+    dangling.symlink_to(tmp_path / "later.json")
+    check_writable(dangling)  # (a link to a file not made yet: written through the link)
