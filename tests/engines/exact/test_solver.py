@@ -375,13 +375,25 @@ def test_building_a_tree_whose_search_is_stopped_raises_stopped_not_a_wrong_tree
     assert value == 206 and fresh.build(solver.cands, 10) is not None
 
 
-@pytest.mark.parametrize("rules, total", [(Rules(3, 5), 455), (Rules(4, 6), 5660)])
-def test_the_published_hard_mode_optima(rules, total):
-    """Only codes still possible as guesses (hard mode): the published optima (as cited in
-    issue 28), and the strategy found keeps to consistent guesses."""
+# SuperMasterMind's optimal-strategy page, "optimal logical strategy" (every guess a code
+# still possible), per first guess; 1233 and 1222 there are 1123 and 1112 up to symmetry
+HARD_MODE_BY_FIRST_GUESS = {
+    Rules(3, 5): {"111": 514, "112": 456, "123": 455},
+    Rules(4, 6): {"1111": 6359, "1112": 5848, "1122": 5752, "1123": 5660, "1234": 5743},
+}
+
+
+@pytest.mark.parametrize("rules", list(HARD_MODE_BY_FIRST_GUESS))
+def test_the_published_hard_mode_optima(rules):
+    """Only codes still possible as guesses (hard mode): the published optimum of every first
+    guess, and the optimal strategy keeps to consistent guesses."""
     from mastermind.core.formats import pool_kept
 
-    r = solve(CodeTable(rules), Problem(pool="consistent"))
-    assert r.status is Status.OPTIMAL and r.total == total
+    table = CodeTable(rules)
+    published = HARD_MODE_BY_FIRST_GUESS[rules]
+    r = solve(table, Problem(pool="consistent"))
+    assert r.status is Status.OPTIMAL and r.total == min(published.values())
     assert pool_kept(r.tree.n_nodes(), rules.n_codes) == "consistent"
-    assert solve(CodeTable(rules)).total < total  # (the rule costs guesses in both games)
+    by_first = solve_by_first_guess(table, Problem(pool="consistent"))
+    assert {rules.code_text(f.first_guess): f.total for f in by_first} == published
+    assert solve(table).total < r.total  # (the rule costs guesses in both games)
