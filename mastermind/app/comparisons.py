@@ -6,6 +6,7 @@ as ``None`` and the reports show the best proven bounds in its place.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -357,10 +358,12 @@ def compare(
                 if stopped == "interrupted":
                     raise KeyboardInterrupt from None
             if not deadline.passed():
-                bounds = game_bounds(table, max_refined=max_refined)
+                bounds = _bounds_within(table, max_refined, deadline.left())
             if progress is not None:
                 progress.advance(1)
             found = worker.result()
+            # (its answer is in: ended at once, not after the second its graceful exit takes)
+            worker.close(kill=True)
     except KeyboardInterrupt:
         if not stats:
             raise  # nothing finished: the command line says "interrupted"
@@ -394,6 +397,24 @@ def compare(
         stopped=stopped,
         unfinished=[n for n in names if n not in stats],
     )
+
+
+def _bounds_within(table: CodeTable, max_refined: int, seconds: float | None) -> Bounds | None:
+    """The game's lower bounds, or None if they take more than ``seconds`` (None: no limit).
+
+    They cannot be stopped (4x8: about 1 s), and a comparison past its time limit waited for
+    them: they run in a thread of their own, left to finish unheeded."""
+    if seconds is None:
+        return game_bounds(table, max_refined=max_refined)
+    done: list[Bounds] = []
+    worker = threading.Thread(
+        target=lambda: done.append(game_bounds(table, max_refined=max_refined)),
+        name="lower bounds",
+        daemon=True,
+    )
+    worker.start()
+    worker.join(seconds)
+    return done[0] if done else None
 
 
 def _search_bounds(table: CodeTable, total: int | None) -> Bounds:
