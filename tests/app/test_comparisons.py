@@ -350,3 +350,13 @@ def test_infeasible_depth_exits_1_as_optimal_does(capsys):
         assert main(["cpsat", "-r", "p3c3", "--depth", "3", *extra]) == 1
         out = capsys.readouterr().out
         assert "no strategy solves every secret of" not in out or "within 3 guesses" in out
+
+
+def test_the_lower_bounds_are_waited_for_only_within_the_time_left():
+    """They cannot be stopped: a comparison at its time limit waited for them (4x8: about
+    1 s). No time left gives none (the bounds that cost nothing stand in); no limit, all."""
+    from mastermind.app.comparisons import _bounds_within
+
+    assert _bounds_within(CodeTable(Rules(4, 8)), MAX_REFINED_CODES, 0.0) is None
+    small = CodeTable(Rules(2, 3))
+    assert _bounds_within(small, MAX_REFINED_CODES, None) == game_bounds(small, max_refined=MAX_REFINED_CODES)
