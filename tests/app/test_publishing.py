@@ -1103,3 +1103,24 @@ def test_an_open_row_counts_the_wall_time_of_a_part_stopped_at_its_limit():
         row = runner._open_row(runner._new_row(Rules.parse("p3c3"), "optimal"), Rules.parse("p3c3"))
     assert row["status"] == "open" and len(answered) == 4  # the lower bound and three heuristics
     assert row["seconds"] >= sum(answered) + 0.3 - 0.001
+
+
+def test_the_hard_mode_reports_are_what_their_trees_replay():
+    """results/hard-mode/GAME.json is `optimal --pool consistent --json` of a checkpointed
+    run (the command that continues it is in the README); its upper bound is the tree beside
+    it, replayed, and that tree guesses only codes still possible."""
+    reports = sorted((RESULTS / "hard-mode").glob("*.json"))
+    assert reports  # (5x8 at least)
+    for report in reports:
+        data = json.loads(report.read_text())
+        assert data["pool"] == "consistent" and data["rules"] == str(Rules.parse(report.stem))
+        assert data["out"] == f"results/hard-mode/{report.stem}.tree.json.gz"
+        replay = _replayed(f"hard-mode/{report.stem}.tree.json.gz")
+        assert replay.valid and replay.pool == "consistent"
+        assert (
+            replay.stats.total == data["total_upper_bound"]
+            and replay.stats.worst == data["worst_upper_bound"]
+        )
+        assert data["total_lower_bound"] <= data["total_upper_bound"]
+        if not data["proven"]:
+            assert data["best_found"]["total"] == data["total_upper_bound"]

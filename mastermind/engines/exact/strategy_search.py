@@ -149,6 +149,8 @@ class StrategySearch:
         # set key -> (total of the cheapest strategy found, its first guess)
         self.best: dict[tuple[int, int], tuple[int, int]] = {}
         self._done: dict[tuple[int, int], int] = {}  # set key -> last pass that searched it
+        # sets whose kept strategy no pass found (a tree to start from): tried in their order
+        self._unled: set[tuple[int, int]] = set()
         self.passes = 0
         self.exact_size = 2  # sets this small are built by the exact search
         self.sets_searched = 0
@@ -169,8 +171,10 @@ class StrategySearch:
         return int(k1), int(k2)
 
     def _lower_priority(self) -> None:
-        # (until the first strategy the search runs at the usual priority)
-        if self.niceness > 0 and not self.lowered and self._root in self.best:
+        # (until the first strategy the search runs at the usual priority: one of its own, a
+        # tree to start from does not count, or a weak one held it back the whole run)
+        found = (self._root in self.best and self._root not in self._unled) or self.passes > 0
+        if self.niceness > 0 and not self.lowered and found:
             self.lowered = True
             lower_thread_priority(self.niceness)
 
@@ -261,7 +265,7 @@ class StrategySearch:
             return best if best < budget else max(best, budget)
         self.sets_searched += 1
         candidates, most = self._candidates(cands, group, work, depth)
-        if known is not None:
+        if known is not None and key not in self._unled:
             # the strategy kept from an earlier pass first: its classes may have improved since
             mine = [c for c in candidates if c[0] == known[1]] or [(known[1], 0.0)]
             candidates = mine + [c for c in candidates if c[0] != known[1]]
@@ -273,6 +277,7 @@ class StrategySearch:
             if value < limit:
                 best = limit = value
                 self.best[key] = (int(value), int(guess))
+                self._unled.discard(key)  # (a pass's own strategy now)
         self._done[key] = self.passes
         return best if best < budget else max(best, budget)
 
@@ -297,8 +302,14 @@ class StrategySearch:
     def seed(self, root: Node, passes: int = 0) -> int:
         """Start from a strategy found earlier (e.g. by a run stopped before): every set of
         its tree keeps that strategy's cost until a pass finds cheaper; the next pass is
-        ``passes`` (the passes that strategy had behind it). Returns its total."""
+        ``passes`` (the passes that strategy had behind it). Returns its total.
+
+        A strategy no pass found (``passes`` 0: a tree given to start from) bounds the
+        search but does not lead it: a pass tried its guesses first, so that `--start-from`
+        a weak tree (4x7, "simple", 15548) spent a short run improving that tree's first
+        guess and ended at 15289, where the search alone finds 11361."""
         s = self.search
+        led = passes > 0
         consistent = self.solver.pool == "consistent"
 
         def walk(node: Node, cands: np.ndarray, group) -> int:
@@ -321,6 +332,10 @@ class StrategySearch:
                 kept = self.best.get(key)
                 if kept is None or total < kept[0]:
                     self.best[key] = (total, int(node.guess))
+                    if led:
+                        self._unled.discard(key)
+                    else:
+                        self._unled.add(key)
             return total
 
         total = walk(root, self.solver.cands, self.solver.group)

@@ -267,3 +267,27 @@ def test_the_strategy_thread_allows_a_share_of_its_time_limit_for_a_last_build()
         thread = StrategyThread(solver, CancelToken(), 1 << 26, time_limit=limit)
         allowances.append(thread.search.build_allowance)
     assert allowances == [None, MIN_BUILD_ALLOWANCE, BUILD_SHARE * 1000.0]
+
+
+def test_a_weak_tree_to_start_from_neither_leads_nor_slows_the_first_pass(monkeypatch):
+    """`optimal -r p4c7 --start-from` a "simple" tree (15548), 3 s: 15289 where the search
+    alone found 11361. The start counted as the first strategy, so the thread lowered its
+    priority at once (beside the rounds' unit, a tenth of a core), and each set tried the
+    tree's guess first. Now the first pass is the one it would be without the tree (its
+    first strategy at the usual priority), bounded by the tree where that is cheaper."""
+    from mastermind.engines.exact import strategy_search
+    from mastermind.engines.registry import strategy_tree
+
+    lowered: list[int] = []
+    monkeypatch.setattr(strategy_search, "lower_thread_priority", lambda niceness: lowered.append(niceness))
+    table = CodeTable(Rules(4, 5))
+    alone = StrategySearch(table).run(passes=1)
+    weak = strategy_tree("simple", table)
+    started = StrategySearch(table, niceness=7)
+    assert started.seed(weak.root) == weak.stats(table).total > alone.total
+    assert started._root in started._unled  # (bounds the search, does not lead it)
+    found = started.run(passes=1)
+    assert found.total <= alone.total and _replayed(table, found) == found.total
+    assert lowered == []  # the first pass at the usual priority, the start notwithstanding
+    started.run(passes=1)
+    assert lowered == [7]
