@@ -1,6 +1,7 @@
 """``optimal``: the exact solver at the command line."""
 
 import time
+from collections.abc import Sequence
 from typing import Annotated, Any, Optional
 
 import typer
@@ -342,6 +343,11 @@ def _run_search(
     searched = results
     results = [r for r in results if r.status is not Status.NO_STRATEGY]
     base = {"rules": str(rules), "codes": rules.n_codes, **options}
+    if by_first_guess and results:  # (the first guesses the search left out: none within the cap)
+        from mastermind.core.symmetry import canonical_first_guesses
+
+        firsts = {r.first_guess for r in results}
+        left_out = [rules.code_text(g) for g in canonical_first_guesses(rules) if g not in firsts]
     if not results:
         seconds = time.perf_counter() - began if by_first_guess else max(r.seconds for r in searched)
         return {**base, **_no_strategy(options["max_guesses"], seconds)}
@@ -358,7 +364,10 @@ def _run_search(
         if start is not None and found is not None and found["total"] == start.stats(table).total:
             found["found_by"] = STARTED_FROM  # (the search found nothing cheaper)
     else:
-        data = {**base, **by_first_guess_fields(results, time.perf_counter() - began)}
+        data = {
+            **base,
+            **by_first_guess_fields(results, time.perf_counter() - began, left_out, options["max_guesses"]),
+        }
     data["cached"] = False
     if compile_seconds is not None:
         data["compile_seconds"] = round(compile_seconds, 2)
@@ -456,24 +465,36 @@ def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict
     return data
 
 
-def by_first_guess_fields(results: list, seconds: float) -> dict:
+def by_first_guess_fields(
+    results: list, seconds: float, none_within: Sequence[str] = (), max_guesses: int | None = None
+) -> dict:
     """The table of first guesses, searched in ``seconds`` of wall time (side by side: not
-    the sum of theirs)."""
+    the sum of theirs); ``none_within``: the first guesses with no strategy within
+    ``max_guesses`` (rows saying so: they were left out of the table without a word)."""
     rows = []
     exists: bool | None = None
     for r in results:
         row = {"first_guess": r.rules.code_text(r.first_guess), **optimum_fields(r, r.objective)}
         exists = exists or row["exists"]
-        for key in ("exists", "first_guess_of_tree", "units", "memo_hits"):
+        for key in ("first_guess_of_tree", "units", "memo_hits"):
             row.pop(key, None)
         row["first_guess"] = r.rules.code_text(r.first_guess)
         rows.append(row)
-    proven = [row["total"] for row in rows if row["proven"]]
+    for code in none_within:
+        row = {"first_guess": code, **_no_strategy(max_guesses, 0.0), "nodes": None}
+        for key in ("first_guess_of_tree", "units", "memo_hits", "out", "cached", "first_guess"):
+            row.pop(key, None)
+        rows.append({"first_guess": code, **row})
+    if results:
+        order = [r.rules.parse_code(row["first_guess"]) for row in rows]
+        rows = [row for _, row in sorted(zip(order, rows), key=lambda pair: pair[0])]
+    proven = [row["total"] for row in rows if row["proven"] and row["total"] is not None]
     floors = [
         row["total_lower_bound"] for row in rows if not row["proven"] and row["total_lower_bound"] is not None
     ]
     # the best first guesses, once no guess left unfinished could beat them
-    decided = proven and all(f >= min(proven) for f in floors) and len(floors) == len(rows) - len(proven)
+    unproven = sum(1 for row in rows if not row["proven"])
+    decided = proven and all(f >= min(proven) for f in floors) and len(floors) == unproven
     stopped = next((row["stopped"] for row in rows if row["stopped"]), None)
     return {
         "exists": exists,
@@ -508,14 +529,7 @@ def _report(data: dict, json_output: bool, out: str | None) -> None:
     if "first_guesses" in data:
         _print_by_first_guess(data, printer)
         return
-    header = (
-        f"rules        {rules}  (objective {data['objective']}"
-        + (f", at most {plural(data['max_guesses'], 'guess')}" if data["max_guesses"] else "")
-        + (f", pool {data['pool']}" if data["pool"] != "all" else "")
-        + (f", first guess {data['first']}" if data["first"] else "")
-        + (f", tie-break {data['tie_break']}" if data["tie_break"] != "default" else "")
-        + ")"
-    )
+    header = f"rules        {rules}  ({_options_text(data)})"
     printer.print(header)
     work = _work(data)
     if data["proven"]:
@@ -595,17 +609,32 @@ def _work(data: dict) -> str:
     return ", ".join(parts)
 
 
+def _options_text(data: dict) -> str:
+    """The options that shaped the answer: "objective total, at most 5 guesses, pool consistent"."""
+    return (
+        f"objective {data['objective']}"
+        + (f", at most {plural(data['max_guesses'], 'guess')}" if data["max_guesses"] else "")
+        + (f", pool {data['pool']}" if data["pool"] != "all" else "")
+        + (f", first guess {data['first']}" if data["first"] else "")
+        + (f", tie-break {data['tie_break']}" if data["tie_break"] != "default" else "")
+    )
+
+
 def _print_by_first_guess(data: dict, printer) -> None:
     from rich.table import Table
 
     t = Table(
-        title=f"{data['rules']}: optimum for each first guess ({data['objective']})",
+        title=f"{data['rules']}: optimum for each first guess ({_options_text(data)})",
         caption=f"histogram: {HISTOGRAM_WORDS}; * the best first guesses",
     )
     for column in ("first guess", "total", "average", "worst", "histogram", "seconds"):
         t.add_column(column, justify="left" if column in ("first guess", "histogram") else "right")
     best = set(data["best_first_guesses"])
     for r in data["first_guesses"]:
+        if r["exists"] is False:
+            within = plural(data["max_guesses"] or 0, "guess")
+            t.add_row(r["first_guess"], "none", "", "", f"no strategy within {within}", "")
+            continue
         if not r["proven"]:
             low = r["total_lower_bound"]
             at_least = "?" if low is None else f">= {low}"

@@ -129,6 +129,23 @@ def test_bad_input_exits_2_with_one_line(capsys):
         assert err.startswith("error: ") and err.count("\n") == 1, (args, err)
 
 
+def test_a_first_guess_with_no_strategy_within_the_cap_has_its_row(capsys):
+    """--by-first-guess --max-guesses 5 on 4x6 left 1111 out of the table without a word
+    (--first 1111 --max-guesses 5 says there is none); the title left out the cap."""
+    args = ["optimal", "-r", "p4c6", "--by-first-guess", "--max-guesses", "5", "--no-cache"]
+    code, out, _ = run(capsys, *args, "--json")
+    assert code == 0
+    rows = {r["first_guess"]: r for r in json.loads(out)["first_guesses"]}
+    assert list(rows) == ["1111", "1112", "1122", "1123", "1234"]
+    none = rows.pop("1111")
+    assert none["exists"] is False and none["proven"] is True and none["total"] is None
+    assert none["worst_lower_bound"] == 6  # (every strategy from 1111 needs 6 guesses)
+    assert all(r["exists"] and r["worst"] <= 5 for r in rows.values())
+    assert run(capsys, "optimal", "-r", "p4c6", "--first", "1111", "--max-guesses", "5")[0] == 1
+    code, out, _ = run(capsys, *args)
+    assert "(objective total, at most 5 guesses)" in out and "no strategy within 5 guesses" in out
+
+
 @pytest.mark.parametrize("extra", [[], ["--by-first-guess"], ["--first", "123"]])
 def test_no_strategy_within_max_guesses_is_an_answer_exit_1(capsys, extra):
     # p3c3 needs 3 guesses in the worst case: within 2 there is no strategy, with or without
@@ -345,7 +362,18 @@ def test_start_from_a_strategy_file(capsys, tmp_path):
 
 def test_the_optimal_worst_case_keeps_its_depth_search_in_the_checkpoint(capsys, tmp_path):
     folder = tmp_path / "ck"
-    args = ("optimal", "-r", "p4c5", "--objective", "worst", "--checkpoint", str(folder), "--json")
+    # (--no-cache: the second run is to read the checkpoint, not the stored answer)
+    args = (
+        "optimal",
+        "-r",
+        "p4c5",
+        "--objective",
+        "worst",
+        "--checkpoint",
+        str(folder),
+        "--json",
+        "--no-cache",
+    )
     code, out, err = run(capsys, *args)
     first = json.loads(out)
     assert code == 0 and first["proven"] and (folder / "least-depth.npz").is_file()
@@ -367,17 +395,29 @@ def test_the_optimal_worst_case_keeps_its_depth_search_in_the_checkpoint(capsys,
     code, out, err = run(capsys, *args)
     assert code == 2 and out == "" and "least-depth.npz is damaged" in err and err.count("\n") == 1
     assert err.startswith("error: --checkpoint: ") and "delete it to go on without the memo it kept" in err
-    # a checkpoint's memo of another game is refused too
+    # a checkpoint's memo of another game is refused too (--no-cache: an answer from the
+    # result cache would not use the folder)
     other = tmp_path / "other"
-    assert run(capsys, "optimal", "-r", "p3c4", "--objective", "worst", "--checkpoint", str(other))[0] == 0
-    code, out, err = run(capsys, "optimal", "-r", "p3c5", "--objective", "worst", "--checkpoint", str(other))
+    assert (
+        run(
+            capsys, "optimal", "-r", "p3c4", "--objective", "worst", "--checkpoint", str(other), "--no-cache"
+        )[0]
+        == 0
+    )
+    code, out, err = run(
+        capsys, "optimal", "-r", "p3c5", "--objective", "worst", "--checkpoint", str(other), "--no-cache"
+    )
     assert code == 2 and "another search" in err and err.count("\n") == 1
     # the folder of a plain optimum: refused before the depth search (it writes nothing)
     plain = tmp_path / "plain"
-    assert run(capsys, "optimal", "-r", "p3c4", "--checkpoint", str(plain))[0] == 0
-    code, out, err = run(capsys, "optimal", "-r", "p3c4", "--objective", "worst", "--checkpoint", str(plain))
+    assert run(capsys, "optimal", "-r", "p3c4", "--checkpoint", str(plain), "--no-cache")[0] == 0
+    code, out, err = run(
+        capsys, "optimal", "-r", "p3c4", "--objective", "worst", "--checkpoint", str(plain), "--no-cache"
+    )
     assert code == 2 and "objective total" in err and err.count("\n") == 1
     assert not (plain / "least-depth.npz").exists()
     # what a checkpoint cannot hold is named
-    code, out, err = run(capsys, "optimal", "-r", "p3c4", "--tie-break", "worst", "--checkpoint", str(plain))
+    code, out, err = run(
+        capsys, "optimal", "-r", "p3c4", "--tie-break", "worst", "--checkpoint", str(plain), "--no-cache"
+    )
     assert code == 2 and err.strip().endswith("(not with --by-first-guess, --first or --tie-break worst)")
