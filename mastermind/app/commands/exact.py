@@ -281,9 +281,27 @@ def _run_search(
     # best total within that depth runs as the plain optimum's work units)
     plain = options["tie_break"] == "default"
     if units and (by_first_guess or first_code is not None or not plain):
+        given = [
+            name
+            for name, used in (
+                (f"--backend {backend}", backend != "threads"),
+                ("--scheduler", scheduler is not None),
+                ("--checkpoint", checkpoint is not None),
+            )
+            if used
+        ]
+        against = [
+            name
+            for name, used in (
+                ("--by-first-guess", by_first_guess),
+                ("--first", first_code is not None),
+                ("--tie-break worst", not plain),
+            )
+            if used
+        ]
         raise MastermindError(
-            "--backend, --scheduler and --checkpoint work on the optimum and the optimal worst case "
-            "(not with --by-first-guess, --first or --tie-break worst)"
+            f"{' and '.join(given)} cannot go with {' and '.join(against)}: --backend, --scheduler and "
+            "--checkpoint work on the optimum and the optimal worst case only"
         )
     mode = progress_mode(progress, json_output)
     from mastermind.engines.exact.warmup import ensure_compiled

@@ -420,4 +420,4 @@ def test_the_optimal_worst_case_keeps_its_depth_search_in_the_checkpoint(capsys,
     code, out, err = run(
         capsys, "optimal", "-r", "p3c4", "--tie-break", "worst", "--checkpoint", str(plain), "--no-cache"
     )
-    assert code == 2 and err.strip().endswith("(not with --by-first-guess, --first or --tie-break worst)")
+    assert code == 2 and err.startswith("error: --checkpoint cannot go with --tie-break worst: ")
