@@ -29,7 +29,7 @@ def game_value_document(result) -> dict:
         "rules": str(rules),
         "codes": n,
         "proven": proven,
-        "average": float(value) if proven else None,
+        "average": round(float(value), 6) if proven else None,  # (the fraction is exact)
         "average_fraction": _exact(value) if proven else None,
         "average_lower_bound": floor_float(lower),
         "average_upper_bound": ceil_float(upper),

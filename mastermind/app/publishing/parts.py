@@ -178,7 +178,10 @@ def frontier_part(
         "proven": bool(r.proven),
         "total_lower_bound": None if r.lower_bound is None else int(r.lower_bound),
         "units": {"run": r.counters.units - r.counters.reused, "reused": r.counters.reused},
-        "checkpoint_seconds": r.details.checkpoint_seconds,  # every run's search (None: not timed)
+        # every run's search (None: not timed), to the millisecond as every time in the files
+        "checkpoint_seconds": None
+        if r.details.checkpoint_seconds is None
+        else round(r.details.checkpoint_seconds, 3),
     }
     if r.tree is not None:  # the best strategy found so far (the optimum once proven)
         text = write_tree(r.tree, "json", r.stats)
@@ -299,3 +302,8 @@ def game_value_part(
         {rules.code_text(b.tree.root.guess) for b in result.details.breaker}
     )
     return data
+
+
+def _millis(seconds: float | None) -> float | None:
+    """Seconds to the millisecond (None stays None)."""
+    return None if seconds is None else round(seconds, 3)
