@@ -155,7 +155,7 @@ def test_a_cell_whose_lower_bound_meets_knuths_strategy_is_proven(capsys):
         (["table", "--time-limit", "0"], "--time-limit: must be a positive number of seconds, got 0"),
         (["table", "--games", "p4c2-3n"], "holds no game: without repetition colours must be at least pegs"),
         (["compare", "-r", "p2c3", "--plot", "/nonexistent/dir/plot.png"], "plot"),
-        (["cpsat", "-r", "p2c2", "--depth", "0"], "--depth: must be at least 1, got 0"),
+        (["cpsat", "-r", "p2c2", "--depth", "0"], "--max-guesses: must be at least 1, got 0"),
         (["static", "-r", "p4c6"], "static model for p4c6r"),
     ],
 )
@@ -252,7 +252,7 @@ def test_cpsat_feasible_answers_the_question_it_asks(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["exists"] is True and data["total"] is None and data["best_found"]["total"] >= 45
     found = data["best_found"]
-    assert data["worst_lower_bound"] <= data["worst_upper_bound"] == found["worst"] <= data["depth"]
+    assert data["worst_lower_bound"] <= data["worst_upper_bound"] == found["worst"] <= data["max_guesses"]
     assert main(["cpsat", "-r", "p2c4", "--feasible", "--depth", "5"]) == 0
     out = capsys.readouterr().out
     assert "exists" in out and "not optimised" in out and "OPTIMAL" not in out

@@ -44,6 +44,7 @@ IDEAS = {
     "--out": ("-o", {"export", "optimal", "plot", "results"}),
     "--checkpoint": (None, {"optimal", "results"}),
     "--format": ("-f", {"export", "verify"}),
+    "--max-guesses": (None, {"optimal", "cpsat"}),  # a cap on the guesses (cpsat's --depth before)
 }
 # options whose help differs from command to command, and why
 VARIANTS = {
@@ -52,6 +53,7 @@ VARIANTS = {
     "--tie-break": "among a heuristic's equal guesses, or among optimal strategies",
     "--format": "export writes four formats, verify reads two",
     "--rules": "the same game option; verify's defaults to the game its file names",
+    "--max-guesses": "no cap in optimal; cpsat's model needs one, from the lookahead bound",
 }
 
 

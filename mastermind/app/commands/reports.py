@@ -77,7 +77,7 @@ def register(app: typer.Typer) -> None:
         app,
         "cpsat",
         help="CP-SAT strategy-tree model (tiny games): optimal total within "
-        "--depth guesses, or whether that depth is possible (exit 1: it is not).",
+        "--max-guesses guesses, or whether that depth is possible (exit 1: it is not).",
     )(cpsat)
     command(
         app,
@@ -634,7 +634,8 @@ def cpsat(
     depth: Annotated[
         Optional[int],
         typer.Option(
-            "--depth",
+            "--max-guesses",
+            "--depth",  # (its first name; --max-guesses as in optimal: one idea, one name)
             metavar="N",
             callback=whole_range(1),
             help="Most guesses allowed for any secret (default: the worst-case lower bound of "
@@ -668,7 +669,7 @@ def cpsat(
     if depth is None:
         # one more than the bound leaves room to optimise the total; never more than the codes
         depth = min(worst_bound + (0 if feasible else 1), table.n)
-    with naming("--depth") if given else contextlib.nullcontext():
+    with naming("--max-guesses") if given else contextlib.nullcontext():
         check_model_size(table, depth)  # before any bound or model is computed
     seed, drawn = draw_seed(seed)
     start = time.perf_counter()
@@ -708,7 +709,7 @@ def cpsat(
     data = {
         "rules": str(rules),
         "codes": n,
-        "depth": depth,
+        "max_guesses": depth,
         "question": question,
         "solver_status": result.details.status,
         "proven": result.proven,
@@ -732,12 +733,12 @@ def cpsat(
     else:
         _print_cpsat(rules, data, result)
     exit_if_interrupted(result.stopped)
-    if exists is False:  # an answer, not bad input: no strategy within --depth guesses
+    if exists is False:  # an answer, not bad input: no strategy within --max-guesses
         raise typer.Exit(1)
 
 
 def _print_cpsat(rules: Rules, data: dict, result) -> None:
-    depth, status = data["depth"], data["solver_status"]
+    depth, status = data["max_guesses"], data["solver_status"]
     took = f"[{result.seconds:.2f} s]"
     how = f"stopped ({result.stopped})" if result.stopped else f"CP-SAT status {status}"
     if data["exists"] is False:
