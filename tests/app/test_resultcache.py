@@ -196,23 +196,11 @@ def test_no_cache_neither_reads_nor_writes(capsys):
     assert run_json(["optimal", "-r", "p3c3", "--json", "--no-cache"], capsys)["cached"] is False
 
 
-def test_unproven_answers_are_not_kept(capsys):
+def test_unproven_answers_and_other_backends_are_not_kept(tmp_path, capsys):
     main(["optimal", "-r", "p4c6", "--json", "--time-limit", "0.001"])  # a second of search
+    main(["optimal", "-r", "p3c3", "--json", "--checkpoint", str(tmp_path / "units")])
     capsys.readouterr()
     assert entries("optimal") == []
-
-
-def test_a_checkpoint_folder_shares_the_entry(tmp_path, capsys):
-    """With --checkpoint the cache was neither read nor written: a proven optimum asked again
-    with a checkpoint and a time limit said "not proven", "total": null."""
-    first = run_json(["optimal", "-r", "p3c3", "--json", "--checkpoint", str(tmp_path / "units")], capsys)
-    assert first["cached"] is False and first["total"] == 73 and len(entries("optimal")) == 1
-    again = ["optimal", "-r", "p3c3", "--json", "--checkpoint", str(tmp_path / "other"), "--time-limit", "1"]
-    assert run_json(again, capsys)["cached"] is True
-    file = tmp_path / "file"
-    file.write_text("")
-    assert main(["optimal", "-r", "p3c3", "--checkpoint", str(file)]) == 2  # (refused all the same)
-    assert "is a file, not a folder" in capsys.readouterr().err
 
 
 @pytest.mark.integration

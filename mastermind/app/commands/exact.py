@@ -196,14 +196,15 @@ def optimal(
         tie_break=tie_break,
     )
     # a plain search asked again is answered from the result cache, before numba is loaded
-    # (a checkpoint folder does not change the answer: a proven one is served, and kept)
     cache = None
-    if checkpoint is not None:  # (bad input is refused, an answer from the cache or not)
-        from mastermind.engines.exact.checkpoint import check_folder
-
-        with naming("--checkpoint"):
-            check_folder(checkpoint)
-    if not no_cache and out is None and backend == "threads" and scheduler is None and start is None:
+    if (
+        not no_cache
+        and out is None
+        and backend == "threads"
+        and scheduler is None
+        and checkpoint is None
+        and start is None
+    ):
         from mastermind.app.resultcache import ResultCache
 
         # a time limit, --jobs and --memory-limit do not change a proven answer: only those are kept
