@@ -70,7 +70,7 @@ class TreeStrategy:
 
     def on_tree(self, history: History) -> bool:
         """Whether the tree covers the position ``history`` leads to."""
-        return self._node(history) is not None
+        return self._walk(history)[0] is not None
 
     def guesser(self, history: History) -> str:
         """Who guesses at the position ``history`` leads to: the tree, else its fallback."""
@@ -80,29 +80,20 @@ class TreeStrategy:
         return f"{by}: the game left the tree of {self.name}"
 
     def next_guess(self, candidates: np.ndarray, history: History = ()) -> Code:
-        node = self._node(history)
+        node, why = self._walk(history)
         if node is not None:
             return node.guess
         if self._make_fallback is None:
-            raise self._left(history)
+            raise MastermindError(why)
         if self.fallback is None:
             self.fallback = self._make_fallback()
         return self.fallback.next_guess(candidates, history)
 
-    def _node(self, history: History) -> Node | None:
+    def _walk(self, history: History) -> tuple[Node | None, str]:
+        """The node ``history`` leads to, or None and how the game left the tree."""
         node: Node | None = self.tree.root
         for guess, answer in history:
             if node is None or node.guess != guess:
-                return None
+                return None, "the game left the stored strategy tree (a different guess was played)"
             node = node.children.get(answer)
-        return node
-
-    def _left(self, history: History) -> MastermindError:
-        """How the game left the tree: a guess it does not play, or answers it has no branch for."""
-        node: Node | None = self.tree.root
-        for guess, answer in history:
-            if node is None or node.guess != guess:
-                why = "a different guess was played"
-                return MastermindError(f"the game left the stored strategy tree ({why})")
-            node = node.children.get(answer)
-        return MastermindError("the stored strategy tree has no branch for these answers")
+        return node, "the stored strategy tree has no branch for these answers"

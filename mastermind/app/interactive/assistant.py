@@ -76,9 +76,8 @@ class Assistant(Session):
         """Where a strategy file's tree no longer covers the game (a guess of your own), who
         suggests instead."""
         guesser = getattr(self.strategy, "guesser", None)
-        if guesser is None or guesser(self.state.history) == self.strategy.name:
-            return ""
-        return f" (by {guesser(self.state.history)})"
+        by = self.strategy.name if guesser is None else guesser(self.state.history)
+        return "" if by == self.strategy.name else f" (by {by})"
 
     def prompt(self) -> str:
         if self.pending is None:
