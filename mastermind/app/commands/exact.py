@@ -490,23 +490,20 @@ def by_first_guess_fields(
     """The table of first guesses, searched in ``seconds`` of wall time (side by side: not
     the sum of theirs); ``none_within``: the first guesses with no strategy within
     ``max_guesses`` (rows saying so: they were left out of the table without a word)."""
+    rules = results[0].rules
     rows = []
     exists: bool | None = None
+
+    def row_of(code: str, fields: dict) -> dict:  # (a first guess's row: not the whole run's keys)
+        dropped = ("first_guess", "first_guess_of_tree", "units", "memo_hits", "out", "cached")
+        return {"first_guess": code, **{k: v for k, v in fields.items() if k not in dropped}}
+
     for r in results:
-        row = {"first_guess": r.rules.code_text(r.first_guess), **optimum_fields(r, r.objective)}
+        row = row_of(rules.code_text(r.first_guess), optimum_fields(r, r.objective))
         exists = exists or row["exists"]
-        for key in ("first_guess_of_tree", "units", "memo_hits"):
-            row.pop(key, None)
-        row["first_guess"] = r.rules.code_text(r.first_guess)
         rows.append(row)
-    for code in none_within:
-        row = {"first_guess": code, **_no_strategy(max_guesses, 0.0), "nodes": None}
-        for key in ("first_guess_of_tree", "units", "memo_hits", "out", "cached", "first_guess"):
-            row.pop(key, None)
-        rows.append({"first_guess": code, **row})
-    if results:
-        order = [r.rules.parse_code(row["first_guess"]) for row in rows]
-        rows = [row for _, row in sorted(zip(order, rows), key=lambda pair: pair[0])]
+    rows += [row_of(code, {**_no_strategy(max_guesses, 0.0), "nodes": None}) for code in none_within]
+    rows.sort(key=lambda row: rules.parse_code(row["first_guess"]))
     proven = [row["total"] for row in rows if row["proven"] and row["total"] is not None]
     floors = [
         row["total_lower_bound"] for row in rows if not row["proven"] and row["total_lower_bound"] is not None
