@@ -608,17 +608,32 @@ def test_time_limit_leaves_a_quick_solve_proven(capsys):
     assert data["total"] == data["total_lower_bound"] == data["total_upper_bound"] == 451
 
 
-@pytest.mark.parametrize("backend", ["threads", "dask"])
+@pytest.mark.parametrize(
+    ("backend", "to"),
+    [
+        ("threads", "group"),
+        ("processes", "run"),
+        ("processes", "group"),
+        ("dask", "run"),
+        ("dask", "group"),
+    ],
+)
 @pytest.mark.integration
-def test_ctrl_c_stops_a_big_solve_with_bounds(backend):
+def test_ctrl_c_stops_a_big_solve_with_bounds(backend, to):
+    """``to``: the run's process only (kill), or its whole process group, as Ctrl-C at a
+    terminal does: the workers get it too (they printed loky's and Dask's tracebacks)."""
     if backend == "dask":
         pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
-    proc = cli("optimal", "-r", "p5c6", "--progress", "json", "--backend", backend, "-j", "2")
+    args = ("optimal", "-r", "p5c6", "--progress", "json", "--backend", backend, "-j", "2")
+    proc = cli(*args, start_new_session=True)
     for line in proc.stderr:  # Ctrl-C once the first unit is done: the workers are busy
         if line.startswith('{"event":"unit"'):
             break
     start = time.monotonic()
-    proc.send_signal(signal.SIGINT)
+    if to == "group":
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     elapsed = time.monotonic() - start
     assert proc.returncode == 130, err

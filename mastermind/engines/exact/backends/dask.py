@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from mastermind.core.errors import MastermindError
+from mastermind.engines.exact.backends import worker_setup
 from mastermind.engines.exact.backends.base import RETRIES, Backend, cancel_future
 
 WORKER_WAIT = 10  # seconds a scheduler given by address has to show a worker
 WORKER_LOOK = 5.0  # seconds between looks for workers that joined a running cluster
 MAX_BATCH = 4  # units per call to a worker when many wait (one round trip for several)
+DRAIN = 0.5  # seconds a closing run waits for the calls in flight (stopped units answer fast)
 # what awaiting a worker raises when it is gone or the run closes (a cancelled await is a
 # BaseException, which the event loop would otherwise log with a traceback)
 _GONE = (Exception, asyncio.CancelledError)
@@ -70,6 +72,7 @@ class DaskBackend(Backend):
                     processes=True,
                     dashboard_address=":0",
                     silence_logs=logging.ERROR,
+                    preload=[worker_setup.__name__],  # Ctrl-C is the run's, not its workers'
                 )
                 self.client = Client(self.cluster)
             else:
@@ -102,6 +105,7 @@ class DaskBackend(Backend):
         self._replacing = False
         self._looked = time.monotonic()
         self._closed = False
+        self._taking_back = 0  # take-back calls in flight
 
     @property
     def slots(self) -> int:
@@ -264,10 +268,14 @@ class DaskBackend(Backend):
             busy = max(self._runners.values(), key=_Runner.load, default=None)
             if busy is None or busy.in_flight <= busy.threads:
                 return
+            self._taking_back += 1
         try:
             await busy.actor.take_back()
         except _GONE:  # its worker is gone: its calls fail anyway
             pass
+        finally:
+            with self._lock:
+                self._taking_back -= 1
 
     def stop_run(self, run_id: str) -> None:
         """Units would run to their end: on a cluster that goes on after this run, and in
@@ -284,16 +292,30 @@ class DaskBackend(Backend):
     def close(self, kill: bool = False) -> None:
         try:
             with self._lock:
-                self._closed = True
+                self._closed = True  # nothing more is sent
                 waiting, self._waiting = list(self._waiting), deque()
-                calls = [batch for _, batch in self._calls.values()]
-            for outer, _, _, _ in waiting + [item for batch in calls for item in batch]:
+            for outer, _, _, _ in waiting:
+                cancel_future(outer)
+            # closing the client releases the actors: a call still on its way would then
+            # reach a worker without its actor, which Dask logs as an error with a traceback
+            self._drain(time.monotonic() + DRAIN)
+            with self._lock:
+                calls = [item for _, batch in self._calls.values() for item in batch]
+            for outer, _, _, _ in calls:
                 cancel_future(outer)
             self.client.close()
         finally:
             if self.cluster is not None:
                 self.cluster.close()
             self._config.__exit__(None, None, None)
+
+    def _drain(self, deadline: float) -> None:
+        """Wait until no call is in flight, or until ``deadline``."""
+        while time.monotonic() < deadline:
+            with self._lock:
+                if not self._calls and not self._taking_back:
+                    return
+            time.sleep(0.005)
 
 
 @dataclass

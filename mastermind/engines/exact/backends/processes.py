@@ -3,32 +3,57 @@
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
 from mastermind.engines.exact.backends.base import RETRIES, Backend, cancel_future
+from mastermind.engines.exact.backends.worker_setup import ignore_interrupts
 
 
 class ProcessBackend(Backend):
     """loky's reusable executor (joblib's process engine); a unit whose worker died is
-    submitted again, up to three times."""
+    submitted again, up to three times.
+
+    Units wait here, and loky holds at most two per worker, which its queue of calls always
+    takes at once: loky's manager thread fails (a KeyError traceback) when a stop kills the
+    workers while ids of units are still queued for that queue.
+    """
 
     name = "processes"
 
     def __init__(self, jobs: int) -> None:
         super().__init__(jobs)
+        self._lock = threading.Lock()
+        self._waiting: deque = deque()  # (future, fn, args, tries left)
+        self._in_loky = 0  # units handed to loky and not finished
+        self._closed = False
         self._executor()
 
     def _executor(self) -> Any:
         from joblib.externals.loky import get_reusable_executor
 
-        return get_reusable_executor(max_workers=self.jobs, timeout=60)
+        return get_reusable_executor(max_workers=self.jobs, timeout=60, initializer=ignore_interrupts)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
         outer: Future = Future()
-        self._attempt(outer, fn, args, RETRIES)
+        with self._lock:
+            self._waiting.append((outer, fn, args, RETRIES))
+        self._pump()
         return outer
+
+    def _pump(self) -> None:
+        """Hand waiting units to loky while it holds fewer than two per worker (any thread)."""
+        while True:
+            with self._lock:
+                if self._closed or not self._waiting or self._in_loky >= 2 * self.jobs:
+                    return
+                outer, fn, args, left = self._waiting.popleft()
+                if outer.cancelled():
+                    continue
+                self._in_loky += 1
+            self._attempt(outer, fn, args, left)
 
     def warm(self, rules_text: str) -> None:
         from mastermind.engines.exact.units import warm_worker
@@ -39,6 +64,7 @@ class ProcessBackend(Backend):
             future.result()
 
     def _attempt(self, outer: Future, fn: Callable[..., Any], args: tuple, left: int) -> None:
+        """Run one unit in loky (counted in ``_in_loky`` until its future is settled)."""
         from joblib.externals.loky.process_executor import (
             BrokenProcessPool,
             ShutdownExecutorError,
@@ -47,27 +73,45 @@ class ProcessBackend(Backend):
         try:
             inner = self._executor().submit(fn, *args)
         except (BrokenProcessPool, ShutdownExecutorError, RuntimeError) as exc:
-            outer.set_exception(exc)
+            self._settle(outer, exc=exc)
             return
 
         def done(f: Future) -> None:
             if outer.done():
-                return
-            if f.cancelled():
-                cancel_future(outer)
-                return
-            exc = f.exception()
-            if exc is None:
-                outer.set_result(f.result())
-            elif isinstance(exc, BrokenProcessPool) and left > 0 and not outer.cancelled():
+                self._settle(outer)
+            elif f.cancelled():
+                self._settle(outer, cancel=True)
+            elif f.exception() is None:
+                self._settle(outer, value=f.result())
+            elif isinstance(f.exception(), BrokenProcessPool) and left > 0 and not outer.cancelled():
                 # its worker died: run it again, from another thread (this callback runs in
                 # the broken executor's own thread, which a new executor must first join)
                 threading.Thread(target=self._attempt, args=(outer, fn, args, left - 1), daemon=True).start()
             else:
-                outer.set_exception(exc)
+                self._settle(outer, exc=f.exception())
 
         inner.add_done_callback(done)
 
+    def _settle(
+        self, outer: Future, value: Any = None, exc: BaseException | None = None, cancel: bool = False
+    ) -> None:
+        """A unit has left loky: hand its outcome on, then the next units to loky."""
+        with self._lock:
+            self._in_loky -= 1
+        if not outer.done():
+            if cancel:
+                cancel_future(outer)
+            elif exc is not None:
+                outer.set_exception(exc)
+            else:
+                outer.set_result(value)
+        self._pump()
+
     def close(self, kill: bool = False) -> None:
+        with self._lock:
+            self._closed = True
+            waiting, self._waiting = list(self._waiting), deque()
+        for outer, _, _, _ in waiting:
+            cancel_future(outer)
         if kill:
             self._executor().shutdown(wait=True, kill_workers=True)
