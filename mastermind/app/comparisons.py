@@ -378,6 +378,8 @@ def compare(
         bounds = _search_bounds(table, searched)
     elif searched is not None and searched > bounds.total:  # the search proved more
         bounds = replace(bounds, total=searched)
+    if optimal is not None and bounds is not None:  # proven: the bound is the optimum itself
+        bounds = replace(bounds, total=max(bounds.total, optimal["total"]))
     opt_total = None if optimal is None else optimal["total"]
     low = None if bounds is None else bounds.total
     rows = [

@@ -196,8 +196,8 @@ def test_compare_small_game():
         assert row["total"] >= 73 and row["gap"] == row["total"] - 73
         assert row["gap_percent"] == pytest.approx(100 * row["gap"] / 73, abs=1e-3)
         assert sum(row["histogram"]) == 27
-        assert row["total"] >= data["total_lower_bound"]
-    assert data["total_lower_bound"] <= 73 == data["total_upper_bound"]
+        assert row["gap_to_lower_bound"] == row["gap"]  # proven: the bound is the optimum
+    assert data["total_lower_bound"] == 73 == data["total_upper_bound"]
     assert data["proven"] is True and data["best_found"] is None and data["stopped"] is None
 
 
@@ -360,3 +360,11 @@ def test_the_lower_bounds_are_waited_for_only_within_the_time_left():
     assert _bounds_within(CodeTable(Rules(4, 8)), MAX_REFINED_CODES, 0.0) is None
     small = CodeTable(Rules(2, 3))
     assert _bounds_within(small, MAX_REFINED_CODES, None) == game_bounds(small, max_refined=MAX_REFINED_CODES)
+
+
+def test_a_proven_optimum_is_the_lower_bound_of_the_comparison():
+    """4x4: the lookahead bound (903) is below the optimum (905), which the search proves."""
+    data = compare(Rules(4, 4), time_limit=120, seed=0, strategies=["entropy"]).to_dict()
+    assert data["proven"] and data["optimal"]["total"] == 905
+    assert data["total_lower_bound"] == data["total_upper_bound"] == 905
+    assert data["strategies"][0]["gap_to_lower_bound"] == data["strategies"][0]["gap"]

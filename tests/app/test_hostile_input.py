@@ -501,6 +501,7 @@ def test_an_unwritable_output_folder_is_refused_before_the_work(tmp_path):
         (["--scheduler", "tcp://host:99999"], "--scheduler must be an address"),
         (["--scheduler", "http://host:8786"], "--scheduler must be an address"),
         (["--backend", "processes", "--scheduler", "host:8786"], "--scheduler needs --backend dask"),
+        (["--backend", "threads", "--scheduler", "host:8786"], "--scheduler needs --backend dask"),
         (["--checkpoint", __file__], "is a file, not a folder"),
     ],
 )

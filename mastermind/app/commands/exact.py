@@ -69,13 +69,14 @@ ByFirstOpt = Annotated[
     bool, typer.Option("--by-first-guess", help="The optimum for each canonical first guess, as a table.")
 ]
 BackendOpt = Annotated[
-    str,
+    Optional[str],
     typer.Option(
         "--backend",
         metavar="|".join(BACKENDS),
         callback=choice(BACKENDS),
         help="Where work units run: threads, processes (loky) or dask "
-        "(a local cluster of --jobs processes, or --scheduler).",
+        "(a local cluster of --jobs processes, or --scheduler).  [default: threads; dask with --scheduler]",
+        show_default=False,
     ),
 ]
 SchedulerOpt = Annotated[
@@ -146,7 +147,7 @@ def optimal(
     out: OutOpt = None,
     time_limit: TimeLimitOpt = None,
     jobs: JobsOpt = 0,
-    backend: BackendOpt = "threads",
+    backend: BackendOpt = None,
     scheduler: SchedulerOpt = None,
     checkpoint: CheckpointOpt = None,
     start_from: StartFromOpt = None,
@@ -158,6 +159,8 @@ def optimal(
     deadline = Deadline(time_limit)
     rules = game(rules)
     limit = memory_limit_bytes(memory_limit)
+    if backend is None:  # given, --backend threads with --scheduler is refused, not overridden
+        backend = "threads" if scheduler is None else "dask"
     if first is not None and by_first_guess:
         raise MastermindError("give either --first or --by-first-guess, not both")
     if out is not None and by_first_guess:
@@ -273,7 +276,6 @@ def _run_search(
     from mastermind.engines.result import Status
 
     if scheduler is not None:
-        backend = "dask" if backend == "threads" else backend
         check_scheduler(scheduler, backend)  # its form; whether it answers is known when connecting
     if checkpoint is not None:
         check_folder(checkpoint)
