@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future, InvalidStateError
 from typing import Any
 
 RETRIES = 3  # a unit whose worker died is run again this many times
@@ -53,8 +53,30 @@ _cancelling = threading.Lock()
 
 
 def cancel_future(future: Future) -> None:
-    """Cancel a future no executor runs, waking ``concurrent.futures.wait`` on it (which
-    otherwise sees a cancelled future only when an executor reports it, or at its timeout)."""
+    """End a future no executor runs and whose unit will not answer, waking
+    ``concurrent.futures.wait`` on it: cancelled if its unit has not started (otherwise
+    ``wait`` would see it only at its timeout), failed with ``CancelledError`` if it has.
+
+    The backends' own futures keep an executor's protocol: ``set_running_or_notify_cancel``
+    when their unit is sent, so that ``cancel()`` withdraws only units not yet sent, as for
+    a thread pool (a sent unit's answer is its partial result after a stop).
+    """
     with _cancelling:  # once: reporting a cancellation twice is an error
-        if not future.done() and future.cancel():
+        if getattr(future, "_state", None) == "CANCELLED":  # cancel() called, no one woken yet
             future.set_running_or_notify_cancel()
+            return
+        if future.done():
+            return
+        if future.cancel():
+            future.set_running_or_notify_cancel()
+            return
+        try:
+            future.set_exception(CancelledError())
+        except InvalidStateError:  # its answer came meanwhile
+            pass
+
+
+def start_future(future: Future) -> bool:
+    """Mark ``future`` running as its unit is sent (again, after a lost worker: it already
+    is); False, with its waiters woken, if it was cancelled meanwhile."""
+    return future.running() or future.set_running_or_notify_cancel()

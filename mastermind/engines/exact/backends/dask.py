@@ -6,17 +6,20 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import os
+import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from mastermind.core.errors import MastermindError
 from mastermind.engines.exact.backends import worker_setup
-from mastermind.engines.exact.backends.base import RETRIES, Backend, cancel_future
+from mastermind.engines.exact.backends.base import RETRIES, Backend, cancel_future, start_future
 
 WORKER_WAIT = 10  # seconds a scheduler given by address has to show a worker
 WORKER_LOOK = 5.0  # seconds between looks for workers that joined a running cluster
@@ -164,7 +167,7 @@ class DaskBackend(Backend):
                 batch: list[tuple[Future, Any, tuple, int]] = []
                 while self._waiting and len(batch) < size:
                     item = self._waiting.popleft()
-                    if not item[0].cancelled():
+                    if start_future(item[0]):  # (not withdrawn before it was sent)
                         batch.append(item)
                 if not batch:
                     continue
@@ -304,10 +307,28 @@ class DaskBackend(Backend):
             for outer, _, _, _ in calls:
                 cancel_future(outer)
             self.client.close()
+            with _quiet_dask(kill and self.cluster is not None):
+                if kill:
+                    self._kill_workers()
+                if self.cluster is not None:
+                    self.cluster.close()
         finally:
             if self.cluster is not None:
-                self.cluster.close()
+                self.cluster.close()  # (at once if closed already)
             self._config.__exit__(None, None, None)
+
+    def _kill_workers(self) -> None:
+        """End the workers of this run's own cluster at once (a stop: their units are
+        abandoned), rather than the second or two a graceful close takes."""
+        if self.cluster is None:
+            return  # a cluster given by address goes on after the run
+        for nanny in list(self.cluster.workers.values()):
+            pid = getattr(nanny, "pid", None)
+            if pid:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:  # already gone
+                    pass
 
     def _drain(self, deadline: float) -> None:
         """Wait until no call is in flight, or until ``deadline``."""
@@ -316,6 +337,25 @@ class DaskBackend(Backend):
                 if not self._calls and not self._taking_back:
                     return
             time.sleep(0.005)
+
+
+@contextmanager
+def _quiet_dask(quiet: bool) -> Iterator[None]:
+    """Dask's own logs silenced for the block: the scheduler of a cluster whose workers a
+    stop killed logs their closed connections, with tracebacks."""
+    if not quiet:
+        yield
+        return
+    names = ["distributed"] + [n for n in logging.Logger.manager.loggerDict if n.startswith("distributed.")]
+    loggers = [logging.getLogger(n) for n in names]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels):
+            lg.setLevel(level)
 
 
 @dataclass

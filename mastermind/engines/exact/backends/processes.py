@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
-from mastermind.engines.exact.backends.base import RETRIES, Backend, cancel_future
+from mastermind.engines.exact.backends.base import RETRIES, Backend, cancel_future, start_future
 from mastermind.engines.exact.backends.worker_setup import ignore_interrupts
 
 
@@ -50,7 +51,7 @@ class ProcessBackend(Backend):
                 if self._closed or not self._waiting or self._in_loky >= 2 * self.jobs:
                     return
                 outer, fn, args, left = self._waiting.popleft()
-                if outer.cancelled():
+                if not start_future(outer):  # withdrawn before it was sent
                     continue
                 self._in_loky += 1
             self._attempt(outer, fn, args, left)
@@ -83,6 +84,8 @@ class ProcessBackend(Backend):
                 self._settle(outer, cancel=True)
             elif f.exception() is None:
                 self._settle(outer, value=f.result())
+            elif self._closed:  # killed by a stop: not run again
+                self._settle(outer, cancel=True)
             elif isinstance(f.exception(), BrokenProcessPool) and left > 0 and not outer.cancelled():
                 # its worker died: run it again, from another thread (this callback runs in
                 # the broken executor's own thread, which a new executor must first join)
@@ -114,4 +117,20 @@ class ProcessBackend(Backend):
         for outer, _, _, _ in waiting:
             cancel_future(outer)
         if kill:
-            self._executor().shutdown(wait=True, kill_workers=True)
+            executor = self._executor()
+            _wait_until_queued(executor)
+            executor.shutdown(wait=True, kill_workers=True)
+
+
+QUEUE_WAIT = 0.2  # seconds at most for loky's manager thread to take the units just sent
+
+
+def _wait_until_queued(executor: Any) -> None:
+    """Wait until loky's manager thread has taken every unit sent into its queue of calls:
+    a kill that finds the id of a unit not yet taken fails in that thread (a KeyError
+    traceback; loky 3.4/3.5). With at most two units per worker the thread takes them as
+    soon as it wakes, a few milliseconds after they are sent."""
+    ids = getattr(executor, "_work_ids", None)  # (private: loky has no public view of it)
+    end = time.monotonic() + QUEUE_WAIT
+    while ids is not None and not ids.empty() and time.monotonic() < end:
+        time.sleep(0.002)
