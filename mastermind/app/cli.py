@@ -206,16 +206,33 @@ def _interrupted() -> int:
     return 130
 
 
+def debugging() -> bool:
+    """Whether MASTERMIND_DEBUG asks for tracebacks: set, and not 0, false, no, off or empty.
+
+    >>> import os; os.environ["MASTERMIND_DEBUG"] = "0"; debugging()
+    False
+    >>> os.environ["MASTERMIND_DEBUG"] = "1"; debugging()
+    True
+    >>> del os.environ["MASTERMIND_DEBUG"]
+    """
+    value = os.environ.get("MASTERMIND_DEBUG", "").strip().lower()
+    return value not in ("", "0", "false", "no", "off")
+
+
 def _internal_error(exc: BaseException) -> int:
     """A bug, not bad input: one line naming it (MASTERMIND_DEBUG=1 shows the traceback)."""
     from mastermind.app.interrupts import interrupted
 
-    if interrupted() and not os.environ.get("MASTERMIND_DEBUG"):
+    debug = debugging()
+    if interrupted() and not debug:
         # Ctrl-C inside an import or a library turns into other errors (ImportError: initialization failed)
         print("interrupted", file=sys.stderr)
         return 130
-    if os.environ.get("MASTERMIND_DEBUG"):
-        raise exc
+    if debug:  # the traceback, and the exit code of a bug all the same (1 is a "no" answer)
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
+        return 70
     detail = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else ""
     print(
         f"internal error: {type(exc).__name__}{': ' + detail if detail else ''} "

@@ -12,7 +12,7 @@ from pathlib import Path
 from mastermind.core.errors import MastermindError, naming
 from mastermind.core.fileio import read_text
 from mastermind.core.formats import READABLE, detect_format, format_for_path, read_tree
-from mastermind.core.game import Rules
+from mastermind.core.game import CodeTable, Rules
 from mastermind.core.tree import StrategyTree
 
 
@@ -43,7 +43,13 @@ def read_strategy_file(name: str, rules: Rules | None) -> StrategyTree:
     except ValueError as exc:  # a name no file can have ("embedded null byte")
         raise MastermindError(f"{name!r} is not a file name: {exc}") from None
     try:
-        tree, _ = read_tree(text, detect_format(text, name), rules, name=Path(name).stem)
+        tree, header = read_tree(text, detect_format(text, name), rules, name=Path(name).stem)
+        if header.get("stats") is not None:  # as verify reads it: statistics that lie are refused
+            from mastermind.core.formats.jsonfmt import check_header_stats
+
+            errors = check_header_stats(header, tree.stats(CodeTable(tree.rules, full=False)), tree.rules)
+            if errors:
+                raise MastermindError(f"not a valid strategy: {errors[0]}")
     except MastermindError as exc:
         raise MastermindError(f"{name}: {exc}") from None
     return tree

@@ -104,6 +104,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
         raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise MastermindError(f"cannot write {shown}: it is a directory; give a file name")
+    _refuse_folder_name(shown)
     if info is not None and not stat.S_ISREG(info.st_mode):
         _write_in_place(target, shown, data)
         return
@@ -213,6 +214,7 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     target = Path(os.path.realpath(path))
     if target.is_dir():
         raise MastermindError(f"cannot write {shown}: it is a directory; give a file name")
+    _refuse_folder_name(shown)
     if target.exists():
         if not target.is_file():  # a device or a FIFO: written in place
             return
@@ -224,6 +226,15 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     why = unwritable(target.parent, target.name)
     if why is not None:
         raise MastermindError(f"cannot write {shown}: folder {target.parent} is {why}")
+
+
+def _refuse_folder_name(shown: str) -> None:
+    """A name ending in a slash names a folder, even one not there (the system would write
+    ``out/`` as the file ``out``)."""
+    if shown.endswith(os.sep):
+        raise MastermindError(
+            f"cannot write {shown}: a name ending in {os.sep} is a folder; give a file name"
+        )
 
 
 def _refuse_no_folder(folder: Path, shown: str) -> None:

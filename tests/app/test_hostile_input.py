@@ -190,6 +190,13 @@ def test_version(capsys, monkeypatch):
         (["optimal", "--out", "/"], "--out: cannot write /: it is a directory"),
         (["export", "--out", "/"], "--out: cannot write /: it is a directory"),
         (["plot", "-r", "p2c2", "--out", "/"], "--out: cannot write /: it is a directory"),
+        # a trailing slash names a folder: "out/" not there was written as the file "out"
+        (
+            ["optimal", "--out", "not-there/"],
+            "--out: cannot write not-there/: a name ending in / is a folder",
+        ),
+        (["export", "--out", "not-there/"], "--out: cannot write not-there/: a name ending in / is a folder"),
+        (["export", "--out", "tree.png"], "--out: tree.png: .png names no tree format"),  # (written as JSON)
         (["results", "--games", "p4c2n"], "--games: rules p4c2n: without repetition"),
     ],
 )
@@ -693,3 +700,46 @@ def test_files_given_to_an_option_are_refused_in_its_name(tmp_path, monkeypatch,
         code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
         assert_one_line_error(code, err, argv)
         assert needle in err, (argv, err)
+
+
+@pytest.mark.parametrize("debug", ["", "0", "false", "1"])
+def test_a_bug_exits_70_whether_or_not_debugging(debug, monkeypatch, capsys):
+    """MASTERMIND_DEBUG=0 turned debugging on, and debugging ended a bug with exit code 1
+    (this tool's "no" answer) instead of 70."""
+    import mastermind.app.commands.basics as basics
+
+    def broken(*args, **kwargs):
+        raise KeyError("planted")
+
+    monkeypatch.setenv("MASTERMIND_DEBUG", debug)
+    monkeypatch.setattr(basics, "canonical_first_guesses", broken)
+    code = main(["info", "-r", "p2c2"])
+    err = capsys.readouterr().err
+    assert code == 70
+    assert ("Traceback" in err) == (debug == "1")
+    assert "KeyError" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["optimal", "-r", "p2c3", "--start-from"],
+        ["heuristics", "-r", "p2c3", "-s"],
+        ["simulate", "-r", "p2c3", "-s"],
+    ],
+)
+def test_a_tree_file_whose_statistics_lie_is_refused_as_verify_refuses_it(
+    argv, tmp_path, monkeypatch, capsys
+):
+    """``--start-from`` read files "as verify reads them", yet took one whose header says a
+    total its tree does not give (a new user's trial)."""
+    good = tmp_path / "t.json"
+    assert run(["export", "-r", "p2c3", "--out", str(good)], monkeypatch=monkeypatch, capsys=capsys)[0] == 0
+    doc = json.loads(good.read_text())
+    doc["stats"]["total"] -= 1
+    bad = tmp_path / "lies.json"
+    bad.write_text(json.dumps(doc))
+    assert run(["verify", str(bad)], monkeypatch=monkeypatch, capsys=capsys)[0] == 1
+    code, out, err = run([*argv, str(bad)], monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert "stats say total" in err

@@ -384,6 +384,37 @@ def test_a_damaged_results_file_is_one_line_before_the_work(doc, message, tmp_pa
     assert message in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    "stem, key, value",
+    [
+        ("optimal", "total", None),
+        ("optimal", "worst", None),
+        ("optimal", "codes", None),
+        ("optimal", "best_first_guesses", None),
+        ("optimal", "histogram", "null"),
+        ("game-values", "maker", None),
+        ("game-values", "maker", "null"),
+    ],
+)
+def test_a_row_its_table_cannot_show_is_one_line_before_the_work(stem, key, value, tmp_path, capsys):
+    """A hand-edited row (a key gone, or null): the run ended in an internal error after
+    writing the table's JSON and not its markdown (a new user's trial)."""
+    doc = json.loads((RESULTS / f"{stem}.json").read_text())
+    row = next(r for r in doc["rows"] if r["status"] == "proven")
+    doc["rows"] = [row]
+    if value is None:
+        del row[key]
+    else:
+        row[key] = None
+    text = json.dumps(doc)
+    (tmp_path / f"{stem}.json").write_text(text)
+    assert main(["results", "--out", str(tmp_path), "--games", "p2c2", "--table", stem, "-j", "1"]) == 2
+    err = capsys.readouterr().err
+    assert f"row 1 ({row['game']}) cannot be shown" in err and (repr(key) in err or "wrong kind" in err)
+    assert len(err.strip().splitlines()) == 1
+    assert (tmp_path / f"{stem}.json").read_text() == text and not (tmp_path / f"{stem}.md").exists()
+
+
 @pytest.mark.parametrize("stem", ["p4c5", "p4c5.worst"])
 def test_a_tree_that_cannot_be_written_is_one_line_before_the_work(stem, tmp_path, capsys, monkeypatch):
     # it was refused only once the row was computed
@@ -1124,3 +1155,23 @@ def test_the_hard_mode_reports_are_what_their_trees_replay():
         assert data["total_lower_bound"] <= data["total_upper_bound"]
         if not data["proven"]:
             assert data["best_found"]["total"] == data["total_upper_bound"]
+
+
+def test_a_run_stopped_before_its_first_tree_leaves_no_empty_trees_folder(tmp_path, monkeypatch, capsys):
+    """The trees' folder is made before the work (to refuse one that cannot be): a run
+    stopped before writing a tree left it behind, empty (a new user's trial)."""
+    from mastermind.app.publishing import runner
+
+    def interrupted(self, rules, first):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner.Runner, "optimal_row", interrupted)
+    assert (
+        main(["results", "--out", str(tmp_path), "--games", "p2c2", "--table", "optimal", "-j", "1"]) == 130
+    )
+    assert not (tmp_path / "trees").exists()
+    (tmp_path / "trees").mkdir()  # one that was there stays, empty or not
+    assert (
+        main(["results", "--out", str(tmp_path), "--games", "p2c2", "--table", "optimal", "-j", "1"]) == 130
+    )
+    assert (tmp_path / "trees").is_dir()

@@ -55,7 +55,7 @@ def _number_check(unit: str, most: float, zero_ok: bool = False) -> Callable:
             least = "0 or more" if zero_ok else "a positive number of"
             raise typer.BadParameter(f"must be {least} {unit}, got {value}")
         if value > most:
-            raise typer.BadParameter(f"must be at most {most:g} {unit}, got {value:g}")
+            raise typer.BadParameter(f"must be at most {most:,.12g} {unit}, got {value:g}")
         return value
 
     return check
@@ -78,9 +78,10 @@ def unknown_value(value: str, allowed: Sequence[str], extra: str = "") -> typer.
     return typer.BadParameter(f"unknown value {quoted(value)}; use one of {', '.join(allowed)}{extra}")
 
 
-def choice(allowed: Sequence[str], fold: bool = False) -> Callable:
+def choice(allowed: Sequence[str], fold: bool = True) -> Callable:
     """A typer callback refusing a value that is not one of ``allowed`` (``fold``: any case,
-    read in lower case)."""
+    read in lower case, as every choice of the command line is: ``--pool CONSISTENT`` was
+    refused where ``--format IRVING`` was read)."""
 
     def check(value: str | None) -> str | None:
         if value is None:

@@ -378,7 +378,8 @@ def _run_search(
         if out is not None and r.tree is not None:
             from mastermind.core.formats import write_tree
 
-            write_atomic(out, gzipped_by_name(out, write_tree(r.tree, "json", r.stats)))
+            with naming("--out"):  # (a full disk is known only now)
+                write_atomic(out, gzipped_by_name(out, write_tree(r.tree, "json", r.stats)))
             written = out
         data = {**base, **optimum_fields(r, options["objective"], recorder), "out": written}
         found = data["best_found"]

@@ -1,6 +1,7 @@
 """``export`` and ``verify``: strategy trees to and from files (JSON, dot, Irving text, HTML)."""
 
 import sys
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -52,7 +53,7 @@ FormatOpt = Annotated[
         "--format",
         "-f",
         metavar="|".join(FORMATS),
-        callback=choice(FORMATS, fold=True),
+        callback=choice(FORMATS),
         help=f"{', '.join(FORMATS)} (default: from --out, else json).",
         show_default=False,
     ),
@@ -95,6 +96,8 @@ def export(
 
     deadline = Deadline(time_limit)
     rules = check_strategy(strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break)
+    if fmt is None and out is not None and not is_stdout(out):
+        _refuse_unknown_suffix(out)
     fmt = check_format(fmt) if fmt is not None else (format_for_path(out) or "json")
     if out is not None and is_stdout(out):
         out = None  # the tree is the output
@@ -105,11 +108,11 @@ def export(
             check_writable(out)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     seed, drawn = draw_seed(seed)
-    stopped, tree, proven = None, None, True
+    stopped, tree, proven, found_by = None, None, True, None
     with progress_bar(progress_mode(progress, json_output or out is None)) as bar, deadline.token() as token:
         try:
             if strategy == "optimal":  # a search stopped early writes its best strategy
-                tree, proven, stopped = _optimal_tree(table, pool, token, bar, deadline.left())
+                tree, proven, stopped, found_by = _optimal_tree(table, pool, token, bar, deadline.left())
             else:
                 bar.start(None, f"export: the tree of {strategy}")
                 with token.running():  # (half a tree is no strategy: nothing is written)
@@ -127,6 +130,10 @@ def export(
         "average": None,
         "worst": None,
         "histogram": [],
+        # whether the answer is established: the optimum (else the best found, whose numbers
+        # are then under best_found, as optimal --json gives them), a heuristic's whole tree
+        "proven": proven if strategy == "optimal" else stopped is None,
+        "best_found": None,
         "stopped": stopped,
     }
     if tree is not None:
@@ -140,18 +147,22 @@ def export(
             _say_stopped(stopped, tree is not None)
             exit_if_interrupted(stopped)
             return
-        write_atomic(out, gzipped_by_name(out, text))
-        summary.update(
-            out=str(out), **{k: v for k, v in stats.to_dict(rules).items() if k != "worst_secrets"}
-        )
+        with naming("--out"):  # (a full disk is known only now)
+            write_atomic(out, gzipped_by_name(out, text))
+        numbers = {k: v for k, v in stats.to_dict(rules).items() if k != "worst_secrets"}
+        if strategy == "optimal" and not proven:  # never given as the optimum's numbers
+            summary.update(out=str(out), best_found={**numbers, "found_by": found_by or "the exact search"})
+        else:
+            summary.update(out=str(out), **numbers)
     if json_output:
         print_json(summary)
     elif tree is None:
         typer.echo(
-            f"stopped ({stopped}) before the tree of {strategy} for {rules} was complete: nothing written"
+            f"nothing written to {out or 'standard output'}: stopped ({stopped}) "
+            f"before the tree of {strategy} for {rules} was complete"
         )
     else:
-        s = summary
+        s = summary if summary["best_found"] is None else summary["best_found"]
         chance = f"; {seed_note(seed, drawn)}" if draws(strategy, tie_break) and drawn else ""
         found = "" if proven else f"; not proven optimal: the best found before it stopped ({stopped})"
         typer.echo(
@@ -161,13 +172,27 @@ def export(
     exit_if_interrupted(stopped)
 
 
+def _refuse_unknown_suffix(out: str) -> None:
+    """A name whose ending says no tree format (``tree.png``, as plot names pictures) is not
+    quietly written as JSON: the format is asked for. A name with no ending is JSON."""
+    name = Path(out)
+    if name.suffix.lower() == ".gz":
+        name = name.with_suffix("")
+    if name.suffix and format_for_path(name) is None:
+        raise MastermindError(
+            f"--out: {out}: {name.suffix} names no tree format (.json, .txt, .dot or .gv, .html, "
+            "each perhaps .gz): give --format"
+        )
+
+
 def _say_stopped(stopped: str | None, written: bool) -> None:
     if stopped:
         typer.echo(f"stopped ({stopped}): the tree written is the best strategy found, not proven", err=True)
 
 
 def _optimal_tree(table, pool: str, token, bar, time_limit: float | None):
-    """The optimal tree, or (stopped) the best one the search found: (tree, proven, stopped)."""
+    """The optimal tree, or (stopped) the best one the search found: (tree, proven, stopped,
+    the heuristic that found it, if one did)."""
     from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
     from mastermind.engines.exact import Execution, Limits, Problem, solve
 
@@ -184,7 +209,7 @@ def _optimal_tree(table, pool: str, token, bar, time_limit: float | None):
             cancel=token,
             progress=bar,
         )
-    return result.tree, result.proven, result.stopped
+    return result.tree, result.proven, result.stopped, result.found_by
 
 
 # ---- verify -------------------------------------------------------------------------------
@@ -203,7 +228,7 @@ def verify(
             "--format",
             "-f",
             metavar="|".join(READABLE),
-            callback=choice(READABLE, fold=True),
+            callback=choice(READABLE),
             help="irving or json (default: from the content, else the name).",
             show_default=False,
         ),

@@ -265,7 +265,8 @@ def compare(
     if plot is not None and result.stopped != "interrupted" and (result.rows or result.optimal):
         from mastermind.app.plots import plot_comparison
 
-        plot_comparison(result, plot)
+        with naming("--plot"):  # (a full disk is known only now)
+            plot_comparison(result, plot)
         picture = str(plot)
     data = {**_comparison_dict(result, pool, tie_break, seed), "plot": picture}
     if json_output:
@@ -404,7 +405,8 @@ def plot(
     opt = None if result.optimal is None else result.optimal["total"]
     low = None if result.bounds is None else result.bounds.total
     fig = guesses_figure(f"{rules}: {plural(rules.n_codes, 'secret')}", series, opt, low)
-    write_figure(fig, out)
+    with naming("--out"):  # (a full disk is known only now)
+        write_figure(fig, out)
     data.update(out=out, drawn=[s.name for s in series])
     if json_output:
         print_json(data)

@@ -112,8 +112,27 @@ def read_rows(path: Path, fmt: str) -> list[dict]:
             raise MastermindError(
                 f"{path}: row {i + 1} is not a row of this table (needs {', '.join(sorted(ROW_KEYS))})"
             )
-    rows = data["rows"]
-    return [upgrade_row(r) for r in rows] if version == 1 else rows
+    rows = [upgrade_row(r) for r in data["rows"]] if version == 1 else data["rows"]
+    for i, row in enumerate(rows):
+        _check_renders(path, fmt, i, row)
+    return rows
+
+
+def _check_renders(path: Path, fmt: str, i: int, row: dict) -> None:
+    """Refuse a row its table cannot show (a key gone or of the wrong kind, a hand edit):
+    found once the run is over, it failed half-way through writing the table's two files."""
+    from mastermind.app.publishing.markdown import render_game_values, render_optimal
+
+    render = render_optimal if fmt == OPTIMAL_FORMAT else render_game_values
+    try:
+        render([row])
+    except KeyError as exc:
+        why = f"it has no {exc.args[0]!r}"
+    except (TypeError, ValueError, AttributeError, IndexError, ArithmeticError) as exc:
+        why = f"a value of the wrong kind ({exc})"
+    else:
+        return
+    raise MastermindError(f"{path}: row {i + 1} ({row.get('game')}) cannot be shown: {why}")
 
 
 def merge_rows(old: Sequence[dict], new: Sequence[dict]) -> list[dict]:
@@ -210,9 +229,10 @@ def write_tables(out: Path, fmt: str, rows: Sequence[dict]) -> None:
     stem = STEMS[fmt]
     rows = [{**row, **literature(row)} for row in rows]
     doc = {"format": fmt, "version": FILE_VERSION, "rows": rows}
-    write_atomic(out / f"{stem}.json", json.dumps(doc, indent=1) + "\n")
     render = render_optimal if fmt == OPTIMAL_FORMAT else render_game_values
-    write_atomic(out / f"{stem}.md", render(rows))
+    markdown = render(rows)  # both made before either is written: the pair stays in step
+    write_atomic(out / f"{stem}.json", json.dumps(doc, indent=1) + "\n")
+    write_atomic(out / f"{stem}.md", markdown)
 
 
 def merge_into(out: Path, fmt: str, new_rows: Sequence[dict]) -> list[dict]:

@@ -98,9 +98,11 @@ def run_tables(
     if checkpoint is not None:  # what the games' folders hold, which a row reads only as it runs
         _check_checkpoints(checkpoint, [rules for table, rules in work if table == "optimal"])
     trees = out / "trees"
+    made = False  # (a folder made for the run is not left behind empty: see the end)
     if "optimal" in tables and not (trees.exists() or trees.is_symlink()):
         try:  # (its trees' folder, made now rather than once the first row is computed)
             trees.mkdir()
+            made = True
         except OSError as exc:
             raise MastermindError(f"--out {out}: cannot make the folder {trees}: {exc.strerror}") from None
     if "optimal" in tables and trees.exists() and not trees.is_dir():
@@ -153,6 +155,9 @@ def run_tables(
         if isinstance(exc, SearchStopped):
             raise TablesStopped(done, working, "interrupted", exc.kept, exc.bounds) from None
         raise TablesStopped(done, working, "interrupted") from None
+    finally:
+        if made and not any(trees.iterdir()):  # stopped before any tree, or none written
+            trees.rmdir()
     return done
 
 

@@ -83,8 +83,10 @@ def detect_format(text: str, path: str | os.PathLike[str] | None = None) -> str:
     elif body[:15].lower().startswith(("<!doctype html", "<html")):
         by_name = "html"
     if by_name in written_only:
+        named = "" if path is None else f"{os.fspath(path)} is "
         raise StrategyFileError(
-            f"{written_only[by_name]}: strategies are written in that format, read from JSON or Irving text"
+            f"{named}{written_only[by_name]}: strategies are written in that format, "
+            "read from JSON or Irving text"
         )
     return by_name if by_name in READABLE else "irving"
 

@@ -372,3 +372,29 @@ def test_export_to_standard_output_says_a_drawn_seed_apart(capsys):
     assert err.strip() == f"seed {seed} drawn: --seed {seed} repeats this run"
     code, again, err = run(capsys, "export", "-r", "p3c3", "--tie-break", "random", "--seed", str(seed))
     assert code == 0 and again == out and err == ""
+
+
+def test_export_of_an_optimum_not_proven_gives_its_numbers_as_best_found(capsys, tmp_path, monkeypatch):
+    """Stopped, export wrote the best strategy found and its --json gave that strategy's total
+    as "total", without "proven" (a new user's trial): a script read 11361 as p4c7's optimum."""
+    import dataclasses
+
+    import mastermind.engines.exact as exact
+    from mastermind.engines.result import Status
+
+    real_solve = exact.solve
+
+    def stopped_solve(*args, **kwargs):  # the answer of a search that stopped with a strategy
+        result = real_solve(*args, **kwargs)
+        return dataclasses.replace(result, status=Status.FEASIBLE, stopped="time limit", found_by="entropy")
+
+    monkeypatch.setattr(exact, "solve", stopped_solve)
+    out = tmp_path / "e.json"
+    code, text, _ = run(capsys, "export", "-r", "p3c3", "-s", "optimal", "--out", str(out), "--json")
+    data = json.loads(text)
+    assert code == 0 and out.is_file()
+    assert data["proven"] is False and data["stopped"] == "time limit"
+    assert data["total"] is None and data["average"] is None and data["worst"] is None
+    assert data["best_found"]["total"] == 73 and data["best_found"]["found_by"] == "entropy"
+    code, text, _ = run(capsys, "export", "-r", "p3c3", "-s", "entropy", "--out", str(out), "--json")
+    assert json.loads(text)["proven"] is True and json.loads(text)["total"] == 73  # its whole tree
