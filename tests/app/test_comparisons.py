@@ -319,6 +319,28 @@ def test_finished_bounds_are_proven(capsys):
     assert "perfect tree" in out and "2-level lookahead" in out and "lookahead_" not in out
 
 
+def test_bounds_stopped_keep_the_first_guesses_bounds_of_the_last_level_finished(capsys, monkeypatch):
+    """Stopped in level 3, bounds gave no bound by first guess: they came after every level
+    (a new user's trial). Each level's now come with it, named by the bound they refine."""
+    import mastermind.engines.models.bounds as model
+
+    real = model.lookahead_total_bound
+
+    def stops_at_level_3(table, levels=2, *args, **kwargs):
+        if levels == 3:  # the time limit, as the token says it
+            kwargs["cancel"].cancel("time limit")
+            kwargs["cancel"].check()
+        return real(table, levels, *args, **kwargs)
+
+    monkeypatch.setattr(model, "lookahead_total_bound", stops_at_level_3)
+    assert main(["bounds", "-r", "p4c6", "--levels", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["stopped"] and data["by_first_guess_bound"] == "lookahead_2"
+    by_first = data["total_lower_bound_by_first_guess"]
+    assert sorted(by_first) == ["1111", "1112", "1122", "1123", "1234"]
+    assert min(by_first.values()) == data["total_lower_bounds"]["lookahead_2"] == 5442
+
+
 def test_lower_bounds_are_printed_rounded_down(capsys):
     """`bounds` showed `average >= 4.1991` for 5442/1296 = 4.19907: a bound rounded past what
     is proven."""

@@ -545,13 +545,21 @@ def bounds(
     first, mu = knuth_first_guess(table)
     worst = {"crude": crude_worst_bound(rules, mu), "counting": counting_worst_bound(rules, table.n)}
     total = {"perfect_tree": perfect_tree_total(rules, table.n)}
-    found: dict = {}  # total bound by first guess, as each is finished
+    # the total bound by first guess of the deepest level finished (a stop keeps the last)
+    found: dict = {}
+    found_from: list[str] = []  # the key in total of the bound it refines
     stopped = None
+
+    def by_first_guess(key: str, k: int, refine: bool) -> None:
+        values = lookahead_totals_by_first_guess(table, k, refined=refine, cancel=token)
+        found.clear()
+        found.update(values)
+        found_from[:] = [key]
 
     def status() -> str:
         return f"bounds so far: worst case >= {max(worst.values())}, total >= {max(total.values())}"
 
-    steps = 2 * levels + (2 if refined else 0) + (1 if levels else 0)
+    steps = 2 * levels + (2 if refined else 0)
     with (
         deadline.token() as token,
         token.running(status),
@@ -563,14 +571,15 @@ def bounds(
                 worst[f"lookahead_{k}"] = lookahead_worst_bound(table, k, cancel=token)
                 bar.advance()
                 total[f"lookahead_{k}"] = lookahead_total_bound(table, k, cancel=token)
+                # (each level's, about as long as its total: a stop keeps those of the last)
+                by_first_guess(f"lookahead_{k}", k, False)
                 bar.advance()
             if refined:
                 worst[f"refined_{levels}"] = lookahead_worst_bound(table, levels, refined=True, cancel=token)
                 bar.advance()
                 total[f"refined_{levels}"] = lookahead_total_bound(table, levels, refined=True, cancel=token)
-                bar.advance()
-            if levels:
-                lookahead_totals_by_first_guess(table, levels, refined=refined, cancel=token, into=found)
+                if levels:
+                    by_first_guess(f"refined_{levels}", levels, True)
                 bar.advance()
         except Stopped:
             stopped = token.reason or "interrupted"
@@ -591,6 +600,7 @@ def bounds(
         "worst_lower_bounds": worst,
         "total_lower_bounds": total,
         "total_lower_bound_by_first_guess": {rules.code_text(g): v for g, v in found.items()},
+        "by_first_guess_bound": found_from[0] if found_from else None,  # a key of total_lower_bounds
         "stopped": stopped,
         "seconds": round(time.perf_counter() - start, 3),
     }
@@ -616,9 +626,7 @@ def bounds(
     by_first = data["total_lower_bound_by_first_guess"]
     if by_first:
         out.print(
-            f"total >= by first guess ({levels}-level{' refined' if refined else ''} lookahead"
-            + (", those finished" if stopped else "")
-            + "): "
+            f"total >= by first guess ({_bound_name(found_from[0])}): "
             + ", ".join(f"{g} {v}" for g, v in by_first.items())
         )
     if stopped:
