@@ -55,3 +55,26 @@ def test_closing_after_a_stop_ends_every_future(backend):
             future.result(timeout=0)
         except CancelledError:
             pass
+
+
+def test_a_unit_that_kills_its_worker_leaves_no_future_open():
+    """A unit that ends its worker process is run again up to three times; the units beside
+    it are run again too, and every future ends. (Loky's callbacks asked loky for its
+    executor in its own manager thread: the units waiting failed with "cannot join current
+    thread", and with hundreds waiting the recursion overflowed and a future never ended.)"""
+    import os
+
+    from joblib.externals.loky.process_executor import BrokenProcessPool
+
+    pool = make_backend("processes", 1)
+    try:
+        futures = [pool.submit(os._exit, 3)] + [pool.submit(abs, -i) for i in range(40)]
+        _, not_done = wait(futures, timeout=300)
+        assert not not_done
+        assert isinstance(futures[0].exception(), BrokenProcessPool)
+        for i, future in enumerate(futures[1:]):
+            error = future.exception()
+            assert future.result() == i if error is None else isinstance(error, BrokenProcessPool)
+        assert sum(f.exception() is None for f in futures[1:]) >= 30  # those after it ran
+    finally:
+        pool.close(kill=True)

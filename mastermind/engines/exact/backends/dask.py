@@ -12,7 +12,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, InvalidStateError, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -200,10 +200,13 @@ class DaskBackend(Backend):
         for (outer, _, _, _), (ok, value) in zip(batch, answers or ()):
             if outer.done():
                 continue
-            if ok:
-                outer.set_result(value)
-            else:
-                outer.set_exception(value)
+            try:
+                if ok:
+                    outer.set_result(value)
+                else:
+                    outer.set_exception(value)
+            except InvalidStateError:  # ended meanwhile by a close whose wait for it ran out
+                pass
         if self._closed:
             for outer, _, _, _ in batch:
                 cancel_future(outer)
