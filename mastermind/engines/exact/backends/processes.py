@@ -106,20 +106,19 @@ class ProcessBackend(Backend):
             self._finish(outer, value=inner.result())
         elif isinstance(error, BrokenProcessPool):
             self._lost(pool, item, error)
-            return
         else:
             self._finish(outer, exc=error)
         self._pump()
 
     def _lost(self, pool: Any, item: tuple, error: BaseException) -> None:
         """A unit whose pool broke (its worker died, or another unit's): first in line again,
-        with one try less, once a new pool is there; its error when it has no try left."""
+        with one try less, once a new pool is there; its error when it has no try left.
+        (The caller sends the next units: a loop, not a recursion.)"""
         from joblib.externals.loky.process_executor import BrokenProcessPool
 
         outer, fn, args, left = item
         if self._closed or left <= 0 or not isinstance(error, BrokenProcessPool) or outer.done():
             self._finish(outer, exc=CancelledError() if self._closed else error)
-            self._pump()
             return
         with self._lock:
             self._in_loky -= 1
@@ -129,8 +128,6 @@ class ProcessBackend(Backend):
                 self._renewing = True
         if renew:  # (not in loky's manager thread: see the class)
             threading.Thread(target=self._renew, daemon=True, name="mastermind-loky-renew").start()
-        else:
-            self._pump()
 
     def _renew(self) -> None:
         """A new pool for the broken one, then the waiting units sent to it."""
