@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from mastermind.app.publishing.literature import literature
@@ -121,11 +121,8 @@ def read_rows(path: Path, fmt: str) -> list[dict]:
 def _check_renders(path: Path, fmt: str, i: int, row: dict) -> None:
     """Refuse a row its table cannot show (a key gone or of the wrong kind, a hand edit):
     found once the run is over, it failed half-way through writing the table's two files."""
-    from mastermind.app.publishing.markdown import render_game_values, render_optimal
-
-    render = render_optimal if fmt == OPTIMAL_FORMAT else render_game_values
     try:
-        render([row])
+        _renderer(fmt)([row])
     except KeyError as exc:
         why = f"it has no {exc.args[0]!r}"
     except (TypeError, ValueError, AttributeError, IndexError, ArithmeticError) as exc:
@@ -224,15 +221,19 @@ def _compare(new: dict, old: dict) -> tuple[bool, bool]:
 
 def write_tables(out: Path, fmt: str, rows: Sequence[dict]) -> None:
     """``rows`` (all of them, merged) as JSON and markdown."""
-    from mastermind.app.publishing.markdown import render_game_values, render_optimal
-
     stem = STEMS[fmt]
     rows = [{**row, **literature(row)} for row in rows]
     doc = {"format": fmt, "version": FILE_VERSION, "rows": rows}
-    render = render_optimal if fmt == OPTIMAL_FORMAT else render_game_values
-    markdown = render(rows)  # both made before either is written: the pair stays in step
+    markdown = _renderer(fmt)(rows)  # both made before either is written: the pair stays in step
     write_atomic(out / f"{stem}.json", json.dumps(doc, indent=1) + "\n")
     write_atomic(out / f"{stem}.md", markdown)
+
+
+def _renderer(fmt: str) -> Callable[[Sequence[dict]], str]:
+    """The markdown of table ``fmt``'s rows."""
+    from mastermind.app.publishing.markdown import render_game_values, render_optimal
+
+    return render_optimal if fmt == OPTIMAL_FORMAT else render_game_values
 
 
 def merge_into(out: Path, fmt: str, new_rows: Sequence[dict]) -> list[dict]:
