@@ -17,6 +17,7 @@ from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 from mastermind.engines.models.bounds import knuth_first_guess
 from mastermind.engines.models.lower_bounds import CPSAT_MAX_CODES, MAX_REFINED_CODES, Bounds, game_bounds
 from mastermind.engines.models.timed import TimedWorker
+from mastermind.engines.result import EXACT_SEARCH
 
 CPSAT_SECONDS = 2.0  # CP-SAT depth refutation of a tiny game's row (within the row's time)
 MIN_SECONDS = 0.05  # a piece of work given less time than this is not started
@@ -245,7 +246,7 @@ def _strategy_dict(strategy: dict, codes: int, found: bool = False) -> dict:
         "histogram": list(strategy.get("histogram") or []),
     }
     if found:  # the best strategy found (not proven): by the search, or a strategy played
-        data["found_by"] = strategy.get("found_by", "the exact search")
+        data["found_by"] = strategy.get("found_by", EXACT_SEARCH)
     return data
 
 
@@ -277,7 +278,7 @@ def _optimal_job(rules: Rules, memory_limit: int, ends_at: float | None = None, 
             total=int(result.stats.total),
             worst=int(result.stats.worst),
             histogram=list(result.stats.histogram),
-            found_by="the exact search",
+            found_by=EXACT_SEARCH,
         )
     return data
 

@@ -1,7 +1,8 @@
 """Strategies given as files: ``-s tree.json`` wherever a command plays a strategy.
 
 A name is a file when it is no strategy name and the file exists, ends like a strategy file
-(``.json``, ``.txt``) or holds a path separator. A JSON file names its game, which a command
+(``.json``, ``.txt``) or holds a path separator; ``-`` is standard input (read once: a
+command reads the file for its game, then plays it). A JSON file names its game, which a command
 takes when the game was not given; an Irving file is read for the game given (default p4c6).
 """
 
@@ -19,11 +20,13 @@ from mastermind.core.tree import StrategyTree
 def names_a_file(name: str) -> bool:
     """True when ``name`` (an ``-s`` value) means a strategy file rather than a strategy.
 
-    >>> names_a_file("minimax"), names_a_file("trees/knuth.txt"), names_a_file("entropy.json")
+    >>> names_a_file("minimax"), names_a_file("trees/knuth.txt"), names_a_file("-")
     (False, True, True)
     """
     from mastermind.engines.registry import NAMES
 
+    if name == "-":
+        return True
     if name in NAMES or not name.strip():  # ("" would be the current folder)
         return False
     try:
@@ -37,13 +40,19 @@ def read_strategy_file(name: str, rules: Rules | None) -> StrategyTree:
     """The tree in file ``name``, for ``rules`` (None: the game the file names, p4c6 for an
     Irving file); errors name the file."""
     try:
-        text = read_text(name)
+        text = _stdin_text() if name == "-" else read_text(name)
     except MastermindError:  # (itself a ValueError: its own message says what is wrong)
         raise
     except ValueError as exc:  # a name no file can have ("embedded null byte")
         raise MastermindError(f"{name!r} is not a file name: {exc}") from None
     try:
-        tree, header = read_tree(text, detect_format(text, name), rules, name=Path(name).stem)
+        stdin = name == "-"
+        tree, header = read_tree(
+            text,
+            detect_format(text, None if stdin else name),
+            rules,
+            name="stdin" if stdin else Path(name).stem,
+        )
         if header.get("stats") is not None:  # as verify reads it: statistics that lie are refused
             from mastermind.core.formats.jsonfmt import check_header_stats
 
@@ -51,8 +60,25 @@ def read_strategy_file(name: str, rules: Rules | None) -> StrategyTree:
             if errors:
                 raise MastermindError(f"not a valid strategy: {errors[0]}")
     except MastermindError as exc:
-        raise MastermindError(f"{name}: {exc}") from None
+        raise MastermindError(f"{shown(name)}: {exc}") from None
     return tree
+
+
+def shown(name: str) -> str:
+    """An ``-s`` value as messages name it: ``-`` is standard input."""
+    return "standard input" if name == "-" else name
+
+
+_STDIN: list[tuple[object, str]] = []  # (the stream read, its text): one stream is read once
+
+
+def _stdin_text() -> str:
+    """Standard input's text, read at the first call for the stream now in ``sys.stdin``."""
+    import sys
+
+    if not _STDIN or _STDIN[0][0] is not sys.stdin:
+        _STDIN[:] = [(sys.stdin, read_text("-"))]
+    return _STDIN[0][1]
 
 
 def game_of(name: str, rules: Rules, rules_given: bool) -> Rules:

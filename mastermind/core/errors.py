@@ -29,6 +29,19 @@ class TableTooLarge(MastermindError):
     """
 
 
+class DamagedFile(MastermindError):
+    """A file whose bytes end or break before their encoding does (a cut or corrupted gzip
+    stream): ``verify`` counts it as it counts a cut tree, not a valid strategy.
+
+    >>> str(DamagedFile("cannot read t.gz: a damaged gzip file", "a damaged gzip file"))
+    'cannot read t.gz: a damaged gzip file'
+    """
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = message if reason is None else reason  # (without the file's name)
+
+
 @contextmanager
 def naming(option: str, kind: type[MastermindError] = MastermindError) -> Iterator[None]:
     """Bad input found inside the block (of type ``kind``) is said of

@@ -36,7 +36,7 @@ try:
 except ImportError:  # pragma: no cover - not POSIX
     fcntl = None  # type: ignore[assignment]
 
-from mastermind.core.errors import MastermindError
+from mastermind.core.errors import DamagedFile, MastermindError
 
 STDOUT = "-"
 
@@ -316,7 +316,8 @@ def _gunzip(raw: bytes, path: str | os.PathLike[str], limit: int) -> bytes:
         with gzip.GzipFile(fileobj=io.BytesIO(raw)) as fh:
             data = _read_at_most(fh, limit)
     except (OSError, EOFError, zlib.error) as exc:
-        raise MastermindError(f"cannot read {path}: a damaged gzip file ({exc})") from None
+        reason = f"a damaged gzip file ({exc})"
+        raise DamagedFile(f"cannot read {path}: {reason}", reason) from None
     if data is None:
         raise MastermindError(f"cannot read {path}: larger than {format_size(limit)} once uncompressed")
     return data

@@ -109,9 +109,9 @@ def _optimal(
     cancel: CancelToken | None = None,
 ) -> Strategy:
     from mastermind.core.cancel import Stopped
+    from mastermind.core.pools import Pool
     from mastermind.core.strategy import TreeStrategy
     from mastermind.engines.exact import Execution, Limits, Problem, solve
-    from mastermind.engines.exact.options import Pool
 
     result = solve(
         table,
@@ -189,7 +189,8 @@ expected-size, entropy, most-parts, simple, random, optimal
 
 def check_options(*, pool: str = "all", tie_break: str = "default") -> None:
     """Refuse an unknown pool or tie-break before any work is done."""
-    from mastermind.engines.heuristics.strategies import POOLS, TIE_BREAKS
+    from mastermind.core.pools import POOLS
+    from mastermind.engines.heuristics.strategies import TIE_BREAKS
 
     _check("pool", pool, POOLS)
     _check("tie-break", tie_break, TIE_BREAKS)

@@ -136,6 +136,10 @@ JSON_ORDER = (
 )
 
 
+EXACT_SEARCH = "the exact search"
+"""Who found a strategy (``found_by``) when the exact search did, not a heuristic."""
+
+
 @dataclass(frozen=True)
 class Result(Generic[D]):
     """What an engine found for one game.

@@ -9,8 +9,10 @@ import pytest
 from mastermind.app.cli import main
 from mastermind.app.commands.common import floor_decimal, parse_games
 from mastermind.app.comparisons import MAX_REFINED_CODES, best_found, compare, game_bounds, knuth_table_row
+from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.exact import ExactSolver
 from mastermind.engines.models.timed import TimedWorker
 
 # the published table of Knuth's algorithm: worst case, first guess and its largest class
@@ -253,6 +255,16 @@ def test_cpsat_feasible_answers_the_question_it_asks(capsys):
     assert data["exists"] is True and data["total"] is None and data["best_found"]["total"] >= 45
     found = data["best_found"]
     assert data["worst_lower_bound"] <= data["worst_upper_bound"] == found["worst"] <= data["max_guesses"]
+    # bounds that meet prove the worst case: it is the answer's (it was null beside them)
+    met = data["worst_lower_bound"] == data["worst_upper_bound"]
+    assert data["worst"] == (found["worst"] if met else None)
+    optimal_worst = ExactSolver(CodeTable(Rules(2, 4))).least_depth(CancelToken()).depth
+    for depth in (optimal_worst, optimal_worst + 2):
+        assert main(["cpsat", "-r", "p2c4", "--feasible", "--depth", str(depth), "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        met = data["worst_lower_bound"] == data["worst_upper_bound"]
+        assert met == (data["worst"] is not None)
+        assert data["worst"] in (None, optimal_worst) and data["total"] is None
     assert main(["cpsat", "-r", "p2c4", "--feasible", "--depth", "5"]) == 0
     out = capsys.readouterr().out
     assert "exists" in out and "not optimised" in out and "OPTIMAL" not in out

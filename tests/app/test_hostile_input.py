@@ -198,6 +198,8 @@ def test_version(capsys, monkeypatch):
         (["export", "--out", "not-there/"], "--out: cannot write not-there/: a name ending in / is a folder"),
         (["export", "--out", "tree.png"], "--out: tree.png: .png names no tree format"),  # (written as JSON)
         (["results", "--games", "p4c2n"], "--games: rules p4c2n: without repetition"),
+        # an option that changes nothing was accepted as if it did (a new user's trial)
+        (["bounds", "--levels", "0", "--refined"], "--refined bounds the classes below the lookahead"),
     ],
 )
 def test_listed_defects_are_one_line_errors(argv, needle, monkeypatch, capsys):

@@ -28,6 +28,7 @@ from mastermind.app.interactive.text import plural  # noqa: F401  - shared by th
 from mastermind.app.rounding import ceil_decimal, ceil_float, floor_decimal, floor_float  # noqa: F401
 from mastermind.core.errors import MastermindError, TableTooLarge, naming
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, MAX_COLORS, MAX_PEGS, CodeTable, Rules
+from mastermind.core.pools import POOLS
 from mastermind.core.words import quoted
 
 MAX_THREADS = 1024  # --jobs beyond this is a typing error, not a machine
@@ -37,7 +38,6 @@ MAX_GIB = 2**20  # a pebibyte
 DEFAULT_ROW_SECONDS = 600.0  # --row-time-limit: what one game of a table may take
 HISTOGRAM_WORDS = "secrets solved with 1, 2, 3, ... guesses"  # every histogram, every command
 HISTOGRAM_CAPTION = f"histogram: {HISTOGRAM_WORDS}"
-POOLS = ("all", "consistent")
 HEURISTIC_TIE_BREAKS = ("default", "sorted", "random")
 OPTIMAL_TIE_BREAKS = ("default", "worst")
 PROGRESS_MODES = ("auto", "bar", "json", "none")
@@ -235,7 +235,8 @@ StrategyOpt = Annotated[
         "-s",
         metavar=STRATEGY_METAVAR,
         callback=_strategy_check,
-        help="Strategy: a name (see `mastermind strategies`) or a strategy file (JSON or Irving text).",
+        help="Strategy: a name (see `mastermind strategies`) or a strategy file (JSON or Irving "
+        "text; - reads standard input).",
     ),
 ]
 
@@ -248,8 +249,8 @@ def strategies_option(default: str) -> Any:
         metavar=STRATEGY_METAVAR,
         callback=_strategy_check,
         show_default=False,
-        help="Strategy (repeat for several): a name (see `mastermind strategies`) or a strategy file. "
-        + default,
+        help="Strategy (repeat for several): a name (see `mastermind strategies`) or a strategy file "
+        "(- reads standard input). " + default,
     )
 
 

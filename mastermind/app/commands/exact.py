@@ -39,6 +39,7 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, gzipped_by_name, is_stdout, write_atomic
 from mastermind.core.game import Rules
 from mastermind.core.tree import StrategyTree
+from mastermind.engines.result import EXACT_SEARCH
 
 OBJECTIVES = ("total", "worst")
 STARTED_FROM = "--start-from"  # found_by: the strategy the search started from
@@ -439,7 +440,7 @@ def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict
     proven = bool(r.proven) and found is not None
     headline = found if proven else None
     if found is not None and not proven:
-        found["found_by"] = r.found_by or "the exact search"
+        found["found_by"] = r.found_by or EXACT_SEARCH
     details = r.details
     worst_low = None if details is None else details.worst_lower_bound
     if proven and objective == "worst":
@@ -593,7 +594,7 @@ def _report(data: dict, json_output: bool, out: str | None) -> None:
                 f"{found['average']:.4f}), worst case {found['worst']}, first guess {found['first_guess']}"
                 + (
                     ""
-                    if by == "the exact search"
+                    if by == EXACT_SEARCH
                     else f" (the {by} strategy)"
                     if by == STARTED_FROM
                     else f" (the {by} heuristic)"

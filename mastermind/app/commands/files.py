@@ -1,7 +1,6 @@
 """``export`` and ``verify``: strategy trees to and from files (JSON, dot, Irving text, HTML)."""
 
 import sys
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -34,8 +33,8 @@ from mastermind.app.commands.common import (
     table_for,
     wrote,
 )
-from mastermind.app.strategy_files import check_strategy
-from mastermind.core.errors import MastermindError
+from mastermind.app.strategy_files import check_strategy, shown
+from mastermind.core.errors import DamagedFile, MastermindError
 from mastermind.core.fileio import check_writable, gzipped_by_name, is_stdout, read_text, write_atomic
 from mastermind.core.formats import (
     FORMATS,
@@ -43,9 +42,11 @@ from mastermind.core.formats import (
     check_format,
     detect_format,
     format_for_path,
+    tree_suffix,
     write_tree,
 )
 from mastermind.core.progress import JsonProgress, progress_bar, progress_mode
+from mastermind.engines.result import EXACT_SEARCH
 
 FormatOpt = Annotated[
     Optional[str],
@@ -114,7 +115,7 @@ def export(
             if strategy == "optimal":  # a search stopped early writes its best strategy
                 tree, proven, stopped, found_by = _optimal_tree(table, pool, token, bar, deadline.left())
             else:
-                bar.start(None, f"export: the tree of {strategy}")
+                bar.start(None, f"export: the tree of {shown(strategy)}")
                 with token.running():  # (half a tree is no strategy: nothing is written)
                     tree = tree_of(strategy, table, pool=pool, tie_break=tie_break, seed=seed, cancel=token)
         except (Stopped, KeyboardInterrupt):
@@ -151,7 +152,7 @@ def export(
             write_atomic(out, gzipped_by_name(out, text))
         numbers = {k: v for k, v in stats.to_dict(rules).items() if k != "worst_secrets"}
         if strategy == "optimal" and not proven:  # never given as the optimum's numbers
-            summary.update(out=str(out), best_found={**numbers, "found_by": found_by or "the exact search"})
+            summary.update(out=str(out), best_found={**numbers, "found_by": found_by or EXACT_SEARCH})
         else:
             summary.update(out=str(out), **numbers)
     if json_output:
@@ -159,14 +160,14 @@ def export(
     elif tree is None:
         typer.echo(
             f"nothing written to {out or 'standard output'}: stopped ({stopped}) "
-            f"before the tree of {strategy} for {rules} was complete"
+            f"before the tree of {shown(strategy)} for {rules} was complete"
         )
     else:
         s = summary if summary["best_found"] is None else summary["best_found"]
         chance = f"; {seed_note(seed, drawn)}" if draws(strategy, tie_break) and drawn else ""
         found = "" if proven else f"; not proven optimal: the best found before it stopped ({stopped})"
         typer.echo(
-            wrote(f"the {fmt} tree of {strategy} for {rules}", str(out))
+            wrote(f"the {fmt} tree of {shown(strategy)} for {rules}", str(out))
             + f" (total {s['total']}, average {s['average']:.4f}, worst {s['worst']}{found}{chance})"
         )
     exit_if_interrupted(stopped)
@@ -175,12 +176,10 @@ def export(
 def _refuse_unknown_suffix(out: str) -> None:
     """A name whose ending says no tree format (``tree.png``, as plot names pictures) is not
     quietly written as JSON: the format is asked for. A name with no ending is JSON."""
-    name = Path(out)
-    if name.suffix.lower() == ".gz":
-        name = name.with_suffix("")
-    if name.suffix and format_for_path(name) is None:
+    suffix = tree_suffix(out)
+    if suffix and format_for_path(out) is None:
         raise MastermindError(
-            f"--out: {out}: {name.suffix} names no tree format (.json, .txt, .dot or .gv, .html, "
+            f"--out: {out}: {suffix} names no tree format (.json, .txt, .dot or .gv, .html, "
             "each perhaps .gz): give --format"
         )
 
@@ -239,14 +238,21 @@ def verify(
     """Exit 0 for a valid strategy, 1 for one that is not a valid strategy of the game (a
     wrong tree, or a tree of another game), 2 for an unreadable file or bad options. The
     game: --rules, else the one a JSON file names (p4c6 for Irving text)."""
-    from mastermind.core.formats import verify_text
+    from mastermind.core.formats import Verification, verify_text
 
     limit = memory_limit_bytes(memory_limit)
-    text = read_text(file)
+    damaged = None
+    try:
+        text = read_text(file)
+    except DamagedFile as exc:  # cut short as a cut tree is: not a valid strategy (exit 1)
+        text, damaged = "", exc.reason
     fmt = (
         check_format(fmt, READABLE) if fmt is not None else detect_format(text, None if file == "-" else file)
     )
-    result = verify_text(text, fmt, rules, name=file, memory_limit=limit)
+    if damaged is None:
+        result = verify_text(text, fmt, rules, name=file, memory_limit=limit)
+    else:
+        result = Verification(fmt, rules, file, errors=[damaged])
     numbers = result.to_dict()
     data = {
         "strategy": file,

@@ -25,6 +25,7 @@ from mastermind.app.commands.common import (
     seed_note,
     table_for,
 )
+from mastermind.core.errors import MastermindError
 from mastermind.core.game import Rules
 from mastermind.core.progress import progress_mode
 
@@ -43,11 +44,18 @@ def register(app: typer.Typer) -> None:
     )(solve)
 
 
-def _check_strategy(name: str, pool: str, tie_break: str, rules: Rules | None) -> Rules:
+def _check_strategy(
+    name: str, pool: str, tie_break: str, rules: Rules | None, *, session: bool = False
+) -> Rules:
     """Checked before any work (``play`` builds its strategy only at the first hint): the
-    game, the one given or a strategy file's own."""
+    game, the one given or a strategy file's own. A ``session`` reads its moves from
+    standard input, so its strategy cannot come from there."""
     from mastermind.app.strategy_files import check_strategy
 
+    if session and name == "-":
+        raise MastermindError(
+            "--strategy -: standard input holds this session's moves; give the strategy as a file"
+        )
     return check_strategy(name, game(rules), rules is not None, pool=pool, tie_break=tie_break)
 
 
@@ -75,7 +83,7 @@ def assist(
     from mastermind.app.interactive.strategies import load_strategy
     from mastermind.app.interactive.terminal import run_session
 
-    rules = _check_strategy(strategy, pool, tie_break, rules)
+    rules = _check_strategy(strategy, pool, tie_break, rules, session=True)
     seed, _ = draw_seed(seed)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     chosen = load_strategy(
@@ -109,7 +117,7 @@ def play(
     from mastermind.app.interactive.strategies import load_strategy
     from mastermind.app.interactive.terminal import run_session
 
-    rules = _check_strategy(strategy, pool, tie_break, rules)
+    rules = _check_strategy(strategy, pool, tie_break, rules, session=True)
     seed, _ = draw_seed(seed)
     limit = memory_limit_bytes(memory_limit)
     # answering needs no N x N table; the strategy behind hint builds one when first asked

@@ -538,6 +538,8 @@ def bounds(
         perfect_tree_total,
     )
 
+    if refined and levels == 0:  # (the bottom class is then the game, at its own branching)
+        raise MastermindError("--refined bounds the classes below the lookahead: give --levels 1 or more")
     rules = game(rules)
     deadline = Deadline(time_limit)
     start = time.perf_counter()
@@ -716,6 +718,8 @@ def cpsat(
         }
     optimal = question == "total" and result.proven and found is not None
     worst_low = max(worst_bound, depth + 1) if infeasible else worst_bound
+    # a feasible answer whose bounds meet proves the optimal worst case: the answer's own
+    worst_known = question == "feasible" and found is not None and found["worst"] == worst_low
     data = {
         "rules": str(rules),
         "codes": n,
@@ -726,7 +730,7 @@ def cpsat(
         "exists": exists,
         "total": found["total"] if optimal else None,
         "average": found["average"] if optimal else None,
-        "worst": found["worst"] if optimal else None,
+        "worst": found["worst"] if optimal or worst_known else None,
         "histogram": found["histogram"] if optimal else [],
         "first_guess": found["first_guess"] if optimal else None,
         "total_lower_bound": None if question == "feasible" else result.lower_bound,

@@ -58,10 +58,20 @@ def format_for_path(path: str | os.PathLike[str] | None) -> str | None:
     """
     if path is None:
         return None
+    return _SUFFIXES.get(tree_suffix(path))
+
+
+def tree_suffix(path: str | os.PathLike[str]) -> str:
+    """A file name's ending that tells its format, in lower case, a ``.gz`` after it
+    passed over ("" for none).
+
+    >>> tree_suffix("x.JSON.gz"), tree_suffix("tree.png"), tree_suffix("notes")
+    ('.json', '.png', '')
+    """
     name = Path(path)
     if name.suffix.lower() == ".gz":  # (tree.json.gz: gzipped JSON)
         name = name.with_suffix("")
-    return _SUFFIXES.get(name.suffix.lower())
+    return name.suffix.lower()
 
 
 def detect_format(text: str, path: str | os.PathLike[str] | None = None) -> str:

@@ -34,12 +34,11 @@ import numpy as np
 from mastermind.core.cancel import check_time_limit
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code
+from mastermind.core.pools import POOLS, Pool
 from mastermind.core.tree import Node
 
 Objective = Literal["total", "worst"]
-Pool = Literal["all", "consistent"]
 OBJECTIVES: tuple[Objective, ...] = ("total", "worst")
-POOLS: tuple[Pool, ...] = ("all", "consistent")
 Weights = Union[Sequence[float], np.ndarray]
 BackendName = Literal["threads", "processes", "dask"]
 BACKENDS: tuple[BackendName, ...] = ("threads", "processes", "dask")

@@ -22,6 +22,7 @@ import numpy as np
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
+from mastermind.core.pools import POOLS
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.core.tree import History
 from mastermind.engines.heuristics.orbits import orbit_minima
@@ -35,7 +36,6 @@ from mastermind.engines.heuristics.scores import (
     sorted_distributions,
 )
 
-POOLS = ("all", "consistent")
 SYMMETRY_MIN_CANDIDATES = 24  # below, scoring every code costs less than finding orbits
 SCAN_CHUNK = 1024  # first chunk of codes scored before looking for an early stop
 TIE_BREAKS = ("default", "sorted", "random")

@@ -89,6 +89,26 @@ def test_verify_rejects_a_truncated_file(capsys, data_dir, tmp_path):
     assert "line 28 column 16: expected a guess, but the file ends (truncated?)" in err
 
 
+@pytest.mark.parametrize("cut", [30, 400])
+def test_verify_says_a_cut_gzip_file_is_not_a_valid_strategy_as_a_cut_text_file(
+    capsys, data_dir, tmp_path, cut
+):
+    """A cut .json exited 1 (not a valid strategy) and a cut .json.gz exited 2 (a new user's
+    trial): both are the same cut tree."""
+    import gzip
+
+    path = tmp_path / "cut.json.gz"
+    path.write_bytes(gzip.compress((data_dir / "p4c6r-knuth.txt").read_bytes())[:cut])
+    code, out, err = run(capsys, "verify", path)
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"error: {path} is not a valid strategy: a damaged gzip file")
+    code, out, err = run(capsys, "verify", path, "--json")
+    data = json.loads(out)
+    assert code == 1 and data["valid"] is False and "damaged gzip" in data["errors"][0]
+    code, out, err = run(capsys, "export", "-s", path, "--out", tmp_path / "x.json")
+    assert code == 2 and "damaged gzip" in err
+
+
 @pytest.mark.integration
 def test_verify_in_a_subprocess_has_no_traceback(data_dir, tmp_path):
     path = tmp_path / "cut.txt"
@@ -398,3 +418,36 @@ def test_export_of_an_optimum_not_proven_gives_its_numbers_as_best_found(capsys,
     assert data["best_found"]["total"] == 73 and data["best_found"]["found_by"] == "entropy"
     code, text, _ = run(capsys, "export", "-r", "p3c3", "-s", "entropy", "--out", str(out), "--json")
     assert json.loads(text)["proven"] is True and json.loads(text)["total"] == 73  # its whole tree
+
+
+@pytest.mark.parametrize(
+    "argv, expect",
+    [
+        (["export", "-s", "-", "-o", "-"], '"total": 5625'),
+        (["simulate", "-s", "-", "--secrets", "50"], "histogram"),
+        (["heuristics", "-s", "-"], "5625"),
+        (["compare", "-s", "-", "--json"], "5625"),
+    ],
+)
+def test_a_strategy_option_reads_standard_input_as_verify_does(capsys, monkeypatch, data_dir, argv, expect):
+    """``verify -`` read standard input but ``-s -`` took ``-`` for a strategy name (a new
+    user's trial); the file is read once, for its game and then for play."""
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO((data_dir / "p4c6r-koyama-1.txt").read_text()))
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    assert expect in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and err.count("\n") == 1 and "standard input: " in err
+
+
+@pytest.mark.parametrize("command", ["assist", "play"])
+def test_a_session_refuses_its_strategy_from_standard_input(capsys, monkeypatch, data_dir, command):
+    """A session reads its moves from standard input: a strategy read from there left it none."""
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO((data_dir / "p4c6r-koyama-1.txt").read_text()))
+    code, out, err = run(capsys, command, "-s", "-")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "standard input holds" in err

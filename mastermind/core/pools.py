@@ -1,0 +1,15 @@
+"""Which guesses a strategy may make: any code, or only one that could still be the secret.
+
+>>> POOLS
+('all', 'consistent')
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Pool = Literal["all", "consistent"]
+"""``all``: any code of the game; ``consistent``: only a code that could still be the secret
+(hard mode)."""
+
+POOLS: tuple[Pool, ...] = ("all", "consistent")
