@@ -10,10 +10,11 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from mastermind.app.deadline import FOREVER, Deadline
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
+from mastermind.core.pools import Pool
 from mastermind.engines.models.bounds import knuth_first_guess
 from mastermind.engines.models.lower_bounds import CPSAT_MAX_CODES, MAX_REFINED_CODES, Bounds, game_bounds
 from mastermind.engines.models.timed import TimedWorker
@@ -253,19 +254,23 @@ def _strategy_dict(strategy: dict, codes: int, found: bool = False) -> dict:
 OPTIMAL_GRACE = 30.0  # after the exact search's own time limit: its tree built and sent
 
 
-def _optimal_job(rules: Rules, memory_limit: int, ends_at: float | None = None, jobs: int = 1) -> dict:
-    """The exact optimum, or (stopped at ``ends_at``, a ``time.time()``) its proven lower
-    bound and the best strategy found so far, if any (as ``optimal`` reports it).
+def _optimal_job(
+    rules: Rules, memory_limit: int, ends_at: float | None = None, jobs: int = 1, pool: str = "all"
+) -> dict:
+    """The exact optimum with guesses from ``pool`` (the strategies compared play from the
+    same), or (stopped at ``ends_at``, a ``time.time()``) its proven lower bound and the best
+    strategy found so far, if any (as ``optimal`` reports it).
 
     The end is a moment, not a number of seconds: the child's start (a process, the kernels
     loaded, the score table) came out of the command's time, which overran by as much."""
-    from mastermind.engines.exact import Execution, Limits, solve
+    from mastermind.engines.exact import Execution, Limits, Problem, solve
 
     table = CodeTable(rules, memory_limit=memory_limit)
     time_limit = None if ends_at is None else max(ends_at - time.time(), MIN_SECONDS)
     # (work units: a search stopped by its time limit reports its bounds and best strategy)
     result = solve(
         table,
+        problem=Problem(pool=cast(Pool, pool)),
         limits=Limits(time_limit=time_limit),
         execution=Execution(jobs=jobs, units=True),
     )
@@ -346,7 +351,8 @@ def compare(
             left = deadline.left()
             wait = min(left or FOREVER, FOREVER) + OPTIMAL_GRACE
             ends_at = None if left is None else time.time() + left
-            worker.submit(_optimal_job, (rules, memory_limit, ends_at, jobs), wait)
+            # (the game's lower bounds hold in hard mode too: it only forbids strategies)
+            worker.submit(_optimal_job, (rules, memory_limit, ends_at, jobs, pool), wait)
             try:
                 with token.running():  # a strategy stops at its next guess: those played are the answer
                     for name in names:

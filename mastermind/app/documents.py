@@ -42,7 +42,7 @@ def game_value_document(result) -> dict:
                 "pattern": m.name,
                 "codes": m.size,
                 "example": rules.code_text(m.example),
-                "probability": float(m.probability),
+                "probability": round(float(m.probability), 6),  # (the fraction is exact)
                 "probability_fraction": _exact(m.probability),
                 "per_code_fraction": _exact(m.per_code),
             }
@@ -50,7 +50,7 @@ def game_value_document(result) -> dict:
         ],
         "breaker": [
             {
-                "weight": float(b.weight),
+                "weight": round(float(b.weight), 6),
                 "weight_fraction": _exact(b.weight),
                 "first_guess": rules.code_text(b.tree.root.guess),
                 "class_totals": list(b.class_totals),

@@ -138,7 +138,8 @@ class Rules:
         m = _RULES_RE.match(text.strip())
         if not m:
             raise MastermindError(
-                f"cannot read rules {quoted(text)}: use pPEGScCOLORS with optional r or n, e.g. p4c6 or p4c6n"
+                f"cannot read rules {quoted(text)}: use pPEGScCOLOURS with optional r or n, "
+                "e.g. p4c6 or p4c6n"
             )
         for digits, what, most in ((m.group(1), "pegs", MAX_PEGS), (m.group(2), "colours", MAX_COLORS)):
             if len(digits.lstrip("0")) > _DIGITS_MAX:
@@ -198,7 +199,8 @@ class Rules:
             return code
         if len(set(digits)) != p:
             raise MastermindError(
-                f"code {''.join(SYMBOLS[d] for d in digits)} repeats a colour, which {self} does not allow"
+                f"code {quoted(''.join(SYMBOLS[d] for d in digits))} repeats a colour, which {self} does "
+                "not allow"
             )
         unused = list(range(c))
         code = 0
@@ -218,11 +220,11 @@ class Rules:
     def parse_code(self, text: str) -> Code:
         """Read ``1123``, ``1 1 2 3`` or ``1,1,2,3`` (letters after 9, any case)."""
         raw = text.strip()
-        s = raw.upper()
-        if re.search(r"[\s,]", s):
-            parts = [t for t in re.split(r"[\s,]+", s) if t]
+        # (split as typed: a message names a colour in the user's own case)
+        if re.search(r"[\s,]", raw):
+            parts = [t for t in re.split(r"[\s,]+", raw) if t]
         else:
-            parts = list(s)
+            parts = list(raw)
         allowed = SYMBOLS[: self.colors]
         if len(parts) != self.pegs:
             raise MastermindError(
@@ -233,8 +235,8 @@ class Rules:
         for t in parts:
             if len(t) <= 2 and t.isascii() and t.isdigit() and t != "0" and int(t) <= self.colors:
                 digits.append(int(t) - 1)
-            elif len(t) == 1 and t in allowed:
-                digits.append(allowed.index(t))
+            elif len(t) == 1 and t.upper() in allowed:
+                digits.append(allowed.index(t.upper()))
             else:
                 raise MastermindError(
                     f"code {quoted(raw)}: colour {quoted(t)} is not one of "

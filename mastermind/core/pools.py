@@ -13,3 +13,9 @@ Pool = Literal["all", "consistent"]
 (hard mode)."""
 
 POOLS: tuple[Pool, ...] = ("all", "consistent")
+
+POOL_WORDS = {
+    "consistent": "every guess could still be the secret: hard mode",
+    "all": "some guesses could no longer be the secret",
+}
+"""What a strategy keeping to each pool does, as messages say it."""

@@ -208,6 +208,7 @@ class StrategyTree:
                 raise TreeError(
                     f"{_where(rules, path)}: no branch for answer {rules.answer_feedbacks[a]} to "
                     f"{rules.code_text(node.guess)}, which {plural(hi - lo, 'secret')} give"
+                    f"{'s' if hi - lo == 1 else ''}"
                 )
             used.add(a)
             self._replay(table, child, secrets[order[lo:hi]], depth + 1, (*path, (node.guess, a)), out)

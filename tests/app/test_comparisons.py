@@ -12,7 +12,7 @@ from mastermind.app.comparisons import MAX_REFINED_CODES, best_found, compare, g
 from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.exact import ExactSolver
+from mastermind.engines.exact import ExactSolver, Problem, solve
 from mastermind.engines.models.timed import TimedWorker
 
 # the published table of Knuth's algorithm: worst case, first guess and its largest class
@@ -109,10 +109,14 @@ def test_table_cli_markdown_and_json(capsys):
     out = capsys.readouterr().out
     lines = out.strip().splitlines()
     assert lines[0].startswith("| pegs | colours | repetition | codes | answers | Knuth first guess")
-    assert lines[2] == "| 2 | 2 | yes | 4 | 4 | 11 | 2 | 3 | 3 | 3 | 3 | 8 | 2.0000 |"
+    assert lines[2] == "| 2 | 2 | yes | 4 | 4 | 11 | 2 | 3 | 8 | 3 | 3 | 3 | 8 | 2.0000 |"
     assert main(["table", "--games", "p2c3", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     (row,) = data["rows"]
+    # the markdown shows Knuth's total as the JSON does (it had only his worst case)
+    assert main(["table", "--games", "p2c3"]) == 0
+    header, _, cells = (line.strip("| ").split(" | ") for line in capsys.readouterr().out.splitlines()[:3])
+    assert dict(zip(header, cells))["Knuth total"] == str(row["knuth_total"])
     assert JSON_KEYS <= set(row) and row["optimal_total"] == 21 and row["proven"] is True
     assert data["games"] == ["p2c3r"] and data["proven"] is True and data["stopped"] is None
 
@@ -125,7 +129,10 @@ def test_table_open_cells_show_bounds(capsys):
     bounds = game_bounds(table, max_refined=MAX_REFINED_CODES)
     low, total = bounds.worst, bounds.total
     average = floor_decimal(Fraction(bounds.total, 625))  # a lower bound: rounded down
-    knuth = "| 4 | 5 | yes | 625 | 14 | 1122 | 120 | 5 |"
+    from mastermind.engines.registry import strategy_tree
+
+    knuth_total = strategy_tree("minimax", table).stats(table).total
+    knuth = f"| 4 | 5 | yes | 625 | 14 | 1122 | 120 | 5 | {knuth_total} |"
     # (Knuth's worst case meets the lower bound there: the optimal worst case, proven)
     worst = str(low) if low == 5 else f">= {low}"
     assert f"{knuth} {bounds.crude} | {low} | {worst} | >= {total} | >= {average} |" in out
@@ -201,6 +208,26 @@ def test_compare_small_game():
         assert row["gap_to_lower_bound"] == row["gap"]  # proven: the bound is the optimum
     assert data["total_lower_bound"] == 73 == data["total_upper_bound"]
     assert data["proven"] is True and data["best_found"] is None and data["stopped"] is None
+
+
+def test_compare_in_hard_mode_measures_against_the_hard_mode_optimum(capsys):
+    """``compare --pool consistent`` played the heuristics in hard mode but measured them
+    against the unrestricted optimum (5625 on 4x6 where hard mode's is 5660), and did not
+    say which pool (a new user's trial). 3x5 differs as 4x6 does: 451 against 455."""
+    rules = Rules(3, 5)
+    table = CodeTable(rules)
+    hard = solve(table, Problem(pool="consistent")).value
+    assert hard > solve(table).value  # (else the test could not fail)
+    data = compare(rules, pool="consistent", strategies=["minimax", "simple"], seed=0).to_dict()
+    assert data["optimal"]["total"] == hard == data["total_upper_bound"]
+    for row in data["strategies"]:
+        assert row["gap"] == row["total"] - hard >= 0
+    assert main(["compare", "-r", "p3c5", "--pool", "consistent", "-s", "simple", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["pool"] == "consistent" and data["optimal"]["total"] == hard
+    assert main(["compare", "-r", "p3c5", "--pool", "consistent", "-s", "simple"]) == 0
+    out = capsys.readouterr().out
+    assert "pool consistent" in out.splitlines()[0] and f" {hard} " in out
 
 
 def test_compare_cli(capsys):
@@ -314,6 +341,7 @@ def test_compare_stopped_reports_the_best_strategy_found(monkeypatch):
         comparisons._optimal_job(Rules(2, 2), 1 << 30, time.time() + 1.0)
     # work units: a stopped search reports its bounds and its best strategy
     assert seen["execution"].units is True and 0 < seen["limits"].time_limit <= 1.0
+    assert seen["problem"].pool == "all"  # (the pool the strategies compared keep to)
     # the end is a moment: the child's start-up comes out of the time (compare overran by it)
     with pytest.raises(RuntimeError):
         comparisons._optimal_job(Rules(2, 2), 1 << 30, time.time() - 5.0)

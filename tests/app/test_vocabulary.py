@@ -54,6 +54,9 @@ VARIANTS = {
     "--format": "export writes four formats, verify reads two",
     "--rules": "the same game option; verify's defaults to the game its file names",
     "--max-guesses": "no cap in optimal; cpsat's model needs one, from the lookahead bound",
+    # (a new user took the limit for ignored where these commands quietly played without the
+    # table: their help says so)
+    "--memory-limit": "the commands that can go without the score table do, where it does not fit",
 }
 
 

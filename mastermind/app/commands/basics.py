@@ -6,7 +6,7 @@ import typer
 
 from mastermind.app.commands.common import (
     JsonOpt,
-    MemoryOpt,
+    LeanMemoryOpt,
     RulesOpt,
     command,
     console,
@@ -86,7 +86,7 @@ def partition(
     guesses: Annotated[list[str], typer.Argument(help="One or more guesses, e.g. 1122 1123.")],
     rules: RulesOpt = None,
     json_output: JsonOpt = False,
-    memory_limit: MemoryOpt = None,
+    memory_limit: LeanMemoryOpt = None,
 ) -> None:
     rules = game(rules)
     codes = [rules.parse_code(g) for g in guesses]

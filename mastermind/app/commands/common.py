@@ -144,20 +144,38 @@ GamesOpt = Annotated[
         "--games",
         "-g",
         metavar="LIST",
-        help="Games, comma-separated, with ranges: p3c3,p4c6n or p2-4c2-6 (repeat the option to add more).",
+        help="Games, comma-separated, with ranges: p3c3,p4c6n or p2-4c2-6 (repeat the option to add "
+        "more). Default: the table's own games (table: p2-4c2-6; results: those results/ publishes).",
         show_default=False,
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
-MemoryOpt = Annotated[
-    Optional[float],
-    typer.Option(
+
+
+def memory_option(help: str) -> Any:
+    """``--memory-limit GIB``, said as the command uses it."""
+    return typer.Option(
         "--memory-limit",
         metavar="GIB",
-        help="Most memory for the score table and the searches, in GiB (default 2); more is refused "
-        "before any work.",
+        help=help,
         show_default=False,
         callback=_number_check("GiB", MAX_GIB),
+    )
+
+
+MemoryOpt = Annotated[
+    Optional[float],
+    memory_option(
+        "Most memory for the score table and the searches, in GiB (default 2); more is refused "
+        "before any work."
+    ),
+]
+LeanMemoryOpt = Annotated[
+    Optional[float],
+    memory_option(
+        "Most memory for the score table and any search, in GiB (default 2): a score table "
+        "that does not fit is not built, and answers are computed as needed (slower, the same "
+        "results); what cannot work within it is refused before any work."
     ),
 ]
 TimeLimitOpt = Annotated[
@@ -177,7 +195,9 @@ RowTimeLimitOpt = Annotated[
     typer.Option(
         "--row-time-limit",
         metavar="SECONDS",
-        help="Most seconds for one game's row; a row past it shows the bounds proven.",
+        help="Most seconds for the optimum's search in one game's row, which then shows the bounds "
+        "proven; what every row shows besides (heuristics, lower bounds: a second on small games, "
+        "minutes at the frontier) comes on top.",
         callback=_number_check("seconds", MAX_SECONDS),
     ),
 ]

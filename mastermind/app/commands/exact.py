@@ -92,8 +92,9 @@ SchedulerOpt = Annotated[
 OutOpt = Annotated[
     Optional[str],
     out_option(
-        "Write the strategy tree (JSON) to this file; - for standard output. A search stopped early "
-        "writes the best strategy it found.",
+        "Write the strategy tree to this file, in the format its name ends with (.json, .txt for "
+        "Irving text, .dot, .html, each perhaps .gz; JSON without one); - for standard output "
+        "(JSON). A search stopped early writes the best strategy it found.",
         show_default=False,
     ),
 ]
@@ -191,6 +192,10 @@ def optimal(
         if is_stdout(out) and json_output:
             raise MastermindError("--out - and --json both use standard output: give --out a file name")
         with naming("--out"):
+            if not is_stdout(out):
+                from mastermind.core.formats import written_format
+
+                written_format(out)  # (o.png was written as JSON)
             check_writable(out)  # before the search: a result is never lost for want of a place
     options = dict(
         objective=objective,
@@ -372,15 +377,16 @@ def _run_search(
         left_out = [rules.code_text(g) for g in canonical_first_guesses(rules) if g not in firsts]
     if not results:
         seconds = time.perf_counter() - began if by_first_guess else max(r.seconds for r in searched)
-        return {**base, **_no_strategy(options["max_guesses"], seconds)}
+        return {**base, **_no_strategy(options["max_guesses"], seconds, searched)}
     written = None
     if not by_first_guess:
         r = results[0]
         if out is not None and r.tree is not None:
-            from mastermind.core.formats import write_tree
+            from mastermind.core.formats import write_tree, written_format
 
+            fmt = "json" if is_stdout(out) else written_format(out)
             with naming("--out"):  # (a full disk is known only now)
-                write_atomic(out, gzipped_by_name(out, write_tree(r.tree, "json", r.stats)))
+                write_atomic(out, gzipped_by_name(out, write_tree(r.tree, fmt, r.stats)))
             written = out
         data = {**base, **optimum_fields(r, options["objective"], recorder), "out": written}
         found = data["best_found"]
@@ -397,9 +403,23 @@ def _run_search(
     return data
 
 
-def _no_strategy(max_guesses: int | None, seconds: float) -> dict:
+def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = ()) -> dict:
     """No strategy within --max-guesses: proven (exit 1), so every strategy needs one guess
-    more in its worst case."""
+    more in its worst case; with the work of the ``searched`` results that proved it, as an
+    answer found gives its own (they were left out)."""
+    work: dict = {}
+    if searched:
+        run = sum(r.counters.units - r.counters.reused for r in searched)
+        work = {
+            "nodes": sum(r.nodes for r in searched),
+            "memo_hits": sum(r.memo_hits for r in searched),
+            "units": {
+                "done": None,
+                "planned": None,
+                "run": run,
+                "reused": sum(r.counters.reused for r in searched),
+            },
+        }
     return {
         "exists": False,
         "proven": True,
@@ -417,6 +437,7 @@ def _no_strategy(max_guesses: int | None, seconds: float) -> dict:
         "out": None,
         "stopped": None,
         "seconds": round(seconds, 4),
+        **work,
         "cached": False,
     }
 

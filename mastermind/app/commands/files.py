@@ -41,10 +41,10 @@ from mastermind.core.formats import (
     READABLE,
     check_format,
     detect_format,
-    format_for_path,
-    tree_suffix,
     write_tree,
+    written_format,
 )
+from mastermind.core.pools import POOL_WORDS
 from mastermind.core.progress import JsonProgress, progress_bar, progress_mode
 from mastermind.engines.result import EXACT_SEARCH
 
@@ -97,9 +97,16 @@ def export(
 
     deadline = Deadline(time_limit)
     rules = check_strategy(strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break)
-    if fmt is None and out is not None and not is_stdout(out):
-        _refuse_unknown_suffix(out)
-    fmt = check_format(fmt) if fmt is not None else (format_for_path(out) or "json")
+    if fmt is not None:
+        fmt = check_format(fmt)
+    elif out is not None and not is_stdout(out):
+        with naming("--out"):
+            try:
+                fmt = written_format(out)
+            except MastermindError as exc:  # (export, unlike optimal, writes any format asked)
+                raise MastermindError(f"{exc}: give --format") from None
+    else:
+        fmt = "json"
     if out is not None and is_stdout(out):
         out = None  # the tree is the output
     if json_output and out is None:
@@ -173,17 +180,6 @@ def export(
     exit_if_interrupted(stopped)
 
 
-def _refuse_unknown_suffix(out: str) -> None:
-    """A name whose ending says no tree format (``tree.png``, as plot names pictures) is not
-    quietly written as JSON: the format is asked for. A name with no ending is JSON."""
-    suffix = tree_suffix(out)
-    if suffix and format_for_path(out) is None:
-        raise MastermindError(
-            f"--out: {out}: {suffix} names no tree format (.json, .txt, .dot or .gv, .html, "
-            "each perhaps .gz): give --format"
-        )
-
-
 def _say_stopped(stopped: str | None, written: bool) -> None:
     if stopped:
         typer.echo(f"stopped ({stopped}): the tree written is the best strategy found, not proven", err=True)
@@ -212,10 +208,6 @@ def _optimal_tree(table, pool: str, token, bar, time_limit: float | None):
 
 
 # ---- verify -------------------------------------------------------------------------------
-POOL_WORDS = {
-    "consistent": "every guess could still be the secret: hard mode",
-    "all": "some guesses could no longer be the secret",
-}
 
 
 def verify(

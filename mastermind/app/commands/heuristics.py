@@ -10,7 +10,7 @@ from mastermind.app.commands.common import (
     HISTOGRAM_WORDS,
     Deadline,
     JsonOpt,
-    MemoryOpt,
+    LeanMemoryOpt,
     NoCacheOpt,
     PoolOpt,
     ProgressOpt,
@@ -58,7 +58,7 @@ def heuristics(
     progress: ProgressOpt = "auto",
     no_cache: NoCacheOpt = False,
     json_output: JsonOpt = False,
-    memory_limit: MemoryOpt = None,
+    memory_limit: LeanMemoryOpt = None,
 ) -> None:
     deadline = Deadline(time_limit)
     rules_given = rules is not None
@@ -244,7 +244,7 @@ def simulate(
     time_limit: TimeLimitOpt = None,
     progress: ProgressOpt = "auto",
     json_output: JsonOpt = False,
-    memory_limit: MemoryOpt = None,
+    memory_limit: LeanMemoryOpt = None,
 ) -> None:
     import numpy as np
 

@@ -59,9 +59,12 @@ def _check_strategy(
     return check_strategy(name, game(rules), rules is not None, pool=pool, tie_break=tie_break)
 
 
-def _stopped(code: int) -> str | None:
-    """The session's exit code as the report's ``stopped`` (130: Ctrl-C ended the game)."""
-    return "interrupted" if code == 130 else None
+def _stopped(code: int, session) -> str | None:
+    """The session's exit code as the report's ``stopped``: 130 is Ctrl-C; a game whose
+    input ended before it did stopped there (it said null, as a finished one)."""
+    if code == 130:
+        return "interrupted"
+    return "end of input" if session.input_ended else None
 
 
 def _finish(code: int) -> None:
@@ -98,7 +101,7 @@ def assist(
     # with --json the conversation goes to standard error, the record alone to standard output
     code = run_session(session, stdout=sys.stderr if json_output else sys.stdout)
     if json_output and code in (0, 130):
-        print_json({**session.to_dict(), "seed": seed, "stopped": _stopped(code)})
+        print_json({**session.to_dict(), "seed": seed, "stopped": _stopped(code, session)})
     _finish(code)
 
 
@@ -136,7 +139,7 @@ def play(
     session = Codemaker(table, pick_secret(rules, seed), seed=seed, hint_strategy=hint_strategy)
     code = run_session(session, stdout=sys.stderr if json_output else sys.stdout)
     if json_output and code in (0, 130):
-        print_json({**session.to_dict(), "strategy": strategy, "stopped": _stopped(code)})
+        print_json({**session.to_dict(), "strategy": strategy, "stopped": _stopped(code, session)})
     _finish(code)
 
 

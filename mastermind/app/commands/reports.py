@@ -48,6 +48,7 @@ from mastermind.app.commands.common import (
 from mastermind.app.interrupts import command_token
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Rules
+from mastermind.core.pools import POOL_WORDS
 from mastermind.core.progress import progress_bar, progress_mode
 
 DEFAULT_TABLE_GAMES = "p2-4c2-6"
@@ -97,6 +98,7 @@ TABLE_HEADERS = [
     "Knuth first guess",
     "largest class",
     "Knuth worst",
+    "Knuth total",
     "crude bound",
     "worst lower bound",
     "optimal worst",
@@ -188,6 +190,7 @@ def markdown_table(rows: list[dict]) -> str:
             d["knuth_first_guess"],
             d["knuth_largest_class"],
             d["knuth_worst"],
+            d["knuth_total"],
             d["crude_worst_lower_bound"],
             d["worst_lower_bound"],
             worst,
@@ -428,6 +431,8 @@ def _print_comparison(result, data: dict) -> None:
     n = result.rules.n_codes
     opt = result.optimal
     title = f"{result.rules}: {plural(n, 'secret')}, strategies against the optimum"
+    if data["pool"] == "consistent":  # (the optimum too: of strategies keeping to the pool)
+        title += f", pool consistent ({POOL_WORDS['consistent']})"
     t = Table(
         title=title,
         caption=f"histogram: {HISTOGRAM_WORDS}; worst of 'optimal total': the worst case of the tree "

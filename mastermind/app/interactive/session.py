@@ -36,6 +36,7 @@ class Session:
     help_text = ""
     rules: Rules
     state: GameState
+    input_ended = False  # (set by the terminal: its moves ended before the game did)
 
     def commands(self) -> dict[str, Callable[[], str]]:
         """The session's own command words and what each does."""

@@ -14,6 +14,7 @@ from typing import Protocol, TextIO
 
 class Session(Protocol):
     done: bool
+    input_ended: bool  # set when input ended before the game did
 
     def opening(self) -> str: ...
 
@@ -81,6 +82,7 @@ def run_session(
             except EOFError:
                 if reader.interactive:
                     stderr.write("\n")
+                session.input_ended = True
                 say(session.closing())
                 return 0
             say(session.handle(line))

@@ -61,6 +61,23 @@ def format_for_path(path: str | os.PathLike[str] | None) -> str | None:
     return _SUFFIXES.get(tree_suffix(path))
 
 
+def written_format(path: str | os.PathLike[str]) -> str:
+    """The format of a tree written to ``path``: its ending's, JSON without one. An ending
+    that names no tree format is refused (``tree.png`` was quietly written as JSON).
+
+    >>> written_format("t.dot.gz"), written_format("tree")
+    ('dot', 'json')
+    """
+    fmt = format_for_path(path)
+    suffix = tree_suffix(path)
+    if fmt is None and suffix:
+        raise MastermindError(
+            f"{os.fspath(path)}: {suffix} names no tree format (.json, .txt, .dot or .gv, .html, "
+            "each perhaps .gz)"
+        )
+    return fmt or "json"
+
+
 def tree_suffix(path: str | os.PathLike[str]) -> str:
     """A file name's ending that tells its format, in lower case, a ``.gz`` after it
     passed over ("" for none).

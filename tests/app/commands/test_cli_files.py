@@ -451,3 +451,23 @@ def test_a_session_refuses_its_strategy_from_standard_input(capsys, monkeypatch,
     monkeypatch.setattr(sys, "stdin", io.StringIO((data_dir / "p4c6r-koyama-1.txt").read_text()))
     code, out, err = run(capsys, command, "-s", "-")
     assert code == 2 and out == "" and err.count("\n") == 1 and "standard input holds" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["heuristics", "-r", "p3c4", "-s", "minimax", "-s", "entropy", "--no-cache", "--json", "--seed", "1"],
+        ["partition", "-r", "p3c4", "112", "--json"],
+    ],
+)
+def test_a_memory_limit_below_the_score_table_plays_without_it(capsys, argv):
+    """--memory-limit below the score table (p3c4: 4 KiB) is no refusal in the commands that
+    can compute answers as needed (a new user took it for ignored); the numbers are the same."""
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    code2, out2, err2 = run(capsys, *argv, "--memory-limit", "0.000001")
+    assert code2 == 0, err2
+    drop = ("seconds", "cached")
+    a, b = json.loads(out), json.loads(out2)
+    assert {k: v for k, v in a.items() if k not in drop} == {k: v for k, v in b.items() if k not in drop}
+    assert "computed as needed" in run(capsys, argv[0], "--help")[1]

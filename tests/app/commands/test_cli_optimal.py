@@ -112,6 +112,21 @@ def test_out_writes_the_tree(tmp_path, capsys):
     assert header["stats"]["total"] == 73
 
 
+@pytest.mark.parametrize(
+    "name, start", [("t.dot", "digraph"), ("t.txt", "27("), ("t.html", "<!DOCTYPE"), ("t", "{")]
+)
+def test_out_writes_the_format_its_name_says_as_export_does(tmp_path, capsys, name, start):
+    """``optimal -o t.dot`` wrote JSON into t.dot where ``export -o t.dot`` writes dot (a new
+    user's trial); an ending of no tree format is refused before the search."""
+    target = tmp_path / name
+    assert run(capsys, "optimal", "-r", "p3c3", "--out", str(target), "--no-cache")[0] == 0
+    assert target.read_text().lstrip().startswith(start)
+    if name.endswith((".txt", ".json")) or "." not in name:
+        assert run(capsys, "verify", str(target), "-r", "p3c3", "--json")[0] == 0
+    code, out, err = run(capsys, "optimal", "-r", "p3c3", "--out", str(tmp_path / "t.png"))
+    assert code == 2 and ".png names no tree format" in err and not (tmp_path / "t.png").exists()
+
+
 def test_bad_input_exits_2_with_one_line(capsys):
     for args in (
         ["--first", "9"],
@@ -161,6 +176,10 @@ def test_no_strategy_within_max_guesses_is_an_answer_exit_1(capsys, extra):
     assert code == 1 and err == "" and data["exists"] is False and data["max_guesses"] == 2
     # proven: every strategy needs 3 guesses at least (it said null), and the search's time (0.0)
     assert data["worst_lower_bound"] == 3 and data["seconds"] > 0
+    if not extra:  # the search's work, as an answer found gives it (the keys were left out)
+        found = json.loads(run(capsys, "optimal", "-r", "p3c3", "--json", "--no-cache")[1])
+        assert {"nodes", "memo_hits", "units"} <= set(data) and set(data) == set(found)
+        assert data["nodes"] >= 1
 
 
 def test_no_strategy_within_max_guesses_says_nothing_is_written(capsys, tmp_path):
