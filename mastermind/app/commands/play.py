@@ -25,6 +25,7 @@ from mastermind.app.commands.common import (
     seed_note,
     table_for,
 )
+from mastermind.app.interactive.terminal import Session
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Rules
 from mastermind.core.progress import progress_mode
@@ -59,7 +60,7 @@ def _check_strategy(
     return check_strategy(name, game(rules), rules is not None, pool=pool, tie_break=tie_break)
 
 
-def _stopped(code: int, session) -> str | None:
+def _stopped(code: int, session: Session) -> str | None:
     """The session's exit code as the report's ``stopped``: 130 is Ctrl-C; a game whose
     input ended before it did stopped there (it said null, as a finished one)."""
     if code == 130:
