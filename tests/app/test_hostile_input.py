@@ -200,6 +200,10 @@ def test_version(capsys, monkeypatch):
         (["results", "--games", "p4c2n"], "--games: rules p4c2n: without repetition"),
         # an option that changes nothing was accepted as if it did (a new user's trial)
         (["bounds", "--levels", "0", "--refined"], "--refined bounds the classes below the lookahead"),
+        # the colour as typed, the code quoted as everywhere (a new user's trial)
+        (["score", "-r", "p4c6", "abcd", "1234"], "colour 'a' is not one of"),
+        (["solve", "1123", "-r", "p4c6n"], "code '1123' repeats a colour"),
+        (["info", "-r", "p4x6"], "use pPEGScCOLOURS"),
     ],
 )
 def test_listed_defects_are_one_line_errors(argv, needle, monkeypatch, capsys):

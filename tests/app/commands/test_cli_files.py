@@ -471,3 +471,20 @@ def test_a_memory_limit_below_the_score_table_plays_without_it(capsys, argv):
     a, b = json.loads(out), json.loads(out2)
     assert {k: v for k, v in a.items() if k not in drop} == {k: v for k, v in b.items() if k not in drop}
     assert "computed as needed" in run(capsys, argv[0], "--help")[1]
+
+
+def test_a_missing_branch_of_one_secret_is_said_in_the_singular(capsys, tmp_path):
+    """ "which 1 secret give" (a new user's trial)."""
+    path = tmp_path / "t.json"
+    assert run(capsys, "export", "-r", "p2c3", "-s", "minimax", "-o", path)[0] == 0
+    doc = json.loads(path.read_text())
+    doc.pop("stats")
+    first = doc["tree"]["children"]
+    node = next(
+        c for c in first.values() if any(g.get("candidates") == 1 for g in c.get("children", {}).values())
+    )
+    answer = next(a for a, g in node["children"].items() if g.get("candidates") == 1)
+    del node["children"][answer]
+    path.write_text(json.dumps(doc))
+    code, out, err = run(capsys, "verify", path)
+    assert code == 1 and f"no branch for answer {answer} to {node['guess']}, which 1 secret gives" in err

@@ -72,3 +72,15 @@ def test_a_value_not_proven_is_never_given_as_the_value(capsys):
     assert main(["game-value", "-r", "p4c5", "--max-iterations", "2"]) == 0
     headline = capsys.readouterr().out.splitlines()[0]
     assert "between 2463/625 = 3.940800 and 79/20 = 3.950000" in headline and "not proven" in headline
+
+
+def test_probabilities_and_weights_are_rounded_as_every_float_is(capsys):
+    """A maker's probability printed 0.11764705882352941 where other floats have 6 places (a
+    new user's trial); the fraction beside it stays exact. 3x3 has thirds and ninths."""
+    assert main(["game-value", "-r", "p3c3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    pairs = [(m["probability"], m["probability_fraction"]) for m in data["maker"]]
+    pairs += [(b["weight"], b["weight_fraction"]) for b in data["breaker"]]
+    assert any(float(Fraction(f)) != x for x, f in pairs)  # (some were rounded: else no test)
+    for value, fraction in pairs:
+        assert value == round(float(Fraction(fraction)), 6)
