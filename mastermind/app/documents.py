@@ -8,6 +8,9 @@ from fractions import Fraction
 
 from mastermind.app.rounding import ceil_float, floor_float
 
+TABLES = ("optimal", "game-values")
+"""The tables that ``results`` publishes, each as results/NAME.md and results/NAME.json."""
+
 
 def _exact(x) -> str | None:
     """An exact number as a fraction ("219/68"); None for one a float LP gave (a stopped run)."""

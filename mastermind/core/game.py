@@ -39,7 +39,7 @@ MAX_COLORS = len(SYMBOLS)
 DEFAULT_MEMORY_LIMIT = 2 * 1024**3
 
 # ASCII digits only ("³" is a digit to Python but not to int()), and few of them
-_RULES_RE = re.compile(r"^p([0-9]+)c([0-9]+)([rn]?)$", re.IGNORECASE)
+_RULES_RE = re.compile(r"^(?:p([0-9]+)c([0-9]+)|([0-9]+)x([0-9]+))([rn]?)$", re.IGNORECASE)
 _DIGITS_MAX = 9  # a longer number is out of range: named, not parsed (Python refuses 4300 digits)
 _NO_PEGS = ("0", "-", "NONE")  # feedback without key pegs
 
@@ -134,18 +134,25 @@ class Rules:
 
     @classmethod
     def parse(cls, text: str) -> Rules:
-        """Read ``p4c6`` or ``p4c6r`` (repetition allowed) or ``p4c6n`` (no repetition)."""
+        """Read ``p4c6`` or ``p4c6r`` (repetition allowed) or ``p4c6n`` (no repetition), or the
+        same game written ``4x6``, ``4x6r`` or ``4x6n``.
+
+        >>> Rules.parse("4x6n"), Rules.parse("P5C8")
+        (Rules(pegs=4, colors=6, repeat=False), Rules(pegs=5, colors=8, repeat=True))
+        """
         m = _RULES_RE.match(text.strip())
         if not m:
             raise MastermindError(
-                f"cannot read rules {quoted(text)}: use pPEGScCOLOURS with optional r or n, "
-                "e.g. p4c6 or p4c6n"
+                f"cannot read rules {quoted(text)}: use pPEGScCOLOURS or PEGSxCOLOURS with "
+                "optional r or n, e.g. p4c6, p4c6n or 4x6n"
             )
-        for digits, what, most in ((m.group(1), "pegs", MAX_PEGS), (m.group(2), "colours", MAX_COLORS)):
+        pegs = m.group(1) if m.group(1) is not None else m.group(3)
+        colours = m.group(2) if m.group(2) is not None else m.group(4)
+        for digits, what, most in ((pegs, "pegs", MAX_PEGS), (colours, "colours", MAX_COLORS)):
             if len(digits.lstrip("0")) > _DIGITS_MAX:
                 shown = digits if len(digits) <= 24 else f"{digits[:12]}... ({len(digits)} digits)"
                 raise MastermindError(f"{what} must be between 1 and {most}, got {shown}")
-        return cls(int(m.group(1)), int(m.group(2)), m.group(3).lower() != "n")
+        return cls(int(pegs), int(colours), m.group(5).lower() != "n")
 
     # ---- codes -------------------------------------------------------------------------
     @cached_property

@@ -180,7 +180,8 @@ def test_one_grammar_for_a_set_of_games():
     assert parse_games(["p2-3c2-3"]) == ["p2c2r", "p2c3r", "p3c2r", "p3c3r"]
     assert parse_games(["p3c3,p4c6n", "p3c3r"]) == ["p3c3r", "p4c6n"]  # each game once
     assert parse_games(["p3-4c3-4n"]) == ["p3c3n", "p3c4n", "p4c4n"]  # a range skips p4c3n
-    for text in ("p2-c3", "p-3c3", "p2--3c3", "2c3", "p2c3x", "p2c3,,"):
+    assert parse_games(["4x6n,2-3x2", "p4c6n"]) == ["p4c6n", "p2c2r", "p3c2r"]  # as --rules reads them
+    for text in ("p2-c3", "p-3c3", "p2--3c3", "2c3", "p2c3x", "p2x3", "2x3c", "x3", "p2c3,,"):
         if text == "p2c3,,":
             assert parse_games([text]) == ["p2c3r"]
             continue

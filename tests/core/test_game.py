@@ -135,7 +135,10 @@ def test_rules_text():
     assert Rules.parse("p4c6") == Rules.parse("p4c6r") == Rules(4, 6, True)
     assert Rules.parse("P4C6N") == Rules(4, 6, False)
     assert str(Rules(4, 10, False)) == "p4c10n"
-    for bad in ["p0c6", "p5c4n", "4x6", "p4", "p4c99", ""]:
+    # the games as the README and the literature write them (a new user typed -r 4x6)
+    assert Rules.parse("4x6") == Rules.parse(" 4X6r ") == Rules(4, 6, True)
+    assert Rules.parse("5x8n") == Rules(5, 8, False)
+    for bad in ["p0c6", "p5c4n", "4x", "x6", "p4x6", "4c6", "4x6x", "0x6", "p4", "p4c99", ""]:
         with pytest.raises(MastermindError):
             Rules.parse(bad)
 

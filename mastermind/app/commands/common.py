@@ -127,8 +127,8 @@ def _rules_option(default: str) -> Any:
         "-r",
         parser=_rules,
         metavar="RULES",
-        help="The game: pPEGScCOLOURS, r (repetition, the default) or n (no colour twice), e.g. p4c6n. "
-        + default,
+        help="The game: pPEGScCOLOURS or PEGSxCOLOURS, then r (repetition, the default) or n (no colour "
+        "twice), e.g. p4c6n or 4x6n. " + default,
         show_default=False,
     )
 
@@ -355,14 +355,19 @@ def game(rules: Rules | None) -> Rules:
     return Rules() if rules is None else rules
 
 
+_NUMBERS = r"([0-9]{1,3})(?:-([0-9]{1,3}))?"
+_GAME = rf"(?:p{_NUMBERS}c{_NUMBERS}|{_NUMBERS}x{_NUMBERS})([rn]?)"
+"""A game of ``--games``: p4c6 or 4x6, each number perhaps a range, then r or n."""
+
+
 def parse_games(texts: Sequence[str]) -> list[str]:
-    """``--games``: each text a comma-separated list of games, a game ``pPcC`` with an
+    """``--games``: each text a comma-separated list of games, a game ``pPcC`` or ``PxC`` with an
     optional ``r`` or ``n``, ``P`` and ``C`` a number or a range ``a-b``; the games as rules
     text (``p4c6r``), each once, in the order given. Without repetition a range leaves out
     the games with fewer colours than pegs.
 
-    >>> parse_games(["p4c6", "p2c2-3n,p4c6r"])
-    ['p4c6r', 'p2c2n', 'p2c3n']
+    >>> parse_games(["p4c6", "p2c2-3n,p4c6r", "5x8"])
+    ['p4c6r', 'p2c2n', 'p2c3n', 'p5c8r']
     """
     games: dict[str, None] = {}
     for text in texts:
@@ -372,16 +377,16 @@ def parse_games(texts: Sequence[str]) -> list[str]:
         for item in items:
             if not item:
                 continue
-            m = re.fullmatch(
-                r"p([0-9]{1,3})(?:-([0-9]{1,3}))?c([0-9]{1,3})(?:-([0-9]{1,3}))?([rn]?)", item, re.I
-            )
+            m = re.fullmatch(_GAME, item, re.I)
             if m is None:
                 raise MastermindError(
-                    f"--games: cannot read {quoted(item)}: use games such as p4c6, p4c6n or ranges p2-4c2-6"
+                    f"--games: cannot read {quoted(item)}: "
+                    "use games such as p4c6, p4c6n, 4x6n or ranges p2-4c2-6"
                 )
-            pegs = _span(m.group(1), m.group(2), "pegs", MAX_PEGS, item)
-            colours = _span(m.group(3), m.group(4), "colours", MAX_COLORS, item)
-            repeat = m.group(5).lower() != "n"
+            g = list(m.groups()[:4] if m.group(1) is not None else m.groups()[4:8])  # (or 4x6)
+            pegs = _span(g[0], g[1], "pegs", MAX_PEGS, item)
+            colours = _span(g[2], g[3], "colours", MAX_COLORS, item)
+            repeat = m.group(9).lower() != "n"
             ranged = len(pegs) > 1 or len(colours) > 1
             found = False
             for p in pegs:

@@ -24,9 +24,9 @@ from mastermind.app.commands.common import (
     plural,
     print_json,
 )
+from mastermind.app.documents import TABLES
 from mastermind.core.errors import MastermindError
 
-TABLES = ("optimal", "game-values")
 HELP = (
     "Recompute the tables of proven optima and game values (results/optimal.md and .json, "
     "results/game-values.md and .json, strategy trees) for some games or all of them, "

@@ -15,6 +15,7 @@ time limits), :mod:`.files` (reading, upgrading, merging, writing), :mod:`.markd
 :mod:`.tables` (the whole run).
 """
 
+from mastermind.app.documents import TABLES
 from mastermind.app.publishing.files import (
     FILE_VERSION,
     GAME_VALUE_FORMAT,
@@ -28,7 +29,7 @@ from mastermind.app.publishing.literature import PUBLISHED, QUANTITY_FIELDS, lit
 from mastermind.app.publishing.markdown import render_game_values, render_optimal
 from mastermind.app.publishing.runner import Runner, command_for, search_bounds
 from mastermind.app.publishing.scope import FRONTIER, GAME_VALUE_SCOPE, OPTIMAL_SCOPE, game_id, scope_rules
-from mastermind.app.publishing.tables import TABLES, TablesStopped, run_tables
+from mastermind.app.publishing.tables import TablesStopped, run_tables
 
 __all__ = [
     "FILE_VERSION",

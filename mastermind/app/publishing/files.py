@@ -15,13 +15,15 @@ import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from mastermind.app.documents import TABLES
 from mastermind.app.publishing.literature import literature
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import folder_lock, read_text, write_atomic
 
 OPTIMAL_FORMAT = "mastermind-results"
 GAME_VALUE_FORMAT = "mastermind-game-values"
-STEMS = {OPTIMAL_FORMAT: "optimal", GAME_VALUE_FORMAT: "game-values"}  # each table's file name
+OPTIMAL, GAME_VALUES = TABLES
+STEMS = {OPTIMAL_FORMAT: OPTIMAL, GAME_VALUE_FORMAT: GAME_VALUES}  # each table's file name
 FILE_VERSION = 2
 ROW_KEYS = {"game", "pegs", "colours", "repetition", "status"}  # what merging and sorting read
 

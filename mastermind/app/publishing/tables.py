@@ -27,8 +27,6 @@ from mastermind.core.errors import MastermindError, naming
 from mastermind.core.fileio import check_writable, folder_lock, write_atomic
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 
-TABLES = ("optimal", "game-values")
-
 
 class TablesStopped(Exception):
     """The run stopped (Ctrl-C, or its time limit) before every row: the rows finished
