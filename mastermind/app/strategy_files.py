@@ -3,7 +3,8 @@
 A name is a file when it is no strategy name and the file exists, ends like a strategy file
 (``.json``, ``.txt``) or holds a path separator; ``-`` is standard input (read once: a
 command reads the file for its game, then plays it). A JSON file names its game, which a command
-takes when the game was not given; an Irving file is read for the game given (default p4c6).
+takes when the game was not given; an Irving file is read for the game given, else the one
+its root tells (its count and first guess).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def names_a_file(name: str) -> bool:
 
 def read_strategy_file(name: str, rules: Rules | None) -> StrategyTree:
     """The tree in file ``name``, for ``rules`` (None: the game the file names, p4c6 for an
-    Irving file); errors name the file."""
+    Irving file whose root tells none); errors name the file."""
     try:
         text = _stdin_text() if name == "-" else read_text(name)
     except MastermindError:  # (itself a ValueError: its own message says what is wrong)

@@ -136,7 +136,8 @@ def _rules_option(default: str) -> Any:
 RulesOpt = Annotated[Optional[Rules], _rules_option("Default p4c6.")]
 # (the same option, for a command that reads a strategy file)
 FileRulesOpt = Annotated[
-    Optional[Rules], _rules_option("Default: the game the file names (p4c6 for Irving text).")
+    Optional[Rules],
+    _rules_option("Default: the game the file names (for Irving text, the one its root tells, else p4c6)."),
 ]
 GamesOpt = Annotated[
     Optional[list[str]],

@@ -229,7 +229,8 @@ def verify(
 ) -> None:
     """Exit 0 for a valid strategy, 1 for one that is not a valid strategy of the game (a
     wrong tree, or a tree of another game), 2 for an unreadable file or bad options. The
-    game: --rules, else the one a JSON file names (p4c6 for Irving text)."""
+    game: --rules, else the one a JSON file names (for Irving text, the one its root tells, else
+    p4c6)."""
     from mastermind.core.formats import Verification, verify_text
 
     limit = memory_limit_bytes(memory_limit)

@@ -144,6 +144,14 @@ def write_tree(tree: StrategyTree, fmt: str, stats: Stats | None = None) -> str:
     return write_dot(tree)
 
 
+def irving_game(text: str) -> Rules:
+    """The game an Irving text is read for when none is given: the one its root tells
+    (:func:`~mastermind.core.formats.irving.irving_rules`), else p4c6, the literature's."""
+    from mastermind.core.formats.irving import irving_rules
+
+    return irving_rules(text) or Rules()
+
+
 def read_tree(
     text: str,
     fmt: str,
@@ -154,8 +162,9 @@ def read_tree(
 ) -> tuple[StrategyTree, dict[str, Any]]:
     """Read a JSON or Irving tree; returns the tree and the JSON header (empty for Irving).
 
-    Irving files do not name their game, so they are read for ``rules`` (default p4c6);
-    JSON files carry their rules, and a different ``rules`` given here is an error.
+    Irving files do not name their game, so they are read for ``rules`` (default: the game
+    their root's count and first guess tell, else p4c6); JSON files carry their rules, and a
+    different ``rules`` given here is an error.
 
     >>> tree, header = read_tree("9(11: 0, 0, 4(22); 0, 4(12); 1)", "irving", Rules(2, 3))
     >>> tree.rules.code_text(tree.root.guess), tree.stats(CodeTable(tree.rules)).total, header
@@ -171,7 +180,7 @@ def read_tree(
         return tree, header
     from mastermind.core.formats.irving import read_irving
 
-    table = CodeTable(rules or Rules(), full=False, memory_limit=memory_limit)
+    table = CodeTable(rules or irving_game(text), full=False, memory_limit=memory_limit)
     return read_irving(text, table, name), {}
 
 
@@ -230,7 +239,7 @@ def verify_text(
     'consistent'
     """
     fmt = check_format(fmt, READABLE)
-    result = Verification(fmt, rules or (Rules() if fmt == "irving" else None), name)
+    result = Verification(fmt, rules or (irving_game(text) if fmt == "irving" else None), name)
     try:
         tree, header = read_tree(text, fmt, rules, name=name, memory_limit=memory_limit)
         result.rules, result.name = tree.rules, tree.name

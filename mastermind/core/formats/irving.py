@@ -35,6 +35,8 @@ mastermind.core.formats.base.StrategyFileError: line 1 column 23 (path 11 1B0W):
 
 from __future__ import annotations
 
+import math
+import re
 import string
 import textwrap
 from dataclasses import dataclass, field
@@ -44,7 +46,7 @@ import numpy as np
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.formats.base import StrategyFileError, where
-from mastermind.core.game import AnswerIndex, Code, CodeTable, Feedback, Rules
+from mastermind.core.game import MAX_COLORS, MAX_PEGS, AnswerIndex, Code, CodeTable, Feedback, Rules
 from mastermind.core.tree import Node, StrategyTree
 from mastermind.core.words import plural
 
@@ -325,6 +327,38 @@ def _guess_in_turn(table: CodeTable, cands: np.ndarray) -> Node:
     if len(cands) == 2:
         node.children[int(table.answer_indices(first, cands[1:])[0])] = Node(int(cands[1]), 1)
     return node
+
+
+_HEAD = re.compile(r"\s*([0-9]{1,40})\s*\(\s*([^\s:;,()]+)")
+
+
+def irving_rules(text: str) -> Rules | None:
+    """The game an Irving file is for, as its root tells it: the first guess has one symbol
+    per peg and the count is every code, ``colours ** pegs`` with repetition or
+    ``colours! / (colours - pegs)!`` without (no number is both, for 2 pegs or more). None
+    when the root tells no game.
+
+    >>> irving_rules("1296(1122: ..."), irving_rules(" 6720(12345*: ..."), irving_rules("7(12: ...")
+    (Rules(pegs=4, colors=6, repeat=True), Rules(pegs=5, colors=8, repeat=False), None)
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    m = _HEAD.match(text)
+    if m is None:
+        return None
+    count, word = int(m.group(1)), m.group(2)
+    pegs = [len(word)]
+    if word[-1] in "xX*":  # a guess marked as no remaining secret (x may also be a colour)
+        pegs = [len(word) - 1] if word[-1] == "*" else [len(word) - 1, len(word)]
+    for p in pegs:
+        if not 1 <= p <= MAX_PEGS:
+            continue
+        for c in range(1, MAX_COLORS + 1):
+            if c**p == count:
+                return Rules(p, c, True)
+            if c >= p and math.perm(c, p) == count:
+                return Rules(p, c, False)
+    return None
 
 
 def read_irving(text: str, table: CodeTable, name: str = "") -> StrategyTree:

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mastermind.core.formats import read_tree, verify_text
 from mastermind.core.formats.base import StrategyFileError
-from mastermind.core.formats.irving import read_irving, write_irving
+from mastermind.core.formats.irving import irving_rules, read_irving, write_irving
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.tree import TreeError, build_tree
 
@@ -208,6 +209,41 @@ def test_built_trees_round_trip(game, strategy, simple_strategies, same_tree):
     back = read_irving(write_irving(tree), table)
     same_tree(tree.root, back.root)
     assert back.stats(table) == tree.stats(table)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_written_tree_is_read_back_for_its_own_game(game, simple_strategies):
+    """A p3c4 tree exported as Irving text failed `verify` without -r (read as p4c6): the
+    text does not name its game, but its root tells it."""
+    rules = Rules.parse(game)
+    if rules.n_codes == 1:
+        pytest.skip("a game of one code is written '1', which tells no game")
+    table = CodeTable(rules)
+    text = write_irving(simple_strategies["last"](table))
+    assert irving_rules(text) == rules
+    tree, _ = read_tree(text, "irving")
+    assert tree.rules == rules
+    assert verify_text(text, "irving").valid
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    pegs=st.integers(1, 8),
+    colours=st.integers(1, 35),
+    repeat=st.booleans(),
+    mark=st.sampled_from(["", "x", "*"]),
+)
+def test_the_root_tells_every_game(pegs, colours, repeat, mark):
+    if not repeat and colours < pegs:
+        return
+    rules = Rules(pegs, colours, repeat or pegs == 1)  # (1 peg: the same game either way)
+    head = f"{rules.n_codes}({rules.code_text(rules.n_codes - 1)}{mark}: 0, 1; 1)"
+    assert irving_rules(head) == rules
+
+
+def test_a_root_that_tells_no_game_is_read_for_p4c6():
+    assert irving_rules("7(12: 0)") is None and irving_rules("(") is None and irving_rules("") is None
+    assert verify_text("7(12: 0)", "irving").rules == Rules(4, 6)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
