@@ -50,8 +50,8 @@ class Feedback:
 
     >>> Feedback.parse("BBW."), Feedback.parse("2A1B"), str(Feedback(1, 2))
     (Feedback(black=2, white=1), Feedback(black=2, white=1), '1B2W')
-    >>> [str(Feedback.parse(t)) for t in ("1B", "1w", "0", "B", "W", "-", "1W2B")]
-    ['1B0W', '0B1W', '0B0W', '1B0W', '0B1W', '0B0W', '2B1W']
+    >>> [str(Feedback.parse(t)) for t in ("1B", "1w", "0", "B", "W", "-", "1W2B", "2A")]
+    ['1B0W', '0B1W', '0B0W', '1B0W', '0B1W', '0B0W', '2B1W', '2B0W']
     """
 
     black: int
@@ -63,7 +63,7 @@ class Feedback:
     @classmethod
     def parse(cls, text: str, pegs: int | None = None) -> Feedback:
         """Read ``2B1W``, ``1B``, ``1W``, ``0``/``-`` (no pegs), ``2 1``, ``2,1``, ``BBW.``/``BBW``
-        or ``2A1B``.
+        or ``2A1B``/``2A`` (bulls and cows: A black, B white after an A).
 
         With ``pegs`` given, feedback that no pair of codes can produce is refused.
         """
@@ -76,9 +76,9 @@ class Feedback:
             fb = cls(int(m.group(1)), int(m.group(2)))
         elif m := re.fullmatch(f"{n}W{n}B", s):
             fb = cls(int(m.group(2)), int(m.group(1)))
-        elif m := re.fullmatch(f"{n}([BW])", s):
+        elif m := re.fullmatch(f"{n}([BWA])", s):  # (2A: bulls only, as 2A0B)
             count = int(m.group(1))
-            fb = cls(count, 0) if m.group(2) == "B" else cls(0, count)
+            fb = cls(0, count) if m.group(2) == "W" else cls(count, 0)
         elif s in _NO_PEGS:
             fb = cls(0, 0)
         elif re.fullmatch(r"[BW.\-]+", s):

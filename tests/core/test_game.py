@@ -162,7 +162,9 @@ def test_feedback_text():
         assert Feedback.parse(text, 4) == Feedback(2, 1), text
     assert str(Feedback(1, 2)) == "1B2W"
     assert Feedback.parse("....", 4) == Feedback(0, 0)
-    for bad in ["3B1W", "4B1W", "2B3W", "BBBBB", "xyz", ""]:
+    # bulls and cows: 2A is 2A0B, as 2B is 2B0W (a new user's 2A was refused)
+    assert Feedback.parse("2A", 4) == Feedback.parse("2a0b", 4) == Feedback(2, 0)
+    for bad in ["3B1W", "4B1W", "2B3W", "BBBBB", "xyz", "", "5A", "2A1W", "A"]:
         with pytest.raises(MastermindError):
             Feedback.parse(bad, 4)
 

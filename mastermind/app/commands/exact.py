@@ -560,8 +560,8 @@ def _report(data: dict, json_output: bool, out: str | None) -> None:
         start = "" if data["first"] is None else f" starting with {data['first']}"
         typer.echo(
             f"no strategy solves every secret of {rules} within "
-            f"{plural(data['max_guesses'] or 0, 'guess')}{start}",
-            err=True,
+            f"{plural(data['max_guesses'] or 0, 'guess')}{start} (proven)",
+            err=to_stdout_tree,  # (an answer, as cpsat's: on standard output)
         )
         if out is not None:
             kept = "a file already there is left as it was"

@@ -37,6 +37,7 @@ class Session:
     rules: Rules
     state: GameState
     input_ended = False  # (set by the terminal: its moves ended before the game did)
+    quit = False  # the player typed quit before the game was over
 
     def commands(self) -> dict[str, Callable[[], str]]:
         """The session's own command words and what each does."""
@@ -56,6 +57,7 @@ class Session:
         word = " ".join(text.lower().split())
         try:
             if word in QUIT_WORDS:
+                self.quit = True
                 return self.stop()
             if word in HELP_WORDS:
                 return self.help_text

@@ -110,15 +110,16 @@ def test_play_give_up_and_json(cli):
     "argv, moves, stopped",
     [
         (["play", "--seed", "4", "--rules", "p3c5n"], "hint\n", "end of input"),
-        (["play", "--seed", "4", "--rules", "p3c5n"], "hint\nquit\n", None),
+        (["play", "--seed", "4", "--rules", "p3c5n"], "hint\nquit\n", "quit"),
+        (["assist", "--rules", "p3c3"], "\n0B0W\n Quit \n", "quit"),
         (["play", "--seed", "4", "--rules", "p3c5n"], "give up\n", None),
         (["assist", "--rules", "p3c3"], "\n0B0W\n", "end of input"),
         (["assist", "--rules", "p3c3"], "\n0B0W\n\n3B0W\n", None),
     ],
 )
 def test_a_session_says_whether_its_input_ended_before_the_game(cli, argv, moves, stopped):
-    """A game left unfinished when its moves ran out said "stopped": null, as a game won or
-    given up (a new user's trial)."""
+    """A game left unfinished when its moves ran out, or when its player typed quit, said
+    "stopped": null, as a game won or given up (new users' trials)."""
     code, out, err = cli([*argv, "--json"], moves)
     assert code == 0 and json.loads(out)["stopped"] == stopped
 
