@@ -191,7 +191,9 @@ def progress_bar(enabled: bool | str) -> Iterator[Progress]:
         TextColumn("{task.fields[bounds]}"),
         TimeElapsedColumn(),
         Remaining(),
-        console=Console(stderr=True),
+        # forced: "auto" asks for a bar only on a terminal, so a bar elsewhere was asked for
+        # by name (--progress bar into a log showed a blank line and no bar)
+        console=Console(stderr=True, force_terminal=True),
         transient=True,
     ) as bar:
         yield RichProgress(bar)

@@ -94,3 +94,12 @@ def test_an_answer_from_the_result_cache_has_its_end_line_too(name, monkeypatch,
     events = [json.loads(line) for line in err.splitlines()]
     assert json.loads(out)["cached"] is True or name == "heuristics"
     assert [e["event"] for e in events] == ["start", "end"] and "result cache" in events[-1]["description"]
+
+
+@pytest.mark.parametrize("name", ["optimal", "heuristics", "compare"])
+def test_a_bar_asked_by_name_is_drawn_off_a_terminal(name, capsys):
+    """``--progress bar`` into a pipe or a log wrote one blank line and no bar, the same as
+    none: a bar asked for by name is drawn wherever standard error goes."""
+    assert main([name, *ARGS[name], "--progress", "bar"]) == 0
+    err = capsys.readouterr().err
+    assert "\x1b[" in err and "0:00:00" in err, err  # (drawn, with its clock)

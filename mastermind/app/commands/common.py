@@ -29,6 +29,7 @@ from mastermind.app.rounding import ceil_decimal, ceil_float, floor_decimal, flo
 from mastermind.core.errors import MastermindError, TableTooLarge, naming
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, MAX_COLORS, MAX_PEGS, CodeTable, Rules
 from mastermind.core.pools import POOLS
+from mastermind.core.progress import PROGRESS_MODES
 from mastermind.core.words import quoted
 
 MAX_THREADS = 1024  # --jobs beyond this is a typing error, not a machine
@@ -40,7 +41,6 @@ HISTOGRAM_WORDS = "secrets solved with 1, 2, 3, ... guesses"  # every histogram,
 HISTOGRAM_CAPTION = f"histogram: {HISTOGRAM_WORDS}"
 HEURISTIC_TIE_BREAKS = ("default", "sorted", "random")
 OPTIMAL_TIE_BREAKS = ("default", "worst")
-PROGRESS_MODES = ("auto", "bar", "json", "none")
 
 
 # ---- checks run while the command line is read (before any work) -------------------------
