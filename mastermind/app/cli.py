@@ -161,11 +161,31 @@ def _main(argv: list[str]) -> int:
         print(f"error: {where}: {exc.message}", file=sys.stderr)
         return 2
     except ClickException as exc:  # click's usage errors: one line
-        print(f"error: {exc.format_message()}", file=sys.stderr)
+        print(f"error: {exc.format_message()}{_extra_hint(exc, argv)}", file=sys.stderr)
         return exc.exit_code
     except Exception as exc:
         return _internal_error(exc)
     return result if isinstance(result, int) else 0
+
+
+def _extra_hint(exc: ClickException, argv: list[str]) -> str:
+    """For a word left over after an option's value (``--games p2c3 p3c3``), what the option
+    takes: "Got unexpected extra argument (p3c3)" named neither the option nor the way to
+    give several values."""
+    ctx = getattr(exc, "ctx", None)
+    if ctx is None or not exc.format_message().startswith("Got unexpected extra argument"):
+        return ""
+    extras = exc.format_message().rpartition("(")[2].rstrip(")").split()
+    at = next((i for i in range(2, len(argv)) if extras and argv[i] == extras[0]), None)
+    if at is None or not argv[at - 2].startswith("-"):
+        return ""
+    name, value = argv[at - 2], argv[at - 1]
+    option = next((p for p in ctx.command.params if name in getattr(p, "opts", ())), None)
+    if option is None:
+        return ""
+    if getattr(option, "multiple", False):
+        return f": {name} takes one value each time; give several as {name} {value},{','.join(extras)}"
+    return f": {name} takes one value"
 
 
 def _os_error(exc: OSError) -> int:

@@ -204,6 +204,12 @@ def test_version(capsys, monkeypatch):
         (["score", "-r", "p4c6", "abcd", "1234"], "colour 'a' is not one of"),
         (["solve", "1123", "-r", "p4c6n"], "code '1123' repeats a colour"),
         (["info", "-r", "p4x6"], "use pPEGScCOLOURS"),
+        # a word after an option's value named neither the option nor how to list (a trial)
+        (
+            ["results", "--games", "p2c3", "p3c3", "p4c4"],
+            "--games takes one value each time; give several as --games p2c3,p3c3,p4c4",
+        ),
+        (["optimal", "-r", "p3c3", "--jobs", "1", "2"], "(2): --jobs takes one value"),
     ],
 )
 def test_listed_defects_are_one_line_errors(argv, needle, monkeypatch, capsys):
