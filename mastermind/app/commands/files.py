@@ -132,7 +132,7 @@ def export(
         "strategy": strategy,
         "format": fmt,
         "out": None,
-        "seed": seed,
+        "seed": seed if draws(strategy, tie_break) else None,  # (null: a strategy that draws nothing)
         "total": None,
         "secrets": None,
         "average": None,

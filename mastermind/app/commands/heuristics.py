@@ -118,7 +118,7 @@ def heuristics(
         "codes": rules.n_codes,
         "pool": pool,
         "tie_break": tie_break,
-        "seed": seed,
+        "seed": seed if any(draws(n, tie_break) for n in names) else None,  # (null: nothing drawn)
         "strategies": rows,
         "unfinished": names[len(rows) :],
         "stopped": stopped,
@@ -250,7 +250,7 @@ def simulate(
 
     from mastermind.app.interrupts import unwind_on_interrupt
     from mastermind.app.players import make_player
-    from mastermind.app.strategy_files import check_strategy
+    from mastermind.app.strategy_files import check_strategy, names_a_file
     from mastermind.core.cancel import Stopped
     from mastermind.core.compiling import EXACT_KERNELS, HEURISTIC_KERNELS, CompileNotice
     from mastermind.core.progress import progress_bar, progress_mode
@@ -275,8 +275,9 @@ def simulate(
         "rules": str(rules),
         "codes": rules.n_codes,
         "strategy": strategy,
-        "pool": pool,
-        "tie_break": tie_break,
+        # (a file's tree plays as it is written: no pool, no ties to break)
+        "pool": None if names_a_file(strategy) else pool,
+        "tie_break": None if names_a_file(strategy) else tie_break,
         "seed": seed,
         "secrets": 0,
         "secrets_asked": secrets,

@@ -182,13 +182,18 @@ def test_json_file_with_other_rules_than_asked(capsys, tmp_path):
 
 
 def test_a_file_for_another_game_exits_1_whatever_its_format(capsys, tmp_path, data_dir):
-    """An Irving file for another game (read as p4c6 without -r) exited 1, a JSON file for
-    another game 2: either is a file that is not a valid strategy of the game asked."""
+    """An Irving file for another game exited 1, a JSON file for another game 2: either is a
+    file that is not a valid strategy of the game asked."""
     irving = tmp_path / "p3c3.txt"
     assert run(capsys, "export", "-s", "simple", "-r", "p3c3", "-o", irving)[0] == 0
     as_json = tmp_path / "p3c3.json"
     assert run(capsys, "export", "-s", "simple", "-r", "p3c3", "-o", as_json)[0] == 0
-    for argv in ([irving], [as_json, "-r", "p4c6"], [data_dir / "p4c6r-knuth.txt", "-r", "p3c3"]):
+    assert run(capsys, "verify", irving)[0] == 0  # (read for the game its root tells)
+    for argv in (
+        [irving, "-r", "p4c6"],
+        [as_json, "-r", "p4c6"],
+        [data_dir / "p4c6r-knuth.txt", "-r", "p3c3"],
+    ):
         code, out, err = run(capsys, "verify", *argv)
         assert code == 1 and err.startswith("error: ") and "is not a valid strategy" in err, argv
         code, out, _ = run(capsys, "verify", *argv, "--json")

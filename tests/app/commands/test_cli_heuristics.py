@@ -151,3 +151,19 @@ def test_simulate_time_limit_covers_solving_the_game(capsys):
     assert main(["simulate", "-r", "p3c3", "-s", "optimal", "-n", "50", "--time-limit", "60", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["stopped"] is None and sum(data["histogram"]) == 50 and data["worst"] <= 4
+
+
+def test_what_applies_to_nothing_drawn_or_a_file_is_null(capsys, tmp_path):
+    """A seed was reported for strategies that draw nothing, and a pool and a tie-break for a
+    strategy file, which plays as it is written (a new user's trial)."""
+    tree = str(tmp_path / "t.json")
+    code, out, _ = run(capsys, "export", "-r", "p3c3", "-s", "minimax", "-o", tree, "--json")
+    assert code == 0 and json.loads(out)["seed"] is None
+    code, out, _ = run(capsys, "export", "-r", "p3c3", "-s", "random", "-o", tree, "--json", "--seed", "3")
+    assert code == 0 and json.loads(out)["seed"] == 3
+    data = json.loads(run(capsys, "heuristics", "-r", "p3c3", "-s", "entropy", "--json", "--no-cache")[1])
+    assert data["seed"] is None and data["pool"] == "all"
+    data = json.loads(run(capsys, "simulate", "-s", tree, "--secrets", "5", "--json", "--seed", "2")[1])
+    assert (data["pool"], data["tie_break"], data["seed"]) == (None, None, 2)  # (the secrets drawn)
+    data = json.loads(run(capsys, "simulate", "-r", "p3c3", "-s", "minimax", "--secrets", "5", "--json")[1])
+    assert (data["pool"], data["tie_break"]) == ("all", "default")
