@@ -30,8 +30,9 @@ class TableTooLarge(MastermindError):
 
 
 class DamagedFile(MastermindError):
-    """A file whose bytes end or break before their encoding does (a cut or corrupted gzip
-    stream): ``verify`` counts it as it counts a cut tree, not a valid strategy.
+    """A file opened whose bytes are no text (a cut or corrupted gzip stream, bytes that are
+    not UTF-8): ``verify`` counts it as it counts a cut tree, not a valid strategy (exit 1);
+    a file that cannot be opened is bad input (exit 2).
 
     >>> str(DamagedFile("cannot read t.gz: a damaged gzip file", "a damaged gzip file"))
     'cannot read t.gz: a damaged gzip file'

@@ -297,9 +297,8 @@ def read_text(path: str | os.PathLike[str], limit: int = MAX_READ) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise MastermindError(
-            f"cannot read {path}: not UTF-8 text (byte {exc.start}); a binary file?"
-        ) from None
+        reason = f"not UTF-8 text (byte {exc.start}); a binary file?"
+        raise DamagedFile(f"cannot read {path}: {reason}", reason) from None
 
 
 GZIP_MAGIC = b"\x1f\x8b"

@@ -301,9 +301,10 @@ def test_plot_refusals(tmp_path, monkeypatch, capsys):
 
 
 def hostile_files(folder) -> dict:
-    """Name -> (path, exit code): 2 when the file cannot be read, 1 when it is no strategy."""
+    """Name -> (path, exit code): 1 when it is no strategy, binary as a cut gzip file (the
+    binary file exited 2 and the cut gzip 1, a new user's trial)."""
     files = {
-        "binary": (b"\x00\xff\xfe" * 50, 2),
+        "binary": (b"\x00\xff\xfe" * 50, 1),
         "truncated": (b'{"rules": "p2c2", "tree": {"candidates": 4,', 1),
         "deep list": (b'{"rules": "p2c2", "tree": ' + b"[" * 10**6 + b"]" * 10**6 + b"}", 1),
         "deep object": (b'{"rules": "p2c2", "tree": ' + b'{"a": ' * 10**6 + b"1" + b"}" * 10**6 + b"}", 1),
@@ -332,7 +333,7 @@ def hostile_files(folder) -> dict:
 
 
 def test_verify_hostile_files(tmp_path, monkeypatch, capsys):
-    # verify's contract: 1 for a file that is no valid strategy, 2 for one it cannot read
+    # verify's contract: 1 for a file that is no valid strategy, 2 for one it cannot open
     for name, (path, expected) in hostile_files(tmp_path).items():
         code, out, err = run(["verify", str(path)], monkeypatch=monkeypatch, capsys=capsys)
         assert "Traceback" not in err and "internal error" not in err, (name, err)

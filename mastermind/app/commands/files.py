@@ -228,7 +228,8 @@ def verify(
     memory_limit: MemoryOpt = None,
 ) -> None:
     """Exit 0 for a valid strategy, 1 for one that is not a valid strategy of the game (a
-    wrong tree, or a tree of another game), 2 for an unreadable file or bad options. The
+    wrong tree, a tree of another game, bytes that are no text), 2 for a file that cannot be
+    opened or bad options. The
     game: --rules, else the one a JSON file names (for Irving text, the one its root tells, else
     p4c6)."""
     from mastermind.core.formats import Verification, verify_text
@@ -237,7 +238,7 @@ def verify(
     damaged = None
     try:
         text = read_text(file)
-    except DamagedFile as exc:  # cut short as a cut tree is: not a valid strategy (exit 1)
+    except DamagedFile as exc:  # (binary, or cut short as a cut tree is): not a valid strategy, exit 1
         text, damaged = "", exc.reason
     fmt = (
         check_format(fmt, READABLE) if fmt is not None else detect_format(text, None if file == "-" else file)

@@ -107,6 +107,12 @@ def test_verify_says_a_cut_gzip_file_is_not_a_valid_strategy_as_a_cut_text_file(
     assert code == 1 and data["valid"] is False and "damaged gzip" in data["errors"][0]
     code, out, err = run(capsys, "export", "-s", path, "--out", tmp_path / "x.json")
     assert code == 2 and "damaged gzip" in err
+    # bytes that are not text: no strategy either, as the damaged gzip (it exited 2)
+    binary = tmp_path / "tree.json"
+    binary.write_bytes(b"\x89PNG\r\n" + bytes(range(256)))
+    code, out, err = run(capsys, "verify", binary)
+    assert code == 1 and err.startswith(f"error: {binary} is not a valid strategy: not UTF-8 text")
+    assert run(capsys, "simulate", "-s", binary)[0] == 2  # (bad input to any other command)
 
 
 @pytest.mark.integration
