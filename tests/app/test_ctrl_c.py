@@ -163,15 +163,30 @@ def test_the_optimal_worst_case_reports_the_depths_refuted():
 
 
 @pytest.mark.integration
-def test_compare_reports_the_strategies_finished():
+def test_compare_reports_the_strategies_finished(tmp_path):
     # it printed nothing: Ctrl-C once the heuristics played and the bounds are computed, while the
-    # exact search of p5c6 (hours) runs on
-    out, err, _ = interrupted(["compare", "-r", "p5c6", "--json"], at=progress(7, "compare"))
+    # exact search of p5c6 (hours) runs on; and it drew no picture of them (a new user's trial)
+    picture = tmp_path / "c.svg"
+    argv = ["compare", "-r", "p5c6", "--json", "--plot", str(picture)]
+    out, err, _ = interrupted(argv, at=progress(7, "compare"))
     data = json.loads(out)
+    assert data["plot"] == str(picture) and picture.stat().st_size > 0
     assert data["stopped"] == "interrupted" and data["optimal"] is None and len(data["strategies"]) == 6
     assert all(sum(row["histogram"]) == 7776 for row in data["strategies"])
     assert data["total_lower_bound"] > 0
     assert last_line(err) == "stopped (interrupted): the optimum not proven; 6 strategies played every secret"
+
+
+@pytest.mark.integration
+def test_plot_draws_the_strategies_finished(tmp_path):
+    # Ctrl-C wrote no picture where --time-limit drew the strategies played (a new user's trial)
+    picture = tmp_path / "p.svg"
+    out, err, _ = interrupted(
+        ["plot", "-r", "p5c6", "--out", str(picture), "--json"], at=progress(7, "compare")
+    )
+    data = json.loads(out)
+    assert data["stopped"] == "interrupted" and data["out"] == str(picture)
+    assert len(data["drawn"]) >= 6 and picture.read_text().lstrip().startswith(("<?xml", "<svg"))
 
 
 @pytest.mark.integration

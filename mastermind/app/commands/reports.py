@@ -264,13 +264,19 @@ def compare(
             progress=bar,
         )
     picture = None
-    # (interrupted: the strategies finished are the answer, no picture of a part of them)
-    if plot is not None and result.stopped != "interrupted" and (result.rows or result.optimal):
+    # (stopped, by its time limit or Ctrl-C: the picture of the strategies finished, as the
+    # table shows them; Ctrl-C wrote none, a new user's trial)
+    if plot is not None and (result.rows or result.optimal):
         from mastermind.app.plots import plot_comparison
 
-        with naming("--plot"):  # (a full disk is known only now)
-            plot_comparison(result, plot)
-        picture = str(plot)
+        if result.stopped == "interrupted":  # (drawing takes about a second: the watchdog waits)
+            command_token().wind_down()
+        try:
+            with naming("--plot"):  # (a full disk is known only now)
+                plot_comparison(result, plot)
+            picture = str(plot)
+        except KeyboardInterrupt:  # (Ctrl-C while drawing: the table is still the answer)
+            result.stopped = "interrupted"
     data = {**_comparison_dict(result, pool, tie_break, seed), "plot": picture}
     if json_output:
         print_json(data)
@@ -393,11 +399,26 @@ def plot(
         elif result.best_found is not None:
             series.append(Series(BEST_FOUND, list(result.best_found["histogram"])))
     data = {**_comparison_dict(result, pool, tie_break, seed), "out": None, "drawn": []}
-    if result.stopped == "interrupted" or not series:  # nothing is drawn from a part of the strategies
+    why = None
+    if not series:  # (stopped by its time limit or Ctrl-C: the strategies finished are drawn)
+        why = "interrupted" if result.stopped == "interrupted" else "no strategy was played in time"
+        why += " before any strategy was played"
+    else:
+        opt = None if result.optimal is None else result.optimal["total"]
+        low = None if result.bounds is None else result.bounds.total
+        if result.stopped == "interrupted":  # (drawing takes about a second: the watchdog waits)
+            command_token().wind_down()
+        try:
+            fig = guesses_figure(f"{rules}: {plural(rules.n_codes, 'secret')}", series, opt, low)
+            with naming("--out"):  # (a full disk is known only now)
+                write_figure(fig, out)
+        except KeyboardInterrupt:  # (Ctrl-C while drawing: what was played is still the answer)
+            data["stopped"] = result.stopped = "interrupted"
+            why = "interrupted while drawing"
+    if why is not None:
         if json_output:
             print_json(data)
         else:
-            why = "interrupted" if result.stopped == "interrupted" else "no strategy was played in time"
             low = data["total_lower_bound"]
             typer.echo(
                 f"nothing written to {out}: {why}; "
@@ -405,11 +426,6 @@ def plot(
             )
         exit_if_interrupted(result.stopped)
         return
-    opt = None if result.optimal is None else result.optimal["total"]
-    low = None if result.bounds is None else result.bounds.total
-    fig = guesses_figure(f"{rules}: {plural(rules.n_codes, 'secret')}", series, opt, low)
-    with naming("--out"):  # (a full disk is known only now)
-        write_figure(fig, out)
     data.update(out=out, drawn=[s.name for s in series])
     if json_output:
         print_json(data)
@@ -423,6 +439,7 @@ def plot(
         if drawn and _draws_any(data):
             typer.echo(seed_note(seed, True))
     _say_stopped(result)
+    exit_if_interrupted(result.stopped)
 
 
 def _print_comparison(result, data: dict) -> None:
