@@ -40,6 +40,7 @@ def game_value_document(result) -> dict:
         "average_upper_bound_fraction": _exact(upper),
         "uniform_total": game_.uniform_total or None,  # None: a run stopped before it
         "uniform_average": round(game_.uniform_total / n, 6) if game_.uniform_total else None,
+        "uniform_average_fraction": str(Fraction(game_.uniform_total, n)) if game_.uniform_total else None,
         "maker": [
             {
                 "pattern": m.name,

@@ -49,6 +49,8 @@ VALUE_FIELDS = (
     "average_fraction",
     "average_unreduced",
     "uniform_total",
+    "uniform_average",
+    "uniform_average_fraction",
     "uniform_optimal",
     "maker",
     "maker_support",
@@ -88,6 +90,30 @@ def test_quick_game_values_match_the_committed_table(runner, game):
     assert row["status"] == old["status"] == "proven"
     for field in VALUE_FIELDS:
         assert row[field] == old[field], field
+
+
+def test_a_game_value_row_speaks_as_game_value_does(runner, capsys):
+    """The rows had uniform_average_fraction without uniform_average and maker classes
+    without probability, game-value's JSON the other way round (a new user's trial)."""
+    import json
+
+    from mastermind.app.cli import main
+
+    row = runner.game_value_row(Rules.parse("p2c3"))
+    assert main(["game-value", "-r", "p2c3", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    for key in (
+        "average",
+        "average_fraction",
+        "uniform_total",
+        "uniform_average",
+        "uniform_average_fraction",
+    ):
+        assert row[key] == doc[key], key
+    common = ("pattern", "codes", "example", "probability", "probability_fraction", "per_code_fraction")
+    assert [{k: m[k] for k in common} for m in row["maker"]] == [
+        {k: m[k] for k in common} for m in doc["maker"]
+    ]
 
 
 def test_every_published_value_agrees_with_the_tool():

@@ -115,9 +115,40 @@ def read_rows(path: Path, fmt: str) -> list[dict]:
                 f"{path}: row {i + 1} is not a row of this table (needs {', '.join(sorted(ROW_KEYS))})"
             )
     rows = [upgrade_row(r) for r in data["rows"]] if version == 1 else data["rows"]
+    rows = [_with_decimals(r) for r in rows]
     for i, row in enumerate(rows):
         _check_renders(path, fmt, i, row)
     return rows
+
+
+def _with_decimals(row: dict) -> dict:
+    """A game-value row written before it gave the decimals beside its fractions (as
+    game-value's JSON does): ``uniform_average`` and each maker class's ``probability``, from
+    the fractions it holds.
+
+    >>> row = _with_decimals({"uniform_average_fraction": "29/9", "maker": [{"probability_fraction": "1/3"}]})
+    >>> row["uniform_average"], row["maker"]
+    (3.222222, [{'probability_fraction': '1/3', 'probability': 0.333333}])
+    """
+    from fractions import Fraction
+
+    def decimal(text: object) -> float | None:
+        try:
+            return round(float(Fraction(str(text))), 6)
+        except (ValueError, ZeroDivisionError):
+            return None
+
+    row = dict(row)
+    if "uniform_average_fraction" in row and "uniform_average" not in row:
+        row["uniform_average"] = decimal(row["uniform_average_fraction"])
+    if isinstance(row.get("maker"), list):
+        row["maker"] = [
+            {**m, "probability": decimal(m.get("probability_fraction"))}
+            if isinstance(m, dict) and "probability" not in m
+            else m
+            for m in row["maker"]
+        ]
+    return row
 
 
 def _check_renders(path: Path, fmt: str, i: int, row: dict) -> None:

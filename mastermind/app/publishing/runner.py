@@ -555,12 +555,14 @@ class Runner:
             average=round(float(value), 6),
             uniform_total=data["uniform_total"],
             uniform_average_fraction=_fraction(uniform),
+            uniform_average=round(float(uniform), 6),  # (as game-value's JSON gives it)
             uniform_optimal=value == uniform,
             maker=[
                 {
                     "pattern": m["pattern"],
                     "codes": m["codes"],
                     "example": m["example"],
+                    "probability": m["probability"],
                     "probability_fraction": m["probability_fraction"],
                     "per_code_fraction": m["per_code_fraction"],
                 }
