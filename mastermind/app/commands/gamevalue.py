@@ -161,9 +161,11 @@ def _print(result, data: dict) -> None:
             " ".join(map(str, b.class_totals)),
         )
     out.print(t)
+    unused = details.columns - len(details.breaker)  # (the mix lists the trees of weight above 0)
     out.print(
-        f"{plural(details.iterations, 'best reply')}, {plural(details.columns, 'tree')} in the final LP, "
-        f"{result.seconds:.2f} s"
+        f"{plural(details.iterations, 'best reply')}, {plural(details.columns, 'tree')} in the final LP"
+        + (f" ({unused} at weight 0, not in the mix)" if unused > 0 else "")
+        + f", {result.seconds:.2f} s"
     )
 
 

@@ -84,3 +84,17 @@ def test_probabilities_and_weights_are_rounded_as_every_float_is(capsys):
     assert any(float(Fraction(f)) != x for x, f in pairs)  # (some were rounded: else no test)
     for value, fraction in pairs:
         assert value == round(float(Fraction(fraction)), 6)
+
+
+def test_the_trees_left_out_of_the_breakers_mix_are_counted(capsys):
+    """The text said "3 trees in the final LP" above a mix of 2 (a new user's trial)."""
+    import re
+
+    assert main(["game-value", "-r", "p2c3"]) == 0
+    text = capsys.readouterr().out
+    assert main(["game-value", "-r", "p2c3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    m = re.search(r"(\d+) trees in the final LP(?: \((\d+) at weight 0, not in the mix\))?", text)
+    assert m is not None, text
+    assert int(m.group(1)) - int(m.group(2) or 0) == len(data["breaker"])
+    assert data["uniform_average_fraction"] == str(Fraction(data["uniform_total"], data["codes"]))
