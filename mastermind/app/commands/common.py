@@ -184,9 +184,10 @@ TimeLimitOpt = Annotated[
     typer.Option(
         "--time-limit",
         metavar="SECONDS",
-        help="Stop the whole command after this many seconds and report what it has (exit 0); "
-        "loading the compiled kernels at the start (a second or two; longer on a first run, which "
-        "compiles them) is not cut short. Default: none.",
+        help="Stop the whole command this many seconds after it starts and report what it has "
+        "(exit 0). The start-up counts: loading the compiled kernels (a second or two; longer on a "
+        "first run, which compiles them) is within the limit and is not cut short, so a limit of "
+        "a few seconds leaves little for the work. Default: none.",
         show_default=False,
         callback=_number_check("seconds", MAX_SECONDS),
     ),
