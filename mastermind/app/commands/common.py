@@ -146,7 +146,8 @@ GamesOpt = Annotated[
         "-g",
         metavar="LIST",
         help="Games, comma-separated, with ranges: p3c3,p4c6n or p2-4c2-6 (or 3x3,4x6n; repeat the "
-        "option to add more). Default: the table's own games (table: p2-4c2-6; results: those results/ publishes).",
+        "option to add more). Default: the table's own games (table: p2-4c2-6; results: those "
+        "results/ publishes).",
         show_default=False,
     ),
 ]
