@@ -229,9 +229,8 @@ def verify(
 ) -> None:
     """Exit 0 for a valid strategy, 1 for one that is not a valid strategy of the game (a
     wrong tree, a tree of another game, bytes that are no text), 2 for a file that cannot be
-    opened or bad options. The
-    game: --rules, else the one a JSON file names (for Irving text, the one its root tells, else
-    p4c6)."""
+    opened or bad options. The game: --rules, else the one a JSON file names (for Irving
+    text, the one its root tells, else p4c6)."""
     from mastermind.core.formats import Verification, verify_text
 
     limit = memory_limit_bytes(memory_limit)
