@@ -39,7 +39,7 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, gzipped_by_name, is_stdout, write_atomic
 from mastermind.core.game import Rules
 from mastermind.core.tree import StrategyTree
-from mastermind.engines.result import EXACT_SEARCH
+from mastermind.engines.result import EXACT_SEARCH, Counters
 
 OBJECTIVES = ("total", "worst")
 STARTED_FROM = "--start-from"  # found_by: the strategy the search started from
@@ -407,19 +407,7 @@ def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = (
     """No strategy within --max-guesses: proven (exit 1), so every strategy needs one guess
     more in its worst case; with the work of the ``searched`` results that proved it, as an
     answer found gives its own (they were left out)."""
-    work: dict = {}
-    if searched:
-        run = sum(r.counters.units - r.counters.reused for r in searched)
-        work = {
-            "nodes": sum(r.nodes for r in searched),
-            "memo_hits": sum(r.memo_hits for r in searched),
-            "units": {
-                "done": None,
-                "planned": None,
-                "run": run,
-                "reused": sum(r.counters.reused for r in searched),
-            },
-        }
+    work = _work_fields(sum((r.counters for r in searched), Counters())) if searched else {}
     return {
         "exists": False,
         "proven": True,
@@ -453,6 +441,21 @@ def _strategy(r, rules: Rules) -> dict:
     }
 
 
+def _work_fields(counters: Counters, recorder: _Recorded | None = None) -> dict:
+    """A search's work as the JSON gives it: nodes, memo hits, work units (done and planned
+    as the progress recorded them)."""
+    return {
+        "nodes": counters.nodes,
+        "memo_hits": counters.memo_hits,
+        "units": {
+            "done": None if recorder is None else recorder.done,
+            "planned": None if recorder is None else recorder.total,
+            "run": counters.units - counters.reused,
+            "reused": counters.reused,
+        },
+    }
+
+
 def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict:
     """One search's answer: the optimum when proven (never a value that is not), else the
     bounds and the best strategy found."""
@@ -466,12 +469,6 @@ def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict
     worst_low = None if details is None else details.worst_lower_bound
     if proven and objective == "worst":
         worst_low = found["worst"]
-    units = {
-        "done": None if recorder is None else recorder.done,
-        "planned": None if recorder is None else recorder.total,
-        "run": r.counters.units - r.counters.reused,
-        "reused": r.counters.reused,
-    }
     capped = details is not None and details.max_guesses is not None and objective != "worst"
     depth_proven = worst_low is not None and found is not None and found["worst"] == worst_low
     data = {
@@ -494,9 +491,7 @@ def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict
         "best_found": None if proven else found,
         "stopped": None if proven else (r.stopped or "interrupted"),
         "seconds": round(r.seconds, 4),
-        "nodes": r.nodes,
-        "memo_hits": r.memo_hits,
-        "units": units,
+        **_work_fields(r.counters, recorder),
     }
     if objective == "worst" and not depth_proven:
         # the lower bound on the total is of the best total within the optimal worst case:
