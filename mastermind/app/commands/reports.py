@@ -2,6 +2,7 @@
 
 import contextlib
 import time
+from collections.abc import Callable
 from typing import Annotated, Optional
 
 import typer
@@ -269,14 +270,12 @@ def compare(
     if plot is not None and (result.rows or result.optimal):
         from mastermind.app.plots import plot_comparison
 
-        if result.stopped == "interrupted":  # (drawing takes about a second: the watchdog waits)
-            command_token().wind_down()
-        try:
+        def draw() -> None:
             with naming("--plot"):  # (a full disk is known only now)
                 plot_comparison(result, plot)
+
+        if _drawn(result, draw):  # (else Ctrl-C while drawing: the table is still the answer)
             picture = str(plot)
-        except KeyboardInterrupt:  # (Ctrl-C while drawing: the table is still the answer)
-            result.stopped = "interrupted"
     data = {**_comparison_dict(result, pool, tie_break, seed), "plot": picture}
     if json_output:
         print_json(data)
@@ -293,6 +292,20 @@ def compare(
             typer.echo(f"nothing written to {plot}: {stop_words(result.stopped or '')} before a picture")
     _say_stopped(result)
     exit_if_interrupted(result.stopped)
+
+
+def _drawn(result, draw: Callable[[], None]) -> bool:
+    """Draw the picture of what ``result`` holds, also after Ctrl-C stopped its work (the
+    watchdog then waits: drawing takes about a second); False, and ``result`` marked
+    interrupted, when Ctrl-C comes while drawing."""
+    if result.stopped == "interrupted":
+        command_token().wind_down()
+    try:
+        draw()
+    except KeyboardInterrupt:
+        result.stopped = "interrupted"
+        return False
+    return True
 
 
 def _say_stopped(result) -> None:
@@ -406,14 +419,14 @@ def plot(
     else:
         opt = None if result.optimal is None else result.optimal["total"]
         low = None if result.bounds is None else result.bounds.total
-        if result.stopped == "interrupted":  # (drawing takes about a second: the watchdog waits)
-            command_token().wind_down()
-        try:
+
+        def draw() -> None:
             fig = guesses_figure(f"{rules}: {plural(rules.n_codes, 'secret')}", series, opt, low)
             with naming("--out"):  # (a full disk is known only now)
                 write_figure(fig, out)
-        except KeyboardInterrupt:  # (Ctrl-C while drawing: what was played is still the answer)
-            data["stopped"] = result.stopped = "interrupted"
+
+        if not _drawn(result, draw):  # (Ctrl-C while drawing: what was played is still the answer)
+            data["stopped"] = result.stopped
             why = "interrupted while drawing"
     if why is not None:
         if json_output:
