@@ -64,11 +64,7 @@ def _stopped(code: int, session: Session) -> str | None:
     """The session's exit code as the report's ``stopped``: 130 is Ctrl-C; a game whose
     input ended, or whose player typed quit, before it was over stopped there (both said
     null, as a finished game does)."""
-    if code == 130:
-        return "interrupted"
-    if session.quit:
-        return "quit"
-    return "end of input" if session.input_ended else None
+    return "interrupted" if code == 130 else session.ended_by
 
 
 def _finish(code: int) -> None:

@@ -36,8 +36,9 @@ class Session:
     help_text = ""
     rules: Rules
     state: GameState
-    input_ended = False  # (set by the terminal: its moves ended before the game did)
-    quit = False  # the player typed quit before the game was over
+    # why the game ended before it was over: "quit" (typed) or "end of input" (set by the
+    # terminal); None for a game won, given up or going on
+    ended_by: str | None = None
 
     def commands(self) -> dict[str, Callable[[], str]]:
         """The session's own command words and what each does."""
@@ -57,7 +58,7 @@ class Session:
         word = " ".join(text.lower().split())
         try:
             if word in QUIT_WORDS:
-                self.quit = True
+                self.ended_by = "quit"
                 return self.stop()
             if word in HELP_WORDS:
                 return self.help_text

@@ -14,7 +14,7 @@ from typing import Protocol, TextIO
 
 class Session(Protocol):
     done: bool
-    input_ended: bool  # set when input ended before the game did
+    ended_by: str | None  # "end of input" when input ended before the game did
 
     def opening(self) -> str: ...
 
@@ -82,7 +82,7 @@ def run_session(
             except EOFError:
                 if reader.interactive:
                     stderr.write("\n")
-                session.input_ended = True
+                session.ended_by = "end of input"
                 say(session.closing())
                 return 0
             say(session.handle(line))
