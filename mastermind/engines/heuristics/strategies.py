@@ -46,6 +46,25 @@ def check_choice(what: str, value: str, allowed: tuple[str, ...]) -> None:
         raise MastermindError(f"unknown {what} {value!r}; use one of {', '.join(allowed)}")
 
 
+def seed_entropy(seed: int | None) -> int:
+    """The seed a strategy draws from: ``seed``, or fresh entropy if None."""
+    return int(np.random.SeedSequence(seed).entropy)  # type: ignore[arg-type]
+
+
+def draw(entropy: int, history: History, count: int) -> int:
+    """A uniform draw below ``count`` at the position ``history`` leads to, from ``entropy``
+    and that history alone: a seeded strategy is then one fixed strategy, whatever order its
+    positions are asked in. Drawn from one generator in turn, the tree that ``export`` and
+    ``heuristics`` build and the single game ``solve`` plays made different choices with the
+    same seed (a new user's trial).
+
+    >>> draw(5, ((3, 1),), 10) == draw(5, ((3, 1),), 10)
+    True
+    """
+    key = [entropy, *(int(x) for move in history for x in move)]
+    return int(np.random.default_rng(key).integers(count))
+
+
 def _nonempty(candidates: np.ndarray) -> np.ndarray:
     cands = np.asarray(candidates)
     if len(cands) == 0:
@@ -81,7 +100,7 @@ class ScoredStrategy:
         self.name = name or criterion
         self.first_of_two = True  # see mastermind.engines.heuristics.play
         self.deterministic = tie_break != "random"
-        self._rng = np.random.default_rng(seed)
+        self._entropy = seed_entropy(seed)
         self._first_guesses = np.array(canonical_first_guesses(table.rules), dtype=np.int32)
         self._scorer = Scorer(table, criterion)
         self._n_answers = len(table.rules.answers)
@@ -107,7 +126,7 @@ class ScoredStrategy:
             best = cand_keys.min()
             bound = self._best_possible(len(cands))
             if best <= bound + TOLERANCE:
-                return self._pick(cands[cand_keys <= best + TOLERANCE])
+                return self._pick(cands[cand_keys <= best + TOLERANCE], history)
             if self.tie_break == "default":
                 # no candidate reaches the bound: the first code that does is the answer
                 keys, hit = self._scan(cands, pool, bound)
@@ -129,7 +148,7 @@ class ScoredStrategy:
             consistent = tied[np.isin(tied, cands)]
             if len(consistent):
                 tied = consistent
-        return self._pick(tied)
+        return self._pick(tied, history)
 
     def _scan(self, cands: np.ndarray, pool: np.ndarray, bound: float) -> tuple[np.ndarray, Code | None]:
         """Keys of the pool in index order, in growing chunks, stopping at the first code
@@ -160,10 +179,10 @@ class ScoredStrategy:
             consistent &= computed_answers(self.table, int(guess), self.table.all_codes) == answer
         return reps if int(np.count_nonzero(consistent)) == len(cands) else None
 
-    def _pick(self, tied: np.ndarray) -> Code:
+    def _pick(self, tied: np.ndarray, history: History) -> Code:
         """The final choice among equally good guesses (sorted by index)."""
         if self.tie_break == "random":
-            return int(tied[self._rng.integers(len(tied))])
+            return int(tied[draw(self._entropy, history, len(tied))])
         return int(tied.min())
 
     def _best_possible(self, n: int) -> float:
@@ -191,8 +210,8 @@ class RandomStrategy:
 
     def __init__(self, table: CodeTable, seed: int | None = None, name: str = "random") -> None:
         self.table, self.name = table, name
-        self._rng = np.random.default_rng(seed)
+        self._entropy = seed_entropy(seed)
 
     def next_guess(self, candidates: np.ndarray, history: History = ()) -> Code:
         cands = _nonempty(candidates)
-        return int(cands[self._rng.integers(len(cands))])
+        return int(cands[draw(self._entropy, history, len(cands))])

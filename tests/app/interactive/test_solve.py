@@ -37,6 +37,44 @@ def test_a_guess_that_teaches_nothing_is_refused(table33):
         solve_game(Repeats(table33), table33.rules.parse_code("333"))
 
 
+@pytest.mark.parametrize(
+    ("name", "tie_break"), [("random", "default"), ("entropy", "random"), ("minimax", "random")]
+)
+def test_a_seeded_strategy_plays_every_secret_as_its_tree_does(name, tie_break):
+    """A strategy that draws is one fixed strategy for its seed: the game ``solve`` plays
+    against a secret is the tree's path to it (``export`` and ``heuristics`` build that tree),
+    whatever was played before. Drawn from one generator in turn, they parted after a guess or
+    two (a new user's trial: p3c4 random --seed 5, 333 421 124 412 241 against the tree's
+    333 421 124 241)."""
+    from mastermind.core.game import CodeTable, Rules
+    from mastermind.engines.heuristics.play import play_all
+    from mastermind.engines.registry import make_strategy
+
+    table = CodeTable(Rules(3, 4))
+    for seed in (5, 6):
+        root = play_all(make_strategy(name, table, tie_break=tie_break, seed=seed)).root
+        reused = make_strategy(name, table, tie_break=tie_break, seed=seed)  # one for every game
+        for secret in range(table.n)[::-1]:
+            node, path = root, []
+            while True:
+                path.append(node.guess)
+                if node.guess == secret:
+                    break
+                node = node.children[int(table.scores[node.guess, secret])]
+            alone = make_strategy(name, table, tie_break=tie_break, seed=seed)
+            assert [p.guess for p in solve_game(alone, secret)] == path, (seed, secret)
+            assert [p.guess for p in solve_game(reused, secret)] == path, (seed, secret)
+
+    # the seed matters: another seed is another strategy
+    def guesses(node):
+        return (node.guess, *(guesses(node.children[a]) for a in sorted(node.children)))
+
+    trees = {
+        guesses(play_all(make_strategy(name, table, tie_break=tie_break, seed=s)).root) for s in range(8)
+    }
+    assert len(trees) > 1
+
+
 def test_solve_3632_minimax_knuth(cli):
     code, out, err = cli(["solve", "3632", "--strategy", "minimax"])
     assert code == 0 and err == ""
