@@ -194,7 +194,7 @@ def solve(
                 "strategy": strategy,
                 "pool": pool,
                 "tie_break": tie_break,
-                "seed": seed,
+                "seed": seed if draws(strategy, tie_break) else None,  # (null: nothing drawn)
                 "probes": [p.to_dict() for p in probes],
                 "guesses": len(probes),
                 "solved": stopped is None,

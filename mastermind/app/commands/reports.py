@@ -340,7 +340,7 @@ def _draws_any(data: dict) -> bool:
 
 def _comparison_dict(result, pool: str, tie_break: str, seed: int) -> dict:
     d = result.to_dict()
-    return {
+    data = {
         "rules": d["rules"],
         "codes": d["codes"],
         "pool": pool,
@@ -348,6 +348,9 @@ def _comparison_dict(result, pool: str, tie_break: str, seed: int) -> dict:
         "seed": seed,
         **{k: v for k, v in d.items() if k not in ("rules", "codes")},
     }
+    if not _draws_any(data):  # (null: nothing drawn, as export and heuristics say)
+        data["seed"] = None
+    return data
 
 
 BEST_FOUND = "best found (not proven)"  # the optimum not proven: the best strategy known

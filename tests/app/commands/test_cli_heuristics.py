@@ -167,3 +167,12 @@ def test_what_applies_to_nothing_drawn_or_a_file_is_null(capsys, tmp_path):
     assert (data["pool"], data["tie_break"], data["seed"]) == (None, None, 2)  # (the secrets drawn)
     data = json.loads(run(capsys, "simulate", "-r", "p3c3", "-s", "minimax", "--secrets", "5", "--json")[1])
     assert (data["pool"], data["tie_break"]) == ("all", "default")
+    # every command that plays a strategy says the same (compare, plot and solve drew a seed)
+    for args in (
+        ["compare", "-r", "p3c3", "-s", "minimax", "-s", "entropy"],
+        ["plot", "-r", "p3c3", "-s", "minimax", "-o", str(tmp_path / "p.svg")],
+        ["solve", "-r", "p3c3", "123", "-s", "entropy"],
+    ):
+        assert json.loads(run(capsys, *args, "--json")[1])["seed"] is None, args
+        data = json.loads(run(capsys, *args, "--json", "--tie-break", "random", "--seed", "4")[1])
+        assert data["seed"] == 4, args
