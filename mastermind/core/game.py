@@ -363,6 +363,36 @@ def format_count(n: int) -> str:
     return str(n) if n < 10**6 else f"about 10^{round(math.log10(n))}"
 
 
+def check_fits(rules: Rules, memory_limit: int, *, full: bool = True) -> None:
+    """Raise :class:`TableTooLarge` if the score table of ``rules`` (``full``; else its codes
+    alone) needs more than ``memory_limit`` bytes, or :class:`MastermindError` if no limit
+    could hold it. Commands check it before answering from their result cache too: the same
+    command and limit get the same answer whatever the cache holds.
+
+    >>> check_fits(Rules(4, 6), 2 * 1024**2)
+    >>> check_fits(Rules(4, 6), 1024**2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mastermind.core.errors.TableTooLarge: p4c6r needs about 1.6 MiB for its score table ...
+    """
+    need = rules.table_bytes() if full else rules.n_codes * (rules.pegs + rules.colors)
+    if need <= memory_limit:
+        return
+    what = "its score table" if full else "its codes"  # (without the table, codes alone)
+    if need > 1024**5:  # no --memory-limit helps: say so instead of suggesting one
+        raise MastermindError(
+            f"{rules} is out of reach: {format_count(rules.n_codes)} codes, {what} "
+            f"would need {format_bytes(need)}"
+        )
+    need_text, limit_text = format_bytes(need), format_bytes(memory_limit)
+    if need_text == limit_text:  # "2.0 GiB above 2.0 GiB": say by how much
+        need_text, limit_text = f"{need / 1024**3:.2f} GiB", f"{memory_limit / 1024**3:.2f} GiB"
+    raise TableTooLarge(
+        f"{rules} needs about {need_text} for {what} ({format_count(rules.n_codes)} codes), "
+        f"above the memory limit of {limit_text}"
+    )
+
+
 class CodeTable:
     """The codes of a game and, memory permitting, the all-pairs answer matrix.
 
@@ -377,21 +407,7 @@ class CodeTable:
 
     def __init__(self, rules: Rules, *, full: bool = True, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> None:
         self.rules = rules
-        need = rules.table_bytes() if full else rules.n_codes * (rules.pegs + rules.colors)
-        if need > memory_limit:
-            what = "its score table" if full else "its codes"  # (without the table, codes alone)
-            if need > 1024**5:  # no --memory-limit helps: say so instead of suggesting one
-                raise MastermindError(
-                    f"{rules} is out of reach: {format_count(rules.n_codes)} codes, {what} "
-                    f"would need {format_bytes(need)}"
-                )
-            need_text, limit_text = format_bytes(need), format_bytes(memory_limit)
-            if need_text == limit_text:  # "2.0 GiB above 2.0 GiB": say by how much
-                need_text, limit_text = f"{need / 1024**3:.2f} GiB", f"{memory_limit / 1024**3:.2f} GiB"
-            raise TableTooLarge(
-                f"{rules} needs about {need_text} for {what} ({format_count(rules.n_codes)} codes), "
-                f"above the memory limit of {limit_text}"
-            )
+        check_fits(rules, memory_limit, full=full)
         self.codes = rules.codes_array()
         self.counts = colour_counts(self.codes, rules.colors)
         self.n = rules.n_codes

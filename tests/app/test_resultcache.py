@@ -43,6 +43,17 @@ def test_a_repeated_heuristics_table_is_the_stored_one(capsys):
     assert again["seed"] == first["seed"]
 
 
+@pytest.mark.parametrize("command", ["optimal", "heuristics"])
+def test_a_memory_limit_too_small_is_refused_whatever_the_cache_holds(capsys, command):
+    """A stored answer came before the memory limit's check: the same command exited 0 with
+    a cached answer and 2 without one (a new user's trial)."""
+    run_json([command, "-r", "p3c3", "--json"], capsys)  # (now stored)
+    assert run_json([command, "-r", "p3c3", "--json"], capsys)["cached"] is True
+    code = main([command, "-r", "p3c3", "--json", "--memory-limit", "0.00000001"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "above the memory limit" in err
+
+
 @pytest.mark.parametrize(
     "options",
     [

@@ -33,6 +33,7 @@ from mastermind.app.commands.common import (
     table_for,
     whole_range,
 )
+from mastermind.core.game import check_fits
 
 MAX_SECRETS = 10**8  # a minute per million games: more is a typing error
 
@@ -66,6 +67,8 @@ def heuristics(
     from mastermind.engines.registry import HEURISTIC_NAMES, REGISTRY
 
     names = list(dict.fromkeys(strategy or HEURISTIC_NAMES))  # each once, in the order given
+    limit = memory_limit_bytes(memory_limit)
+    check_fits(rules, limit, full=False)  # (before the result cache, as optimal does)
     cache = None
     if not no_cache and all(name in REGISTRY for name in names):  # (a file may change: not kept)
         # the same table asked again is answered from the result cache
@@ -92,7 +95,6 @@ def heuristics(
         rules = check_strategy(name, rules, rules_given, pool=pool, tie_break=tie_break)
         rules_given = True
     seed, drawn = draw_seed(seed)
-    limit = memory_limit_bytes(memory_limit)
     start = time.perf_counter()
     mode = progress_mode(progress, json_output)
     with CompileNotice(
