@@ -228,10 +228,10 @@ def verify(
     memory_limit: MemoryOpt = None,
 ) -> None:
     """Exit 0 for a valid strategy, 1 for one that is not a valid strategy of the game (a
-    wrong tree, a tree of another game, bytes that are no text), 2 for a file that cannot be
-    opened or bad options. The game: --rules, else the one a JSON file names (for Irving
-    text, the one its root tells, else p4c6)."""
-    from mastermind.core.formats import Verification, verify_text
+    wrong tree, a tree of another game, bytes that are no text, a dot file or an HTML
+    page), 2 for a file that cannot be opened or bad options. The game: --rules, else the one
+    a JSON file names (for Irving text, the one its root tells, else p4c6)."""
+    from mastermind.core.formats import Verification, WrittenOnly, verify_text
 
     limit = memory_limit_bytes(memory_limit)
     damaged = None
@@ -239,9 +239,13 @@ def verify(
         text = read_text(file)
     except DamagedFile as exc:  # (binary, or cut short as a cut tree is): not a valid strategy, exit 1
         text, damaged = "", exc.reason
-    fmt = (
-        check_format(fmt, READABLE) if fmt is not None else detect_format(text, None if file == "-" else file)
-    )
+    if fmt is not None:
+        fmt = check_format(fmt, READABLE)
+    else:
+        try:
+            fmt = detect_format(text, None if file == "-" else file)
+        except WrittenOnly as exc:  # (dot, HTML: no strategy to read in it) not a valid one, exit 1
+            fmt, damaged = exc.format, damaged or exc.reason
     if damaged is None:
         result = verify_text(text, fmt, rules, name=file, memory_limit=limit)
     else:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from mastermind.core.errors import MastermindError
-from mastermind.core.formats.base import StrategyFileError
+from mastermind.core.formats.base import StrategyFileError, WrittenOnly
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 from mastermind.core.tree import Stats, StrategyTree, TreeError
 
@@ -32,6 +32,7 @@ __all__ = [
     "FORMATS",
     "READABLE",
     "StrategyFileError",
+    "WrittenOnly",
     "check_format",
     "format_for_path",
     "detect_format",
@@ -111,10 +112,10 @@ def detect_format(text: str, path: str | os.PathLike[str] | None = None) -> str:
         by_name = "html"
     if by_name in written_only:
         named = "" if path is None else f"{os.fspath(path)} is "
-        raise StrategyFileError(
-            f"{named}{written_only[by_name]}: strategies are written in that format, "
-            "read from JSON or Irving text"
+        reason = (
+            f"{written_only[by_name]}: strategies are written in that format, read from JSON or Irving text"
         )
+        raise WrittenOnly(named + reason, by_name, reason)
     return by_name if by_name in READABLE else "irving"
 
 

@@ -13,6 +13,15 @@ class StrategyFileError(TreeError):
     """
 
 
+class WrittenOnly(StrategyFileError):
+    """A file in a format strategies are written in but never read from (Graphviz dot, an
+    HTML page): ``format`` names it, ``reason`` says so without the file's name."""
+
+    def __init__(self, message: str, fmt: str, reason: str) -> None:
+        super().__init__(message)
+        self.format, self.reason = fmt, reason
+
+
 def line_column(text: str, offset: int) -> tuple[int, int]:
     """1-based line and column of a character offset.
 

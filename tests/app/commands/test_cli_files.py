@@ -113,6 +113,17 @@ def test_verify_says_a_cut_gzip_file_is_not_a_valid_strategy_as_a_cut_text_file(
     code, out, err = run(capsys, "verify", binary)
     assert code == 1 and err.startswith(f"error: {binary} is not a valid strategy: not UTF-8 text")
     assert run(capsys, "simulate", "-s", binary)[0] == 2  # (bad input to any other command)
+    # a dot file or an HTML page holds no strategy to read: as binary bytes, exit 1 (it exited 2)
+    for fmt, said in (("dot", "a Graphviz dot file"), ("html", "an HTML page")):
+        written = tmp_path / f"tree.{fmt}"
+        assert run(capsys, "export", "-r", "p2c3", "--out", written)[0] == 0
+        code, out, err = run(capsys, "verify", written)
+        assert code == 1 and err == f"error: {written} is not a valid strategy: {said}: " + (
+            "strategies are written in that format, read from JSON or Irving text\n"
+        )
+        data = json.loads(run(capsys, "verify", written, "--json")[1])
+        assert (data["valid"], data["format"]) == (False, fmt) and said in data["errors"][0]
+        assert run(capsys, "simulate", "-s", written)[0] == 2
 
 
 @pytest.mark.integration
