@@ -147,10 +147,27 @@ def write_tree(tree: StrategyTree, fmt: str, stats: Stats | None = None) -> str:
 
 def irving_game(text: str) -> Rules:
     """The game an Irving text is read for when none is given: the one its root tells
-    (:func:`~mastermind.core.formats.irving.irving_rules`), else p4c6, the literature's."""
-    from mastermind.core.formats.irving import irving_rules
+    (:func:`~mastermind.core.formats.irving.irving_rules`), else p4c6, the literature's, for
+    a text that starts with no root. A root whose count is no game's for its first guess is
+    an error that says so: read as p4c6, ``63(123: ...`` was refused for its 3 pegs.
 
-    return irving_rules(text) or Rules()
+    >>> irving_game("63(123: ...")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mastermind.core.formats.base.StrategyFileError: line 1: the root says 63 secrets, which is ...
+    """
+    from mastermind.core.formats.irving import irving_root, irving_rules
+
+    rules = irving_rules(text)
+    if rules is not None:
+        return rules
+    root = irving_root(text)
+    if root is not None:
+        raise StrategyFileError(
+            f"line 1: the root says {root[0]} secrets, which is no game's number of codes for its "
+            f"first guess {root[1]}; give the game (--rules)"
+        )
+    return Rules()
 
 
 def read_tree(
@@ -240,7 +257,7 @@ def verify_text(
     'consistent'
     """
     fmt = check_format(fmt, READABLE)
-    result = Verification(fmt, rules or (irving_game(text) if fmt == "irving" else None), name)
+    result = Verification(fmt, rules or (_read_for(text) if fmt == "irving" else None), name)
     try:
         tree, header = read_tree(text, fmt, rules, name=name, memory_limit=memory_limit)
         result.rules, result.name = tree.rules, tree.name
@@ -252,6 +269,14 @@ def verify_text(
     except TreeError as exc:
         result.errors = [str(exc)]
     return result
+
+
+def _read_for(text: str) -> Rules | None:
+    """The game an Irving text is read for (:func:`irving_game`), None if its root tells none."""
+    try:
+        return irving_game(text)
+    except StrategyFileError:
+        return None
 
 
 def pool_kept(nodes: int, secrets: int) -> str:

@@ -332,6 +332,18 @@ def _guess_in_turn(table: CodeTable, cands: np.ndarray) -> Node:
 _HEAD = re.compile(r"\s*([0-9]{1,40})\s*\(\s*([^\s:;,()]+)")
 
 
+def irving_root(text: str) -> tuple[int, str] | None:
+    """The count and first guess an Irving text starts with, or None if it starts otherwise.
+
+    >>> irving_root(" 1296(1122: ..."), irving_root("{}")
+    ((1296, '1122'), None)
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    m = _HEAD.match(text)
+    return None if m is None else (int(m.group(1)), m.group(2))
+
+
 def irving_rules(text: str) -> Rules | None:
     """The game an Irving file is for, as its root tells it: the first guess has one symbol
     per peg and the count is every code, ``colours ** pegs`` with repetition or
@@ -341,12 +353,10 @@ def irving_rules(text: str) -> Rules | None:
     >>> irving_rules("1296(1122: ..."), irving_rules(" 6720(12345*: ..."), irving_rules("7(12: ...")
     (Rules(pegs=4, colors=6, repeat=True), Rules(pegs=5, colors=8, repeat=False), None)
     """
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    m = _HEAD.match(text)
-    if m is None:
+    root = irving_root(text)
+    if root is None:
         return None
-    count, word = int(m.group(1)), m.group(2)
+    count, word = root
     pegs = [len(word)]
     if word[-1] in "xX*":  # a guess marked as no remaining secret (x may also be a colour)
         pegs = [len(word) - 1] if word[-1] == "*" else [len(word) - 1, len(word)]

@@ -241,9 +241,23 @@ def test_the_root_tells_every_game(pegs, colours, repeat, mark):
     assert irving_rules(head) == rules
 
 
-def test_a_root_that_tells_no_game_is_read_for_p4c6():
+def test_a_root_that_tells_no_game_says_so_and_no_root_is_read_for_p4c6():
+    """Read as p4c6, a root of no game was refused for its pegs (``63(123: ...``: "code '123'
+    has 3 pegs, p4c6r needs 4", a new user's trial), not for its count."""
     assert irving_rules("7(12: 0)") is None and irving_rules("(") is None and irving_rules("") is None
-    assert verify_text("7(12: 0)", "irving").rules == Rules(4, 6)
+    for text, count, guess in (("7(12: 0)", 7, "12"), (" 63(123: 0)", 63, "123")):
+        result = verify_text(text, "irving")
+        assert result.rules is None and result.errors == [
+            f"line 1: the root says {count} secrets, which is no game's number of codes for its first "
+            f"guess {guess}; give the game (--rules)"
+        ]
+        with pytest.raises(StrategyFileError, match="no game's number of codes"):
+            read_tree(text, "irving")
+    assert verify_text("(", "irving").rules == Rules(4, 6)  # (no root: the literature's game)
+    # with the game given, its root is checked against that game's codes
+    assert (
+        verify_text("7(12: 0)", "irving", Rules(2, 3)).errors[0].startswith("line 1 column 3: node 12 has 1")
+    )
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
