@@ -363,6 +363,20 @@ def format_count(n: int) -> str:
     return str(n) if n < 10**6 else f"about 10^{round(math.log10(n))}"
 
 
+def check_max_guesses(rules: Rules, max_guesses: int) -> None:
+    """Raise :class:`MastermindError` unless ``max_guesses`` is between 1 and the number of
+    codes of ``rules`` (no strategy needs more guesses than there are codes).
+
+    >>> check_max_guesses(Rules(2, 3), 10)
+    Traceback (most recent call last):
+    ...
+    mastermind.core.errors.MastermindError: must be between 1 and the number of codes (9), got 10
+    """
+    if not 1 <= max_guesses <= rules.n_codes:
+        n = rules.n_codes
+        raise MastermindError(f"must be between 1 and the number of codes ({n}), got {max_guesses}")
+
+
 def check_fits(rules: Rules, memory_limit: int, *, full: bool = True) -> None:
     """Raise :class:`TableTooLarge` if the score table of ``rules`` (``full``; else its codes
     alone) needs more than ``memory_limit`` bytes, or :class:`MastermindError` if no limit

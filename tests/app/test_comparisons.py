@@ -283,6 +283,8 @@ def test_cpsat_feasible_answers_the_question_it_asks(capsys):
     assert data["exists"] is True and data["total"] is None and data["best_found"]["total"] >= 45
     found = data["best_found"]
     assert data["worst_lower_bound"] <= data["worst_upper_bound"] == found["worst"] <= data["max_guesses"]
+    # ...but it bounds the total within the guesses (null beside it, a new user's trial)
+    assert data["total_upper_bound"] == found["total"] and data["total_lower_bound"] is None
     # bounds that meet prove the worst case: it is the answer's (it was null beside them)
     met = data["worst_lower_bound"] == data["worst_upper_bound"]
     assert data["worst"] == (found["worst"] if met else None)

@@ -167,7 +167,10 @@ def test_version(capsys, monkeypatch):
         (["partition", "11", "--memory-limit", "inf"], "got inf"),
         (["partition", "11", "--memory-limit", "-1"], "got -1"),
         (["partition", "11", "--memory-limit", "0"], "got 0"),
-        (["compare", "--time-limit", "inf"], "positive number of seconds, got inf"),
+        (
+            ["compare", "--time-limit", "inf"],
+            "positive number of seconds, got inf (finite; for no time limit leave",
+        ),
         (["compare", "--time-limit", "nan"], "got nan"),
         (["table", "--time-limit", "0"], "got 0"),
         (["table", "--row-time-limit", "-1"], "positive number of seconds, got -1"),
@@ -178,6 +181,15 @@ def test_version(capsys, monkeypatch):
         (["table", "--jobs", "-1"], "got -1"),
         (["optimal", "--jobs", "100000"], "must be at most 1024"),
         (["optimal", "--max-guesses", "9" * 5000], "--max-guesses"),
+        # one message for one limit (cpsat spoke of a "depth")
+        (
+            ["optimal", "-r", "p2c3", "--max-guesses", "10"],
+            "--max-guesses: must be between 1 and the number of codes (9), got 10",
+        ),
+        (
+            ["cpsat", "-r", "p2c3", "--max-guesses", "10"],
+            "--max-guesses: must be between 1 and the number of codes (9), got 10",
+        ),
         (["game-value", "-r", "p2c2", "--rules", "p3c3"], "given more than once"),
         (["game-value", "p2c2"], "unexpected extra argument"),
         (["info", "--rules", "p2c2", "--no-repeat"], "No such option: --no-repeat"),

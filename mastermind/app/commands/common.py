@@ -53,7 +53,11 @@ def _number_check(unit: str, most: float, zero_ok: bool = False) -> Callable:
             return None
         if not math.isfinite(value) or value < 0 or (value == 0 and not zero_ok):
             least = "0 or more" if zero_ok else "a positive number of"
-            raise typer.BadParameter(f"must be {least} {unit}, got {value}")
+            # (inf is positive: say what is wrong with it, and how to ask for no limit)
+            endless = " (finite; for no time limit leave the option out)" if value == math.inf else ""
+            if endless and unit != "seconds":
+                endless = f" (finite: at most {most:,.12g} {unit})"
+            raise typer.BadParameter(f"must be {least} {unit}, got {value}{endless}")
         if value > most:
             raise typer.BadParameter(f"must be at most {most:,.12g} {unit}, got {value:g}")
         return value

@@ -37,7 +37,7 @@ from mastermind.app.commands.common import (
 )
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, gzipped_by_name, is_stdout, write_atomic
-from mastermind.core.game import Rules, check_fits
+from mastermind.core.game import Rules, check_fits, check_max_guesses
 from mastermind.core.tree import StrategyTree
 from mastermind.engines.result import EXACT_SEARCH, Counters
 
@@ -168,10 +168,9 @@ def optimal(
         raise MastermindError("give either --first or --by-first-guess, not both")
     if out is not None and by_first_guess:
         raise MastermindError("--out writes one strategy: use it with --first or alone, not --by-first-guess")
-    if max_guesses is not None and not 1 <= max_guesses <= rules.n_codes:
-        raise MastermindError(
-            f"--max-guesses: must be between 1 and the number of codes ({rules.n_codes}), got {max_guesses}"
-        )
+    if max_guesses is not None:
+        with naming("--max-guesses"):
+            check_max_guesses(rules, max_guesses)
     with naming("--first"):
         first_code = rules.parse_code(first) if first is not None else None
     start = None

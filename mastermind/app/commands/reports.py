@@ -772,7 +772,8 @@ def cpsat(
         "histogram": found["histogram"] if optimal else [],
         "first_guess": found["first_guess"] if optimal else None,
         "total_lower_bound": None if question == "feasible" else result.lower_bound,
-        "total_upper_bound": None if question == "feasible" or found is None else found["total"],
+        # (a strategy found bounds the total within the guesses, its total not optimised or not)
+        "total_upper_bound": None if found is None else found["total"],
         "worst_lower_bound": worst_low,
         "worst_upper_bound": None if found is None else found["worst"],
         "best_found": None if optimal or found is None else {**found, "found_by": "CP-SAT"},

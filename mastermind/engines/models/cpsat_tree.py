@@ -27,10 +27,9 @@ import numpy as np
 
 from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
-from mastermind.core.game import CodeTable, format_bytes, format_count
+from mastermind.core.game import CodeTable, check_max_guesses, format_bytes, format_count
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.core.tree import Node, StrategyTree
-from mastermind.core.words import plural
 from mastermind.engines.models.result import (
     ModelDeadline,
     ModelRun,
@@ -120,11 +119,7 @@ def check_model_size(
     Counted, not built: the layout alone grows as ``answers ** depth``.
     """
     rules = table.rules
-    if max_depth > table.n:  # no strategy needs more guesses than codes; the count would not end
-        raise MastermindError(
-            f"depth {max_depth} is more than the {plural(table.n, 'code')} of {rules}; "
-            f"no strategy needs that many guesses"
-        )
+    check_max_guesses(rules, max_depth)  # (more than the codes: the count would not end)
     if answers is None:  # every answer but the win may occur
         answers = len(rules.answers) - 1
     size = ModelSize.estimate(answers, max_depth, table.n if secrets is None else secrets, table.n)
