@@ -138,6 +138,10 @@ def _rules_option(default: str) -> Any:
 
 
 RulesOpt = Annotated[Optional[Rules], _rules_option("Default p4c6.")]
+# (the same option, for a command whose --strategy may be a file: that file names the game)
+StrategyRulesOpt = Annotated[
+    Optional[Rules], _rules_option("Default: the game of a strategy file given with --strategy, else p4c6.")
+]
 # (the same option, for a command that reads a strategy file)
 FileRulesOpt = Annotated[
     Optional[Rules],

@@ -13,9 +13,9 @@ from mastermind.app.commands.common import (
     MemoryOpt,
     PoolOpt,
     ProgressOpt,
-    RulesOpt,
     SeedOpt,
     StrategyOpt,
+    StrategyRulesOpt,
     TieBreakOpt,
     TimeLimitOpt,
     choice,
@@ -77,7 +77,7 @@ def register(app: typer.Typer) -> None:
 
 # ---- export -------------------------------------------------------------------------------
 def export(
-    rules: RulesOpt = None,
+    rules: StrategyRulesOpt = None,
     strategy: StrategyOpt = "minimax",
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",

@@ -14,10 +14,10 @@ from mastermind.app.commands.common import (
     NoCacheOpt,
     PoolOpt,
     ProgressOpt,
-    RulesOpt,
     SeedOpt,
     StrategiesOpt,
     StrategyOpt,
+    StrategyRulesOpt,
     TieBreakOpt,
     TimeLimitOpt,
     command,
@@ -50,7 +50,7 @@ def register(app: typer.Typer) -> None:
 
 # ---- heuristics ---------------------------------------------------------------------------
 def heuristics(
-    rules: RulesOpt = None,
+    rules: StrategyRulesOpt = None,
     strategy: StrategiesOpt = None,
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",
@@ -228,7 +228,7 @@ class _Tally:
 
 
 def simulate(
-    rules: RulesOpt = None,
+    rules: StrategyRulesOpt = None,
     strategy: StrategyOpt = "minimax",
     secrets: Annotated[
         int,

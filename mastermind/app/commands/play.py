@@ -10,9 +10,9 @@ from mastermind.app.commands.common import (
     MemoryOpt,
     PoolOpt,
     ProgressOpt,
-    RulesOpt,
     SeedOpt,
     StrategyOpt,
+    StrategyRulesOpt,
     TieBreakOpt,
     TimeLimitOpt,
     command,
@@ -73,7 +73,7 @@ def _finish(code: int) -> None:
 
 
 def assist(
-    rules: RulesOpt = None,
+    rules: StrategyRulesOpt = None,
     strategy: StrategyOpt = "minimax",
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",
@@ -106,7 +106,7 @@ def assist(
 
 
 def play(
-    rules: RulesOpt = None,
+    rules: StrategyRulesOpt = None,
     strategy: StrategyOpt = "minimax",
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",
@@ -145,7 +145,7 @@ def play(
 
 def solve(
     secret: Annotated[str, typer.Argument(help="The secret code, e.g. 3632.")],
-    rules: RulesOpt = None,
+    rules: StrategyRulesOpt = None,
     strategy: StrategyOpt = "minimax",
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",

@@ -22,6 +22,7 @@ from mastermind.app.commands.common import (
     RulesOpt,
     SeedOpt,
     StrategiesOpt,
+    StrategyRulesOpt,
     TieBreakOpt,
     TimeLimitOpt,
     command,
@@ -210,7 +211,7 @@ def _fraction(a: int, b: int):
 
 # ---- compare -----------------------------------------------------------------------------
 def compare(
-    rules: RulesOpt = None,
+    rules: StrategyRulesOpt = None,
     strategy: StrategiesOpt = None,
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",
@@ -362,7 +363,7 @@ def plot(
         str,
         out_option("Picture to write: .png or .svg (- writes SVG to standard output).", show_default=False),
     ],
-    rules: RulesOpt = None,
+    rules: StrategyRulesOpt = None,
     strategy: Annotated[
         Optional[list[str]], strategies_option("Default: optimal and every heuristic.")
     ] = None,

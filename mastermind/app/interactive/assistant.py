@@ -27,15 +27,15 @@ from collections.abc import Callable
 from mastermind.app.interactive.explain import conflicting_turns, partition_text
 from mastermind.app.interactive.session import Session
 from mastermind.app.interactive.state import GameState
-from mastermind.app.interactive.text import code_list, describe, plural
+from mastermind.app.interactive.text import code_list, describe, examples, plural
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, Feedback
 from mastermind.core.strategy import Strategy
 
 HELP = """\
-At the guess prompt press Enter to play the suggested guess, or type the guess you played (e.g. 1123);
-you may add its feedback on the same line (1123 1B2W), or type just the feedback to the suggestion.
-At the feedback prompt type the answer: 1B2W, '1 2', 1,2 or BWW.
+At the guess prompt press Enter to play the suggested guess, or type the guess you played (e.g. {code});
+you may add its feedback on the same line ({code} {feedback}), or type just the feedback to the suggestion.
+At the feedback prompt type the answer: {feedback}, {pair}, {comma} or {letters}.
 Commands at any prompt:
   undo   take back the last step (the guess just typed, else the last turn)
   list   the candidates still possible (at most 50)
@@ -46,7 +46,9 @@ Commands at any prompt:
 class Assistant(Session):
     """A codebreaking session: ``handle(line)`` for every line typed, until ``done``."""
 
-    help_text = HELP
+    @property
+    def help_text(self) -> str:  # type: ignore[override]
+        return HELP.format(**examples(self.rules))  # (its examples in the game's pegs and colours)
 
     def __init__(self, strategy: Strategy, *, list_limit: int = 50) -> None:
         self.strategy = strategy

@@ -23,14 +23,14 @@ import numpy as np
 
 from mastermind.app.interactive.session import Session
 from mastermind.app.interactive.state import GameState
-from mastermind.app.interactive.text import describe, plural
+from mastermind.app.interactive.text import describe, examples, plural
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import SYMBOLS, Code, CodeTable, Rules
 from mastermind.core.strategy import Strategy
 
 HELP = """\
-Type a guess (e.g. 1123, or 1 1 2 3); I answer with black pegs (right colour, right place) and
-white pegs (right colour, wrong place), e.g. 1B2W.
+Type a guess (e.g. {code}, or {spaced}); I answer with black pegs (right colour, right place) and
+white pegs (right colour, wrong place), e.g. {feedback}.
 Commands:
   hint      the strategy's suggestion and how many codes are still possible
   history   the guesses so far
@@ -71,7 +71,9 @@ class Codemaker(Session):
     (building it may need the full score table).
     """
 
-    help_text = HELP
+    @property
+    def help_text(self) -> str:  # type: ignore[override]
+        return HELP.format(**examples(self.rules))  # (its examples in the game's pegs and colours)
 
     def __init__(
         self,

@@ -51,3 +51,27 @@ def describe(rules: Rules) -> str:
     """
     text = f"{rules}: {plural(rules.pegs, 'peg')}, colours 1-{SYMBOLS[rules.colors - 1]}"
     return text if rules.repeat else f"{text}, no colour twice"
+
+
+def examples(rules: Rules) -> dict[str, str]:
+    """Examples of input for the game of ``rules`` (a help text's ``{code}``, ``{spaced}``,
+    ``{feedback}``, ``{pair}``, ``{comma}`` and ``{letters}``): a guess of the game's pegs
+    and colours, and one feedback in each spelling the sessions read.
+
+    >>> examples(Rules(4, 6))["code"], examples(Rules(3, 4))["spaced"], examples(Rules(4, 6, False))["code"]
+    ('1123', '1 1 2', '1234')
+    >>> [examples(Rules(p, 5))[k] for p, k in ((2, "feedback"), (3, "letters"), (5, "pair"))]
+    ['1B0W', 'BW', "'1 2'"]
+    """
+    pattern = [1, 1, 2, 3, 4, 5, 6, 7, 8, 9] if rules.repeat else list(range(1, 11))
+    code = "".join(SYMBOLS[min(k, rules.colors) - 1] for k in pattern[: rules.pegs])
+    # (a feedback that occurs: with p pegs, p-1 black and 1 white never does)
+    black, white = min(1, rules.pegs - 1), min(2, max(0, rules.pegs - 2))
+    return {
+        "code": code,
+        "spaced": " ".join(code),
+        "feedback": f"{black}B{white}W",
+        "pair": f"'{black} {white}'",
+        "comma": f"{black},{white}",
+        "letters": "B" * black + "W" * white,
+    }

@@ -76,3 +76,28 @@ def test_pick_secret_is_seeded_and_covers_the_codes():
     assert len(set(picks)) > 200  # not stuck on a few codes
     small = Rules(2, 2)
     assert set(pick_secret(small, s) for s in range(100)) == set(range(4))
+
+
+def test_help_gives_examples_of_the_game_played(table33, table46):
+    """play -r p3c4's help showed a guess of 4 pegs (1123): every example is read as it is
+    shown, in the game played."""
+    from mastermind.app.interactive.assistant import Assistant
+    from mastermind.app.interactive.text import examples
+    from mastermind.core.game import Feedback
+
+    for table in (table33, table46):
+        rules = table.rules
+        maker = Codemaker(table, 0)
+        assistant = Assistant(FirstCandidate(table))
+        ex = examples(rules)
+        for text in (maker.handle("help"), assistant.handle("help")):
+            assert ex["code"] in text and ("1123" in text) == (rules.pegs == 4)
+        assert rules.parse_code(ex["code"]) == rules.parse_code(ex["spaced"])
+        answers = {
+            Feedback.parse(ex[k].strip("'"), rules.pegs) for k in ("feedback", "pair", "comma", "letters")
+        }
+        assert len(answers) == 1
+    for rules in (Rules(2, 2), Rules(5, 8, False), Rules(1, 3)):
+        ex = examples(rules)
+        rules.parse_code(ex["code"])  # a code of the game (raises if not)
+        assert Feedback.parse(ex["feedback"], rules.pegs) == Feedback.parse(ex["letters"] or "0", rules.pegs)
