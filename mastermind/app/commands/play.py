@@ -195,7 +195,8 @@ def solve(
                 "pool": pool,
                 "tie_break": tie_break,
                 "seed": seed if draws(strategy, tie_break) else None,  # (null: nothing drawn)
-                "probes": [p.to_dict() for p in probes],
+                # (the record of a game: turns, as play and assist give it)
+                "turns": [{"turn": k, **p.to_dict()} for k, p in enumerate(probes, 1)],
                 "guesses": len(probes),
                 "solved": stopped is None,
                 "stopped": stopped,

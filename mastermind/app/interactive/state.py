@@ -88,11 +88,14 @@ class GameState:
         return columns(rows, right=(0, 3))
 
     def to_dict(self) -> list[dict]:
+        # (solve's turns too: the same keys, black and white beside the feedback's text)
         return [
             {
                 "turn": k,
                 "guess": self.rules.code_text(t.guess),
-                "feedback": str(self.feedback(t)),
+                "feedback": str(feedback := self.feedback(t)),
+                "black": feedback.black,
+                "white": feedback.white,
                 "candidates_left": t.left,
             }
             for k, t in enumerate(self.turns, 1)

@@ -295,7 +295,7 @@ def test_a_strategy_file_plays_wherever_a_strategy_does(capsys, tmp_path, data_d
     assert code == 0 and data["rules"] == "p3c3r" and sum(data["histogram"]) == 50
     assert data["worst"] <= 4  # the minimax tree's worst case
     code, out, _ = run(capsys, "solve", "-s", path, "123", "--json")
-    assert code == 0 and json.loads(out)["probes"][-1]["guess"] == "123"
+    assert code == 0 and json.loads(out)["turns"][-1]["guess"] == "123"
     knuth = data_dir / "p4c6r-knuth.txt"  # an Irving file: for the game given, p4c6 by default
     code, out, _ = run(capsys, "solve", "-s", knuth, "3632")
     assert code == 0 and out.splitlines()[0].startswith("1122 ")
@@ -336,7 +336,7 @@ def test_the_strategy_heuristics_measures_is_the_one_export_writes_and_solve_pla
     for secret in ("123", "432", "214"):
         code, out, _ = run(capsys, "solve", secret, *options, "--json")
         by_tree = json.loads(run(capsys, "solve", secret, "-s", str(path), "--json")[1])
-        assert [p["guess"] for p in json.loads(out)["probes"]] == [p["guess"] for p in by_tree["probes"]]
+        assert [p["guess"] for p in json.loads(out)["turns"]] == [p["guess"] for p in by_tree["turns"]]
 
 
 def test_gzipped_trees_are_read_wherever_a_tree_file_is(capsys, tmp_path):

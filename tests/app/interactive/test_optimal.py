@@ -66,5 +66,5 @@ def test_assist_optimal_after_a_detour(table34):
 
 def test_solve_command_optimal(cli):
     code, out, _ = cli(["solve", "4 3 1 1", "--rules", "p4c4", "--strategy", "optimal", "--json"])
-    data = json.loads(out)["probes"]
+    data = json.loads(out)["turns"]
     assert code == 0 and data[-1]["guess"] == "4311" and data[-1]["feedback"] == "4B0W"

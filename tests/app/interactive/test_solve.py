@@ -94,15 +94,25 @@ def test_solve_json_is_one_object(cli):
         5,
     )
     assert data["solved"] is True and data["stopped"] is None
-    probes = data["probes"]
+    probes = data["turns"]
     assert [f"{d['guess']} {d['feedback']} {d['candidates_left']}" for d in probes[:4]] == KNUTH_3632[:4]
-    assert probes[-1] == {"guess": "3632", "feedback": "4B0W", "black": 4, "white": 0, "candidates_left": 0}
+    assert probes[-1] == {
+        "turn": 5,
+        "guess": "3632",
+        "feedback": "4B0W",
+        "black": 4,
+        "white": 0,
+        "candidates_left": 0,
+    }
+    # the record of a game has the same keys in play and assist (solve's were probes)
+    code, out, _ = cli(["play", "-r", "p4c6", "--seed", "1", "--json"], "1122\nquit\n")
+    assert list(json.loads(out)["turns"][0]) == list(probes[0])
 
 
 @pytest.mark.parametrize("name", ["expected-size", "entropy", "most-parts", "simple", "random"])
 def test_solve_with_each_heuristic_wins(cli, name):
     code, out, _ = cli(["solve", "2 5 5 1", "--strategy", name, "--seed", "3", "--json"])
-    data = json.loads(out)["probes"]
+    data = json.loads(out)["turns"]
     assert code == 0 and data[-1]["guess"] == "2551" and data[-1]["feedback"] == "4B0W"
     lefts = [1296] + [d["candidates_left"] for d in data[:-1]]
     assert all(a > b for a, b in zip(lefts, lefts[1:]))
@@ -110,7 +120,7 @@ def test_solve_with_each_heuristic_wins(cli, name):
 
 def test_solve_other_rules(cli):
     code, out, _ = cli(["solve", "3 1 2", "--rules", "p3c5n", "--json"])
-    assert code == 0 and json.loads(out)["probes"][-1]["guess"] == "312"
+    assert code == 0 and json.loads(out)["turns"][-1]["guess"] == "312"
 
 
 @pytest.mark.parametrize(
