@@ -44,7 +44,7 @@ def test_partition_json(capsys):
     assert [s["0B0W"] for s in sizes] == [625, 256, 256, 81, 16]
     assert [s["1B1W"] for s in sizes] == [0, 156, 208, 230, 252]
     assert all(len(s) == 14 and sum(s.values()) == 1296 for s in sizes)
-    assert [p["largest"] for p in parts] == [625, 317, 256, 276, 312]
+    assert [p["largest_class"] for p in parts] == [625, 317, 256, 276, 312]
     assert [p["parts"] for p in parts] == [5, 11, 13, 14, 14]
     assert parts[2]["expected_size"] == pytest.approx(204.535, abs=1e-3)
     assert parts[4]["entropy_bits"] == pytest.approx(3.0567, abs=1e-4)

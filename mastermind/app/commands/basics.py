@@ -102,7 +102,7 @@ def partition(
                 "classes": [
                     {"feedback": str(fb), "size": int(c[rules.answer_index(fb)])} for fb in rules.answers
                 ],
-                "largest": partitions.largest(c),
+                "largest_class": partitions.largest(c),  # (as bounds' and table's knuth_largest_class)
                 "expected_size": round(partitions.expected_size(c), 6),
                 "entropy_bits": round(partitions.entropy_bits(c), 6),
                 "parts": partitions.parts(c),
@@ -123,7 +123,7 @@ def partition(
     for i, fb in enumerate(rules.answers):
         t.add_row(str(fb), *(str(p["classes"][i]["size"]) for p in parts))
     t.add_section()
-    t.add_row("largest", *(str(p["largest"]) for p in parts))
+    t.add_row("largest", *(str(p["largest_class"]) for p in parts))
     t.add_row("expected size", *(f"{p['expected_size']:.3f}" for p in parts))
     t.add_row("entropy (bits)", *(f"{p['entropy_bits']:.4f}" for p in parts))
     t.add_row("parts", *(str(p["parts"]) for p in parts))
