@@ -15,6 +15,7 @@ symbol per peg with 1-based colours, ``1123``; above 9 colours the symbols go on
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -119,6 +120,16 @@ class Rules:
     repeat: bool = True
 
     def __post_init__(self) -> None:
+        # (Rules(3, 4, repeat="no") was a game with repetition, and Rules(3.0, 4) "p3.0c4r")
+        for name, value in (("pegs", self.pegs), ("colours", self.colors)):
+            if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+                raise MastermindError(f"{name} must be a whole number, got {value!r}")
+        numpy_bool = type(self.repeat).__module__ == "numpy" and self.repeat in (True, False)
+        if not (isinstance(self.repeat, bool) or numpy_bool):
+            raise MastermindError(f"repeat must be True or False, got {self.repeat!r}")
+        object.__setattr__(self, "pegs", int(self.pegs))
+        object.__setattr__(self, "colors", int(self.colors))
+        object.__setattr__(self, "repeat", bool(self.repeat))
         if not 1 <= self.pegs <= MAX_PEGS:
             raise MastermindError(f"pegs must be between 1 and {MAX_PEGS}, got {self.pegs}")
         if not 1 <= self.colors <= MAX_COLORS:

@@ -1,5 +1,7 @@
 """Rules, codes, feedback and the score table."""
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -312,3 +314,22 @@ def test_rules_with_a_huge_number_name_its_range_in_one_short_line(text, named):
 
 def test_rules_with_leading_zeros_are_read_as_their_number():
     assert Rules.parse("p0000000000004c3") == Rules(4, 3)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ((3, 4, "no"), "repeat must be True or False, got 'no'"),  # (it was a game with repetition)
+        ((3.0, 4), "pegs must be a whole number, got 3.0"),  # (it printed as p3.0c4r)
+        ((True, 4), "pegs must be a whole number, got True"),
+        ((3, "4"), "colours must be a whole number, got '4'"),
+    ],
+)
+def test_rules_of_the_wrong_type_are_refused(args, message):
+    with pytest.raises(MastermindError, match=re.escape(message)):
+        Rules(*args)
+
+
+def test_rules_take_numpy_numbers_as_plain_ones():
+    rules = Rules(np.int64(3), np.int32(4), np.bool_(False))
+    assert rules == Rules(3, 4, False) and type(rules.pegs) is int and type(rules.repeat) is bool

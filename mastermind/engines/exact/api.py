@@ -65,12 +65,31 @@ def solve(
     limits = Limits() if limits is None else limits
     execution = Execution() if execution is None else execution
     tuning = Tuning() if tuning is None else tuning
+    _check_options(problem, limits, execution, tuning)
     # (the searches in this thread: each within the memory a search of its own gets)
     solver = ExactSolver(table, problem, memory=MemoryBudget.of(table, limits.memory, 1).search_bytes)
     with contextlib.ExitStack() as held:
         if execution.checkpoint is not None:  # (one run at a time: refused before any work)
             held.enter_context(hold_folder(execution.checkpoint))
         return _solve(solver, limits, execution, tuning, cancel, progress)
+
+
+def _check_options(problem: Problem, limits: Limits, execution: Execution, tuning: Tuning) -> None:
+    """Each option an object of its type, and a backend, a scheduler or a checkpoint only for
+    a problem work units solve (with a fixed opening or a tie-break they were ignored)."""
+    for name, value, kind in (
+        ("problem", problem, Problem),
+        ("limits", limits, Limits),
+        ("execution", execution, Execution),
+        ("tuning", tuning, Tuning),
+    ):
+        if not isinstance(value, kind):
+            raise MastermindError(f"{name} must be a {kind.__name__}, got {type(value).__name__}")
+    if execution.distributed and not problem.in_units:
+        raise MastermindError(
+            "a backend, a scheduler and a checkpoint work on the optimum and the optimal worst case "
+            "only: not with a first guess or a tie-break"
+        )
 
 
 def _solve(

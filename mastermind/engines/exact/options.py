@@ -24,6 +24,7 @@ mastermind.core.errors.MastermindError: objective must be one of total, worst, g
 
 from __future__ import annotations
 
+import numbers
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -110,13 +111,35 @@ class Problem:
             raise MastermindError(f"objective must be one of {', '.join(OBJECTIVES)}, got {self.objective!r}")
         if self.pool not in POOLS:
             raise MastermindError(f"pool must be one of {', '.join(POOLS)}, got {self.pool!r}")
+        if self.max_guesses is not None and (
+            not isinstance(self.max_guesses, numbers.Integral) or isinstance(self.max_guesses, bool)
+        ):
+            raise MastermindError(f"max guesses must be a whole number, got {self.max_guesses!r}")
         if self.max_guesses is not None and self.max_guesses < 1:
             raise MastermindError(f"max guesses must be at least 1, got {self.max_guesses}")
+        if self.first_guess is not None and (
+            not isinstance(self.first_guess, numbers.Integral) or isinstance(self.first_guess, bool)
+        ):
+            raise MastermindError(
+                f"first guess must be a code's index (Rules.parse_code reads one), got {self.first_guess!r}"
+            )
+        if not isinstance(self.tie_break, (bool, np.bool_)):  # ("default" was true: the worst case's)
+            raise MastermindError(f"tie_break must be True or False, got {self.tie_break!r}")
 
     @property
     def plain(self) -> bool:
         """The plain total (no worst case, tie-break or fixed opening): what work units solve."""
         return self.objective == "total" and not self.tie_break and self.first_guess is None
+
+    @property
+    def in_units(self) -> bool:
+        """Whether work units can solve it (and so a backend, a scheduler or a checkpoint
+        apply): the plain total, or the worst case with no tie-break or fixed opening.
+
+        >>> Problem(objective="worst").in_units, Problem(first_guess=6).in_units
+        (True, False)
+        """
+        return self.objective in ("total", "worst") and not self.tie_break and self.first_guess is None
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,12 @@ def test_solve_takes_at_most_eight_parameters():
         (lambda: Tuning(round_seconds=float("nan")), "round seconds"),
         (lambda: Tuning(split_size=0), "split size"),
         (lambda: Tuning(split_size=2.5), "split size"),
+        # (a new user's trial: each was a TypeError later, or taken for something else)
+        (lambda: Problem(tie_break="default"), "tie_break must be True or False, got 'default'"),
+        (lambda: Problem(first_guess="123"), "first guess must be a code's index"),
+        (lambda: Problem(max_guesses=2.5), "max guesses must be a whole number"),
+        (lambda: solve(CodeTable(Rules(2, 3)), {"max_guesses": 3}), "problem must be a Problem, got dict"),
+        (lambda: solve(CodeTable(Rules(2, 3)), limits=5), "limits must be a Limits, got int"),
     ],
 )
 def test_bad_options_are_refused_when_made_with_one_line(make, message):
@@ -119,3 +125,17 @@ def test_a_cancelled_token_stops_either_path_with_what_is_proven():
         result = solve(table, execution=execution, cancel=token)
         assert result.stopped == "interrupted" and not result.proven
         assert result.lower_bound is None or result.lower_bound <= 5625
+
+
+@pytest.mark.parametrize("problem", [Problem(first_guess=0), Problem(tie_break=True)])
+def test_a_checkpoint_with_a_problem_units_do_not_solve_is_refused(problem, tmp_path):
+    """Work units solve the plain total and the worst case: with a fixed opening or a
+    tie-break a checkpoint (or a backend) was silently ignored, nothing kept (a new user's
+    trial; the command line refused it)."""
+    table = CodeTable(Rules(2, 3))
+    with pytest.raises(MastermindError, match="only: not with a first guess or a tie-break"):
+        solve(table, problem, execution=Execution(checkpoint=tmp_path / "ck"))
+    with pytest.raises(MastermindError, match="not with a first guess"):
+        solve(table, problem, execution=Execution(backend="processes"))
+    assert solve(table, problem).proven  # (without them: solved in this thread)
+    assert solve(table, Problem(objective="worst"), execution=Execution(checkpoint=tmp_path / "w")).worst == 3
