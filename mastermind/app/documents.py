@@ -26,7 +26,7 @@ def game_value_document(result) -> dict:
     lower = result.lower_bound
     if lower is not None and not lower and upper is None:
         lower = None  # (nothing computed yet)
-    stopped = result.stopped or (None if proven else "iteration limit")
+    stopped = result.stopped
     n = rules.n_codes
     return {
         "rules": str(rules),

@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # the command line loads this module on every start: numpy on
 
 INTERRUPTED = "interrupted"
 TIME_LIMIT = "time limit"
+ITERATION_LIMIT = "iteration limit"  # (the game value's column generation: its best replies)
 
 
 class Stopped(Exception):

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from mastermind.core.cancel import INTERRUPTED, CancelToken, Stopped
+from mastermind.core.cancel import INTERRUPTED, ITERATION_LIMIT, CancelToken, Stopped
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.progress import NoProgress, Progress
@@ -196,6 +196,9 @@ def game_value(
     """
     if not 0 <= smoothing < 1:
         raise MastermindError(f"smoothing must be in [0, 1), got {smoothing}")
+    if isinstance(max_iterations, bool) or not isinstance(max_iterations, int) or max_iterations < 2:
+        # (the first best reply only starts the LP: fewer could not bound anything)
+        raise MastermindError(f"max iterations must be a whole number of at least 2, got {max_iterations!r}")
     from mastermind.engines.models.bounds import perfect_tree_total
 
     # the maker's uniform mix forces at least the perfect-tree bound of the plain game,
@@ -389,6 +392,7 @@ def _game_value(
         seconds=time.perf_counter() - start,
         weight_sum=1,
         fraction=value,
+        stopped=None if proven else ITERATION_LIMIT,  # (it said nothing of why it ended)
         details=GameValue(maker, breaker, iterations, len(columns), int(uniform_total), solver, history),
     )
 

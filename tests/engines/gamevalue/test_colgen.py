@@ -2,6 +2,7 @@ from fractions import Fraction
 
 import pytest
 
+from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.gamevalue import game_value
 from mastermind.engines.gamevalue.bestreply import exact_solver_available
@@ -110,6 +111,11 @@ def test_iteration_limit_reports_bounds_without_proof():
     result = game_value(table, solver="search", max_iterations=2, smoothing=0.0)
     assert not result.proven
     assert result.lower_bound <= brute_force_value(table) <= result.value
+    assert result.stopped == "iteration limit"  # (it said None: no reason for an unfinished run)
+    assert game_value(table, solver="search").stopped is None
+    for few in (0, 1, 2.5, True):  # (the command line refused them; the library took them)
+        with pytest.raises(MastermindError, match="max iterations must be a whole number of at least 2"):
+            game_value(table, max_iterations=few)
 
 
 def test_iteration_limit_reports_the_maker_mix_that_forces_its_lower_bound():
