@@ -109,7 +109,7 @@ def monte_carlo(
     3
     """
     if games < 1:
-        raise MastermindError(f"--games must be at least 1, got {games}")
+        raise MastermindError(f"games must be at least 1, got {games}")
     table = strategy.table
     progress = progress or NoProgress()
     rng = np.random.default_rng(seed)

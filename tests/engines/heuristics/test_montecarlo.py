@@ -174,3 +174,11 @@ def test_secrets_are_drawn_as_the_games_are_played():
         tracemalloc.stop()
     assert result.games == 1000 and sum(result.histogram) == 1000
     assert peak < 8 * 1024**2  # (it was 160 MB for 10**7 games: two arrays of 10**7 int64)
+
+
+def test_no_games_is_refused_in_the_library_words():
+    """The message named --games, an option no command has (simulate's is --secrets)."""
+    from mastermind.engines.heuristics.strategies import SimpleStrategy
+
+    with pytest.raises(MastermindError, match="^games must be at least 1, got 0$"):
+        monte_carlo(SimpleStrategy(CodeTable(Rules(2, 2))), 0)
