@@ -230,10 +230,20 @@ def check_made_for(folder: str | os.PathLike, expected: dict) -> None:
     except ValueError:
         made = None
     if not isinstance(made, dict) or any(made.get(k) != v for k, v in expected.items()):
-        raise CheckpointError(
-            f"checkpoint {path} was made for another search ({describe(text)}), "
-            f"not this one ({describe(expected)})"
+        raise _another_search(path, text, expected)
+
+
+def _another_search(path: Path, made: object, expected: object) -> CheckpointError:
+    """The error for a checkpoint made for another search than ``expected``. Where the two
+    read the same, they differ in their secrets or weights (the problem's long form, which
+    :func:`describe` leaves out): said, rather than two identical descriptions."""
+    was, now = describe(made), describe(expected)
+    if was == now:
+        return CheckpointError(
+            f"checkpoint {path} was made for another search: the same game and options ({now}), "
+            "but other secrets or weights"
         )
+    return CheckpointError(f"checkpoint {path} was made for another search ({was}), not this one ({now})")
 
 
 def _made_for(db: sqlite3.Connection, path: Path) -> str | None:
@@ -302,10 +312,7 @@ class Checkpoint:
         if made is None:
             db.execute("INSERT INTO meta VALUES ('problem', ?)", (self.fingerprint,))
         elif made != self.fingerprint:
-            raise CheckpointError(
-                f"checkpoint {self.path} was made for another search "
-                f"({describe(made)}), not this one ({describe(self.fingerprint)})"
-            )
+            raise _another_search(self.path, made, self.fingerprint)
         _check_seconds(db, self.path)
         timed = db.execute("SELECT 1 FROM meta WHERE name = 'seconds'").fetchone() is not None
         # a checkpoint made before its runs were timed holds units of unknown cost: not timed

@@ -139,3 +139,20 @@ def test_a_checkpoint_with_a_problem_units_do_not_solve_is_refused(problem, tmp_
         solve(table, problem, execution=Execution(backend="processes"))
     assert solve(table, problem).proven  # (without them: solved in this thread)
     assert solve(table, Problem(objective="worst"), execution=Execution(checkpoint=tmp_path / "w")).worst == 3
+
+
+def test_a_checkpoint_for_other_secrets_says_what_differs(tmp_path):
+    """Made for the same game and options but other candidates or weights, a checkpoint was
+    refused with two identical descriptions (a new user's trial)."""
+    from mastermind.engines.exact.checkpoint import CheckpointError
+
+    table = CodeTable(Rules(2, 3))
+    folder = tmp_path / "ck"
+    assert solve(table, execution=Execution(checkpoint=folder)).total == 21
+    for problem in (Problem(candidates=range(5)), Problem(weights=[2.0] + [1.0] * 8)):
+        with pytest.raises(
+            CheckpointError, match="the same game and options .*, but other secrets or weights"
+        ):
+            solve(table, problem, execution=Execution(checkpoint=folder))
+    with pytest.raises(CheckpointError, match=r"another search \(.*\), not this one \(.*pool consistent"):
+        solve(table, Problem(pool="consistent"), execution=Execution(checkpoint=folder))
