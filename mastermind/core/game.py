@@ -299,8 +299,15 @@ class Rules:
     def answers(self) -> tuple[Feedback, ...]:
         """The feedbacks that some pair of codes of this game produces, in index order.
 
-        These are :class:`Feedback` values; :meth:`CodeTable.answer_indices` gives the answer
-        *index* (see :meth:`answer_index`) of a guess against each candidate.
+        These are :class:`Feedback` values, the possible ones only: the position of one here
+        is not its answer *index* (see :meth:`answer_index`), which
+        :meth:`CodeTable.answer_indices` gives for a guess against each candidate; the index
+        counts the impossible feedbacks too, and :attr:`answer_feedbacks` is the feedback of
+        every index.
+
+        >>> r = Rules(3, 4)
+        >>> len(r.answers), r.n_answer_slots, r.answer_feedbacks[8], r.answers[8]
+        (9, 10, Feedback(black=2, white=1), Feedback(black=3, white=0))
         """
         p, c = self.pegs, self.colors
         if self.n_codes == 1:
