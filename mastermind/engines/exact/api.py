@@ -60,6 +60,12 @@ def solve(
     ``execution`` says where the search runs (threads, processes, a Dask cluster; a
     checkpoint) and whether as work units, ``tuning`` how the top of the tree is cut into
     units (see :mod:`mastermind.engines.exact.options`); ``progress`` is told what is done.
+
+    >>> from mastermind.core.game import CodeTable, Rules
+    >>> table = CodeTable(Rules(3, 4))
+    >>> best = solve(table)
+    >>> best.status.name, best.total, best.worst, solve(table, Problem(max_guesses=3)).status.name
+    ('OPTIMAL', 206, 4, 'NO_STRATEGY')
     """
     problem = Problem() if problem is None else problem
     limits = Limits() if limits is None else limits

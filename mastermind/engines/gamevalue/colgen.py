@@ -193,6 +193,11 @@ def game_value(
     generation; 0 uses the LP prices as they are. ``time_limit`` (seconds) or ``cancel`` (a
     token, cancelled by Ctrl-C at the command line) stop the work: the result then has the
     bounds reached (not proven, ``stopped`` says why).
+
+    >>> from mastermind.core.game import CodeTable, Rules
+    >>> found = game_value(CodeTable(Rules(3, 4)))
+    >>> found.proven, found.value, found.stopped
+    (True, Fraction(219, 68), None)
     """
     if not 0 <= smoothing < 1:
         raise MastermindError(f"smoothing must be in [0, 1), got {smoothing}")
