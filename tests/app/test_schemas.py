@@ -214,3 +214,14 @@ def test_the_rows_of_results_validate_as_results_prints_them(validators):
     doc = {"out": "results", "tables": tables, "stopped": None, "kept": None, "seconds": 0.0}
     errors = sorted(validators["results"].iter_errors(doc), key=str)
     assert not errors, [f"{list(e.path)}: {e.message}" for e in errors[:5]]
+
+
+def test_the_librarys_game_value_json_is_the_commands(validators):
+    """``Result.to_dict()`` of a game value had a dialect of its own (value, lower_bound, ...)."""
+    from mastermind.core.game import CodeTable, Rules
+    from mastermind.engines.gamevalue import game_value
+
+    for iterations in (2, 500):  # (stopped by its iteration limit, and proven)
+        validators["game-value"].validate(
+            game_value(CodeTable(Rules(3, 3)), max_iterations=iterations).to_dict()
+        )

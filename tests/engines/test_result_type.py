@@ -41,7 +41,7 @@ def test_game_value_engine_returns_result(p2c3):
     result = game_value(p2c3, solver="search")
     assert type(result) is Result and type(result.details) is GameValue
     assert result.proven and result.value == result.lower_bound == result.upper_bound == Fraction(29, 12)
-    assert result.to_dict()["value_numerator"] == 29  # the game value's own JSON layout
+    assert result.to_dict()["average_fraction"] == "29/12"  # the game-value command's JSON layout
 
 
 def test_model_engines_return_result(p2c3):

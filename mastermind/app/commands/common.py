@@ -25,11 +25,11 @@ import typer
 from mastermind.app.deadline import FOREVER, Deadline  # noqa: F401  - shared by the commands
 from mastermind.app.helpstyle import Command
 from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
-from mastermind.app.rounding import ceil_decimal, ceil_float, floor_decimal, floor_float  # noqa: F401
 from mastermind.core.errors import MastermindError, TableTooLarge, naming
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, MAX_COLORS, MAX_PEGS, CodeTable, Rules
 from mastermind.core.pools import POOLS
 from mastermind.core.progress import PROGRESS_MODES
+from mastermind.core.rounding import ceil_decimal, ceil_float, floor_decimal, floor_float  # noqa: F401
 from mastermind.core.words import quoted
 
 MAX_THREADS = 1024  # --jobs beyond this is a typing error, not a machine

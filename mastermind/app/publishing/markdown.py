@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from mastermind.app.publishing.literature import NOT_TRANSCRIBED
-from mastermind.app.rounding import ceil_decimal, floor_decimal
+from mastermind.core.rounding import ceil_decimal, floor_decimal
 
 
 def _repetition(row: dict) -> str:

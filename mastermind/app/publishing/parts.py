@@ -289,8 +289,8 @@ def game_value_part(
 ) -> dict:
     """The game value of ``game`` (the document of ``mastermind game-value --json``), or
     (stopped after ``time_limit`` seconds) its bounds."""
-    from mastermind.app.documents import game_value_document
     from mastermind.engines.gamevalue import game_value
+    from mastermind.engines.gamevalue.document import game_value_document
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()

@@ -127,52 +127,10 @@ class GameValue(Details):
     history: list[tuple[float, float]] = field(default_factory=list)  # (lower, upper) per round
 
     def result_dict(self, result: Result) -> dict:
-        rules = result.rules
-        exact = result.value if isinstance(result.value, Fraction) and result.proven else None
-        value = result.value
-        upper = float(value) if value is not None and math.isfinite(value) else None  # None: no tree yet
-        lower = result.lower_bound
-        return {
-            "rules": str(rules),
-            "value_numerator": None if exact is None else exact.numerator,
-            "value_denominator": None if exact is None else exact.denominator,
-            "value": upper,
-            "proven": result.proven,
-            "lower_bound": float(lower) if lower is not None and (lower or upper is not None) else None,
-            "upper_bound": upper,
-            "lower_bound_fraction": _fraction_text(lower),  # None where a float LP gave it
-            "upper_bound_fraction": _fraction_text(value),
-            **({"stopped": result.stopped} if result.stopped else {}),
-            "maker": [
-                {
-                    "pattern": m.name,
-                    "codes": m.size,
-                    "example": rules.code_text(m.example),
-                    "probability": float(m.probability),
-                    "probability_fraction": _fraction_text(m.probability),
-                    "per_code_fraction": _fraction_text(m.per_code),
-                }
-                for m in self.maker
-            ],
-            "breaker": [
-                {
-                    "weight": float(b.weight),
-                    "weight_fraction": _fraction_text(b.weight),
-                    "first_guess": rules.code_text(b.tree.root.guess),
-                    "class_totals": list(b.class_totals),
-                    **b.stats.to_dict(rules),
-                }
-                for b in self.breaker
-            ],
-            "uniform_total": self.uniform_total or None,  # None: a run stopped before it
-            "iterations": self.iterations,
-            "seconds": round(result.seconds, 3),
-        }
+        # (the game-value command's JSON: one layout, in the library's words too)
+        from mastermind.engines.gamevalue.document import game_value_document
 
-
-def _fraction_text(x: object) -> str | None:
-    """An exact probability as text ("1/625"); None for one a float LP gave (a stopped run)."""
-    return str(x) if isinstance(x, Fraction) else None
+        return game_value_document(result)
 
 
 def game_value(
