@@ -18,7 +18,7 @@ import math
 import numbers
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property
 from itertools import permutations, product
 from typing import TYPE_CHECKING, TypeAlias
@@ -127,9 +127,9 @@ class Rules:
         numpy_bool = type(self.repeat).__module__ == "numpy" and self.repeat in (True, False)
         if not (isinstance(self.repeat, bool) or numpy_bool):
             raise MastermindError(f"repeat must be True or False, got {self.repeat!r}")
-        object.__setattr__(self, "pegs", int(self.pegs))
-        object.__setattr__(self, "colors", int(self.colors))
-        object.__setattr__(self, "repeat", bool(self.repeat))
+        for f in fields(self):  # (numpy numbers as plain ones: JSON and hashing take those)
+            value = getattr(self, f.name)
+            object.__setattr__(self, f.name, bool(value) if f.name == "repeat" else int(value))
         if not 1 <= self.pegs <= MAX_PEGS:
             raise MastermindError(f"pegs must be between 1 and {MAX_PEGS}, got {self.pegs}")
         if not 1 <= self.colors <= MAX_COLORS:
