@@ -140,7 +140,7 @@ def progress_mode(mode: str, json_output: bool = False) -> str:
     if mode not in PROGRESS_MODES:
         from mastermind.core.errors import MastermindError
 
-        raise MastermindError(f"--progress must be one of {', '.join(PROGRESS_MODES)}, got {mode!r}")
+        raise MastermindError(f"progress mode must be one of {', '.join(PROGRESS_MODES)}, got {mode!r}")
     if mode == "auto":
         return "bar" if wants_progress(json_output) else "none"
     return mode

@@ -529,12 +529,12 @@ def test_an_unwritable_output_folder_is_refused_before_the_work(tmp_path):
 @pytest.mark.parametrize(
     "extra, needle",
     [
-        (["--scheduler", "garbage"], "--scheduler must be an address such as"),
-        (["--scheduler", "tcp://host:99999"], "--scheduler must be an address"),
-        (["--scheduler", "http://host:8786"], "--scheduler must be an address"),
+        (["--scheduler", "garbage"], "--scheduler: not a scheduler address: 'garbage' (give one such as"),
+        (["--scheduler", "tcp://host:99999"], "--scheduler: not a scheduler address"),
+        (["--scheduler", "http://host:8786"], "--scheduler: not a scheduler address"),
         (["--backend", "processes", "--scheduler", "host:8786"], "--scheduler needs --backend dask"),
         (["--backend", "threads", "--scheduler", "host:8786"], "--scheduler needs --backend dask"),
-        (["--checkpoint", __file__], "is a file, not a folder"),
+        (["--checkpoint", __file__], "is a file, not a checkpoint folder"),
     ],
 )
 def test_optimal_refuses_before_compiling_or_building(extra, needle, monkeypatch, capsys):

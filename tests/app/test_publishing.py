@@ -546,8 +546,11 @@ def test_a_file_of_another_kind_is_refused(tmp_path):
         (["--jobs", "-1"], "--jobs: must be at least 0, got -1"),
         (["--out", "-"], "would be a folder named '-'"),
         # refused before the work, as optimal refuses it, although p2c2 is not searched there
-        (["--games", "p2c2", "--checkpoint", "/proc/no/such"], "--checkpoint /proc/no/such: cannot create"),
-        (["--games", "p2c2", "--checkpoint", __file__], "is a file, not a folder"),
+        (
+            ["--games", "p2c2", "--checkpoint", "/proc/no/such"],
+            "--checkpoint: /proc/no/such: cannot create the checkpoint folder",
+        ),
+        (["--games", "p2c2", "--checkpoint", __file__], "is a file, not a checkpoint folder"),
         # (it failed once the row was computed: "/proc/self/trees: No such file or directory")
         (["--games", "p2c2", "--out", "/proc/self"], "--out: cannot write /proc/self/optimal.json: folder"),
         (["--games", "p9c9"], "--games: p9c9r is out of reach"),
@@ -555,7 +558,7 @@ def test_a_file_of_another_kind_is_refused(tmp_path):
         # file there, "checkpoint .../checkpoint.sqlite is damaged: unable to open database file")
         pytest.param(
             ["--games", "p2c2", "--checkpoint", "/sys/kernel"],
-            "--checkpoint /sys/kernel: the folder is not writable",
+            "--checkpoint: /sys/kernel: the checkpoint folder is not writable",
             marks=pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="no /sys/kernel here"),
         ),
     ],

@@ -282,7 +282,10 @@ def _run_search(
     from mastermind.engines.result import Status
 
     if scheduler is not None:
-        check_scheduler(scheduler, backend)  # its form; whether it answers is known when connecting
+        if backend != "dask":
+            raise MastermindError("--scheduler needs --backend dask")
+        with naming("--scheduler"):
+            check_scheduler(scheduler, backend)  # its form; whether it answers is known when connecting
     if checkpoint is not None:
         check_folder(checkpoint)
     units = backend != "threads" or checkpoint is not None or scheduler is not None

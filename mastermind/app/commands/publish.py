@@ -25,7 +25,7 @@ from mastermind.app.commands.common import (
     print_json,
 )
 from mastermind.app.documents import TABLES
-from mastermind.core.errors import MastermindError
+from mastermind.core.errors import MastermindError, naming
 
 HELP = (
     "Recompute the tables of proven optima and game values (results/optimal.md and .json, "
@@ -68,6 +68,7 @@ def results(
     from mastermind.app.publishing import TablesStopped, run_tables
     from mastermind.core.progress import progress_bar, progress_mode
     from mastermind.engines.exact.checkpoint import check_folder
+    from mastermind.engines.exact.memo_file import CheckpointFileError
 
     start = time.perf_counter()
     chosen = parse_games(games) if games is not None else None
@@ -79,7 +80,10 @@ def results(
     folder = Path(out)
     if folder.exists() and not folder.is_dir():
         raise MastermindError(f"--out {out} is not a folder")
-    store = None if checkpoint is None else check_folder(checkpoint)  # before making --out
+    store = None
+    if checkpoint is not None:
+        with naming("--checkpoint", CheckpointFileError):
+            store = check_folder(checkpoint)  # before making --out
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

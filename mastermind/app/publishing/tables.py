@@ -77,9 +77,11 @@ def run_tables(
                     check_writable(out / f"{name}{suffix}")
     if checkpoint is not None:  # (refused before the work, as optimal refuses it, even where
         # no game of the run is searched there)
+        from mastermind.engines.exact import memo_file
         from mastermind.engines.exact.checkpoint import make_folder
 
-        make_folder(checkpoint)
+        with naming("--checkpoint", memo_file.CheckpointFileError):
+            make_folder(checkpoint)
     deadline = Deadline(time_limit)
     done: dict[str, list[dict]] = {t: [] for t in tables}
     work = []

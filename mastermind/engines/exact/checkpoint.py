@@ -166,10 +166,14 @@ def check_folder(folder: str | os.PathLike) -> Path:
     """Refuse, before any work, a checkpoint folder that cannot be one: an empty name (which
     would be the current folder) or an existing file."""
     if not os.fspath(folder):
-        raise CheckpointError("--checkpoint is empty: give a folder, e.g. runs/p4c7")
+        raise CheckpointError("the checkpoint folder's name is empty: give a folder, e.g. runs/p4c7")
     path = Path(folder)
     if path.exists() and not path.is_dir():
-        raise CheckpointError(f"--checkpoint {folder} is a file, not a folder")
+        raise CheckpointError(f"{folder} is a file, not a checkpoint folder")
+    store = path / FILE
+    if store.exists() and not store.is_file():
+        # (else sqlite said "damaged: unable to open database file")
+        raise CheckpointError(f"{store} is not a file: the checkpoint folder holds something else there")
     return path
 
 
@@ -180,10 +184,10 @@ def make_folder(folder: str | os.PathLike) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise CheckpointError(f"--checkpoint {folder}: cannot create the folder ({exc.strerror})") from None
+        raise CheckpointError(f"{folder}: cannot create the checkpoint folder ({exc.strerror})") from None
     why = unwritable(path, FILE)
     if why is not None:
-        raise CheckpointError(f"--checkpoint {folder}: the folder is {why}")
+        raise CheckpointError(f"{folder}: the checkpoint folder is {why}")
     return path
 
 
@@ -200,7 +204,7 @@ def hold_folder(folder: str | os.PathLike) -> Iterator[Path]:
             held.enter_context(folder_lock(path, wait=False))
         except BlockingIOError:
             raise CheckpointError(
-                f"--checkpoint {folder}: the folder is in use by another run: wait for it to end, "
+                f"{folder}: the checkpoint folder is in use by another run: wait for it to end, "
                 "or give another folder"
             ) from None
         yield path

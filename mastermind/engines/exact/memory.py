@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mastermind.core.errors import MastermindError
+from mastermind.core.errors import TableTooLarge
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable
 from mastermind.engines.exact._memo import ENTRY_BYTES, capacity_for
 
@@ -50,9 +50,9 @@ class MemoryBudget:
             # named neither what was given nor what is needed)
             least = (table.rules.table_bytes() + RESERVE + LEAST) * max(1, processes)
             each = "" if processes <= 1 else f" ({processes} processes, each with its own score table)"
-            raise MastermindError(
+            raise TableTooLarge(
                 f"the exact search of {table.rules} needs at least {_gib(least)} GiB of memory{each}, "
-                f"got {total / 1024**3:.3g} GiB (raise --memory-limit)"
+                f"got {total / 1024**3:.3g} GiB"
             )
         memo = free * 3 // 4
         return MemoryBudget(total, capacity_for(memo), memo, free - memo)

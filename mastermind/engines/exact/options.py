@@ -62,10 +62,10 @@ def check_scheduler(address: str, backend: str = "dask") -> str:
     >>> check_scheduler("garbage")
     Traceback (most recent call last):
     ...
-    mastermind.core.errors.MastermindError: --scheduler must be an address such as ...
+    mastermind.core.errors.MastermindError: not a scheduler address: 'garbage' (give one such as ...
     """
     if backend != "dask":
-        raise MastermindError("--scheduler needs --backend dask")
+        raise MastermindError(f"a scheduler needs the dask backend, not {backend!r}")
     protocol, _, rest = address.rpartition("://")
     host, colon, port = rest.rpartition(":")
     well_formed = (
@@ -78,7 +78,7 @@ def check_scheduler(address: str, backend: str = "dask") -> str:
         )
     )
     if not well_formed:
-        raise MastermindError(f"--scheduler must be an address such as tcp://10.0.0.5:8786, got {address!r}")
+        raise MastermindError(f"not a scheduler address: {address!r} (give one such as tcp://10.0.0.5:8786)")
     return address
 
 

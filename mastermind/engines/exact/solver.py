@@ -137,7 +137,7 @@ class ExactSolver:
         if self.pool == "consistent" and guess not in set(self.cands.tolist()):
             raise MastermindError(
                 f"first guess {self.rules.code_text(guess)} is not a candidate, "
-                f"which --pool consistent does not allow"
+                f"which the consistent pool does not allow"
             )
 
     # ---- searches ------------------------------------------------------------------------

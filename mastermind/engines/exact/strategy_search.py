@@ -93,11 +93,15 @@ def effort(pass_no: int) -> Effort:
     Effort(exact_size=2, by_bound=(1,), by_entropy=(0,))
     >>> effort(len(SCHEDULE)).exact_size
     100
+    >>> effort(5000).exact_size == effort(100).exact_size
+    True
     """
     if pass_no < len(SCHEDULE):
         return SCHEDULE[pass_no]
     last = SCHEDULE[-1]
-    k = pass_no - len(SCHEDULE) + 1
+    # (capped: 1.25**k overflows a float past k = 3180, and sets of 80 * 1.25**64 secrets,
+    # about 125 billion, are beyond any game's codes)
+    k = min(pass_no - len(SCHEDULE) + 1, 64)
     return Effort(
         int(last.exact_size * 1.25**k),
         tuple(0 if w == 0 else w << k for w in last.by_bound),
@@ -377,7 +381,8 @@ class StrategySearch:
         on_found: Callable[[Found], None] | None = None,
     ) -> Found:
         """Run passes (``passes`` more, or until the cancel token is cancelled: a time limit,
-        Ctrl-C); the cheapest strategy found, with what a pass cut short found too. Raises
+        Ctrl-C, or until a pass solved the whole game exactly, when no later pass can find a
+        cheaper strategy); the cheapest strategy found, with what a pass cut short found too. Raises
         :class:`~mastermind.core.cancel.Stopped` if cancelled before any strategy, or
         interrupted (the strategies of the passes finished were handed to ``on_found``)."""
         start = time.perf_counter()
@@ -407,6 +412,10 @@ class StrategySearch:
                 on_found(self._found(start))
             if left is not None:
                 left -= 1
+            if len(cands) <= max(2, work.exact_size):
+                # the pass was the exact search of the whole game: its strategy is optimal
+                # (without this, a tiny game ran thousands of passes until its time limit)
+                break
         return self._found(start)
 
     def _found(self, start: float) -> Found:

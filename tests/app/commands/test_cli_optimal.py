@@ -203,7 +203,7 @@ def test_bad_input_under_max_guesses_is_refused_not_called_infeasible(capsys, tm
     code, out, err = run(
         capsys, "optimal", "-r", "p3c4", "--checkpoint", str(tmp_path / "afile"), "--max-guesses", "6"
     )
-    assert code == 2 and "not a folder" in err
+    assert code == 2 and "is a file, not a checkpoint folder" in err
 
 
 def test_tie_break_takes_a_value_as_on_heuristics(capsys):

@@ -394,9 +394,13 @@ def test_a_checkpoint_must_be_a_writable_folder(tmp_path, capsys):
     afile = tmp_path / "file"
     afile.write_text("x")
     code, _, err = run(capsys, "optimal", "-r", "p3c5", "--checkpoint", str(afile))
-    assert code == 2 and "not a folder" in err and err.count("\n") == 1
+    assert code == 2 and "is a file, not a checkpoint folder" in err and err.count("\n") == 1
     code, _, err = run(capsys, "optimal", "-r", "p3c5", "--checkpoint", str(afile / "below"))
     assert code == 2 and err.count("\n") == 1
+    # a folder where the checkpoint's database would be (it read as a damaged database)
+    (tmp_path / "ck" / "checkpoint.sqlite").mkdir(parents=True)
+    code, _, err = run(capsys, "optimal", "-r", "p3c5", "--checkpoint", str(tmp_path / "ck"))
+    assert code == 2 and "checkpoint.sqlite is not a file" in err and err.count("\n") == 1
 
 
 @pytest.mark.integration

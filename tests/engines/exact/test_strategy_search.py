@@ -76,6 +76,25 @@ def test_a_stop_before_the_first_strategy_raises_and_after_it_keeps_the_best():
     assert found.total == first.total == _replayed(table, found)
 
 
+@pytest.mark.parametrize("game", ["p2c2", "p2c3", "p3c3n"])
+def test_passes_end_once_one_solved_the_whole_game_exactly(game):
+    # (they went on until the time limit: thousands of passes on a tiny game, until the
+    # effort's 1.25**k overflowed and the strategy thread died)
+    table = CodeTable(Rules.parse(game))
+    token = CancelToken()
+    timer = threading.Timer(60.0, token.cancel)  # a failure, not a test that never ends
+    timer.start()
+    try:
+        search = StrategySearch(table, cancel=token)
+        found = search.run()
+    finally:
+        timer.cancel()
+    assert not token.cancelled
+    assert found.total == solve(table).total
+    assert table.n <= effort(search.passes - 1).exact_size or table.n <= 2
+    assert search.passes == 1 or table.n > effort(search.passes - 2).exact_size
+
+
 def test_passes_past_the_schedule_widen():
     a, b = effort(len(SCHEDULE)), effort(len(SCHEDULE) + 1)
     assert b.exact_size > a.exact_size > SCHEDULE[-1].exact_size

@@ -51,7 +51,7 @@ class DaskBackend(Backend):
             from distributed import Client, LocalCluster
         except ImportError as exc:
             raise MastermindError(
-                "--backend dask needs Dask: pip install 'mastermind-strategies[cluster]'"
+                "the dask backend needs Dask: pip install 'mastermind-strategies[cluster]'"
             ) from exc
         self.cluster = None
         self.scheduler = scheduler
