@@ -740,6 +740,16 @@ def test_games_given_twice_are_both_computed(tmp_path, capsys):
     assert "--table: given more than once" in capsys.readouterr().err
 
 
+def test_the_rows_printed_come_in_the_files_order(tmp_path, capsys):
+    """`results --json` listed its rows in the order they ran (smallest game first), the
+    files in theirs (games with repetition first, then by pegs and colours)."""
+    argv = ["results", "--out", str(tmp_path), "--table", "optimal", "--games", "p3c3n,p2c4,p2c3"]
+    assert main([*argv, "--json"]) == 0
+    printed = [r["game"] for r in json.loads(capsys.readouterr().out)["tables"]["optimal"]]
+    filed = [r["game"] for r in read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)]
+    assert printed == filed == ["p2c3", "p2c4", "p3c3n"]
+
+
 def test_the_command_to_reproduce_a_row_is_the_one_run(tmp_path, monkeypatch, capsys):
     """`results --out res` recorded `--out results/` in the command to reproduce the row."""
     monkeypatch.chdir(tmp_path)

@@ -225,3 +225,40 @@ def test_the_librarys_game_value_json_is_the_commands(validators):
         validators["game-value"].validate(
             game_value(CodeTable(Rules(3, 3)), max_iterations=iterations).to_dict()
         )
+
+
+@pytest.mark.parametrize(
+    "problem, limit",
+    [
+        ({}, None),  # proven
+        ({"max_guesses": 2}, None),  # no strategy within the cap
+        ({"objective": "worst"}, None),
+        ({}, 0.05),  # stopped by its time limit: bounds and the best strategy found
+    ],
+)
+def test_the_librarys_exact_search_json_is_the_commands(problem, limit, validators, capsys):
+    """``Result.to_dict()`` of the exact search had keys of its own (lower_bound,
+    upper_bound, a total not proven); it is now the optimal command's JSON, less the keys
+    of the command's own options and files."""
+    from mastermind.core.game import CodeTable, Rules
+    from mastermind.engines.exact import Execution, Limits, Problem, solve
+
+    rules = Rules(3, 4) if limit is None else Rules(4, 6)
+    execution = Execution(units=True) if limit is not None else None
+    result = solve(CodeTable(rules), Problem(**problem), limits=Limits(time_limit=limit), execution=execution)
+    mine = result.to_dict()
+    command_only = {"first": None, "tie_break": "default", "cached": False, "out": None}
+    validators["optimal"].validate({**mine, **command_only})
+    if limit is None:  # (a time limit stops a run at no fixed point)
+        argv = ["optimal", "-r", str(rules), "--no-cache", "--json"]
+        argv += [f"--{k.replace('_', '-')}={v}" for k, v in problem.items()]
+        main(argv)
+        theirs = json.loads(capsys.readouterr().out)
+        timing = {"seconds", "units", "compile_seconds", "memo_hits", "nodes"}
+        assert {k: v for k, v in theirs.items() if k not in command_only and k not in timing} == {
+            k: v for k, v in mine.items() if k not in timing
+        }
+    else:
+        assert mine["stopped"] == "time limit" and not mine["proven"] and mine["total"] is None
+        upper = mine["total_upper_bound"]
+        assert upper is None or mine["total_lower_bound"] <= upper

@@ -112,21 +112,29 @@ def test_the_exact_json_keeps_its_keys_in_order(p2c3):
     from mastermind.engines.exact import Problem
 
     data = exact_solve(p2c3, Problem(max_guesses=3, pool="consistent")).to_dict()
+    # (the optimal command's keys, in its order: one layout)
     assert list(data) == [
         "rules",
+        "codes",
         "objective",
+        "max_guesses",
+        "pool",
+        "exists",
+        "proven",
         "total",
-        "secrets",
         "average",
         "worst",
         "histogram",
+        "secrets",
         "first_guess",
-        "proven",
-        "lower_bound",
-        "upper_bound",
+        "total_lower_bound",
+        "total_upper_bound",
+        "worst_lower_bound",
+        "worst_upper_bound",
+        "best_found",
+        "stopped",
         "seconds",
         "nodes",
+        "memo_hits",
         "units",
-        "max_guesses",
-        "pool",
     ]

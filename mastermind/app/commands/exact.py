@@ -407,104 +407,20 @@ def _run_search(
 
 
 def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = ()) -> dict:
-    """No strategy within --max-guesses: proven (exit 1), so every strategy needs one guess
-    more in its worst case; with the work of the ``searched`` results that proved it, as an
-    answer found gives its own (they were left out)."""
-    work = _work_fields(sum((r.counters for r in searched), Counters())) if searched else {}
-    return {
-        "exists": False,
-        "proven": True,
-        "total": None,
-        "average": None,
-        "worst": None,
-        "histogram": [],
-        "secrets": None,
-        "first_guess": None,
-        "total_lower_bound": None,
-        "total_upper_bound": None,
-        "worst_lower_bound": None if max_guesses is None else max_guesses + 1,
-        "worst_upper_bound": None,
-        "best_found": None,
-        "out": None,
-        "stopped": None,
-        "seconds": round(seconds, 4),
-        **work,
-        "cached": False,
-    }
+    """No strategy within --max-guesses: proven (exit 1), with the work of the ``searched``
+    results that proved it, as an answer found gives its own (they were left out)."""
+    from mastermind.engines.exact.document import no_strategy_fields
 
-
-def _strategy(r, rules: Rules) -> dict:
-    return {
-        "total": int(r.stats.total),
-        "secrets": r.stats.secrets,
-        "average": round(r.stats.average, 6),
-        "worst": r.stats.worst,
-        "histogram": list(r.stats.histogram),
-        "first_guess": rules.code_text(r.tree.root.guess),
-    }
-
-
-def _work_fields(counters: Counters, recorder: _Recorded | None = None) -> dict:
-    """A search's work as the JSON gives it: nodes, memo hits, work units (done and planned
-    as the progress recorded them)."""
-    return {
-        "nodes": counters.nodes,
-        "memo_hits": counters.memo_hits,
-        "units": {
-            "done": None if recorder is None else recorder.done,
-            "planned": None if recorder is None else recorder.total,
-            "run": counters.units - counters.reused,
-            "reused": counters.reused,
-        },
-    }
+    counters = sum((r.counters for r in searched), Counters()) if searched else None
+    return {**no_strategy_fields(max_guesses, seconds, counters), "out": None, "cached": False}
 
 
 def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict:
-    """One search's answer: the optimum when proven (never a value that is not), else the
-    bounds and the best strategy found."""
-    rules = r.rules
-    found = _strategy(r, rules) if r.tree is not None and r.stats is not None else None
-    proven = bool(r.proven) and found is not None
-    headline = found if proven else None
-    if found is not None and not proven:
-        found["found_by"] = r.found_by or EXACT_SEARCH
-    details = r.details
-    worst_low = None if details is None else details.worst_lower_bound
-    if proven and objective == "worst":
-        worst_low = found["worst"]
-    capped = details is not None and details.max_guesses is not None and objective != "worst"
-    depth_proven = worst_low is not None and found is not None and found["worst"] == worst_low
-    data = {
-        # within --max-guesses a strategy may not exist: unknown (null) until one is found
-        "exists": True if found is not None or not capped else None,
-        "proven": proven,
-        "total": None if headline is None else headline["total"],
-        "average": None if headline is None else headline["average"],
-        # the optimal worst case, once proven, even where its best total is not yet
-        "worst": worst_low
-        if headline is None and objective == "worst" and depth_proven
-        else (None if headline is None else headline["worst"]),
-        "histogram": [] if headline is None else headline["histogram"],
-        "secrets": None if headline is None else headline["secrets"],
-        "first_guess": None if headline is None else headline["first_guess"],
-        "total_lower_bound": None if r.lower_bound is None else int(r.lower_bound),
-        "total_upper_bound": None if found is None else found["total"],
-        "worst_lower_bound": None if worst_low is None else int(worst_low),
-        "worst_upper_bound": None if found is None else found["worst"],
-        "best_found": None if proven else found,
-        "stopped": None if proven else (r.stopped or "interrupted"),
-        "seconds": round(r.seconds, 4),
-        **_work_fields(r.counters, recorder),
-    }
-    if objective == "worst" and not depth_proven:
-        # the lower bound on the total is of the best total within the optimal worst case:
-        # none before that worst case is proven
-        data["total_lower_bound"] = data["total"]
-    if details is not None and details.startup_seconds is not None:
-        data["startup_seconds"] = round(details.startup_seconds, 3)
-    if details is not None and details.checkpoint_seconds is not None:
-        data["checkpoint_seconds"] = round(details.checkpoint_seconds, 3)
-    return data
+    """One search's answer (the library's layout, :mod:`mastermind.engines.exact.document`),
+    with its work units as the progress display counted them."""
+    from mastermind.engines.exact.document import optimum_fields as fields
+
+    return fields(r, objective, *((None, None) if recorder is None else (recorder.done, recorder.total)))
 
 
 def by_first_guess_fields(

@@ -92,7 +92,8 @@ def tree_stems(game: str) -> dict[str, str]:
     return {"tree": game, "worst_tree": f"{game}.worst"}
 
 
-def _sort_key(row: dict) -> tuple:
+def row_order(row: dict) -> tuple:
+    """Where a row goes in a table: games with repetition first, then by pegs and colours."""
     return (not row["repetition"], row["pegs"], row["colours"])
 
 
@@ -171,7 +172,7 @@ def merge_rows(old: Sequence[dict], new: Sequence[dict]) -> list[dict]:
     rows = {r["game"]: r for r in old}
     for r in new:
         rows[r["game"]] = combined(r, rows.get(r["game"]))
-    return sorted(rows.values(), key=_sort_key)
+    return sorted(rows.values(), key=row_order)
 
 
 EARLIER_KEPT = "the better bounds of an earlier run kept"

@@ -16,6 +16,7 @@ from mastermind.app.publishing.files import (
     merge_into,
     merge_rows,
     read_rows,
+    row_order,
     tree_stems,
     write_tables,
 )
@@ -41,7 +42,7 @@ class TablesStopped(Exception):
         bounds: dict | None = None,
     ) -> None:
         super().__init__(working)
-        self.done, self.working, self.why = done, working, why
+        self.done, self.working, self.why = in_table_order(done), working, why
         # what the stopped row's checkpointed search kept, as a phrase and as data (see SearchStopped)
         self.kept, self.bounds = kept, bounds
 
@@ -158,7 +159,12 @@ def run_tables(
     finally:
         if made and not any(trees.iterdir()):  # stopped before any tree, or none written
             trees.rmdir()
-    return done
+    return in_table_order(done)
+
+
+def in_table_order(done: dict[str, list[dict]]) -> dict[str, list[dict]]:
+    """The rows of each table in the order its files give them (they run smallest first)."""
+    return {table: sorted(rows, key=row_order) for table, rows in done.items()}
 
 
 def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes]) -> list[dict]:

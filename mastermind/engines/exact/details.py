@@ -36,23 +36,11 @@ class SearchDetails(Details):
     startup_seconds: float | None = None
     checkpoint_seconds: float | None = None
 
-    def json_fields(self, result: Result) -> dict[str, Any]:
-        data: dict[str, Any] = {}
-        if self.startup_seconds is not None:
-            data["startup_seconds"] = round(self.startup_seconds, 3)
-        if self.checkpoint_seconds is not None:
-            data["checkpoint_seconds"] = round(self.checkpoint_seconds, 3)
-        if self.worst_lower_bound is not None:
-            data["worst_lower_bound"] = self.worst_lower_bound
-        if self.max_guesses is not None:
-            data["max_guesses"] = self.max_guesses
-        if self.pool != "all":
-            data["pool"] = self.pool
-        if self.weighted:
-            data["guesses_total"] = result.guesses_total
-            if result.fraction is not None:
-                data["fraction"] = str(result.fraction)
-        return data
+    def result_dict(self, result: Result) -> dict[str, Any]:
+        # (the optimal command's JSON: one layout, in the library's words too)
+        from mastermind.engines.exact.document import search_document
+
+        return search_document(result)
 
 
 def no_strategy_text(rules: Rules, max_guesses: int | None, first_guess: Code | None) -> str:
