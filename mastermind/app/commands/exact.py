@@ -289,10 +289,17 @@ def _run_search(
     if checkpoint is not None:
         check_folder(checkpoint)
     units = backend != "threads" or checkpoint is not None or scheduler is not None
-    # (the optimal worst case: its depth search keeps its memo in the checkpoint, then the
-    # best total within that depth runs as the plain optimum's work units)
-    plain = options["tie_break"] == "default"
-    if units and (by_first_guess or first_code is not None or not plain):
+    problem = Problem(
+        objective=options["objective"],
+        max_guesses=options["max_guesses"],
+        pool=options["pool"],
+        first_guess=first_code,
+        tie_break=options["tie_break"] == "worst",
+    )
+    # (the library's rule, Problem.in_units, said in the options' names; the optimal worst
+    # case: its depth search keeps its memo in the checkpoint, then the best total within
+    # that depth runs as the plain optimum's work units)
+    if units and (by_first_guess or not problem.in_units):
         given = [
             name
             for name, used in (
@@ -307,7 +314,7 @@ def _run_search(
             for name, used in (
                 ("--by-first-guess", by_first_guess),
                 ("--first", first_code is not None),
-                ("--tie-break worst", not plain),
+                ("--tie-break worst", problem.tie_break),
             )
             if used
         ]
@@ -321,13 +328,6 @@ def _run_search(
     # a first run compiles here, out of the timed search
     compile_seconds = ensure_compiled(quiet=json_output, json_lines=mode == "json")
     table = table_for(rules, limit)
-    problem = Problem(
-        objective=options["objective"],
-        max_guesses=options["max_guesses"],
-        pool=options["pool"],
-        first_guess=first_code,
-        tie_break=options["tie_break"] == "worst",
-    )
     # --memory-limit: the score table's and the search's (the engine's memo keeps within it)
     limits = Limits(time_limit=deadline.left(), memory=limit)
     # work units: their progress lines, and what a stopped run has proven
