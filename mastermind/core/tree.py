@@ -9,7 +9,7 @@ secrets that reach it, so ``candidates == solved_here + sum(child.candidates)``.
 >>> tree = build_tree(table, lambda cands, history: int(cands[0]))
 >>> s = tree.stats(table)
 >>> s.total, s.worst, s.histogram
-(8, 3, [1, 2, 1])
+(8, 3, (1, 2, 1))
 """
 
 from __future__ import annotations
@@ -69,14 +69,19 @@ class Stats:
     >>> from mastermind.core.game import CodeTable, Rules
     >>> table = CodeTable(Rules(2, 2))
     >>> build_tree(table, lambda cands, history: int(cands[0])).stats(table)
-    Stats(total=8, secrets=4, worst=3, histogram=[1, 2, 1], worst_secrets=[2])
+    Stats(total=8, secrets=4, worst=3, histogram=(1, 2, 1), worst_secrets=(2,))
     """
 
     total: int
     secrets: int
     worst: int
-    histogram: list[int]  # histogram[i]: secrets solved with i + 1 guesses
-    worst_secrets: list[Code]
+    # (tuples: a result is frozen, and a list in it could still be changed)
+    histogram: tuple[int, ...]  # histogram[i]: secrets solved with i + 1 guesses
+    worst_secrets: tuple[Code, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "histogram", tuple(self.histogram))
+        object.__setattr__(self, "worst_secrets", tuple(self.worst_secrets))
 
     @property
     def average(self) -> float:
@@ -89,14 +94,16 @@ class Stats:
 
         >>> s = Stats.from_depths(np.array([1, 2, 2, 3]))
         >>> s.total, s.worst, s.histogram, s.worst_secrets, s.average
-        (8, 3, [1, 2, 1], [3], 2.0)
+        (8, 3, (1, 2, 1), (3,), 2.0)
         """
         depths = np.asarray(depths)
         if depths.size == 0:
-            return cls(0, 0, 0, [], [])
+            return cls(0, 0, 0, (), ())
         worst = int(depths.max())
-        hist = np.bincount(depths, minlength=worst + 1)[1:].tolist()
-        return cls(int(depths.sum()), int(depths.size), worst, hist, np.flatnonzero(depths == worst).tolist())
+        hist = tuple(np.bincount(depths, minlength=worst + 1)[1:].tolist())
+        return cls(
+            int(depths.sum()), int(depths.size), worst, hist, tuple(np.flatnonzero(depths == worst).tolist())
+        )
 
     def to_dict(self, rules: Rules) -> dict[str, Any]:
         return {
@@ -104,7 +111,7 @@ class Stats:
             "secrets": self.secrets,
             "average": round(self.average, 6),
             "worst": self.worst,
-            "histogram": self.histogram,
+            "histogram": list(self.histogram),
             "worst_secrets": [rules.code_text(c) for c in self.worst_secrets],
         }
 

@@ -192,8 +192,8 @@ class Result(Generic[D]):
         return None if self.stats is None else self.stats.worst
 
     @property
-    def histogram(self) -> list[int]:
-        return [] if self.stats is None else self.stats.histogram
+    def histogram(self) -> tuple[int, ...]:
+        return () if self.stats is None else self.stats.histogram
 
     @property
     def secrets(self) -> int:
@@ -236,7 +236,7 @@ class Result(Generic[D]):
             "secrets": self.secrets if self.stats is not None else None,  # (no strategy yet: null)
             "average": round(self.average, 6) if self.value is not None else None,
             "worst": self.worst,
-            "histogram": self.histogram,
+            "histogram": list(self.histogram),
             "first_guess": None if self.first_guess is None else self.rules.code_text(self.first_guess),
             "proven": self.proven,
             "total_lower_bound": self.lower_bound,

@@ -63,7 +63,7 @@ def test_replay_reports_a_missing_branch():
 
 def test_stats_from_depths():
     s = Stats.from_depths(np.array([1, 2, 2, 3]))
-    assert (s.total, s.worst, s.histogram, s.worst_secrets, s.average) == (8, 3, [1, 2, 1], [3], 2.0)
+    assert (s.total, s.worst, s.histogram, s.worst_secrets, s.average) == (8, 3, (1, 2, 1), (3,), 2.0)
 
 
 def _slow_depths(tree, table, secrets):
@@ -142,3 +142,14 @@ def test_the_pool_a_tree_keeps_to_agrees_with_the_secrets_at_each_node(rules, se
     assert pool_kept(tree.n_nodes(), table.n) == expected
     if share == 0.0:
         assert expected == "consistent"
+
+
+def test_the_numbers_of_a_strategy_cannot_be_changed():
+    """``Stats`` is frozen, yet ``stats.histogram.append(9)`` changed it (a list inside)."""
+    s = Stats.from_depths(np.array([1, 2, 2, 3]))
+    with pytest.raises(AttributeError):
+        s.histogram.append(9)  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        s.worst_secrets.append(0)  # type: ignore[attr-defined]
+    assert Stats(8, 4, 3, [1, 2, 1], [3]) == s  # (lists given are kept as tuples)
+    assert s.to_dict(Rules(2, 2))["histogram"] == [1, 2, 1]  # (JSON: a list)

@@ -321,7 +321,7 @@ def simulate(
             total=result.total,
             average=round(result.mean, 6),
             worst=result.worst,
-            histogram=result.histogram,
+            histogram=list(result.histogram),
         )
         if result.games > 1:  # one game has no spread: no interval (not one of width 0)
             data.update(std=round(result.std, 6), ci95=[round(result.ci_low, 6), round(result.ci_high, 6)])

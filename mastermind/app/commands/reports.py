@@ -752,7 +752,7 @@ def cpsat(
             "secrets": n,
             "average": round(result.stats.total / n, 6),
             "worst": result.stats.worst,
-            "histogram": result.stats.histogram,
+            "histogram": list(result.stats.histogram),
             "first_guess": rules.code_text(result.tree.root.guess),
         }
     optimal = question == "total" and result.proven and found is not None

@@ -58,7 +58,7 @@ def optimal_part(
             {
                 "total": int(best),
                 "worst": int(chosen.worst),
-                "histogram": chosen.histogram,
+                "histogram": list(chosen.histogram),
                 "best_first_guesses": [f["first_guess"] for f in firsts if f["total"] == best],
                 "by_first_guess": firsts,
                 "tree": write_tree(chosen.tree, "json", chosen.stats),
@@ -97,7 +97,7 @@ def optimal_part(
         {
             "total": int(r.total),
             "worst": int(r.worst),
-            "histogram": r.histogram,
+            "histogram": list(r.histogram),
             "tree": write_tree(r.tree, "json", r.stats),
         }
     )
@@ -192,7 +192,7 @@ def frontier_part(
         data.update(
             total_upper_bound=int(replay.stats.total),
             worst_upper_bound=int(replay.stats.worst),
-            histogram=replay.stats.histogram,
+            histogram=list(replay.stats.histogram),
             first_guess=rules.code_text(r.first_guess),
             tree=text,
             replayed=True,

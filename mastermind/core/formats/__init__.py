@@ -250,7 +250,7 @@ def verify_text(
 
     >>> v = verify_text("9(11: 0, 0, 4(22); 0, 4(12); 1)", "irving", Rules(2, 3))
     >>> v.valid, v.stats.total, v.stats.histogram
-    (True, 24, [1, 2, 5, 1])
+    (True, 24, (1, 2, 5, 1))
     >>> verify_text("9(11: 0, 0, 4(22); 0, 5(12); 1)", "irving", Rules(2, 3)).errors
     ['line 1 column 23 (path 11 1B0W): count 5, but 4 secrets give these answers']
     >>> v.pool  # (every guess could still be the secret: hard mode)

@@ -77,7 +77,7 @@ def structural_stats(tree: StrategyTree) -> Stats:
         depth += 1
     codes = sorted(solved)
     stats = Stats.from_depths(np.asarray([solved[c] for c in codes], dtype=np.int64))
-    return replace(stats, worst_secrets=[codes[i] for i in stats.worst_secrets])
+    return replace(stats, worst_secrets=tuple(codes[i] for i in stats.worst_secrets))
 
 
 def _compact(tree: StrategyTree, node: Node) -> list[Any]:

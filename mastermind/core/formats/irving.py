@@ -24,7 +24,7 @@ while the tree is built; errors name the line and column and the path of answers
 >>> table = CodeTable(Rules(2, 3))
 >>> tree = read_irving("9(11: 0, 0, 4(22); 0, 4(12); 1)", table)
 >>> tree.stats(table).histogram
-[1, 2, 5, 1]
+(1, 2, 5, 1)
 >>> write_irving(tree)
 '9(11: 0, 0, 4(22); 0, 4(12); 1)\\n'
 >>> read_irving("9(11: 0, 0, 4(22); 0, 5(12); 1)", table)  # doctest: +ELLIPSIS

@@ -167,7 +167,7 @@ def check_header_stats(header: dict[str, Any], stats: Stats, rules: Rules | None
         "total": stats.total,
         "secrets": stats.secrets,
         "worst": stats.worst,
-        "histogram": stats.histogram,
+        "histogram": list(stats.histogram),
     }
     errors = [
         f"header: 'stats' has an unknown field {key!r}"

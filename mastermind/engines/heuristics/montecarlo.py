@@ -33,7 +33,10 @@ class MonteCarloResult:
     strategy: str
     games: int
     seed: int | None
-    histogram: list[int]
+    histogram: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "histogram", tuple(self.histogram))  # (frozen all through)
 
     @property
     def total(self) -> int:
@@ -76,7 +79,7 @@ class MonteCarloResult:
             # one game has no spread to speak of: no interval (not one of width 0)
             "ci95": [round(self.ci_low, 6), round(self.ci_high, 6)] if self.games > 1 else None,
             "worst": self.worst,
-            "histogram": self.histogram,
+            "histogram": list(self.histogram),
         }
 
 
@@ -157,4 +160,4 @@ def monte_carlo(
             played.append(len(history))
         if k % 64 == 63 or k == games - 1:
             progress.advance(k % 64 + 1)
-    return MonteCarloResult(strategy.name, finished, seed, counts)
+    return MonteCarloResult(strategy.name, finished, seed, tuple(counts))

@@ -12,7 +12,7 @@ on the thousands of small nodes near the leaves. The tests check both give equal
 >>> table = CodeTable(Rules(2, 2))
 >>> tree = play_all(SimpleStrategy(table))
 >>> tree.stats(table).histogram
-[1, 2, 1]
+(1, 2, 1)
 >>> result = solve(SimpleStrategy(table))
 >>> result.status.name, result.value, result.lower_bound, result.upper_bound, result.worst
 ('FEASIBLE', 8, None, 8, 3)
