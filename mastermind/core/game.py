@@ -296,6 +296,16 @@ class Rules:
         return self.n_answer_slots - 1
 
     @cached_property
+    def answer_slots(self) -> tuple[AnswerIndex, ...]:
+        """The answer indices of :attr:`answers`, in order (the win last): the slots a
+        class count needs, where the others stay empty.
+
+        >>> Rules(3, 4).answer_slots, Rules(5, 8, repeat=False).answer_slots[:3]
+        ((0, 1, 2, 3, 4, 5, 6, 7, 9), (2, 3, 4))
+        """
+        return tuple(self.answer_index(fb) for fb in self.answers)
+
+    @cached_property
     def answers(self) -> tuple[Feedback, ...]:
         """The feedbacks that some pair of codes of this game produces, in index order.
 

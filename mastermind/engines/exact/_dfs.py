@@ -64,6 +64,7 @@ SearchState = namedtuple(
         "consistent",
         "weighted",
         "win",
+        "slots",
         "branching",
         "memo",
         "masks",
@@ -320,6 +321,7 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         consistent,
         weighted,
         win,
+        slots,
         branching,
         memo,
         masks,
@@ -364,7 +366,7 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         # the perfect-tree bound below uses the most classes ANY guess makes here
         every = node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent, masks)
         every_all = every.shape[0] == all_codes.shape[0] and not consistent
-        most_hint = most_classes(scores, every, every_all, cands, win)
+        most_hint = most_classes(scores, every, every_all, cands, slots)
     else:
         guesses = node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent, masks)
         all_guesses = guesses.shape[0] == all_codes.shape[0] and not consistent
@@ -386,6 +388,7 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         weighted,
         refine,
         most_hint,
+        slots,
     )
     counts, parts, largest, spread, useful, bound, ok = (
         a.counts,

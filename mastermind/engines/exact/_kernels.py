@@ -50,12 +50,12 @@ def _mix(h, x):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def _count_answers(chunk, answers, n_slots):  # pragma: no cover - compiled
-    """``chunk[a, gi] += answers[gi] == a`` for every answer slot a: one compare-and-add per
-    slot over contiguous bytes, which the compiler vectorises (a scattered ``+= 1`` per
-    guess does not vectorise and costs several times more)."""
+def _count_answers(chunk, answers, slots):  # pragma: no cover - compiled
+    """``chunk[a, gi] += answers[gi] == a`` for every answer slot a in ``slots``: one
+    compare-and-add per slot over contiguous bytes, which the compiler vectorises (a
+    scattered ``+= 1`` per guess does not vectorise and costs several times more)."""
     n_guesses = answers.shape[0]
-    for a in range(n_slots):
+    for a in slots:
         row = chunk[a]
         value = np.uint8(a)
         for gi in range(n_guesses):
@@ -63,11 +63,11 @@ def _count_answers(chunk, answers, n_slots):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def _count_answers4(chunk, a0, a1, a2, a3, n_slots):  # pragma: no cover - compiled
+def _count_answers4(chunk, a0, a1, a2, a3, slots):  # pragma: no cover - compiled
     """``_count_answers`` for four candidates at once: a quarter of the loads and stores of
     the counts."""
     n_guesses = a0.shape[0]
-    for a in range(n_slots):
+    for a in slots:
         row = chunk[a]
         value = np.uint8(a)
         for gi in range(n_guesses):
@@ -96,10 +96,14 @@ def _widen_add(counts, chunk, first):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def class_counts(scores, guesses, all_guesses, cands, n_slots):  # pragma: no cover - compiled
+def class_counts(scores, guesses, all_guesses, cands, slots):  # pragma: no cover - compiled
     """Class sizes of every guess over a candidate set, ``counts[answer, g]`` (uint16; the
     search refuses sets above 65535 codes). ``all_guesses``: ``guesses`` is every code in
-    order, so a score row needs no gathering. Counted in uint8 blocks of 252 candidates."""
+    order, so a score row needs no gathering. ``slots``: the answers the game has, in
+    order (the win last), ``Rules.answer_slots``; the others are never counted, their rows
+    zero (without repetition most are impossible: 6x8n has 17 of 28, which were each a
+    pass over every guess per candidate). Counted in uint8 blocks of 252 candidates."""
+    n_slots = slots[-1] + 1
     n_guesses = guesses.shape[0]
     n = cands.shape[0]
     if n == 0:
@@ -120,19 +124,19 @@ def class_counts(scores, guesses, all_guesses, cands, n_slots):  # pragma: no co
                     scores[cands[j + 1]],
                     scores[cands[j + 2]],
                     scores[cands[j + 3]],
-                    n_slots,
+                    slots,
                 )
             else:
                 for t in range(4):
                     _gather(answers[t], scores[cands[j + t]], guesses)
-                _count_answers4(chunk, answers[0], answers[1], answers[2], answers[3], n_slots)
+                _count_answers4(chunk, answers[0], answers[1], answers[2], answers[3], slots)
             j += 4
         while j < j1:
             if all_guesses:
-                _count_answers(chunk, scores[cands[j]], n_slots)
+                _count_answers(chunk, scores[cands[j]], slots)
             else:
                 _gather(answers[0], scores[cands[j]], guesses)
-                _count_answers(chunk, answers[0], n_slots)
+                _count_answers(chunk, answers[0], slots)
             j += 1
         _widen_add(counts, chunk, j0 == 0)
     return counts
@@ -537,13 +541,13 @@ def assess_guesses(
     weighted,
     refine,
     most_hint,
+    slots,
 ):  # pragma: no cover - compiled
     """The pass over all guesses a node starts with: class counts (``counts[answer, g]``),
     the plain bound of each guess, the best guess whose classes are all solved exactly (at
     most 2 secrets each) and the cut-off it sets. The bound uses b = the most non-winning
     classes any guess makes here (``most``), since no guess splits a subset into more."""
-    n_slots = win + 1
-    counts = class_counts(scores, guesses, all_guesses, cands, n_slots)
+    counts = class_counts(scores, guesses, all_guesses, cands, slots)
     parts, largest, spread = class_stats(counts, win)
     n_guesses = guesses.shape[0]
     useful = np.empty(n_guesses, dtype=np.bool_)
@@ -598,10 +602,10 @@ def assess_guesses(
 
 
 @nb.njit(cache=True, nogil=True)
-def most_classes(scores, guesses, all_guesses, cands, win):  # pragma: no cover - compiled
+def most_classes(scores, guesses, all_guesses, cands, slots):  # pragma: no cover - compiled
     """The most non-winning classes any of ``guesses`` makes on ``cands`` (at least 1)."""
-    counts = class_counts(scores, guesses, all_guesses, cands, win + 1)
-    parts, _, _ = class_stats(counts, win)
+    counts = class_counts(scores, guesses, all_guesses, cands, slots)
+    parts, _, _ = class_stats(counts, slots[-1])
     most = 1
     for gi in range(guesses.shape[0]):
         most = max(most, np.int64(parts[gi]))
@@ -629,7 +633,7 @@ def refine_buffers(scores, cands, weights, n_slots, refine):  # pragma: no cover
 
 @nb.njit(cache=True, nogil=True)
 def plan_node(
-    scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win, weighted, unit, refine
+    scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win, weighted, unit, refine, slots
 ):  # pragma: no cover
     """Everything the search needs to know about one node, in one pass over the guesses.
 
@@ -646,7 +650,20 @@ def plan_node(
     # np.bool_ and np.int64, not literals: the search's own compiled kernels, not twins of them
     no, one = np.bool_(False), np.int64(1)
     a = assess_guesses(
-        scores, guesses, no, cands, weights, rank_tables, size_tables, own, beta, win, weighted, refine, one
+        scores,
+        guesses,
+        no,
+        cands,
+        weights,
+        rank_tables,
+        size_tables,
+        own,
+        beta,
+        win,
+        weighted,
+        refine,
+        one,
+        slots,
     )
     counts, parts, largest, spread, useful, bound, ok = (
         a.counts,

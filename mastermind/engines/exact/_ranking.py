@@ -10,13 +10,13 @@ from mastermind.engines.exact._kernels import class_counts, class_stats, guess_b
 
 
 @nb.njit(cache=True, nogil=True)
-def rank_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, size_tables, win, xlogx):
+def rank_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, size_tables, win, xlogx, slots):
     """Per guess: the perfect-tree bound of its non-winning classes (``ok`` False where a
     class does not fit in the guesses left), ``sum n_a ln n_a`` over its answer classes (the
     smaller, the higher the entropy), the sum of squared class sizes, and whether it is
     useful (splits the set or may win). Unweighted sets only (``weights`` all ones)."""
     n_slots = win + 1
-    counts = class_counts(scores, guesses, all_guesses, cands, n_slots)
+    counts = class_counts(scores, guesses, all_guesses, cands, slots)
     parts, largest, spread = class_stats(counts, win)
     n_guesses = guesses.shape[0]
     most = np.int64(1)

@@ -110,6 +110,7 @@ class Search:
         self.consistent = consistent
         self.n_slots = rules.n_answer_slots
         self.win = rules.win_index
+        self.slots = np.asarray(rules.answer_slots, dtype=np.int64)  # (the answers that occur)
         self.branching = max(1, len(rules.answers) - 1)
         self.max_set = table.n if max_set is None else max_set
         # ``memo``: a table shared with the searches of other threads (see ``_memo``)
@@ -138,6 +139,7 @@ class Search:
             bool(consistent),
             bool(self.weighted),
             int(self.win),
+            self.slots,
             int(self.branching),
             self.memo,
             self.masks,
@@ -238,6 +240,7 @@ class Search:
             self.weighted,
             self.unit,
             r - 1 >= 3 and len(cands) <= REFINE_PAIRS_MAX,
+            self.slots,
         )
         return NodePlan(
             plan.tolist(),

@@ -251,6 +251,7 @@ class StrategySearch:
             self._size_tables,
             s.win,
             self._xlogx,
+            s.slots,
         )
 
     def _cost(self, cands: np.ndarray, group, depth: int, budget: float, work: Effort) -> float:

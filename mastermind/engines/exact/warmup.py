@@ -78,10 +78,28 @@ def compile_kernels() -> None:
     rank_tables, size_tables = search.node_tables(UNLIMITED)
     xlogx = np.zeros(table.n + 1)
     rank_guesses(
-        search.scores, cands, True, cands, weights[cands], rank_tables, size_tables, search.win, xlogx
+        search.scores,
+        cands,
+        True,
+        cands,
+        weights[cands],
+        rank_tables,
+        size_tables,
+        search.win,
+        xlogx,
+        search.slots,
     )
     rank_guesses(
-        search.scores, cands, False, cands, weights[cands], rank_tables, size_tables, search.win, xlogx
+        search.scores,
+        cands,
+        False,
+        cands,
+        weights[cands],
+        rank_tables,
+        size_tables,
+        search.win,
+        xlogx,
+        search.slots,
     )
 
 

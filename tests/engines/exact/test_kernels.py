@@ -55,7 +55,7 @@ def test_partition_and_bounds_match_reference(rules_text, seed, weighted, levels
     ref = evaluate_guesses_reference(
         table.scores, guesses, cands, w, rank, rules.n_answer_slots, rules.win_index
     )
-    counts = class_counts(table.scores, guesses, True, cands, rules.n_answer_slots)
+    counts = class_counts(table.scores, guesses, True, cands, np.asarray(rules.answer_slots))
     parts, largest, spread = class_stats(counts, rules.win_index)
     assert parts.tolist() == ref["parts"]
     assert largest.tolist() == ref["largest"]
@@ -141,13 +141,18 @@ def test_perfect_member_matches_brute_force(seed):
 
 @pytest.mark.parametrize("n", [1, 40, 255, 256, 300, 600])
 @pytest.mark.parametrize("all_guesses", [True, False])
-def test_class_counts_match_a_plain_count(n, all_guesses):
-    """Blocks of 252 candidates (four at a time) counted in bytes add up right, for every guess list."""
-    table = CodeTable(Rules.parse("p4c5"))
+@pytest.mark.parametrize("game", ["p4c5", "p4c6n", "p5c7n"])
+def test_class_counts_match_a_plain_count(n, all_guesses, game):
+    """Blocks of 252 candidates (four at a time) counted in bytes add up right, for every
+    guess list; only the answers the game has are counted (without repetition 4x6 has no
+    answer with fewer than 2 pegs, 5x7 none with fewer than 3), the others stay zero."""
+    table = CodeTable(Rules.parse(game))
     rng = np.random.default_rng(n)
-    cands = np.sort(rng.choice(table.n, size=n, replace=False)).astype(np.int32)
+    cands = np.sort(rng.choice(table.n, size=min(n, table.n), replace=False)).astype(np.int32)
     guesses = table.all_codes if all_guesses else rng.permutation(table.n)[:200].astype(np.int32)
-    counts = class_counts(table.scores, guesses, all_guesses, cands, table.rules.n_answer_slots)
+    slots = np.asarray(table.rules.answer_slots)
+    assert len(slots) < table.rules.n_answer_slots  # (the (p-1, 1) answer at least is left out)
+    counts = class_counts(table.scores, guesses, all_guesses, cands, slots)
     expect = np.zeros((table.rules.n_answer_slots, len(guesses)), dtype=np.int64)
     for gi, g in enumerate(guesses.tolist()):
         np.add.at(expect[:, gi], table.scores[g, cands].astype(np.int64), 1)
@@ -163,7 +168,7 @@ def test_capped_refined_bound_matches_refined_bound(seed):
     rank, _ = search.rank_cost(3, 8)
     scratch = refine_buffers(table.scores, cands, w, n_slots, True)
     assert (scratch[-1] == table.scores[np.ix_(cands, cands)]).all()  # the answers among cands
-    counts = class_counts(table.scores, table.all_codes, True, cands, n_slots)
+    counts = class_counts(table.scores, table.all_codes, True, cands, np.asarray(rules.answer_slots))
     for g in range(table.n):
         count = counts[:, g]
         full = refined_bound(table.scores, g, cands, w, rank, n_slots, win, 1, True, scratch)
