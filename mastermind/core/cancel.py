@@ -67,9 +67,12 @@ def check_time_limit(seconds: float | None) -> float | None:
     mastermind.core.errors.MastermindError: time limit must be a positive number of seconds, got 0
     """
     if seconds is not None and not (
-        isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds > 0
+        isinstance(seconds, (int, float))
+        and not isinstance(seconds, bool)
+        and math.isfinite(seconds)
+        and seconds > 0
     ):
-        raise MastermindError(f"time limit must be a positive number of seconds, got {seconds}")
+        raise MastermindError(f"time limit must be a positive number of seconds, got {seconds!r}")
     return seconds
 
 

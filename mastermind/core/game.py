@@ -151,6 +151,8 @@ class Rules:
         >>> Rules.parse("4x6n"), Rules.parse("P5C8")
         (Rules(pegs=4, colors=6, repeat=False), Rules(pegs=5, colors=8, repeat=True))
         """
+        if not isinstance(text, str):
+            raise MastermindError(f"rules must be text such as p4c6, got {text!r}")
         m = _RULES_RE.match(text.strip())
         if not m:
             raise MastermindError(
@@ -237,6 +239,8 @@ class Rules:
 
     def parse_code(self, text: str) -> Code:
         """Read ``1123``, ``1 1 2 3`` or ``1,1,2,3`` (letters after 9, any case)."""
+        if not isinstance(text, str):
+            raise MastermindError(f"a code must be text such as '1123', got {text!r}")
         raw = text.strip()
         # (split as typed: a message names a colour in the user's own case)
         if re.search(r"[\s,]", raw):
@@ -448,6 +452,8 @@ class CodeTable:
     """
 
     def __init__(self, rules: Rules, *, full: bool = True, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> None:
+        if not isinstance(rules, Rules):
+            raise MastermindError(f"rules must be a Rules (Rules.parse('p4c6')), got {type(rules).__name__}")
         self.rules = rules
         check_fits(rules, memory_limit, full=full)
         self.codes = rules.codes_array()

@@ -1072,7 +1072,7 @@ def test_a_trees_name_that_is_a_file_is_refused_before_the_work(tmp_path, capsys
     (tmp_path / "trees").write_text("not a folder")
     assert main(["results", "--out", str(tmp_path), "--games", "p2c2"]) == 2
     err = capsys.readouterr().err
-    assert f"--out {tmp_path}: {tmp_path / 'trees'} is not a folder" in err and len(err.splitlines()) == 1
+    assert f"--out: {tmp_path}: {tmp_path / 'trees'} is not a folder" in err and len(err.splitlines()) == 1
 
 
 @pytest.mark.parametrize("proved", [True, False])
@@ -1214,3 +1214,20 @@ def test_a_run_stopped_before_its_first_tree_leaves_no_empty_trees_folder(tmp_pa
         main(["results", "--out", str(tmp_path), "--games", "p2c2", "--table", "optimal", "-j", "1"]) == 130
     )
     assert (tmp_path / "trees").is_dir()
+
+
+def test_a_run_refused_for_its_memory_makes_no_folder_and_names_the_option(tmp_path, capsys):
+    """`results --memory-limit 0.01` was refused once its row ran, without the advice, and
+    left the --out folder behind, empty (trial 52)."""
+    out = tmp_path / "r1"
+    assert main(["results", "--games", "p2c2", "--out", str(out), "-j", "1", "--memory-limit", "0.01"]) == 2
+    err = capsys.readouterr().err
+    assert "needs at least" in err and "raise it with --memory-limit" in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_the_text_output_says_what_it_wrote(tmp_path, capsys):
+    argv = ["results", "--games", "p2c2,p2c3", "--out", str(tmp_path), "-j", "1", "--table", "optimal"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"wrote 2 rows of the optimal table to {tmp_path / 'optimal'}.json and .md" in out

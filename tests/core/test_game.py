@@ -333,3 +333,17 @@ def test_rules_of_the_wrong_type_are_refused(args, message):
 def test_rules_take_numpy_numbers_as_plain_ones():
     rules = Rules(np.int64(3), np.int32(4), np.bool_(False))
     assert rules == Rules(3, 4, False) and type(rules.pegs) is int and type(rules.repeat) is bool
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: Rules.parse(33), "rules must be text such as p4c6, got 33"),
+        (lambda: Rules(3, 3).parse_code(112), "a code must be text such as '1123', got 112"),
+        (lambda: CodeTable("p3c3"), "rules must be a Rules"),
+    ],
+)
+def test_values_of_the_wrong_type_are_one_line_errors(make, message):
+    """They were AttributeErrors ('int' object has no attribute 'strip'; trial 52)."""
+    with pytest.raises(MastermindError, match=message):
+        make()

@@ -138,3 +138,17 @@ def test_the_exact_json_keeps_its_keys_in_order(p2c3):
         "memo_hits",
         "units",
     ]
+
+
+@pytest.mark.parametrize("weights", [[1] * 26 + [100], [0.5] * 26 + [100.25]])
+def test_a_weighted_search_says_its_weighted_numbers_throughout(weights):
+    """The weighted total and average beside the guesses' ones: 'total': 86 (the guesses)
+    and 'total_lower_bound': 185 (weighted), with 'proven': true (trial 52)."""
+    from mastermind.core.game import CodeTable, Rules
+    from mastermind.engines.exact import Problem
+
+    result = exact_solve(CodeTable(Rules(3, 3)), Problem(weights=weights))
+    data = result.to_dict()
+    assert data["total"] == result.total == data["total_lower_bound"] == data["total_upper_bound"]
+    assert data["average"] == round(result.average, 6)
+    assert data["guesses_total"] == result.stats.total != result.total

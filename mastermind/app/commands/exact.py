@@ -252,9 +252,14 @@ def _search(*args: Any, **kwargs: Any) -> dict:
     """:func:`_run_search`, its errors of the checkpoint and of the strategy to start from
     said of their options."""
     from mastermind.engines.exact.memo_file import CheckpointFileError
+    from mastermind.engines.exact.options import SchedulerError
     from mastermind.engines.exact.strategy_search import StartError
 
-    with naming("--checkpoint", CheckpointFileError), naming("--start-from", StartError):
+    with (
+        naming("--checkpoint", CheckpointFileError),
+        naming("--start-from", StartError),
+        naming("--scheduler", SchedulerError),
+    ):
         return _run_search(*args, **kwargs)
 
 
@@ -284,8 +289,7 @@ def _run_search(
     if scheduler is not None:
         if backend != "dask":
             raise MastermindError("--scheduler needs --backend dask")
-        with naming("--scheduler"):
-            check_scheduler(scheduler, backend)  # its form; whether it answers is known when connecting
+        check_scheduler(scheduler, backend)  # its form; whether it answers is known when connecting
     if checkpoint is not None:
         check_folder(checkpoint)
     units = backend != "threads" or checkpoint is not None or scheduler is not None

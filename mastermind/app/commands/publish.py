@@ -23,6 +23,7 @@ from mastermind.app.commands.common import (
     parse_games,
     plural,
     print_json,
+    wrote,
 )
 from mastermind.app.documents import TABLES
 from mastermind.core.errors import MastermindError, naming
@@ -66,6 +67,7 @@ def results(
     from pathlib import Path
 
     from mastermind.app.publishing import TablesStopped, run_tables
+    from mastermind.app.publishing.tables import check_fits_all, planned_work
     from mastermind.core.progress import progress_bar, progress_mode
     from mastermind.engines.exact.checkpoint import check_folder
     from mastermind.engines.exact.memo_file import CheckpointFileError
@@ -74,12 +76,14 @@ def results(
     chosen = parse_games(games) if games is not None else None
     limit = memory_limit_bytes(memory_limit)
     if not out:
-        raise MastermindError("--out is empty: give a folder, e.g. results/")
+        raise MastermindError("--out: empty: give a folder, e.g. results/")
     if out == "-":  # (elsewhere standard output; the tables are files in a folder)
-        raise MastermindError("--out - would be a folder named '-': give a folder, e.g. results/")
+        raise MastermindError("--out: - would be a folder named '-': give a folder, e.g. results/")
     folder = Path(out)
     if folder.exists() and not folder.is_dir():
-        raise MastermindError(f"--out {out} is not a folder")
+        raise MastermindError(f"--out: {out} is not a folder")
+    # games that cannot fit, refused before the folder is made (it was left behind, empty)
+    check_fits_all(planned_work(TABLES if table is None else (table,), chosen), limit)
     store = None
     if checkpoint is not None:
         with naming("--checkpoint", CheckpointFileError):
@@ -87,7 +91,7 @@ def results(
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise MastermindError(f"--out {out}: cannot create the folder ({exc.strerror})") from None
+        raise MastermindError(f"--out: {out}: cannot create the folder ({exc.strerror})") from None
 
     def say(line: str) -> None:
         if not json_output:
@@ -121,6 +125,10 @@ def results(
     }
     if json_output:
         print_json(data)
+    else:  # (the tables a row went into: each as JSON and markdown, its trees beside them)
+        for name, rows in done.items():
+            if rows:
+                say(wrote(f"{plural(len(rows), 'row')} of the {name} table", f"{folder / name}.json and .md"))
     if stopped:
         rows = sum(len(r) for r in done.values())
         typer.echo(

@@ -68,7 +68,7 @@ def run_tables(
     subfolder per game), so that a later run continues them. Stopped by Ctrl-C or by
     ``time_limit`` (seconds, the whole run), it raises :class:`TablesStopped`."""
     if not out.is_dir():
-        raise MastermindError(f"--out {out} is not a folder")
+        raise MastermindError(f"--out: {out} is not a folder")
     # files that could not be merged into or written: refused before the work
     with naming("--out"):
         for fmt, name in STEMS.items():
@@ -85,17 +85,8 @@ def run_tables(
             make_folder(checkpoint)
     deadline = Deadline(time_limit)
     done: dict[str, list[dict]] = {t: [] for t in tables}
-    work = []
-    if "optimal" in tables:
-        work += [
-            ("optimal", r) for r in scope_rules(games if games is not None else OPTIMAL_SCOPE + FRONTIER)
-        ]
-    if "game-values" in tables:
-        work += [("game-values", r) for r in scope_rules(games if games is not None else GAME_VALUE_SCOPE)]
-    with naming("--games"):
-        for _, rules in work:  # a game beyond the memory limit is refused before any work
-            if rules.table_bytes() > memory_limit:
-                CodeTable(rules, memory_limit=memory_limit)
+    work = planned_work(tables, games)
+    check_fits_all(work, memory_limit)
     if checkpoint is not None:  # what the games' folders hold, which a row reads only as it runs
         _check_checkpoints(checkpoint, [rules for table, rules in work if table == "optimal"])
     trees = out / "trees"
@@ -105,9 +96,9 @@ def run_tables(
             trees.mkdir()
             made = True
         except OSError as exc:
-            raise MastermindError(f"--out {out}: cannot make the folder {trees}: {exc.strerror}") from None
+            raise MastermindError(f"--out: {out}: cannot make the folder {trees}: {exc.strerror}") from None
     if "optimal" in tables and trees.exists() and not trees.is_dir():
-        raise MastermindError(f"--out {out}: {trees} is not a folder (the trees go there)")
+        raise MastermindError(f"--out: {out}: {trees} is not a folder (the trees go there)")
     if trees.exists() or trees.is_symlink():  # (and a tree that could not be written: it was
         # refused only once its row was computed)
         with naming("--out"):
@@ -160,6 +151,30 @@ def run_tables(
         if made and not any(trees.iterdir()):  # stopped before any tree, or none written
             trees.rmdir()
     return in_table_order(done)
+
+
+def planned_work(tables: Sequence[str], games: Sequence[str] | None) -> list[tuple[str, Rules]]:
+    """The rows a run computes, in order: (table, rules), each table's scope by default."""
+    work = []
+    if "optimal" in tables:
+        work += [
+            ("optimal", r) for r in scope_rules(games if games is not None else OPTIMAL_SCOPE + FRONTIER)
+        ]
+    if "game-values" in tables:
+        work += [("game-values", r) for r in scope_rules(games if games is not None else GAME_VALUE_SCOPE)]
+    return work
+
+
+def check_fits_all(work: list[tuple[str, Rules]], memory_limit: int) -> None:
+    """Refuse, before any work (and before the folder of the tables is made), a game whose
+    table or exact search cannot fit in ``memory_limit`` bytes."""
+    from mastermind.engines.exact.memory import MemoryBudget
+
+    with naming("--games"):
+        for _, rules in work:
+            if rules.table_bytes() > memory_limit:
+                CodeTable(rules, memory_limit=memory_limit)
+            MemoryBudget.of(CodeTable(rules, full=False), memory_limit, 1)  # (its codes alone)
 
 
 def in_table_order(done: dict[str, list[dict]]) -> dict[str, list[dict]]:

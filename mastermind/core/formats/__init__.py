@@ -165,7 +165,7 @@ def irving_game(text: str) -> Rules:
     if root is not None:
         raise StrategyFileError(
             f"line 1: the root says {root[0]} secrets, which is no game's number of codes for its "
-            f"first guess {root[1]}; give the game (--rules)"
+            f"first guess {root[1]}; give the game's rules"
         )
     return Rules()
 

@@ -72,12 +72,25 @@ def solve(
     execution = Execution() if execution is None else execution
     tuning = Tuning() if tuning is None else tuning
     _check_options(problem, limits, execution, tuning)
+    _check_game(table, problem, cancel, progress)
     # (the searches in this thread: each within the memory a search of its own gets)
     solver = ExactSolver(table, problem, memory=MemoryBudget.of(table, limits.memory, 1).search_bytes)
     with contextlib.ExitStack() as held:
         if execution.checkpoint is not None:  # (one run at a time: refused before any work)
             held.enter_context(hold_folder(execution.checkpoint))
         return _solve(solver, limits, execution, tuning, cancel, progress)
+
+
+def _check_game(table: CodeTable, problem: Problem, cancel: object, progress: object) -> None:
+    """The game a CodeTable, and a cancel token and a progress display of their kinds."""
+    if not isinstance(table, CodeTable):
+        raise MastermindError(
+            f"table must be a CodeTable (CodeTable(Rules.parse('p4c6'))), got {type(table).__name__}"
+        )
+    if cancel is not None and not isinstance(cancel, CancelToken):
+        raise MastermindError(f"cancel must be a CancelToken, got {type(cancel).__name__}")
+    if progress is not None and not all(callable(getattr(progress, m, None)) for m in ("start", "advance")):
+        raise MastermindError(f"progress must be a Progress (start, advance), got {type(progress).__name__}")
 
 
 def _check_options(problem: Problem, limits: Limits, execution: Execution, tuning: Tuning) -> None:

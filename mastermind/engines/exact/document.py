@@ -9,13 +9,26 @@ from typing import Any
 from mastermind.engines.result import EXACT_SEARCH, Counters
 
 
+def _number(x) -> int | float:
+    """A total as JSON gives it: whole numbers as integers."""
+    return int(x) if float(x).is_integer() else float(x)
+
+
 def strategy_fields(result) -> dict[str, Any]:
-    """A strategy's numbers (the result's tree), as every command gives them."""
+    """A strategy's numbers (the result's tree), as every command gives them: with weights,
+    its total and average are weighted, as the bounds are (``guesses_total`` then counts
+    the guesses over the secrets)."""
     stats = result.stats
+    weighted = result.details is not None and result.details.weighted and result.upper_bound is not None
+    total = _number(result.upper_bound) if weighted else int(stats.total)
+    if not weighted:
+        average: float | None = stats.average
+    else:  # (every weight 0: no average, 0/0)
+        average = float(result.upper_bound) / float(result.weight_sum) if result.weight_sum else None
     return {
-        "total": int(stats.total),
+        "total": total,
         "secrets": stats.secrets,
-        "average": round(stats.average, 6),
+        "average": None if average is None else round(average, 6),
         "worst": stats.worst,
         "histogram": list(stats.histogram),
         "first_guess": result.rules.code_text(result.tree.root.guess),
@@ -93,7 +106,7 @@ def optimum_fields(
         "histogram": [] if headline is None else headline["histogram"],
         "secrets": None if headline is None else headline["secrets"],
         "first_guess": None if headline is None else headline["first_guess"],
-        "total_lower_bound": None if result.lower_bound is None else int(result.lower_bound),
+        "total_lower_bound": None if result.lower_bound is None else _number(result.lower_bound),
         "total_upper_bound": None if found is None else found["total"],
         "worst_lower_bound": None if worst_low is None else int(worst_low),
         "worst_upper_bound": None if found is None else found["worst"],

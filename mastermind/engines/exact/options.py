@@ -53,6 +53,10 @@ def check_backend(name: str) -> str:
     return name
 
 
+class SchedulerError(MastermindError):
+    """A Dask scheduler address that is no address, or that does not answer."""
+
+
 def check_scheduler(address: str, backend: str = "dask") -> str:
     """A Dask scheduler address, refused before any work unless it has the form
     ``[PROTOCOL://]HOST:PORT`` (whether it answers is known only when connecting).
@@ -62,10 +66,10 @@ def check_scheduler(address: str, backend: str = "dask") -> str:
     >>> check_scheduler("garbage")
     Traceback (most recent call last):
     ...
-    mastermind.core.errors.MastermindError: not a scheduler address: 'garbage' (give one such as ...
+    mastermind.engines.exact.options.SchedulerError: not a scheduler address: 'garbage' (give one such as ...
     """
     if backend != "dask":
-        raise MastermindError(f"a scheduler needs the dask backend, not {backend!r}")
+        raise SchedulerError(f"a scheduler needs the dask backend, not {backend!r}")
     protocol, _, rest = address.rpartition("://")
     host, colon, port = rest.rpartition(":")
     well_formed = (
@@ -78,8 +82,16 @@ def check_scheduler(address: str, backend: str = "dask") -> str:
         )
     )
     if not well_formed:
-        raise MastermindError(f"not a scheduler address: {address!r} (give one such as tcp://10.0.0.5:8786)")
+        raise SchedulerError(f"not a scheduler address: {address!r} (give one such as tcp://10.0.0.5:8786)")
     return address
+
+
+MAX_JOBS = 1024
+"""The most workers asked for: more is a typing error, not a machine."""
+MAX_GUESSES = 2**31
+"""The largest cap on the guesses taken (a cap beyond the codes is no cap)."""
+MAX_MEMORY = 2**60
+"""The largest memory limit taken, in bytes (an exbibyte): more is a typing error."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,6 +129,9 @@ class Problem:
             raise MastermindError(f"max guesses must be a whole number, got {self.max_guesses!r}")
         if self.max_guesses is not None and self.max_guesses < 1:
             raise MastermindError(f"max guesses must be at least 1, got {self.max_guesses}")
+        if self.max_guesses is not None and self.max_guesses > MAX_GUESSES:
+            # (no game has that many codes; a larger one crashed the compiled search)
+            raise MastermindError(f"max guesses must be at most 2**31, got {self.max_guesses}")
         if self.first_guess is not None and (
             not isinstance(self.first_guess, numbers.Integral) or isinstance(self.first_guess, bool)
         ):
@@ -157,8 +172,13 @@ class Limits:
 
     def __post_init__(self) -> None:
         check_time_limit(self.time_limit)
-        if self.memory is not None and not (isinstance(self.memory, int) and self.memory > 0):
-            raise MastermindError(f"memory must be a positive number of bytes, got {self.memory}")
+        if self.memory is not None:
+            if isinstance(self.memory, bool) or not isinstance(self.memory, numbers.Integral):
+                raise MastermindError(f"memory must be a whole number of bytes, got {self.memory!r}")
+            if not 0 < self.memory <= MAX_MEMORY:
+                raise MastermindError(
+                    f"memory must be a positive number of bytes, at most 2**60, got {self.memory}"
+                )
 
 
 @dataclass(frozen=True)
@@ -188,6 +208,18 @@ class Execution:
     units: bool | None = None
 
     def __post_init__(self) -> None:
+        if isinstance(self.jobs, bool) or not isinstance(self.jobs, numbers.Integral):
+            raise MastermindError(f"jobs must be a whole number, got {self.jobs!r}")
+        if self.jobs > MAX_JOBS:
+            raise MastermindError(f"jobs must be at most {MAX_JOBS} (a number of workers), got {self.jobs}")
+        if self.units is not None and not isinstance(self.units, (bool, np.bool_)):
+            raise MastermindError(f"units must be True, False or None, got {self.units!r}")
+        if self.checkpoint is not None and not isinstance(self.checkpoint, (str, os.PathLike)):
+            raise MastermindError(f"checkpoint must be a folder's path, got {self.checkpoint!r}")
+        if self.scheduler is not None and not isinstance(self.scheduler, str):
+            raise MastermindError(
+                f"scheduler must be an address such as tcp://10.0.0.5:8786, got {self.scheduler!r}"
+            )
         check_backend(self.backend)
         if self.scheduler is not None:  # its form; whether it answers is known when connecting
             check_scheduler(self.scheduler, self.backend)

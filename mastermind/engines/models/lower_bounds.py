@@ -8,6 +8,7 @@ import math
 from dataclasses import dataclass
 
 from mastermind.core.cancel import CancelToken
+from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.engines.models.bounds import (
     counting_worst_bound,
@@ -69,6 +70,8 @@ def game_bounds(
     >>> bounds.worst, bounds.total  # the optimum: worst case 4, total 206
     (4, 206)
     """
+    if not isinstance(table, CodeTable):
+        raise MastermindError(f"table must be a CodeTable, got {type(table).__name__}")
     rules = table.rules
     _, mu = knuth_first_guess(table)
     levels = 2 if table.n <= MAX_LOOKAHEAD_CODES else 0

@@ -249,7 +249,7 @@ def test_a_root_that_tells_no_game_says_so_and_no_root_is_read_for_p4c6():
         result = verify_text(text, "irving")
         assert result.rules is None and result.errors == [
             f"line 1: the root says {count} secrets, which is no game's number of codes for its first "
-            f"guess {guess}; give the game (--rules)"
+            f"guess {guess}; give the game's rules"
         ]
         with pytest.raises(StrategyFileError, match="no game's number of codes"):
             read_tree(text, "irving")

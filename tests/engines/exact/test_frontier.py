@@ -565,6 +565,7 @@ def test_unreachable_scheduler_exits_2_naming_it():
     proc = cli("optimal", "-r", "p3c3", "--scheduler", address)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 2 and address in err and err.strip().count("\n") == 0, err
+    assert err.startswith("error: --scheduler: cannot reach the Dask scheduler at "), err
     assert time.monotonic() - start < 30  # 5 s connect timeout plus start-up, generously
 
 

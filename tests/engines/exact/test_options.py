@@ -42,6 +42,24 @@ def test_solve_takes_at_most_eight_parameters():
         (lambda: Problem(max_guesses=2.5), "max guesses must be a whole number"),
         (lambda: solve(CodeTable(Rules(2, 3)), {"max_guesses": 3}), "problem must be a Problem, got dict"),
         (lambda: solve(CodeTable(Rules(2, 3)), limits=5), "limits must be a Limits, got int"),
+        # (trial 52: raw Python errors, a numba traceback, or taken silently)
+        (
+            lambda: Problem(max_guesses=10**30),
+            "max guesses must be at most 2\\*\\*31",
+        ),
+        (lambda: solve("p3c3"), "table must be a CodeTable"),
+        (lambda: solve(CodeTable(Rules(2, 3)), cancel="x"), "cancel must be a CancelToken, got str"),
+        (lambda: solve(CodeTable(Rules(2, 3)), progress="x"), "progress must be a Progress"),
+        (lambda: Execution(jobs="2"), "jobs must be a whole number, got '2'"),
+        (lambda: Execution(jobs=10**6), "jobs must be at most 1024"),
+        (lambda: Execution(checkpoint=5), "checkpoint must be a folder's path, got 5"),
+        (lambda: Execution(backend="dask", scheduler=8786), "scheduler must be an address"),
+        (lambda: Execution(units="yes"), "units must be True, False or None, got 'yes'"),
+        (lambda: Limits(memory=True), "memory must be a whole number of bytes, got True"),
+        (lambda: Limits(memory=1.5e9), "memory must be a whole number of bytes, got 1500000000.0"),
+        (lambda: Limits(memory=10**20), "at most 2\\*\\*60"),
+        (lambda: Limits(time_limit="5"), "positive number of seconds, got '5'"),
+        (lambda: Limits(time_limit=True), "positive number of seconds, got True"),
     ],
 )
 def test_bad_options_are_refused_when_made_with_one_line(make, message):

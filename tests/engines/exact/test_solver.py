@@ -170,6 +170,7 @@ def test_equal_weights_are_the_plain_search_scaled():
         assert result.nodes == plain.nodes  # the same search, not a weighted one
     zero = solve(table, Problem(weights=np.zeros(table.n)))
     assert zero.total == 0 and zero.stats.secrets == table.n
+    assert zero.to_dict()["total"] == 0 and zero.to_dict()["average"] is None  # (0/0: no average)
 
 
 @pytest.mark.parametrize("seed", range(4))

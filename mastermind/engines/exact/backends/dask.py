@@ -20,6 +20,7 @@ from typing import Any
 from mastermind.core.errors import MastermindError
 from mastermind.engines.exact.backends import worker_setup
 from mastermind.engines.exact.backends.base import RETRIES, Backend, cancel_future, start_future
+from mastermind.engines.exact.options import SchedulerError
 
 WORKER_WAIT = 10  # seconds a scheduler given by address has to show a worker
 WORKER_LOOK = 5.0  # seconds between looks for workers that joined a running cluster
@@ -84,8 +85,9 @@ class DaskBackend(Backend):
             if self.cluster is not None:
                 self.cluster.close()
             self._config.__exit__(None, None, None)
-            where = scheduler if scheduler is not None else "a local cluster"
-            raise MastermindError(f"cannot reach the Dask scheduler at {where}: {exc}") from None
+            if scheduler is not None:
+                raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+            raise MastermindError(f"cannot start a local Dask cluster: {exc}") from None
         if scheduler is not None:
             try:  # a scheduler without workers would leave the run waiting for ever
                 self.client.wait_for_workers(1, timeout=WORKER_WAIT)
