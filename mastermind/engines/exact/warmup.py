@@ -77,30 +77,19 @@ def compile_kernels() -> None:
     memo_import(search.memo, memo_export(search.memo, np.int64(1), np.int64(16)))
     rank_tables, size_tables = search.node_tables(UNLIMITED)
     xlogx = np.zeros(table.n + 1)
-    rank_guesses(
-        search.scores,
-        cands,
-        True,
-        cands,
-        weights[cands],
-        rank_tables,
-        size_tables,
-        search.win,
-        xlogx,
-        search.slots,
-    )
-    rank_guesses(
-        search.scores,
-        cands,
-        False,
-        cands,
-        weights[cands],
-        rank_tables,
-        size_tables,
-        search.win,
-        xlogx,
-        search.slots,
-    )
+    for every in (True, False):  # (the ranking of every code, and of some)
+        rank_guesses(
+            search.scores,
+            cands,
+            every,
+            cands,
+            weights[cands],
+            rank_tables,
+            size_tables,
+            search.win,
+            xlogx,
+            search.slots,
+        )
 
 
 _loaded = False
