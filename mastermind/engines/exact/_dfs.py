@@ -516,7 +516,7 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
             if v < lower:
                 lower = v
             break
-        if refine_pairs and _has_refinable(counts[:, gi], win, a.two_level):
+        if refine_pairs and _has_refinable(counts[:, gi], counts.shape[0] - 1, a.two_level):
             if not buffers_ready:
                 scratch = refine_buffers(scores, cands, w, win + 1, np.bool_(True))
                 buffers_ready = True
@@ -528,7 +528,7 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
                 w,
                 a.rank_cost,
                 counts,
-                win,
+                slots,
                 unit,
                 weighted,
                 bound,

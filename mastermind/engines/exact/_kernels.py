@@ -51,13 +51,14 @@ def _mix(h, x):  # pragma: no cover - compiled
 
 @nb.njit(cache=True, nogil=True)
 def _count_answers(chunk, answers, slots):  # pragma: no cover - compiled
-    """``chunk[a, gi] += answers[gi] == a`` for every answer slot a in ``slots``: one
-    compare-and-add per slot over contiguous bytes, which the compiler vectorises (a
-    scattered ``+= 1`` per guess does not vectorise and costs several times more)."""
+    """``chunk[i, gi] += answers[gi] == slots[i]`` for every answer slot: one compare-and-add
+    per slot over contiguous bytes, which the compiler vectorises (a scattered ``+= 1`` per
+    guess does not vectorise and costs several times more). The inner loops stay in small
+    kernels of their own: inlined into ``class_table`` they did not vectorise (4-6x slower)."""
     n_guesses = answers.shape[0]
-    for a in slots:
-        row = chunk[a]
-        value = np.uint8(a)
+    for i in range(slots.shape[0]):
+        row = chunk[i]
+        value = np.uint8(slots[i])
         for gi in range(n_guesses):
             row[gi] += answers[gi] == value
 
@@ -67,9 +68,9 @@ def _count_answers4(chunk, a0, a1, a2, a3, slots):  # pragma: no cover - compile
     """``_count_answers`` for four candidates at once: a quarter of the loads and stores of
     the counts."""
     n_guesses = a0.shape[0]
-    for a in slots:
-        row = chunk[a]
-        value = np.uint8(a)
+    for i in range(slots.shape[0]):
+        row = chunk[i]
+        value = np.uint8(slots[i])
         for gi in range(n_guesses):
             row[gi] += (a0[gi] == value) + (a1[gi] == value) + (a2[gi] == value) + (a3[gi] == value)
 
@@ -81,35 +82,69 @@ def _gather(out, row, guesses):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def _widen_add(counts, chunk, first):  # pragma: no cover - compiled
-    """``counts += chunk`` (``counts = chunk`` for the first block)."""
-    n_slots, n_guesses = counts.shape
-    for a in range(n_slots):
-        wide = counts[a]
-        narrow = chunk[a]
-        if first:
-            for gi in range(n_guesses):
-                wide[gi] = narrow[gi]
-        else:
-            for gi in range(n_guesses):
-                wide[gi] += narrow[gi]
+def _widen_add(wide, narrow, first):  # pragma: no cover - compiled
+    """``wide += narrow`` (``wide = narrow`` for the first block)."""
+    if first:
+        for gi in range(wide.shape[0]):
+            wide[gi] = narrow[gi]
+    else:
+        for gi in range(wide.shape[0]):
+            wide[gi] += narrow[gi]
 
 
 @nb.njit(cache=True, nogil=True)
-def class_counts(scores, guesses, all_guesses, cands, slots):  # pragma: no cover - compiled
-    """Class sizes of every guess over a candidate set, ``counts[answer, g]`` (uint16; the
-    search refuses sets above 65535 codes). ``all_guesses``: ``guesses`` is every code in
-    order, so a score row needs no gathering. ``slots``: the answers the game has, in
-    order (the win last), ``Rules.answer_slots``; the others are never counted, their rows
-    zero (without repetition most are impossible: 6x8n has 17 of 28, which were each a
-    pass over every guess per candidate). Counted in uint8 blocks of 252 candidates."""
-    n_slots = slots[-1] + 1
+def _add_row_stats(row, parts, largest, spread, is_class):  # pragma: no cover - compiled
+    """One answer's class sizes into the statistics (``is_class``: not the winning answer).
+    One simple loop per quantity, which the compiler vectorises."""
+    for gi in range(row.shape[0]):
+        largest[gi] = max(largest[gi], np.uint16(row[gi]))
+    for gi in range(row.shape[0]):
+        c = np.uint32(row[gi])
+        spread[gi] += c * c
+    if is_class:
+        for gi in range(row.shape[0]):
+            parts[gi] += row[gi] != 0
+
+
+@nb.njit(cache=True, nogil=True)
+def _widen_stats(wide, narrow, parts, largest, spread, is_class):  # pragma: no cover - compiled
+    """``wide = narrow`` and its statistics in the same pass (a set of one block)."""
+    for gi in range(wide.shape[0]):
+        c = narrow[gi]
+        wide[gi] = c
+        largest[gi] = max(largest[gi], np.uint16(c))
+        spread[gi] += np.uint32(c) * np.uint32(c)
+    if is_class:
+        for gi in range(wide.shape[0]):
+            parts[gi] += narrow[gi] != 0
+
+
+@nb.njit(cache=True, nogil=True)
+def class_table(scores, guesses, all_guesses, cands, slots):  # pragma: no cover - compiled
+    """Class sizes of every guess over a candidate set, and their statistics.
+
+    ``counts[i, g]`` (uint16; the search refuses sets above 65535 codes): the secrets that
+    answer ``slots[i]`` to guess ``g``. ``slots`` are the answers the game has, in order, the
+    win last (``Rules.answer_slots``); the others are neither counted nor stored (without
+    repetition most never occur: 6x8n has 11 of 28, each of which cost a pass over every
+    guess per candidate and four more for the statistics). Per guess: the number of
+    non-winning classes, the largest class and the sum of squared class sizes (the winning
+    class, of size 0 or 1, counted in the last two).
+
+    ``all_guesses``: ``guesses`` is every code in order, so a score row needs no gathering.
+    Counted in uint8 blocks of 252 candidates; a set of one block (most nodes) gets its
+    statistics as its counts are widened, one pass over each row instead of four."""
+    n_rows = slots.shape[0]
     n_guesses = guesses.shape[0]
     n = cands.shape[0]
+    counts = np.empty((n_rows, n_guesses), dtype=np.uint16)  # each row written by its first block
+    parts = np.zeros(n_guesses, dtype=np.uint16)
+    largest = np.zeros(n_guesses, dtype=np.uint16)
+    spread = np.zeros(n_guesses, dtype=np.uint32)
     if n == 0:
-        return np.zeros((n_slots, n_guesses), dtype=np.uint16)
-    counts = np.empty((n_slots, n_guesses), dtype=np.uint16)  # the first block sets it
-    chunk = np.zeros((n_slots, n_guesses), dtype=np.uint8)
+        counts[:] = 0
+        return counts, parts, largest, spread
+    chunk = np.zeros((n_rows, n_guesses), dtype=np.uint8)
     answers = np.empty((4, n_guesses), dtype=scores.dtype)
     for j0 in range(0, n, 252):  # a multiple of 4 below 256: no byte overflows
         if j0 > 0:
@@ -138,30 +173,25 @@ def class_counts(scores, guesses, all_guesses, cands, slots):  # pragma: no cove
                 _gather(answers[0], scores[cands[j]], guesses)
                 _count_answers(chunk, answers[0], slots)
             j += 1
-        _widen_add(counts, chunk, j0 == 0)
-    return counts
+        if j0 == 0 and j1 == n:
+            for i in range(n_rows):
+                _widen_stats(counts[i], chunk[i], parts, largest, spread, i != n_rows - 1)
+            return counts, parts, largest, spread
+        for i in range(n_rows):
+            _widen_add(counts[i], chunk[i], j0 == 0)
+    for i in range(n_rows):
+        _add_row_stats(counts[i], parts, largest, spread, i != n_rows - 1)
+    return counts, parts, largest, spread
 
 
 @nb.njit(cache=True, nogil=True)
-def class_stats(counts, win):  # pragma: no cover - compiled
-    """Per guess: the number of non-winning classes, the largest class and the sum of
-    squared class sizes (the winning class, of size 0 or 1, counted in the last two).
-    One simple loop per quantity and answer row, which the compiler vectorises."""
-    n_slots, n_guesses = counts.shape
-    parts = np.zeros(n_guesses, dtype=np.uint16)
-    largest = np.zeros(n_guesses, dtype=np.uint16)
-    spread = np.zeros(n_guesses, dtype=np.uint32)
-    for a in range(n_slots):
-        row = counts[a]
-        for gi in range(n_guesses):
-            largest[gi] = max(largest[gi], row[gi])
-        for gi in range(n_guesses):
-            c = np.uint32(row[gi])
-            spread[gi] += c * c
-        if a != win:
-            for gi in range(n_guesses):
-                parts[gi] += row[gi] != 0
-    return parts, largest, spread
+def answer_column(counts, gi, slots):  # pragma: no cover - compiled
+    """The class sizes of guess ``gi`` indexed by answer (zero where the game has no such
+    answer), from the rows of ``class_table``."""
+    column = np.zeros(slots[-1] + 1, dtype=counts.dtype)
+    for i in range(slots.shape[0]):
+        column[slots[i]] = counts[i, gi]
+    return column
 
 
 @nb.njit(cache=True, nogil=True)
@@ -242,8 +272,9 @@ def guess_bounds(
     ``rank_cost[0] + (m - 1) * rank_cost[1]`` while the class fits in two levels: then the
     bound follows from the number of classes and of secrets alone. With weights the k-th
     secret of a class to arrive (heaviest first) takes the slot costing ``rank_cost[k]``.
+    ``counts``/``parts``/``largest``: from ``class_table`` (its rows, the win last).
     ``rank_cost``/``size_cost`` hold -1 where there is no room."""
-    n_slots, n_guesses = counts.shape
+    n_rows, n_guesses = counts.shape
     n = cands.shape[0]
     bound = np.zeros(n_guesses, dtype=weights.dtype)
     ok = np.ones(n_guesses, dtype=np.bool_)
@@ -255,7 +286,7 @@ def guess_bounds(
         if c1 >= 0 and c2 >= 0:
             while two_level < n_rank and rank_cost[two_level] == c2:
                 two_level += 1
-        wins = counts[win]
+        wins = counts[n_rows - 1]
         if c1 >= 0 and c2 >= 0:
             # one vectorised pass for every guess, then the exceptions one by one
             for gi in range(n_guesses):
@@ -274,10 +305,8 @@ def guess_bounds(
                 n_slow += 1
                 bound[gi] = 0
         # the guesses with a class beyond two levels: sum the table, one answer row at a time
-        for a in range(n_slots):
-            if a == win:
-                continue
-            row = counts[a]
+        for i in range(n_rows - 1):
+            row = counts[i]
             for k in range(n_slow):
                 gi = slow[k]
                 m = row[gi]
@@ -289,12 +318,12 @@ def guess_bounds(
                 else:
                     bound[gi] += c
         return bound, ok
-    seen = np.zeros(n_slots, dtype=np.int32)
+    seen = np.zeros(win + 1, dtype=np.int32)
     for gi in range(n_guesses):
         total = bound[gi] * 0
         fits = True
         row = scores[guesses[gi]]
-        for a in range(n_slots):
+        for a in range(win + 1):
             seen[a] = 0
         for j in range(n):
             a = row[cands[j]]
@@ -455,10 +484,11 @@ def guess_refined_bound(
 
 @nb.njit(cache=True, nogil=True)
 def refine_guess(
-    scores, guesses, gi, cands, weights, rank_cost, counts, win, unit, weighted, bound, own, limit, scratch
+    scores, guesses, gi, cands, weights, rank_cost, counts, slots, unit, weighted, bound, own, limit, scratch
 ):  # pragma: no cover
     """The refined bound of guess ``gi`` with its own cost ``own``, also written into
-    ``bound[gi]`` (without ``own``); only whether it reaches ``limit`` is sure without weights."""
+    ``bound[gi]`` (without ``own``); only whether it reaches ``limit`` is sure without weights.
+    ``counts``: the rows of ``class_table`` for the answers ``slots``."""
     v = (
         guess_refined_bound(
             scores,
@@ -466,8 +496,8 @@ def refine_guess(
             cands,
             weights,
             rank_cost,
-            counts[:, gi],
-            win,
+            answer_column(counts, gi, slots),
+            slots[-1],
             unit,
             weighted,
             bound[gi],
@@ -497,11 +527,11 @@ def repeats_partition(
 ):  # pragma: no cover - compiled
     """Whether guess ``gi`` splits ``cands`` as one already in ``log`` does (up to renaming
     classes); if not, it is added. Returns (repeat, new log length). A cheap key from the
-    class statistics first, the 128-bit partition signature only where two keys meet."""
+    class statistics first, the 128-bit partition signature only where two keys meet.
+    ``counts``: the rows of ``class_table``, the win last."""
     done, done_key, done_sig = log
-    key = np.int64(
-        spread[gi] * 1000003 + largest[gi] * 1009 + parts[gi] * 2 + (1 if counts[win, gi] > 0 else 0)
-    )
+    wins = counts[counts.shape[0] - 1, gi]
+    key = np.int64(spread[gi] * 1000003 + largest[gi] * 1009 + parts[gi] * 2 + (1 if wins > 0 else 0))
     s1 = np.uint64(0)
     s2 = np.uint64(0)
     have_sig = False
@@ -543,15 +573,14 @@ def assess_guesses(
     most_hint,
     slots,
 ):  # pragma: no cover - compiled
-    """The pass over all guesses a node starts with: class counts (``counts[answer, g]``),
+    """The pass over all guesses a node starts with: class counts (``class_table``),
     the plain bound of each guess, the best guess whose classes are all solved exactly (at
     most 2 secrets each) and the cut-off it sets. The bound uses b = the most non-winning
     classes any guess makes here (``most``), since no guess splits a subset into more."""
-    counts = class_counts(scores, guesses, all_guesses, cands, slots)
-    parts, largest, spread = class_stats(counts, win)
+    counts, parts, largest, spread = class_table(scores, guesses, all_guesses, cands, slots)
     n_guesses = guesses.shape[0]
     useful = np.empty(n_guesses, dtype=np.bool_)
-    wins = counts[win]
+    wins = counts[counts.shape[0] - 1]
     # a guess that is not useful makes at most one class: the max over all is fine.
     # ``most_hint``: the most classes of the guesses not in ``guesses`` (a restricted root
     # must still bound its subsets by what every guess can do there)
@@ -604,8 +633,7 @@ def assess_guesses(
 @nb.njit(cache=True, nogil=True)
 def most_classes(scores, guesses, all_guesses, cands, slots):  # pragma: no cover - compiled
     """The most non-winning classes any of ``guesses`` makes on ``cands`` (at least 1)."""
-    counts = class_counts(scores, guesses, all_guesses, cands, slots)
-    parts, _, _ = class_stats(counts, slots[-1])
+    _, parts, _, _ = class_table(scores, guesses, all_guesses, cands, slots)
     most = 1
     for gi in range(guesses.shape[0]):
         most = max(most, np.int64(parts[gi]))
@@ -684,7 +712,7 @@ def plan_node(
         if not (useful[gi] and ok[gi]) or largest[gi] <= 2:
             continue
         v = bound[gi] + own
-        if v < cutoff and refine and _has_refinable(counts[:, gi], win, a.two_level):
+        if v < cutoff and refine and _has_refinable(counts[:, gi], counts.shape[0] - 1, a.two_level):
             v = refine_guess(
                 scores,
                 guesses,
@@ -693,7 +721,7 @@ def plan_node(
                 weights,
                 a.rank_cost,
                 counts,
-                win,
+                slots,
                 unit,
                 weighted,
                 bound,

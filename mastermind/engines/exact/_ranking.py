@@ -6,7 +6,7 @@ answers. The pure-Python twin is in the tests.
 import numba as nb
 import numpy as np
 
-from mastermind.engines.exact._kernels import class_counts, class_stats, guess_bounds
+from mastermind.engines.exact._kernels import class_table, guess_bounds
 
 
 @nb.njit(cache=True, nogil=True)
@@ -15,9 +15,7 @@ def rank_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, size
     class does not fit in the guesses left), ``sum n_a ln n_a`` over its answer classes (the
     smaller, the higher the entropy), the sum of squared class sizes, and whether it is
     useful (splits the set or may win). Unweighted sets only (``weights`` all ones)."""
-    n_slots = win + 1
-    counts = class_counts(scores, guesses, all_guesses, cands, slots)
-    parts, largest, spread = class_stats(counts, win)
+    counts, parts, largest, spread = class_table(scores, guesses, all_guesses, cands, slots)
     n_guesses = guesses.shape[0]
     most = np.int64(1)
     for gi in range(n_guesses):
@@ -32,13 +30,15 @@ def rank_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, size
     spread_out = np.zeros(n_guesses, dtype=np.float64)
     xlx = np.zeros(n_guesses, dtype=np.float64)
     useful = np.empty(n_guesses, dtype=np.bool_)
-    for a in range(n_slots):
-        row = counts[a]
+    n_rows = counts.shape[0]
+    for i in range(n_rows):
+        row = counts[i]
         for gi in range(n_guesses):
             xlx[gi] += xlogx[row[gi]]
+    wins = counts[n_rows - 1]
     for gi in range(n_guesses):
         spread_out[gi] = spread[gi]
-        useful[gi] = (counts[win, gi] > 0) | (parts[gi] > 1)
+        useful[gi] = (wins[gi] > 0) | (parts[gi] > 1)
     return bound, ok, xlx, spread_out, useful
 
 

@@ -6,9 +6,9 @@ import pytest
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.symmetry import full_group
 from mastermind.engines.exact._kernels import (
+    answer_column,
     class_bound,
-    class_counts,
-    class_stats,
+    class_table,
     guess_bounds,
     partition_signature,
     perfect_member,
@@ -55,12 +55,12 @@ def test_partition_and_bounds_match_reference(rules_text, seed, weighted, levels
     ref = evaluate_guesses_reference(
         table.scores, guesses, cands, w, rank, rules.n_answer_slots, rules.win_index
     )
-    counts = class_counts(table.scores, guesses, True, cands, np.asarray(rules.answer_slots))
-    parts, largest, spread = class_stats(counts, rules.win_index)
+    slots = np.asarray(rules.answer_slots)
+    counts, parts, largest, spread = class_table(table.scores, guesses, True, cands, slots)
     assert parts.tolist() == ref["parts"]
     assert largest.tolist() == ref["largest"]
     assert spread.tolist() == ref["spread"]
-    assert (counts[rules.win_index] > 0).tolist() == ref["candidate"]
+    assert (counts[-1] > 0).tolist() == ref["candidate"]
     bound, ok = guess_bounds(
         table.scores, guesses, counts, parts, largest, cands, w, rank, size, rules.win_index, weighted
     )
@@ -139,25 +139,34 @@ def test_perfect_member_matches_brute_force(seed):
     assert got == expect
 
 
-@pytest.mark.parametrize("n", [1, 40, 255, 256, 300, 600])
+@pytest.mark.parametrize("n", [0, 1, 3, 40, 252, 255, 256, 300, 600])
 @pytest.mark.parametrize("all_guesses", [True, False])
 @pytest.mark.parametrize("game", ["p4c5", "p4c6n", "p5c7n"])
-def test_class_counts_match_a_plain_count(n, all_guesses, game):
+def test_class_table_matches_a_plain_count(n, all_guesses, game):
     """Blocks of 252 candidates (four at a time) counted in bytes add up right, for every
-    guess list; only the answers the game has are counted (without repetition 4x6 has no
-    answer with fewer than 2 pegs, 5x7 none with fewer than 3), the others stay zero."""
+    guess list, and so do the statistics of one block and of several; only the answers the
+    game has get a row (without repetition 4x6 has no answer with fewer than 2 pegs, 5x7
+    none with fewer than 3): no secret gives any other."""
     table = CodeTable(Rules.parse(game))
     rng = np.random.default_rng(n)
     cands = np.sort(rng.choice(table.n, size=min(n, table.n), replace=False)).astype(np.int32)
     guesses = table.all_codes if all_guesses else rng.permutation(table.n)[:200].astype(np.int32)
     slots = np.asarray(table.rules.answer_slots)
+    win = table.rules.win_index
     assert len(slots) < table.rules.n_answer_slots  # (the (p-1, 1) answer at least is left out)
-    counts = class_counts(table.scores, guesses, all_guesses, cands, slots)
+    counts, parts, largest, spread = class_table(table.scores, guesses, all_guesses, cands, slots)
     expect = np.zeros((table.rules.n_answer_slots, len(guesses)), dtype=np.int64)
     for gi, g in enumerate(guesses.tolist()):
         np.add.at(expect[:, gi], table.scores[g, cands].astype(np.int64), 1)
     assert counts.dtype == np.uint16
-    assert (counts == expect).all()
+    assert (counts == expect[slots]).all()
+    assert expect.sum() == len(cands) * len(guesses)  # nothing in the rows left out
+    classes = expect[np.arange(len(expect)) != win]
+    assert (parts == (classes > 0).sum(axis=0)).all()
+    assert (largest == expect.max(axis=0)).all()
+    assert (spread == (expect**2).sum(axis=0)).all()
+    for gi in (0, len(guesses) - 1):
+        assert (answer_column(counts, gi, slots) == expect[:, gi]).all()
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -168,9 +177,10 @@ def test_capped_refined_bound_matches_refined_bound(seed):
     rank, _ = search.rank_cost(3, 8)
     scratch = refine_buffers(table.scores, cands, w, n_slots, True)
     assert (scratch[-1] == table.scores[np.ix_(cands, cands)]).all()  # the answers among cands
-    counts = class_counts(table.scores, table.all_codes, True, cands, np.asarray(rules.answer_slots))
+    slots = np.asarray(rules.answer_slots)
+    counts = class_table(table.scores, table.all_codes, True, cands, slots)[0]
     for g in range(table.n):
-        count = counts[:, g]
+        count = answer_column(counts, g, slots)
         full = refined_bound(table.scores, g, cands, w, rank, n_slots, win, 1, True, scratch)
         if np.any(count[np.arange(n_slots) != win] > len(rank)):
             continue
