@@ -63,7 +63,6 @@ SearchState = namedtuple(
         "penalty",
         "consistent",
         "weighted",
-        "win",
         "slots",
         "branching",
         "memo",
@@ -320,7 +319,6 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         penalty,
         consistent,
         weighted,
-        win,
         slots,
         branching,
         memo,
@@ -328,6 +326,7 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         stats,
         stop,
     ) = state
+    win = slots[-1]  # the win is the last answer slot
     n = cands.shape[0]
     restricted = only.shape[0] > 0
     if n <= 2 and not restricted:
@@ -384,7 +383,6 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         size_tables,
         own,
         beta,
-        win,
         weighted,
         refine,
         most_hint,

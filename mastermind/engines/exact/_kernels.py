@@ -567,7 +567,6 @@ def assess_guesses(
     size_tables,
     own,
     beta,
-    win,
     weighted,
     refine,
     most_hint,
@@ -577,6 +576,7 @@ def assess_guesses(
     the plain bound of each guess, the best guess whose classes are all solved exactly (at
     most 2 secrets each) and the cut-off it sets. The bound uses b = the most non-winning
     classes any guess makes here (``most``), since no guess splits a subset into more."""
+    win = slots[-1]  # the win is the last answer slot
     counts, parts, largest, spread = class_table(scores, guesses, all_guesses, cands, slots)
     n_guesses = guesses.shape[0]
     useful = np.empty(n_guesses, dtype=np.bool_)
@@ -661,7 +661,7 @@ def refine_buffers(scores, cands, weights, n_slots, refine):  # pragma: no cover
 
 @nb.njit(cache=True, nogil=True)
 def plan_node(
-    scores, guesses, cands, weights, rank_tables, size_tables, own, beta, win, weighted, unit, refine, slots
+    scores, guesses, cands, weights, rank_tables, size_tables, own, beta, weighted, unit, refine, slots
 ):  # pragma: no cover
     """Everything the search needs to know about one node, in one pass over the guesses.
 
@@ -674,7 +674,8 @@ def plan_node(
     best exactly-solved guess (-1 if none) and its cost, the smallest bound among the guesses
     left out (for the lower bound when the search fails) and b.
     """
-    n_slots = win + 1  # the win is the last answer slot
+    win = slots[-1]  # the win is the last answer slot
+    n_slots = win + 1
     # np.bool_ and np.int64, not literals: the search's own compiled kernels, not twins of them
     no, one = np.bool_(False), np.int64(1)
     a = assess_guesses(
@@ -687,7 +688,6 @@ def plan_node(
         size_tables,
         own,
         beta,
-        win,
         weighted,
         refine,
         one,

@@ -10,11 +10,12 @@ from mastermind.engines.exact._kernels import class_table, guess_bounds
 
 
 @nb.njit(cache=True, nogil=True)
-def rank_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, size_tables, win, xlogx, slots):
+def rank_guesses(scores, guesses, all_guesses, cands, weights, rank_tables, size_tables, xlogx, slots):
     """Per guess: the perfect-tree bound of its non-winning classes (``ok`` False where a
     class does not fit in the guesses left), ``sum n_a ln n_a`` over its answer classes (the
     smaller, the higher the entropy), the sum of squared class sizes, and whether it is
     useful (splits the set or may win). Unweighted sets only (``weights`` all ones)."""
+    win = slots[-1]
     counts, parts, largest, spread = class_table(scores, guesses, all_guesses, cands, slots)
     n_guesses = guesses.shape[0]
     most = np.int64(1)

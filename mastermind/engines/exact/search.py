@@ -138,7 +138,6 @@ class Search:
             int(penalty),
             bool(consistent),
             bool(self.weighted),
-            int(self.win),
             self.slots,
             int(self.branching),
             self.memo,
@@ -236,7 +235,6 @@ class Search:
             size_tables,
             float(own),  # a float, as in the search: one compiled plan_node, not two
             float(beta),
-            self.win,
             self.weighted,
             self.unit,
             r - 1 >= 3 and len(cands) <= REFINE_PAIRS_MAX,

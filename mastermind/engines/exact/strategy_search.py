@@ -249,7 +249,6 @@ class StrategySearch:
             s.weights[cands],
             self._rank_tables,
             self._size_tables,
-            s.win,
             self._xlogx,
             s.slots,
         )

@@ -86,7 +86,6 @@ def compile_kernels() -> None:
             weights[cands],
             rank_tables,
             size_tables,
-            search.win,
             xlogx,
             search.slots,
         )
