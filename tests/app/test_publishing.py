@@ -1226,6 +1226,24 @@ def test_a_run_refused_for_its_memory_makes_no_folder_and_names_the_option(tmp_p
     assert not out.exists()
 
 
+def test_run_tables_makes_its_folder_only_once_nothing_refuses_the_run(tmp_path):
+    """The library call makes a missing folder itself, after its checks (the command no longer
+    checks the memory a second time before it): a refused run leaves nothing behind."""
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("x")
+    for out, options, why in (
+        (tmp_path / "a", {"memory_limit": 10_000}, "needs at least"),
+        (tmp_path / "b", {"checkpoint": not_a_folder}, "--checkpoint"),
+        (not_a_folder, {}, "is not a folder"),
+    ):
+        with pytest.raises(MastermindError, match=why):
+            run_tables(out, tables=("optimal",), games=["p2c2"], row_time_limit=None, jobs=1, **options)
+        assert out == not_a_folder or not out.exists()
+    out = tmp_path / "c" / "d"
+    run_tables(out, tables=("optimal",), games=["p2c2"], row_time_limit=None, jobs=1)
+    assert [r["game"] for r in read_rows(out / "optimal.json", OPTIMAL_FORMAT)] == ["p2c2"]
+
+
 def test_the_text_output_says_what_it_wrote(tmp_path, capsys):
     argv = ["results", "--games", "p2c2,p2c3", "--out", str(tmp_path), "-j", "1", "--table", "optimal"]
     assert main(argv) == 0

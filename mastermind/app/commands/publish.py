@@ -67,7 +67,6 @@ def results(
     from pathlib import Path
 
     from mastermind.app.publishing import TablesStopped, run_tables
-    from mastermind.app.publishing.tables import check_fits_all, planned_work
     from mastermind.core.progress import progress_bar, progress_mode
     from mastermind.engines.exact.checkpoint import check_folder
     from mastermind.engines.exact.memo_file import CheckpointFileError
@@ -79,19 +78,11 @@ def results(
         raise MastermindError("--out: empty: give a folder, e.g. results/")
     if out == "-":  # (elsewhere standard output; the tables are files in a folder)
         raise MastermindError("--out: - would be a folder named '-': give a folder, e.g. results/")
-    folder = Path(out)
-    if folder.exists() and not folder.is_dir():
-        raise MastermindError(f"--out: {out} is not a folder")
-    # games that cannot fit, refused before the folder is made (it was left behind, empty)
-    check_fits_all(planned_work(TABLES if table is None else (table,), chosen), limit)
+    folder = Path(out)  # (made by run_tables once nothing refuses the run)
     store = None
     if checkpoint is not None:
         with naming("--checkpoint", CheckpointFileError):
-            store = check_folder(checkpoint)  # before making --out
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise MastermindError(f"--out: {out}: cannot create the folder ({exc.strerror})") from None
+            store = check_folder(checkpoint)
 
     def say(line: str) -> None:
         if not json_output:

@@ -66,16 +66,24 @@ def run_tables(
     table's scope, smallest first) and merge each into the files as soon as it is done.
     ``checkpoint``: a folder where the frontier games' searches keep their work (one
     subfolder per game), so that a later run continues them. Stopped by Ctrl-C or by
-    ``time_limit`` (seconds, the whole run), it raises :class:`TablesStopped`."""
-    if not out.is_dir():
-        raise MastermindError(f"--out: {out} is not a folder")
+    ``time_limit`` (seconds, the whole run), it raises :class:`TablesStopped`.
+
+    ``out`` is made if missing, once nothing else refuses the run: games that cannot fit in
+    ``memory_limit``, files that cannot be merged into or written, a checkpoint folder that
+    cannot be used: a refused run leaves no empty folder behind."""
+    work = planned_work(tables, games)
+    check_fits_all(work, memory_limit)
+    named = out_text or str(out)  # (as the user typed it)
+    if (out.exists() or out.is_symlink()) and not out.is_dir():
+        raise MastermindError(f"--out: {named} is not a folder")
     # files that could not be merged into or written: refused before the work
-    with naming("--out"):
-        for fmt, name in STEMS.items():
-            if name in tables:
-                read_rows(out / f"{name}.json", fmt)
-                for suffix in (".json", ".md"):
-                    check_writable(out / f"{name}{suffix}")
+    if out.is_dir():
+        with naming("--out"):
+            for fmt, name in STEMS.items():
+                if name in tables:
+                    read_rows(out / f"{name}.json", fmt)
+                    for suffix in (".json", ".md"):
+                        check_writable(out / f"{name}{suffix}")
     if checkpoint is not None:  # (refused before the work, as optimal refuses it, even where
         # no game of the run is searched there)
         from mastermind.engines.exact import memo_file
@@ -83,12 +91,14 @@ def run_tables(
 
         with naming("--checkpoint", memo_file.CheckpointFileError):
             make_folder(checkpoint)
+        # what the games' folders hold, which a row reads only as it runs
+        _check_checkpoints(checkpoint, [rules for table, rules in work if table == "optimal"])
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise MastermindError(f"--out: {named}: cannot create the folder ({exc.strerror})") from None
     deadline = Deadline(time_limit)
     done: dict[str, list[dict]] = {t: [] for t in tables}
-    work = planned_work(tables, games)
-    check_fits_all(work, memory_limit)
-    if checkpoint is not None:  # what the games' folders hold, which a row reads only as it runs
-        _check_checkpoints(checkpoint, [rules for table, rules in work if table == "optimal"])
     trees = out / "trees"
     made = False  # (a folder made for the run is not left behind empty: see the end)
     if "optimal" in tables and not (trees.exists() or trees.is_symlink()):
@@ -115,7 +125,7 @@ def run_tables(
             jobs=jobs,
             solve_options=solve_options,
             checkpoint=checkpoint,
-            out=out_text or str(out),
+            out=named,
             memory_limit=memory_limit,
             deadline=deadline,
         ) as runner:
