@@ -196,8 +196,9 @@ class Result(Generic[D]):
         return () if self.stats is None else self.stats.histogram
 
     @property
-    def secrets(self) -> int:
-        return 0 if self.stats is None else self.stats.secrets
+    def secrets(self) -> int | None:
+        """Secrets the strategy plays (None without one)."""
+        return None if self.stats is None else self.stats.secrets
 
     @property
     def guesses_total(self) -> int | None:
@@ -218,10 +219,11 @@ class Result(Generic[D]):
         return self.counters.memo_hits
 
     @property
-    def average(self) -> float:
-        """Expected number of guesses (weighted when weights were given)."""
+    def average(self) -> float | None:
+        """Expected number of guesses (weighted when weights were given); None without a
+        value, or when every weight is zero."""
         if self.value is None or not self.weight_sum:
-            return 0.0
+            return None
         return float(self.value) / float(self.weight_sum)
 
     def to_dict(self) -> dict:
@@ -233,8 +235,8 @@ class Result(Generic[D]):
             "rules": str(self.rules),
             "objective": self.objective,
             "total": self.value,
-            "secrets": self.secrets if self.stats is not None else None,  # (no strategy yet: null)
-            "average": round(self.average, 6) if self.value is not None else None,
+            "secrets": self.secrets,  # (no strategy yet: null)
+            "average": None if self.average is None else round(self.average, 6),
             "worst": self.worst,
             "histogram": list(self.histogram),
             "first_guess": None if self.first_guess is None else self.rules.code_text(self.first_guess),

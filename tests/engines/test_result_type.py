@@ -79,6 +79,18 @@ def test_no_strategy_is_an_answer_with_its_own_status():
     assert result.status is Status.NO_STRATEGY and result.proven
     assert (result.value, result.tree, result.lower_bound, result.upper_bound) == (None, None, None, None)
     assert result.details.max_guesses == 2
+    # no strategy: no secrets played and no average (they read 0 and 0.0 before)
+    assert (result.secrets, result.average, result.worst, result.histogram) == (None, None, None, ())
+    data = result.to_dict()
+    assert (data["secrets"], data["average"]) == (None, None)
+
+
+def test_a_result_without_a_value_or_with_zero_weights_has_no_average():
+    unknown = Result(Rules(2, 3), "total", Status.UNKNOWN, None, 15, None, stopped="time limit")
+    assert (unknown.average, unknown.secrets) == (None, None)
+    zero = Result(Rules(2, 3), "total", Status.OPTIMAL, 0, 0, 0, weight_sum=0)
+    assert zero.average is None
+    assert Result(Rules(2, 3), "total", Status.FEASIBLE, 22, 20, 22, weight_sum=9).average == 22 / 9
 
 
 def test_a_stopped_search_is_feasible_or_unknown_with_its_bounds():

@@ -21,10 +21,8 @@ def strategy_fields(result) -> dict[str, Any]:
     stats = result.stats
     weighted = result.details is not None and result.details.weighted and result.upper_bound is not None
     total = _number(result.upper_bound) if weighted else int(stats.total)
-    if not weighted:
-        average: float | None = stats.average
-    else:  # (every weight 0: no average, 0/0)
-        average = float(result.upper_bound) / float(result.weight_sum) if result.weight_sum else None
+    # (weighted: the result's value, that of its strategy; every weight 0: no average, 0/0)
+    average = result.average if weighted else stats.average
     return {
         "total": total,
         "secrets": stats.secrets,
