@@ -9,6 +9,7 @@ guess once the token is cancelled (:class:`~mastermind.core.cancel.Stopped`).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from mastermind.app.strategy_files import names_a_file, read_strategy_file
@@ -82,8 +83,7 @@ def tree_of(name: str, table: CodeTable, **options: Any) -> StrategyTree:
     if isinstance(player, TreeStrategy):
         return player.tree
     tree = play_all(player, cancel=options.get("cancel"))
-    tree.name = tree.name or name
-    return tree
+    return tree if tree.name else replace(tree, name=name)
 
 
 def draws(name: str, tie_break: str = "default") -> bool:

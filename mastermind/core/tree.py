@@ -116,10 +116,11 @@ class Stats:
         }
 
 
-@dataclass
+@dataclass(frozen=True)
 class StrategyTree:
     """A complete strategy for one game: the :class:`Node` of the first guess (``root``),
     the ``rules`` and a ``name``. :meth:`stats` replays every secret and checks the counts.
+    Frozen, as the results that hold it are: renamed by :func:`dataclasses.replace`.
 
     >>> from mastermind.core.game import CodeTable, Rules
     >>> table = CodeTable(Rules(2, 2))

@@ -17,7 +17,7 @@ interactive sessions all ask here; the heuristic and exact engines know no names
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from mastermind.core.errors import MastermindError
@@ -124,10 +124,9 @@ def _optimal(
     )
     if not result.proven:  # the best tree found is not the optimal strategy
         raise Stopped(result.stopped)
-    tree = result.tree
-    assert tree is not None  # a proven optimum has its tree
-    tree.name = "optimal"
-    return TreeStrategy(tree, table, "optimal")
+    assert result.tree is not None  # a proven optimum has its tree
+    # (a renamed copy: the result's tree is not changed under it)
+    return TreeStrategy(replace(result.tree, name="optimal"), table, "optimal")
 
 
 _SPECS = (
@@ -234,5 +233,4 @@ def strategy_tree(name: str, table: CodeTable, **options: Any) -> StrategyTree:
     if isinstance(player, TreeStrategy):
         return player.tree
     tree = play_all(player)
-    tree.name = tree.name or name
-    return tree
+    return tree if tree.name else replace(tree, name=name)

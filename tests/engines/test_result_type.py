@@ -67,6 +67,8 @@ def test_a_result_is_frozen_and_changed_by_copy(p2c3):
         result.stopped = "interrupted"
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.counters.nodes = 0
+    with pytest.raises(dataclasses.FrozenInstanceError):  # (its tree was renamed in place once)
+        result.tree.name = "optimal"
     copy = dataclasses.replace(result, found_by="entropy")
     assert copy.found_by == "entropy" and result.found_by is None
 

@@ -473,7 +473,7 @@ class ExactSolver:
             if total is not None and lower_bound is not None:
                 lower_bound = min(lower_bound, total)
             if tree is not None and total is not None and (lower_bound is None or lower_bound < total):
-                tree.name = NOT_PROVEN  # (its files must not call it optimal)
+                tree = replace(tree, name=NOT_PROVEN)  # (its files must not call it optimal)
         problem = self.problem
         return Result(
             rules=self.rules,

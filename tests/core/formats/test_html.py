@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from decimal import ROUND_HALF_UP, Decimal
@@ -50,11 +51,7 @@ def test_embedded_tree_mirrors_the_strategy(table46, minimax46):
 
 def test_page_is_self_contained_and_script_safe(minimax46):
     tree, stats = minimax46
-    tree.name, original = "a </script><b>&", tree.name
-    try:
-        page = write_html(tree, stats)
-    finally:
-        tree.name = original
+    page = write_html(dataclasses.replace(tree, name="a </script><b>&"), stats)
     assert "__TREE_DATA__" not in page and "</script><b>" not in page
     assert not re.search(r"(src|href)\s*=|https?://|@import|url\(", page)
     embedded = re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.DOTALL)
