@@ -287,23 +287,33 @@ def guess_bounds(
             while two_level < n_rank and rank_cost[two_level] == c2:
                 two_level += 1
         wins = counts[n_rows - 1]
-        if c1 >= 0 and c2 >= 0:
-            # one vectorised pass for every guess, then the exceptions one by one
-            for gi in range(n_guesses):
-                bound[gi] = np.int64(parts[gi]) * (c1 - c2) + (n - np.int64(wins[gi])) * c2
         n_slow = 0
         slow = np.empty(n_guesses, dtype=np.int64)
-        for gi in range(n_guesses):
-            big = largest[gi]
-            if big <= 1 or parts[gi] == 0:
-                if parts[gi] > 0 and c1 < 0:
-                    ok[gi] = False
-                else:
-                    bound[gi] = np.int64(parts[gi]) * max(c1, 0)
-            elif big > two_level:
-                slow[n_slow] = gi
-                n_slow += 1
-                bound[gi] = 0
+        if c1 >= 0 and c2 >= 0:
+            # one vectorised pass for every guess (right for singletons too: n - wins = parts),
+            # then the guesses with a class beyond two levels, if any
+            big = np.uint16(0)
+            for gi in range(n_guesses):
+                bound[gi] = np.int64(parts[gi]) * (c1 - c2) + (n - np.int64(wins[gi])) * c2
+                big = max(big, largest[gi])
+            if big > two_level:
+                for gi in range(n_guesses):
+                    if largest[gi] > two_level:
+                        slow[n_slow] = gi
+                        n_slow += 1
+                        bound[gi] = 0
+        else:  # no room for a second level (rare): guess by guess
+            for gi in range(n_guesses):
+                big = largest[gi]
+                if big <= 1 or parts[gi] == 0:
+                    if parts[gi] > 0 and c1 < 0:
+                        ok[gi] = False
+                    else:
+                        bound[gi] = np.int64(parts[gi]) * max(c1, 0)
+                elif big > two_level:
+                    slow[n_slow] = gi
+                    n_slow += 1
+                    bound[gi] = 0
         # the guesses with a class beyond two levels: sum the table, one answer row at a time
         for i in range(n_rows - 1):
             row = counts[i]
