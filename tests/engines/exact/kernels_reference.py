@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 def evaluate_guesses_reference(scores, guesses, cands, weights, rank_cost, n_slots, win):
-    """What ``class_counts``, ``class_stats`` and ``guess_bounds`` compute, per guess; instead
+    """What ``class_table`` and ``guess_bounds`` compute, per guess; instead
     of the signature of ``partition_signature`` the canonical label sequence of the partition
     (a tuple), so tests can check that equal signatures mean equal partitions."""
     out = {k: [] for k in ("bound", "ok", "candidate", "parts", "largest", "spread", "labels")}
