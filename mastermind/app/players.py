@@ -9,7 +9,6 @@ guess once the token is cancelled (:class:`~mastermind.core.cancel.Stopped`).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from mastermind.app.strategy_files import names_a_file, read_strategy_file
@@ -76,14 +75,9 @@ def file_strategy(name: str, table: CodeTable, *, pool: str = "all") -> Any:
 def tree_of(name: str, table: CodeTable, **options: Any) -> StrategyTree:
     """Every secret played with strategy ``name`` (see :func:`make_player`): its tree (a
     file's keeps the name it has inside); stopped by ``cancel``, :class:`Stopped`."""
-    from mastermind.core.strategy import TreeStrategy
-    from mastermind.engines.heuristics.play import play_all
+    from mastermind.engines.registry import player_tree
 
-    player = make_player(name, table, **options)
-    if isinstance(player, TreeStrategy):
-        return player.tree
-    tree = play_all(player, cancel=options.get("cancel"))
-    return tree if tree.name else replace(tree, name=name)
+    return player_tree(make_player(name, table, **options), name, options.get("cancel"))
 
 
 def draws(name: str, tie_break: str = "default") -> bool:

@@ -226,11 +226,17 @@ def strategy_tree(name: str, table: CodeTable, **options: Any) -> StrategyTree:
     >>> [strategy_tree(name, table).stats(table).total for name in ("simple", "optimal")]
     [24, 21]
     """
+    return player_tree(make_strategy(name, table, **options), name)
+
+
+def player_tree(player: Any, name: str, cancel: CancelToken | None = None) -> StrategyTree:
+    """The tree of ``player``: its own when it follows one (a solver's, a file's, with the
+    name it has), else every secret played, named ``name`` unless it names itself; stopped
+    by ``cancel``, :class:`Stopped`."""
     from mastermind.core.strategy import TreeStrategy
     from mastermind.engines.heuristics.play import play_all
 
-    player = make_strategy(name, table, **options)
     if isinstance(player, TreeStrategy):
         return player.tree
-    tree = play_all(player)
+    tree = play_all(player, cancel=cancel)
     return tree if tree.name else replace(tree, name=name)
