@@ -9,7 +9,8 @@ order of their lower bounds and each is given a budget (the cheapest strategy fo
 that set, less what its other classes are known to cost at least), so that most are refuted
 after a few classes. Each set keeps the cheapest strategy any pass found for it, so a pass
 never does worse than the one before; later passes try more guesses and solve larger sets
-exactly (see :data:`SCHEDULE`).
+exactly (see :data:`SCHEDULE`), and past the schedule every other pass polishes the strategy
+found so far, its top levels kept (see :func:`effort`).
 
 Guesses are canonical under the symmetries that fix the guesses so far, as in the exact
 search, and the pool may be restricted to codes still possible ("hard mode").
@@ -59,11 +60,14 @@ class Effort:
     """How hard one pass looks: sets of at most ``exact_size`` secrets are solved exactly;
     at depth d (0 at the root) the ``by_bound[d]`` guesses of least lower bound and the
     ``by_entropy[d]`` guesses of highest entropy are tried (0: every guess; the last entry
-    stands for the deeper levels)."""
+    stands for the deeper levels). ``kept_levels``: at depths below it, a set that has a
+    strategy kept from earlier passes tries only that strategy's guess (a pass that
+    searches the strategy found so far more deeply, not the guesses beside it)."""
 
     exact_size: int
     by_bound: tuple[int, ...]
     by_entropy: tuple[int, ...]
+    kept_levels: int = 0
 
     def width(self, depth: int) -> tuple[int, int]:
         def at(seq: tuple[int, ...]) -> int:
@@ -82,31 +86,55 @@ SCHEDULE: tuple[Effort, ...] = (
     Effort(60, (0, 8, 4, 2, 1), (3, 2, 1)),
     Effort(80, (0, 12, 6, 3, 2, 1), (3, 2, 1)),
 )
-"""The passes in order; past the last, each pass doubles the widths of the one before and
-solves sets a quarter larger exactly."""
+"""The passes in order; past the last, see :func:`effort`."""
+
+POLISH_LEVELS = 2
+"""The levels a polishing pass keeps as the strategy found so far has them (see
+:func:`effort`)."""
 
 
-def effort(pass_no: int) -> Effort:
-    """The effort of a pass (0 first).
-
-    >>> effort(0)
-    Effort(exact_size=2, by_bound=(1,), by_entropy=(0,))
-    >>> effort(len(SCHEDULE)).exact_size
-    100
-    >>> effort(5000).exact_size == effort(100).exact_size
-    True
-    """
-    if pass_no < len(SCHEDULE):
-        return SCHEDULE[pass_no]
+def _widened(level: int) -> Effort:
+    """The last pass of the schedule with its widths doubled ``level`` times and sets a
+    quarter larger solved exactly each time."""
     last = SCHEDULE[-1]
     # (capped: 1.25**k overflows a float past k = 3180, and sets of 80 * 1.25**64 secrets,
     # about 125 billion, are beyond any game's codes)
-    k = min(pass_no - len(SCHEDULE) + 1, 64)
+    k = min(level, 64)
     return Effort(
         int(last.exact_size * 1.25**k),
         tuple(0 if w == 0 else w << k for w in last.by_bound),
         tuple(w << k for w in last.by_entropy),
     )
+
+
+def effort(pass_no: int) -> Effort:
+    """The effort of a pass (0 first). Past the schedule, passes take turns: one polishes
+    the strategy found so far (its top :data:`POLISH_LEVELS` levels kept, the sets below
+    them searched with the widths of the next widening but the exact size of the last),
+    the next widens every level. A widening pass of a big game takes longer than a run:
+    6x8n's ninth, with 30 guesses at each class of the first guess and exact solves of up
+    to 100 secrets (2-52 s each), kept its strategy at 118477 for several runs, where a
+    pass keeping its two top levels found 118400 in 514 s on one core (exact up to 40
+    secrets, 12, 6, 3 guesses by bound below) and 118366 in 908 s (60; 24, 12, 6).
+
+    >>> effort(0)
+    Effort(exact_size=2, by_bound=(1,), by_entropy=(0,), kept_levels=0)
+    >>> polish, widen = effort(len(SCHEDULE)), effort(len(SCHEDULE) + 1)
+    >>> polish.kept_levels, polish.exact_size, widen.kept_levels, widen.exact_size
+    (2, 80, 0, 100)
+    >>> polish.by_bound == widen.by_bound
+    True
+    >>> effort(5000).exact_size == effort(200).exact_size
+    True
+    """
+    if pass_no < len(SCHEDULE):
+        return SCHEDULE[pass_no]
+    k = pass_no - len(SCHEDULE)
+    level = k // 2 + 1
+    widen = _widened(level)
+    if k % 2:
+        return widen
+    return Effort(_widened(level - 1).exact_size, widen.by_bound, widen.by_entropy, POLISH_LEVELS)
 
 
 @dataclass(frozen=True)
@@ -268,7 +296,11 @@ class StrategySearch:
         if self._done.get(key) == self.passes:  # searched already in this pass
             return best if best < budget else max(best, budget)
         self.sets_searched += 1
-        candidates, most = self._candidates(cands, group, work, depth)
+        if known is not None and depth < work.kept_levels:
+            # (the most classes of every guess for the classes' bounds: valid, if weaker)
+            candidates, most = [(known[1], 0.0)], self.search.branching
+        else:
+            candidates, most = self._candidates(cands, group, work, depth)
         if known is not None and key not in self._unled:
             # the strategy kept from an earlier pass first: its classes may have improved since
             mine = [c for c in candidates if c[0] == known[1]] or [(known[1], 0.0)]

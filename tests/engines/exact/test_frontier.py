@@ -1299,3 +1299,52 @@ def test_a_run_saves_its_units_memo_between_rounds_as_it_goes(tmp_path, monkeypa
     assert saves and set(saves) == {(False, False)}
     solver = ExactSolver(table)
     assert load_memo(folder / UNITS_FILE, new_memo(1 << 16), api._units_memo_for(solver, "total")) > 0
+
+
+@pytest.mark.parametrize("text", ["p3c4", "p4c4", "p3c5n"])
+def test_a_strategy_offered_is_mended_by_the_classes_the_rounds_know_cheaper(text):
+    from mastermind.core.tree import StrategyTree, build_tree
+    from mastermind.engines.exact.anytime import RootState, RoundSearch
+    from mastermind.engines.exact.backends import ThreadBackend
+
+    table = CodeTable(Rules.parse(text))
+    solver = ExactSolver(table)
+    backend = ThreadBackend(1)
+    try:
+        rounds = RoundSearch(solver, backend)
+        state = rounds.run(solver.cands, UNLIMITED, solver.group)
+    finally:
+        backend.close()
+    assert state.proven and state.tree is not None
+    best = next(g for g in state.guesses if g.exact and g.lower == state.upper)
+    # a poor strategy with the optimal first guess: the first candidate left, after it
+    poor = build_tree(table, lambda cands, history: best.guess if not history else int(cands[0])).root
+    poor_total = StrategyTree(table.rules, poor).stats(table).total
+    assert poor_total > state.upper  # (else the test proves nothing)
+    fresh = RootState(state.n, state.guesses, price=rounds.price)
+    assert fresh.offer(poor_total, poor)
+    # every class of that guess is exact: mended, the strategy is optimal, and replays to it
+    assert fresh.upper == state.upper
+    assert StrategyTree(table.rules, fresh.tree).stats(table).total == fresh.upper
+    # a strategy offered again is mended no further, and one with another first guess not at all
+    assert fresh.mend(fresh.upper, fresh.tree) == (fresh.upper, fresh.tree)
+    other = table.n - 1 if best.guess != table.n - 1 else 0
+    tree = build_tree(table, lambda cands, history: other if not history else int(cands[0])).root
+    alone = RootState(state.n, [best], price=rounds.price)
+    assert alone.mend(12345.0, tree) == (12345.0, tree)
+
+
+def test_a_split_class_offers_its_cheapest_guess_whose_cost_is_known():
+    from mastermind.engines.exact.anytime import ClassBound, GuessBound
+
+    group = (np.zeros((1, 4), np.int8), np.zeros((1, 6), np.int8))
+    c = ClassBound(np.arange(5, dtype=np.int32), group, 3, 9.0)
+    assert c.cheapest() is None
+    c.inner = [
+        GuessBound(1, 0.0, floor=12.0, node=Node(1, 5)),
+        GuessBound(2, 0.0, floor=11.0, node=Node(2, 5)),
+    ]
+    c.inner.append(GuessBound(3, 0.0, floor=10.0))  # (its cost not known: a bound only)
+    assert c.cheapest() == (11.0, Node(2, 5))
+    c.exact, c.node, c.lower = True, Node(4, 5), 10.0
+    assert c.cheapest() == (10.0, Node(4, 5))

@@ -95,10 +95,41 @@ def test_passes_end_once_one_solved_the_whole_game_exactly(game):
     assert search.passes == 1 or table.n > effort(search.passes - 2).exact_size
 
 
-def test_passes_past_the_schedule_widen():
-    a, b = effort(len(SCHEDULE)), effort(len(SCHEDULE) + 1)
+def test_passes_past_the_schedule_take_turns_polishing_and_widening():
+    n = len(SCHEDULE)
+    a, b = effort(n + 1), effort(n + 3)  # widening
     assert b.exact_size > a.exact_size > SCHEDULE[-1].exact_size
     assert all(y >= x for x, y in zip(a.by_bound, b.by_bound))
+    assert a.kept_levels == b.kept_levels == 0
+    for polish, widen, before in ((effort(n), a, SCHEDULE[-1]), (effort(n + 2), b, a)):
+        assert polish.kept_levels > 0 and polish.exact_size == before.exact_size
+        assert (polish.by_bound, polish.by_entropy) == (widen.by_bound, widen.by_entropy)
+
+
+@pytest.mark.parametrize("game", ["p3c6", "p4c5n"])
+def test_a_polishing_pass_keeps_the_top_guesses_and_never_costs_more(game, monkeypatch):
+    from mastermind.engines.exact import strategy_search
+
+    table = CodeTable(Rules.parse(game))
+    first = StrategySearch(table).run(passes=1)  # (a rough strategy: its classes can improve)
+    polish = strategy_search.Effort(6, (0, 4, 2), (1,), kept_levels=1)
+    monkeypatch.setattr(strategy_search, "effort", lambda pass_no: polish)
+    again = StrategySearch(table)
+    again.seed(first.tree.root, first.passes)
+    tried: list[tuple[int, int]] = []
+    guess_cost = again._guess_cost
+
+    def recorded(cands, group, guess, depth, *rest):
+        tried.append((depth, guess))
+        return guess_cost(cands, group, guess, depth, *rest)
+
+    monkeypatch.setattr(again, "_guess_cost", recorded)
+    found = again.run(passes=1)
+    assert [g for d, g in tried if d == 0] == [first.tree.root.guess]  # the root kept...
+    assert any(d > 0 for d, _ in tried)  # ...and the levels below it searched
+    assert found.tree.root.guess == first.tree.root.guess
+    assert solve(table).total <= found.total <= first.total
+    assert _replayed(table, found) == found.total
 
 
 def test_the_thread_is_lowered_only_once_a_strategy_is_held_and_finds_the_same(monkeypatch):
