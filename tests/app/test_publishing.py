@@ -1196,6 +1196,24 @@ def test_the_hard_mode_reports_are_what_their_trees_replay():
             assert data["best_found"]["total"] == data["total_upper_bound"]
 
 
+def test_a_first_run_stopped_before_its_first_row_leaves_no_empty_out_folder(tmp_path, monkeypatch, capsys):
+    """The tables' folder is made before the work (to refuse one that cannot be): a first
+    run interrupted before its first row left it behind, empty."""
+    from mastermind.app.publishing import runner
+
+    def interrupted(self, rules, first):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner.Runner, "optimal_row", interrupted)
+    out = tmp_path / "new" / "results"
+    args = ["results", "--out", str(out), "--games", "p2c2", "--table", "optimal", "-j", "1"]
+    assert main(args) == 130
+    assert not (tmp_path / "new").exists()  # (nor the parent made for it)
+    out.mkdir(parents=True)  # one that was there stays, empty or not
+    assert main(args) == 130
+    assert out.is_dir()
+
+
 def test_a_run_stopped_before_its_first_tree_leaves_no_empty_trees_folder(tmp_path, monkeypatch, capsys):
     """The trees' folder is made before the work (to refuse one that cannot be): a run
     stopped before writing a tree left it behind, empty (a new user's trial)."""

@@ -93,6 +93,8 @@ def run_tables(
             make_folder(checkpoint)
         # what the games' folders hold, which a row reads only as it runs
         _check_checkpoints(checkpoint, [rules for table, rules in work if table == "optimal"])
+    # the folders made for the run (out and its missing parents): not left behind empty
+    fresh = [d for d in (out, *out.parents) if not (d.exists() or d.is_symlink())]
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -160,6 +162,10 @@ def run_tables(
     finally:
         if made and not any(trees.iterdir()):  # stopped before any tree, or none written
             trees.rmdir()
+        for folder in fresh:  # (deepest first) stopped before any row
+            if any(folder.iterdir()):
+                break
+            folder.rmdir()
     return in_table_order(done)
 
 
