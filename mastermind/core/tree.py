@@ -32,11 +32,12 @@ class TreeError(MastermindError):
     """A strategy tree that is incomplete or inconsistent; the message names where."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Node:
     """One position of a strategy: the ``guess`` made there, how many secrets (``candidates``)
     reach it, and the position after each non-winning answer (``children``, keyed by answer
-    index).
+    index). Frozen: a tree is built by filling ``children``; a changed node is a new one
+    (``dataclasses.replace``) put in its parent's place.
 
     >>> from mastermind.core.game import Rules
     >>> rules = Rules(2, 2)                   # codes 11 12 21 22 are indices 0 1 2 3

@@ -1,11 +1,13 @@
 """StrategyTree replay, statistics and error reporting."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.strategy import TreeStrategy
-from mastermind.core.tree import Stats, TreeError, build_tree
+from mastermind.core.tree import Node, Stats, StrategyTree, TreeError, build_tree
 
 
 def first_candidate(cands, history):
@@ -46,8 +48,8 @@ def test_guesses_for_and_tree_strategy():
 def test_replay_names_the_path_of_a_wrong_count():
     table = CodeTable(Rules(3, 3))
     tree = build_tree(table, first_candidate)
-    child = next(iter(tree.root.children.values()))
-    child.candidates += 1
+    answer, child = next(iter(tree.root.children.items()))
+    tree.root.children[answer] = dataclasses.replace(child, candidates=child.candidates + 1)
     with pytest.raises(TreeError, match="path 111 "):
         tree.depths(table)
 
@@ -97,19 +99,30 @@ def test_compiled_replay_matches_the_python_replay(seed, full):
         victims = [n for n in broken.root.walk() if n.children]
         node = victims[int(rng.integers(len(victims)))]
         if damage == 0:
-            node.candidates += 1
+            broken = _swapped(broken, node, dataclasses.replace(node, candidates=node.candidates + 1))
         elif damage == 1:
             node.children.pop(next(iter(node.children)))
         elif damage == 2:
             free = [a for a in range(table.rules.n_answer_slots) if a not in node.children]
             node.children[free[0]] = copy.deepcopy(next(iter(node.children.values())))
         else:
-            node.guess = table.n + 3
+            broken = _swapped(broken, node, dataclasses.replace(node, guess=table.n + 3))
         with pytest.raises(TreeError) as fast:
             broken.depths(table)
         with pytest.raises(TreeError) as slow:
             _slow_depths(broken, table, table.all_codes)
         assert str(fast.value) == str(slow.value)
+
+
+def _swapped(tree: StrategyTree, old: Node, new: Node) -> StrategyTree:
+    """``tree`` with the node ``old`` (the very object) put in its place by ``new`` (nodes
+    are frozen: a damaged one is a new node)."""
+    if tree.root is old:
+        return dataclasses.replace(tree, root=new)
+    parent = next(n for n in tree.root.walk() if any(kid is old for kid in n.children.values()))
+    answer = next(a for a, kid in parent.children.items() if kid is old)
+    parent.children[answer] = new
+    return tree
 
 
 def _guesses_consistent(table, node, secrets) -> bool:
