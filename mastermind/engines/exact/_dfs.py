@@ -72,6 +72,14 @@ SearchState = namedtuple(
     ),
 )
 
+MASK_CACHE_BYTES = 64 << 20
+"""The most memory a search's cache of canonical guesses (see :func:`node_guesses`) takes,
+its entries counted at the most they can hold (a mask of every code, 1 byte each, and the
+indices of its codes, 4 bytes each); once full, it starts again (refilled in well under a
+second). Unbounded, it grew all run: 5x8 held 661 entries (41 MB) after 90 s of search and
+955 (57 MB) after 300 s, in each search of a run (each thread's units, the planner, the
+strategy search)."""
+
 MASK_KEY = types.UniTuple(types.uint64, 2)
 # a group's canonical guesses: as a mask over the codes, and as their indices
 MASK_VALUE = types.Tuple((types.boolean[::1], types.int32[::1]))
@@ -231,6 +239,8 @@ def node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent,
     else:
         mask = canonical_guess_mask(codes, perms, cmaps, free_bits, absent)
         listed = np.flatnonzero(mask).astype(np.int32)
+        if len(masks) >= max(16, MASK_CACHE_BYTES // (5 * codes.shape[0])):
+            masks.clear()  # (bounded: see MASK_CACHE_BYTES)
         masks[key] = (mask, listed)
     if not consistent:
         return listed

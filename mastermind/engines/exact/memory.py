@@ -23,7 +23,8 @@ from mastermind.engines.exact._memo import ENTRY_BYTES, capacity_for
 
 RESERVE = 256 << 20
 """Room kept for everything but the table and the memos: the refined bound's table of
-answers between candidates (at most 64 MiB a search), node plans, trees, Python."""
+answers between candidates (at most 64 MiB a search), the cache of canonical guesses (at
+most 64 MiB a search, ``_dfs.MASK_CACHE_BYTES``), node plans, trees, Python."""
 LEAST = 16 << 20
 """The least memory left for the memos once the table is counted."""
 

@@ -82,6 +82,31 @@ def test_node_guesses_match_canonical_codes(rules_text, seed, consistent):
         assert sorted(got.tolist()) == expect.tolist()
 
 
+def test_the_guess_cache_stays_within_its_bound_and_answers_the_same(monkeypatch):
+    from mastermind.engines.exact import _dfs
+
+    rules = Rules.parse("p4c6")
+    table = CodeTable(rules)
+    rng = np.random.default_rng(5)
+    colour_bits = (table.counts > 0).astype(np.int64) @ (1 << np.arange(rules.colors, dtype=np.int64))
+    # (the Python twin reads the bound when called: the compiled one fixed it when compiled)
+    monkeypatch.setattr(_dfs, "MASK_CACHE_BYTES", 1)  # 16 entries, the least
+    capped: dict = {}
+    sizes = []
+    keys = set()
+    for _ in range(150):
+        perms, cmaps, _ = _random_history(rules, rng, int(rng.integers(0, 3)))
+        colours = rng.choice(rules.colors, size=int(rng.integers(2, rules.colors + 1)), replace=False)
+        pool = np.flatnonzero(np.all(np.isin(table.codes, colours), axis=1))
+        cands = np.sort(rng.choice(pool, size=min(len(pool), 12), replace=False)).astype(np.int32)
+        args = (table.codes, colour_bits, table.all_codes, cands, perms, cmaps, False)
+        got = node_guesses.py_func(*args, capped)
+        assert got.tolist() == node_guesses(*args, new_mask_cache()).tolist()
+        sizes.append(len(capped))
+        keys.update(capped)
+    assert max(sizes) == 16 and len(keys) > 16  # (it filled, started again, and filled again)
+
+
 @pytest.mark.parametrize("seed", range(10))
 def test_child_group_matches_restrict_group(seed):
     rules = Rules(4, 5)
