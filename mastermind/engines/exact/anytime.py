@@ -34,7 +34,7 @@ import numpy as np
 
 from mastermind.core.cancel import CancelToken, Stopped
 from mastermind.core.progress import Progress
-from mastermind.core.tree import Node
+from mastermind.core.tree import Node, StrategyTree
 from mastermind.engines.exact._memo import memo_grow
 from mastermind.engines.exact.backends import Backend
 from mastermind.engines.exact.checkpoint import Checkpoint, Paces, RootBounds
@@ -218,30 +218,6 @@ class RootState:
     def proven(self) -> bool:
         """Whether the cheapest strategy known is optimal."""
         return self.tree is not None and self.lower >= self.upper
-
-
-def subtree_cost(
-    scores: np.ndarray, node: Node, cands: np.ndarray, weights: np.ndarray, unit: float = 1
-) -> float:
-    """What the strategy ``node`` costs over the secrets ``cands`` (weights ``weights``):
-    ``unit`` per guess of each secret, times its weight.
-
-    >>> from mastermind.core.game import CodeTable, Rules
-    >>> from mastermind.core.tree import build_tree
-    >>> table = CodeTable(Rules(2, 3))
-    >>> tree = build_tree(table, lambda cands, history: int(cands[0]))
-    >>> everyone = np.arange(table.n)
-    >>> subtree_cost(table.scores, tree.root, everyone, np.ones(table.n)) == tree.stats(table).total
-    True
-    """
-    total = float(unit * weights.sum())
-    if node.children and len(cands):
-        answers = scores[node.guess, cands]
-        for answer, kid in node.children.items():
-            here = answers == answer
-            if here.any():
-                total += subtree_cost(scores, kid, cands[here], weights[here], unit)
-    return total
 
 
 def shares(need: float, classes: list[ClassBound]) -> list[tuple[ClassBound, float]]:
@@ -723,6 +699,6 @@ class RoundSearch:
 
     def price(self, node: Node, c: ClassBound) -> float:
         """What ``node``'s strategy costs over the secrets of ``c`` (with their weights)."""
-        planner = self.planner
-        assert planner.scores is not None  # (the exact solver refuses a table without one)
-        return subtree_cost(planner.scores, node, c.cands, planner.weights[c.cands], planner.unit)
+        solver, planner = self.solver, self.planner
+        depths = StrategyTree(solver.rules, node).depths(solver.table, c.cands)
+        return float(planner.unit * np.dot(planner.weights[c.cands], depths))
