@@ -93,8 +93,9 @@ def run_tables(
             make_folder(checkpoint)
         # what the games' folders hold, which a row reads only as it runs
         _check_checkpoints(checkpoint, [rules for table, rules in work if table == "optimal"])
-    # the folders made for the run (out and its missing parents): not left behind empty
-    fresh = [d for d in (out, *out.parents) if not (d.exists() or d.is_symlink())]
+    # the folders made for the run, deepest first (trees, out and its missing parents): not
+    # left behind empty
+    made = [d for d in (out, *out.parents) if not (d.exists() or d.is_symlink())]
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -102,11 +103,10 @@ def run_tables(
     deadline = Deadline(time_limit)
     done: dict[str, list[dict]] = {t: [] for t in tables}
     trees = out / "trees"
-    made = False  # (a folder made for the run is not left behind empty: see the end)
     if "optimal" in tables and not (trees.exists() or trees.is_symlink()):
         try:  # (its trees' folder, made now rather than once the first row is computed)
             trees.mkdir()
-            made = True
+            made.insert(0, trees)
         except OSError as exc:
             raise MastermindError(f"--out: {out}: cannot make the folder {trees}: {exc.strerror}") from None
     if "optimal" in tables and trees.exists() and not trees.is_dir():
@@ -160,9 +160,7 @@ def run_tables(
             raise TablesStopped(done, working, "interrupted", exc.kept, exc.bounds) from None
         raise TablesStopped(done, working, "interrupted") from None
     finally:
-        if made and not any(trees.iterdir()):  # stopped before any tree, or none written
-            trees.rmdir()
-        for folder in fresh:  # (deepest first) stopped before any row
+        for folder in made:  # stopped before any tree (or none written), or before any row
             if any(folder.iterdir()):
                 break
             folder.rmdir()
