@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from mastermind.core.fileio import folder_lock, unwritable
 from mastermind.core.tree import Node
@@ -43,6 +44,14 @@ SetRow = tuple[int, int, int, int, bool]
 """One set of the strategy search: its key (two unsigned 64-bit halves), the total of the
 cheapest strategy found for it and that strategy's first guess (-1 and -1: none), and
 whether the pass under way searched it (see :meth:`.StrategySearch.pass_state`)."""
+
+
+class KeptPass(NamedTuple):
+    """The strategy search's pass under way as a checkpoint keeps it."""
+
+    passes: int
+    rows: list[SetRow]
+    plan: list[int] | None  # (:meth:`.Plan.encode`; None: kept by a version without plans)
 
 
 def _signed(half: int) -> int:
@@ -424,11 +433,15 @@ class Checkpoint:
         if passes > self.strategy_passes():
             self.db.execute("INSERT OR REPLACE INTO meta VALUES ('strategy_passes', ?)", (str(int(passes)),))
 
-    def keep_strategy_sets(self, passes: int, rows: list[SetRow]) -> None:
+    def keep_strategy_sets(self, passes: int, rows: list[SetRow], plan: list[int] | None = None) -> None:
         """Keep the strategy search's sets (:meth:`.StrategySearch.pass_state`), ``passes``
-        the pass it was in (one transaction, replacing those kept before: they include them)."""
+        the pass it was in and ``plan`` that pass's plan (:meth:`.Plan.encode`), in one
+        transaction, replacing those kept before (they include them)."""
         signed = [(_signed(k1), _signed(k2), int(t), int(g), int(d)) for k1, k2, t, g, d in rows]
-        about = json.dumps({"pass": int(passes), "key_format": KEY_FORMAT, "rows": len(signed)})
+        fields: dict[str, object] = {"pass": int(passes), "key_format": KEY_FORMAT, "rows": len(signed)}
+        if plan is not None:
+            fields["plan"] = [int(x) for x in plan]
+        about = json.dumps(fields)
         try:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("DELETE FROM strategy_sets")
@@ -442,10 +455,10 @@ class Checkpoint:
                 f"checkpoint {self.path}: cannot keep the strategy search's sets: {exc}"
             ) from None
 
-    def strategy_sets(self) -> tuple[int, list[SetRow]] | None:
-        """The strategy search's sets kept by :meth:`keep_strategy_sets` and the pass it was
-        in; None when none were kept, or kept with another key for a set (an older version's:
-        its keys would name other sets)."""
+    def strategy_sets(self) -> KeptPass | None:
+        """The strategy search's sets kept by :meth:`keep_strategy_sets`, the pass it was
+        in and its plan (None: kept by a version without plans); None when none were kept, or
+        kept with another key for a set (an older version's: its keys would name other sets)."""
         try:
             row = self.db.execute("SELECT value FROM meta WHERE name = 'strategy_sets'").fetchone()
             if row is None:
@@ -459,7 +472,10 @@ class Checkpoint:
             ]
             if len(rows) != about["rows"]:
                 raise ValueError(f"{len(rows)} sets where {about['rows']} were kept")
-            return int(about["pass"]), rows
+            plan = about.get("plan")
+            if plan is not None and (not isinstance(plan, list) or not all(isinstance(x, int) for x in plan)):
+                raise ValueError(f"plan {plan!r}")
+            return KeptPass(int(about["pass"]), rows, plan)
         except KeyError as exc:
             raise CheckpointError(
                 f"checkpoint {self.path} is damaged: its strategy sets lack {exc}"

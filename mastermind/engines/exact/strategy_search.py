@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -107,34 +107,91 @@ def _widened(level: int) -> Effort:
     )
 
 
-def effort(pass_no: int) -> Effort:
-    """The effort of a pass (0 first). Past the schedule, passes take turns: one polishes
-    the strategy found so far (its top :data:`POLISH_LEVELS` levels kept, the sets below
-    them searched with the widths of the next widening but the exact size of the last),
-    the next widens every level. A widening pass of a big game takes longer than a run:
-    6x8n's ninth, with 30 guesses at each class of the first guess and exact solves of up
-    to 100 secrets (2-52 s each), kept its strategy at 118477 for several runs, where a
-    pass keeping its two top levels found 118400 in 514 s on one core (exact up to 40
-    secrets, 12, 6, 3 guesses by bound below) and 118366 in 908 s (60; 24, 12, 6).
+def _polished(level: int) -> Effort:
+    """A polishing pass: the top :data:`POLISH_LEVELS` levels kept, the widths of the last
+    pass of the schedule times ``level + 1`` below them, and sets 10 secrets larger per
+    level solved exactly (level 1: the first widening's widths, the schedule's exact size)."""
+    last = SCHEDULE[-1]
+    k = min(level, 1 << 20)  # (beyond any game's codes, and no overflow)
+    return Effort(
+        last.exact_size + 10 * (k - 1),
+        tuple(w * (k + 1) for w in last.by_bound),
+        tuple(w * (k + 1) for w in last.by_entropy),
+        POLISH_LEVELS,
+    )
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where the passes past the :data:`SCHEDULE` stand. A polishing pass searches the
+    strategy found so far more deeply (its top levels kept); while polishes improve it, each
+    next one looks a little harder; a polish that finds nothing cheaper is followed by a
+    widening pass (every level searched wider), then polishing again. Alternating the two
+    (the plan before) left 6x8n in a widening pass for hours (exact solves of 90-100-secret
+    sets, 2-52 s each, deep in guesses that did not pay), after polishing had found -80.
+
+    >>> plan = Plan()
+    >>> plan.after(improved=True).effort().exact_size, plan.after(improved=False).effort().kept_levels
+    (90, 0)
+    """
+
+    polish_level: int = 1
+    widen_level: int = 1
+    widening: bool = False
+    total: int = -1
+    """The total when the pass under way began (-1: not begun), kept across runs: a run
+    that continues a pass starts from the strategy the pass had found so far."""
+
+    def effort(self) -> Effort:
+        return _widened(self.widen_level) if self.widening else _polished(self.polish_level)
+
+    def begun(self, total: int) -> Plan:
+        """This plan, its pass begun at ``total`` (if not begun before)."""
+        return self if self.total >= 0 else replace(self, total=total)
+
+    def after(self, improved: bool) -> Plan:
+        """The plan for the pass after one of this plan that ``improved`` the total or not."""
+        if self.widening:
+            return Plan(self.polish_level, self.widen_level + 1, False)
+        if improved:
+            return Plan(self.polish_level + 1, self.widen_level, False)
+        return Plan(self.polish_level, self.widen_level, True)
+
+    def encode(self) -> list[int]:
+        return [self.polish_level, self.widen_level, int(self.widening), self.total]
+
+    @classmethod
+    def decode(cls, kept: list[int]) -> Plan:
+        polish, widen, widening, total = (int(x) for x in kept)
+        if polish < 1 or widen < 1 or total < -1:
+            raise ValueError(f"plan {kept}")
+        return cls(polish, widen, bool(widening), total)
+
+    @classmethod
+    def of_alternation(cls, passes: int) -> Plan:
+        """The plan that follows ``passes`` passes made when polishing and widening took
+        turns (a checkpoint that kept no plan): each done a level further."""
+        k = max(0, passes - len(SCHEDULE))
+        return cls(1 + (k + 1) // 2, 1 + k // 2, False)
+
+
+def effort(pass_no: int, plan: Plan = Plan()) -> Effort:
+    """The effort of a pass (0 first): the :data:`SCHEDULE`'s, then that of ``plan``.
 
     >>> effort(0)
     Effort(exact_size=2, by_bound=(1,), by_entropy=(0,), kept_levels=0)
-    >>> polish, widen = effort(len(SCHEDULE)), effort(len(SCHEDULE) + 1)
+    >>> polish = effort(len(SCHEDULE))
+    >>> widen = effort(len(SCHEDULE), Plan(widening=True))
     >>> polish.kept_levels, polish.exact_size, widen.kept_levels, widen.exact_size
     (2, 80, 0, 100)
     >>> polish.by_bound == widen.by_bound
     True
-    >>> effort(5000).exact_size == effort(200).exact_size
+    >>> effort(99, Plan(5000, 5000, True)).exact_size == effort(99, Plan(1, 200, True)).exact_size
     True
     """
     if pass_no < len(SCHEDULE):
         return SCHEDULE[pass_no]
-    k = pass_no - len(SCHEDULE)
-    level = k // 2 + 1
-    widen = _widened(level)
-    if k % 2:
-        return widen
-    return Effort(_widened(level - 1).exact_size, widen.by_bound, widen.by_entropy, POLISH_LEVELS)
+    return plan.effort()
 
 
 @dataclass(frozen=True)
@@ -184,6 +241,7 @@ class StrategySearch:
         # sets whose kept strategy no pass found (a tree to start from): tried in their order
         self._unled: set[tuple[int, int]] = set()
         self.passes = 0
+        self.plan = Plan()  # of the passes past the schedule (see effort)
         self.exact_size = 2  # sets this small are built by the exact search
         self.sets_searched = 0
         # how far the search's thread lowers its priority once it holds a strategy
@@ -389,13 +447,19 @@ class StrategySearch:
             rows.append((key[0], key[1], total, guess, self._done.get(key) == self.passes))
         return rows
 
-    def resume(self, rows: list[SetRow], passes: int) -> None:
-        """Go on from where a run stopped in the pass ``passes`` (its :meth:`pass_state`): keep
-        the strategies it found for its sets, where cheaper, and, if this search is at that
-        pass, do not search again the sets that pass searched (they answer with what it
-        found, as they would later in the same pass). Without it, each continued run started
-        its pass again, and the pass of a big game, longer than a run, never ended."""
+    def resume(self, rows: list[SetRow], passes: int, plan: Plan | None = None) -> None:
+        """Go on from where a run stopped in the pass ``passes`` (its :meth:`pass_state`) of
+        ``plan`` (its :attr:`plan`; None: kept by a version without plans, whose passes past
+        the schedule took turns, see :meth:`Plan.of_alternation`): keep the strategies it
+        found for its sets, where cheaper, and, if this search is at that pass, do not
+        search again the sets that pass searched (they answer with what it found, as they
+        would later in the same pass). Without it, each continued run started its pass
+        again, and the pass of a big game, longer than a run, never ended."""
         same = passes == self.passes
+        if same:
+            self.plan = Plan.of_alternation(passes) if plan is None else plan
+            # (the alternation's pass under way is not the plan's)
+            same = plan is not None or passes < len(SCHEDULE)
         for k1, k2, total, guess, done in rows:
             key = (k1, k2)
             if total >= 0:
@@ -422,7 +486,9 @@ class StrategySearch:
         root = self._root
         left = passes
         while left is None or left > 0:
-            work = effort(self.passes)
+            work = effort(self.passes, self.plan)
+            if self.passes >= len(SCHEDULE) and root in self.best:
+                self.plan = self.plan.begun(self.best[root][0])
             # the tree is built as the pass under way costs it, even if it stops: its small
             # sets solved exactly (they keep no strategy of their own), not by the strategy an
             # older pass kept for them, which may cost more
@@ -439,6 +505,8 @@ class StrategySearch:
                 if allowance is not None and self.last_build > allowance:
                     raise  # (the strategies of the passes finished went to on_found)
                 break
+            if self.passes >= len(SCHEDULE):
+                self.plan = self.plan.after(improved=self.best[root][0] < self.plan.total)
             self.passes += 1
             if on_found is not None:
                 on_found(self._found(start))

@@ -8,9 +8,9 @@ import threading
 
 from mastermind.core.cancel import CancelToken, Stopped
 from mastermind.core.tree import Node, StrategyTree
-from mastermind.engines.exact.checkpoint import Checkpoint
+from mastermind.engines.exact.checkpoint import Checkpoint, CheckpointError
 from mastermind.engines.exact.solver import ExactSolver
-from mastermind.engines.exact.strategy_search import Found, StrategySearch
+from mastermind.engines.exact.strategy_search import Found, Plan, StrategySearch
 
 NICENESS = 10
 """How far the strategy search's thread lowers its priority once it holds a strategy: on a
@@ -55,7 +55,13 @@ class StrategyThread:
             self.search.passes = max(self.search.passes, checkpoint.strategy_passes())
             sets = checkpoint.strategy_sets()
             if sets is not None:  # the pass under way goes on where the last run left it
-                self.search.resume(sets[1], sets[0])
+                try:
+                    plan = None if sets.plan is None else Plan.decode(sets.plan)
+                except ValueError as exc:
+                    raise CheckpointError(
+                        f"checkpoint {checkpoint.path} is damaged: its strategy sets' {exc}"
+                    ) from None
+                self.search.resume(sets.rows, sets.passes, plan)
         self._lock = threading.Lock()
         self._latest: Found | None = None
         if start is not None:  # a strategy given: the first upper bound, and one to improve on
@@ -100,7 +106,9 @@ class StrategyThread:
             self._thread.join()
         if self.checkpoint is not None:
             self.checkpoint.keep_strategy_passes(self.search.passes)
-            self.checkpoint.keep_strategy_sets(self.search.passes, self.search.pass_state())
+            self.checkpoint.keep_strategy_sets(
+                self.search.passes, self.search.pass_state(), self.search.plan.encode()
+            )
         if self.error is not None:
             error, self.error = self.error, None
             raise error

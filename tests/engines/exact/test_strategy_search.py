@@ -8,7 +8,7 @@ import pytest
 from mastermind.core.cancel import INTERRUPTED, TIME_LIMIT, CancelToken, Stopped
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact import Execution, Limits, Problem, solve
-from mastermind.engines.exact.strategy_search import SCHEDULE, StrategySearch, effort
+from mastermind.engines.exact.strategy_search import SCHEDULE, Plan, StrategySearch, effort
 
 
 def _replayed(table, found):
@@ -95,15 +95,55 @@ def test_passes_end_once_one_solved_the_whole_game_exactly(game):
     assert search.passes == 1 or table.n > effort(search.passes - 2).exact_size
 
 
-def test_passes_past_the_schedule_take_turns_polishing_and_widening():
+def test_passes_past_the_schedule_polish_while_it_pays_then_widen():
     n = len(SCHEDULE)
-    a, b = effort(n + 1), effort(n + 3)  # widening
-    assert b.exact_size > a.exact_size > SCHEDULE[-1].exact_size
-    assert all(y >= x for x, y in zip(a.by_bound, b.by_bound))
-    assert a.kept_levels == b.kept_levels == 0
-    for polish, widen, before in ((effort(n), a, SCHEDULE[-1]), (effort(n + 2), b, a)):
-        assert polish.kept_levels > 0 and polish.exact_size == before.exact_size
-        assert (polish.by_bound, polish.by_entropy) == (widen.by_bound, widen.by_entropy)
+    plan = Plan()
+    polish = effort(n, plan)
+    assert polish.kept_levels > 0 and polish.exact_size == SCHEDULE[-1].exact_size
+    harder = plan.after(improved=True)  # a polish that improved: the next looks harder
+    more = effort(n + 1, harder)
+    assert more.kept_levels == polish.kept_levels and more.exact_size > polish.exact_size
+    assert all(y >= x for x, y in zip(polish.by_bound + polish.by_entropy, more.by_bound + more.by_entropy))
+    assert more.by_bound != polish.by_bound
+    stalled = harder.after(improved=False)  # one that found nothing: a widening pass
+    wide = effort(n + 2, stalled)
+    assert wide.kept_levels == 0 and wide.exact_size > SCHEDULE[-1].exact_size
+    again = stalled.after(improved=False)  # (a widening pass is followed by polishing, either way)
+    assert again == stalled.after(improved=True) and effort(n + 3, again) == more
+    wider = effort(n + 4, again.after(improved=False))
+    assert wider.kept_levels == 0 and wider.exact_size > wide.exact_size
+    assert all(y >= x for x, y in zip(wide.by_bound, wider.by_bound)) and wider.by_bound != wide.by_bound
+    for plan in (harder, stalled, Plan(3, 2, True, 117)):
+        assert Plan.decode(plan.encode()) == plan
+    with pytest.raises(ValueError):
+        Plan.decode([0, 1, 0, -1])
+
+
+def test_the_plan_follows_the_passes_and_a_continued_pass_keeps_its_own(monkeypatch):
+    from mastermind.engines.exact import strategy_search
+
+    # (a two-pass schedule, so that a small game reaches the plan's passes at once)
+    monkeypatch.setattr(strategy_search, "SCHEDULE", SCHEDULE[:2])
+    table = CodeTable(Rules.parse("p4c6"))
+    search = StrategySearch(table)
+    totals = [search.run(passes=1).total for _ in range(2)]
+    plans = []
+    for _ in range(4):
+        before, plan = totals[-1], search.plan
+        assert plan.total == -1
+        totals.append(search.run(passes=1).total)
+        assert search.plan == plan.after(improved=totals[-1] < before)
+        plans.append(plan)
+    assert plans[0] == Plan() and all(b <= a for a, b in zip(totals, totals[1:]))
+    # a pass kept by an older version (turns of polishing and widening) is not taken for the
+    # plan's: its sets are searched again
+    rows = [(k1, k2, t, g, True) for k1, k2, t, g, _ in search.pass_state()]
+    for plan, searched in ((search.plan, True), (None, False)):
+        fresh = StrategySearch(table)
+        fresh.passes = search.passes
+        fresh.resume(rows, search.passes, plan)
+        assert bool(fresh._done) == searched
+        assert fresh.plan == (search.plan if plan is not None else Plan.of_alternation(search.passes))
 
 
 @pytest.mark.parametrize("game", ["p3c6", "p4c5n"])
@@ -113,7 +153,7 @@ def test_a_polishing_pass_keeps_the_top_guesses_and_never_costs_more(game, monke
     table = CodeTable(Rules.parse(game))
     first = StrategySearch(table).run(passes=1)  # (a rough strategy: its classes can improve)
     polish = strategy_search.Effort(6, (0, 4, 2), (1,), kept_levels=1)
-    monkeypatch.setattr(strategy_search, "effort", lambda pass_no: polish)
+    monkeypatch.setattr(strategy_search, "effort", lambda *_: polish)
     again = StrategySearch(table)
     again.seed(first.tree.root, first.passes)
     tried: list[tuple[int, int]] = []
@@ -261,7 +301,8 @@ def test_the_strategy_thread_keeps_its_pass_in_the_checkpoint_and_goes_on_from_i
     assert thread.search.passes == stopped.passes + 1
     assert thread.search.sets_searched < 0.75 * in_pass
     # the pass ended: the next run starts the next pass, with every strategy found kept
-    passes, rows = store.strategy_sets()
+    passes, rows, plan = store.strategy_sets()
+    assert plan == thread.search.plan.encode()
     assert passes == stopped.passes + 1 and rows and not any(done for *_, done in rows)
     assert store.strategy_passes() == stopped.passes + 1
 
@@ -279,7 +320,9 @@ def test_strategy_sets_of_another_key_format_are_not_used(tmp_path):
     assert kept is not None and kept[0] == 3
     assert sorted(kept[1]) == sorted([(high, 7, 120, 44, True), (9, high, -1, -1, False)])
     store.keep_strategy_sets(4, [(5, 6, 30, 2, False)])  # (replacing what was kept)
-    assert store.strategy_sets() == (4, [(5, 6, 30, 2, False)])
+    assert store.strategy_sets() == (4, [(5, 6, 30, 2, False)], None)
+    store.keep_strategy_sets(4, [(5, 6, 30, 2, False)], [2, 1, 0, 300])
+    assert store.strategy_sets() == (4, [(5, 6, 30, 2, False)], [2, 1, 0, 300])
     about = json.loads(store.db.execute("SELECT value FROM meta WHERE name = 'strategy_sets'").fetchone()[0])
     about["key_format"] += 1
     store.db.execute("UPDATE meta SET value = ? WHERE name = 'strategy_sets'", (json.dumps(about),))
