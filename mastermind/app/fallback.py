@@ -128,14 +128,16 @@ class _Bounded:
             inner(self._fallback.fill(fields))
 
 
-def wanted(table: CodeTable, problem: Problem) -> bool:
-    """Whether a search for ``problem`` is big enough, and plain enough, for a fallback: the
-    total over every secret with every code as a guess and no cap or fixed opening (what a
-    heuristic's tree is a strategy for)."""
+def wanted(table: CodeTable, problem: Problem, limited: bool = False) -> bool:
+    """Whether a search for ``problem`` is big enough, or ``limited`` in time, and plain
+    enough, for a fallback: the total over every secret with every code as a guess and no
+    cap or fixed opening (what a heuristic's tree is a strategy for). A small game given a
+    time limit gets one too: `optimal -r p4c6 --time-limit 2` stopped before the search's
+    first strategy had no upper bound, where `results` reported a heuristic's."""
     plain = (
         problem.objective == "total"
         and problem.max_guesses is None
         and problem.pool == "all"
         and problem.first_guess is None
     )
-    return plain and table.n >= MIN_CODES
+    return plain and (table.n >= MIN_CODES or limited)

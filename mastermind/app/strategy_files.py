@@ -13,7 +13,7 @@ from pathlib import Path
 
 from mastermind.core.errors import MastermindError, naming
 from mastermind.core.fileio import read_text
-from mastermind.core.formats import READABLE, detect_format, format_for_path, read_tree
+from mastermind.core.formats import READABLE, WrittenOnly, detect_format, format_for_path, read_tree
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.tree import StrategyTree
 
@@ -60,6 +60,8 @@ def read_strategy_file(name: str, rules: Rules | None) -> StrategyTree:
             errors = check_header_stats(header, tree.stats(CodeTable(tree.rules, full=False)), tree.rules)
             if errors:
                 raise MastermindError(f"not a valid strategy: {errors[0]}")
+    except WrittenOnly as exc:  # (its message names the file already)
+        raise MastermindError(f"{shown(name)}: {exc.reason}") from None
     except MastermindError as exc:
         raise MastermindError(f"{shown(name)}: {exc}") from None
     return tree

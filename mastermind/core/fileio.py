@@ -253,7 +253,7 @@ def unwritable(folder: Path, name: str = "probe") -> str | None:
     try:
         fd, probe = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        return f"not writable ({exc.strerror})"
+        return f"not writable (a file made there failed: {exc.strerror})"
     os.close(fd)
     os.unlink(probe)
     return None

@@ -49,9 +49,11 @@ def test_a_heuristic_stopped_before_it_finished_gives_nothing():
     assert fallback.improve(result) is result
 
 
-def test_only_big_plain_searches_get_one():
+def test_only_big_or_time_limited_plain_searches_get_one():
     big, small = CodeTable(Rules(4, 8), full=False), CodeTable(Rules(4, 7), full=False)
     assert wanted(big, Problem()) and not wanted(small, Problem())
+    assert wanted(small, Problem(), limited=True)  # (a time limit may stop it before its first)
+    assert not wanted(small, Problem(objective="worst"), limited=True)
     opening = big.rules.parse_code("1123")
     for options in (
         {"objective": "worst"},

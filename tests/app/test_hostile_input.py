@@ -222,6 +222,9 @@ def test_version(capsys, monkeypatch):
             "--games takes one value each time; give several as --games p2c3,p3c3,p4c4",
         ),
         (["optimal", "-r", "p3c3", "--jobs", "1", "2"], "(2): --jobs takes one value"),
+        # "-" is standard output elsewhere: it made a folder named "-" (a new user's trial)
+        (["optimal", "--checkpoint", "-"], "--checkpoint: - would be a folder named '-'"),
+        (["results", "--games", "p2c2", "--checkpoint", "-"], "--checkpoint: - would be a folder named '-'"),
     ],
 )
 def test_listed_defects_are_one_line_errors(argv, needle, monkeypatch, capsys):

@@ -1106,6 +1106,29 @@ def test_a_row_cut_short_by_the_commands_time_limit_stops_the_run_and_says_so(tm
     )
 
 
+def test_a_proven_row_whose_later_parts_the_commands_time_limit_cut_stops_the_run(tmp_path, monkeypatch):
+    """`results --time-limit 3` on p4c6 proved the optimum, left the optimal worst case and
+    the tie-break unfinished, and said nothing had stopped ("stopped": null)."""
+    from mastermind.app.publishing import TablesStopped
+    from mastermind.app.publishing.runner import Runner
+
+    real = Runner._run
+
+    def run(self, fn, args, grace=0.0, stoppable=False):
+        if args[1] == "total":
+            return real(self, fn, args, grace, stoppable)
+        self.deadline.end = self.deadline.start  # (the command's time ran out after the optimum)
+        return None
+
+    monkeypatch.setattr(Runner, "_run", run)
+    with pytest.raises(TablesStopped) as stop:
+        run_tables(tmp_path, tables=("optimal",), games=["p3c3"], row_time_limit=None, jobs=1, time_limit=600)
+    assert stop.value.why == "time limit" and stop.value.working == "p3c3 (optimal)"
+    written = read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)
+    assert stop.value.done["optimal"] == written
+    assert [(r["game"], r["status"]) for r in written] == [("p3c3", "proven")] and written[0]["unfinished"]
+
+
 @pytest.mark.parametrize("finished", [True, False])
 def test_the_rows_a_run_returns_are_the_rows_its_files_hold(tmp_path, monkeypatch, finished):
     """The command's JSON gave an open p4c7 row "published": [] where the file cites Ville

@@ -341,7 +341,8 @@ def _run_search(
     from mastermind.app.fallback import Fallback, wanted
 
     # a heuristic beside a long search: what a search stopped before its first strategy reports
-    fallback = Fallback(table) if not by_first_guess and wanted(table, problem) else None
+    limited = limits.time_limit is not None
+    fallback = Fallback(table) if not by_first_guess and wanted(table, problem, limited) else None
     recorder = None
     try:
         with progress_bar(mode) as bar:

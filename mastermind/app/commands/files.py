@@ -92,10 +92,10 @@ def export(
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
+    deadline = Deadline(time_limit)  # (the command's time: the imports below count)
     from mastermind.app.players import draws, tree_of
     from mastermind.core.cancel import Stopped
 
-    deadline = Deadline(time_limit)
     rules = check_strategy(strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break)
     if fmt is not None:
         fmt = check_format(fmt)
@@ -264,7 +264,7 @@ def verify(
     if json_output:
         print_json(data)
     elif result.errors:
-        typer.echo(f"error: {file} is not a valid strategy: {result.errors[0]}", err=True)
+        typer.echo(f"error: {shown(file)} is not a valid strategy: {result.errors[0]}", err=True)
     else:
         stats = result.stats
         typer.echo(f"valid      {file}: {result.rules} strategy ({fmt}), {plural(stats.secrets, 'secret')}")

@@ -69,11 +69,11 @@ def game_value(
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
+    deadline = Deadline(time_limit)  # (the command's time: the imports below count)
     from mastermind.app.interrupts import command_token
     from mastermind.engines.gamevalue import game_value as solve_game
 
     rules = game(rules)
-    deadline = Deadline(time_limit)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
 

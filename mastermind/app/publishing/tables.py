@@ -57,6 +57,7 @@ def run_tables(
     solve_options: dict | None = None,
     checkpoint: Path | None = None,
     time_limit: float | None = None,
+    deadline: Deadline | None = None,
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
     out_text: str | None = None,
     progress=None,
@@ -66,7 +67,8 @@ def run_tables(
     table's scope, smallest first) and merge each into the files as soon as it is done.
     ``checkpoint``: a folder where the frontier games' searches keep their work (one
     subfolder per game), so that a later run continues them. Stopped by Ctrl-C or by
-    ``time_limit`` (seconds, the whole run), it raises :class:`TablesStopped`.
+    ``time_limit`` (seconds, the whole run; or ``deadline``, begun earlier), it raises
+    :class:`TablesStopped`.
 
     ``out`` is made if missing, once nothing else refuses the run: games that cannot fit in
     ``memory_limit``, files that cannot be merged into or written, a checkpoint folder that
@@ -100,7 +102,8 @@ def run_tables(
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise MastermindError(f"--out: {named}: cannot create the folder ({exc.strerror})") from None
-    deadline = Deadline(time_limit)
+    if deadline is None:
+        deadline = Deadline(time_limit)
     done: dict[str, list[dict]] = {t: [] for t in tables}
     trees = out / "trees"
     if "optimal" in tables and not (trees.exists() or trees.is_symlink()):
@@ -139,8 +142,14 @@ def run_tables(
                 row = runner.optimal_row(rules, None) if table == "optimal" else runner.game_value_row(rules)
                 # cut short by the command's --time-limit: stopped, as between rows; and a row
                 # that proved nothing in what was left is not written (it would say less than none)
-                cut = row["status"] == "open" and runner.cut_by_command and deadline.passed()
-                if cut and not row.get("bounds"):
+                # (a proven row whose later parts it cut, too: `--time-limit 3` on p4c6 left the
+                # optimal worst case unfinished and said nothing had stopped)
+                cut = (
+                    (row["status"] == "open" or bool(row.get("unfinished")))
+                    and runner.cut_by_command
+                    and deadline.passed()
+                )
+                if cut and row["status"] == "open" and not row.get("bounds"):
                     raise TablesStopped(done, working, "time limit")
                 if table == "optimal":
                     kept = _merge_optimal(out, row, runner.trees)

@@ -173,9 +173,11 @@ def _checksum(key: str, value: float, exact: int, tree: str) -> str:
 
 def check_folder(folder: str | os.PathLike) -> Path:
     """Refuse, before any work, a checkpoint folder that cannot be one: an empty name (which
-    would be the current folder) or an existing file."""
+    would be the current folder), ``-`` (standard output elsewhere) or an existing file."""
     if not os.fspath(folder):
         raise CheckpointError("the checkpoint folder's name is empty: give a folder, e.g. runs/p4c7")
+    if os.fspath(folder) == "-":  # (elsewhere standard output: not a folder's name by mistake)
+        raise CheckpointError("- would be a folder named '-': give a folder, e.g. runs/p4c7")
     path = Path(folder)
     if path.exists() and not path.is_dir():
         raise CheckpointError(f"{folder} is a file, not a checkpoint folder")
