@@ -565,7 +565,10 @@ def _work(data: dict) -> str:
             detail.append(f"{reused} reused from the checkpoint")
         if cut:
             detail.append(f"{cut} cut by their bounds")
-        parts.append(f"{done} of {plural(total, 'work unit')} done ({', '.join(detail)})")
+        if data.get("proven"):
+            parts.append(f"{done} of {plural(total, 'work unit')} done ({', '.join(detail)})")
+        else:  # (a run plans its units round by round: "115 of 115 done" read as all of them)
+            parts.append(f"{plural(done, 'work unit')} done ({', '.join(detail)}), {total} planned so far")
     return ", ".join(parts)
 
 

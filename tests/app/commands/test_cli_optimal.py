@@ -323,6 +323,8 @@ def test_a_stopped_search_that_found_nothing_says_out_is_not_written(capsys, tmp
         return Result(table.rules, "total", Status.UNKNOWN, None, 60, None, stopped="time limit")
 
     monkeypatch.setattr(exact, "solve", stopped_before_any_strategy)
+    # (no heuristic beside it either: its tree would be written, once it finished in time)
+    monkeypatch.setattr("mastermind.app.fallback.wanted", lambda *args: False)
     keep = tmp_path / "keep.json"
     keep.write_text("an earlier tree")
     code, out, err = run(
@@ -443,3 +445,14 @@ def test_the_optimal_worst_case_keeps_its_depth_search_in_the_checkpoint(capsys,
         capsys, "optimal", "-r", "p3c4", "--tie-break", "worst", "--checkpoint", str(plain), "--no-cache"
     )
     assert code == 2 and err.startswith("error: --checkpoint cannot go with --tie-break worst: ")
+
+
+def test_a_stopped_run_counts_its_units_as_planned_so_far():
+    """A stopped p4c6 said "115 of 115 work units done", read as all the work, where its
+    rounds would have planned more (a new user's trial)."""
+    from mastermind.app.commands.exact import _work
+
+    units = {"done": 115, "planned": 115, "run": 115, "reused": 0}
+    data = {"seconds": 1.0, "nodes": 5, "memo_hits": 0, "units": units}
+    assert "115 work units done (115 searched), 115 planned so far" in _work({**data, "proven": False})
+    assert "115 of 115 work units done (115 searched)" in _work({**data, "proven": True})
