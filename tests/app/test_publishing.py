@@ -528,6 +528,8 @@ def test_open_rows_are_rendered_apart_with_their_bounds():
     }
     md = render_optimal([row])
     assert "## Open games" in md and "| p9c9 |" in md and "20 (entropy)" in md
+    # no proven row: no table of its header alone (a new user's trial)
+    assert "| total at opt. worst |" not in md and "No game of this file is proven yet." in md
 
 
 def test_a_file_of_another_kind_is_refused(tmp_path):

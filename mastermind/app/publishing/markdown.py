@@ -58,12 +58,17 @@ def render_optimal(rows: Sequence[dict]) -> str:
         "  machine, so wall times vary with its load; an open row adds the seconds of its",
         "  checkpointed searches over all runs; trees: `trees/GAME.json.gz`.",
         "",
-        (
-            "| game | pegs | colours | repetition | codes | total | average | worst | opt. worst "
-            "| total at opt. worst | best first guesses | histogram | published | status | s | jobs |"
-        ),
-        "|---|---:|---:|---|---:|---:|---|---:|---:|---:|---|---|---|---|---:|---:|",
     ]
+    if proven:
+        lines += [
+            (
+                "| game | pegs | colours | repetition | codes | total | average | worst | opt. worst "
+                "| total at opt. worst | best first guesses | histogram | published | status | s | jobs |"
+            ),
+            "|---|---:|---:|---|---:|---:|---|---:|---:|---:|---|---|---|---|---:|---:|",
+        ]
+    else:  # (a table of its header alone read as a table left empty by mistake)
+        lines.append("No game of this file is proven yet.")
     for r in proven:
         worst = f"{r['worst']}" + ("" if r.get("tie_broken") else "*")
         late = "past the time limit"
