@@ -187,7 +187,7 @@ def test_one_grammar_for_a_set_of_games():
             continue
         with pytest.raises(MastermindError, match="--games: cannot read"):
             parse_games([text])
-    with pytest.raises(MastermindError, match="--games is empty"):
+    with pytest.raises(MastermindError, match="--games: empty"):
         parse_games([" , "])
     # the end out of range is named, and a huge range is refused before it is listed
     with pytest.raises(MastermindError, match="colours must be between 1 and 35, got 99"):

@@ -209,7 +209,8 @@ def test_version(capsys, monkeypatch):
         ),
         (["export", "--out", "not-there/"], "--out: cannot write not-there/: a name ending in / is a folder"),
         (["export", "--out", "tree.png"], "--out: tree.png: .png names no tree format"),  # (written as JSON)
-        (["results", "--games", "p4c2n"], "--games: rules p4c2n: without repetition"),
+        (["results", "--games", "p4c2n"], "--games: p4c2n: without repetition"),
+        (["optimal", "-r", "p4c3n"], "--rules: p4c3n: without repetition"),  # (it said "rules" twice)
         # an option that changes nothing was accepted as if it did (a new user's trial)
         (["bounds", "--levels", "0", "--refined"], "--refined bounds the classes below the lookahead"),
         # the colour as typed, the code quoted as everywhere (a new user's trial)

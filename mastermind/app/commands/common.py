@@ -384,7 +384,7 @@ def parse_games(texts: Sequence[str]) -> list[str]:
     for text in texts:
         items = [t.strip() for t in text.split(",")]
         if not any(items):
-            raise MastermindError("--games is empty: give games such as p3c3,p4c6n or p2-4c2-6")
+            raise MastermindError("--games: empty: give games such as p3c3,p4c6n or p2-4c2-6")
         for item in items:
             if not item:
                 continue
