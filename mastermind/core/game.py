@@ -136,8 +136,7 @@ class Rules:
             raise MastermindError(f"colours must be between 1 and {MAX_COLORS}, got {self.colors}")
         if not self.repeat and self.colors < self.pegs:
             raise MastermindError(
-                f"p{self.pegs}c{self.colors}n: without repetition colours must be "
-                f"at least pegs ({self.pegs})"
+                f"p{self.pegs}c{self.colors}n: without repetition colours must be at least pegs ({self.pegs})"
             )
 
     def __str__(self) -> str:

@@ -45,22 +45,23 @@ def render_optimal(rows: Sequence[dict]) -> str:
         "agrees, or that the value is new (no published value found), or that the game lies in",
         "the range of a paper whose values are not transcribed here.",
         "",
-        "- **total**: fewest guesses summed over all secrets (each secret equally likely);",
-        "  **average** = total / codes.",
-        "- **worst**: the worst case of that optimal strategy: the smallest among total-optimal",
-        "  strategies, except where marked `*` (the tie-break did not finish within the row's time limit).",
-        "- **opt. worst**: the optimal worst case; **total at opt. worst**: the best total among",
-        "  strategies with that worst case.",
-        "- **best first guesses**: every canonical first guess that reaches the optimal total.",
-        "- **histogram**: secrets solved with 1, 2, 3, ... guesses.",
-        "- **s**: wall seconds of the whole row, parts stopped at its time limit included (CPU",
-        "  seconds of the parts that finished in brackets; `jobs` threads) on a shared 2-core",
-        "  machine, so wall times vary with its load; an open row adds the seconds of its",
-        "  checkpointed searches over all runs; trees: `trees/GAME.json.gz`.",
-        "",
     ]
     if proven:
         lines += [
+            "- **total**: fewest guesses summed over all secrets (each secret equally likely);",
+            "  **average** = total / codes.",
+            "- **worst**: the worst case of that optimal strategy: the smallest among total-optimal",
+            "  strategies, except where marked `*` (the tie-break did not finish within the row's"
+            " time limit).",
+            "- **opt. worst**: the optimal worst case; **total at opt. worst**: the best total among",
+            "  strategies with that worst case.",
+            "- **best first guesses**: every canonical first guess that reaches the optimal total.",
+            "- **histogram**: secrets solved with 1, 2, 3, ... guesses.",
+            "- **s**: wall seconds of the whole row, parts stopped at its time limit included (CPU",
+            "  seconds of the parts that finished in brackets; `jobs` threads) on a shared 2-core",
+            "  machine, so wall times vary with its load; an open row adds the seconds of its",
+            "  checkpointed searches over all runs; trees: `trees/GAME.json.gz`.",
+            "",
             (
                 "| game | pegs | colours | repetition | codes | total | average | worst | opt. worst "
                 "| total at opt. worst | best first guesses | histogram | published | status | s | jobs |"

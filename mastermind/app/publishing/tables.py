@@ -104,6 +104,8 @@ def run_tables(
         raise MastermindError(f"--out: {named}: cannot create the folder ({exc.strerror})") from None
     if deadline is None:
         deadline = Deadline(time_limit)
+    elif time_limit is not None:
+        raise TypeError("give time_limit or deadline, not both")
     done: dict[str, list[dict]] = {t: [] for t in tables}
     trees = out / "trees"
     if "optimal" in tables and not (trees.exists() or trees.is_symlink()):
@@ -145,7 +147,11 @@ def run_tables(
                 # (a proven row whose later parts it cut, too: `--time-limit 3` on p4c6 left the
                 # optimal worst case unfinished and said nothing had stopped)
                 cut = (
-                    (row["status"] == "open" or bool(row.get("unfinished")))
+                    (
+                        row["status"] == "open"
+                        or bool(row.get("unfinished"))
+                        or row.get("first_guesses_complete") is False
+                    )
                     and runner.cut_by_command
                     and deadline.passed()
                 )

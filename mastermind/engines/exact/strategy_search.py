@@ -9,8 +9,8 @@ order of their lower bounds and each is given a budget (the cheapest strategy fo
 that set, less what its other classes are known to cost at least), so that most are refuted
 after a few classes. Each set keeps the cheapest strategy any pass found for it, so a pass
 never does worse than the one before; later passes try more guesses and solve larger sets
-exactly (see :data:`SCHEDULE`), and past the schedule every other pass polishes the strategy
-found so far, its top levels kept (see :func:`effort`).
+exactly (see :data:`SCHEDULE`); past the schedule, passes polish the strategy found so far
+(its top levels kept) while that pays, and widen when it does not (see :class:`Plan`).
 
 Guesses are canonical under the symmetries that fix the guesses so far, as in the exact
 search, and the pool may be restricted to codes still possible ("hard mode").
@@ -86,11 +86,11 @@ SCHEDULE: tuple[Effort, ...] = (
     Effort(60, (0, 8, 4, 2, 1), (3, 2, 1)),
     Effort(80, (0, 12, 6, 3, 2, 1), (3, 2, 1)),
 )
-"""The passes in order; past the last, see :func:`effort`."""
+"""The passes in order; past the last, see :class:`Plan`."""
 
 POLISH_LEVELS = 2
 """The levels a polishing pass keeps as the strategy found so far has them (see
-:func:`effort`)."""
+:class:`Plan`)."""
 
 
 def _widened(level: int) -> Effort:
@@ -107,14 +107,17 @@ def _widened(level: int) -> Effort:
     )
 
 
-def _polished(level: int) -> Effort:
+def _polished(level: int, widened: int = 0) -> Effort:
     """A polishing pass: the top :data:`POLISH_LEVELS` levels kept, the widths of the last
     pass of the schedule times ``level + 1`` below them, and sets 10 secrets larger per
-    level solved exactly (level 1: the first widening's widths, the schedule's exact size)."""
+    level solved exactly (level 1: the first widening's widths, the schedule's exact size),
+    and at least as large as the last of ``widened`` widening passes did (sets it solved
+    exactly keep no strategy of their own: searched with widths, they would cost more than
+    the tree the search holds prices them, and the polish seem to lose)."""
     last = SCHEDULE[-1]
     k = min(level, 1 << 20)  # (beyond any game's codes, and no overflow)
     return Effort(
-        last.exact_size + 10 * (k - 1),
+        max(last.exact_size + 10 * (k - 1), _widened(widened).exact_size),
         tuple(w * (k + 1) for w in last.by_bound),
         tuple(w * (k + 1) for w in last.by_entropy),
         POLISH_LEVELS,
@@ -139,11 +142,15 @@ class Plan:
     widen_level: int = 1
     widening: bool = False
     total: int = -1
-    """The total when the pass under way began (-1: not begun), kept across runs: a run
-    that continues a pass starts from the strategy the pass had found so far."""
+    """The total when the pass under way began (-1: not begun, or no strategy then), kept
+    across runs: a run that continues a pass starts from the strategy the pass had found so
+    far. (That run also starts from the strategy its checkpoint keeps, which the rounds may
+    have mended since: the pass is credited with that too, a reason to go on polishing.)"""
 
     def effort(self) -> Effort:
-        return _widened(self.widen_level) if self.widening else _polished(self.polish_level)
+        if self.widening:
+            return _widened(self.widen_level)
+        return _polished(self.polish_level, self.widen_level - 1)
 
     def begun(self, total: int) -> Plan:
         """This plan, its pass begun at ``total`` (if not begun before)."""
@@ -456,10 +463,10 @@ class StrategySearch:
         would later in the same pass). Without it, each continued run started its pass
         again, and the pass of a big game, longer than a run, never ended."""
         same = passes == self.passes
-        if same:
-            self.plan = Plan.of_alternation(passes) if plan is None else plan
-            # (the alternation's pass under way is not the plan's)
-            same = plan is not None or passes < len(SCHEDULE)
+        # (a plan kept for another pass, or none: as the alternation would stand)
+        self.plan = plan if same and plan is not None else Plan.of_alternation(self.passes)
+        same = same and (plan is not None or passes < len(SCHEDULE))  # (the alternation's pass
+        # under way is not the plan's)
         for k1, k2, total, guess, done in rows:
             key = (k1, k2)
             if total >= 0:
@@ -506,7 +513,9 @@ class StrategySearch:
                     raise  # (the strategies of the passes finished went to on_found)
                 break
             if self.passes >= len(SCHEDULE):
-                self.plan = self.plan.after(improved=self.best[root][0] < self.plan.total)
+                now, begun = self.best.get(root), self.plan.total
+                # (a first strategy counts as an improvement)
+                self.plan = self.plan.after(improved=now is not None and (begun < 0 or now[0] < begun))
             self.passes += 1
             if on_found is not None:
                 on_found(self._found(start))

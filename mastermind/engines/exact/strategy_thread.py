@@ -54,6 +54,7 @@ class StrategyThread:
                 self.search.seed(kept.tree, checkpoint.strategy_passes())
             self.search.passes = max(self.search.passes, checkpoint.strategy_passes())
             sets = checkpoint.strategy_sets()
+            self.search.plan = Plan.of_alternation(self.search.passes)  # (unless its pass's is kept)
             if sets is not None:  # the pass under way goes on where the last run left it
                 try:
                     plan = None if sets.plan is None else Plan.decode(sets.plan)

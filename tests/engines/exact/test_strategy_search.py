@@ -109,7 +109,10 @@ def test_passes_past_the_schedule_polish_while_it_pays_then_widen():
     wide = effort(n + 2, stalled)
     assert wide.kept_levels == 0 and wide.exact_size > SCHEDULE[-1].exact_size
     again = stalled.after(improved=False)  # (a widening pass is followed by polishing, either way)
-    assert again == stalled.after(improved=True) and effort(n + 3, again) == more
+    assert again == stalled.after(improved=True)
+    after = effort(n + 3, again)  # (its sets as large as the widening solved exactly, at least)
+    assert (after.by_bound, after.kept_levels) == (more.by_bound, more.kept_levels)
+    assert after.exact_size == max(more.exact_size, wide.exact_size)
     wider = effort(n + 4, again.after(improved=False))
     assert wider.kept_levels == 0 and wider.exact_size > wide.exact_size
     assert all(y >= x for x, y in zip(wide.by_bound, wider.by_bound)) and wider.by_bound != wide.by_bound
@@ -119,31 +122,44 @@ def test_passes_past_the_schedule_polish_while_it_pays_then_widen():
         Plan.decode([0, 1, 0, -1])
 
 
-def test_the_plan_follows_the_passes_and_a_continued_pass_keeps_its_own(monkeypatch):
+def test_the_plan_follows_the_passes_and_a_continued_pass_keeps_its_own(monkeypatch, tmp_path):
     from mastermind.engines.exact import strategy_search
+    from mastermind.engines.exact.checkpoint import Checkpoint, CheckpointError, RootBounds
+    from mastermind.engines.exact.solver import ExactSolver
+    from mastermind.engines.exact.strategy_thread import StrategyThread
 
     # (a two-pass schedule, so that a small game reaches the plan's passes at once)
     monkeypatch.setattr(strategy_search, "SCHEDULE", SCHEDULE[:2])
     table = CodeTable(Rules.parse("p4c6"))
     search = StrategySearch(table)
-    totals = [search.run(passes=1).total for _ in range(2)]
+    search.run(passes=2)
+    root = search._root
     plans = []
     for _ in range(4):
-        before, plan = totals[-1], search.plan
+        before, plan = search.best[root][0], search.plan
         assert plan.total == -1
-        totals.append(search.run(passes=1).total)
-        assert search.plan == plan.after(improved=totals[-1] < before)
+        found = search.run(passes=1)
+        now = search.best[root][0]
+        assert now <= before and search.plan == plan.after(improved=now < before)
         plans.append(plan)
-    assert plans[0] == Plan() and all(b <= a for a, b in zip(totals, totals[1:]))
-    # a pass kept by an older version (turns of polishing and widening) is not taken for the
-    # plan's: its sets are searched again
+    assert plans[0] == Plan()
+    # a pass kept with its plan goes on with it; one kept by an older version (turns of
+    # polishing and widening) is not taken for the plan's: its sets are searched again
     rows = [(k1, k2, t, g, True) for k1, k2, t, g, _ in search.pass_state()]
-    for plan, searched in ((search.plan, True), (None, False)):
-        fresh = StrategySearch(table)
-        fresh.passes = search.passes
-        fresh.resume(rows, search.passes, plan)
-        assert bool(fresh._done) == searched
-        assert fresh.plan == (search.plan if plan is not None else Plan.of_alternation(search.passes))
+    under_way = Plan(2, 3, False, search.best[root][0] + 5)
+    store = Checkpoint(tmp_path, {"rules": "p4c6"})
+    store.keep_bounds(RootBounds(0.0, float(found.total), found.tree.root))
+    store.keep_strategy_passes(search.passes)
+    for kept, plan, searched in (
+        (under_way.encode(), under_way, True),
+        (None, Plan.of_alternation(search.passes), False),
+    ):
+        store.keep_strategy_sets(search.passes, rows, kept)
+        thread = StrategyThread(ExactSolver(table, Problem()), CancelToken(), 1 << 26, store, passes=1)
+        assert thread.search.plan == plan and bool(thread.search._done) == searched
+    store.keep_strategy_sets(search.passes, rows, [0, 1, 0, -1])
+    with pytest.raises(CheckpointError, match="damaged"):
+        StrategyThread(ExactSolver(table, Problem()), CancelToken(), 1 << 26, store, passes=1)
 
 
 @pytest.mark.parametrize("game", ["p3c6", "p4c5n"])
