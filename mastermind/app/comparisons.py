@@ -325,7 +325,8 @@ def compare(
     max_refined: int = MAX_REFINED_CODES,
 ) -> Comparison:
     """Every strategy (default: every heuristic) against the optimum (if proven within
-    ``time_limit`` seconds, the whole comparison's) and the lower bounds.
+    ``time_limit`` seconds, the whole comparison's: in a command, from its start) and the
+    lower bounds.
 
     The refined bound (about 1 s on p4c6) runs while the child searches the optimum.
     """
@@ -334,7 +335,7 @@ def compare(
     from mastermind.engines.registry import HEURISTIC_NAMES
 
     start = time.perf_counter()
-    deadline = Deadline(time_limit)
+    deadline = Deadline.of_command(time_limit)
     # the optimum is the comparison's own headline (searched in the child), not a row
     names = [
         n for n in dict.fromkeys(HEURISTIC_NAMES if strategies is None else strategies) if n != "optimal"

@@ -6,22 +6,47 @@ What the commands, the comparisons and the publisher share (below them all: no i
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 FOREVER = 2.0e6  # seconds: "no time limit" to a wait (the system's waits take at most 2**31 ms)
 
 
+_COMMAND_START: ContextVar[float | None] = ContextVar("command_start", default=None)
+"""When the command running in this context began (None: outside any command)."""
+
+
+@contextmanager
+def command_clock() -> Iterator[None]:
+    """Marks the start of a command, before the imports and checks of its body: every
+    :meth:`Deadline.of_command` made while it runs counts from here (the shared command
+    wrapper holds it, so no command has to make its deadline first)."""
+    mark = _COMMAND_START.set(time.monotonic())
+    try:
+        yield
+    finally:
+        _COMMAND_START.reset(mark)
+
+
 class Deadline:
-    """``--time-limit`` as the time left: the whole command, counted from its start.
+    """A time limit as the time left, counted from ``start`` (default: now).
 
     >>> Deadline(None).left() is None, 0 < Deadline(5.0).left() <= 5.0
     (True, True)
     """
 
-    def __init__(self, seconds: float | None) -> None:
+    def __init__(self, seconds: float | None, *, start: float | None = None) -> None:
         self.seconds = seconds
-        self.start = time.monotonic()
+        self.start = time.monotonic() if start is None else start
         self.end = None if seconds is None else self.start + seconds
+
+    @classmethod
+    def of_command(cls, seconds: float | None) -> Deadline:
+        """``--time-limit``: the whole command, counted from its start (see
+        :func:`command_clock`; from now outside a command)."""
+        return cls(seconds, start=_COMMAND_START.get())
 
     def elapsed(self) -> float:
         return time.monotonic() - self.start

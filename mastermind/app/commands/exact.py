@@ -158,7 +158,7 @@ def optimal(
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
-    deadline = Deadline(time_limit)
+    deadline = Deadline.of_command(time_limit)
     rules = game(rules)
     limit = memory_limit_bytes(memory_limit)
     check_fits(rules, limit)  # (before the result cache: its answer may not depend on what it holds)

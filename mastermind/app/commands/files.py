@@ -92,7 +92,7 @@ def export(
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
-    deadline = Deadline(time_limit)  # (the command's time: the imports below count)
+    deadline = Deadline.of_command(time_limit)
     from mastermind.app.players import draws, tree_of
     from mastermind.core.cancel import Stopped
 

@@ -69,7 +69,7 @@ def game_value(
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
-    deadline = Deadline(time_limit)  # (the command's time: the imports below count)
+    deadline = Deadline.of_command(time_limit)
     from mastermind.app.interrupts import command_token
     from mastermind.engines.gamevalue import game_value as solve_game
 

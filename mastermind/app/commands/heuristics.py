@@ -61,7 +61,7 @@ def heuristics(
     json_output: JsonOpt = False,
     memory_limit: LeanMemoryOpt = None,
 ) -> None:
-    deadline = Deadline(time_limit)
+    deadline = Deadline.of_command(time_limit)
     rules_given = rules is not None
     rules = game(rules)
     from mastermind.engines.registry import HEURISTIC_NAMES, REGISTRY
@@ -260,7 +260,7 @@ def simulate(
     from mastermind.engines.registry import NAMES
     from mastermind.engines.registry import strategy as registry_strategy
 
-    deadline = Deadline(time_limit)
+    deadline = Deadline.of_command(time_limit)
     rules = check_strategy(strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break)
     limit = memory_limit_bytes(memory_limit)
     # too big for the N x N table: answers are computed as needed (slower, same results)

@@ -161,7 +161,7 @@ def solve(
     from mastermind.app.players import Cancellable, draws
     from mastermind.core.cancel import Stopped
 
-    deadline = Deadline(time_limit)
+    deadline = Deadline.of_command(time_limit)
     rules = _check_strategy(strategy, pool, tie_break, rules)
     code = rules.parse_code(secret)
     table = table_for(rules, memory_limit_bytes(memory_limit))

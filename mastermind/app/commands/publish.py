@@ -64,10 +64,6 @@ def results(
     with the bounds proven (and gets as long again for its quick bounds); with --checkpoint
     the frontier games (4x9, 5x6, ...) run the checkpointed search, one subfolder per game,
     and the same command run again continues them."""
-    from mastermind.app.deadline import Deadline
-
-    # (counted from here: the imports below load the compiled kernels, 1.2 s of a 4 s limit)
-    deadline = Deadline(time_limit)
     from pathlib import Path
 
     from mastermind.app.publishing import TablesStopped, run_tables
@@ -100,7 +96,7 @@ def results(
                 tables=TABLES if table is None else (table,),
                 games=chosen,
                 row_time_limit=row_time_limit,
-                deadline=deadline,
+                time_limit=time_limit,
                 jobs=cores(jobs),
                 checkpoint=store,
                 memory_limit=limit,

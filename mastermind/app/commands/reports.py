@@ -121,7 +121,7 @@ def table(
     from mastermind.app.comparisons import knuth_table_row
     from mastermind.engines.models.timed import TimedWorker
 
-    deadline = Deadline(time_limit)
+    deadline = Deadline.of_command(time_limit)
     start = time.perf_counter()
     limit = memory_limit_bytes(memory_limit)
     chosen = [Rules.parse(g) for g in parse_games(games or [DEFAULT_TABLE_GAMES])]
@@ -580,7 +580,7 @@ def bounds(
     if refined and levels == 0:  # (the bottom class is then the game, at its own branching)
         raise MastermindError("--refined bounds the classes below the lookahead: give --levels 1 or more")
     rules = game(rules)
-    deadline = Deadline(time_limit)
+    deadline = Deadline.of_command(time_limit)
     start = time.perf_counter()
     table = table_for(rules, memory_limit_bytes(memory_limit))
     first, mu = knuth_first_guess(table)
@@ -713,7 +713,7 @@ def cpsat(
     from mastermind.engines.models.result import stopped_result
 
     rules = game(rules)
-    deadline = Deadline(time_limit)
+    deadline = Deadline.of_command(time_limit)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     worst_bound = lookahead_worst_bound(table, 1)
     given = depth is not None
@@ -847,7 +847,7 @@ def static(
     from mastermind.engines.models.static import counting_static_bound, solve_static
 
     rules = game(rules)
-    deadline = Deadline(time_limit)
+    deadline = Deadline.of_command(time_limit)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     seed, drawn = draw_seed(seed)
     start = time.perf_counter()

@@ -57,7 +57,6 @@ def run_tables(
     solve_options: dict | None = None,
     checkpoint: Path | None = None,
     time_limit: float | None = None,
-    deadline: Deadline | None = None,
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
     out_text: str | None = None,
     progress=None,
@@ -67,7 +66,7 @@ def run_tables(
     table's scope, smallest first) and merge each into the files as soon as it is done.
     ``checkpoint``: a folder where the frontier games' searches keep their work (one
     subfolder per game), so that a later run continues them. Stopped by Ctrl-C or by
-    ``time_limit`` (seconds, the whole run; or ``deadline``, begun earlier), it raises
+    ``time_limit`` (seconds, the whole run: in a command, counted from the command's start), it raises
     :class:`TablesStopped`.
 
     ``out`` is made if missing, once nothing else refuses the run: games that cannot fit in
@@ -102,10 +101,7 @@ def run_tables(
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise MastermindError(f"--out: {named}: cannot create the folder ({exc.strerror})") from None
-    if deadline is None:
-        deadline = Deadline(time_limit)
-    elif time_limit is not None:
-        raise TypeError("give time_limit or deadline, not both")
+    deadline = Deadline.of_command(time_limit)
     done: dict[str, list[dict]] = {t: [] for t in tables}
     trees = out / "trees"
     if "optimal" in tables and not (trees.exists() or trees.is_symlink()):
