@@ -84,7 +84,34 @@ def check_plot_target(path: str | os.PathLike, *, stdout: bool = True) -> str:
     check_writable(path)
     fmt = plot_format(path, stdout=stdout)
     _matplotlib()
+    _load_drawing(fmt)
     return fmt
+
+
+DRAW_SECONDS = 1.5
+"""What drawing a comparison's picture takes once :func:`check_plot_target` has loaded
+matplotlib (0.8-1 s for p4c7's seven strategies with the machine busy): a picture drawn
+under a time limit is given this much of it."""
+
+
+def drawing_time_limit(time_limit: float | None) -> float | None:
+    """The time the work before a picture may take under ``time_limit`` (the whole
+    command's): the drawing's time set aside, half the limit at least.
+
+    >>> drawing_time_limit(10.0), drawing_time_limit(2.0), drawing_time_limit(None)
+    (8.5, 1.0, None)
+    """
+    return None if time_limit is None else max(time_limit - DRAW_SECONDS, time_limit / 2)
+
+
+def _load_drawing(fmt: str) -> None:
+    """Import the drawing's modules before the work (about a second, most of a picture's
+    time): a picture drawn at the time limit or after Ctrl-C then costs its rendering only."""
+    import matplotlib.figure  # noqa: F401
+    from matplotlib.backends import backend_agg  # noqa: F401
+
+    if fmt == "svg":
+        from matplotlib.backends import backend_svg  # noqa: F401
 
 
 def _matplotlib():

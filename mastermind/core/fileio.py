@@ -192,9 +192,22 @@ def _write_stdout(data: str | bytes) -> None:
 
 
 def _write_in_place(target: Path, shown: str, data: str | bytes) -> None:
-    """Devices and FIFOs cannot be renamed over: open them for writing as they are."""
+    """Devices and FIFOs cannot be renamed over: open them for writing as they are (a FIFO
+    without a reader is refused at once: a plain open would wait for one, past any time
+    limit and for ever)."""
     try:
-        with open(target, "wb") as fh:
+        if stat.S_ISFIFO(os.stat(target).st_mode):
+            try:
+                fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError as exc:
+                if exc.errno == errno.ENXIO:
+                    raise MastermindError(f"cannot write {shown}: a named pipe that nothing reads") from None
+                raise
+            os.set_blocking(fd, True)  # (a reader is there: it may take the data at its pace)
+            fh = os.fdopen(fd, "wb")
+        else:
+            fh = open(target, "wb")
+        with fh:
             fh.write(_as_bytes(data))
     except OSError as exc:
         raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
@@ -206,10 +219,10 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     if str(path) == STDOUT or _names_a_descriptor(path):  # written in place: nothing to rename
         return
     shown = os.fspath(path)
-    try:  # (a loop of symlinks: refused now, not once the work is done)
+    try:  # (a loop of symlinks, a name too long: refused now, not once the work is done)
         os.stat(path)
     except OSError as exc:
-        if exc.errno == errno.ELOOP:
+        if exc.errno in (errno.ELOOP, errno.ENAMETOOLONG):
             raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
     target = Path(os.path.realpath(path))
     if target.is_dir():

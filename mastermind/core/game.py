@@ -85,9 +85,15 @@ class Feedback:
         elif re.fullmatch(r"[BW.\-]+", s):
             fb = cls(s.count("B"), s.count("W"))
         else:
-            raise MastermindError(
-                f"cannot read feedback {quoted(raw)}: use 2B1W, 1B, 1W, 0 (no pegs), '2 1', 2,1, BBW or 2A1B"
-            )
+            if pegs is None:
+                spellings = "2B1W, 1B, 1W, 0 (no pegs), '2 1', 2,1, BBW or 2A1B"
+            else:  # (examples the game can give: 2B1W never occurs with 3 pegs or fewer)
+                e = cls.example(pegs)
+                b, w = e.black, e.white
+                forms = [str(e), "0 (no pegs)", f"'{b} {w}'", f"{b},{w}", "B" * b + "W" * w, f"{b}A{w}B"]
+                forms = [f for f in forms if f]
+                spellings = ", ".join(forms[:-1]) + " or " + forms[-1]
+            raise MastermindError(f"cannot read feedback {quoted(raw)}: use {spellings}")
         if pegs is not None:
             fb.check(pegs)
             if re.fullmatch(r"[BW.\-]+", s) and len(s) > pegs:
@@ -95,6 +101,16 @@ class Feedback:
                     f"feedback {quoted(raw)} has {plural(len(s), 'key peg')}, more than {plural(pegs, 'peg')}"
                 )
         return fb
+
+    @classmethod
+    def example(cls, pegs: int) -> Feedback:
+        """A feedback that occurs in every game of ``pegs`` pegs, with both colours of pegs
+        where there is room (p-1 black and 1 white never occurs).
+
+        >>> [str(Feedback.example(p)) for p in (1, 2, 3, 4, 6)]
+        ['0B0W', '1B0W', '1B1W', '1B2W', '1B2W']
+        """
+        return cls(min(1, pegs - 1), min(2, max(0, pegs - 2)))
 
     def check(self, pegs: int) -> None:
         """Refuse feedback that no pair of codes with ``pegs`` pegs can give."""
@@ -105,6 +121,19 @@ class Feedback:
             )
         if b == pegs - 1 and w == 1:
             raise MastermindError(f"impossible feedback {self}: {pegs - 1} black and 1 white never occurs")
+
+
+def count_of(digits: str, what: str, most: int) -> int:
+    """The number a run of ASCII digits spells (pegs or colours), refused in words when it
+    is far out of range (int() refuses thousands of digits, and the message would quote them).
+
+    >>> count_of("06", "pegs", 10)
+    6
+    """
+    if len(digits.lstrip("0")) > _DIGITS_MAX:
+        shown = digits if len(digits) <= 24 else f"{digits[:12]}... ({len(digits)} digits)"
+        raise MastermindError(f"{what} must be between 1 and {most}, got {shown}")
+    return int(digits)
 
 
 @dataclass(frozen=True)
@@ -160,11 +189,8 @@ class Rules:
             )
         pegs = m.group(1) if m.group(1) is not None else m.group(3)
         colours = m.group(2) if m.group(2) is not None else m.group(4)
-        for digits, what, most in ((pegs, "pegs", MAX_PEGS), (colours, "colours", MAX_COLORS)):
-            if len(digits.lstrip("0")) > _DIGITS_MAX:
-                shown = digits if len(digits) <= 24 else f"{digits[:12]}... ({len(digits)} digits)"
-                raise MastermindError(f"{what} must be between 1 and {most}, got {shown}")
-        return cls(int(pegs), int(colours), m.group(5).lower() != "n")
+        repeat = m.group(5).lower() != "n"
+        return cls(count_of(pegs, "pegs", MAX_PEGS), count_of(colours, "colours", MAX_COLORS), repeat)
 
     # ---- codes -------------------------------------------------------------------------
     @cached_property

@@ -1,6 +1,7 @@
 """The table and compare reports: published columns, JSON keys, open cells, CLI errors."""
 
 import json
+import re
 import sys
 from fractions import Fraction
 
@@ -192,8 +193,16 @@ def test_one_grammar_for_a_set_of_games():
     # the end out of range is named, and a huge range is refused before it is listed
     with pytest.raises(MastermindError, match="colours must be between 1 and 35, got 99"):
         parse_games(["p2c1-99"])
-    with pytest.raises(MastermindError, match="cannot read"):
-        parse_games(["p2c1-1000000000000"])
+    # a number too big is out of range, as --rules says, however many digits it has
+    for text, shown in (("p2c1-1000000000000", "1000000000000"), ("p2c99999", "99999"), ("p99c2", "99")):
+        with pytest.raises(
+            MastermindError, match=f"--games: '{text}': .* between 1 and [0-9]+, got {shown}$"
+        ):
+            parse_games([text])
+    with pytest.raises(
+        MastermindError, match=re.escape("between 1 and 35, got 999999999999... (5000 digits)")
+    ):
+        parse_games(["p2c" + "9" * 5000])
 
 
 def test_compare_small_game():

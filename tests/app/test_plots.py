@@ -229,3 +229,26 @@ def test_plot_with_nothing_found_in_time_says_what_is_proven(tmp_path, capsys):
     assert main(["plot", "-r", "p5c6", "-s", "optimal", "--time-limit", "0.3", "--out", str(out)]) == 0
     said = capsys.readouterr().out
     assert "nothing written to" in said and "total >= " in said and not out.exists()
+
+
+@needs_matplotlib
+@pytest.mark.parametrize(
+    "argv",
+    [["plot", "-r", "p3c3", "-o", "{dir}/p.svg"], ["compare", "-r", "p3c3", "--plot", "{dir}/p.png"]],
+)
+def test_a_picture_is_drawn_within_the_time_limit(tmp_path, monkeypatch, argv):
+    """The comparison under a picture gets the limit less the drawing's time (``plot -r p4c7
+    --time-limit 10`` took 12.9 s: it drew after the limit, a new user's trial)."""
+    from mastermind.app import comparisons
+
+    asked: list[float | None] = []
+
+    def compare(*args, time_limit=None, **kwargs):
+        asked.append(time_limit)
+        raise MastermindError("compared")
+
+    monkeypatch.setattr(comparisons, "compare", compare)
+    argv = [a.format(dir=tmp_path) for a in argv]
+    assert main([*argv, "--time-limit", "10"]) == 2
+    assert main(argv) == 2
+    assert asked == [10 - plots.DRAW_SECONDS, None]

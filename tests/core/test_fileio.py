@@ -63,6 +63,21 @@ def test_fifo_is_written_in_place(tmp_path):
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still a FIFO, not a regular file
 
 
+def test_fifo_without_reader_is_refused_at_once(tmp_path):
+    """Opened as a plain file, a FIFO nothing reads would hold the command for ever."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(MastermindError, match="cannot write .*pipe: a named pipe that nothing reads"):
+        write_atomic(fifo, "lost")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_a_name_too_long_is_refused_before_any_work(tmp_path):
+    name = tmp_path / ("a" * 300 + ".json")
+    with pytest.raises(MastermindError, match="cannot write .*: File name too long"):
+        check_writable(name)
+
+
 def test_device_is_written_in_place():
     before = os.stat("/dev/null")
     write_atomic("/dev/null", "discarded")

@@ -276,6 +276,20 @@ def test_feedback_refuses_non_ascii_digits_in_one_line(typed):
     assert "\n" not in str(info.value) and "cannot read feedback" in str(info.value)
 
 
+@pytest.mark.parametrize("pegs", range(1, 9))
+def test_the_spellings_a_bad_feedback_is_told_occur_in_its_game(pegs):
+    """Each example the message gives reads as a feedback the game can give (2B1W cannot
+    occur with 3 pegs or fewer)."""
+    with pytest.raises(MastermindError) as info:
+        Feedback.parse("xx", pegs)
+    spellings = str(info.value).split(": use ", 1)[1].replace(" or ", ", ").split(", ")
+    answers = Rules(pegs, 9).answers
+    for text in spellings:
+        text = text.removesuffix(" (no pegs)").strip("'")
+        assert Feedback.parse(text, pegs) in answers, text
+    assert str(Feedback.example(pegs)) in spellings
+
+
 @pytest.mark.parametrize("text", ["³⁶³²", "①②③④", "٣٦٣٢", "１２３４"])
 def test_codes_and_rules_refuse_non_ascii_digits(text):
     with pytest.raises(MastermindError, match="colour"):

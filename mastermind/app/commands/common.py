@@ -26,7 +26,7 @@ from mastermind.app.deadline import FOREVER, Deadline, command_clock  # noqa: F4
 from mastermind.app.helpstyle import Command
 from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
 from mastermind.core.errors import MastermindError, TableTooLarge, naming
-from mastermind.core.game import DEFAULT_MEMORY_LIMIT, MAX_COLORS, MAX_PEGS, CodeTable, Rules
+from mastermind.core.game import DEFAULT_MEMORY_LIMIT, MAX_COLORS, MAX_PEGS, CodeTable, Rules, count_of
 from mastermind.core.pools import POOLS
 from mastermind.core.progress import PROGRESS_MODES
 from mastermind.core.rounding import ceil_decimal, ceil_float, floor_decimal, floor_float  # noqa: F401
@@ -366,7 +366,7 @@ def game(rules: Rules | None) -> Rules:
     return Rules() if rules is None else rules
 
 
-_NUMBERS = r"([0-9]{1,3})(?:-([0-9]{1,3}))?"
+_NUMBERS = r"([0-9]+)(?:-([0-9]+))?"
 _GAME = rf"(?:p{_NUMBERS}c{_NUMBERS}|{_NUMBERS}x{_NUMBERS})([rn]?)"
 """A game of ``--games``: p4c6 or 4x6, each number perhaps a range, then r or n."""
 
@@ -415,7 +415,9 @@ def parse_games(texts: Sequence[str]) -> list[str]:
 
 
 def _span(low: str, high: str | None, what: str, most: int, item: str) -> range:
-    a, b = int(low), int(high) if high is not None else int(low)
+    with naming(f"--games: {quoted(item)}"):
+        a = count_of(low, what, most)
+        b = a if high is None else count_of(high, what, most)
     if a > b:
         raise MastermindError(f"--games: {quoted(item)}: the range of {what} {a}-{b} is empty")
     for end in (a, b):

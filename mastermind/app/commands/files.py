@@ -267,7 +267,9 @@ def verify(
         typer.echo(f"error: {shown(file)} is not a valid strategy: {result.errors[0]}", err=True)
     else:
         stats = result.stats
-        typer.echo(f"valid      {file}: {result.rules} strategy ({fmt}), {plural(stats.secrets, 'secret')}")
+        typer.echo(
+            f"valid      {shown(file)}: {result.rules} strategy ({fmt}), {plural(stats.secrets, 'secret')}"
+        )
         typer.echo(f"total      {stats.total}")
         typer.echo(f"average    {stats.average:.4f}")
         typer.echo(f"worst      {stats.worst}")

@@ -85,6 +85,7 @@ def assist(
     from mastermind.app.interactive.assistant import Assistant
     from mastermind.app.interactive.strategies import load_strategy
     from mastermind.app.interactive.terminal import run_session
+    from mastermind.app.players import draws
 
     rules = _check_strategy(strategy, pool, tie_break, rules, session=True)
     seed, _ = draw_seed(seed)
@@ -101,7 +102,8 @@ def assist(
     # with --json the conversation goes to standard error, the record alone to standard output
     code = run_session(session, stdout=sys.stderr if json_output else sys.stdout)
     if json_output and code in (0, 130):
-        print_json({**session.to_dict(), "seed": seed, "stopped": _stopped(code, session)})
+        drawn = seed if draws(strategy, tie_break) else None  # (null: nothing drawn, as solve says)
+        print_json({**session.to_dict(), "seed": drawn, "stopped": _stopped(code, session)})
     _finish(code)
 
 

@@ -238,7 +238,7 @@ def compare(
     rules = _game_of_strategies(rules, strategy, pool, tie_break)
     limit = memory_limit_bytes(memory_limit)
     if plot is not None:
-        from mastermind.app.plots import check_plot_target
+        from mastermind.app.plots import check_plot_target, drawing_time_limit
         from mastermind.core.fileio import is_stdout
 
         if is_stdout(plot):
@@ -260,7 +260,8 @@ def compare(
             pool=pool,
             tie_break=tie_break,
             seed=seed,
-            time_limit=time_limit,
+            # (the picture's drawing is counted in the command's time)
+            time_limit=time_limit if plot is None else drawing_time_limit(time_limit),
             memory_limit=limit,
             jobs=cores(jobs),
             progress=bar,
@@ -379,7 +380,13 @@ def plot(
     """Past --time-limit the optimum's place shows the best strategy found (not proven) and
     the gaps are to the lower bound."""
     from mastermind.app.comparisons import compare as run_compare
-    from mastermind.app.plots import Series, check_plot_target, guesses_figure, write_figure
+    from mastermind.app.plots import (
+        Series,
+        check_plot_target,
+        drawing_time_limit,
+        guesses_figure,
+        write_figure,
+    )
     from mastermind.engines.registry import HEURISTIC_NAMES
 
     names = list(dict.fromkeys(strategy)) if strategy else ["optimal", *HEURISTIC_NAMES]
@@ -400,7 +407,7 @@ def plot(
             pool=pool,
             tie_break=tie_break,
             seed=seed,
-            time_limit=time_limit,
+            time_limit=drawing_time_limit(time_limit),  # (the drawing's time counted in)
             memory_limit=limit,
             jobs=cores(jobs),
             progress=bar,

@@ -141,7 +141,8 @@ class Assistant(Session):
 
     def _take_feedback(self, text: str) -> str:
         if text == "":
-            return f"type the feedback for {self.rules.code_text(self.pending)}, e.g. 1B2W (help for more)"
+            guess, example = self.rules.code_text(self.pending), examples(self.rules)["feedback"]
+            return f"type the feedback for {guess}, e.g. {example} (help for more)"
         guess = self.pending
         feedback = self.rules.parse_feedback(text)
         left = self.state.after(guess, feedback)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from mastermind.core.game import SYMBOLS, Code, Rules
+from mastermind.core.game import SYMBOLS, Code, Feedback, Rules
 from mastermind.core.words import plural
 
 
@@ -65,8 +65,8 @@ def examples(rules: Rules) -> dict[str, str]:
     """
     pattern = [1, 1, 2, 3, 4, 5, 6, 7, 8, 9] if rules.repeat else list(range(1, 11))
     code = "".join(SYMBOLS[min(k, rules.colors) - 1] for k in pattern[: rules.pegs])
-    # (a feedback that occurs: with p pegs, p-1 black and 1 white never does)
-    black, white = min(1, rules.pegs - 1), min(2, max(0, rules.pegs - 2))
+    feedback = Feedback.example(rules.pegs)
+    black, white = feedback.black, feedback.white
     return {
         "code": code,
         "spaced": " ".join(code),

@@ -35,6 +35,7 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import write_atomic
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, Rules
 from mastermind.core.symmetry import canonical_first_guesses
+from mastermind.engines.gamevalue.document import fraction_text
 
 TREE_LIMIT = 4 * 1024 * 1024  # bytes of gzipped JSON; larger trees are left out (and said so)
 GAME_VALUE_GRACE = 60.0  # after the game value's own time limit: its last LP, sending the result
@@ -72,10 +73,6 @@ def command_for(
     if memory_limit != DEFAULT_MEMORY_LIMIT:
         line += ["--memory-limit", f"{memory_limit / 1024**3:g}"]
     return shlex.join(line)
-
-
-def _fraction(x: Fraction) -> str:
-    return f"{x.numerator}/{x.denominator}"
 
 
 def _base_row(rules: Rules) -> dict:
@@ -366,7 +363,7 @@ class Runner:
             status="proven",
             total=t,
             average=round(t / rules.n_codes, 6),
-            average_fraction=_fraction(avg),
+            average_fraction=fraction_text(avg),
             worst=total["worst"],
             tie_broken=tie_broken,
             histogram=total["histogram"],
@@ -551,10 +548,10 @@ class Runner:
         uniform = Fraction(data["uniform_total"], rules.n_codes)
         row.update(
             status="proven",
-            average_fraction=_fraction(value),
+            average_fraction=fraction_text(value),
             average=round(float(value), 6),
             uniform_total=data["uniform_total"],
-            uniform_average_fraction=_fraction(uniform),
+            uniform_average_fraction=fraction_text(uniform),
             uniform_average=round(float(uniform), 6),  # (as game-value's JSON gives it)
             uniform_optimal=value == uniform,
             maker=[
@@ -568,7 +565,7 @@ class Runner:
                 }
                 for m in data["maker"]
             ],
-            maker_support=[m["pattern"] for m in data["maker"] if m["probability_fraction"] != "0"],
+            maker_support=[m["pattern"] for m in data["maker"] if Fraction(m["probability_fraction"]) != 0],
             breaker_mix_size=len(data["breaker"]),
             breaker_first_guesses=data["breaker_first_guesses"],
             iterations=data["iterations"],
@@ -610,11 +607,11 @@ def search_bounds(bounds: dict, search: dict) -> dict:
 def _unreduced(value: Fraction, maker: list[dict]) -> str:
     """The value over the number of codes the maker uses when he mixes them uniformly
     (5600/1290 for p4c6), else the reduced fraction."""
-    per_code = {Fraction(m["per_code_fraction"]) for m in maker if m["per_code_fraction"] != "0"}
+    per_code = {Fraction(m["per_code_fraction"]) for m in maker if Fraction(m["per_code_fraction"]) != 0}
     if len(per_code) == 1:
-        support = sum(m["codes"] for m in maker if m["per_code_fraction"] != "0")
-        return f"{value * support}/{support}" if (value * support).denominator == 1 else _fraction(value)
-    return _fraction(value)
+        support = sum(m["codes"] for m in maker if Fraction(m["per_code_fraction"]) != 0)
+        return f"{value * support}/{support}" if (value * support).denominator == 1 else fraction_text(value)
+    return fraction_text(value)
 
 
 def _unfinished(worst: dict | None, tie: dict | None) -> list[str]:

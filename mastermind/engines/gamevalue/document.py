@@ -9,9 +9,20 @@ from fractions import Fraction
 from mastermind.core.rounding import ceil_float, floor_float
 
 
+def fraction_text(x: Fraction | int) -> str:
+    """An exact number as a fraction, always with its denominator (the one form of every
+    ``*_fraction`` key).
+
+    >>> fraction_text(Fraction(438, 136)), fraction_text(2)
+    ('219/68', '2/1')
+    """
+    x = Fraction(x)
+    return f"{x.numerator}/{x.denominator}"
+
+
 def _exact(x) -> str | None:
     """An exact number as a fraction ("219/68"); None for one a float LP gave (a stopped run)."""
-    return str(x) if isinstance(x, (Fraction, int)) else None
+    return fraction_text(x) if isinstance(x, (Fraction, int)) else None
 
 
 def game_value_document(result) -> dict:
@@ -37,7 +48,7 @@ def game_value_document(result) -> dict:
         "average_upper_bound_fraction": _exact(upper),
         "uniform_total": game_.uniform_total or None,  # None: a run stopped before it
         "uniform_average": round(game_.uniform_total / n, 6) if game_.uniform_total else None,
-        "uniform_average_fraction": str(Fraction(game_.uniform_total, n)) if game_.uniform_total else None,
+        "uniform_average_fraction": _exact(Fraction(game_.uniform_total, n)) if game_.uniform_total else None,
         "maker": [
             {
                 "pattern": m.name,

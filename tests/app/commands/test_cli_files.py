@@ -465,6 +465,33 @@ def test_a_strategy_option_reads_standard_input_as_verify_does(capsys, monkeypat
     assert code == 2 and err.count("\n") == 1 and "standard input: " in err
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [["verify", "-"], ["simulate", "-s", "-", "--secrets", "5", "--seed", "1"], ["heuristics", "-s", "-"]],
+)
+def test_text_reports_name_standard_input_in_words(capsys, monkeypatch, data_dir, argv):
+    """``-`` is "standard input" in every message and report, as export and the errors say
+    (verify, simulate and heuristics printed "-": a new user's trial)."""
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO((data_dir / "p4c6r-koyama-1.txt").read_text()))
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    assert "standard input" in out and " -:" not in out and "│ - " not in out
+
+
+@pytest.mark.parametrize("strategy, draws", [("minimax", False), ("random", True)])
+def test_assist_gives_a_seed_only_when_its_strategy_draws(capsys, monkeypatch, strategy, draws):
+    """As ``solve`` says it: null when nothing is drawn (assist gave an unused seed)."""
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n"))
+    code, out, err = run(capsys, "assist", "-r", "p2c2", "-s", strategy, "--json")
+    assert code == 0, err
+    seed = json.loads(out)["seed"]
+    assert isinstance(seed, int) if draws else seed is None
+
+
 @pytest.mark.parametrize("command", ["assist", "play"])
 def test_a_session_refuses_its_strategy_from_standard_input(capsys, monkeypatch, data_dir, command):
     """A session reads its moves from standard input: a strategy read from there left it none."""

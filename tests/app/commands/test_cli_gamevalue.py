@@ -1,4 +1,5 @@
 import json
+import re
 from fractions import Fraction
 
 from mastermind.app.cli import main
@@ -43,6 +44,11 @@ def test_default_solver(capsys):
     assert main(["game-value", "-r", "p2c2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["rules"] == "p2c2r" and float(Fraction(data["average_fraction"])) == data["average"]
+    # every fraction in one form, a whole number too, as results/ writes them ("2" and "2/1"
+    # for one value: a new user's trial)
+    fractions = [data[k] for k in data if k.endswith("_fraction") and data[k] is not None]
+    fractions += [m[k] for m in data["maker"] for k in m if k.endswith("_fraction")]
+    assert len(fractions) > 3 and all(re.fullmatch(r"[0-9]+/[1-9][0-9]*", f) for f in fractions)
 
 
 def test_bad_input_is_one_line_and_exit_2(capsys):

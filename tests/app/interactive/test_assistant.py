@@ -1,6 +1,7 @@
 """The codebreaking assistant, driven line by line as a person would."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -66,6 +67,16 @@ def test_feedback_at_the_guess_prompt_answers_the_suggestion(table46):
     assert "colour '7'" in d.handle("1274 0B2W") and len(d.state.turns) == 1
     # a good guess and a bad feedback: the feedback is what is wrong, not the code
     assert "cannot read feedback 'zz'" in d.handle("1123 zz") and len(d.state.turns) == 1
+
+
+@pytest.mark.parametrize("pegs", [1, 2, 3, 5])
+def test_the_feedback_hint_gives_a_feedback_the_game_can_give(pegs):
+    rules = Rules(pegs, 3)
+    a = Assistant(FirstCandidate(CodeTable(rules)))
+    a.handle("")
+    hint = a.handle("")
+    example = hint.split("e.g. ", 1)[1].split(" ", 1)[0]
+    assert rules.parse_feedback(example) in rules.answers
 
 
 def test_undo_pending_guess_then_turns(table46):
