@@ -116,7 +116,7 @@ def read_rows(path: Path, fmt: str) -> list[dict]:
                 f"{path}: row {i + 1} is not a row of this table (needs {', '.join(sorted(ROW_KEYS))})"
             )
     rows = [upgrade_row(r) for r in data["rows"]] if version == 1 else data["rows"]
-    rows = [_with_decimals(r) for r in rows]
+    rows = [_fractions_in_one_form(_with_decimals(r)) for r in rows]
     for i, row in enumerate(rows):
         _check_renders(path, fmt, i, row)
     return rows
@@ -149,6 +149,34 @@ def _with_decimals(row: dict) -> dict:
             else m
             for m in row["maker"]
         ]
+    return row
+
+
+def _fractions_in_one_form(row: dict) -> dict:
+    """A row written when a whole number was a fraction without its denominator ("0"; now
+    "0/1", the one form of ``fraction_text``).
+
+    >>> _fractions_in_one_form({"average_fraction": "2", "maker": [{"per_code_fraction": "0"}]})
+    {'average_fraction': '2/1', 'maker': [{'per_code_fraction': '0/1'}]}
+    """
+    from fractions import Fraction
+
+    from mastermind.engines.gamevalue.document import fraction_text
+
+    def one_form(part: dict) -> dict:
+        out = dict(part)
+        for key, value in part.items():
+            if key.endswith("_fraction") and isinstance(value, str):
+                try:
+                    out[key] = fraction_text(Fraction(value))
+                except (ValueError, ZeroDivisionError):
+                    pass  # (refused where the row is checked, with its file and key named)
+        return out
+
+    row = one_form(row)
+    for key, value in row.items():  # (the maker's classes, the breaker's strategies)
+        if isinstance(value, list):
+            row[key] = [one_form(m) if isinstance(m, dict) else m for m in value]
     return row
 
 
