@@ -182,7 +182,8 @@ def render_game_values(rows: Sequence[dict]) -> str:
                 f"| | | {r.get('literature', 'open')} | {_seconds(r)} | {r['jobs']} |"
             )
             continue
-        mix = ", ".join(f"{m['pattern']}: {m['probability_fraction']}" for m in r["maker"])
+        # (as a reader writes them: 0, not the JSON's 0/1)
+        mix = ", ".join(f"{m['pattern']}: {Fraction(m['probability_fraction'])}" for m in r["maker"])
         lines.append(
             f"| {r['game']} | {r['codes']} | {r['average_unreduced']} | {r['average']:.6f} "
             f"| {r['uniform_total']}/{r['codes']} | {'yes' if r['uniform_optimal'] else 'no'} | {mix} "
