@@ -207,10 +207,11 @@ def strategies(json_output: JsonOpt = False) -> None:
         print_json({"strategies": rows})
         return
     width = max(len(name) for name in REGISTRY)
-    lines = [f"{'strategy':<{width}}  {'kind':<9}  {'options':<24}  summary"]
-    for row in rows:
-        options = " ".join(f"--{o}" for o in row["options"]) or "-"
-        lines.append(f"{row['strategy']:<{width}}  {row['kind']:<9}  {options:<24}  {row['summary']}")
+    listed = [" ".join(f"--{o}" for o in row["options"]) or "-" for row in rows]
+    wide = max(len("options"), *(len(o) for o in listed))  # (the column as wide as its longest)
+    lines = [f"{'strategy':<{width}}  {'kind':<9}  {'options':<{wide}}  summary"]
+    for row, options in zip(rows, listed):
+        lines.append(f"{row['strategy']:<{width}}  {row['kind']:<9}  {options:<{wide}}  {row['summary']}")
     every = ", ".join("--" + o.replace("_", "-") for o in OPTIONS)
     lines.append(f"options a strategy does not take are ignored ({every}); -s also takes a strategy file")
     typer.echo("\n".join(lines))

@@ -176,3 +176,15 @@ def test_what_applies_to_nothing_drawn_or_a_file_is_null(capsys, tmp_path):
         assert json.loads(run(capsys, *args, "--json")[1])["seed"] is None, args
         data = json.loads(run(capsys, *args, "--json", "--tie-break", "random", "--seed", "4")[1])
         assert data["seed"] == 4, args
+
+
+def test_the_strategies_table_keeps_its_columns_in_line(capsys):
+    """Every row's summary starts where the header's does (the longest options ran one
+    character past it: a new user's trial)."""
+    assert main(["strategies", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["strategies"]
+    assert main(["strategies"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    starts = {lines[0].index("summary")}
+    starts |= {line.index(row["summary"]) for line, row in zip(lines[1 : len(rows) + 1], rows, strict=True)}
+    assert len(rows) > 3 and len(starts) == 1
