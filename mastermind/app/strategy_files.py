@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mastermind.core.errors import MastermindError, naming
-from mastermind.core.fileio import read_text
+from mastermind.core.fileio import input_name, read_text
 from mastermind.core.formats import READABLE, WrittenOnly, detect_format, format_for_path, read_tree
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.tree import StrategyTree
@@ -61,15 +61,10 @@ def read_strategy_file(name: str, rules: Rules | None) -> StrategyTree:
             if errors:
                 raise MastermindError(f"not a valid strategy: {errors[0]}")
     except WrittenOnly as exc:  # (its message names the file already)
-        raise MastermindError(f"{shown(name)}: {exc.reason}") from None
+        raise MastermindError(f"{input_name(name)}: {exc.reason}") from None
     except MastermindError as exc:
-        raise MastermindError(f"{shown(name)}: {exc}") from None
+        raise MastermindError(f"{input_name(name)}: {exc}") from None
     return tree
-
-
-def shown(name: str) -> str:
-    """An ``-s`` value as messages name it: ``-`` is standard input."""
-    return "standard input" if name == "-" else name
 
 
 _STDIN: list[tuple[object, str]] = []  # (the stream read, its text): one stream is read once

@@ -41,6 +41,15 @@ from mastermind.core.errors import DamagedFile, MastermindError
 STDOUT = "-"
 
 
+def input_name(path: str | os.PathLike[str]) -> str:
+    """A file read as messages and reports name it: ``-`` is standard input.
+
+    >>> input_name("-"), input_name("tree.json")
+    ('standard input', 'tree.json')
+    """
+    return "standard input" if str(path) == "-" else os.fspath(path)
+
+
 def current_umask() -> int:
     """The process umask (read by setting it and putting it back)."""
     mask = os.umask(0o022)

@@ -33,9 +33,16 @@ from mastermind.app.commands.common import (
     table_for,
     wrote,
 )
-from mastermind.app.strategy_files import check_strategy, shown
+from mastermind.app.strategy_files import check_strategy
 from mastermind.core.errors import DamagedFile, MastermindError
-from mastermind.core.fileio import check_writable, gzipped_by_name, is_stdout, read_text, write_atomic
+from mastermind.core.fileio import (
+    check_writable,
+    gzipped_by_name,
+    input_name,
+    is_stdout,
+    read_text,
+    write_atomic,
+)
 from mastermind.core.formats import (
     FORMATS,
     READABLE,
@@ -122,7 +129,7 @@ def export(
             if strategy == "optimal":  # a search stopped early writes its best strategy
                 tree, proven, stopped, found_by = _optimal_tree(table, pool, token, bar, deadline.left())
             else:
-                bar.start(None, f"export: the tree of {shown(strategy)}")
+                bar.start(None, f"export: the tree of {input_name(strategy)}")
                 with token.running():  # (half a tree is no strategy: nothing is written)
                     tree = tree_of(strategy, table, pool=pool, tie_break=tie_break, seed=seed, cancel=token)
         except (Stopped, KeyboardInterrupt):
@@ -167,14 +174,14 @@ def export(
     elif tree is None:
         typer.echo(
             f"nothing written to {out or 'standard output'}: stopped ({stopped}) "
-            f"before the tree of {shown(strategy)} for {rules} was complete"
+            f"before the tree of {input_name(strategy)} for {rules} was complete"
         )
     else:
         s = summary if summary["best_found"] is None else summary["best_found"]
         chance = f"; {seed_note(seed, drawn)}" if draws(strategy, tie_break) and drawn else ""
         found = "" if proven else f"; not proven optimal: the best found before it stopped ({stopped})"
         typer.echo(
-            wrote(f"the {fmt} tree of {shown(strategy)} for {rules}", str(out))
+            wrote(f"the {fmt} tree of {input_name(strategy)} for {rules}", str(out))
             + f" (total {s['total']}, average {s['average']:.4f}, worst {s['worst']}{found}{chance})"
         )
     exit_if_interrupted(stopped)
@@ -264,12 +271,11 @@ def verify(
     if json_output:
         print_json(data)
     elif result.errors:
-        typer.echo(f"error: {shown(file)} is not a valid strategy: {result.errors[0]}", err=True)
+        typer.echo(f"error: {input_name(file)} is not a valid strategy: {result.errors[0]}", err=True)
     else:
         stats = result.stats
-        typer.echo(
-            f"valid      {shown(file)}: {result.rules} strategy ({fmt}), {plural(stats.secrets, 'secret')}"
-        )
+        secrets = plural(stats.secrets, "secret")
+        typer.echo(f"valid      {input_name(file)}: {result.rules} strategy ({fmt}), {secrets}")
         typer.echo(f"total      {stats.total}")
         typer.echo(f"average    {stats.average:.4f}")
         typer.echo(f"worst      {stats.worst}")

@@ -33,7 +33,7 @@ from mastermind.app.commands.common import (
     table_for,
     whole_range,
 )
-from mastermind.app.strategy_files import shown
+from mastermind.core.fileio import input_name
 from mastermind.core.game import check_fits
 
 MAX_SECRETS = 10**8  # a minute per million games: more is a typing error
@@ -172,7 +172,7 @@ def _print_table(data: dict, seed_drawn: bool) -> None:
     notes = []
     for row in rows:
         out.add_row(
-            shown(row["strategy"]),
+            input_name(row["strategy"]),
             row["first_guess"],
             str(row["total"]),
             f"{row['average']:.4f}",
@@ -336,7 +336,7 @@ def simulate(
     if not data["secrets"]:
         when = "while solving the game for the strategy" if while_solving else "before the first game ended"
         typer.echo(
-            f"{rules}, {shown(strategy)}: stopped ({stopped}) {when}: "
+            f"{rules}, {input_name(strategy)}: stopped ({stopped}) {when}: "
             f"0 of {plural(secrets, 'secret')} played ({chance})"
         )
         exit_if_interrupted(stopped)
@@ -350,7 +350,7 @@ def simulate(
         else "no interval from one game"
     )
     lines = [
-        f"{rules}, {shown(strategy)}: {count} drawn at random and played ({chance})",
+        f"{rules}, {input_name(strategy)}: {count} drawn at random and played ({chance})",
         f"average          {data['average']:.4f} guesses  ({interval})",
         f"worst            {data['worst']}",
         f"histogram        {histogram_text(data['histogram'])}  ({HISTOGRAM_WORDS})",
