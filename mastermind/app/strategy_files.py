@@ -95,7 +95,7 @@ def check_file_options(name: str, **options: tuple[str, str]) -> None:
         if value != default:
             flag = "--" + option.replace("_", "-")
             raise MastermindError(
-                f"{flag} {value} shapes a heuristic; the strategy file {name} plays its tree"
+                f"{flag} {value} shapes a heuristic; the strategy file {input_name(name)} plays its tree"
             )
 
 

@@ -62,11 +62,13 @@ class Feedback:
         return f"{self.black}B{self.white}W"
 
     @classmethod
-    def parse(cls, text: str, pegs: int | None = None) -> Feedback:
+    def parse(cls, text: str, pegs: int | None = None, example: Feedback | None = None) -> Feedback:
         """Read ``2B1W``, ``1B``, ``1W``, ``0``/``-`` (no pegs), ``2 1``, ``2,1``, ``BBW.``/``BBW``
         or ``2A1B``/``2A`` (bulls and cows: A black, B white after an A).
 
-        With ``pegs`` given, feedback that no pair of codes can produce is refused.
+        With ``pegs`` given, feedback that no pair of codes can produce is refused;
+        ``example``: a feedback of the game, spelt every way in the message for text that
+        cannot be read.
         """
         raw = text.strip()
         s = raw.upper().replace(" ", ",")
@@ -85,12 +87,11 @@ class Feedback:
         elif re.fullmatch(r"[BW.\-]+", s):
             fb = cls(s.count("B"), s.count("W"))
         else:
-            if pegs is None:
+            if example is None:
                 spellings = "2B1W, 1B, 1W, 0 (no pegs), '2 1', 2,1, BBW or 2A1B"
-            else:  # (examples the game can give: 2B1W never occurs with 3 pegs or fewer)
-                e = cls.example(pegs)
-                b, w = e.black, e.white
-                forms = [str(e), "0 (no pegs)", f"'{b} {w}'", f"{b},{w}", "B" * b + "W" * w, f"{b}A{w}B"]
+            else:  # (the game's: 2B1W never occurs with 3 pegs, nor 1B2W in p4c4n)
+                b, w = example.black, example.white
+                forms = [str(example), f"'{b} {w}'", f"{b},{w}", "B" * b + "W" * w, f"{b}A{w}B"]
                 forms = [f for f in forms if f]
                 spellings = ", ".join(forms[:-1]) + " or " + forms[-1]
             raise MastermindError(f"cannot read feedback {quoted(raw)}: use {spellings}")
@@ -101,16 +102,6 @@ class Feedback:
                     f"feedback {quoted(raw)} has {plural(len(s), 'key peg')}, more than {plural(pegs, 'peg')}"
                 )
         return fb
-
-    @classmethod
-    def example(cls, pegs: int) -> Feedback:
-        """A feedback that occurs in every game of ``pegs`` pegs, with both colours of pegs
-        where there is room (p-1 black and 1 white never occurs).
-
-        >>> [str(Feedback.example(p)) for p in (1, 2, 3, 4, 6)]
-        ['0B0W', '1B0W', '1B1W', '1B2W', '1B2W']
-        """
-        return cls(min(1, pegs - 1), min(2, max(0, pegs - 2)))
 
     def check(self, pegs: int) -> None:
         """Refuse feedback that no pair of codes with ``pegs`` pegs can give."""
@@ -335,6 +326,24 @@ class Rules:
         return tuple(self.answer_index(fb) for fb in self.answers)
 
     @cached_property
+    def feedback_example(self) -> Feedback:
+        """A feedback this game gives, for examples: one with black and white pegs if any,
+        else one with pegs that is not the win, else the win.
+
+        >>> [str(Rules(*g).feedback_example) for g in ((4, 6), (4, 4, False), (3, 2), (1, 3))]
+        ['1B1W', '1B3W', '1B2W', '1B0W']
+        """
+        win = Feedback(self.pegs, 0)
+        return max(
+            self.answers,
+            key=lambda f: (
+                f.black > 0 and f.white > 0 and f != win,
+                f.black + f.white > 0 and f != win,
+                f == win,
+            ),
+        )
+
+    @cached_property
     def answers(self) -> tuple[Feedback, ...]:
         """The feedbacks that some pair of codes of this game produces, in index order.
 
@@ -365,7 +374,7 @@ class Rules:
         )
 
     def parse_feedback(self, text: str) -> Feedback:
-        fb = Feedback.parse(text, self.pegs)
+        fb = Feedback.parse(text, self.pegs, self.feedback_example)
         if fb not in self.answers:
             raise MastermindError(f"feedback {fb} cannot occur in {self}")
         return fb

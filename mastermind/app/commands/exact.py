@@ -36,7 +36,7 @@ from mastermind.app.commands.common import (
     wrote,
 )
 from mastermind.core.errors import MastermindError
-from mastermind.core.fileio import check_writable, gzipped_by_name, is_stdout, write_atomic
+from mastermind.core.fileio import check_writable, gzipped_by_name, input_name, is_stdout, write_atomic
 from mastermind.core.game import Rules, check_fits, check_max_guesses
 from mastermind.core.tree import StrategyTree
 from mastermind.engines.result import EXACT_SEARCH, Counters
@@ -187,7 +187,8 @@ def optimal(
         with naming("--start-from"):
             start = read_strategy_file(start_from, rules)
         if start.rules != rules:
-            raise MastermindError(f"--start-from: {start_from} is a strategy for {start.rules}, not {rules}")
+            named = input_name(start_from)
+            raise MastermindError(f"--start-from: {named} is a strategy for {start.rules}, not {rules}")
     if out is not None:
         if is_stdout(out) and json_output:
             raise MastermindError("--out - and --json both use standard output: give --out a file name")

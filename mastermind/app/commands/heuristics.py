@@ -181,7 +181,8 @@ def _print_table(data: dict, seed_drawn: bool) -> None:
         )
         worst = row["worst_secrets"]
         if len(worst) <= 8:
-            notes.append(f"{row['strategy']} needs {plural(row['worst'], 'guess')} for {' '.join(worst)}")
+            name, needs = input_name(row["strategy"]), plural(row["worst"], "guess")
+            notes.append(f"{name} needs {needs} for {' '.join(worst)}")
     printer = console()
     printer.print(out)
     for note in notes:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from mastermind.core.game import SYMBOLS, Code, Feedback, Rules
+from mastermind.core.game import SYMBOLS, Code, Rules
 from mastermind.core.words import plural
 
 
@@ -61,11 +61,11 @@ def examples(rules: Rules) -> dict[str, str]:
     >>> examples(Rules(4, 6))["code"], examples(Rules(3, 4))["spaced"], examples(Rules(4, 6, False))["code"]
     ('1123', '1 1 2', '1234')
     >>> [examples(Rules(p, 5))[k] for p, k in ((2, "feedback"), (3, "letters"), (5, "pair"))]
-    ['1B0W', 'BW', "'1 2'"]
+    ['0B1W', 'BW', "'1 1'"]
     """
     pattern = [1, 1, 2, 3, 4, 5, 6, 7, 8, 9] if rules.repeat else list(range(1, 11))
     code = "".join(SYMBOLS[min(k, rules.colors) - 1] for k in pattern[: rules.pegs])
-    feedback = Feedback.example(rules.pegs)
+    feedback = rules.feedback_example
     black, white = feedback.black, feedback.white
     return {
         "code": code,

@@ -158,26 +158,29 @@ def _fractions_in_one_form(row: dict) -> dict:
 
     >>> _fractions_in_one_form({"average_fraction": "2", "maker": [{"per_code_fraction": "0"}]})
     {'average_fraction': '2/1', 'maker': [{'per_code_fraction': '0/1'}]}
+    >>> _fractions_in_one_form({"bounds": {"average_lower_bound_fraction": "4"}})
+    {'bounds': {'average_lower_bound_fraction': '4/1'}}
     """
     from fractions import Fraction
 
     from mastermind.engines.gamevalue.document import fraction_text
 
-    def one_form(part: dict) -> dict:
-        out = dict(part)
-        for key, value in part.items():
-            if key.endswith("_fraction") and isinstance(value, str):
-                try:
-                    out[key] = fraction_text(Fraction(value))
-                except (ValueError, ZeroDivisionError):
-                    pass  # (refused where the row is checked, with its file and key named)
-        return out
+    def one_form(part: object, key: str = "") -> object:
+        # (at any depth: the maker's classes, the breaker's strategies, the bounds)
+        if isinstance(part, dict):
+            return {k: one_form(v, k) for k, v in part.items()}
+        if isinstance(part, list):
+            return [one_form(v) for v in part]
+        if key.endswith("_fraction") and isinstance(part, str):
+            try:
+                return fraction_text(Fraction(part))
+            except (ValueError, ZeroDivisionError):
+                pass  # (refused where the row is checked, with its file and key named)
+        return part
 
-    row = one_form(row)
-    for key, value in row.items():  # (the maker's classes, the breaker's strategies)
-        if isinstance(value, list):
-            row[key] = [one_form(m) if isinstance(m, dict) else m for m in value]
-    return row
+    out = one_form(row)
+    assert isinstance(out, dict)
+    return out
 
 
 def _check_renders(path: Path, fmt: str, i: int, row: dict) -> None:

@@ -69,9 +69,10 @@ def test_feedback_at_the_guess_prompt_answers_the_suggestion(table46):
     assert "cannot read feedback 'zz'" in d.handle("1123 zz") and len(d.state.turns) == 1
 
 
-@pytest.mark.parametrize("pegs", [1, 2, 3, 5])
-def test_the_feedback_hint_gives_a_feedback_the_game_can_give(pegs):
-    rules = Rules(pegs, 3)
+@pytest.mark.parametrize(
+    "rules", [Rules(1, 3), Rules(2, 3), Rules(3, 2), Rules(4, 4, False), Rules(5, 5, False)]
+)
+def test_the_feedback_hint_gives_a_feedback_the_game_can_give(rules):
     a = Assistant(FirstCandidate(CodeTable(rules)))
     a.handle("")
     hint = a.handle("")
