@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from mastermind.app.deadline import FOREVER, Deadline
+from mastermind.core.fileio import input_name
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 from mastermind.core.pools import Pool
 from mastermind.engines.models.bounds import knuth_first_guess
@@ -168,6 +169,12 @@ class CompareRow:
     secrets: int
     optimal_total: int | None
     total_lower_bound: int | None  # None: stopped before the bounds were computed
+
+    @property
+    def label(self) -> str:
+        """The strategy as tables and plots name it (a file read from ``-``: standard input;
+        the JSON keeps the name as given)."""
+        return input_name(self.name)
 
     @property
     def average(self) -> float:

@@ -14,6 +14,12 @@ from typing import Any
 FOREVER = 2.0e6  # seconds: "no time limit" to a wait (the system's waits take at most 2**31 ms)
 
 
+def _now() -> float:
+    """The clock every deadline reads (one name, so that tests move it alone, not
+    ``time.monotonic`` for the whole process)."""
+    return time.monotonic()
+
+
 _COMMAND_START: ContextVar[float | None] = ContextVar("command_start", default=None)
 """When the command running in this context began (None: outside any command)."""
 
@@ -23,7 +29,7 @@ def command_clock() -> Iterator[None]:
     """Marks the start of a command, before the imports and checks of its body: every
     :meth:`Deadline.of_command` made while it runs counts from here (the shared command
     wrapper holds it, so no command has to make its deadline first)."""
-    mark = _COMMAND_START.set(time.monotonic())
+    mark = _COMMAND_START.set(_now())
     try:
         yield
     finally:
@@ -39,7 +45,7 @@ class Deadline:
 
     def __init__(self, seconds: float | None, *, start: float | None = None) -> None:
         self.seconds = seconds
-        self.start = time.monotonic() if start is None else start
+        self.start = _now() if start is None else start
         self.end = None if seconds is None else self.start + seconds
 
     @classmethod
@@ -49,14 +55,14 @@ class Deadline:
         return cls(seconds, start=_COMMAND_START.get())
 
     def elapsed(self) -> float:
-        return time.monotonic() - self.start
+        return _now() - self.start
 
     def left(self, least: float = 1e-3) -> float | None:
         """Seconds left (at least ``least``, for engines that refuse 0), None without a limit."""
-        return None if self.end is None else max(self.end - time.monotonic(), least)
+        return None if self.end is None else max(self.end - _now(), least)
 
     def passed(self) -> bool:
-        return self.end is not None and time.monotonic() >= self.end
+        return self.end is not None and _now() >= self.end
 
     def token(self) -> Any:
         """A cancel token for the command's work: cancelled by Ctrl-C (a child of the

@@ -43,7 +43,7 @@ def comparison_series(result: Comparison) -> list[Series]:
     series = []
     if result.optimal is not None and result.optimal.get("histogram") is not None:
         series.append(Series("optimal", list(result.optimal["histogram"])))
-    series.extend(Series(row.name, list(row.histogram)) for row in result.rows)
+    series.extend(Series(row.label, list(row.histogram)) for row in result.rows)
     return series
 
 

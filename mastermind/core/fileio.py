@@ -123,7 +123,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     _refuse_no_folder(folder, shown)
     mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~current_umask()
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(target.name), suffix=".tmp", dir=folder)
     except OSError as exc:
         raise MastermindError(f"cannot write {shown}: {exc.strerror} (folder {folder})") from None
     try:
@@ -200,6 +200,21 @@ def _write_stdout(data: str | bytes) -> None:
         sys.stdout.buffer.flush()
 
 
+TEMP_NAME_KEPT = 200
+"""The characters of a file's name its temporary twin keeps: the twin adds a dot, 8 random
+characters and ``.tmp``, and a name of 242-255 characters (the system allows 255) made the
+twin's name too long, so that such a file could be checked but never written."""
+
+
+def _temp_prefix(name: str) -> str:
+    """The prefix of the temporary file written beside ``name`` (then renamed over it).
+
+    >>> len(_temp_prefix("x" * 255)) <= TEMP_NAME_KEPT + 2, _temp_prefix("t.json")
+    (True, '.t.json.')
+    """
+    return f".{name[:TEMP_NAME_KEPT]}."
+
+
 def _write_in_place(target: Path, shown: str, data: str | bytes) -> None:
     """Devices and FIFOs cannot be renamed over: open them for writing as they are (a FIFO
     without a reader is refused at once: a plain open would wait for one, past any time
@@ -207,7 +222,7 @@ def _write_in_place(target: Path, shown: str, data: str | bytes) -> None:
     try:
         if stat.S_ISFIFO(os.stat(target).st_mode):
             try:
-                fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+                fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_TRUNC)
             except OSError as exc:
                 if exc.errno == errno.ENXIO:
                     raise MastermindError(f"cannot write {shown}: a named pipe that nothing reads") from None
@@ -215,7 +230,7 @@ def _write_in_place(target: Path, shown: str, data: str | bytes) -> None:
             os.set_blocking(fd, True)  # (a reader is there: it may take the data at its pace)
             fh = os.fdopen(fd, "wb")
         else:
-            fh = open(target, "wb")
+            fh = open(target, "wb")  # (truncates what a file in place had; devices ignore it)
         with fh:
             fh.write(_as_bytes(data))
     except OSError as exc:
@@ -273,7 +288,7 @@ def unwritable(folder: Path, name: str = "probe") -> str | None:
     if not os.access(folder, os.W_OK | os.X_OK):
         return "not writable"
     try:
-        fd, probe = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+        fd, probe = tempfile.mkstemp(prefix=_temp_prefix(name), suffix=".tmp", dir=folder)
     except OSError as exc:
         return f"not writable (a file made there failed: {exc.strerror})"
     os.close(fd)
@@ -295,6 +310,7 @@ def read_text(path: str | os.PathLike[str], limit: int = MAX_READ) -> str:
     error."""
     if not os.fspath(path):
         raise MastermindError("the file name is empty: give a file, or - for standard input")
+    shown = input_name(path)
     try:
         if str(path) == "-":
             buffer = getattr(sys.stdin, "buffer", None)  # a text stream in tests
@@ -309,24 +325,24 @@ def read_text(path: str | os.PathLike[str], limit: int = MAX_READ) -> str:
     except FileNotFoundError:
         raise MastermindError(f"file not found: {path}") from None
     except IsADirectoryError:
-        raise MastermindError(f"cannot read {path}: it is a directory") from None
+        raise MastermindError(f"cannot read {shown}: it is a directory") from None
     except OSError as exc:
-        raise MastermindError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise MastermindError(f"cannot read {shown}: {exc.strerror or exc}") from None
     if raw is None:
-        raise MastermindError(f"cannot read {path}: larger than {format_size(limit)}")
+        raise MastermindError(f"cannot read {shown}: larger than {format_size(limit)}")
     if raw[:2] == GZIP_MAGIC:
-        raw = _gunzip(raw, path, limit)
+        raw = _gunzip(raw, shown, limit)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         reason = f"not UTF-8 text (byte {exc.start}); a binary file?"
-        raise DamagedFile(f"cannot read {path}: {reason}", reason) from None
+        raise DamagedFile(f"cannot read {shown}: {reason}", reason) from None
 
 
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-def _gunzip(raw: bytes, path: str | os.PathLike[str], limit: int) -> bytes:
+def _gunzip(raw: bytes, shown: str, limit: int) -> bytes:
     """The uncompressed bytes, read no further than ``limit`` (a small file may unpack to
     gigabytes)."""
     import gzip
@@ -338,9 +354,9 @@ def _gunzip(raw: bytes, path: str | os.PathLike[str], limit: int) -> bytes:
             data = _read_at_most(fh, limit)
     except (OSError, EOFError, zlib.error) as exc:
         reason = f"a damaged gzip file ({exc})"
-        raise DamagedFile(f"cannot read {path}: {reason}", reason) from None
+        raise DamagedFile(f"cannot read {shown}: {reason}", reason) from None
     if data is None:
-        raise MastermindError(f"cannot read {path}: larger than {format_size(limit)} once uncompressed")
+        raise MastermindError(f"cannot read {shown}: larger than {format_size(limit)} once uncompressed")
     return data
 
 

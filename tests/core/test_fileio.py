@@ -63,6 +63,7 @@ def test_fifo_is_written_in_place(tmp_path):
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still a FIFO, not a regular file
 
 
+@pytest.mark.timeout(30)  # (the defect this guards against blocks for ever)
 def test_fifo_without_reader_is_refused_at_once(tmp_path):
     """Opened as a plain file, a FIFO nothing reads would hold the command for ever."""
     fifo = tmp_path / "pipe"
@@ -70,6 +71,17 @@ def test_fifo_without_reader_is_refused_at_once(tmp_path):
     with pytest.raises(MastermindError, match="cannot write .*pipe: a named pipe that nothing reads"):
         write_atomic(fifo, "lost")
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+@pytest.mark.parametrize("length", [200, 242, 250, 255])
+def test_the_longest_names_the_system_allows_are_written(tmp_path, length):
+    """The temporary twin of a 242-255-character name was itself too long to make."""
+    name = tmp_path / ("b" * (length - 5) + ".json")
+    check_writable(name)
+    write_atomic(name, "long")
+    assert name.read_text() == "long" and os.listdir(tmp_path) == [name.name]
+    write_atomic(name, "again")  # over the file, too
+    assert name.read_text() == "again"
 
 
 def test_a_name_too_long_is_refused_before_any_work(tmp_path):

@@ -287,7 +287,7 @@ def compare(
             typer.echo(seed_note(seed, True))
         if picture is not None:
             drawn_names = ", ".join(
-                ["optimal"] * (result.optimal is not None) + [r.name for r in result.rows]
+                ["optimal"] * (result.optimal is not None) + [r.label for r in result.rows]
             )
             typer.echo(wrote(f"the plot of {drawn_names} for {rules}", picture))
         elif plot is not None:
@@ -525,13 +525,13 @@ def _print_comparison(result, data: dict) -> None:
     for row in result.rows:
         gap = "" if row.gap is None else str(row.gap)
         pct = "" if row.gap_percent is None else f"{row.gap_percent:.2f}"
-        strategy_row(row.name, row.total, row.worst, row.histogram, gap, pct)
+        strategy_row(row.label, row.total, row.worst, row.histogram, gap, pct)
     console().print(t)
     if opt is None and result.bounds is not None and result.rows:
         why = "was interrupted" if result.stopped == "interrupted" else "was not proven within --time-limit"
         typer.echo(
             f"the exact optimum {why}; gaps are to the lower bound: "
-            + ", ".join(f"{r.name} {r.gap_to_bound}" for r in result.rows)
+            + ", ".join(f"{r.label} {r.gap_to_bound}" for r in result.rows)
         )
 
 

@@ -85,11 +85,18 @@ game_value_literature_range = _range_of("game_values")
 
 
 def _agrees(ref: Reference, computed: Any) -> bool:
-    """Equal as published: integers exactly, decimals after rounding the exact computed value."""
+    """Equal as published: integers exactly (as numbers: 5625, 5625.0 and "5625/1" are one
+    value), decimals after rounding the exact computed value.
+
+    >>> _agrees(Reference("5625", "x"), 5625.0), _agrees(Reference("2", "x"), "2/1")
+    (True, True)
+    >>> _agrees(Reference("2.813", "x"), "45/16"), _agrees(Reference("5626", "x"), 5625)
+    (True, False)
+    """
     if "." in ref.value:  # within half a unit of the last published decimal (2.8125 is 2.813)
         digits = len(ref.value.split(".")[1])
         return abs(Fraction(computed) - Fraction(ref.value)) <= Fraction(1, 2 * 10**digits)
-    return str(computed) == ref.value
+    return Fraction(computed) == Fraction(ref.value)
 
 
 def literature(row: dict) -> dict:

@@ -467,7 +467,12 @@ def test_a_strategy_option_reads_standard_input_as_verify_does(capsys, monkeypat
 
 @pytest.mark.parametrize(
     "argv",
-    [["verify", "-"], ["simulate", "-s", "-", "--secrets", "5", "--seed", "1"], ["heuristics", "-s", "-"]],
+    [
+        ["verify", "-"],
+        ["simulate", "-s", "-", "--secrets", "5", "--seed", "1"],
+        ["heuristics", "-s", "-"],
+        ["compare", "-s", "-", "-s", "simple", "--time-limit", "3"],
+    ],
 )
 def test_text_reports_name_standard_input_in_words(capsys, monkeypatch, data_dir, argv):
     """``-`` is "standard input" in every message and report, as export and the errors say
@@ -537,3 +542,16 @@ def test_a_missing_branch_of_one_secret_is_said_in_the_singular(capsys, tmp_path
     path.write_text(json.dumps(doc))
     code, out, err = run(capsys, "verify", path)
     assert code == 1 and f"no branch for answer {answer} to {node['guess']}, which 1 secret gives" in err
+
+
+def test_a_damaged_file_on_standard_input_is_named_in_words(capsys, monkeypatch):
+    """``read_text``'s own errors said "cannot read -: a damaged gzip file"."""
+    import io
+
+    class Bytes(io.StringIO):
+        buffer = io.BytesIO(b"\x1f\x8bnot gzip at all")
+
+    monkeypatch.setattr(sys, "stdin", Bytes())
+    code, out, err = run(capsys, "verify", "-")
+    assert code != 0 and err.count("\n") == 1
+    assert "standard input" in err and "a damaged gzip file" in err and " -:" not in err
