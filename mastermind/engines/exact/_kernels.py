@@ -810,6 +810,39 @@ def perfect_member(scores, cands, n_slots):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
+def pairing_member(scores, cands, n_slots):  # pragma: no cover - compiled
+    """``(j, most)``: ``most`` the most classes any candidate's answers split the other
+    candidates into, ``j`` the position of the first candidate that makes that many with no
+    class of three or more (-1 if none does). Guessing it costs one guess per secret, one
+    more for each other candidate and one more for each pair (its pair one by one)."""
+    n = cands.shape[0]
+    seen = np.zeros(n_slots, dtype=np.int64)
+    most = np.int64(-1)
+    best = np.int64(-1)
+    for gi in range(n):
+        row = scores[cands[gi]]
+        stamp = gi + 1
+        classes = 0
+        big = False
+        for j in range(n):
+            if j != gi:
+                a = row[cands[j]]
+                if seen[a] != stamp and seen[a] != -stamp:
+                    seen[a] = stamp
+                    classes += 1
+                elif seen[a] == stamp:
+                    seen[a] = -stamp  # a pair so far
+                else:
+                    big = True  # a third candidate with this answer
+        if classes > most:
+            most = classes
+            best = -1 if big else gi
+        elif classes == most and best < 0 and not big:
+            best = gi
+    return best, most
+
+
+@nb.njit(cache=True, nogil=True)
 def _before(bound, spread, guesses, a, b):  # pragma: no cover - compiled
     """Plan order: bound, then sum of squared class sizes, then position."""
     if bound[a] != bound[b]:

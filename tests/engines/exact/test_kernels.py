@@ -10,6 +10,7 @@ from mastermind.engines.exact._kernels import (
     class_bound,
     class_table,
     guess_bounds,
+    pairing_member,
     partition_signature,
     perfect_member,
     refine_buffers,
@@ -137,6 +138,41 @@ def test_perfect_member_matches_brute_force(seed):
             expect = i
             break
     assert got == expect
+
+
+def _pairing_reference(table, cands):
+    """``pairing_member`` in plain Python: the most classes a candidate splits the others
+    into, and the first candidate making that many with none of three or more."""
+    shapes = []
+    for g in cands:
+        sizes = {}
+        for s in cands:
+            if s != g:
+                a = int(table.scores[g, s])
+                sizes[a] = sizes.get(a, 0) + 1
+        shapes.append((len(sizes), max(sizes.values(), default=0)))
+    most = max((c for c, _ in shapes), default=-1)
+    j = next((i for i, (c, big) in enumerate(shapes) if c == most and big <= 2), -1)
+    return j, most
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_pairing_member_matches_plain_python_and_its_cost_is_the_optimum(seed):
+    """Where the search takes a set's cost from its candidates alone (``dfs``: the member
+    making the most classes, none of three, that beats every other guess's bound), that
+    cost is the set's optimum by plain recursion over every guess."""
+    from .reference import reference_cost
+
+    game = ("p3c3", "p3c4", "p4c4")[seed % 3]
+    table = CodeTable(Rules.parse(game))
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 8))
+    cands = np.sort(rng.choice(table.n, size=n, replace=False)).astype(np.int32)
+    j, most = pairing_member(table.scores, cands, table.rules.n_answer_slots)
+    assert (int(j), int(most)) == _pairing_reference(table, cands.tolist())
+    branching = Search(table, np.ones(table.n, dtype=np.int64), full_group(table.rules)).branching
+    if j >= 0 and 3 * n - 2 - most <= 3 * n - min(n, branching):
+        assert reference_cost(table, cands.tolist()) == 3 * n - 2 - most
 
 
 @pytest.mark.parametrize("n", [0, 1, 3, 40, 252, 255, 256, 300, 600])
