@@ -7,7 +7,8 @@ Costs are float64 throughout (exact for integers below 2**53); the memo maps a 1
 of (candidate set in its canonical order, guesses left capped at set size + 1) to
 ``(cost, tag)``: tag >= 0 is the optimal guess of an exact cost, ``EXACT_NONE`` an exact
 "no strategy" (cost inf), ``LOWER`` a proven lower bound from a search that ran out of
-budget. Candidate sets always arrive in one order per set (index order without weights,
+budget, ``CHOOSE`` an exact cost known without its guess (from the candidates alone).
+Candidate sets always arrive in one order per set (index order without weights,
 heaviest first then index with weights), so hashing the sequence hashes the set.
 """
 
@@ -28,9 +29,9 @@ from mastermind.engines.exact._kernels import (
     _mix,
     _sift_down,
     assess_guesses,
+    cheapest_member,
     most_classes,
     new_partition_log,
-    pairing_member,
     perfect_member,
     refine_buffers,
     refine_guess,
@@ -42,8 +43,12 @@ from mastermind.engines.exact._memo import memo_lookup, memo_store
 REFINE_PAIRS_MAX = 8192
 """The largest set whose guesses get the refined bound, which tabulates the answers between
 every two candidates (64 MiB at this size; 1 GiB at the root of 5 pegs x 8 colours)."""
+MEMBER_SIZE_MAX = 64
+"""The largest set whose cost is first sought from its candidates alone (see :func:`dfs`:
+a pass over every two candidates, where the node weighs every guess on every candidate)."""
 EXACT_NONE = -1
 LOWER = -2
+CHOOSE = -3  # an exact cost whose guess the tree's build chooses (see Search.build)
 # stats slots: nodes searched, memo hits, guess chosen at a restricted root
 # (and the last set's optimal guess: the set a top-level call returns for, read by the tree
 # builder when a full memo lost its entry)
@@ -372,20 +377,23 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
             memo_store(memo, k1, k2, np.float64(value), np.int64(cands[j]), np.int64(n))
             stats[LAST_GUESS] = cands[j]
             return value
-    if n <= 2 * branching + 1 and not restricted and not weighted and r >= 3 and (penalty == 0 or r >= 4):
+    if n <= MEMBER_SIZE_MAX and not restricted and not weighted and r >= 3 and (penalty == 0 or r >= 4):
         # a cost known from the candidates alone. With every class at its least cost (a
         # class of k secrets: 2k - 1 guesses), a guess that is a secret and splits the others
         # into m classes costs at least 3n - 2 - m, any other guess at least 3n - min(n, b)
         # (at most b classes, none of them found at once). So a candidate making the most
-        # classes of any candidate, none of three or more (its pairs guessed one by one:
-        # exactly that least cost), is optimal when it also beats every other guess's bound,
-        # and the node needs no weighing of every guess (p4c8: a fifth of the nodes). (Not
-        # past 2b + 1 secrets: no candidate then leaves only pairs and singletons.)
-        j, most = pairing_member(scores, cands, win + 1)
+        # classes of any candidate, each class with a member that tells its others apart
+        # (guessed first: the class then costs exactly its least), is optimal when it also
+        # beats every other guess's bound, and the node weighs no guess at all
+        j, most = cheapest_member(scores, cands, win + 1)
         if j >= 0 and 3 * n - 2 - most <= 3 * n - min(n, branching):
+            # (the guess is left for the tree's build to choose: of the guesses that cost as
+            # much, the one a full weighing picks, so that the trees, their histograms and
+            # worst cases stay those published; keeping this candidate gave p4c9's optimal
+            # tree a worst case of 8, not 7, and p3c4's another histogram)
             value = float(unit * (3 * n - 2 - most)) * (w_sum / n)
-            memo_store(memo, k1, k2, np.float64(value), np.int64(cands[j]), np.int64(n))
-            stats[LAST_GUESS] = cands[j]
+            memo_store(memo, k1, k2, np.float64(value), np.int64(CHOOSE), np.int64(n))
+            stats[LAST_GUESS] = CHOOSE
             return value
     stats[NODES] += 1
     most_hint = 1

@@ -810,34 +810,81 @@ def perfect_member(scores, cands, n_slots):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def pairing_member(scores, cands, n_slots):  # pragma: no cover - compiled
+def _has_telling_member(scores, cands, members, k, seen, stamp):  # pragma: no cover - compiled
+    """Whether one of the ``k`` candidates at positions ``members[:k]`` tells the others
+    apart (``seen``: stamps per answer, from ``stamp`` up; returns the next stamp free)."""
+    for m in range(k):
+        row = scores[cands[members[m]]]
+        stamp += 1
+        distinct = True
+        for o in range(k):
+            if o != m:
+                a = row[cands[members[o]]]
+                if seen[a] == stamp:
+                    distinct = False
+                    break
+                seen[a] = stamp
+        if distinct:
+            return True, stamp
+    return False, stamp
+
+
+@nb.njit(cache=True, nogil=True)
+def cheapest_member(scores, cands, n_slots):  # pragma: no cover - compiled
     """``(j, most)``: ``most`` the most classes any candidate's answers split the other
-    candidates into, ``j`` the position of the first candidate that makes that many with no
-    class of three or more (-1 if none does). Guessing it costs one guess per secret, one
-    more for each other candidate and one more for each pair (its pair one by one)."""
+    candidates into, ``j`` the position of the first candidate that makes that many with a
+    member telling the others apart in each class (-1 if none does). Each class of k secrets
+    then costs its least, 2k - 1 (its telling member first), so that guessing the candidate
+    costs 3n - 2 - most: one guess per secret, one more per other candidate, and one more per
+    other candidate in a class but its first."""
     n = cands.shape[0]
     seen = np.zeros(n_slots, dtype=np.int64)
+    size = np.zeros(n_slots, dtype=np.int64)
+    told = np.zeros(n_slots, dtype=np.int64)
+    members = np.empty(n, dtype=np.int64)
+    stamp = np.int64(0)
     most = np.int64(-1)
     best = np.int64(-1)
     for gi in range(n):
         row = scores[cands[gi]]
-        stamp = gi + 1
+        mark = gi + 1
         classes = 0
-        big = False
+        largest = 0
         for j in range(n):
             if j != gi:
                 a = row[cands[j]]
-                if seen[a] != stamp and seen[a] != -stamp:
-                    seen[a] = stamp
+                if seen[a] != mark:
+                    seen[a] = mark
+                    size[a] = 0
                     classes += 1
-                elif seen[a] == stamp:
-                    seen[a] = -stamp  # a pair so far
-                else:
-                    big = True  # a third candidate with this answer
+                size[a] += 1
+                if size[a] > largest:
+                    largest = size[a]
+        if classes < most or (classes == most and best >= 0):
+            continue
+        ok = True
+        if largest >= 3:
+            # (each class of three or more once: its answer's size set to 0 once checked)
+            for j in range(n):
+                if j == gi:
+                    continue
+                a = row[cands[j]]
+                if size[a] < 3:
+                    continue
+                k = 0
+                for o in range(j, n):
+                    if o != gi and row[cands[o]] == a:
+                        members[k] = o
+                        k += 1
+                size[a] = 0
+                found, stamp = _has_telling_member(scores, cands, members, k, told, stamp)
+                if not found:
+                    ok = False
+                    break
         if classes > most:
             most = classes
-            best = -1 if big else gi
-        elif classes == most and best < 0 and not big:
+            best = gi if ok else -1
+        elif ok:
             best = gi
     return best, most
 

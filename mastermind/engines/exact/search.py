@@ -36,6 +36,7 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.core.tree import Node
 from mastermind.engines.exact._dfs import (
+    CHOOSE,
     LAST_GUESS,
     LOWER,
     MEMO_HITS,
@@ -207,22 +208,27 @@ class Search:
         """The group fixing one more guess (the group depends on the set of guesses)."""
         return child_group(group[0], group[1], self.codes[guess])
 
+    def guesses(self, cands: np.ndarray, group) -> np.ndarray:
+        """The guesses a node of ``cands`` weighs: canonical under ``group`` (and the
+        colours no candidate has)."""
+        return node_guesses(
+            self.codes,
+            self.colour_bits,
+            self.table.all_codes,
+            np.asarray(cands, dtype=np.int32),
+            group[0],
+            group[1],
+            self.consistent,
+            self.masks,
+        )
+
     def plan(self, cands: np.ndarray, r: int, beta, group=None, guesses=None) -> NodePlan:
         """The guesses worth trying on ``cands`` below ``beta``, most promising (lowest bound)
         first, one per partition, as the search orders them (see ``plan_node``)."""
         group = self.group if group is None else group
         cands = np.asarray(cands, dtype=np.int32)
         if guesses is None:
-            guesses = node_guesses(
-                self.codes,
-                self.colour_bits,
-                self.table.all_codes,
-                cands,
-                group[0],
-                group[1],
-                self.consistent,
-                self.masks,
-            )
+            guesses = self.guesses(cands, group)
         w = self.weights[cands]
         own = self.unit * w.sum().item()
         rank_tables, size_tables = self.node_tables(r - 1)
@@ -323,6 +329,11 @@ class Search:
                         raise cancel.Stopped()
                     # the search's own answer for the set: a full memo may have lost the entry
                     tag = self.stats[LAST_GUESS]
+                if tag == CHOOSE:  # its cost known, its guess not: weighed here as a node is
+                    self._run(cands, r, INF, group, self.guesses(cands, group))
+                    if self.stopped:
+                        raise cancel.Stopped()
+                    tag = self.stats[ROOT_GUESS]
                 guess = int(tag)
         if guess < 0:
             if self.stopped:  # a stopped search (e.g. the tie-break's) has no root guess

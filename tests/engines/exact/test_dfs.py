@@ -137,3 +137,41 @@ def test_memo_keys_tell_sets_and_guesses_left_apart():
     memo_store(memo, *set_key(a, 3), 12.0, 7, len(a))
     assert memo_get(memo, a, 3) == (True, 12.0, 7)
     assert memo_get(memo, a, 2)[0] is False
+
+
+@pytest.mark.parametrize("game", ["p3c4", "p4c4", "p3c5n"])
+def test_costs_known_from_the_candidates_alone_build_to_those_costs(game):
+    """Sets whose cost the search took from their candidates alone (memo tag ``CHOOSE``:
+    no guess weighed) are built by weighing their guesses as a node does: the subtree
+    costs what the memo says, and its first guess is one the full weighing picks."""
+    from mastermind.core.tree import StrategyTree
+    from mastermind.engines.exact._dfs import CHOOSE
+    from mastermind.engines.exact.search import INF, UNLIMITED
+
+    table = CodeTable(Rules.parse(game))
+    search = Search(table, np.ones(table.n, dtype=np.int64), full_group(table.rules))
+    cands = np.arange(table.n, dtype=np.int32)
+    search.solve(cands, UNLIMITED, INF)
+    chosen = []
+    stack = [(cands, search.group, 0)]
+    while stack:  # every set the optimal tree reaches, through its memo entries
+        sub, group, depth = stack.pop()
+        found, value, tag = memo_get(search.memo, sub, UNLIMITED)
+        if len(sub) <= 2 or not found:
+            continue
+        if tag == CHOOSE:
+            chosen.append((sub, group, value))
+            continue
+        guess = int(tag)
+        answers = table.scores[guess, sub]
+        for a in np.unique(answers):
+            if a != table.rules.n_answer_slots - 1:
+                stack.append((sub[answers == a], search.child_group(group, guess), depth + 1))
+    assert chosen, "no set's cost came from its candidates alone"
+    for sub, group, value in chosen:
+        node = search.build(sub, UNLIMITED, group)
+        depths = StrategyTree(table.rules, node).depths(table, sub)
+        assert float(depths.sum()) == value
+        weighed = Search(table, np.ones(table.n, dtype=np.int64), full_group(table.rules))
+        weighed.solve(sub, UNLIMITED, INF, group, only=weighed.guesses(sub, group))
+        assert node.guess == weighed.root_guess

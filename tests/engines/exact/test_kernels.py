@@ -7,10 +7,10 @@ from mastermind.core.game import CodeTable, Rules
 from mastermind.core.symmetry import full_group
 from mastermind.engines.exact._kernels import (
     answer_column,
+    cheapest_member,
     class_bound,
     class_table,
     guess_bounds,
-    pairing_member,
     partition_signature,
     perfect_member,
     refine_buffers,
@@ -140,36 +140,44 @@ def test_perfect_member_matches_brute_force(seed):
     assert got == expect
 
 
-def _pairing_reference(table, cands):
-    """``pairing_member`` in plain Python: the most classes a candidate splits the others
-    into, and the first candidate making that many with none of three or more."""
+def _telling(table, members):
+    """Whether a member's answers tell the other members apart."""
+    for g in members:
+        others = [int(table.scores[g, s]) for s in members if s != g]
+        if len(set(others)) == len(others):
+            return True
+    return False
+
+
+def _cheapest_member_reference(table, cands):
+    """``cheapest_member`` in plain Python: the most classes a candidate splits the others
+    into, and the first candidate making that many with a telling member in every class."""
     shapes = []
     for g in cands:
-        sizes = {}
+        classes = {}
         for s in cands:
             if s != g:
-                a = int(table.scores[g, s])
-                sizes[a] = sizes.get(a, 0) + 1
-        shapes.append((len(sizes), max(sizes.values(), default=0)))
+                classes.setdefault(int(table.scores[g, s]), []).append(s)
+        shapes.append((len(classes), all(_telling(table, c) for c in classes.values())))
     most = max((c for c, _ in shapes), default=-1)
-    j = next((i for i, (c, big) in enumerate(shapes) if c == most and big <= 2), -1)
+    j = next((i for i, (c, ok) in enumerate(shapes) if c == most and ok), -1)
     return j, most
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_pairing_member_matches_plain_python_and_its_cost_is_the_optimum(seed):
+@pytest.mark.parametrize("seed", range(60))
+def test_cheapest_member_matches_plain_python_and_its_cost_is_the_optimum(seed):
     """Where the search takes a set's cost from its candidates alone (``dfs``: the member
-    making the most classes, none of three, that beats every other guess's bound), that
-    cost is the set's optimum by plain recursion over every guess."""
+    making the most classes, each with a telling member, that beats every other guess's
+    bound), that cost is the set's optimum by plain recursion over every guess."""
     from .reference import reference_cost
 
-    game = ("p3c3", "p3c4", "p4c4")[seed % 3]
+    game = ("p3c3", "p3c4", "p4c4", "p2c5")[seed % 4]
     table = CodeTable(Rules.parse(game))
     rng = np.random.default_rng(seed)
-    n = int(rng.integers(2, 8))
+    n = int(rng.integers(2, 10))
     cands = np.sort(rng.choice(table.n, size=n, replace=False)).astype(np.int32)
-    j, most = pairing_member(table.scores, cands, table.rules.n_answer_slots)
-    assert (int(j), int(most)) == _pairing_reference(table, cands.tolist())
+    j, most = cheapest_member(table.scores, cands, table.rules.n_answer_slots)
+    assert (int(j), int(most)) == _cheapest_member_reference(table, cands.tolist())
     branching = Search(table, np.ones(table.n, dtype=np.int64), full_group(table.rules)).branching
     if j >= 0 and 3 * n - 2 - most <= 3 * n - min(n, branching):
         assert reference_cost(table, cands.tolist()) == 3 * n - 2 - most

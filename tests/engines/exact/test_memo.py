@@ -166,3 +166,19 @@ def test_a_lower_bound_never_replaces_an_exact_cost_nor_a_greater_bound():
     assert memo_lookup(memo, c, b) == (True, 33.0, lower)
     memo_store(memo, c, b, 31.0, 2, 9)  # exact replaces a bound
     assert memo_lookup(memo, c, b) == (True, 31.0, 2)
+
+
+def test_a_cost_without_its_guess_is_kept_as_an_exact_cost():
+    """The tag ``CHOOSE`` (-3: its low word 0, next to an empty slot's) reads back as
+    stored, through an export and an import too, and no lower bound replaces it."""
+    from mastermind.engines.exact._dfs import CHOOSE, LOWER
+    from mastermind.engines.exact._memo import memo_export, memo_import
+
+    memo = new_memo(1 << 10)
+    a, b = np.uint64(12345), np.uint64(678)
+    memo_store(memo, a, b, 17.0, CHOOSE, 8)
+    memo_store(memo, a, b, 16.0, LOWER, 8)
+    assert memo_lookup(memo, a, b) == (True, 17.0, CHOOSE)
+    copy = new_memo(1 << 10)
+    memo_import(copy, memo_export(memo, 3, 100))
+    assert memo_lookup(copy, a, b) == (True, 17.0, CHOOSE) and memo_size(copy) == 1
