@@ -243,7 +243,7 @@ def optimal(
     )
     if cache is not None and data["proven"] and data.get("exists", True):
         cache.store({k: v for k, v in data.items() if k != "compile_seconds"})
-    _report(data, json_output, out)
+    _report(data, json_output, out, deadline)
     exit_if_interrupted(data["stopped"])
     if data.get("exists", True) is False:  # an answer, not bad input: exit 1
         raise typer.Exit(1)
@@ -468,7 +468,7 @@ def by_first_guess_fields(
 
 
 # ---- the report: text or JSON, from the document alone (also for an answer from the cache) ----
-def _report(data: dict, json_output: bool, out: str | None) -> None:
+def _report(data: dict, json_output: bool, out: str | None, deadline: Deadline | None = None) -> None:
     if json_output:
         print_json(data)
         return
@@ -503,7 +503,9 @@ def _report(data: dict, json_output: bool, out: str | None) -> None:
         printer.print(f"histogram    {histogram_text(data['histogram'])}  ({HISTOGRAM_WORDS})")
         printer.print(f"proven       yes  ({work})")
     else:
-        printer.print(f"proven       no: stopped ({data['stopped']}) after {work}")
+        printer.print(
+            f"proven       no: stopped ({data['stopped']}) after {work}{_limit_note(data, deadline)}"
+        )
         if data["objective"] == "worst":
             low, total_low = data["worst_lower_bound"], data["total_lower_bound"]
             if low is not None and low == data["worst_upper_bound"]:  # the depth proven
@@ -549,6 +551,17 @@ def _report(data: dict, json_output: bool, out: str | None) -> None:
             "strategy; a file already there is left as it was"
         )
         typer.echo(line, err=to_stdout_tree or data["out"] is None)
+
+
+def _limit_note(data: dict, deadline: Deadline | None) -> str:
+    """Where the time limit stopped the search: the limit counts the whole command (its
+    start-up, a strategy read, the compiling), so the search's own seconds may be far less
+    ("stopped (time limit) after 0.07 s" under --time-limit 1 read as a limit not kept)."""
+    if data.get("stopped") != "time limit" or deadline is None or deadline.seconds is None:
+        return ""
+    return (
+        f" (--time-limit {deadline.seconds:g} s counts the whole command: {deadline.elapsed():.2f} s so far)"
+    )
 
 
 def _work(data: dict) -> str:

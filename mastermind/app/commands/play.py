@@ -102,8 +102,8 @@ def assist(
     # with --json the conversation goes to standard error, the record alone to standard output
     code = run_session(session, stdout=sys.stderr if json_output else sys.stdout)
     if json_output and code in (0, 130):
-        drawn = seed if draws(strategy, tie_break) else None  # (null: nothing drawn, as solve says)
-        print_json({**session.to_dict(), "seed": drawn, "stopped": _stopped(code, session)})
+        used_seed = seed if draws(strategy, tie_break) else None  # (null: nothing drawn, as solve says)
+        print_json({**session.to_dict(), "seed": used_seed, "stopped": _stopped(code, session)})
     _finish(code)
 
 

@@ -456,3 +456,12 @@ def test_a_stopped_run_counts_its_units_as_planned_so_far():
     data = {"seconds": 1.0, "nodes": 5, "memo_hits": 0, "units": units}
     assert "115 work units done (115 searched), 115 planned so far" in _work({**data, "proven": False})
     assert "115 of 115 work units done (115 searched)" in _work({**data, "proven": True})
+
+
+def test_a_time_limit_stop_says_the_limit_counts_the_whole_command(capsys):
+    """The search's own seconds (0.07 s) under ``--time-limit 1`` read as a limit not kept:
+    the stop line says what the limit counts and how long the command has run."""
+    code, out, err = run(capsys, "optimal", "-r", "p4c7", "--no-cache", "--time-limit", "0.001")
+    assert code == 0, err
+    line = next(x for x in out.splitlines() if x.startswith("proven"))
+    assert "stopped (time limit)" in line and "--time-limit 0.001 s counts the whole command" in line
