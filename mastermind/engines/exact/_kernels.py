@@ -810,26 +810,6 @@ def perfect_member(scores, cands, n_slots):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
-def _has_telling_member(scores, cands, members, k, seen, stamp):  # pragma: no cover - compiled
-    """Whether one of the ``k`` candidates at positions ``members[:k]`` tells the others
-    apart (``seen``: stamps per answer, from ``stamp`` up; returns the next stamp free)."""
-    for m in range(k):
-        row = scores[cands[members[m]]]
-        stamp += 1
-        distinct = True
-        for o in range(k):
-            if o != m:
-                a = row[cands[members[o]]]
-                if seen[a] == stamp:
-                    distinct = False
-                    break
-                seen[a] = stamp
-        if distinct:
-            return True, stamp
-    return False, stamp
-
-
-@nb.njit(cache=True, nogil=True)
 def cheapest_member(scores, cands, n_slots):  # pragma: no cover - compiled
     """``(j, most)``: ``most`` the most classes any candidate's answers split the other
     candidates into, ``j`` the position of the first candidate that makes that many with a
@@ -877,7 +857,22 @@ def cheapest_member(scores, cands, n_slots):  # pragma: no cover - compiled
                         members[k] = o
                         k += 1
                 size[a] = 0
-                found, stamp = _has_telling_member(scores, cands, members, k, told, stamp)
+                # (inline: a kernel of its own took a second compiled signature)
+                found = False
+                for m in range(k):
+                    member_row = scores[cands[members[m]]]
+                    stamp += 1
+                    distinct = True
+                    for o in range(k):
+                        if o != m:
+                            b = member_row[cands[members[o]]]
+                            if told[b] == stamp:
+                                distinct = False
+                                break
+                            told[b] = stamp
+                    if distinct:
+                        found = True
+                        break
                 if not found:
                     ok = False
                     break
