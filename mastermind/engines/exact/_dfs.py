@@ -386,8 +386,11 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         # (guessed first: the class then costs exactly its least), is optimal when it also
         # beats every other guess's bound, and the node weighs no guess at all
         j, most = cheapest_member(scores, cands, win + 1)
-        least = float(unit * min(3 * n - 2 - most, 3 * n - min(n, branching))) * (w_sum / n)
-        if least >= beta and not (j >= 0 and 3 * n - 2 - most <= 3 * n - min(n, branching)):
+        by_member = 3 * n - 2 - most
+        by_other = 3 * n - min(n, branching)
+        solved = j >= 0 and by_member <= by_other
+        least = float(unit * min(by_member, by_other)) * (w_sum / n)
+        if least >= beta and not solved:
             # those bounds alone reach the budget: refuted without weighing a guess (above
             # the perfect-tree bound of a class of more than b + 1 secrets by up to 2)
             if old > least:
@@ -395,12 +398,12 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
             memo_store(memo, k1, k2, np.float64(least), np.int64(LOWER), np.int64(n))
             stats[LAST_GUESS] = LOWER
             return least
-        if j >= 0 and 3 * n - 2 - most <= 3 * n - min(n, branching):
+        if solved:
             # (the guess is left for the tree's build to choose: of the guesses that cost as
             # much, the one a full weighing picks, so that the trees, their histograms and
             # worst cases stay those published; keeping this candidate gave p4c9's optimal
             # tree a worst case of 8, not 7, and p3c4's another histogram)
-            value = float(unit * (3 * n - 2 - most)) * (w_sum / n)
+            value = float(unit * by_member) * (w_sum / n)
             memo_store(memo, k1, k2, np.float64(value), np.int64(CHOOSE), np.int64(n))
             stats[LAST_GUESS] = CHOOSE
             return value

@@ -820,9 +820,7 @@ def cheapest_member(scores, cands, n_slots):  # pragma: no cover - compiled
     n = cands.shape[0]
     seen = np.zeros(n_slots, dtype=np.int64)
     size = np.zeros(n_slots, dtype=np.int64)
-    told = np.zeros(n_slots, dtype=np.int64)
-    members = np.empty(n, dtype=np.int64)
-    stamp = np.int64(0)
+    members = np.empty(n, dtype=cands.dtype)
     most = np.int64(-1)
     best = np.int64(-1)
     for gi in range(n):
@@ -854,25 +852,10 @@ def cheapest_member(scores, cands, n_slots):  # pragma: no cover - compiled
                 k = 0
                 for o in range(j, n):
                     if o != gi and row[cands[o]] == a:
-                        members[k] = o
+                        members[k] = cands[o]
                         k += 1
                 size[a] = 0
-                # (inline: a kernel of its own took a second compiled signature)
-                found = False
-                for m in range(k):
-                    member_row = scores[cands[members[m]]]
-                    stamp += 1
-                    distinct = True
-                    for o in range(k):
-                        if o != m:
-                            b = member_row[cands[members[o]]]
-                            if told[b] == stamp:
-                                distinct = False
-                                break
-                            told[b] = stamp
-                    if distinct:
-                        found = True
-                        break
+                found = perfect_member(scores, members[:k], n_slots) >= 0
                 if not found:
                     ok = False
                     break
