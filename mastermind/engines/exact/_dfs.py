@@ -31,6 +31,7 @@ from mastermind.engines.exact._kernels import (
     assess_guesses,
     cheapest_member,
     most_classes,
+    most_other_classes,
     new_partition_log,
     perfect_member,
     refine_buffers,
@@ -377,27 +378,40 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
             memo_store(memo, k1, k2, np.float64(value), np.int64(cands[j]), np.int64(n))
             stats[LAST_GUESS] = cands[j]
             return value
-    if n <= MEMBER_SIZE_MAX and not restricted and not weighted and r >= 3 and (penalty == 0 or r >= 4):
-        # a cost known from the candidates alone. With every class at its least cost (a
-        # class of k secrets: 2k - 1 guesses), a guess that is a secret and splits the others
-        # into m classes costs at least 3n - 2 - m, any other guess at least 3n - min(n, b)
-        # (at most b classes, none of them found at once). So a candidate making the most
-        # classes of any candidate, each class with a member that tells its others apart
-        # (guessed first: the class then costs exactly its least), is optimal when it also
-        # beats every other guess's bound, and the node weighs no guess at all
+    if n <= MEMBER_SIZE_MAX and not restricted and not weighted and r >= 2 and win < 64:
+        # costs from the candidates alone, before any guess is weighed. A class of k secrets
+        # costs 2k - 1 at least, so a guess that is a secret and splits the others into m
+        # classes costs at least 3n - 2 - m, and any other guess that splits them into m
+        # classes 3n - m (the consistent pool has no other guesses)
+        per = unit * (w_sum / n)
         j, most = cheapest_member(scores, cands, win + 1)
         by_member = 3 * n - 2 - most
-        by_other = 3 * n - min(n, branching)
-        solved = j >= 0 and by_member <= by_other
-        least = float(unit * min(by_member, by_other)) * (w_sum / n)
-        if least >= beta and not solved:
-            # those bounds alone reach the budget: refuted without weighing a guess (above
-            # the perfect-tree bound of a class of more than b + 1 secrets by up to 2)
-            if old > least:
-                least = old
-            memo_store(memo, k1, k2, np.float64(least), np.int64(LOWER), np.int64(n))
-            stats[LAST_GUESS] = LOWER
-            return least
+        by_other = np.inf
+        if not consistent:
+            listed = node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent, masks)
+            listed_all = listed.shape[0] == all_codes.shape[0]
+            most_other = most_other_classes(scores, listed, listed_all, cands, win + 1)
+            by_other = float(3 * n - most_other)
+            if most_other == n:
+                # no member tells the others apart (above: n <= b), so every secret takes
+                # two guesses at least (a member leaves two others together, one of which
+                # takes a third), and this guess, telling them all apart, takes just that
+                # (its guess left to the tree's build, as below)
+                value = float(w_sum) * (2 * unit + (penalty if r == 2 else 0))
+                memo_store(memo, k1, k2, np.float64(value), np.int64(CHOOSE), np.int64(n))
+                stats[LAST_GUESS] = CHOOSE
+                return value
+        if r == 2:
+            # no guess tells every secret apart (a member, above, only with n <= b + 1; the
+            # other guesses here): two guesses cannot do
+            memo_store(memo, k1, k2, np.float64(np.inf), np.int64(EXACT_NONE), np.int64(n))
+            stats[LAST_GUESS] = EXACT_NONE
+            return np.inf
+        least = min(by_member, by_other) * per
+        # a candidate making the most classes, each with a member telling its others apart
+        # (guessed first: the class then costs exactly its least), is optimal when it also
+        # beats every other guess's bound: the node weighs no guess at all
+        solved = j >= 0 and by_member <= by_other and r >= 3 and (penalty == 0 or r >= 4)
         if solved:
             # (the guess is left for the tree's build to choose: of the guesses that cost as
             # much, the one a full weighing picks, so that the trees, their histograms and
@@ -407,6 +421,13 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
             memo_store(memo, k1, k2, np.float64(value), np.int64(CHOOSE), np.int64(n))
             stats[LAST_GUESS] = CHOOSE
             return value
+        if least >= beta:
+            # those bounds alone reach the budget: refuted without weighing a guess
+            if old > least:
+                least = old
+            memo_store(memo, k1, k2, np.float64(least), np.int64(LOWER), np.int64(n))
+            stats[LAST_GUESS] = LOWER
+            return least
     stats[NODES] += 1
     most_hint = 1
     if restricted:

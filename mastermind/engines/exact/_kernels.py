@@ -810,6 +810,46 @@ def perfect_member(scores, cands, n_slots):  # pragma: no cover - compiled
 
 
 @nb.njit(cache=True, nogil=True)
+def _add_answers(masks, answers):  # pragma: no cover - compiled
+    """One candidate's answers into every guess's answer bits (contiguous and branch-free:
+    the compiler vectorises it)."""
+    for gi in range(masks.shape[0]):
+        masks[gi] |= np.uint64(1) << np.uint64(answers[gi])
+
+
+@nb.njit(cache=True, nogil=True)
+def most_other_classes(scores, guesses, all_guesses, cands, n_slots):  # pragma: no cover - compiled
+    """The most classes any of ``guesses`` that is no candidate (no answer is the win)
+    splits the candidates into (0 if every guess is a candidate). Answers are kept as bits,
+    so ``n_slots`` is at most 64. ``all_guesses``: ``guesses`` is every code in order.
+
+    One pass per candidate over every guess, setting a bit: 2-3x cheaper than counting the
+    class sizes as weighing the guesses does (``class_table``)."""
+    n_guesses = guesses.shape[0]
+    masks = np.zeros(n_guesses, dtype=np.uint64)
+    answers = np.empty(n_guesses, dtype=scores.dtype)
+    for j in range(cands.shape[0]):
+        row = scores[cands[j]]
+        if all_guesses:
+            _add_answers(masks, row)
+        else:
+            _gather(answers, row, guesses)
+            _add_answers(masks, answers)
+    win_bit = np.uint64(1) << np.uint64(n_slots - 1)
+    most = np.int64(0)
+    for gi in range(n_guesses):
+        m = masks[gi]
+        if m & win_bit == 0:
+            classes = np.int64(0)
+            while m:
+                m &= m - np.uint64(1)
+                classes += 1
+            if classes > most:
+                most = classes
+    return most
+
+
+@nb.njit(cache=True, nogil=True)
 def cheapest_member(scores, cands, n_slots):  # pragma: no cover - compiled
     """``(j, most)``: ``most`` the most classes any candidate's answers split the other
     candidates into, ``j`` the position of the first candidate that makes that many with a

@@ -1,5 +1,7 @@
 """The numba kernels of the exact search against their pure-Python twins."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -11,6 +13,7 @@ from mastermind.engines.exact._kernels import (
     class_bound,
     class_table,
     guess_bounds,
+    most_other_classes,
     partition_signature,
     perfect_member,
     refine_buffers,
@@ -185,6 +188,87 @@ def test_cheapest_member_matches_plain_python_and_its_cost_is_the_optimum(seed):
     assert min(3 * n - 2 - most, 3 * n - min(n, branching)) <= optimum
     if j >= 0 and 3 * n - 2 - most <= 3 * n - min(n, branching):
         assert optimum == 3 * n - 2 - most
+
+
+def _other_classes(table, g, cands):
+    """The classes guess ``g`` splits ``cands`` into, or -1 if it is one of them."""
+    answers = [int(table.scores[g, s]) for s in cands]
+    return -1 if table.rules.win_index in answers else len(set(answers))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_most_other_classes_matches_plain_python(seed):
+    game = ("p3c3", "p3c4", "p4c4", "p2c5n")[seed % 4]
+    table = CodeTable(Rules.parse(game))
+    rng = np.random.default_rng(3000 + seed)
+    cands = np.sort(rng.choice(table.n, size=min(table.n, int(rng.integers(1, 30))), replace=False)).astype(
+        np.int32
+    )
+    every = np.arange(table.n, dtype=np.int32)
+    some = np.sort(rng.choice(table.n, size=int(rng.integers(1, table.n)), replace=False)).astype(np.int32)
+    for guesses, all_guesses in ((every, True), (some, False)):
+        got = most_other_classes(table.scores, guesses, all_guesses, cands, table.rules.n_answer_slots)
+        expect = max([0] + [_other_classes(table, g, cands.tolist()) for g in guesses.tolist()])
+        assert got == expect
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_sets_no_member_tells_apart_cost_2n_exactly_when_another_guess_does(seed):
+    """On a set where no candidate tells the others apart, every secret takes two guesses
+    at least, so a guess telling them all apart makes the set cost exactly 2n; without one,
+    any guess that is no candidate costs 2n + 1 at least, and no strategy finishes within
+    two guesses: what ``dfs`` takes for such a set, by plain recursion."""
+    from .reference import reference_cost
+
+    game = ("p3c3", "p3c4", "p4c4", "p2c5")[seed % 4]
+    table = CodeTable(Rules.parse(game))
+    rng = np.random.default_rng(1000 + seed)
+    n = int(rng.integers(3, 9))
+    cands = np.sort(rng.choice(table.n, size=n, replace=False)).astype(np.int32)
+    if perfect_member(table.scores, cands, table.rules.n_answer_slots) >= 0:
+        return
+    every = np.arange(table.n, dtype=np.int32)
+    most = most_other_classes(table.scores, every, True, cands, table.rules.n_answer_slots)
+    optimum = reference_cost(table, cands.tolist())
+    if most == n:
+        assert optimum == 2 * n
+    else:
+        # a member first may still cost 2n (leaving one pair); a guess that is no member, more
+        assert optimum >= 2 * n and _least_by_others(table, cands) >= 2 * n + 1
+        assert reference_cost(table, cands.tolist(), 2) == math.inf
+
+
+def _least_by_others(table, cands):
+    """The least cost of ``cands`` with a first guess that is none of them, by plain recursion."""
+    from .reference import reference_cost
+
+    win = table.rules.win_index
+    least = math.inf
+    for g in range(table.n):
+        if _other_classes(table, g, cands.tolist()) < 0:
+            continue
+        parts: dict[int, list[int]] = {}
+        for s in cands.tolist():
+            parts.setdefault(int(table.scores[g, s]), []).append(s)
+        assert win not in parts
+        least = min(least, len(cands) + sum(reference_cost(table, part) for part in parts.values()))
+    return least
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_guess_that_is_no_candidate_costs_3n_less_its_classes_at_least(seed):
+    """Each class of j secrets costs 2j - 1 at least, so a guess that is no candidate and
+    makes m classes costs at least 3n - m: the bound ``dfs`` refutes a set with, before any
+    guess is weighed, from the most classes such a guess makes (plain recursion)."""
+
+    game = ("p3c3", "p3c4", "p4c4", "p2c5")[seed % 4]
+    table = CodeTable(Rules.parse(game))
+    rng = np.random.default_rng(2000 + seed)
+    n = int(rng.integers(2, 12))
+    cands = np.sort(rng.choice(table.n, size=n, replace=False)).astype(np.int32)
+    every = np.arange(table.n, dtype=np.int32)
+    most = most_other_classes(table.scores, every, True, cands, table.rules.n_answer_slots)
+    assert _least_by_others(table, cands) >= 3 * n - most
 
 
 @pytest.mark.parametrize("n", [0, 1, 3, 40, 252, 255, 256, 300, 600])

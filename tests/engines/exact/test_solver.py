@@ -185,6 +185,24 @@ def test_candidate_subsets_agree_with_exhaustive_search(seed):
     check_tree(table, result, cands)
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_small_candidate_sets_with_few_guesses_left_agree_with_exhaustive_search(seed):
+    """Sets small enough for the shortcuts that settle a set before weighing its guesses
+    (a member or another guess telling the secrets apart, the candidates' own classes), with
+    two to four guesses left: the cost, or that no strategy fits, as plain recursion finds."""
+    table = table_of(("p3c4", "p4c4", "p2c5", "p3c3")[seed % 4])
+    rng = np.random.default_rng(50 + seed)
+    cands = np.sort(rng.choice(table.n, size=int(rng.integers(3, 13)), replace=False))
+    for d in (2, 3, 4):
+        expect = reference_cost(table, cands, d)
+        result = solve(table, Problem(candidates=cands, max_guesses=d))
+        if expect == math.inf:
+            assert result.status is Status.NO_STRATEGY
+        else:
+            assert result.total == expect
+            check_tree(table, result, cands)
+
+
 @pytest.mark.parametrize("text", ["p2c4", "p3c3", "p4c4n", "p2c5n"])
 def test_first_guess_and_by_first_guess(text):
     table = table_of(text)
