@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 FOREVER = 2.0e6  # seconds: "no time limit" to a wait (the system's waits take at most 2**31 ms)
@@ -20,20 +21,47 @@ def _now() -> float:
     return time.monotonic()
 
 
-_COMMAND_START: ContextVar[float | None] = ContextVar("command_start", default=None)
-"""When the command running in this context began (None: outside any command)."""
+@dataclass
+class _Command:
+    """The command running in this context: when it began, and its ``--time-limit``."""
+
+    start: float
+    limit: float | None = None
+
+
+_COMMAND: ContextVar[_Command | None] = ContextVar("command", default=None)
+"""The command running in this context (None: outside any command)."""
 
 
 @contextmanager
-def command_clock() -> Iterator[None]:
+def command_clock(limit: float | None = None) -> Iterator[None]:
     """Marks the start of a command, before the imports and checks of its body: every
     :meth:`Deadline.of_command` made while it runs counts from here (the shared command
-    wrapper holds it, so no command has to make its deadline first)."""
-    mark = _COMMAND_START.set(_now())
+    wrapper holds it, so no command has to make its deadline first). ``limit``: the
+    command's ``--time-limit``, which the lines saying that it stopped quote."""
+    mark = _COMMAND.set(_Command(_now(), limit))
     try:
         yield
     finally:
-        _COMMAND_START.reset(mark)
+        _COMMAND.reset(mark)
+
+
+def limit_note(stopped: str | None) -> str:
+    """For the line saying that work stopped: where the time limit stopped it, that the
+    limit counts the whole command (its start-up, a file read, the compiling), with how long
+    the command has run, since the work's own seconds may be far less ("stopped (time
+    limit) after 0.07 s" under --time-limit 1 read as a limit not kept); else nothing."""
+    command = _COMMAND.get()
+    if stopped != "time limit" or command is None or command.limit is None:
+        return ""
+    so_far = _now() - command.start
+    return f" (--time-limit {command.limit:g} s counts the whole command: {so_far:.2f} s so far)"
+
+
+def stopped_text(reason: str | None) -> str:
+    """``stopped (REASON)``, as the lines saying that work stopped begin, with
+    :func:`limit_note`."""
+    return f"stopped ({reason}){limit_note(reason)}"
 
 
 class Deadline:
@@ -52,7 +80,8 @@ class Deadline:
     def of_command(cls, seconds: float | None) -> Deadline:
         """``--time-limit``: the whole command, counted from its start (see
         :func:`command_clock`; from now outside a command)."""
-        return cls(seconds, start=_COMMAND_START.get())
+        command = _COMMAND.get()
+        return cls(seconds, start=None if command is None else command.start)
 
     def elapsed(self) -> float:
         return _now() - self.start

@@ -1,6 +1,7 @@
 """``--time-limit`` counts the whole command: from the moment the shared command wrapper
 starts it, before the imports and checks of the command's body."""
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -60,3 +61,45 @@ def test_the_shared_command_wrapper_starts_the_clock(monkeypatch):
     result = CliRunner().invoke(app, ["work", "--seconds", "4"])
     assert result.exit_code == 0, result.output
     assert seen == [1.5]
+
+
+def test_the_stop_note_says_the_limit_counts_the_whole_command(monkeypatch):
+    from mastermind.app.deadline import limit_note, stopped_text
+
+    clock = FakeClock()
+    monkeypatch.setattr(deadline_module, "_now", clock)
+    assert limit_note("time limit") == ""  # (outside any command)
+    with command_clock():
+        assert limit_note("time limit") == ""  # (a command without a time limit)
+    with command_clock(4.0):
+        clock.now += 0.5
+        Deadline.of_command(3.0)  # (a part given less: the note quotes the command's limit)
+        clock.now += 4.25
+        note = " (--time-limit 4 s counts the whole command: 4.75 s so far)"
+        assert limit_note("time limit") == note
+        assert stopped_text("time limit") == "stopped (time limit)" + note
+        assert limit_note("interrupted") == "" and stopped_text("interrupted") == "stopped (interrupted)"
+    assert limit_note("time limit") == ""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["table", "--games", "p4c7"],
+        ["bounds", "-r", "p5c6", "--levels", "2"],
+        ["simulate", "-r", "p5c6", "-s", "entropy"],
+        ["game-value", "-r", "p3c3"],
+    ],
+)
+def test_every_stop_by_the_time_limit_says_what_the_limit_counts(capsys, args):
+    """Each command's own seconds under a time limit read as a limit not kept (``optimal``
+    and, before this, ``table``, ``compare``, ...): every line saying that work stopped at the
+    time limit says that the limit counts the whole command (start-up, tables, compiling), and
+    how long it has run."""
+    from mastermind.app.cli import main
+
+    code = main([*args, "--time-limit", "0.001"])  # (the start-up alone takes longer)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    lines = [x for x in (out + err).splitlines() if "time limit" in x]
+    assert lines and all("--time-limit 0.001 s counts the whole command" in x for x in lines), lines

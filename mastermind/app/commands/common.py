@@ -22,7 +22,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from mastermind.app.deadline import FOREVER, Deadline, command_clock  # noqa: F401  - shared by the commands
+from mastermind.app.deadline import FOREVER, Deadline, command_clock, limit_note, stopped_text  # noqa: F401  - shared by the commands
 from mastermind.app.helpstyle import Command
 from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
 from mastermind.core.errors import MastermindError, TableTooLarge, naming
@@ -352,7 +352,8 @@ def command(app: typer.Typer, name: str, *, help: str, **kwargs: Any) -> Callabl
     def decorate(fn: Callable) -> Callable:
         @functools.wraps(fn)
         def run(*args: Any, **values: Any) -> Any:
-            with command_clock(), one_line_errors():
+            limit = values.get("time_limit")  # (--time-limit, where the command has it)
+            with command_clock(limit if isinstance(limit, (int, float)) else None), one_line_errors():
                 return fn(*args, **values)
 
         app.command(name, cls=Command, help=help, **kwargs)(run)

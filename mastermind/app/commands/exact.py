@@ -27,6 +27,7 @@ from mastermind.app.commands.common import (
     game,
     histogram_text,
     jobs_value,
+    limit_note,
     memory_limit_bytes,
     naming,
     out_option,
@@ -243,7 +244,7 @@ def optimal(
     )
     if cache is not None and data["proven"] and data.get("exists", True):
         cache.store({k: v for k, v in data.items() if k != "compile_seconds"})
-    _report(data, json_output, out, deadline)
+    _report(data, json_output, out)
     exit_if_interrupted(data["stopped"])
     if data.get("exists", True) is False:  # an answer, not bad input: exit 1
         raise typer.Exit(1)
@@ -468,7 +469,7 @@ def by_first_guess_fields(
 
 
 # ---- the report: text or JSON, from the document alone (also for an answer from the cache) ----
-def _report(data: dict, json_output: bool, out: str | None, deadline: Deadline | None = None) -> None:
+def _report(data: dict, json_output: bool, out: str | None) -> None:
     if json_output:
         print_json(data)
         return
@@ -504,7 +505,7 @@ def _report(data: dict, json_output: bool, out: str | None, deadline: Deadline |
         printer.print(f"proven       yes  ({work})")
     else:
         printer.print(
-            f"proven       no: stopped ({data['stopped']}) after {work}{_limit_note(data, deadline)}"
+            f"proven       no: stopped ({data['stopped']}) after {work}{limit_note(data['stopped'])}"
         )
         if data["objective"] == "worst":
             low, total_low = data["worst_lower_bound"], data["total_lower_bound"]
@@ -551,17 +552,6 @@ def _report(data: dict, json_output: bool, out: str | None, deadline: Deadline |
             "strategy; a file already there is left as it was"
         )
         typer.echo(line, err=to_stdout_tree or data["out"] is None)
-
-
-def _limit_note(data: dict, deadline: Deadline | None) -> str:
-    """Where the time limit stopped the search: the limit counts the whole command (its
-    start-up, a strategy read, the compiling), so the search's own seconds may be far less
-    ("stopped (time limit) after 0.07 s" under --time-limit 1 read as a limit not kept)."""
-    if data.get("stopped") != "time limit" or deadline is None or deadline.seconds is None:
-        return ""
-    return (
-        f" (--time-limit {deadline.seconds:g} s counts the whole command: {deadline.elapsed():.2f} s so far)"
-    )
 
 
 def _work(data: dict) -> str:

@@ -30,6 +30,7 @@ from mastermind.app.commands.common import (
     plural,
     print_json,
     seed_note,
+    stopped_text,
     table_for,
     wrote,
 )
@@ -173,13 +174,13 @@ def export(
         print_json(summary)
     elif tree is None:
         typer.echo(
-            f"nothing written to {out or 'standard output'}: stopped ({stopped}) "
+            f"nothing written to {out or 'standard output'}: {stopped_text(stopped)} "
             f"before the tree of {input_name(strategy)} for {rules} was complete"
         )
     else:
         s = summary if summary["best_found"] is None else summary["best_found"]
         chance = f"; {seed_note(seed, drawn)}" if draws(strategy, tie_break) and drawn else ""
-        found = "" if proven else f"; not proven optimal: the best found before it stopped ({stopped})"
+        found = "" if proven else f"; not proven optimal: the best found before it {stopped_text(stopped)}"
         typer.echo(
             wrote(f"the {fmt} tree of {input_name(strategy)} for {rules}", str(out))
             + f" (total {s['total']}, average {s['average']:.4f}, worst {s['worst']}{found}{chance})"

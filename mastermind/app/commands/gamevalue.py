@@ -21,6 +21,7 @@ from mastermind.app.commands.common import (
     floor_decimal,
     game,
     jobs_value,
+    limit_note,
     memory_limit_bytes,
     plural,
     print_json,
@@ -109,6 +110,7 @@ def _print(result, data: dict) -> None:
         out.print(f"game value of {rules}: {_number(v)} expected guesses (proven)")
     else:
         why = f"not proven: {stop_words(data['stopped'])} after {result.seconds:.2f} s"
+        why += limit_note(data["stopped"])
         if data["average_upper_bound"] is None:
             low = (
                 "nothing proven yet" if result.lower_bound is None else f"at least {_low(result.lower_bound)}"

@@ -30,6 +30,7 @@ from mastermind.app.commands.common import (
     plural,
     print_json,
     seed_note,
+    stopped_text,
     table_for,
     whole_range,
 )
@@ -144,7 +145,7 @@ def _report(data: dict, json_output: bool, seed_drawn: bool) -> None:
     if data["stopped"]:
         rows = data["strategies"]
         typer.echo(
-            f"stopped ({data['stopped']}): {len(rows)} of "
+            f"{stopped_text(data['stopped'])}: {len(rows)} of "
             f"{plural(len(rows) + len(data['unfinished']), 'strategy')} played every secret; "
             f"not played: {', '.join(data['unfinished'])}",
             err=True,
@@ -337,14 +338,14 @@ def simulate(
     if not data["secrets"]:
         when = "while solving the game for the strategy" if while_solving else "before the first game ended"
         typer.echo(
-            f"{rules}, {input_name(strategy)}: stopped ({stopped}) {when}: "
+            f"{rules}, {input_name(strategy)}: {stopped_text(stopped)} {when}: "
             f"0 of {plural(secrets, 'secret')} played ({chance})"
         )
         exit_if_interrupted(stopped)
         return
     count = plural(secrets, "secret")
     if stopped:
-        count = f"{data['secrets']} of {count} (stopped: {stopped})"
+        count = f"{data['secrets']} of {count} ({stopped_text(stopped)})"
     interval = (
         f"95% interval {data['ci95'][0]:.4f} .. {data['ci95'][1]:.4f}"
         if data["ci95"] is not None

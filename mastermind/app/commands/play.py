@@ -19,6 +19,7 @@ from mastermind.app.commands.common import (
     draw_seed,
     exit_if_interrupted,
     game,
+    limit_note,
     memory_limit_bytes,
     plural,
     print_json,
@@ -210,7 +211,10 @@ def solve(
         typer.echo(str(probe))
     replay = f" ({seed_note(seed, drawn)})" if chance and drawn else ""
     if stopped:
-        typer.echo(f"stopped ({stopped}) after {plural(len(probes), 'guess')}, not solved{replay}")
+        typer.echo(
+            f"stopped ({stopped}) after {plural(len(probes), 'guess')}{limit_note(stopped)}, "
+            f"not solved{replay}"
+        )
     else:
         typer.echo(plural(len(probes), "guess") + replay)
     exit_if_interrupted(stopped)

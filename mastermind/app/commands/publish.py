@@ -23,6 +23,7 @@ from mastermind.app.commands.common import (
     parse_games,
     plural,
     print_json,
+    stopped_text,
     wrote,
 )
 from mastermind.app.documents import TABLES
@@ -123,7 +124,7 @@ def results(
     if stopped:
         rows = sum(len(r) for r in done.values())
         typer.echo(
-            f"stopped ({stopped}) during {working}: {plural(rows, 'row')} finished and written"
+            f"{stopped_text(stopped)} during {working}: {plural(rows, 'row')} finished and written"
             + ("" if kept is None else f"; {kept}"),
             err=True,
         )

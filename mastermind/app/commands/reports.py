@@ -42,6 +42,7 @@ from mastermind.app.commands.common import (
     print_json,
     seed_note,
     stop_words,
+    stopped_text,
     strategies_option,
     table_for,
     whole_range,
@@ -169,7 +170,7 @@ def table(
     if open_cells:
         typer.echo("\nnot proven within the row's time (bounds shown as >=): " + ", ".join(open_cells))
     if stopped:
-        typer.echo(f"\nstopped ({stopped}), not computed: " + (", ".join(unfinished) or "none"))
+        typer.echo(f"\n{stopped_text(stopped)}, not computed: " + (", ".join(unfinished) or "none"))
     exit_if_interrupted(stopped)
 
 
@@ -315,7 +316,7 @@ def _say_stopped(result) -> None:
     did not do, for compare and plot alike."""
     if result.stopped:
         typer.echo(
-            f"stopped ({result.stopped}): "
+            f"{stopped_text(result.stopped)}: "
             + ("" if result.optimal else "the optimum not proven; ")
             + f"{plural(len(result.rows), 'strategy')} played every secret"
             + (f"; not played: {', '.join(result.unfinished)}" if result.unfinished else ""),
@@ -680,7 +681,8 @@ def bounds(
     if stopped:
         finished = sum(1 for k in total if k.startswith("lookahead_"))
         out.print(
-            f"stopped ({stopped}) with {finished} of {plural(levels, 'lookahead level')} finished: "
+            f"{stopped_text(stopped)} with {finished} of {plural(levels, 'lookahead level')} "
+            "finished: "
             "the bounds above are proven, deeper ones were not computed"
         )
     exit_if_interrupted(stopped)
@@ -801,7 +803,7 @@ def cpsat(
 def _print_cpsat(rules: Rules, data: dict, result) -> None:
     depth, status = data["max_guesses"], data["solver_status"]
     took = f"[{result.seconds:.2f} s]"
-    how = f"stopped ({result.stopped})" if result.stopped else f"CP-SAT status {status}"
+    how = f"{stopped_text(result.stopped)}" if result.stopped else f"CP-SAT status {status}"
     if data["exists"] is False:
         typer.echo(
             f"{rules}: no strategy solves every secret within {plural(depth, 'guess')} (proven): "
@@ -897,7 +899,7 @@ def static(
         exit_if_interrupted(result.stopped)
         return
     kind = "black pegs only" if black_only else "black and white pegs"
-    how = f"stopped ({result.stopped})" if result.stopped else f"CP-SAT status {data['solver_status']}"
+    how = f"{stopped_text(result.stopped)}" if result.stopped else f"CP-SAT status {data['solver_status']}"
     chance = f"; {seed_note(seed, drawn)}" if drawn else ""
     took = f"{result.seconds:.2f} s"
     if result.proven:
