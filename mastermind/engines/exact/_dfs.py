@@ -30,6 +30,7 @@ from mastermind.engines.exact._kernels import (
     _sift_down,
     assess_guesses,
     cheapest_member,
+    classes_told_apart,
     most_classes,
     most_other_classes,
     new_partition_log,
@@ -387,11 +388,21 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         j, most = cheapest_member(scores, cands, win + 1)
         by_member = 3 * n - 2 - most
         by_other = np.inf
+        finish = r >= 3 and (penalty == 0 or r >= 4)  # room (and no penalty) for 2k - 1 a class
         if not consistent:
             listed = node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent, masks)
             listed_all = listed.shape[0] == all_codes.shape[0]
-            most_other = most_other_classes(scores, listed, listed_all, cands, win + 1)
+            most_other, firsts = most_other_classes(scores, listed, listed_all, cands, win + 1)
             by_other = float(3 * n - most_other)
+            if finish and by_other <= by_member and most_other < n:
+                # such a guess with a member telling the others apart in each class costs
+                # just its bound, which no guess beats (as for a member below)
+                for t in range(firsts.shape[0]):
+                    if classes_told_apart(scores, np.int64(listed[firsts[t]]), cands, win + 1):
+                        value = by_other * per
+                        memo_store(memo, k1, k2, np.float64(value), np.int64(CHOOSE), np.int64(n))
+                        stats[LAST_GUESS] = CHOOSE
+                        return value
             if most_other == n:
                 # no member tells the others apart (above: n <= b), so every secret takes
                 # two guesses at least (a member leaves two others together, one of which
@@ -411,7 +422,7 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         # a candidate making the most classes, each with a member telling its others apart
         # (guessed first: the class then costs exactly its least), is optimal when it also
         # beats every other guess's bound: the node weighs no guess at all
-        solved = j >= 0 and by_member <= by_other and r >= 3 and (penalty == 0 or r >= 4)
+        solved = j >= 0 and by_member <= by_other and finish
         if solved:
             # (the guess is left for the tree's build to choose: of the guesses that cost as
             # much, the one a full weighing picks, so that the trees, their histograms and

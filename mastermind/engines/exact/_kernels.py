@@ -809,6 +809,11 @@ def perfect_member(scores, cands, n_slots):  # pragma: no cover - compiled
     return -1
 
 
+OTHER_FIRSTS = 8
+"""The guesses making the most classes that :func:`most_other_classes` lists (the first
+ones; a set is taken as solved by one of them only if its classes are told apart)."""
+
+
 @nb.njit(cache=True, nogil=True)
 def _add_answers(masks, answers):  # pragma: no cover - compiled
     """One candidate's answers into every guess's answer bits (contiguous and branch-free:
@@ -820,7 +825,8 @@ def _add_answers(masks, answers):  # pragma: no cover - compiled
 @nb.njit(cache=True, nogil=True)
 def most_other_classes(scores, guesses, all_guesses, cands, n_slots):  # pragma: no cover - compiled
     """The most classes any of ``guesses`` that is no candidate (no answer is the win)
-    splits the candidates into (0 if every guess is a candidate). Answers are kept as bits,
+    splits the candidates into (0 if every guess is a candidate), and the positions of the
+    first (at most ``OTHER_FIRSTS``) making that many. Answers are kept as bits,
     so ``n_slots`` is at most 64. ``all_guesses``: ``guesses`` is every code in order.
 
     One pass per candidate over every guess, setting a bit: 2-3x cheaper than counting the
@@ -837,6 +843,8 @@ def most_other_classes(scores, guesses, all_guesses, cands, n_slots):  # pragma:
             _add_answers(masks, answers)
     win_bit = np.uint64(1) << np.uint64(n_slots - 1)
     most = np.int64(0)
+    firsts = np.empty(OTHER_FIRSTS, dtype=np.int64)
+    n_firsts = 0
     for gi in range(n_guesses):
         m = masks[gi]
         if m & win_bit == 0:
@@ -846,7 +854,34 @@ def most_other_classes(scores, guesses, all_guesses, cands, n_slots):  # pragma:
                 classes += 1
             if classes > most:
                 most = classes
-    return most
+                n_firsts = 0
+            if classes == most and n_firsts < OTHER_FIRSTS:
+                firsts[n_firsts] = gi
+                n_firsts += 1
+    return most, firsts[:n_firsts]
+
+
+@nb.njit(cache=True, nogil=True)
+def classes_told_apart(scores, guess, cands, n_slots):  # pragma: no cover - compiled
+    """Whether every class ``guess`` splits the candidates into has a member telling its
+    other members apart (so that, guessed first, the class costs its least: 2k - 1)."""
+    n = cands.shape[0]
+    row = scores[guess]
+    done = np.zeros(n_slots, dtype=np.bool_)
+    members = np.empty(n, dtype=cands.dtype)
+    for j in range(n):
+        a = row[cands[j]]
+        if done[a]:
+            continue
+        done[a] = True
+        k = 0
+        for o in range(j, n):
+            if row[cands[o]] == a:
+                members[k] = cands[o]
+                k += 1
+        if k >= 3 and perfect_member(scores, members[:k], n_slots) < 0:
+            return False
+    return True
 
 
 @nb.njit(cache=True, nogil=True)

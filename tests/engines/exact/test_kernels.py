@@ -12,6 +12,7 @@ from mastermind.engines.exact._kernels import (
     cheapest_member,
     class_bound,
     class_table,
+    classes_told_apart,
     guess_bounds,
     most_other_classes,
     partition_signature,
@@ -207,9 +208,37 @@ def test_most_other_classes_matches_plain_python(seed):
     every = np.arange(table.n, dtype=np.int32)
     some = np.sort(rng.choice(table.n, size=int(rng.integers(1, table.n)), replace=False)).astype(np.int32)
     for guesses, all_guesses in ((every, True), (some, False)):
-        got = most_other_classes(table.scores, guesses, all_guesses, cands, table.rules.n_answer_slots)
-        expect = max([0] + [_other_classes(table, g, cands.tolist()) for g in guesses.tolist()])
+        slots = table.rules.n_answer_slots
+        got, firsts = most_other_classes(table.scores, guesses, all_guesses, cands, slots)
+        counts = [_other_classes(table, g, cands.tolist()) for g in guesses.tolist()]
+        expect = max([0] + counts)
         assert got == expect
+        assert firsts.tolist() == [i for i, c in enumerate(counts) if c == expect][: len(firsts)]
+        assert len(firsts) == min(8, counts.count(expect))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_classes_told_apart_and_the_cost_of_such_a_guess(seed):
+    """A guess whose every class has a member telling its others apart: the kernel says so
+    as plain Python does, and a guess that is no candidate making m such classes costs just
+    3n - m with three guesses or more left (plain recursion), the cost ``dfs`` takes when
+    that beats every other guess's bound."""
+    from .reference import reference_cost
+
+    game = ("p3c3", "p3c4", "p4c4", "p2c5")[seed % 4]
+    table = CodeTable(Rules.parse(game))
+    rng = np.random.default_rng(4000 + seed)
+    n = int(rng.integers(3, 12))
+    cands = np.sort(rng.choice(table.n, size=n, replace=False)).astype(np.int32)
+    for g in rng.choice(table.n, size=8, replace=False).tolist():
+        parts: dict[int, list[int]] = {}
+        for s in cands.tolist():
+            parts.setdefault(int(table.scores[g, s]), []).append(s)
+        told = all(_telling(table, part) for part in parts.values())
+        assert classes_told_apart(table.scores, g, cands, table.rules.n_answer_slots) == told
+        if told and table.rules.win_index not in parts:
+            cost = n + sum(reference_cost(table, part, 2) for part in parts.values())
+            assert cost == 3 * n - len(parts)
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -228,7 +257,7 @@ def test_sets_no_member_tells_apart_cost_2n_exactly_when_another_guess_does(seed
     if perfect_member(table.scores, cands, table.rules.n_answer_slots) >= 0:
         return
     every = np.arange(table.n, dtype=np.int32)
-    most = most_other_classes(table.scores, every, True, cands, table.rules.n_answer_slots)
+    most, _ = most_other_classes(table.scores, every, True, cands, table.rules.n_answer_slots)
     optimum = reference_cost(table, cands.tolist())
     if most == n:
         assert optimum == 2 * n
@@ -267,7 +296,7 @@ def test_a_guess_that_is_no_candidate_costs_3n_less_its_classes_at_least(seed):
     n = int(rng.integers(2, 12))
     cands = np.sort(rng.choice(table.n, size=n, replace=False)).astype(np.int32)
     every = np.arange(table.n, dtype=np.int32)
-    most = most_other_classes(table.scores, every, True, cands, table.rules.n_answer_slots)
+    most, _ = most_other_classes(table.scores, every, True, cands, table.rules.n_answer_slots)
     assert _least_by_others(table, cands) >= 3 * n - most
 
 
