@@ -387,31 +387,40 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         per = unit * (w_sum / n)
         j, most = cheapest_member(scores, cands, win + 1)
         by_member = 3 * n - 2 - most
-        by_other = np.inf
-        finish = r >= 3 and (penalty == 0 or r >= 4)  # room (and no penalty) for 2k - 1 a class
-        if not consistent:
+        # a guess that is a secret or not, making the most classes of its kind, each class with
+        # a member telling its others apart (guessed first: the class then costs its least),
+        # costs just its bound, and is optimal when no guess's bound is lower: the set's cost
+        # is known with no guess weighed (room and no penalty needed for 2k - 1 a class).
+        # Its guess is left for the tree's build to choose: of the guesses that cost as
+        # much, the one a full weighing picks, so that the trees, their histograms and worst
+        # cases stay those published (keeping this candidate gave p4c9's optimal tree a worst
+        # case of 8, not 7, and p3c4's another histogram)
+        finish = r >= 3 and (penalty == 0 or r >= 4)
+        by_other = np.inf if consistent else float(3 * n - min(n, branching))
+        chosen = -1.0
+        if j >= 0 and finish and by_member <= by_other:
+            chosen = by_member * per  # (the most classes any guess makes not needed)
+        elif not consistent:
             listed = node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent, masks)
             listed_all = listed.shape[0] == all_codes.shape[0]
             most_other, firsts = most_other_classes(scores, listed, listed_all, cands, win + 1)
             by_other = float(3 * n - most_other)
-            if finish and by_other <= by_member and most_other < n:
-                # such a guess with a member telling the others apart in each class costs
-                # just its bound, which no guess beats (as for a member below)
-                for t in range(firsts.shape[0]):
-                    if classes_told_apart(scores, np.int64(listed[firsts[t]]), cands, win + 1):
-                        value = by_other * per
-                        memo_store(memo, k1, k2, np.float64(value), np.int64(CHOOSE), np.int64(n))
-                        stats[LAST_GUESS] = CHOOSE
-                        return value
             if most_other == n:
                 # no member tells the others apart (above: n <= b), so every secret takes
                 # two guesses at least (a member leaves two others together, one of which
                 # takes a third), and this guess, telling them all apart, takes just that
-                # (its guess left to the tree's build, as below)
-                value = float(w_sum) * (2 * unit + (penalty if r == 2 else 0))
-                memo_store(memo, k1, k2, np.float64(value), np.int64(CHOOSE), np.int64(n))
-                stats[LAST_GUESS] = CHOOSE
-                return value
+                chosen = float(w_sum) * (2 * unit + (penalty if r == 2 else 0))
+            elif j >= 0 and finish and by_member <= by_other:
+                chosen = by_member * per
+            elif finish and by_other <= by_member:
+                for t in range(firsts.shape[0]):
+                    if classes_told_apart(scores, np.int64(listed[firsts[t]]), cands, win + 1):
+                        chosen = by_other * per
+                        break
+        if chosen >= 0:
+            memo_store(memo, k1, k2, np.float64(chosen), np.int64(CHOOSE), np.int64(n))
+            stats[LAST_GUESS] = CHOOSE
+            return chosen
         if r == 2:
             # no guess tells every secret apart (a member, above, only with n <= b + 1; the
             # other guesses here): two guesses cannot do
@@ -419,19 +428,6 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
             stats[LAST_GUESS] = EXACT_NONE
             return np.inf
         least = min(by_member, by_other) * per
-        # a candidate making the most classes, each with a member telling its others apart
-        # (guessed first: the class then costs exactly its least), is optimal when it also
-        # beats every other guess's bound: the node weighs no guess at all
-        solved = j >= 0 and by_member <= by_other and finish
-        if solved:
-            # (the guess is left for the tree's build to choose: of the guesses that cost as
-            # much, the one a full weighing picks, so that the trees, their histograms and
-            # worst cases stay those published; keeping this candidate gave p4c9's optimal
-            # tree a worst case of 8, not 7, and p3c4's another histogram)
-            value = float(unit * by_member) * (w_sum / n)
-            memo_store(memo, k1, k2, np.float64(value), np.int64(CHOOSE), np.int64(n))
-            stats[LAST_GUESS] = CHOOSE
-            return value
         if least >= beta:
             # those bounds alone reach the budget: refuted without weighing a guess
             if old > least:
