@@ -10,7 +10,10 @@ it is solved by the r-th guess (the tie-break counts secrets at the worst case t
   subset of S into more). Classes that fit in two levels get one more unit when no member
   tells the others apart. A guess whose classes have at most two secrets (three with that
   refinement) is solved exactly by its bound; a set with a heaviest member that tells all
-  others apart is solved at once.
+  others apart is solved at once. A set of at most 64 secrets (no weights) is first bounded
+  from the most classes a member, and a guess that is no member, makes (each class of k
+  secrets costs 2k - 1 at least): settled where such a guess meets its bound, refuted where
+  the bounds reach the budget, with no guess weighed (see :func:`mastermind.engines.exact._dfs.dfs`).
 * Planning is lazy: every guess gets its plain bound, but the refined bound and the partition
   check are computed in bound order only as the search reaches each guess, under the budget
   then in force.
