@@ -895,7 +895,6 @@ def cheapest_member(scores, cands, n_slots):  # pragma: no cover - compiled
     n = cands.shape[0]
     seen = np.zeros(n_slots, dtype=np.int64)
     size = np.zeros(n_slots, dtype=np.int64)
-    members = np.empty(n, dtype=cands.dtype)
     most = np.int64(-1)
     best = np.int64(-1)
     for gi in range(n):
@@ -915,25 +914,8 @@ def cheapest_member(scores, cands, n_slots):  # pragma: no cover - compiled
                     largest = size[a]
         if classes < most or (classes == most and best >= 0):
             continue
-        ok = True
-        if largest >= 3:
-            # (each class of three or more once: its answer's size set to 0 once checked)
-            for j in range(n):
-                if j == gi:
-                    continue
-                a = row[cands[j]]
-                if size[a] < 3:
-                    continue
-                k = 0
-                for o in range(j, n):
-                    if o != gi and row[cands[o]] == a:
-                        members[k] = cands[o]
-                        k += 1
-                size[a] = 0
-                found = perfect_member(scores, members[:k], n_slots) >= 0
-                if not found:
-                    ok = False
-                    break
+        # (the candidate's own class, the win, holds it alone)
+        ok = largest < 3 or classes_told_apart(scores, np.int64(cands[gi]), cands, n_slots)
         if classes > most:
             most = classes
             best = gi if ok else -1
