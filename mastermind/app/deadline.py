@@ -21,7 +21,7 @@ def _now() -> float:
     return time.monotonic()
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Command:
     """The command running in this context: when it began, and its ``--time-limit``."""
 
