@@ -175,7 +175,8 @@ def export(
     elif tree is None:
         typer.echo(
             f"nothing written to {out or 'standard output'}: {stopped_text(stopped)} "
-            f"before the tree of {input_name(strategy)} for {rules} was complete"
+            f"before the tree of {input_name(strategy)} for {rules} was complete",
+            err=out is None,  # (standard output holds the tree alone, or nothing)
         )
     else:
         s = summary if summary["best_found"] is None else summary["best_found"]
@@ -190,7 +191,8 @@ def export(
 
 def _say_stopped(stopped: str | None, written: bool) -> None:
     if stopped:
-        typer.echo(f"stopped ({stopped}): the tree written is the best strategy found, not proven", err=True)
+        said = "the tree written is the best strategy found, not proven"
+        typer.echo(f"{stopped_text(stopped)}: {said}", err=True)
 
 
 def _optimal_tree(table, pool: str, token, bar, time_limit: float | None):

@@ -803,7 +803,7 @@ def cpsat(
 def _print_cpsat(rules: Rules, data: dict, result) -> None:
     depth, status = data["max_guesses"], data["solver_status"]
     took = f"[{result.seconds:.2f} s]"
-    how = f"{stopped_text(result.stopped)}" if result.stopped else f"CP-SAT status {status}"
+    how = stopped_text(result.stopped) if result.stopped else f"CP-SAT status {status}"
     if data["exists"] is False:
         typer.echo(
             f"{rules}: no strategy solves every secret within {plural(depth, 'guess')} (proven): "
@@ -899,7 +899,7 @@ def static(
         exit_if_interrupted(result.stopped)
         return
     kind = "black pegs only" if black_only else "black and white pegs"
-    how = f"{stopped_text(result.stopped)}" if result.stopped else f"CP-SAT status {data['solver_status']}"
+    how = stopped_text(result.stopped) if result.stopped else f"CP-SAT status {data['solver_status']}"
     chance = f"; {seed_note(seed, drawn)}" if drawn else ""
     took = f"{result.seconds:.2f} s"
     if result.proven:

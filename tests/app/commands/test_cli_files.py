@@ -555,3 +555,12 @@ def test_a_damaged_file_on_standard_input_is_named_in_words(capsys, monkeypatch)
     code, out, err = run(capsys, "verify", "-")
     assert code != 0 and err.count("\n") == 1
     assert "standard input" in err and "a damaged gzip file" in err and " -:" not in err
+
+
+def test_an_export_to_standard_output_stopped_before_its_tree_leaves_it_empty(capsys):
+    """`export -o -` holds the tree alone: stopped before any tree (the start-up alone
+    outlasts the limit), standard output stays empty and the reason goes to standard error."""
+    code, out, err = run(capsys, "export", "-s", "optimal", "-r", "p4c7", "-o", "-", "--time-limit", "0.001")
+    assert code == 0 and out == ""
+    assert "nothing written to standard output: stopped (time limit)" in err
+    assert "--time-limit 0.001 s counts the whole command" in err
