@@ -311,6 +311,12 @@ class Search:
         """A cost from the search (float) as an int unless weights are floats."""
         return value if value == INF or self.float_weights else int(value)
 
+    def memo_bound(self, cands: np.ndarray, r: int) -> float:
+        """What the memo proved of ``cands`` with ``r`` guesses left (its cost, or a lower bound
+        of it), or 0 where it knows nothing."""
+        found, cost, _ = memo_get(self.memo, cands, r)
+        return self._as_cost(float(cost)) if found else 0
+
     # ---- the tree of an exact solution -------------------------------------------------------
     def build(self, cands: np.ndarray, r: int, group=None, guess: int | None = None) -> Node:
         """The optimal strategy tree of a solved set (subsets the memo lacks are solved).

@@ -922,7 +922,7 @@ def test_a_continued_run_starts_each_split_class_from_its_guesses_kept(tmp_path)
 
         def advance(self, n=1, **fields):
             rounds_seen.append(n)
-            if len(rounds_seen) == 120:
+            if len(rounds_seen) == 40:  # (of about 110 units in all)
                 token.cancel("stop")
 
     first = solve(
@@ -966,7 +966,7 @@ def test_a_continued_run_plans_each_round_from_the_split_classes_kept(tmp_path, 
 
     monkeypatch.setattr(anytime, "plan_round", plan_round)
     monkeypatch.setattr(anytime.RoundSearch, "_round", each_round)
-    first = _stopped_after(table, tmp_path, 150, tuning)
+    first = _stopped_after(table, tmp_path, 40, tuning)
     assert not first.proven
     token = CancelToken()
     again = solve(table, execution=Execution(jobs=1, checkpoint=tmp_path), tuning=tuning, cancel=token)
@@ -996,7 +996,7 @@ def test_a_continued_run_splits_its_big_classes_before_its_first_round(tmp_path,
             split.extend(c for c in big if c.inner is not None)
         return plain_plan(state, step, paced, prior)
 
-    first = _stopped_after(table, tmp_path, 150, tuning)
+    first = _stopped_after(table, tmp_path, 40, tuning)
     assert not first.proven and first.lower_bound is not None
     monkeypatch.setattr(anytime, "plan_round", plan_round)
     again = solve(table, execution=Execution(jobs=1, checkpoint=tmp_path), tuning=tuning)
@@ -1350,3 +1350,41 @@ def test_a_split_class_offers_its_cheapest_guess_whose_cost_is_known():
     assert c.cheapest() == (11.0, Node(2, 5))
     c.exact, c.node, c.lower = True, Node(4, 5), 10.0
     assert c.cheapest() == (10.0, Node(4, 5))
+
+
+@pytest.mark.parametrize("rules", ["p4c6", "p3c5", "p4c5n"])
+def test_the_guesses_holding_a_split_class_rise_to_their_classes_own_bounds(rules):
+    """In a run that may stop, the guesses on which a split class's bound rests are raised at
+    once to their own cost plus each of their classes at its bound one level deeper (a unit
+    asked for a share stops at its budget, leaving the classes it did not reach at their
+    counting bounds). Never above what the guess truly costs; least first, until the least
+    is a guess already raised."""
+    from mastermind.engines.exact.anytime import RoundSearch
+    from mastermind.engines.exact.backends.threads import ThreadBackend
+
+    table = CodeTable(Rules.parse(rules))
+    solver = ExactSolver(table)
+    oracle = solver.new_search()
+    backend = ThreadBackend(1)
+    try:
+        rounds = RoundSearch(solver, backend, split_size=20)
+        state = rounds.root(solver.cands, UNLIMITED, solver.group)
+        rose = 0
+        for g in state.guesses:
+            for c in g.classes:
+                if c.exact or not rounds.split(c):
+                    continue
+                before = {x.guess: x.lower for x in c.inner}
+                class_before = c.lower
+                rounds._floor_split(c)
+                for x in c.inner:
+                    truth = float(oracle.solve(c.cands, c.left, INF, c.group, only=np.array([x.guess])))
+                    assert before[x.guess] <= x.lower <= truth
+                    assert (x.guess in c.floored) or x.lower == before[x.guess]
+                least = min(c.inner, key=lambda x: x.lower)
+                assert least.exact or least.guess in c.floored  # (the least was raised already)
+                assert c.lower >= class_before
+                rose += c.lower > class_before
+    finally:
+        backend.close()
+    assert rose > 0
