@@ -557,14 +557,16 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
                 acc += cb[c]
             if acc < best:
                 c_perms, c_cmaps = child_group(perms, cmaps, codes[g])
-                if unit > 0 and sizes.shape[0] > 0 and sizes.max() >= PROBE_SIZE:
+                if unit > 0 and sizes.shape[0] > 0 and (restricted or sizes.max() >= PROBE_SIZE):
                     # every big class first at its own bound one level deeper (a search with
                     # a budget just above its bound weighs its guesses and stops): searched
                     # smallest first, the first big class would be given all the slack and
-                    # searched deep for what its brothers' own bounds give at once
+                    # searched deep for what its brothers' own bounds give at once. At a
+                    # root held to its guess (a unit of a split class) every class: the unit
+                    # then answers at least what all its classes' own bounds give
                     for c in range(sizes.shape[0]):
                         size = sizes[c]
-                        if size < PROBE_SIZE:
+                        if size < PROBE_SIZE and not (restricted and size > exact_size_e):
                             continue
                         lo = starts[c]
                         value = dfs(

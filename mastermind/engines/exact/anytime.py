@@ -53,6 +53,11 @@ secrets can run for many minutes and proves nothing until it ends; in a proof, i
 worker busy while the others wait (see Tuning.split_size and RoundSearch.refine). A class
 whose unit an earlier run's stop cut short is split whatever its size (Checkpoint.mark_cut)."""
 
+FLOOR_SECONDS = 90.0
+"""The most seconds a run spends raising the guesses of split classes that earlier runs asked
+to their classes' own bounds (:meth:`RoundSearch._floor_split`), while no unit runs: 6x8n's
+checkpoint rose from 111229 to 111978 in 74 s of them."""
+
 ROUND_SECONDS = 20.0
 """A round's wall time that the target's step aims at: short enough that a stop loses
 little, long enough that planning rounds costs little."""
@@ -73,7 +78,9 @@ class ClassBound:
     # least bound of the guesses its plan left out (see :meth:`RoundSearch.split`)
     inner: list[GuessBound] | None = None
     inner_rest: float = INF
-    # its guesses raised to their classes' own bounds in this run (see RoundSearch._floor_split)
+    # its guesses whose bounds earlier runs' units proved (kept in the checkpoint), and those
+    # raised to their classes' own bounds in this run (see RoundSearch._floor_split)
+    kept: set[int] = field(default_factory=set)
     floored: set[int] = field(default_factory=set)
     left: int = 0  # the guesses left for it (a cap on the worst case, or UNLIMITED)
     whole: bool = False  # found not worth splitting: asked as one unit from then on
@@ -411,6 +418,7 @@ class RoundSearch:
         self.units = Dispatcher(backend, spec, self.token, self.reporter, checkpoint, memo=memo)
         self.rounds = 0
         self.splits = 0  # classes split so far
+        self._floor_seconds = 0.0  # spent in _floor_split this run
         self._paced = [0.0, 0.0]  # seconds the classes asked took, and their secrets times their rises
 
     @property
@@ -488,6 +496,7 @@ class RoundSearch:
                 self.units.restored(c.size, kept[0], kept[1])
                 g.floor = max(g.floor, kept[0])
                 g.node = kept[1]
+                c.kept.add(g.guess)
             c.inner.append(g)
         c.inner_rest = float(plan.rest_min)
         c.settle()
@@ -558,17 +567,22 @@ class RoundSearch:
 
     def _floor_split(self, c: ClassBound) -> None:
         """Raise the guesses of a split class that hold its bound to :meth:`_guess_floor`,
-        least first, until the least is one already raised (a guess raised once stays
-        raised: the units asked for more of it start above it): only those guesses, of the
-        dozens or hundreds a big class has, on which its bound rests."""
+        least first, until the least is one already raised or one no earlier run asked
+        (a guess asked in this run, or to be asked, gets as much from its unit, which
+        searches its every class for its own bound first: see ``_dfs.dfs``), within
+        :data:`FLOOR_SECONDS` a run: only those guesses, of the dozens or hundreds a big
+        class has, on which its bound rests, weighed here while no unit runs (5x6: 0.3-0.4 s
+        each, 377-524 guesses a class)."""
         while c.inner is not None and not c.exact and not self.token.cancelled:
             open_ = [g for g in c.inner if not g.exact]
             if not open_:
                 return
             g = min(open_, key=lambda g: g.lower)
-            if g.guess in c.floored:
+            if g.guess in c.floored or g.guess not in c.kept or self._floor_seconds >= FLOOR_SECONDS:
                 return
+            began = time.perf_counter()
             floor = self._guess_floor(c, g.guess)
+            self._floor_seconds += time.perf_counter() - began
             if self.token.cancelled:
                 return
             g.floor = max(g.floor, floor)

@@ -1354,11 +1354,12 @@ def test_a_split_class_offers_its_cheapest_guess_whose_cost_is_known():
 
 @pytest.mark.parametrize("rules", ["p4c6", "p3c5", "p4c5n"])
 def test_the_guesses_holding_a_split_class_rise_to_their_classes_own_bounds(rules):
-    """In a run that may stop, the guesses on which a split class's bound rests are raised at
-    once to their own cost plus each of their classes at its bound one level deeper (a unit
-    asked for a share stops at its budget, leaving the classes it did not reach at their
-    counting bounds). Never above what the guess truly costs; least first, until the least
-    is a guess already raised."""
+    """In a run that may stop, the guesses on which a split class's bound rests, that earlier
+    runs asked, are raised at once to their own cost plus each of their classes at its bound
+    one level deeper (a unit asked for a share stops at its budget, leaving the classes it did
+    not reach at their counting bounds). Never above what the guess truly costs; least first,
+    until the least is a guess already raised, or one no earlier run asked (its unit in this
+    run does as much)."""
     from mastermind.engines.exact.anytime import RoundSearch
     from mastermind.engines.exact.backends.threads import ThreadBackend
 
@@ -1376,6 +1377,9 @@ def test_the_guesses_holding_a_split_class_rise_to_their_classes_own_bounds(rule
                     continue
                 before = {x.guess: x.lower for x in c.inner}
                 class_before = c.lower
+                rounds._floor_split(c)  # no guess asked before: none raised
+                assert not c.floored and c.lower == class_before
+                c.kept = {x.guess for x in c.inner}  # as if an earlier run had asked them all
                 rounds._floor_split(c)
                 for x in c.inner:
                     truth = float(oracle.solve(c.cands, c.left, INF, c.group, only=np.array([x.guess])))
