@@ -557,16 +557,24 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
                 acc += cb[c]
             if acc < best:
                 c_perms, c_cmaps = child_group(perms, cmaps, codes[g])
-                if unit > 0 and sizes.shape[0] > 0 and (restricted or sizes.max() >= PROBE_SIZE):
-                    # every big class first at its own bound one level deeper (a search with
-                    # a budget just above its bound weighs its guesses and stops): searched
-                    # smallest first, the first big class would be given all the slack and
-                    # searched deep for what its brothers' own bounds give at once. At a
-                    # root held to its guess (a unit of a split class) every class: the unit
-                    # then answers at least what all its classes' own bounds give
-                    for c in range(sizes.shape[0]):
+                order = stable_argsort(sizes)
+                if unit == 0:
+                    # a search that only asks whether a strategy exists (every guess free):
+                    # the biggest class is the likeliest to have none, and one such drops
+                    # the guess (p4c7 refuted in 5 guesses: 120 nodes against 31850 smallest first)
+                    order = order[::-1].copy()
+                # a first pass (probe) takes every big class to its own bound one level deeper
+                # (a search with a budget just above its bound weighs its guesses and stops):
+                # searched smallest first, the first big class would be given all the slack
+                # and searched deep for what its brothers' own bounds give at once. At a root
+                # held to its guess (a unit of a split class) every class: the unit then
+                # answers at least what all its classes' own bounds give
+                probe = unit > 0 and sizes.shape[0] > 0 and (restricted or sizes.max() >= PROBE_SIZE)
+                for phase in range(0 if probe else 1, 2):
+                    for t in range(sizes.shape[0]):
+                        c = t if phase == 0 else order[t]  # (the probe in answer order)
                         size = sizes[c]
-                        if size < PROBE_SIZE and not (restricted and size > exact_size_e):
+                        if size <= exact_size_e or (phase == 0 and size < PROBE_SIZE and not restricted):
                             continue
                         lo = starts[c]
                         value = dfs(
@@ -574,49 +582,22 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
                             out[lo : lo + size],
                             out_w[lo : lo + size],
                             r - 1,
-                            cb[c] + unit,
+                            cb[c] + unit if phase == 0 else best - acc + cb[c],
                             c_perms,
                             c_cmaps,
                             only[:0],
                         )
+                        if phase == 1 or value > cb[c]:
+                            acc += value - cb[c]
+                            cb[c] = value
                         if stop[0]:
+                            # the child's value is only a lower bound: no memo write from here up
                             if restricted:
                                 stats[ROOT_GUESS] = -1
                             reached = min(best, lower, acc)
                             return stopped_bound(reached, bound, own, pick, n_pick, heap, n_heap)
-                        if value > cb[c]:
-                            acc += value - cb[c]
-                            cb[c] = value
                         if acc >= best:
                             break
-            if acc < best:
-                order = stable_argsort(sizes)
-                if unit == 0:
-                    # a search that only asks whether a strategy exists (every guess free):
-                    # the biggest class is the likeliest to have none, and one such drops
-                    # the guess (p4c7 refuted in 5 guesses: 120 nodes against 31850 smallest first)
-                    order = order[::-1].copy()
-                for c in order:
-                    size = sizes[c]
-                    if size <= exact_size_e:
-                        continue
-                    lo = starts[c]
-                    value = dfs(
-                        state,
-                        out[lo : lo + size],
-                        out_w[lo : lo + size],
-                        r - 1,
-                        best - acc + cb[c],
-                        c_perms,
-                        c_cmaps,
-                        only[:0],
-                    )
-                    acc += value - cb[c]
-                    if stop[0]:
-                        # the child's value is only a lower bound: no memo write from here up
-                        if restricted:
-                            stats[ROOT_GUESS] = -1
-                        return stopped_bound(min(best, lower, acc), bound, own, pick, n_pick, heap, n_heap)
                     if acc >= best:
                         break
             if acc < best:
