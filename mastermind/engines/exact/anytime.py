@@ -565,40 +565,45 @@ class RoundSearch:
             total += bound if len(sub) <= 2 else max(bound, self._set_floor(sub, c.left - 1, child))
         return total
 
-    def _floor_split(self, c: ClassBound) -> None:
+    def _floor_split(self, c: ClassBound) -> bool:
         """Raise the guesses of a split class that hold its bound to :meth:`_guess_floor`,
         least first, until the least is one already raised or one no earlier run asked
         (a guess asked in this run, or to be asked, gets as much from its unit, which
         searches its every class for its own bound first: see ``_dfs.dfs``), within
         :data:`FLOOR_SECONDS` a run: only those guesses, of the dozens or hundreds a big
         class has, on which its bound rests, weighed here while no unit runs (5x6: 0.3-0.4 s
-        each, 377-524 guesses a class)."""
+        each, 377-524 guesses a class). Whether any guess was raised."""
+        raised = False
         while c.inner is not None and not c.exact and not self.token.cancelled:
             open_ = [g for g in c.inner if not g.exact]
             if not open_:
-                return
+                break
             g = min(open_, key=lambda g: g.lower)
             if g.guess in c.floored or g.guess not in c.kept or self._floor_seconds >= FLOOR_SECONDS:
-                return
+                break
             began = time.perf_counter()
             floor = self._guess_floor(c, g.guess)
             self._floor_seconds += time.perf_counter() - began
             if self.token.cancelled:
-                return
+                break
             g.floor = max(g.floor, floor)
             c.floored.add(g.guess)
             c.settle()
+            raised = True
+        return raised
 
     def _floor_splits(self, state: RootState) -> None:
         """:meth:`_floor_split` for every split class of a run that may stop (a proof asks
         the eldest guesses of a split class for their exact costs: no bound needed)."""
         if self.eldest is not None:
             return
+        raised = False
         for g in state.guesses:
             for c in g.classes:
                 if c.inner is not None:
-                    self._floor_split(c)
-        self._settle(state)
+                    raised = self._floor_split(c) or raised
+        if raised:  # (settling mends the strategy known: not each round for nothing)
+            self._settle(state)
 
     def run(
         self,
