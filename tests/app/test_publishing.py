@@ -436,7 +436,44 @@ def test_a_row_its_table_cannot_show_is_one_line_before_the_work(stem, key, valu
     (tmp_path / f"{stem}.json").write_text(text)
     assert main(["results", "--out", str(tmp_path), "--games", "p2c2", "--table", stem, "-j", "1"]) == 2
     err = capsys.readouterr().err
-    assert f"row 1 ({row['game']}) cannot be shown" in err and (repr(key) in err or "wrong kind" in err)
+    shown = f"row 1 ({row['game']}) cannot be shown" in err and (repr(key) in err or "wrong kind" in err)
+    assert shown or f"row 1 ({row['game']}): {key} must be " in err, err
+    assert len(err.strip().splitlines()) == 1
+    assert (tmp_path / f"{stem}.json").read_text() == text and not (tmp_path / f"{stem}.md").exists()
+
+
+@pytest.mark.parametrize(
+    "stem, change, message",
+    [
+        ("optimal", {"total": "x"}, "total must be a count (a whole number, at least 0), got 'x'"),
+        ("optimal", {"histogram": "oops"}, "histogram must be a list of counts, got 'oops'"),
+        ("optimal", {"histogram": [1, -2]}, "histogram must be a list of counts"),
+        ("optimal", {"average": float("nan")}, "average must be a number (at least 0), got nan"),
+        ("optimal", {"repetition": "yes"}, "repetition must be true or false, got 'yes'"),
+        ("optimal", {"best_first_guesses": [1123]}, "best_first_guesses must be a list of texts"),
+        ("optimal", {"average_fraction": "905/0"}, "average_fraction must be a fraction"),
+        ("optimal", {"pegs": 5}, "pegs is 5, but p4c4 has 4"),
+        ("optimal", {"codes": 255}, "codes is 255, but p4c4 has 256"),
+        ("optimal", {"game": "p4c"}, "game 'p4c' is not a game"),
+        ("game-values", {"iterations": 2.5}, "iterations must be a count"),
+    ],
+)
+def test_a_row_holding_a_value_of_the_wrong_kind_is_one_line_before_the_work(
+    stem, change, message, tmp_path, capsys
+):
+    """A hand-edited row whose table could still show it (``"total": "x"``) was merged and
+    published as it was: ``| p3c4 | ... | x | x/64 = 3.2188 |`` (a new user's trial). Every
+    value is checked for its kind, at any depth, and the game for its numbers."""
+    doc = json.loads((RESULTS / f"{stem}.json").read_text())
+    game = "p4c4" if stem == "optimal" else "p3c3"
+    row = next(r for r in doc["rows"] if r["game"] == game)
+    row.update(change)
+    doc["rows"] = [row]
+    text = json.dumps(doc)
+    (tmp_path / f"{stem}.json").write_text(text)
+    assert main(["results", "--out", str(tmp_path), "--games", "p2c2", "--table", stem, "-j", "1"]) == 2
+    err = capsys.readouterr().err
+    assert f"row 1 ({row['game']}" in err and message in err, err
     assert len(err.strip().splitlines()) == 1
     assert (tmp_path / f"{stem}.json").read_text() == text and not (tmp_path / f"{stem}.md").exists()
 

@@ -433,6 +433,26 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def write_after_work(option: str, write: Callable[[], None]) -> MastermindError | None:
+    """Runs ``write`` (the output of work already done), its error of bad input said of
+    ``option`` and returned rather than raised: a file that turns out unwritable only now
+    (a full disk, a file size limit) must not lose the report of the work, which the
+    command gives first and then ends with :func:`fail_after_report`."""
+    try:
+        with naming(option):
+            write()
+    except MastermindError as exc:
+        return exc
+    return None
+
+
+def fail_after_report(error: MastermindError | None) -> None:
+    """After a report whose output could not be written (see :func:`write_after_work`): the
+    one line saying why, and exit code 2."""
+    if error is not None:
+        fail(f"{error}; nothing written, a file already there is left as it was")
+
+
 def exit_if_interrupted(stopped: str | None) -> None:
     """After the report of work that stopped early: exit code 130 for Ctrl-C (a time limit
     is an answer: exit code 0)."""

@@ -24,6 +24,7 @@ from mastermind.app.commands.common import (
     command,
     console,
     exit_if_interrupted,
+    fail_after_report,
     game,
     histogram_text,
     jobs_value,
@@ -34,6 +35,7 @@ from mastermind.app.commands.common import (
     plural,
     print_json,
     table_for,
+    write_after_work,
     wrote,
 )
 from mastermind.core.errors import MastermindError
@@ -226,7 +228,7 @@ def optimal(
             say_answered(progress_mode(progress, json_output), "optimal: from the result cache")
             _report(answer, json_output, out=None)
             return
-    data = _search(
+    data, late = _search(
         rules,
         options,
         first_code,
@@ -244,13 +246,14 @@ def optimal(
     )
     if cache is not None and data["proven"] and data.get("exists", True):
         cache.store({k: v for k, v in data.items() if k != "compile_seconds"})
-    _report(data, json_output, out)
+    _report(data, json_output, out, late is not None)
+    fail_after_report(late)
     exit_if_interrupted(data["stopped"])
     if data.get("exists", True) is False:  # an answer, not bad input: exit 1
         raise typer.Exit(1)
 
 
-def _search(*args: Any, **kwargs: Any) -> dict:
+def _search(*args: Any, **kwargs: Any) -> tuple[dict, MastermindError | None]:
     """:func:`_run_search`, its errors of the checkpoint and of the strategy to start from
     said of their options."""
     from mastermind.engines.exact.memo_file import CheckpointFileError
@@ -280,7 +283,9 @@ def _run_search(
     json_output: bool,
     limit: int,
     start: StrategyTree | None = None,
-) -> dict:
+) -> tuple[dict, MastermindError | None]:
+    """The search's document, and the error that kept its tree from ``out`` (the tree is
+    written only once the search ended: see :func:`write_after_work`)."""
     from mastermind.app.interrupts import command_token
     from mastermind.core.progress import progress_bar, progress_mode
     from mastermind.engines.exact import Execution, Limits, Problem, Tuning, solve, solve_by_first_guess
@@ -387,17 +392,19 @@ def _run_search(
         left_out = [rules.code_text(g) for g in canonical_first_guesses(rules) if g not in firsts]
     if not results:
         seconds = time.perf_counter() - began if by_first_guess else max(r.seconds for r in searched)
-        return {**base, **_no_strategy(options["max_guesses"], seconds, searched)}
-    written = None
+        return {**base, **_no_strategy(options["max_guesses"], seconds, searched)}, None
+    written = late = None
     if not by_first_guess:
         r = results[0]
         if out is not None and r.tree is not None:
             from mastermind.core.formats import write_tree, written_format
 
             fmt = "json" if is_stdout(out) else written_format(out)
-            with naming("--out"):  # (a full disk is known only now)
-                write_atomic(out, gzipped_by_name(out, write_tree(r.tree, fmt, r.stats)))
-            written = out
+            tree, stats = r.tree, r.stats
+            late = write_after_work(  # (a full disk is known only now)
+                "--out", lambda: write_atomic(out, gzipped_by_name(out, write_tree(tree, fmt, stats)))
+            )
+            written = None if late is not None else out
         data = {**base, **optimum_fields(r, options["objective"], recorder), "out": written}
         found = data["best_found"]
         if start is not None and found is not None and found["total"] == start.stats(table).total:
@@ -410,7 +417,7 @@ def _run_search(
     data["cached"] = False
     if compile_seconds is not None:
         data["compile_seconds"] = round(compile_seconds, 2)
-    return data
+    return data, late
 
 
 def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = ()) -> dict:
@@ -469,7 +476,8 @@ def by_first_guess_fields(
 
 
 # ---- the report: text or JSON, from the document alone (also for an answer from the cache) ----
-def _report(data: dict, json_output: bool, out: str | None) -> None:
+def _report(data: dict, json_output: bool, out: str | None, failed: bool = False) -> None:
+    """``failed``: the tree could not be written to ``out`` (the line saying so follows)."""
     if json_output:
         print_json(data)
         return
@@ -544,7 +552,7 @@ def _report(data: dict, json_output: bool, out: str | None) -> None:
                     else f" (the {by} heuristic)"
                 )
             )
-    if out is not None:
+    if out is not None and not failed:
         line = (
             wrote("the strategy tree" + ("" if data["proven"] else " (the best found, not proven)"), out)
             if data["out"] is not None

@@ -22,6 +22,7 @@ from mastermind.app.commands.common import (
     command,
     draw_seed,
     exit_if_interrupted,
+    fail_after_report,
     game,
     histogram_text,
     memory_limit_bytes,
@@ -32,6 +33,7 @@ from mastermind.app.commands.common import (
     seed_note,
     stopped_text,
     table_for,
+    write_after_work,
     wrote,
 )
 from mastermind.app.strategy_files import check_strategy
@@ -125,6 +127,7 @@ def export(
     table = table_for(rules, memory_limit_bytes(memory_limit))
     seed, drawn = draw_seed(seed)
     stopped, tree, proven, found_by = None, None, True, None
+    late = None
     with progress_bar(progress_mode(progress, json_output or out is None)) as bar, deadline.token() as token:
         try:
             if strategy == "optimal":  # a search stopped early writes its best strategy
@@ -163,13 +166,16 @@ def export(
             _say_stopped(stopped, tree is not None)
             exit_if_interrupted(stopped)
             return
-        with naming("--out"):  # (a full disk is known only now)
-            write_atomic(out, gzipped_by_name(out, text))
+        target = out
+        late = write_after_work(  # (a full disk is known only now)
+            "--out", lambda: write_atomic(target, gzipped_by_name(target, text))
+        )
+        written = None if late is not None else str(out)
         numbers = {k: v for k, v in stats.to_dict(rules).items() if k != "worst_secrets"}
         if strategy == "optimal" and not proven:  # never given as the optimum's numbers
-            summary.update(out=str(out), best_found={**numbers, "found_by": found_by or EXACT_SEARCH})
+            summary.update(out=written, best_found={**numbers, "found_by": found_by or EXACT_SEARCH})
         else:
-            summary.update(out=str(out), **numbers)
+            summary.update(out=written, **numbers)
     if json_output:
         print_json(summary)
     elif tree is None:
@@ -182,10 +188,12 @@ def export(
         s = summary if summary["best_found"] is None else summary["best_found"]
         chance = f"; {seed_note(seed, drawn)}" if draws(strategy, tie_break) and drawn else ""
         found = "" if proven else f"; not proven optimal: the best found before it {stopped_text(stopped)}"
+        what = f"the {fmt} tree of {input_name(strategy)} for {rules}"
         typer.echo(
-            wrote(f"the {fmt} tree of {input_name(strategy)} for {rules}", str(out))
+            (wrote(what, str(out)) if late is None else what)
             + f" (total {s['total']}, average {s['average']:.4f}, worst {s['worst']}{found}{chance})"
         )
+    fail_after_report(late)
     exit_if_interrupted(stopped)
 
 

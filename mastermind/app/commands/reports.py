@@ -30,6 +30,7 @@ from mastermind.app.commands.common import (
     cores,
     draw_seed,
     exit_if_interrupted,
+    fail_after_report,
     floor_decimal,
     floor_float,
     game,
@@ -46,6 +47,7 @@ from mastermind.app.commands.common import (
     strategies_option,
     table_for,
     whole_range,
+    write_after_work,
     wrote,
 )
 from mastermind.app.interrupts import command_token
@@ -268,16 +270,17 @@ def compare(
             progress=bar,
         )
     picture = None
+    late: MastermindError | None = None
     # (stopped, by its time limit or Ctrl-C: the picture of the strategies finished, as the
     # table shows them; Ctrl-C wrote none, a new user's trial)
     if plot is not None and (result.rows or result.optimal):
         from mastermind.app.plots import plot_comparison
 
         def draw() -> None:
-            with naming("--plot"):  # (a full disk is known only now)
-                plot_comparison(result, plot)
+            nonlocal late
+            late = write_after_work("--plot", lambda: plot_comparison(result, plot))  # (a full disk: now)
 
-        if _drawn(result, draw):  # (else Ctrl-C while drawing: the table is still the answer)
+        if _drawn(result, draw) and late is None:  # (else Ctrl-C while drawing: the table is the answer)
             picture = str(plot)
     data = {**_comparison_dict(result, pool, tie_break, seed), "plot": picture}
     if json_output:
@@ -291,9 +294,10 @@ def compare(
                 ["optimal"] * (result.optimal is not None) + [r.label for r in result.rows]
             )
             typer.echo(wrote(f"the plot of {drawn_names} for {rules}", picture))
-        elif plot is not None:
+        elif plot is not None and late is None:
             typer.echo(f"nothing written to {plot}: {stop_words(result.stopped or '')} before a picture")
     _say_stopped(result)
+    fail_after_report(late)
     exit_if_interrupted(result.stopped)
 
 
@@ -425,6 +429,7 @@ def plot(
             series.append(Series(BEST_FOUND, list(result.best_found["histogram"])))
     data = {**_comparison_dict(result, pool, tie_break, seed), "out": None, "drawn": []}
     why = None
+    late: MastermindError | None = None
     if not series:  # (stopped by its time limit or Ctrl-C: the strategies finished are drawn)
         why = "interrupted" if result.stopped == "interrupted" else "no strategy was played in time"
         why += " before any strategy was played"
@@ -433,13 +438,18 @@ def plot(
         low = None if result.bounds is None else result.bounds.total
 
         def draw() -> None:
+            nonlocal late
             fig = guesses_figure(f"{rules}: {plural(rules.n_codes, 'secret')}", series, opt, low)
-            with naming("--out"):  # (a full disk is known only now)
-                write_figure(fig, out)
+            late = write_after_work("--out", lambda: write_figure(fig, out))  # (a full disk: known now)
 
         if not _drawn(result, draw):  # (Ctrl-C while drawing: what was played is still the answer)
             data["stopped"] = result.stopped
             why = "interrupted while drawing"
+        elif late is not None:  # (the picture's numbers are still the answer)
+            if json_output:
+                print_json(data)
+            _say_stopped(result)
+            fail_after_report(late)
     if why is not None:
         if json_output:
             print_json(data)

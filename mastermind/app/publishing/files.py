@@ -118,8 +118,101 @@ def read_rows(path: Path, fmt: str) -> list[dict]:
     rows = [upgrade_row(r) for r in data["rows"]] if version == 1 else data["rows"]
     rows = [_fractions_in_one_form(_with_decimals(r)) for r in rows]
     for i, row in enumerate(rows):
+        _check_kinds(path, i, row)
         _check_renders(path, fmt, i, row)
     return rows
+
+
+# the kind of each value a row holds, by key at any depth (the one vocabulary: a key means
+# one thing everywhere); keys not listed are the row's own text, shown as they are
+_COUNTS = frozenset(
+    "pegs colours codes jobs total worst optimal_worst worst_total total_lower_bound total_upper_bound "
+    "worst_lower_bound worst_upper_bound uniform_total iterations breaker_mix_size bytes "
+    "lookahead_levels reused run".split()
+)
+_NUMBERS = frozenset(
+    "average uniform_average probability seconds cpu_seconds checkpoint_seconds depth_search_seconds "
+    "search_seconds row_time_limit average_lower_bound average_upper_bound".split()
+)
+_FLAGS = frozenset("repetition tie_broken agrees beaten first_guesses_complete uniform_optimal".split())
+_TEXTS = frozenset("game rules status command version first_guess".split())
+_TEXT_LISTS = frozenset("best_first_guesses breaker_first_guesses maker_support unfinished".split())
+_ROW_LISTS = frozenset("by_first_guess maker published".split())
+_PARTS = frozenset("bounds search tree units worst_tree".split())
+
+
+def _kind_error(key: str, value: object) -> str | None:
+    """What is wrong with ``value`` under ``key`` (None: nothing).
+
+    >>> _kind_error("total", "x"), _kind_error("histogram", [1, 2]), _kind_error("average_fraction", "1/0")
+    ("a count (a whole number, at least 0), got 'x'", None, "a fraction such as '905/256', got '1/0'")
+    """
+    from fractions import Fraction
+
+    def count(v: object) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+    if key in _COUNTS and not (value is None or count(value)):
+        return f"a count (a whole number, at least 0), got {value!r}"
+
+    def number(v: object) -> bool:
+        return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
+
+    if key in _NUMBERS and not (value is None or number(value)):
+        return f"a number (at least 0), got {value!r}"
+    if key in _FLAGS and not isinstance(value, bool):
+        return f"true or false, got {value!r}"
+    if key in _TEXTS and not (value is None or isinstance(value, str)):
+        return f"text, got {value!r}"
+    if key == "histogram" and not (isinstance(value, list) and all(count(v) for v in value)):
+        return f"a list of counts, got {value!r}"
+    if key in _TEXT_LISTS and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        return f"a list of texts, got {value!r}"
+    if key in _ROW_LISTS and not (isinstance(value, list) and all(isinstance(v, dict) for v in value)):
+        return f"a list of objects, got {value!r}"
+    if (key in _PARTS and not (value is None or isinstance(value, dict))) or (
+        key == "heuristics" and not (isinstance(value, dict) and all(count(v) for v in value.values()))
+    ):
+        return f"an object, got {value!r}"
+    if key.endswith("_fraction") and value is not None:
+        try:
+            Fraction(str(value))
+        except (ValueError, ZeroDivisionError):
+            return f"a fraction such as '905/256', got {value!r}"
+    return None
+
+
+def _check_kinds(path: Path, i: int, row: dict) -> None:
+    """Refuse a row holding a value of the wrong kind (a hand edit, a damaged file), or whose
+    game its numbers contradict: merged as it was, ``"total": "x"`` was published as a total
+    (a new user's trial)."""
+    from mastermind.core.game import Rules
+
+    where = f"{path}: row {i + 1} ({row.get('game')})"
+
+    def walk(part: object, key: str) -> None:
+        if isinstance(part, dict):
+            for k, v in part.items():
+                why = _kind_error(k, v)
+                if why is not None:
+                    raise MastermindError(f"{where}: {key}{k} must be {why}")
+                walk(v, f"{key}{k}.")
+        elif isinstance(part, list):
+            for v in part:
+                walk(v, key)
+
+    walk(row, "")
+    try:
+        rules = Rules.parse(row["game"])
+    except MastermindError as exc:
+        raise MastermindError(f"{where}: game {row['game']!r} is not a game: {exc}") from None
+    said = {key: row.get(key) for key in ("pegs", "colours", "repetition", "codes") if key in row}
+    truth = {"pegs": rules.pegs, "colours": rules.colors, "repetition": rules.repeat, "codes": rules.n_codes}
+    wrong = [key for key, value in said.items() if value != truth[key]]
+    if wrong:
+        raise MastermindError(
+            f"{where}: {wrong[0]} is {said[wrong[0]]!r}, but {row['game']} has {truth[wrong[0]]!r}"
+        )
 
 
 def _with_decimals(row: dict) -> dict:
