@@ -136,8 +136,15 @@ JSON_ORDER = (
 )
 
 
-EXACT_SEARCH = "the exact search"
-"""Who found a strategy (``found_by``) when the exact search did, not a heuristic."""
+# who found a strategy (``found_by``): one word each, as the results files name the source
+# of a bound (``upper_source``); a heuristic is named as ``--strategy`` names it
+EXACT_SEARCH = "search"
+"""``found_by``: the exact search (its rounds or its strategy search)."""
+STARTED_FROM = "start-from"
+"""``found_by``: the strategy given to start from (``--start-from``), which the search did
+not better."""
+CPSAT = "cpsat"
+"""``found_by``: the CP-SAT model (``mastermind cpsat``, ``static``)."""
 
 
 @dataclass(frozen=True)

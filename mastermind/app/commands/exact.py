@@ -42,10 +42,9 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, gzipped_by_name, input_name, is_stdout, write_atomic
 from mastermind.core.game import Rules, check_fits, check_max_guesses
 from mastermind.core.tree import StrategyTree
-from mastermind.engines.result import EXACT_SEARCH, Counters
+from mastermind.engines.result import EXACT_SEARCH, STARTED_FROM, Counters
 
 OBJECTIVES = ("total", "worst")
-STARTED_FROM = "--start-from"  # found_by: the strategy the search started from
 BACKENDS = ("threads", "processes", "dask")
 ObjectiveOpt = Annotated[
     str,
@@ -406,9 +405,6 @@ def _run_search(
             )
             written = None if late is not None else out
         data = {**base, **optimum_fields(r, options["objective"], recorder), "out": written}
-        found = data["best_found"]
-        if start is not None and found is not None and found["total"] == start.stats(table).total:
-            found["found_by"] = STARTED_FROM  # (the search found nothing cheaper)
     else:
         data = {
             **base,
@@ -547,7 +543,7 @@ def _report(data: dict, json_output: bool, out: str | None, failed: bool = False
                 + (
                     ""
                     if by == EXACT_SEARCH
-                    else f" (the {by} strategy)"
+                    else " (the --start-from strategy)"
                     if by == STARTED_FROM
                     else f" (the {by} heuristic)"
                 )

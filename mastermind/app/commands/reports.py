@@ -55,6 +55,7 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.game import Rules
 from mastermind.core.pools import POOL_WORDS
 from mastermind.core.progress import progress_bar, progress_mode
+from mastermind.engines.result import CPSAT
 
 DEFAULT_TABLE_GAMES = "p2-4c2-6"
 
@@ -796,7 +797,7 @@ def cpsat(
         "total_upper_bound": None if found is None else found["total"],
         "worst_lower_bound": worst_low,
         "worst_upper_bound": None if found is None else found["worst"],
-        "best_found": None if optimal or found is None else {**found, "found_by": "CP-SAT"},
+        "best_found": None if optimal or found is None else {**found, "found_by": CPSAT},
         "seed": seed,
         "stopped": result.stopped,
         "seconds": round(result.seconds, 3),
@@ -887,7 +888,7 @@ def static(
     chosen = result.details.guesses
     guess_set = None if chosen is None else [rules.code_text(g) for g in chosen]
     found = (
-        None if guess_set is None else {"guesses": result.value, "guess_set": guess_set, "found_by": "CP-SAT"}
+        None if guess_set is None else {"guesses": result.value, "guess_set": guess_set, "found_by": CPSAT}
     )
     data = {
         "rules": str(rules),

@@ -37,7 +37,7 @@ from mastermind.engines.exact.reporting import ProgressReporter
 from mastermind.engines.exact.search import INF, UNLIMITED
 from mastermind.engines.exact.solver import ExactSolver
 from mastermind.engines.exact.strategy_thread import StrategyThread
-from mastermind.engines.result import Result, Status
+from mastermind.engines.result import STARTED_FROM, Result, Status
 
 
 def solve(
@@ -275,6 +275,7 @@ def _solve_units(
     pool = None
     checkpoint_seconds = None
     strategy: StrategyThread | None = None
+    started_from: float | None = None
     try:
         began = time.perf_counter()
         pool = make_backend(execution.backend, workers, execution.scheduler)
@@ -321,6 +322,7 @@ def _solve_units(
             pool.close(kill=bool(cancel.flag[0]))
             memo_file.save_memo(units_memo, memo, _units_memo_for(solver, objective))
         if strategy is not None:
+            started_from = strategy.started_from
             found, strategy = strategy.finish(), None
             if found is not None and state.offer(*found) and store is not None:
                 store.keep_bounds(RootBounds(state.lower, state.upper, state.tree))
@@ -335,7 +337,7 @@ def _solve_units(
     if state.lower == INF:  # no strategy within the guesses allowed
         return solver.result(None, counters=counters, start=start, checkpoint_seconds=checkpoint_seconds)
     if not state.proven:
-        return solver.result(
+        stopped = solver.result(
             state.tree,
             lower=state.lower,
             counters=counters,
@@ -344,6 +346,9 @@ def _solve_units(
             startup_seconds=startup,
             checkpoint_seconds=checkpoint_seconds,
         )
+        if started_from is not None and state.upper == started_from:  # (nothing cheaper found)
+            stopped = replace(stopped, found_by=STARTED_FROM)
+        return stopped
     result = solver.result(
         state.tree,
         counters=counters,

@@ -430,6 +430,31 @@ class Checkpoint:
         except (sqlite3.DatabaseError, ValueError) as exc:
             raise CheckpointError(f"checkpoint {self.path} is damaged: its strategy passes: {exc}") from None
 
+    def started_from(self) -> float | None:
+        """The least total of the strategies runs were given to start from (None: none)."""
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE name = 'started_from'").fetchone()
+            return None if row is None else float(row[0])
+        except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
+            raise CheckpointError(
+                f"checkpoint {self.path} is damaged: its strategy started from: {exc}"
+            ) from None
+
+    def keep_started_from(self, total: float) -> None:
+        """Record the total of a strategy given to start from (the least of those given):
+        the strategy kept is that one when it costs as much (a later run reported it as
+        found by the search)."""
+        known = self.started_from()
+        if known is None or total < known:
+            try:
+                self.db.execute(
+                    "INSERT OR REPLACE INTO meta VALUES ('started_from', ?)", (repr(float(total)),)
+                )
+            except sqlite3.DatabaseError as exc:
+                raise CheckpointError(
+                    f"checkpoint {self.path}: cannot keep the strategy started from: {exc}"
+                ) from None
+
     def keep_strategy_passes(self, passes: int) -> None:
         """Record the passes of the strategy search behind the strategy kept (never fewer)."""
         if passes > self.strategy_passes():

@@ -65,9 +65,20 @@ class StrategyThread:
                 self.search.resume(sets.rows, sets.passes, plan)
         self._lock = threading.Lock()
         self._latest: Found | None = None
+        self.started_from: float | None = None
+        """The total of the strategy given to start from (in this run or, kept by the
+        checkpoint, an earlier one): a run whose best strategy costs that much reports it as
+        found by that strategy, not by the search."""
         if start is not None:  # a strategy given: the first upper bound, and one to improve on
             total = self.search.seed(start)
             self._latest = Found(StrategyTree(solver.rules, start), total, self.search.passes, 0.0)
+            self.started_from = float(total)
+            if checkpoint is not None:
+                checkpoint.keep_started_from(float(total))
+        if checkpoint is not None:
+            kept_start = checkpoint.started_from()
+            if kept_start is not None and (self.started_from is None or kept_start < self.started_from):
+                self.started_from = kept_start
         self._given: float = float("inf")
         self.error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="strategy search", daemon=True)

@@ -376,7 +376,17 @@ def test_start_from_a_strategy_file(capsys, tmp_path):
     code, out, _ = run(capsys, "optimal", "--start-from", knuth, *quick)
     found = json.loads(out)["best_found"]
     assert code == 0 and found["total"] <= 5801
-    assert (found["found_by"] == "--start-from") is (found["total"] == 5801), found["found_by"]
+    assert (found["found_by"] == "start-from") is (found["total"] == 5801), found["found_by"]
+    # a checkpoint keeps where its strategy came from: the next run, not given the file,
+    # credited the same tree to the search (a new user's trial)
+    # (Koyama and Lai's optimal tree: no heuristic and no search stopped at once betters it)
+    koyama = knuth.replace("knuth", "koyama-1")
+    ck = ("-j", "1", "--no-cache", "--json", "--checkpoint", str(tmp_path / "ck"), "--time-limit", "0.01")
+    for given in (["--start-from", koyama], []):
+        code, out, _ = run(capsys, "optimal", *given, *ck)
+        data = json.loads(out)
+        assert code == 0 and data["proven"] is False
+        assert (data["best_found"]["total"], data["best_found"]["found_by"]) == (5625, "start-from")
     for args, message in (
         (["-r", "p4c7", "--start-from", knuth], "wrong rules"),
         (["--start-from", knuth, "--first", "1122"], "plain optimum"),
