@@ -388,7 +388,7 @@ def test_bounds_stopped_keep_the_first_guesses_bounds_of_the_last_level_finished
     assert main(["bounds", "-r", "p4c6", "--levels", "3", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["stopped"] and data["by_first_guess_bound"] == "lookahead_2"
-    by_first = data["total_lower_bound_by_first_guess"]
+    by_first = {e["first_guess"]: e["total_lower_bound"] for e in data["by_first_guess"]}
     assert sorted(by_first) == ["1111", "1112", "1122", "1123", "1234"]
     assert min(by_first.values()) == data["total_lower_bounds"]["lookahead_2"] == 5442
 

@@ -464,7 +464,7 @@ def by_first_guess_fields(
     return {
         "exists": exists,
         "proven": all(row["proven"] for row in rows),
-        "first_guesses": rows,
+        "by_first_guess": rows,
         "best_first_guesses": [row["first_guess"] for row in rows if decided and row["total"] == min(proven)],
         "stopped": stopped,
         "seconds": round(seconds, 4),
@@ -492,7 +492,7 @@ def _report(data: dict, json_output: bool, out: str | None, failed: bool = False
             kept = "a file already there is left as it was"
             typer.echo(f"nothing written to {out}: no strategy ({kept})", err=True)
         return
-    if "first_guesses" in data:
+    if "by_first_guess" in data:
         _print_by_first_guess(data, printer)
         return
     header = f"rules        {rules}  ({_options_text(data)})"
@@ -601,7 +601,7 @@ def _print_by_first_guess(data: dict, printer) -> None:
     for column in ("first guess", "total", "average", "worst", "histogram", "seconds"):
         t.add_column(column, justify="left" if column in ("first guess", "histogram") else "right")
     best = set(data["best_first_guesses"])
-    for r in data["first_guesses"]:
+    for r in data["by_first_guess"]:
         if r["exists"] is False:
             within = plural(data["max_guesses"] or 0, "guess")
             t.add_row(r["first_guess"], "none", "", "", f"no strategy within {within}", "")

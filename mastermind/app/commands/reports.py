@@ -659,7 +659,10 @@ def bounds(
         "average_lower_bound": floor_float(_fraction(best_total, table.n)),
         "worst_lower_bounds": worst,
         "total_lower_bounds": total,
-        "total_lower_bound_by_first_guess": {rules.code_text(g): v for g, v in found.items()},
+        # (one entry per first guess, as optimal --by-first-guess and the results rows give them)
+        "by_first_guess": [
+            {"first_guess": rules.code_text(g), "total_lower_bound": v} for g, v in found.items()
+        ],
         "by_first_guess_bound": found_from[0] if found_from else None,  # a key of total_lower_bounds
         "stopped": stopped,
         "seconds": round(time.perf_counter() - start, 3),
@@ -683,11 +686,11 @@ def bounds(
         + ", ".join(f"{v} ({_bound_name(k)})" for k, v in total.items())
         + f"; best: {best_total} (average >= {floor_decimal(_fraction(best_total, table.n))})"
     )
-    by_first = data["total_lower_bound_by_first_guess"]
+    by_first = data["by_first_guess"]
     if by_first:
         out.print(
             f"total >= by first guess ({_bound_name(found_from[0])}): "
-            + ", ".join(f"{g} {v}" for g, v in by_first.items())
+            + ", ".join(f"{e['first_guess']} {e['total_lower_bound']}" for e in by_first)
         )
     if stopped:
         finished = sum(1 for k in total if k.startswith("lookahead_"))

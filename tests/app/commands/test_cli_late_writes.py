@@ -79,9 +79,7 @@ def test_compare_keeps_its_table_when_the_plot_cannot_be_written(tmp_path, capsy
     assert code == 2
     _one_error_line(err, "--plot", target)
     assert "minimax" in out and "optimal total" in out and "nothing written to" not in out
-    code, out, err = _run(
-        capsys, ["compare", "-r", "p2c3", "-s", "minimax", "--plot", str(target), "--json"]
-    )
+    code, out, err = _run(capsys, ["compare", "-r", "p2c3", "-s", "minimax", "--plot", str(target), "--json"])
     assert code == 2 and json.loads(out)["plot"] is None
     assert not target.exists()
 
