@@ -29,6 +29,11 @@ class TableTooLarge(MastermindError):
     """
 
 
+class OutOfReach(MastermindError):
+    """A game no memory limit could hold (its codes or tables beyond any machine): said of
+    the option that named the game, where the command has one."""
+
+
 class DamagedFile(MastermindError):
     """A file opened whose bytes are no text (a cut or corrupted gzip stream, bytes that are
     not UTF-8): ``verify`` counts it as it counts a cut tree, not a valid strategy (exit 1);

@@ -23,7 +23,7 @@ from functools import cached_property
 from itertools import permutations, product
 from typing import TYPE_CHECKING, TypeAlias
 
-from mastermind.core.errors import MastermindError, TableTooLarge
+from mastermind.core.errors import MastermindError, OutOfReach, TableTooLarge
 from mastermind.core.words import plural, quoted
 
 if TYPE_CHECKING:  # numpy is imported where it is used: rules and codes alone need none
@@ -460,13 +460,17 @@ def check_fits(rules: Rules, memory_limit: int, *, full: bool = True) -> None:
         return
     what = "its score table" if full else "its codes"  # (without the table, codes alone)
     if need > 1024**5:  # no --memory-limit helps: say so instead of suggesting one
-        raise MastermindError(
+        raise OutOfReach(
             f"{rules} is out of reach: {format_count(rules.n_codes)} codes, {what} "
             f"would need {format_bytes(need)}"
         )
     need_text, limit_text = format_bytes(need), format_bytes(memory_limit)
-    if need_text == limit_text:  # "2.0 GiB above 2.0 GiB": say by how much
-        need_text, limit_text = f"{need / 1024**3:.2f} GiB", f"{memory_limit / 1024**3:.2f} GiB"
+    for digits in (2, 4, 6):  # "2.0 GiB above 2.0 GiB": as many digits as tell them apart
+        if need_text != limit_text:
+            break
+        need_text, limit_text = f"{need / 1024**3:.{digits}f} GiB", f"{memory_limit / 1024**3:.{digits}f} GiB"
+    if need_text == limit_text:
+        need_text, limit_text = f"{need} bytes", f"{memory_limit} bytes"
     raise TableTooLarge(
         f"{rules} needs about {need_text} for {what} ({format_count(rules.n_codes)} codes), "
         f"above the memory limit of {limit_text}"

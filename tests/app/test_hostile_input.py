@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import typer
@@ -245,6 +246,27 @@ def test_out_of_reach_game_says_so_in_readable_units(monkeypatch, capsys):
     code, out, err = run(["optimal", "-r", "p6c9"], monkeypatch=monkeypatch, capsys=capsys)
     assert_one_line_error(code, err, "p6c9")
     assert "263.0 GiB" in err and "--memory-limit" in err  # in reach: say how
+
+
+@pytest.mark.parametrize("name", sorted(n for n, c in COMMANDS.items() if "--rules" in value_options(c)))
+def test_a_game_out_of_reach_is_said_of_the_rules_option(name, monkeypatch, capsys):
+    """``optimal -r p20c20`` said "p20c20r is out of reach" without naming the option, as
+    every other bad value is named (``results --games`` did name it): a new user's trial."""
+    code = "1" * 20
+    extra = {
+        "export": ["-s", "minimax"],
+        "partition": [code],
+        "score": [code, code],
+        "solve": [code],
+        "plot": ["--out", "-"],
+        "verify": [Path(__file__).parents[1] / "data" / "p4c6r-knuth.txt"],
+    }
+    argv = [name, "-r", "p20c35", *extra.get(name, [])]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    if code == 0:  # (a command that needs no table: info, score)
+        return
+    assert_one_line_error(code, err, argv)
+    assert err.startswith("error: --rules: p20c35r is out of reach"), err
 
 
 def test_a_memory_limit_too_small_for_the_search_names_what_it_needs(monkeypatch, capsys):

@@ -68,8 +68,10 @@ def test_export_of_a_heuristic_says_what_it_builds(tmp_path, capsys):
         ["export", "-r", "p3c3", "-s", "minimax", "-o", str(tmp_path / "t.json"), "--progress", "json"]
     )
     events = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
-    assert code == 0 and [e["event"] for e in events] == ["start", "end"]
+    assert code == 0 and [e["event"] for e in events] == ["start", "advance", "end"]
     assert all("minimax" in e["description"] for e in events)
+    # one tree to build, counted (the end line said "done": 0, "total": null: a new user's trial)
+    assert (events[0]["total"], events[-1]["done"], events[-1]["total"]) == (1, 1, 1)
 
 
 @pytest.mark.parametrize("cap", [1, 2, 3])

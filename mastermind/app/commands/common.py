@@ -25,8 +25,16 @@ import typer
 from mastermind.app.deadline import FOREVER, Deadline, command_clock, limit_note, stopped_text  # noqa: F401  - shared by the commands
 from mastermind.app.helpstyle import Command
 from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
-from mastermind.core.errors import MastermindError, TableTooLarge, naming
-from mastermind.core.game import DEFAULT_MEMORY_LIMIT, MAX_COLORS, MAX_PEGS, CodeTable, Rules, count_of
+from mastermind.core.errors import MastermindError, OutOfReach, TableTooLarge, naming
+from mastermind.core.game import (
+    DEFAULT_MEMORY_LIMIT,
+    MAX_COLORS,
+    MAX_PEGS,
+    CodeTable,
+    Rules,
+    check_fits,
+    count_of,
+)
 from mastermind.core.pools import POOLS
 from mastermind.core.progress import PROGRESS_MODES
 from mastermind.core.rounding import ceil_decimal, ceil_float, floor_decimal, floor_float  # noqa: F401
@@ -57,7 +65,7 @@ def _number_check(unit: str, most: float, zero_ok: bool = False) -> Callable:
             endless = " (finite; for no time limit leave the option out)" if value == math.inf else ""
             if endless and unit != "seconds":
                 endless = f" (finite: at most {most:,.12g} {unit})"
-            raise typer.BadParameter(f"must be {least} {unit}, got {value}{endless}")
+            raise typer.BadParameter(f"must be {least} {unit}, got {value:g}{endless}")
         if value > most:
             raise typer.BadParameter(f"must be at most {most:,.12g} {unit}, got {value:g}")
         return value
@@ -465,7 +473,7 @@ def memory_limit_bytes(gib: float | None) -> int:
     if gib is None:
         return DEFAULT_MEMORY_LIMIT
     if not math.isfinite(gib) or gib <= 0:
-        raise MastermindError(f"--memory-limit must be a positive number of GiB, got {gib}")
+        raise MastermindError(f"--memory-limit must be a positive number of GiB, got {gib:g}")
     return int(gib * 1024**3)
 
 
@@ -514,7 +522,15 @@ class one_line_errors:
 
 
 def table_for(rules: Rules, memory_limit: int = DEFAULT_MEMORY_LIMIT, full: bool = True) -> CodeTable:
-    return CodeTable(rules, full=full, memory_limit=memory_limit)
+    """The game's table of codes, a game out of reach said of ``--rules``."""
+    with naming("--rules", OutOfReach):
+        return CodeTable(rules, full=full, memory_limit=memory_limit)
+
+
+def check_reach(rules: Rules, memory_limit: int, *, full: bool = True) -> None:
+    """:func:`~mastermind.core.game.check_fits`, a game out of reach said of ``--rules``."""
+    with naming("--rules", OutOfReach):
+        check_fits(rules, memory_limit, full=full)
 
 
 def print_json(obj: dict) -> None:

@@ -20,6 +20,7 @@ from mastermind.app.commands.common import (
     RulesOpt,
     StartFromOpt,
     TimeLimitOpt,
+    check_reach,
     choice,
     command,
     console,
@@ -40,7 +41,7 @@ from mastermind.app.commands.common import (
 )
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, gzipped_by_name, input_name, is_stdout, write_atomic
-from mastermind.core.game import Rules, check_fits, check_max_guesses
+from mastermind.core.game import Rules, check_max_guesses
 from mastermind.core.tree import StrategyTree
 from mastermind.engines.result import EXACT_SEARCH, STARTED_FROM, Counters
 
@@ -163,7 +164,7 @@ def optimal(
     deadline = Deadline.of_command(time_limit)
     rules = game(rules)
     limit = memory_limit_bytes(memory_limit)
-    check_fits(rules, limit)  # (before the result cache: its answer may not depend on what it holds)
+    check_reach(rules, limit)  # (before the result cache: its answer may not depend on what it holds)
     if backend is None:  # given, --backend threads with --scheduler is refused, not overridden
         backend = "threads" if scheduler is None else "dask"
     if first is not None and by_first_guess:

@@ -37,7 +37,7 @@ from mastermind.app.commands.common import (
     wrote,
 )
 from mastermind.app.strategy_files import check_strategy
-from mastermind.core.errors import DamagedFile, MastermindError
+from mastermind.core.errors import DamagedFile, MastermindError, OutOfReach
 from mastermind.core.fileio import (
     check_writable,
     gzipped_by_name,
@@ -133,9 +133,10 @@ def export(
             if strategy == "optimal":  # a search stopped early writes its best strategy
                 tree, proven, stopped, found_by = _optimal_tree(table, pool, token, bar, deadline.left())
             else:
-                bar.start(None, f"export: the tree of {input_name(strategy)}")
+                bar.start(1, f"export: the tree of {input_name(strategy)}")  # (one tree)
                 with token.running():  # (half a tree is no strategy: nothing is written)
                     tree = tree_of(strategy, table, pool=pool, tie_break=tie_break, seed=seed, cancel=token)
+                bar.advance()
         except (Stopped, KeyboardInterrupt):
             stopped = token.reason or "interrupted"
     summary: dict = {
@@ -265,7 +266,9 @@ def verify(
         except WrittenOnly as exc:  # (dot, HTML: no strategy to read in it) not a valid one, exit 1
             fmt, damaged = exc.format, damaged or exc.reason
     if damaged is None:
-        result = verify_text(text, fmt, rules, name=file, memory_limit=limit)
+        # (a game out of reach: said of --rules, or of the file that names it)
+        with naming("--rules" if rules is not None else input_name(file), OutOfReach):
+            result = verify_text(text, fmt, rules, name=file, memory_limit=limit)
     else:
         result = Verification(fmt, rules, file, errors=[damaged])
     numbers = result.to_dict()

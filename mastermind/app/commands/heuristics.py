@@ -20,6 +20,7 @@ from mastermind.app.commands.common import (
     StrategyRulesOpt,
     TieBreakOpt,
     TimeLimitOpt,
+    check_reach,
     command,
     console,
     draw_seed,
@@ -35,7 +36,6 @@ from mastermind.app.commands.common import (
     whole_range,
 )
 from mastermind.core.fileio import input_name
-from mastermind.core.game import check_fits
 
 MAX_SECRETS = 10**8  # a minute per million games: more is a typing error
 
@@ -70,7 +70,7 @@ def heuristics(
 
     names = list(dict.fromkeys(strategy or HEURISTIC_NAMES))  # each once, in the order given
     limit = memory_limit_bytes(memory_limit)
-    check_fits(rules, limit, full=False)  # (before the result cache, as optimal does)
+    check_reach(rules, limit, full=False)  # (before the result cache, as optimal does)
     cache = None
     if not no_cache and all(name in REGISTRY for name in names):  # (a file may change: not kept)
         # the same table asked again is answered from the result cache
