@@ -72,14 +72,32 @@ class Fallback:
             return None
         return found
 
-    def improve(self, result: Result) -> Result:
+    def improve(self, result: Result, *, may_prove: bool = True) -> Result:
         """``result`` with the heuristic's strategy as the best found, when the search was
-        stopped without a strategy at least as good and the heuristic has finished."""
+        stopped without a strategy at least as good and the heuristic has finished. Where
+        that strategy meets the lower bound the search proved, stopped by its time limit, it
+        is optimal: the result is then proven (`optimal -r p3c3 --time-limit 0.01` said
+        "proven no" beside a lower bound and a best found of 73 both). ``may_prove``: False
+        where the optimum asked for is more than its total (the least worst case among
+        total-optimal strategies: ``--tie-break worst``)."""
         found = None if result.proven else self._beats(result.upper_bound)
         if found is None:
             return result
         tree, stats = found
         total = stats.total
+        met = result.lower_bound is not None and total <= result.lower_bound
+        if met and may_prove and result.stopped == "time limit":  # (Ctrl-C stays a stop: exit 130)
+            return dataclasses.replace(
+                result,
+                status=Status.OPTIMAL,
+                value=total,
+                lower_bound=total,
+                upper_bound=total,
+                tree=tree,
+                stats=stats,
+                stopped=None,
+                found_by=None,
+            )
         return dataclasses.replace(
             result,
             status=Status.FEASIBLE,

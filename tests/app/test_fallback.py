@@ -39,6 +39,33 @@ def test_a_stopped_search_without_a_strategy_takes_the_heuristics():
     assert fallback.improve(proven) is proven
 
 
+def test_a_heuristic_strategy_meeting_the_proven_lower_bound_is_the_optimum(capsys):
+    """Stopped by its time limit with a lower bound that the heuristic's total meets, the
+    search had proven the optimum: `optimal -r p3c3 --time-limit 0.01` said "proven no"
+    beside a lower bound and a best found of 73 both (a new user's trial)."""
+    table = CodeTable(Rules(3, 3))
+    proven = solve(table)
+    fallback = Fallback(table)
+    fallback.wait(60)
+    heuristic = strategy_tree("entropy", table).stats(table).total
+    assert heuristic == proven.total  # (entropy is optimal on 3x3: the case at hand)
+    stopped = dataclasses.replace(_stopped(proven), lower_bound=proven.total)
+    met = fallback.improve(stopped)
+    assert met.proven and met.stopped is None and met.found_by is None
+    assert met.total == met.lower_bound == met.upper_bound == proven.total == met.stats.total
+    # not where the bounds do not meet, nor for the least worst case among optimal
+    # strategies (--tie-break worst), nor after Ctrl-C (a stop: exit 130)
+    below = dataclasses.replace(stopped, lower_bound=proven.total - 1)
+    assert not fallback.improve(below).proven and fallback.improve(below).upper_bound == heuristic
+    assert not fallback.improve(stopped, may_prove=False).proven
+    assert not fallback.improve(dataclasses.replace(stopped, stopped="interrupted")).proven
+    # at the command line (the search, warm, may also finish within the millisecond it gets)
+    assert main(["optimal", "-r", "p3c3", "--time-limit", "1e-9", "--no-cache", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    if data["total_lower_bound"] == heuristic:  # (the quick bound: 73 on 3x3)
+        assert data["proven"] and data["total"] == proven.total and data["stopped"] is None
+
+
 def test_a_heuristic_stopped_before_it_finished_gives_nothing():
     table = CodeTable(Rules(4, 7))
     fallback = Fallback(table, "minimax")

@@ -377,7 +377,7 @@ def _run_search(
                     )
                 ]
         if fallback is not None:
-            results = [fallback.improve(r) for r in results]
+            results = [fallback.improve(r, may_prove=not problem.tie_break) for r in results]
     finally:
         if fallback is not None:
             fallback.stop()
