@@ -368,7 +368,7 @@ def test_values_of_the_wrong_type_are_one_line_errors(make, message):
 
 
 @pytest.mark.parametrize("game", ["p5c8", "p4c6", "p6c9"])
-@pytest.mark.parametrize("short", [1, 1000, 1 << 20, 1 << 26])
+@pytest.mark.parametrize("short", [1, 1000, 1 << 20])
 def test_a_table_too_large_is_said_with_numbers_that_differ(game, short):
     """``--memory-limit 1`` on 5x8 said "needs about 1.00 GiB ..., above the memory limit of
     1.00 GiB" (a new user's trial): the need and the limit are shown with as many digits as
@@ -380,8 +380,7 @@ def test_a_table_too_large_is_said_with_numbers_that_differ(game, short):
 
     rules = Rules.parse(game)
     need = rules.table_bytes()
-    if short >= need:
-        pytest.skip("the table is smaller than the shortfall")
+    assert short < need  # (the games above: 1.6 MiB at least)
     check_fits(rules, need)  # (exactly enough fits)
     with pytest.raises(TableTooLarge) as caught:
         check_fits(rules, need - short)
