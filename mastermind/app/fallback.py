@@ -85,28 +85,13 @@ class Fallback:
             return result
         tree, stats = found
         total = stats.total
+        better = dataclasses.replace(
+            result, status=Status.FEASIBLE, value=total, upper_bound=total, tree=tree, stats=stats
+        )
         met = result.lower_bound is not None and total <= result.lower_bound
         if met and may_prove and result.stopped == "time limit":  # (Ctrl-C stays a stop: exit 130)
-            return dataclasses.replace(
-                result,
-                status=Status.OPTIMAL,
-                value=total,
-                lower_bound=total,
-                upper_bound=total,
-                tree=tree,
-                stats=stats,
-                stopped=None,
-                found_by=None,
-            )
-        return dataclasses.replace(
-            result,
-            status=Status.FEASIBLE,
-            value=total,
-            upper_bound=total,
-            tree=tree,
-            stats=stats,
-            found_by=self.heuristic,
-        )
+            return dataclasses.replace(better, status=Status.OPTIMAL, lower_bound=total, stopped=None)
+        return dataclasses.replace(better, found_by=self.heuristic)
 
     def progress(self, bar):
         """``bar`` with the heuristic's total as the best upper bound on its lines, once the
