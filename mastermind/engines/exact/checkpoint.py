@@ -26,16 +26,18 @@ import math
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from mastermind.core.fileio import folder_lock, unwritable
 from mastermind.core.tree import Node
 from mastermind.engines.exact.memo_file import FORMAT as KEY_FORMAT
 from mastermind.engines.exact.memo_file import CheckpointFileError, describe
+
+T = TypeVar("T")
 
 FILE = "checkpoint.sqlite"
 FORMAT = 1
@@ -261,13 +263,19 @@ def _another_search(path: Path, made: object, expected: object) -> CheckpointErr
     return CheckpointError(f"checkpoint {path} was made for another search ({was}), not this one ({now})")
 
 
+def _meta_text(db: sqlite3.Connection, name: str) -> str | None:
+    """The text a checkpoint keeps under ``name`` in its meta table (None: none)."""
+    row = db.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
+    return None if row is None else str(row[0])
+
+
 def _made_for(db: sqlite3.Connection, path: Path) -> str | None:
     """The fingerprint of the search a checkpoint file was made for; None for a file that
     holds nothing yet. A file that holds work without it is damaged: its units and bounds
     would be taken for any game's (another game's strategy crashed the search)."""
-    row = db.execute("SELECT value FROM meta WHERE name = 'problem'").fetchone()
-    if row is not None:
-        return str(row[0])
+    made = _meta_text(db, "problem")
+    if made is not None:
+        return made
     if db.execute("SELECT EXISTS (SELECT 1 FROM units) OR EXISTS (SELECT 1 FROM meta)").fetchone()[0]:
         raise CheckpointError(
             f"checkpoint {path} is damaged: it holds work but not the search it was made for"
@@ -278,15 +286,15 @@ def _made_for(db: sqlite3.Connection, path: Path) -> str | None:
 def _check_seconds(db: sqlite3.Connection, path: Path) -> None:
     """A count of seconds that is not a number of seconds is damage (it would be added to
     and published)."""
-    row = db.execute("SELECT value FROM meta WHERE name = 'seconds'").fetchone()
-    if row is None:
+    text = _meta_text(db, "seconds")
+    if text is None:
         return
     try:
-        seconds = float(row[0])
-    except (TypeError, ValueError):
+        seconds = float(text)
+    except ValueError:
         seconds = math.nan
     if not (0.0 <= seconds < math.inf):
-        raise CheckpointError(f"checkpoint {path} is damaged: its seconds are {row[0]!r}")
+        raise CheckpointError(f"checkpoint {path} is damaged: its seconds are {text!r}")
 
 
 class Checkpoint:
@@ -329,7 +337,7 @@ class Checkpoint:
         elif made != self.fingerprint:
             raise _another_search(self.path, made, self.fingerprint)
         _check_seconds(db, self.path)
-        timed = db.execute("SELECT 1 FROM meta WHERE name = 'seconds'").fetchone() is not None
+        timed = _meta_text(db, "seconds") is not None
         # a checkpoint made before its runs were timed holds units of unknown cost: not timed
         self._timed = timed or db.execute("SELECT COUNT(*) FROM units").fetchone()[0] == 0
         if not timed and self._timed:
@@ -405,40 +413,43 @@ class Checkpoint:
             (repr(elapsed),),
         )
 
+    def _meta(self, name: str, what: str, parse: Callable[[str], T]) -> T | None:
+        """The meta value ``name`` as ``parse`` reads it (None: none kept); one that does not
+        parse is damage, named by ``what``."""
+        try:
+            text = _meta_text(self.db, name)
+            return None if text is None else parse(text)
+        except KeyError as exc:
+            raise CheckpointError(f"checkpoint {self.path} is damaged: its {what} lack {exc}") from None
+        except (sqlite3.DatabaseError, ValueError, TypeError, AttributeError) as exc:
+            raise CheckpointError(f"checkpoint {self.path} is damaged: its {what}: {exc}") from None
+
+    def _keep_meta(self, name: str, text: str, what: str) -> None:
+        """Keep ``text`` as the meta value ``name`` (replacing it), ``what`` naming it in errors."""
+        try:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, text))
+        except sqlite3.DatabaseError as exc:
+            raise CheckpointError(f"checkpoint {self.path}: cannot keep {what}: {exc}") from None
+
     def seconds(self) -> float | None:
         """Wall seconds searched by every run so far (None: made before they were counted)."""
         if not self._timed:
             return None
-        row = self.db.execute("SELECT value FROM meta WHERE name = 'seconds'").fetchone()
-        return None if row is None else float(row[0])
+        text = _meta_text(self.db, "seconds")
+        return None if text is None else float(text)
 
     def bounds(self) -> RootBounds | None:
         """The best bounds on the whole game that runs kept here (None: none yet)."""
-        try:
-            row = self.db.execute("SELECT value FROM meta WHERE name = 'bounds'").fetchone()
-            return None if row is None else RootBounds.decode(row[0])
-        except KeyError as exc:
-            raise CheckpointError(f"checkpoint {self.path} is damaged: its bounds lack {exc}") from None
-        except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
-            raise CheckpointError(f"checkpoint {self.path} is damaged: its bounds: {exc}") from None
+        return self._meta("bounds", "bounds", RootBounds.decode)
 
     def strategy_passes(self) -> int:
         """How many passes of the strategy search found the strategy kept (0: none yet)."""
-        try:
-            row = self.db.execute("SELECT value FROM meta WHERE name = 'strategy_passes'").fetchone()
-            return 0 if row is None else int(row[0])
-        except (sqlite3.DatabaseError, ValueError) as exc:
-            raise CheckpointError(f"checkpoint {self.path} is damaged: its strategy passes: {exc}") from None
+        passes = self._meta("strategy_passes", "strategy passes", int)
+        return 0 if passes is None else passes
 
     def started_from(self) -> float | None:
         """The least total of the strategies runs were given to start from (None: none)."""
-        try:
-            row = self.db.execute("SELECT value FROM meta WHERE name = 'started_from'").fetchone()
-            return None if row is None else float(row[0])
-        except (sqlite3.DatabaseError, ValueError, TypeError) as exc:
-            raise CheckpointError(
-                f"checkpoint {self.path} is damaged: its strategy started from: {exc}"
-            ) from None
+        return self._meta("started_from", "strategy started from", float)
 
     def keep_started_from(self, total: float) -> None:
         """Record the total of a strategy given to start from (the least of those given):
@@ -446,19 +457,12 @@ class Checkpoint:
         found by the search)."""
         known = self.started_from()
         if known is None or total < known:
-            try:
-                self.db.execute(
-                    "INSERT OR REPLACE INTO meta VALUES ('started_from', ?)", (repr(float(total)),)
-                )
-            except sqlite3.DatabaseError as exc:
-                raise CheckpointError(
-                    f"checkpoint {self.path}: cannot keep the strategy started from: {exc}"
-                ) from None
+            self._keep_meta("started_from", repr(float(total)), "the strategy started from")
 
     def keep_strategy_passes(self, passes: int) -> None:
         """Record the passes of the strategy search behind the strategy kept (never fewer)."""
         if passes > self.strategy_passes():
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('strategy_passes', ?)", (str(int(passes)),))
+            self._keep_meta("strategy_passes", str(int(passes)), "the strategy passes")
 
     def keep_strategy_sets(self, passes: int, rows: list[SetRow], plan: list[int] | None = None) -> None:
         """Keep the strategy search's sets (:meth:`.StrategySearch.pass_state`), ``passes``
@@ -486,46 +490,33 @@ class Checkpoint:
         """The strategy search's sets kept by :meth:`keep_strategy_sets`, the pass it was
         in and its plan (None: kept by a version without plans); None when none were kept, or
         kept with another key for a set (an older version's: its keys would name other sets)."""
-        try:
-            row = self.db.execute("SELECT value FROM meta WHERE name = 'strategy_sets'").fetchone()
-            if row is None:
-                return None
-            about = json.loads(row[0])
-            if about.get("key_format") != KEY_FORMAT:
-                return None
-            rows = [
-                (_unsigned(k1), _unsigned(k2), int(t), int(g), bool(d))
-                for k1, k2, t, g, d in self.db.execute("SELECT k1, k2, total, guess, done FROM strategy_sets")
-            ]
-            if len(rows) != about["rows"]:
-                raise ValueError(f"{len(rows)} sets where {about['rows']} were kept")
-            plan = about.get("plan")
-            if plan is not None and (not isinstance(plan, list) or not all(isinstance(x, int) for x in plan)):
-                raise ValueError(f"plan {plan!r}")
-            return KeptPass(int(about["pass"]), rows, plan)
-        except KeyError as exc:
-            raise CheckpointError(
-                f"checkpoint {self.path} is damaged: its strategy sets lack {exc}"
-            ) from None
-        except (sqlite3.DatabaseError, ValueError, TypeError, AttributeError) as exc:
-            raise CheckpointError(f"checkpoint {self.path} is damaged: its strategy sets: {exc}") from None
+        kept = self._meta("strategy_sets", "strategy sets", self._kept_pass)
+        return None if kept is None or kept.passes < 0 else kept
+
+    def _kept_pass(self, text: str) -> KeptPass:
+        """The pass described by ``text`` with the sets kept (passes -1: kept with another
+        key format)."""
+        about = json.loads(text)
+        if about.get("key_format") != KEY_FORMAT:
+            return KeptPass(-1, [], None)
+        rows = [
+            (_unsigned(k1), _unsigned(k2), int(t), int(g), bool(d))
+            for k1, k2, t, g, d in self.db.execute("SELECT k1, k2, total, guess, done FROM strategy_sets")
+        ]
+        if len(rows) != about["rows"]:
+            raise ValueError(f"{len(rows)} sets where {about['rows']} were kept")
+        plan = about.get("plan")
+        if plan is not None and (not isinstance(plan, list) or not all(isinstance(x, int) for x in plan)):
+            raise ValueError(f"plan {plan!r}")
+        return KeptPass(int(about["pass"]), rows, plan)
 
     def paces(self) -> Paces | None:
         """How fast the classes rose in the runs so far (None: no run recorded it)."""
-        try:
-            row = self.db.execute("SELECT value FROM meta WHERE name = 'paces'").fetchone()
-            return None if row is None else Paces.decode(row[0])
-        except KeyError as exc:
-            raise CheckpointError(f"checkpoint {self.path} is damaged: its paces lack {exc}") from None
-        except (sqlite3.DatabaseError, ValueError, TypeError, AttributeError) as exc:
-            raise CheckpointError(f"checkpoint {self.path} is damaged: its paces: {exc}") from None
+        return self._meta("paces", "paces", Paces.decode)
 
     def keep_paces(self, paces: Paces) -> None:
         """Record how fast the classes rose (replacing what was kept: it includes it)."""
-        try:
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('paces', ?)", (paces.encode(),))
-        except sqlite3.DatabaseError as exc:
-            raise CheckpointError(f"checkpoint {self.path}: cannot keep the paces: {exc}") from None
+        self._keep_meta("paces", paces.encode(), "the paces")
 
     def keep_bounds(self, found: RootBounds) -> RootBounds:
         """Keep what a run proved, merged with what earlier runs kept (one transaction, so
