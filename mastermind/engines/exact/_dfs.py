@@ -387,6 +387,8 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
             memo_store(memo, k1, k2, np.float64(value), np.int64(cands[j]), np.int64(n))
             stats[LAST_GUESS] = cands[j]
             return value
+    listed = all_codes[:0]  # the guesses listed below, kept for the weighing (none yet)
+    have_listed = False
     if n <= MEMBER_SIZE_MAX and not restricted and not weighted and r >= 2 and win < 64:
         # costs from the candidates alone, before any guess is weighed. A class of k secrets
         # costs 2k - 1 at least, so a guess that is a secret and splits the others into m
@@ -410,6 +412,7 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
             chosen = by_member * per  # (the most classes any guess makes not needed)
         elif not consistent:
             listed = node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent, masks)
+            have_listed = True
             listed_all = listed.shape[0] == all_codes.shape[0]
             most_other, firsts = most_other_classes(scores, listed, listed_all, cands, win + 1)
             by_other = float(3 * n - most_other)
@@ -453,7 +456,10 @@ def dfs(state, cands, w, r, beta, perms, cmaps, only):  # pragma: no cover - com
         every_all = every.shape[0] == all_codes.shape[0] and not consistent
         most_hint = most_classes(scores, every, every_all, cands, slots)
     else:
-        guesses = node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent, masks)
+        if have_listed:
+            guesses = listed
+        else:
+            guesses = node_guesses(codes, colour_bits, all_codes, cands, perms, cmaps, consistent, masks)
         all_guesses = guesses.shape[0] == all_codes.shape[0] and not consistent
     rank_tables, size_tables = node_rank_tables(r - 1, n, branching, unit, penalty)
     refine = r - 1 >= 3
