@@ -29,7 +29,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Protocol, TextIO
+from typing import NoReturn, Protocol, TextIO
 
 try:
     import fcntl
@@ -96,12 +96,36 @@ def gzipped_by_name(path: str | os.PathLike[str], data: str | bytes) -> str | by
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write ``data`` (text as UTF-8, or bytes) to ``path``; see the module for the rules."""
+    with staged_write(path, data):
+        pass
+
+
+@contextmanager
+def staged_write(path: str | os.PathLike[str], data: str | bytes) -> Iterator[None]:
+    """Write ``data`` for ``path`` as :func:`write_atomic` does, but put it in place only as
+    the block ends without an error, so that a file changes only with what the block writes
+    (a published tree and the table that gives its total: the tree is written first, a full
+    disk then stops the table, and the old tree stays; the rename at the end needs no room).
+    Standard output and special files are written as the block ends.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "tree.json")
+    >>> try:
+    ...     with staged_write(path, "{}"):
+    ...         raise ValueError("the table beside it failed")
+    ... except ValueError:
+    ...     pass
+    >>> os.listdir(os.path.dirname(path))
+    []
+    """
     _refuse_empty(path)
+    shown = os.fspath(path)
     if is_stdout(path):
+        yield
         _write_stdout(data)
         return
-    shown = os.fspath(path)
     if _names_a_descriptor(path):
+        yield
         _write_in_place(Path(path), shown, data)
         return
     target = Path(os.path.realpath(path))  # through symlinks: the link stays, its target changes
@@ -115,6 +139,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
         raise MastermindError(f"cannot write {shown}: it is a directory; give a file name")
     _refuse_folder_name(shown)
     if info is not None and not stat.S_ISREG(info.st_mode):
+        yield
         _write_in_place(target, shown, data)
         return
     if info is not None and _read_only(target, info.st_mode):
@@ -132,15 +157,33 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
+    except BaseException as exc:
+        _failed_write(tmp, shown, exc)
+    try:
+        yield
+    except BaseException:  # (the block's own error, as it is)
+        _remove_temporary(tmp)
+        raise
+    try:
         os.replace(tmp, target)
     except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        if isinstance(exc, OSError):
-            raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
-        raise
+        _failed_write(tmp, shown, exc)
+
+
+def _remove_temporary(tmp: str) -> None:
+    try:
+        os.unlink(tmp)
+    except FileNotFoundError:
+        pass
+
+
+def _failed_write(tmp: str, shown: str, exc: BaseException) -> NoReturn:
+    """The temporary file ``tmp`` removed, and the error of writing ``shown`` raised (one
+    naming the file and why for the system's errors)."""
+    _remove_temporary(tmp)
+    if isinstance(exc, OSError):
+        raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
+    raise exc
 
 
 def is_stdout(path: str | os.PathLike[str]) -> bool:

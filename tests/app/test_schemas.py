@@ -211,7 +211,14 @@ def test_the_rows_of_results_validate_as_results_prints_them(validators):
     tables = {}
     for stem in ("optimal", "game-values"):
         tables[stem] = json.loads((SCHEMAS.parent / "results" / f"{stem}.json").read_text())["rows"]
-    doc = {"out": "results", "tables": tables, "stopped": None, "kept": None, "seconds": 0.0}
+    doc = {
+        "out": "results",
+        "tables": tables,
+        "unwritten": None,
+        "stopped": None,
+        "kept": None,
+        "seconds": 0.0,
+    }
     errors = sorted(validators["results"].iter_errors(doc), key=str)
     assert not errors, [f"{list(e.path)}: {e.message}" for e in errors[:5]]
 

@@ -18,6 +18,7 @@ from mastermind.app.commands.common import (
     choice,
     command,
     cores,
+    fail,
     memory_limit_bytes,
     out_option,
     parse_games,
@@ -67,7 +68,7 @@ def results(
     and the same command run again continues them."""
     from pathlib import Path
 
-    from mastermind.app.publishing import TablesStopped, run_tables
+    from mastermind.app.publishing import TablesStopped, TablesUnwritten, run_tables
     from mastermind.core.progress import progress_bar, progress_mode
     from mastermind.engines.exact.checkpoint import check_folder
     from mastermind.engines.exact.memo_file import CheckpointFileError
@@ -89,7 +90,7 @@ def results(
         if not json_output:
             typer.echo(line)
 
-    stopped, bounds = None, None
+    stopped, bounds, unwritten, error = None, None, None, None
     with progress_bar(progress_mode(progress, json_output)) as bar:
         try:
             done = run_tables(
@@ -108,9 +109,12 @@ def results(
         except TablesStopped as stop:  # the rows finished are in the files: say which
             done, stopped, working, kept = stop.done, stop.why, stop.working, stop.kept
             bounds = stop.bounds
+        except TablesUnwritten as failed:  # the rows before it are in the files; this one is
+            done, unwritten, error = failed.done, failed.row, failed.error  # reported alone
     data = {
         "out": out,
         "tables": done,
+        "unwritten": unwritten,
         "stopped": stopped,
         "kept": bounds,  # (what a row's checkpointed search stopped by Ctrl-C kept for the next run)
         "seconds": round(time.perf_counter() - start, 3),
@@ -121,6 +125,13 @@ def results(
         for name, rows in done.items():
             if rows:
                 say(wrote(f"{plural(len(rows), 'row')} of the {name} table", f"{folder / name}.json and .md"))
+    if error is not None:
+        assert unwritten is not None
+        kept_search = "--checkpoint" in unwritten["command"]  # (its search used the checkpoint)
+        fail(
+            f"{error}; the row of {unwritten['game']} was not written, the files are left as they were"
+            + ("; its search is kept in its checkpoint, and this command continues it" if kept_search else "")
+        )
     if stopped:
         rows = sum(len(r) for r in done.values())
         typer.echo(

@@ -29,7 +29,7 @@ from mastermind.app.publishing.literature import PUBLISHED, QUANTITY_FIELDS, lit
 from mastermind.app.publishing.markdown import render_game_values, render_optimal
 from mastermind.app.publishing.runner import Runner, command_for, search_bounds
 from mastermind.app.publishing.scope import FRONTIER, GAME_VALUE_SCOPE, OPTIMAL_SCOPE, game_id, scope_rules
-from mastermind.app.publishing.tables import TablesStopped, run_tables
+from mastermind.app.publishing.tables import TablesStopped, TablesUnwritten, run_tables
 
 __all__ = [
     "FILE_VERSION",
@@ -43,6 +43,7 @@ __all__ = [
     "TABLES",
     "Runner",
     "TablesStopped",
+    "TablesUnwritten",
     "command_for",
     "game_id",
     "literature",

@@ -18,7 +18,7 @@ from pathlib import Path
 from mastermind.app.documents import TABLES
 from mastermind.app.publishing.literature import literature
 from mastermind.core.errors import MastermindError
-from mastermind.core.fileio import folder_lock, read_text, write_atomic
+from mastermind.core.fileio import folder_lock, read_text, staged_write, write_atomic
 
 OPTIMAL_FORMAT = "mastermind-results"
 GAME_VALUE_FORMAT = "mastermind-game-values"
@@ -383,8 +383,10 @@ def write_tables(out: Path, fmt: str, rows: Sequence[dict]) -> None:
     rows = [{**row, **literature(row)} for row in rows]
     doc = {"format": fmt, "version": FILE_VERSION, "rows": rows}
     markdown = _renderer(fmt)(rows)  # both made before either is written: the pair stays in step
-    write_atomic(out / f"{stem}.json", json.dumps(doc, indent=1) + "\n")
-    write_atomic(out / f"{stem}.md", markdown)
+    # the markdown goes in place once the JSON is written: a full disk that stops either
+    # leaves both as they were
+    with staged_write(out / f"{stem}.md", markdown):
+        write_atomic(out / f"{stem}.json", json.dumps(doc, indent=1) + "\n")
 
 
 def _renderer(fmt: str) -> Callable[[Sequence[dict]], str]:

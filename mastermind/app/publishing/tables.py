@@ -4,6 +4,7 @@ the files as soon as it is done (so that a stopped run keeps the rows it finishe
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 
 from mastermind.app.deadline import Deadline
@@ -25,7 +26,7 @@ from mastermind.app.publishing.markdown import _value_bounds
 from mastermind.app.publishing.runner import Runner, SearchStopped
 from mastermind.app.publishing.scope import FRONTIER, GAME_VALUE_SCOPE, OPTIMAL_SCOPE, game_id, scope_rules
 from mastermind.core.errors import MastermindError, naming
-from mastermind.core.fileio import check_writable, folder_lock, write_atomic
+from mastermind.core.fileio import check_writable, folder_lock, staged_write
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 
 
@@ -45,6 +46,16 @@ class TablesStopped(Exception):
         self.done, self.working, self.why = in_table_order(done), working, why
         # what the stopped row's checkpointed search kept, as a phrase and as data (see SearchStopped)
         self.kept, self.bounds = kept, bounds
+
+
+class TablesUnwritten(Exception):
+    """A row was computed but could not go into the files (a full disk, a file size limit):
+    the rows finished before it (in the files), that row as the files would have kept it,
+    and why (a :class:`MastermindError` said of ``--out``)."""
+
+    def __init__(self, done: dict[str, list[dict]], row: dict, error: MastermindError) -> None:
+        super().__init__(str(error))
+        self.done, self.row, self.error = in_table_order(done), row, error
 
 
 def run_tables(
@@ -153,12 +164,17 @@ def run_tables(
                 )
                 if cut and row["status"] == "open" and not row.get("bounds"):
                     raise TablesStopped(done, working, "time limit")
-                if table == "optimal":
-                    kept = _merge_optimal(out, row, runner.trees)
-                    report(_optimal_line(row) + _kept_note(row, kept))
-                else:
-                    kept = merge_into(out, GAME_VALUE_FORMAT, [row])
-                    report(_game_value_line(row) + _kept_note(row, kept))
+                line = _optimal_line(row) if table == "optimal" else _game_value_line(row)
+                try:  # (a file unwritable only now keeps the row's report: see TablesUnwritten)
+                    with naming("--out"):
+                        if table == "optimal":
+                            kept = _merge_optimal(out, row, runner.trees)
+                        else:
+                            kept = merge_into(out, GAME_VALUE_FORMAT, [row])
+                except MastermindError as exc:
+                    report(line + " (not written)")
+                    raise TablesUnwritten(done, {**row, **literature(row)}, exc) from None
+                report(line + _kept_note(row, kept))
                 # what the file keeps of the game (the command's output is the file's row)
                 stored = next(r for r in kept if r["game"] == row["game"])
                 done[table].append({**stored, **literature(stored)})
@@ -213,21 +229,26 @@ def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes]) -> list[dict]:
     row's best strategy must not replace the tree of a proven row the file keeps. Under the
     folder's lock, as :func:`~mastermind.app.publishing.files.merge_into` is."""
     game = row["game"]
-    with folder_lock(out):
+    with folder_lock(out), ExitStack() as staged:
         earlier = read_rows(out / f"{STEMS[OPTIMAL_FORMAT]}.json", OPTIMAL_FORMAT)
         old = next((r for r in earlier if r["game"] == game), None)
         stored = combined(row, old)
+        dropped = []
         for key, stem in tree_stems(game).items():
             tree, data = row.get(key) or {}, trees.pop(stem, None)
             if stored is old or stored.get(key) is not row.get(key):
                 continue  # (the file's tree stays: its row, or its bound, is kept)
             if tree.get("file") and data is not None:
                 (out / "trees").mkdir(parents=True, exist_ok=True)
-                write_atomic(out / tree["file"], data)
+                # in place once the tables are written: a tree whose row could not be
+                # written would not be the tree of the row the file keeps
+                staged.enter_context(staged_write(out / tree["file"], data))
             elif key == "worst_tree":  # (no longer the row's: not left behind)
-                (out / "trees" / f"{stem}.json.gz").unlink(missing_ok=True)
+                dropped.append(out / "trees" / f"{stem}.json.gz")
         kept = merge_rows(earlier, [row])
         write_tables(out, OPTIMAL_FORMAT, kept)
+    for path in dropped:
+        path.unlink(missing_ok=True)
     return kept
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -29,6 +30,21 @@ def _run(capsys, args: list[str]) -> tuple[int, str, str]:
     code = main(args)
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def _validate(command: str, data: dict) -> None:
+    """``data`` against the command's schema in ``schemas/``."""
+    jsonschema = pytest.importorskip("jsonschema", reason="the schema checks need jsonschema (extra: test)")
+    referencing = pytest.importorskip("referencing", reason="jsonschema's referencing library is missing")
+    from referencing.jsonschema import DRAFT202012
+
+    folder = Path(__file__).resolve().parents[3] / "schemas"
+    registry = referencing.Registry().with_resources(
+        (path.name, referencing.Resource.from_contents(json.loads(path.read_text()), DRAFT202012))
+        for path in folder.glob("*.schema.json")
+    )
+    schema = json.loads((folder / f"{command}.schema.json").read_text())
+    jsonschema.Draft202012Validator(schema, registry=registry).validate(data)
 
 
 def _one_error_line(err: str, option: str, path) -> None:
@@ -93,3 +109,51 @@ def test_plot_gives_its_numbers_when_the_picture_cannot_be_written(tmp_path, cap
     data = json.loads(out)
     assert data["out"] is None and data["drawn"] == []
     assert not target.exists()
+
+
+@pytest.fixture
+def disk_full_after_first_row(monkeypatch, tmp_path):
+    """Files written fail at their last step once the first row of the optimal table is in
+    place (its markdown there), as on a disk that fills between two rows."""
+    real_fsync = os.fsync
+    markdown = tmp_path / "res" / "optimal.md"
+
+    def no_space_after(fd: int) -> None:
+        if markdown.exists():
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", no_space_after)
+    return tmp_path / "res"
+
+
+@pytest.mark.parametrize("json_output", [False, True])
+def test_results_reports_the_row_it_could_not_write(capsys, disk_full_after_first_row, json_output):
+    """The second row's files fail: the first row stays written, the second is reported
+    (its line, or its row under ``unwritten``) and not half written: its tree, the JSON and
+    the markdown all left as the first row left them."""
+    out = disk_full_after_first_row
+    args = ["results", "--out", str(out), "--table", "optimal", "--games", "p2c2,p2c3", "-j", "1"]
+    code, stdout, err = _run(capsys, args + ["--json"] * json_output)
+    assert code == 2
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and errors[0].startswith("error: --out: cannot write "), err
+    assert errors[0].endswith(
+        f"{os.strerror(errno.ENOSPC)}; the row of p2c3 was not written, the files are left as they were"
+    )
+    rows = json.loads((out / "optimal.json").read_text())["rows"]
+    assert [r["game"] for r in rows] == ["p2c2"]
+    assert "p2c3" not in (out / "optimal.md").read_text() and "p2c2" in (out / "optimal.md").read_text()
+    assert sorted(p.name for p in (out / "trees").iterdir()) == ["p2c2.json.gz"]  # (no temporary file)
+    assert sorted(p.name for p in out.iterdir()) == ["optimal.json", "optimal.md", "trees"]
+    if json_output:
+        data = json.loads(stdout)
+        _validate("results", data)
+        assert [r["game"] for r in data["tables"]["optimal"]] == ["p2c2"]
+        assert data["unwritten"]["game"] == "p2c3" and data["unwritten"]["status"] == "proven"
+        code, stdout, _ = _run(capsys, ["optimal", "-r", "p2c3", "--no-cache", "--json"])
+        assert code == 0 and data["unwritten"]["total"] == json.loads(stdout)["total"]
+    else:
+        lines = stdout.splitlines()
+        assert any(line.startswith("p2c2") for line in lines), stdout
+        assert any(line.startswith("p2c3") and line.endswith("(not written)") for line in lines), stdout
