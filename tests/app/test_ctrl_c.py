@@ -149,6 +149,20 @@ def test_heuristics_report_the_strategies_finished():
 
 
 @pytest.mark.integration
+def test_export_of_the_optimum_stopped_says_nothing_was_proven(tmp_path):
+    # Ctrl-C as the search begins (its kernels perhaps still compiling): nothing written, and
+    # not proven (it said "proven": true when the stop came before the search's answer)
+    target = tmp_path / "tree.json"
+    args = ["export", "-r", "p5c8n", "-s", "optimal", "--out", str(target), "--json"]
+    out, _, _ = interrupted(
+        args, at=call("mastermind.engines.exact:solve"), announce=("mastermind.engines.exact:solve",)
+    )
+    data = json.loads(out)
+    assert data["stopped"] == "interrupted" and data["proven"] is False
+    assert data["total"] is None and (data["out"] is None) == (data["best_found"] is None)
+
+
+@pytest.mark.integration
 def test_the_optimal_worst_case_reports_the_depths_refuted():
     # Ctrl-C once 5 guesses are refuted on p5c8n: refuting 6 takes minutes. The first step
     # is the probe from above finding a strategy of 7 guesses at once; its probe of 6 gives

@@ -126,7 +126,8 @@ def export(
             check_writable(out)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     seed, drawn = draw_seed(seed)
-    stopped, tree, proven, found_by = None, None, True, None
+    stopped, tree, found_by = None, None, None
+    proven = strategy != "optimal"  # (the optimum proven once the search says so)
     late = None
     with progress_bar(progress_mode(progress, json_output or out is None)) as bar, deadline.token() as token:
         try:
