@@ -37,8 +37,10 @@ class _Command:
         self._token: CancelToken | None = None
         self._lock = threading.Lock()
         self.interrupts = 0
+        self.after_answer = 0  # Ctrl-Cs after it (see :func:`answered`)
         self.interrupted = threading.Event()
         self.finished = threading.Event()
+        self.answered = threading.Event()  # its whole answer printed (see :func:`answered`)
 
     @property
     def token(self) -> CancelToken:
@@ -107,6 +109,14 @@ def unwind_on_interrupt() -> Iterator[None]:
         raise
 
 
+def answered() -> None:
+    """The running command has printed its whole answer (its one JSON object): a first
+    Ctrl-C from now on changes nothing, as the answer may say that nothing stopped (it gave
+    exit code 130 and "interrupted" after a complete report)."""
+    if _commands:
+        _commands[-1].answered.set()
+
+
 def stop_if_interrupted(stopped: str | None) -> None:
     """Unwind as Ctrl-C does (``KeyboardInterrupt``) when work that had nothing partial to
     report stopped because of it (``stopped``: the reason it gives, None if it finished)."""
@@ -125,8 +135,8 @@ def _watch_interrupts(reader: socket.socket, farewell: str, command: _Command) -
             return
         if not data:
             return  # the command finished
-        if signal.SIGINT not in data:
-            continue
+        if signal.SIGINT not in data or command.answered.is_set():
+            continue  # (after the whole answer: the handler's to judge)
         command.interrupt()
         deadline = time.monotonic() + GRACE
         while time.monotonic() < deadline or (
@@ -145,6 +155,11 @@ def _watch_interrupts(reader: socket.socket, farewell: str, command: _Command) -
 
 def _sigint_handler(command: _Command):
     def on_sigint(signum, frame) -> None:
+        if command.answered.is_set():
+            command.after_answer += 1
+            if command.after_answer > 1:
+                raise KeyboardInterrupt  # a second Ctrl-C: do not wait
+            return
         command.interrupts += 1
         if command.interrupts > 1:
             raise KeyboardInterrupt  # a second Ctrl-C: do not wait

@@ -46,3 +46,52 @@ def test_outside_a_command_each_token_is_new_and_never_cancelled():
 
     assert command_token() is not command_token()
     assert not command_token().cancelled and not interrupted()
+
+
+CTRL_C_AFTER_THE_ANSWER = """
+import signal, sys
+import mastermind.app.cli as cli
+
+def answered():
+    print("the whole answer", flush=True)
+    return 0
+
+exit = sys.exit
+
+def exit_interrupted(code):  # Ctrl-C as the interpreter shuts down, after the answer
+    signal.raise_signal(signal.SIGINT)
+    exit(code)
+
+cli.main = answered
+sys.exit = exit_interrupted
+cli.run()
+"""
+
+
+def test_ctrl_c_after_the_whole_answer_keeps_its_exit_code():
+    """The answer printed, a Ctrl-C in the shutdown (0.2-0.4 s) gave exit 130 after a report
+    that said nothing had stopped: it now leaves with the command's code."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", CTRL_C_AFTER_THE_ANSWER], capture_output=True, text=True, timeout=120
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "the whole answer\n", "")
+
+
+def test_a_first_ctrl_c_after_the_whole_answer_changes_nothing(patient_watchdog):
+    """Printed in full (its one JSON object), a command's answer stands: a Ctrl-C then gave
+    "interrupted" and exit 130 after a report that said nothing had stopped. A second one
+    still unwinds."""
+    from mastermind.app.interrupts import answered, command_token, interrupt_handling, interrupted
+
+    with interrupt_handling():
+        answered()
+        signal.raise_signal(signal.SIGINT)
+        assert not interrupted() and not command_token().cancelled
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)
+    with interrupt_handling():  # the next command is not answered yet
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)

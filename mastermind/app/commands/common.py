@@ -25,6 +25,7 @@ import typer
 from mastermind.app.deadline import FOREVER, Deadline, command_clock, limit_note, stopped_text  # noqa: F401  - shared by the commands
 from mastermind.app.helpstyle import Command
 from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
+from mastermind.app.interrupts import answered
 from mastermind.core.errors import MastermindError, OutOfReach, TableTooLarge, naming
 from mastermind.core.game import (
     DEFAULT_MEMORY_LIMIT,
@@ -539,6 +540,7 @@ def print_json(obj: dict) -> None:
         raise TypeError("a command's JSON is one object")
     sys.stdout.write(json.dumps(obj, indent=2) + "\n")
     sys.stdout.flush()
+    answered()
 
 
 PIPED_WIDTH = 10_000  # piped output is read by programs and wide pagers: never wrap tables
