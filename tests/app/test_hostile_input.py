@@ -269,6 +269,16 @@ def test_a_game_out_of_reach_is_said_of_the_rules_option(name, monkeypatch, caps
     assert err.startswith("error: --rules: p20c35r is out of reach"), err
 
 
+@pytest.mark.parametrize("name", sorted(n for n, c in COMMANDS.items() if "--games" in value_options(c)))
+def test_a_game_out_of_reach_is_said_of_the_games_option(name, monkeypatch, capsys, tmp_path):
+    """``table -g p9c9`` said "--rules: ..." of a command that has no --rules."""
+    extra = {"results": ["--out", str(tmp_path / "results")]}
+    argv = [name, "--games", "p20c35", *extra.get(name, [])]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert err.startswith("error: --games: p20c35r is out of reach"), err
+
+
 def test_a_memory_limit_too_small_for_the_search_names_what_it_needs(monkeypatch, capsys):
     # it said "needs more memory than 0.01 GiB: its score table alone takes 0.01 GiB"
     code, out, err = run(

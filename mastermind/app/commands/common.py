@@ -522,15 +522,18 @@ class one_line_errors:
         return False
 
 
-def table_for(rules: Rules, memory_limit: int = DEFAULT_MEMORY_LIMIT, full: bool = True) -> CodeTable:
-    """The game's table of codes, a game out of reach said of ``--rules``."""
-    with naming("--rules", OutOfReach):
+def table_for(
+    rules: Rules, memory_limit: int = DEFAULT_MEMORY_LIMIT, full: bool = True, *, option: str = "--rules"
+) -> CodeTable:
+    """The game's table of codes, a game out of reach said of ``option`` (the one that named
+    the game: ``--games`` in the commands that take several)."""
+    with naming(option, OutOfReach):
         return CodeTable(rules, full=full, memory_limit=memory_limit)
 
 
-def check_reach(rules: Rules, memory_limit: int, *, full: bool = True) -> None:
-    """:func:`~mastermind.core.game.check_fits`, a game out of reach said of ``--rules``."""
-    with naming("--rules", OutOfReach):
+def check_reach(rules: Rules, memory_limit: int, *, full: bool = True, option: str = "--rules") -> None:
+    """:func:`~mastermind.core.game.check_fits`, a game out of reach said of ``option``."""
+    with naming(option, OutOfReach):
         check_fits(rules, memory_limit, full=full)
 
 

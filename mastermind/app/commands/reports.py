@@ -131,7 +131,7 @@ def table(
     chosen = [Rules.parse(g) for g in parse_games(games or [DEFAULT_TABLE_GAMES])]
     for rules in chosen:  # refuse sizes beyond memory before any work
         if rules.table_bytes() > limit:
-            table_for(rules, limit)
+            table_for(rules, limit, option="--games")
     rows = []
     stopped = None
     with progress_bar(progress_mode(progress, json_output)) as bar, TimedWorker() as worker:
