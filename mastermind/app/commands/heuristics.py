@@ -142,7 +142,7 @@ def _report(data: dict, json_output: bool, seed_drawn: bool) -> None:
         print_json(data)
     else:
         _print_table(data, seed_drawn)
-    if data["stopped"]:
+    if data["stopped"] and not json_output:  # (with --json, its "stopped" says it)
         rows = data["strategies"]
         typer.echo(
             f"{stopped_text(data['stopped'])}: {len(rows)} of "

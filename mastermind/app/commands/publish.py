@@ -134,10 +134,11 @@ def results(
         )
     if stopped:
         rows = sum(len(r) for r in done.values())
-        typer.echo(
-            f"{stopped_text(stopped)} during {working}: {plural(rows, 'row')} finished and written"
-            + ("" if kept is None else f"; {kept}"),
-            err=True,
-        )
+        if not json_output:  # (with --json, its "stopped" and "kept" say it)
+            typer.echo(
+                f"{stopped_text(stopped)} during {working}: {plural(rows, 'row')} finished and written"
+                + ("" if kept is None else f"; {kept}"),
+                err=True,
+            )
         if stopped == "interrupted":
             raise typer.Exit(130)

@@ -297,7 +297,7 @@ def compare(
             typer.echo(wrote(f"the plot of {drawn_names} for {rules}", picture))
         elif plot is not None and late is None:
             typer.echo(f"nothing written to {plot}: {stop_words(result.stopped or '')} before a picture")
-    _say_stopped(result)
+    _say_stopped(result, json_output)
     fail_after_report(late)
     exit_if_interrupted(result.stopped)
 
@@ -316,10 +316,11 @@ def _drawn(result, draw: Callable[[], None]) -> bool:
     return True
 
 
-def _say_stopped(result) -> None:
+def _say_stopped(result, json_output: bool) -> None:
     """A comparison stopped (time limit, Ctrl-C): one line on standard error saying what it
-    did not do, for compare and plot alike."""
-    if result.stopped:
+    did not do, for compare and plot alike (none with --json: its "stopped" says it, and
+    the other commands print nothing beside their JSON)."""
+    if result.stopped and not json_output:
         typer.echo(
             f"{stopped_text(result.stopped)}: "
             + ("" if result.optimal else "the optimum not proven; ")
@@ -449,7 +450,7 @@ def plot(
         elif late is not None:  # (the picture's numbers are still the answer)
             if json_output:
                 print_json(data)
-            _say_stopped(result)
+            _say_stopped(result, json_output)
             fail_after_report(late)
     if why is not None:
         if json_output:
@@ -474,7 +475,7 @@ def plot(
         typer.echo(wrote(f"the plot of {', '.join(s.name for s in series)} for {rules}", out) + missing)
         if drawn and _draws_any(data):
             typer.echo(seed_note(seed, True))
-    _say_stopped(result)
+    _say_stopped(result, json_output)
     exit_if_interrupted(result.stopped)
 
 
