@@ -258,7 +258,19 @@ def _strategy_dict(strategy: dict, codes: int, found: bool = False) -> dict:
     return data
 
 
-OPTIMAL_GRACE = 30.0  # after the exact search's own time limit: its tree built and sent
+OPTIMAL_GRACE = 30.0  # after the exact search's own time limit: its tree built and sent...
+GRACE_SHARE = 0.05  # ...at most this share of the time it had, or...
+MIN_GRACE = 0.1  # ...this many seconds: with a short limit, the child is often still starting
+# (a process, the kernels loaded) when it passes, and waiting for it took 1-2 s past a 1.5 s limit
+
+
+def optimal_grace(seconds: float) -> float:
+    """How long a comparison waits for its exact search after the ``seconds`` it had.
+
+    >>> optimal_grace(1.5), optimal_grace(100.0), optimal_grace(3600.0)
+    (0.1, 5.0, 30.0)
+    """
+    return min(OPTIMAL_GRACE, max(MIN_GRACE, GRACE_SHARE * seconds))
 
 
 def _optimal_job(
@@ -357,7 +369,7 @@ def compare(
         with TimedWorker() as worker, deadline.token() as token:
             # the exact optimum is searched in the child while strategies and bounds run here
             left = deadline.left()
-            wait = min(left or FOREVER, FOREVER) + OPTIMAL_GRACE
+            wait = min(left or FOREVER, FOREVER) + optimal_grace(left or FOREVER)
             ends_at = None if left is None else time.time() + left
             # (the game's lower bounds hold in hard mode too: it only forbids strategies)
             worker.submit(_optimal_job, (rules, memory_limit, ends_at, jobs, pool), wait)
