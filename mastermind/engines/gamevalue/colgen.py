@@ -78,6 +78,7 @@ class _Reached:
     iterations: int = 0
     columns: int = 0
     uniform_total: int = 0
+    trees: list[tuple[StrategyTree, tuple[int, ...]]] = field(default_factory=list)  # the LP's columns
 
     def improve(
         self,
@@ -92,6 +93,19 @@ class _Reached:
             self.lower, self.maker = low, maker
         if high is not None and high < self.upper and not math.isclose(high, self.upper, rel_tol=1e-12):
             self.upper, self.breaker = high, [] if breaker is None else breaker
+
+    def settle_upper(self, sizes: list[int]) -> None:
+        """After a stop in the float phase: the upper bound as the breaker's best mix of the
+        trees found, in exact arithmetic (the float LP's mix and bound are no proof, and
+        Ctrl-C lost the fractions that --max-iterations gives, a new user's trial)."""
+        if not self.trees or not self.breaker or all(isinstance(w, (Fraction, int)) for _, _, w in self.breaker):
+            return
+        value, class_mix, tree_mix = solve_matrix_game(
+            [[Fraction(totals[k], sizes[k]) for _, totals in self.trees] for k in range(len(sizes))]
+        )
+        _check_certificate(self.trees, sizes, value, class_mix, tree_mix)
+        self.upper = value
+        self.breaker = [(tree, totals, w) for (tree, totals), w in zip(self.trees, tree_mix)]
 
     def maker_classes(self, classes: CodeClasses) -> list[MakerClass]:
         """The maker's mix that forces ``lower``, class by class."""
@@ -182,6 +196,9 @@ def game_value(
                 table, classes, solver, max_iterations, jobs, smoothing, progress, token, reached
             )
         except Stopped:
+            if reached.trees:
+                token.wind_down()  # (the exact LP of the trees found: a fraction of a second)
+                reached.settle_upper([int(z) for z in classes.sizes])
             upper = reached.upper if math.isfinite(reached.upper) else None
             return Result(
                 rules=table.rules,
@@ -218,7 +235,7 @@ def _game_value(
     if solver == "auto":
         solver = "exact" if exact_solver_available() else "search"
     sizes = [int(s) for s in classes.sizes]
-    columns: list[tuple[StrategyTree, tuple[int, ...]]] = []
+    columns: list[tuple[StrategyTree, tuple[int, ...]]] = reached.trees
     seen: set[tuple[int, ...]] = set()
 
     def add(tree: StrategyTree) -> bool:
