@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -580,6 +581,20 @@ STOP_WORDS = {
 def stop_words(reason: str) -> str:
     """Why work stopped, as words inside a sentence (``stopped (time limit)`` begins one)."""
     return STOP_WORDS.get(reason, f"stopped ({reason})")
+
+
+def nothing_written(path: str | os.PathLike[str], why: str) -> str:
+    """The one line every command says when it wrote nothing (``-``: standard output; a
+    file: which is left as it was).
+
+    >>> nothing_written("-", "no strategy")
+    'nothing written to standard output: no strategy'
+    >>> nothing_written("t.json", "no strategy")
+    'nothing written to t.json: no strategy; a file already there is left as it was'
+    """
+    if os.fspath(path) == "-":
+        return f"nothing written to standard output: {why}"
+    return f"nothing written to {os.fspath(path)}: {why}; a file already there is left as it was"
 
 
 def wrote(what: str, path: str) -> str:

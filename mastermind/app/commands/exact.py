@@ -32,6 +32,7 @@ from mastermind.app.commands.common import (
     limit_note,
     memory_limit_bytes,
     naming,
+    nothing_written,
     out_option,
     plural,
     print_json,
@@ -490,8 +491,7 @@ def _report(data: dict, json_output: bool, out: str | None, failed: bool = False
             err=to_stdout_tree,  # (an answer, as cpsat's: on standard output)
         )
         if out is not None:
-            kept = "a file already there is left as it was"
-            typer.echo(f"nothing written to {out}: no strategy ({kept})", err=True)
+            typer.echo(nothing_written(out, "no strategy"), err=True)
         return
     if "by_first_guess" in data:
         _print_by_first_guess(data, printer)
@@ -553,8 +553,7 @@ def _report(data: dict, json_output: bool, out: str | None, failed: bool = False
         line = (
             wrote("the strategy tree" + ("" if data["proven"] else " (the best found, not proven)"), out)
             if data["out"] is not None
-            else f"nothing written to {out}: the search stopped ({data['stopped']}) before it found a "
-            "strategy; a file already there is left as it was"
+            else nothing_written(out, f"the search stopped ({data['stopped']}) before it found a strategy")
         )
         typer.echo(line, err=to_stdout_tree or data["out"] is None)
 

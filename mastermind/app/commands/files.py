@@ -27,6 +27,7 @@ from mastermind.app.commands.common import (
     histogram_text,
     memory_limit_bytes,
     naming,
+    nothing_written,
     out_option,
     plural,
     print_json,
@@ -182,8 +183,10 @@ def export(
         print_json(summary)
     elif tree is None:
         typer.echo(
-            f"nothing written to {out or 'standard output'}: {stopped_text(stopped)} "
-            f"before the tree of {input_name(strategy)} for {rules} was complete",
+            nothing_written(
+                out or "-",
+                f"{stopped_text(stopped)} before the tree of {input_name(strategy)} for {rules} was complete",
+            ),
             err=out is None,  # (standard output holds the tree alone, or nothing)
         )
     else:

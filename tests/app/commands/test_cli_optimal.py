@@ -193,7 +193,11 @@ def test_no_strategy_within_max_guesses_says_nothing_is_written(capsys, tmp_path
     keep.write_text("an earlier tree")
     code, out, err = run(capsys, "optimal", "-r", "p3c3", "--max-guesses", "2", "--out", str(keep))
     assert code == 1 and keep.read_text() == "an earlier tree"
-    assert f"nothing written to {keep}: no strategy" in err
+    assert f"nothing written to {keep}: no strategy; a file already there is left as it was" in err
+    # standard output is named as export and the other commands name it (it said "to -")
+    code, out, err = run(capsys, "optimal", "-r", "p3c3", "--max-guesses", "2", "--out", "-")
+    assert code == 1 and out == ""
+    assert err.splitlines()[-1] == "nothing written to standard output: no strategy"
 
 
 def test_bad_input_under_max_guesses_is_refused_not_called_infeasible(capsys, tmp_path):
