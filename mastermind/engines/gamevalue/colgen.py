@@ -98,7 +98,11 @@ class _Reached:
         """After a stop in the float phase: the upper bound as the breaker's best mix of the
         trees found, in exact arithmetic (the float LP's mix and bound are no proof, and
         Ctrl-C lost the fractions that --max-iterations gives, a new user's trial)."""
-        if not self.trees or not self.breaker or all(isinstance(w, (Fraction, int)) for _, _, w in self.breaker):
+        if (
+            not self.trees
+            or not self.breaker
+            or all(isinstance(w, (Fraction, int)) for _, _, w in self.breaker)
+        ):
             return
         value, class_mix, tree_mix = solve_matrix_game(
             [[Fraction(totals[k], sizes[k]) for _, totals in self.trees] for k in range(len(sizes))]
