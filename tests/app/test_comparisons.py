@@ -416,6 +416,73 @@ def test_static_gives_the_same_guesses_for_the_same_seed(capsys):
         assert len(answers) == 1, jobs
 
 
+def test_cpsat_says_the_seed_it_drew(capsys):
+    """The seed drawn was in cpsat's JSON but not its text: the line the other commands print."""
+    assert main(["cpsat", "-r", "p2c2", "-j", "1"]) == 0
+    out = capsys.readouterr().out
+    drawn = re.search(r"^seed (\d+) drawn: --seed (\d+) repeats this run$", out, re.MULTILINE)
+    assert drawn and drawn.group(1) == drawn.group(2), out
+    assert main(["cpsat", "-r", "p2c2", "-j", "1", "--seed", drawn.group(1)]) == 0
+    assert "seed" not in capsys.readouterr().out  # given, not drawn: nothing to repeat
+    assert main(["cpsat", "-r", "p2c2", "-j", "1", "--json"]) == 0
+    assert isinstance(json.loads(capsys.readouterr().out)["seed"], int)  # (the JSON alone)
+
+
+def test_cpsat_json_uses_the_keys_of_optimal(capsys):
+    """cpsat said "question": "total" where optimal says "objective", and gave no "secrets"."""
+    assert main(["optimal", "-r", "p2c3", "--no-cache", "--json"]) == 0
+    exact = json.loads(capsys.readouterr().out)
+    assert main(["cpsat", "-r", "p2c3", "-j", "1", "--seed", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "question" not in data
+    assert data["objective"] == exact["objective"] == "total"
+    assert data["secrets"] == exact["secrets"] == data["codes"] == 9
+    assert data["total"] == exact["total"]
+    # as in optimal, the secrets are those the total is over: none without a total
+    assert main(["cpsat", "-r", "p2c3", "-j", "1", "--seed", "1", "--feasible", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["objective"] == "feasible" and data["total"] is None and data["secrets"] is None
+    assert data["best_found"]["secrets"] == 9
+
+
+def test_cpsat_refusal_names_max_guesses_and_one_that_fits(capsys):
+    """It said "use a smaller game or depth": the option is --max-guesses."""
+    assert main(["cpsat", "-r", "p3c4", "--max-guesses", "5"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: --max-guesses: ")
+    assert err.endswith("use --max-guesses 4 (the most within reach) or a smaller game\n")
+    assert "or depth" not in err
+    # (every p4c6 strategy needs 5 guesses, and no model deeper than 1 is within reach)
+    assert main(["cpsat", "-r", "p4c6", "--depth", "100"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: --max-guesses: ")
+    assert "use a smaller game: every strategy needs at least 5 guesses" in err
+
+
+def test_cpsat_default_depth_comes_within_reach(capsys):
+    """The default (the lookahead bound + 1: 5 on p3c4) was out of reach, an exit 2 for an
+    option never given; 4, the bound itself, fits: the optimum within 4 guesses is asked
+    and said to be so. Stopped early here: the depth, not the answer, is under test."""
+    args = ["cpsat", "-r", "p3c4", "-j", "1", "--seed", "1", "--time-limit", "0.5"]
+    assert main([*args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["max_guesses"] == 4 and data["objective"] == "total"
+    assert data["total"] in (None, 206) and data["total_lower_bound"] <= 206  # 206: the optimum in 4
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "--max-guesses 4, not the default 5: the model of 5 is out of reach" in out
+    # a default that fits is kept: the bound + 1 (p2c3: 3 + 1), and no note
+    assert main(["cpsat", "-r", "p2c3", "-j", "1", "--seed", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["max_guesses"] == 4
+    assert main(["cpsat", "-r", "p2c3", "-j", "1", "--seed", "1"]) == 0
+    assert "not the default" not in capsys.readouterr().out
+    # where even the bound is out of reach (p3c5: 4), nothing smaller can hold a strategy
+    assert main(["cpsat", "-r", "p3c5"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "with depth 4 is out of reach" in err
+    assert err.endswith("no --max-guesses within reach holds one: use a smaller game\n")
+
+
 def test_infeasible_depth_exits_1_as_optimal_does(capsys):
     """ "No strategy within N guesses" exited 1 from optimal and 0 from cpsat --feasible."""
     assert main(["optimal", "-r", "p3c4", "--max-guesses", "2"]) == 1

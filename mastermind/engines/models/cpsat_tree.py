@@ -111,23 +111,45 @@ def _layout(answers: list[int], max_depth: int) -> _Layout:
     return _Layout(parent, depth, children)
 
 
-def check_model_size(
+def model_size(
     table: CodeTable, max_depth: int, answers: int | None = None, secrets: int | None = None
 ) -> ModelSize:
-    """The model's size, or a one-line refusal with the estimate when it is out of reach.
+    """The model's size (``answers``: the answers that may occur, default every one but the
+    win; ``secrets``: default every code); counted, not built."""
+    if answers is None:
+        answers = len(table.rules.answers) - 1
+    return ModelSize.estimate(answers, max_depth, table.n if secrets is None else secrets, table.n)
+
+
+def deepest_model(table: CodeTable, up_to: int) -> int:
+    """The largest depth, at most ``up_to``, whose model (every secret, every answer) is
+    within reach; 0 if none is. (The size grows with the depth: the first too large ends it.)"""
+    depth = 0
+    while depth < up_to and model_size(table, depth + 1).terms <= MAX_MODEL_SIZE:
+        depth += 1
+    return depth
+
+
+def check_model_size(
+    table: CodeTable,
+    max_depth: int,
+    answers: int | None = None,
+    secrets: int | None = None,
+    *,
+    advice: str = "use a smaller game or depth",
+) -> ModelSize:
+    """The model's size, or a one-line refusal with the estimate (and ``advice``) when it is
+    out of reach.
 
     Counted, not built: the layout alone grows as ``answers ** depth``.
     """
     rules = table.rules
     check_max_guesses(rules, max_depth)  # (more than the codes: the count would not end)
-    if answers is None:  # every answer but the win may occur
-        answers = len(rules.answers) - 1
-    size = ModelSize.estimate(answers, max_depth, table.n if secrets is None else secrets, table.n)
+    size = model_size(table, max_depth, answers, secrets)
     if size.terms > MAX_MODEL_SIZE:
         raise MastermindError(
             f"the strategy-tree model of {rules} with depth {max_depth} is out of reach: "
-            f"{size.describe()} (limit {MAX_MODEL_SIZE} node x secret x guess terms); "
-            f"use a smaller game or depth"
+            f"{size.describe()} (limit {MAX_MODEL_SIZE} node x secret x guess terms); {advice}"
         )
     return size
 

@@ -118,6 +118,25 @@ def test_a_huge_depth_is_refused_from_its_estimate_before_building():
     assert check_model_size(CodeTable(Rules(2, 2)), 3).nodes == 1 + 3 + 9
 
 
+def test_the_deepest_model_within_reach():
+    from mastermind.engines.models.cpsat_tree import MAX_MODEL_SIZE, deepest_model, model_size
+
+    table = CodeTable(Rules(3, 4))
+    assert model_size(table, 4).terms <= MAX_MODEL_SIZE < model_size(table, 5).terms
+    assert deepest_model(table, 10) == 4 and deepest_model(table, 3) == 3
+    assert deepest_model(CodeTable(Rules(4, 6)), 5) == 1  # 1296 x 1296 terms at the root alone
+    assert deepest_model(CodeTable(Rules(1, 1)), 1) == 1  # (one answer: the depth grows linearly)
+
+
+def test_a_refusal_gives_the_advice_asked():
+    from mastermind.engines.models.cpsat_tree import check_model_size
+
+    with pytest.raises(MastermindError, match=r"\(limit 3000000 node x secret x guess terms\); try 4$"):
+        check_model_size(CodeTable(Rules(3, 4)), 5, advice="try 4")
+    with pytest.raises(MastermindError, match="use a smaller game or depth$"):  # (solve_tree's)
+        solve_tree(CodeTable(Rules(3, 4)), 5)
+
+
 def test_the_time_limit_counts_the_model_building():
     table = CodeTable(Rules(3, 3))
     result = solve_tree(table, 4, time_limit=1e-9, workers=1, lower_bound=50)
