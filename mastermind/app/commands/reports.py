@@ -36,6 +36,7 @@ from mastermind.app.commands.common import (
     histogram_text,
     memory_limit_bytes,
     naming,
+    nothing_written,
     out_option,
     parse_games,
     plural,
@@ -295,7 +296,7 @@ def compare(
             )
             typer.echo(wrote(f"the plot of {drawn_names} for {rules}", picture))
         elif plot is not None and late is None:
-            typer.echo(f"nothing written to {plot}: {stop_words(result.stopped or '')} before a picture")
+            typer.echo(nothing_written(plot, f"{stop_words(result.stopped or '')} before a picture"))
     _say_stopped(result, json_output)
     fail_after_report(late)
     exit_if_interrupted(result.stopped)
@@ -432,8 +433,7 @@ def plot(
     why = None
     late: MastermindError | None = None
     if not series:  # (stopped by its time limit or Ctrl-C: the strategies finished are drawn)
-        why = "interrupted" if result.stopped == "interrupted" else "no strategy was played in time"
-        why += " before any strategy was played"
+        why = f"{stop_words(result.stopped or 'time limit')} before any strategy was played"
     else:
         opt = None if result.optimal is None else result.optimal["total"]
         low = None if result.bounds is None else result.bounds.total
@@ -456,10 +456,8 @@ def plot(
             print_json(data)
         else:
             low = data["total_lower_bound"]
-            typer.echo(
-                f"nothing written to {out}: {why}; "
-                + ("nothing proven" if low is None else f"total >= {low} proven")
-            )
+            proven = "nothing proven" if low is None else f"total >= {low} proven"
+            typer.echo(nothing_written(out, f"{why} ({proven})"))
         exit_if_interrupted(result.stopped)
         return
     data.update(out=out, drawn=[s.name for s in series])
