@@ -169,6 +169,8 @@ class CompareRow:
     secrets: int
     optimal_total: int | None
     total_lower_bound: int | None  # None: stopped before the bounds were computed
+    first_guess: str | None = None  # (as heuristics gives a strategy's row: its first guess...
+    worst_secrets: list[str] = field(default_factory=list)  # ...and the secrets of its worst case)
 
     @property
     def label(self) -> str:
@@ -202,6 +204,8 @@ class CompareRow:
             "average": round(self.average, 6),
             "worst": self.worst,
             "histogram": self.histogram,
+            "first_guess": self.first_guess,
+            "worst_secrets": self.worst_secrets,
             "gap": self.gap,
             "gap_percent": None if self.gap_percent is None else round(self.gap_percent, 4),
             "gap_to_lower_bound": self.gap_to_bound,
@@ -363,6 +367,7 @@ def compare(
     if progress is not None:
         progress.start(len(names) + 2, f"compare {rules}")
     stats = {}
+    firsts: dict[str, str] = {}
     bounds: Bounds | None = None
     found, stopped = None, None
     try:
@@ -377,7 +382,9 @@ def compare(
                 with token.running():  # a strategy stops at its next guess: those played are the answer
                     for name in names:
                         options = dict(pool=pool, tie_break=tie_break, seed=seed, cancel=token)
-                        stats[name] = tree_of(name, table, **options).stats(table)
+                        tree = tree_of(name, table, **options)
+                        stats[name] = tree.stats(table)
+                        firsts[name] = rules.code_text(tree.root.guess)
                         if progress is not None:
                             progress.advance(1)
             except Stopped:
@@ -410,7 +417,17 @@ def compare(
     opt_total = None if optimal is None else optimal["total"]
     low = None if bounds is None else bounds.total
     rows = [
-        CompareRow(name, s.total, s.worst, list(s.histogram), s.secrets, opt_total, low)
+        CompareRow(
+            name,
+            s.total,
+            s.worst,
+            list(s.histogram),
+            s.secrets,
+            opt_total,
+            low,
+            firsts[name],
+            [rules.code_text(c) for c in s.worst_secrets],
+        )
         for name, s in stats.items()
     ]
     heuristic_rows = [r for r in rows if r.secrets == rules.n_codes]

@@ -509,3 +509,17 @@ def test_a_proven_optimum_is_the_lower_bound_of_the_comparison():
     assert data["proven"] and data["optimal"]["total"] == 905
     assert data["total_lower_bound"] == data["total_upper_bound"] == 905
     assert data["strategies"][0]["gap_to_lower_bound"] == data["strategies"][0]["gap"]
+
+
+def test_compare_rows_say_what_heuristics_rows_say(capsys):
+    """A strategy's row in compare (and plot) lacked the first guess and the worst case's
+    secrets that heuristics gives for the same strategy: one vocabulary, the same values."""
+    assert main(["heuristics", "-r", "p3c4", "-s", "minimax", "-s", "entropy", "--json"]) == 0
+    played = {row["strategy"]: row for row in json.loads(capsys.readouterr().out)["strategies"]}
+    assert main(["compare", "-r", "p3c4", "-s", "minimax", "-s", "entropy", "-j", "1", "--json"]) == 0
+    compared = json.loads(capsys.readouterr().out)["strategies"]
+    assert [row["strategy"] for row in compared] == ["minimax", "entropy"]
+    for row in compared:
+        mine = played[row["strategy"]]
+        assert (row["first_guess"], row["worst_secrets"]) == (mine["first_guess"], mine["worst_secrets"])
+        assert row["worst_secrets"] and len(row["worst_secrets"]) == row["histogram"][-1]
