@@ -86,7 +86,8 @@ class RichProgress:
 
 class JsonProgress:
     """One JSON line per event on standard error (``--progress json``): for scripts and
-    cluster logs. ``start`` and ``report`` each print a line; plain ``advance`` calls print
+    cluster logs; ``done`` of ``steps`` (null: not known), never ``total``, which the
+    commands' JSON keeps for the guesses a strategy takes. ``start`` and ``report`` each print a line; plain ``advance`` calls print
     a line too, for commands that count steps without reporting them."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
@@ -103,12 +104,12 @@ class JsonProgress:
 
     def start(self, total: int | None, description: str = "") -> None:
         self._done, self._total, self._description, self.ended = 0, total, description, False
-        self._emit({"event": "start", "description": description, "total": total})
+        self._emit({"event": "start", "description": description, "steps": total})
 
     def advance(self, n: int = 1) -> None:
         self._done += n
         self._emit(
-            {"event": "advance", "description": self._description, "done": self._done, "total": self._total}
+            {"event": "advance", "description": self._description, "done": self._done, "steps": self._total}
         )
 
     def report(self, fields: dict[str, Any]) -> None:
@@ -123,7 +124,7 @@ class JsonProgress:
     def end(self) -> None:
         """The last line of work that has no bounds to give, unless :meth:`finish` gave it."""
         if not self.ended:
-            self.finish({"done": self._done, "total": self._total})
+            self.finish({"done": self._done, "steps": self._total})
 
 
 PROGRESS_MODES = ("auto", "bar", "json", "none")

@@ -71,7 +71,7 @@ def test_export_of_a_heuristic_says_what_it_builds(tmp_path, capsys):
     assert code == 0 and [e["event"] for e in events] == ["start", "advance", "end"]
     assert all("minimax" in e["description"] for e in events)
     # one tree to build, counted (the end line said "done": 0, "total": null: a new user's trial)
-    assert (events[0]["total"], events[-1]["done"], events[-1]["total"]) == (1, 1, 1)
+    assert (events[0]["steps"], events[-1]["done"], events[-1]["steps"]) == (1, 1, 1)
 
 
 @pytest.mark.parametrize("cap", [1, 2, 3])

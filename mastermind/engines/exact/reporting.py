@@ -79,7 +79,7 @@ class ProgressReporter:
         """Units done and the bounds so far, as the progress lines report them."""
         return {
             "done": self.done,
-            "total": self.total,
+            "steps": self.total,  # (work units; "total" is the guesses' in every JSON)
             "lower_bound": _num(self.lower),
             "upper_bound": _num(self.upper),
             "seconds": round(time.perf_counter() - self.clock, 3),
