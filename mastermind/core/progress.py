@@ -87,8 +87,9 @@ class RichProgress:
 class JsonProgress:
     """One JSON line per event on standard error (``--progress json``): for scripts and
     cluster logs; ``done`` of ``steps`` (null: not known), never ``total``, which the
-    commands' JSON keeps for the guesses a strategy takes. ``start`` and ``report`` each print a line; plain ``advance`` calls print
-    a line too, for commands that count steps without reporting them."""
+    commands' JSON keeps for the guesses a strategy takes. ``start`` and ``report`` each
+    print a line; plain ``advance`` calls print a line too, for commands that count steps
+    without reporting them."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self._stream = sys.stderr if stream is None else stream
