@@ -18,12 +18,12 @@ def test_a_new_total_for_the_same_work_keeps_its_count_and_another_description_s
     progress = RichProgress(bar)
     progress.start(12, "units")
     for done in range(1, 12):
-        progress.report({"done": done, "total": 12})
+        progress.report({"done": done, "steps": 12})
     progress.start(85, "units")  # the next round: more units planned, the count goes on
     (task,) = bar.tasks
     assert (task.completed, task.total) == (11, 85)
-    progress.report({"done": 12, "total": 85})
-    progress.finish({"done": 14, "total": 85})
+    progress.report({"done": 12, "steps": 85})
+    progress.finish({"done": 14, "steps": 85})
     assert bar.tasks[0].completed == 14
     progress.start(None, "other work")
     (task,) = bar.tasks
@@ -45,14 +45,14 @@ def test_json_progress_ends_with_an_end_line_whatever_the_work(capsys):
         lines.advance(2)
     with progress_bar("json") as lines:
         lines.start(1, "search")
-        lines.finish({"done": 1, "total": 1, "proven": True})  # (a search's own last line)
+        lines.finish({"done": 1, "steps": 1, "proven": True})  # (a search's own last line)
         lines.start(3, "more work")
         lines.advance(1)
     events = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
     ends = [e for e in events if e["event"] == "end"]
     assert ends == [
-        {"event": "end", "description": "playing", "done": 2, "total": 2},
-        {"event": "end", "description": "search", "done": 1, "total": 1, "proven": True},
-        {"event": "end", "description": "more work", "done": 1, "total": 3},
+        {"event": "end", "description": "playing", "done": 2, "steps": 2},
+        {"event": "end", "description": "search", "done": 1, "steps": 1, "proven": True},
+        {"event": "end", "description": "more work", "done": 1, "steps": 3},
     ]
     assert events[-1] == ends[-1] and events[2] == ends[0]
