@@ -115,7 +115,7 @@ class _Recorded:
     def __init__(self, bar) -> None:
         self._bar = bar
         self.done: int | None = None
-        self.total: int | None = None
+        self.steps: int | None = None
 
     def start(self, total: int | None, description: str = "") -> None:
         self._bar.start(total, description)
@@ -125,7 +125,7 @@ class _Recorded:
 
     def _note(self, fields: dict) -> None:
         if "done" in fields:
-            self.done, self.total = fields.get("done"), fields.get("total")
+            self.done, self.steps = fields.get("done"), fields.get("steps")
 
     def report(self, fields: dict) -> None:
         self._note(fields)
@@ -432,7 +432,7 @@ def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict
     with its work units as the progress display counted them."""
     from mastermind.engines.exact.document import optimum_fields as fields
 
-    return fields(r, objective, *((None, None) if recorder is None else (recorder.done, recorder.total)))
+    return fields(r, objective, *((None, None) if recorder is None else (recorder.done, recorder.steps)))
 
 
 def by_first_guess_fields(

@@ -657,7 +657,7 @@ def test_json_progress_ends_with_the_final_bounds(capsys):
     assert all(e["upper_bound"] is None or e["upper_bound"] >= 2463 for e in units)
     end = events[-1]
     assert end["event"] == "end" and end["proven"] is True
-    assert end["lower_bound"] == end["upper_bound"] == 2463 and end["done"] == end["total"]
+    assert end["lower_bound"] == end["upper_bound"] == 2463 and end["done"] == end["steps"]
 
 
 def _held_backend():
@@ -806,7 +806,7 @@ def test_a_stopped_search_counts_only_the_units_it_settled(monkeypatch):
     )
     assert not result.proven
     end = bar.end
-    assert end["done"] < end["total"]  # the units not reached are not done
+    assert end["done"] < end["steps"]  # the units not reached are not done
     assert end["done"] == len(bar.lines)  # one line per unit settled (run, reused or cut)
     # every unit the search ran is among them
     assert result.counters.units <= end["done"]
@@ -818,7 +818,7 @@ def test_the_report_counts_the_units_the_progress_counted(capsys):
     data = json.loads(out)
     end = [json.loads(line) for line in err.splitlines()][-1]
     assert code == 0 and end["event"] == "end"
-    assert (data["units"]["done"], data["units"]["planned"]) == (end["done"], end["total"])
+    assert (data["units"]["done"], data["units"]["planned"]) == (end["done"], end["steps"])
     assert data["units"]["run"] + data["units"]["reused"] <= data["units"]["done"]
 
 
