@@ -1,7 +1,7 @@
 """``heuristics``, ``strategies`` and ``simulate``: strategies played on every secret or sampled."""
 
 import time
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 import typer
 
@@ -161,14 +161,8 @@ def _print_table(data: dict, seed_drawn: bool) -> None:
         asked = len(rows) + len(data["unfinished"])
         played = f"stopped ({data['stopped']}) after {len(rows)} of {asked} strategies"
     out = Table(title=f"{rules}: {played}, pool {data['pool']}", caption=HISTOGRAM_CAPTION)
-    for column, justify in (
-        ("strategy", "left"),
-        ("first guess", "left"),
-        ("total", "right"),
-        ("average", "right"),
-        ("worst", "right"),
-        ("histogram", "left"),
-    ):
+    for column in ("strategy", "first guess", "total", "average", "worst", "histogram"):
+        justify: Literal["left", "right"] = "right" if column in ("total", "average", "worst") else "left"
         out.add_column(column, justify=justify, no_wrap=column != "histogram")
     notes = []
     for row in rows:
@@ -277,7 +271,7 @@ def simulate(
         (EXACT_KERNELS, "the search kernels") if solver else (HEURISTIC_KERNELS, "the scoring kernels")
     )
     tally = _Tally()
-    data = {
+    data: dict[str, Any] = {
         "rules": str(rules),
         "codes": rules.n_codes,
         "strategy": strategy,
@@ -327,8 +321,10 @@ def simulate(
             worst=result.worst,
             histogram=list(result.histogram),
         )
-        if result.games > 1:  # one game has no spread: no interval (not one of width 0)
-            data.update(std=round(result.std, 6), ci95=[round(result.ci_low, 6), round(result.ci_high, 6)])
+        if result.games > 1:  # one game has no spread: no std
+            data.update(std=round(result.std, 6))
+        if (ci := result.ci95) is not None:  # (none without spread: not one of width 0)
+            data.update(ci95=[round(ci[0], 6), round(ci[1], 6)])
     data.update(stopped=stopped, seconds=round(time.perf_counter() - start, 3))
     if json_output:
         print_json(data)
@@ -346,11 +342,12 @@ def simulate(
     count = plural(secrets, "secret")
     if stopped:
         count = f"{data['secrets']} of {count} ({stopped_text(stopped)})"
-    interval = (
-        f"95% interval {data['ci95'][0]:.4f} .. {data['ci95'][1]:.4f}"
-        if data["ci95"] is not None
-        else "no interval from one game"
-    )
+    if data["ci95"] is not None:
+        interval = f"95% interval {data['ci95'][0]:.4f} .. {data['ci95'][1]:.4f}"
+    elif data["secrets"] == 1:
+        interval = "no interval from one game"
+    else:  # (a width of 0 would claim a certainty that the games do not give)
+        interval = f"no interval: every game took {plural(data['worst'], 'guess')}"
     lines = [
         f"{rules}, {input_name(strategy)}: {count} drawn at random and played ({chance})",
         f"average          {data['average']:.4f} guesses  ({interval})",

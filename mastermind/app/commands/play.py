@@ -89,7 +89,8 @@ def assist(
     from mastermind.app.players import draws
 
     rules = _check_strategy(strategy, pool, tie_break, rules, session=True)
-    seed, _ = draw_seed(seed)
+    seed, drawn = draw_seed(seed)
+    chance = draws(strategy, tie_break)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     chosen = load_strategy(
         strategy,
@@ -99,11 +100,12 @@ def assist(
         seed=seed,
         progress=progress_mode(progress, json_output),
     )
-    session = Assistant(chosen)
+    # a seed drawn for a strategy that draws is said at the start, so that the session can be replayed
+    session = Assistant(chosen, seed_note=seed_note(seed, drawn) if chance and drawn else None)
     # with --json the conversation goes to standard error, the record alone to standard output
     code = run_session(session, stdout=sys.stderr if json_output else sys.stdout)
     if json_output and code in (0, 130):
-        used_seed = seed if draws(strategy, tie_break) else None  # (null: nothing drawn, as solve says)
+        used_seed = seed if chance else None  # (null: nothing drawn, as solve says)
         print_json({**session.to_dict(), "seed": used_seed, "stopped": _stopped(code, session)})
     _finish(code)
 

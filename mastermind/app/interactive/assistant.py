@@ -18,29 +18,33 @@ Turn 2 - 4 candidates - suggested guess: 12
 >>> print(a.handle("undo"))
 Guess 11 (1B0W) taken back.
 Turn 1 - 9 candidates - suggested guess: 11
+>>> a.handle("give up")
+"'give up' is not a command; the commands: hint, why, list, history, undo, quit, help"
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from mastermind.app.interactive.explain import conflicting_turns, partition_text
-from mastermind.app.interactive.session import Session
+from mastermind.app.interactive.explain import conflicting_turns
+from mastermind.app.interactive.session import LIST_LIMIT, Session, command_help
 from mastermind.app.interactive.state import GameState
-from mastermind.app.interactive.text import code_list, describe, examples, plural
+from mastermind.app.interactive.text import describe, examples, plural
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, Feedback
 from mastermind.core.strategy import Strategy
+from mastermind.core.tree import History
 
 HELP = """\
 At the guess prompt press Enter to play the suggested guess, or type the guess you played (e.g. {code});
 you may add its feedback on the same line ({code} {feedback}), or type just the feedback to the suggestion.
 At the feedback prompt type the answer: {feedback}, {pair}, {comma} or {letters}.
 Commands at any prompt:
-  undo   take back the last step (the guess just typed, else the last turn)
-  list   the candidates still possible (at most 50)
-  why    how the guess splits the candidates
-  quit   stop (Ctrl-D and Ctrl-C too)"""
+""" + command_help(
+    {
+        "hint": "the suggested guess again, and how many candidates are left",
+        "why": "how the guess (the one typed, else the suggested) splits the candidates",
+        "undo": "take back the last step (the guess just typed, else the last turn)",
+    }
+)
 
 
 class Assistant(Session):
@@ -50,21 +54,26 @@ class Assistant(Session):
     def help_text(self) -> str:  # type: ignore[override]
         return HELP.format(**examples(self.rules))  # (its examples in the game's pegs and colours)
 
-    def __init__(self, strategy: Strategy, *, list_limit: int = 50) -> None:
+    def __init__(
+        self, strategy: Strategy, *, list_limit: int = LIST_LIMIT, seed_note: str | None = None
+    ) -> None:
+        """``seed_note``: how to repeat the session (a seed drawn for a strategy that draws), said first."""
         self.strategy = strategy
+        self.seed_note = seed_note
         self.table = strategy.table
         self.rules = self.table.rules
         self.state = GameState(self.table)
         self.pending: Code | None = None  # the guess played this turn, awaiting its feedback
         self.list_limit = list_limit
         self.done = False
-        self._suggestions: dict[tuple, Code] = {}
+        self._suggestions: dict[History, Code] = {}
 
     # ---- what the person sees ------------------------------------------------------------
     def opening(self) -> str:
+        seed = "" if self.seed_note is None else f" ({self.seed_note})"
         return (
             f"Think of a secret code ({describe(self.rules)}); I will break it with strategy "
-            f"{self.strategy.name}. Type help for commands.\n{self.turn_header()}"
+            f"{self.strategy.name}{seed}. Type help for commands.\n{self.turn_header()}"
         )
 
     def turn_header(self) -> str:
@@ -94,9 +103,6 @@ class Assistant(Session):
         return self._suggestions[key]
 
     # ---- input ---------------------------------------------------------------------------
-    def commands(self) -> dict[str, Callable[[], str]]:
-        return {"undo": self.undo, "list": self.list_text, "why": self.why_text}
-
     def move(self, text: str) -> str:
         return self._take_guess(text) if self.pending is None else self._take_feedback(text)
 
@@ -140,10 +146,11 @@ class Assistant(Session):
         return self.suggestion(), None
 
     def _take_feedback(self, text: str) -> str:
-        if text == "":
-            guess, example = self.rules.code_text(self.pending), examples(self.rules)["feedback"]
-            return f"type the feedback for {guess}, e.g. {example} (help for more)"
         guess = self.pending
+        assert guess is not None  # (the feedback prompt: a guess waits for its feedback)
+        if text == "":
+            example = examples(self.rules)["feedback"]
+            return f"type the feedback for {self.rules.code_text(guess)}, e.g. {example} (help for more)"
         feedback = self.rules.parse_feedback(text)
         left = self.state.after(guess, feedback)
         if len(left) == 0:
@@ -156,19 +163,18 @@ class Assistant(Session):
         return self.turn_header()
 
     # ---- commands ------------------------------------------------------------------------
+    def suggested(self) -> Code:
+        """The guess typed, waiting for its feedback, else the suggestion."""
+        return self.suggestion() if self.pending is None else self.pending
+
+    def hint(self) -> str:
+        return self.turn_header()  # (the suggestion heads every turn: said again)
+
     def undo(self) -> str:
         if self.pending is not None:
             guess, self.pending = self.pending, None
             return f"Guess {self.rules.code_text(guess)} taken back.\n{self.turn_header()}"
         return f"{self.take_back()}.\n{self.turn_header()}"
-
-    def list_text(self) -> str:
-        cands = self.state.candidates
-        return f"{plural(len(cands), 'candidate')}:\n{code_list(self.rules, cands, self.list_limit)}"
-
-    def why_text(self) -> str:
-        guess = self.suggestion() if self.pending is None else self.pending
-        return partition_text(self.table, guess, self.state.candidates)
 
     def stop(self) -> str:
         self.done = True

@@ -7,6 +7,9 @@
 ('guess 1> ', '1B0W', "code '1 2 3' has 3 pegs, p2c3r needs 2 (colours 1-3); not counted as a guess")
 >>> game.handle("undo"), game.handle("12")
 ('Guess 12 (1B0W) taken back; 0 guesses so far.', '1B0W')
+>>> print(game.handle("list"))
+4 candidates:
+11 13 22 32
 >>> print(game.handle("32"))
 2B0W - solved in 2 guesses.
 turn  guess  feedback  left
@@ -21,7 +24,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from mastermind.app.interactive.session import Session
+from mastermind.app.interactive.session import Session, command_help
 from mastermind.app.interactive.state import GameState
 from mastermind.app.interactive.text import describe, examples, plural
 from mastermind.core.errors import MastermindError
@@ -32,11 +35,13 @@ HELP = """\
 Type a guess (e.g. {code}, or {spaced}); I answer with black pegs (right colour, right place) and
 white pegs (right colour, wrong place), e.g. {feedback}.
 Commands:
-  hint      the strategy's suggestion and how many codes are still possible
-  history   the guesses so far
-  undo      take back the last guess
-  give up   show the secret
-  quit      stop (Ctrl-D and Ctrl-C too)"""
+""" + command_help(
+    {
+        "hint": "the strategy's suggested guess and how many candidates are left",
+        "why": "how the hint's guess splits the candidates",
+        "give up": "show the secret",
+    }
+)
 
 
 def new_seed() -> int:
@@ -71,6 +76,8 @@ class Codemaker(Session):
     (building it may need the full score table).
     """
 
+    aliases = {"giveup": "give up", "give-up": "give up"}
+
     @property
     def help_text(self) -> str:  # type: ignore[override]
         return HELP.format(**examples(self.rules))  # (its examples in the game's pegs and colours)
@@ -103,12 +110,8 @@ class Codemaker(Session):
     def prompt(self) -> str:
         return f"guess {len(self.state.turns) + 1}> "
 
-    def commands(self) -> dict[str, Callable[[], str]]:
-        give_up = dict.fromkeys(("give up", "giveup", "give-up"), self.give_up)
-        return {**give_up, "hint": self.hint, "undo": self.undo, "history": self.history_text}
-
-    def history_text(self) -> str:
-        return self.state.table_text() if self.state.turns else "No guesses yet."
+    def own_commands(self) -> dict[str, Callable[[], str]]:
+        return {"give up": self.give_up}
 
     def move(self, text: str) -> str:
         if text == "":
@@ -117,7 +120,7 @@ class Codemaker(Session):
         try:
             guess = self.rules.parse_code(text)
         except MastermindError as exc:
-            return f"{exc}; not counted as a guess"
+            raise MastermindError(f"{exc}; not counted as a guess") from None
         return self.guess(guess)
 
     def guess(self, guess: Code) -> str:
@@ -133,16 +136,23 @@ class Codemaker(Session):
     def undo(self) -> str:
         return f"{self.take_back()}; {plural(len(self.state.turns), 'guess')} so far."
 
-    def hint(self) -> str:
+    def _hint_strategy(self) -> Strategy:
         if self._make_strategy is None:
-            return "no hints in this game"
+            raise MastermindError("no hints in this game")
         if self._strategy is None:
             self._strategy = self._make_strategy()
-        cands = self.state.candidates
-        suggestion = int(self._strategy.next_guess(cands, self.state.history))
-        guesser = getattr(self._strategy, "guesser", None)  # (a strategy file's tree, or off it)
-        by = self._strategy.name if guesser is None else guesser(self.state.history)
-        left = plural(len(cands), "candidate")
+        return self._strategy
+
+    def suggested(self) -> Code:
+        """The hint: the strategy's guess for the position."""
+        return int(self._hint_strategy().next_guess(self.state.candidates, self.state.history))
+
+    def hint(self) -> str:
+        suggestion = self.suggested()
+        strategy = self._hint_strategy()
+        guesser = getattr(strategy, "guesser", None)  # (a strategy file's tree, or off it)
+        by = strategy.name if guesser is None else guesser(self.state.history)
+        left = plural(len(self.state.candidates), "candidate")
         return f"hint: {self.rules.code_text(suggestion)} ({left} left, strategy {by})"
 
     def reveal(self) -> str:

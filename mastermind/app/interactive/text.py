@@ -11,9 +11,13 @@ turn  guess
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from mastermind.core.game import SYMBOLS, Code, Rules
 from mastermind.core.words import plural
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def columns(rows: Sequence[Sequence[str]], right: Iterable[int] = ()) -> str:
@@ -27,7 +31,7 @@ def columns(rows: Sequence[Sequence[str]], right: Iterable[int] = ()) -> str:
     return "\n".join(lines)
 
 
-def code_list(rules: Rules, codes: Sequence[Code], limit: int = 50, per_line: int = 10) -> str:
+def code_list(rules: Rules, codes: Sequence[Code] | np.ndarray, limit: int = 50, per_line: int = 10) -> str:
     """At most ``limit`` codes, ``per_line`` to a line, and how many were left out.
 
     >>> from mastermind.core.game import Rules
@@ -36,7 +40,7 @@ def code_list(rules: Rules, codes: Sequence[Code], limit: int = 50, per_line: in
     21 22
     ... and 4 more
     """
-    shown = [rules.code_text(int(c)) for c in list(codes)[:limit]]
+    shown = [rules.code_text(int(c)) for c in codes[:limit]]  # (a slice: not every candidate copied)
     lines = [" ".join(shown[i : i + per_line]) for i in range(0, len(shown), per_line)]
     if len(codes) > limit:
         lines.append(f"... and {len(codes) - limit} more")

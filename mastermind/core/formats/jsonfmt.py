@@ -31,6 +31,9 @@ of its children's by one. ``stats`` is optional; when present, reading checks it
 from __future__ import annotations
 
 import json
+import math
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from mastermind.core.errors import MastermindError
@@ -181,13 +184,15 @@ def check_header_stats(header: dict[str, Any], stats: Stats, rules: Rules | None
     ]
     if "average" in recorded:
         average = recorded["average"]
-        # written rounded to 6 decimals; anything further off is a wrong average
         if (
             not isinstance(average, (int, float))
             or isinstance(average, bool)
-            or not abs(average - stats.average) <= 5e-7 + 1e-12 * stats.average
+            or not _average_agrees(average, stats.total, stats.secrets)
         ):
-            errors.append(f"header: stats say average {_short(average)}, the tree gives {stats.average:.6f}")
+            error = f"header: stats say average {_short(average)}, the tree gives {stats.average:.6f}"
+            if isinstance(average, (int, float)) and _decimals(average) < AVERAGE_DECIMALS[0]:
+                error += f" (to {AVERAGE_DECIMALS[0]} decimals at least: {stats.average:.4f})"
+            errors.append(error)
     if "worst_secrets" in recorded and rules is not None:
         actual_worst = sorted(rules.code_text(c) for c in stats.worst_secrets)
         given = recorded["worst_secrets"]
@@ -196,6 +201,40 @@ def check_header_stats(header: dict[str, Any], stats: Stats, rules: Rules | None
                 f"header: stats say worst_secrets {_short(given)}, the tree gives {_short(actual_worst)}"
             )
     return errors
+
+
+# an average is checked to as many decimals as the file gives, within these: 4 as the tool
+# shows it (2.7407 for 74/27), 6 as it writes it; fewer than 4 would let through the averages
+# of other totals (2.7 fits 72, 73 and 74 guesses over 27 secrets)
+AVERAGE_DECIMALS = (4, 6)
+
+
+def _decimals(value: float) -> int:
+    """Decimals of a number as written (JSON numbers arrive as floats: 2.7400 is 2.74, 2)."""
+    if isinstance(value, int) or not math.isfinite(value):
+        return 0
+    exponent = Decimal(repr(value)).as_tuple().exponent
+    return max(-exponent, 0) if isinstance(exponent, int) else 0
+
+
+def _average_agrees(stated: float, total: int, secrets: int) -> bool:
+    """Whether ``stated`` is the average ``total / secrets`` rounded to its own decimals
+    (within :data:`AVERAGE_DECIMALS`); either way at a tie, rounding rules differ.
+
+    >>> [_average_agrees(a, 74, 27) for a in (2.7407, 2.74074, 2.740741, 74 / 27, 2.7408, 2.7, 2.741)]
+    [True, True, True, True, False, False, False]
+    >>> _average_agrees(4.5, 9, 2), _average_agrees(float("nan"), 9, 2), _average_agrees(10**400, 9, 2)
+    (True, False, False)
+    """
+    if isinstance(stated, float) and not math.isfinite(stated):
+        return False
+    low, high = AVERAGE_DECIMALS
+    places = min(max(_decimals(stated), low), high)
+    exact = Fraction(total, secrets) if secrets else Fraction(0)
+    # (exact fractions: the decimal text against the true average; a trace of relative slack
+    # for an average written in full, a float's digits past the sixth decimal)
+    given = Fraction(stated) if isinstance(stated, int) else Fraction(repr(stated))
+    return abs(given - exact) <= Fraction(1, 2 * 10**places) + exact / 10**12
 
 
 def _short(value: Any) -> str:

@@ -274,6 +274,32 @@ def test_verify_checks_every_recorded_statistic(capsys, exported, field, value, 
     assert code == 1 and err.count("\n") == 1 and message in err
 
 
+@pytest.mark.parametrize("average", [2.7407, 2.74074, 2.740741, 74 / 27])
+def test_verify_accepts_an_average_rounded_to_the_decimals_given(capsys, exported, average):
+    """`"average": 2.7407`, the tool's own 4-decimal display, failed: "stats say average
+    2.7407, the tree gives 2.740741"."""
+    data = json.loads(exported.read_text())
+    assert (data["stats"]["total"], data["stats"]["secrets"]) == (74, 27)
+    data["stats"]["average"] = average
+    exported.write_text(json.dumps(data))
+    code, out, err = run(capsys, "verify", exported)
+    assert code == 0 and err == "", err
+
+
+@pytest.mark.parametrize(
+    "average, note",
+    [(2.7408, ""), (2.7406, ""), (2.74075, ""), (2.7, " (to 4 decimals at least: 2.7407)"), (3, " (to 4")],
+)
+def test_verify_rejects_an_average_wrong_at_its_decimals_or_too_rough(capsys, exported, average, note):
+    # 2.7 and 3 are 74/27 rounded to their own decimals, but fit other totals too (72 or 73 guesses)
+    data = json.loads(exported.read_text())
+    data["stats"]["average"] = average
+    exported.write_text(json.dumps(data))
+    code, out, err = run(capsys, "verify", exported)
+    said = f"stats say average {average}, the tree gives 2.740741{note}"
+    assert code == 1 and err.count("\n") == 1 and said in err, err
+
+
 def test_verify_accepts_the_written_average_and_checks_worst_secrets(capsys, exported):
     data = json.loads(exported.read_text())
     assert "average" in data["stats"] and run(capsys, "verify", exported)[0] == 0

@@ -111,6 +111,33 @@ def test_one_game_has_no_interval(capsys):
     assert json.loads(out)["ci95"] is not None
 
 
+def test_the_interval_holds_only_possible_averages(capsys):
+    """`simulate -r p1c2 -n 3 --seed 1` said 95% interval 0.6800 .. 1.9867: no game takes
+    fewer than 1 guess, and a game of 2 codes never more than 2."""
+    code, out, _ = run(capsys, "simulate", "-r", "p1c2", "-n", "3", "--seed", "1", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["histogram"] == [2, 1] and data["ci95"] == [1.0, 2.0]
+    code, out, _ = run(capsys, "simulate", "-r", "p1c2", "-n", "3", "--seed", "1")
+    assert "average          1.3333 guesses  (95% interval 1.0000 .. 2.0000)" in out
+
+
+def test_two_games_take_students_t(capsys):
+    """`simulate -r p3c3 -n 2` gave 1.5200 .. 3.4800, the normal's interval (t has 12.7, not 1.96)."""
+    code, out, _ = run(capsys, "simulate", "-r", "p3c3", "-n", "2", "--seed", "1", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["histogram"] == [0, 1, 1] and data["std"] == pytest.approx(0.5**0.5)
+    assert data["ci95"] == [1.0, pytest.approx(2.5 + 12.706205 * 0.5, abs=1e-6)]
+
+
+def test_games_all_alike_give_no_interval(capsys):
+    """Two games of 3 guesses each gave an interval of width 0."""
+    code, out, _ = run(capsys, "simulate", "-r", "p3c3", "-n", "2", "--seed", "3", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["histogram"] == [0, 0, 2] and data["ci95"] is None and data["std"] == 0
+    code, out, _ = run(capsys, "simulate", "-r", "p3c3", "-n", "2", "--seed", "3")
+    assert "95%" not in out and "(no interval: every game took 3 guesses)" in out
+
+
 def test_simulate_beyond_the_memory_limit_uses_rows(capsys):
     # 4096 codes need 16 MiB for the table; a 1 MiB limit forces computed answers
     code, out, err = run(

@@ -209,3 +209,26 @@ def test_conflicting_turns_is_an_irreducible_explanation(secret, guesses, new_gu
     assert not fits(named)
     for i in named:
         assert fits([j for j in named if j != i])
+
+
+def test_history_and_hint_as_play_has_them(table46):
+    """assist knew list and why but not history, which play knew (and play not list or why)."""
+    a = Assistant(FirstCandidate(table46))
+    assert a.handle("history") == "No guesses yet."
+    assert a.handle("hint") == a.turn_header() == "Turn 1 - 1296 candidates - suggested guess: 1111"
+    a.handle(""), a.handle("0B0W")
+    assert a.handle("History") == "turn  guess  feedback  left\n   1  1111   0B0W       625"
+    assert a.handle("hint").startswith("Turn 2 - 625 candidates")
+    assert len(a.state.turns) == 1 and a.pending is None  # (commands, not moves)
+
+
+def test_an_unknown_word_is_answered_with_the_words_known(table46):
+    a = Assistant(FirstCandidate(table46))
+    known = "the commands: hint, why, list, history, undo, quit, help"
+    assert a.handle("lsit") == f"'lsit' is not a command; {known}"
+    assert a.handle("Give Up") == f"'give up' is not a command; {known}"  # (play's: there is no secret)
+    a.handle("")
+    assert a.handle("banana") == f"'banana' is not a command; {known}"  # at the feedback prompt too
+    # letters that are a feedback stay a feedback, and a code with a bad colour a bad code
+    assert a.handle("b").startswith("Turn 2 - ") and len(a.state.turns) == 1  # (1B0W to 1111)
+    assert "colour '7'" in a.handle("1237") and a.pending is None

@@ -129,6 +129,36 @@ def test_play_without_seed_tells_the_seed(cli):
     assert code == 0 and "replay this secret with --seed" in out
 
 
+@pytest.mark.parametrize("argv", [["-s", "random"], ["-s", "minimax", "--tie-break", "random"]])
+def test_assist_tells_a_seed_drawn_and_the_seed_replays_the_session(cli, argv):
+    """`assist -s random` drew a seed and said it only in --json: a session in text could not
+    be replayed."""
+    import re
+
+    code, out, _ = cli(["assist", *argv], "\n0B0W\n")
+    seed = re.search(r" \(seed (\d+) drawn: --seed \1 repeats this run\)\. Type help", out.splitlines()[0])
+    assert code == 0 and seed is not None
+    turns = [line for line in out.splitlines() if line.startswith("Turn ")]
+    code, again, _ = cli(["assist", *argv, "--seed", seed.group(1)], "\n0B0W\n")
+    assert code == 0 and [line for line in again.splitlines() if line.startswith("Turn ")] == turns
+    assert "drawn" not in again  # (a seed given is not news)
+
+
+def test_assist_says_no_seed_where_nothing_is_drawn(cli):
+    code, out, _ = cli(["assist", "-r", "p3c3"], "quit\n")
+    assert code == 0 and "seed" not in out
+
+
+def test_play_knows_list_and_why_and_assist_history(cli):
+    """`list` typed in play was a bad code: "code 'list': colour 'l' is not one of 1-6"."""
+    code, out, err = cli(["play", "-r", "p3c3", "--seed", "2"], "list\nwhy\nlsit\nquit\n")
+    assert code == 0 and err == "" and "colour 'l'" not in out
+    assert "guess 1> list\n27 candidates:\n111 112" in out and "guess 1> why\nhow 112 splits" in out
+    assert "guess 1> lsit\n'lsit' is not a command; the commands: hint, why, list, history," in out
+    code, out, err = cli(["assist", "-r", "p3c3"], "\n0B0W\nhistory\nquit\n")
+    assert code == 0 and "> history\nturn  guess  feedback  left\n   1  112    0B0W         1" in out
+
+
 @pytest.mark.parametrize(
     "args, message",
     [

@@ -101,3 +101,65 @@ def test_help_gives_examples_of_the_game_played(table33, table46):
         ex = examples(rules)
         rules.parse_code(ex["code"])  # a code of the game (raises if not)
         assert Feedback.parse(ex["feedback"], rules.pegs) == Feedback.parse(ex["letters"] or "0", rules.pegs)
+
+
+def test_list_why_and_history_as_assist_has_them(table46):
+    """`list` in play was read as a bad code ("code 'list': colour 'l' is not one of 1-6")."""
+    r = table46.rules
+    game = Codemaker(table46, r.parse_code("3632"), hint_strategy=lambda: FirstCandidate(table46))
+    assert game.handle("history") == "No guesses yet."
+    game.handle("1122"), game.handle("1344")
+    reply = game.handle("list")
+    codes = reply.split()[2:]
+    assert reply.startswith("44 candidates:") and len(codes) == 44 and "3632" in codes
+    assert codes == [r.code_text(int(c)) for c in game.state.candidates]
+    # why: how the hint's guess splits the 44 candidates
+    hint = game.handle("hint")
+    guess = r.code_text(int(game.state.candidates[0]))  # (the first candidate's strategy)
+    why = game.handle("why")
+    assert hint.startswith(f"hint: {guess} ") and why.startswith(f"how {guess} splits the candidates:")
+    counts = table46.partition(r.parse_code(guess), game.state.candidates)
+    rows = {line.split()[0]: int(line.split()[1]) for line in why.splitlines()[2:-1]}
+    assert rows == {str(r.answer_feedbacks[i]): int(c) for i, c in enumerate(counts) if c}
+    assert len(game.state.turns) == 2 and not game.done  # (commands: no guess counted)
+    assert Codemaker(table46, 0).handle("why") == "no hints in this game"
+
+
+def test_an_unknown_word_is_not_read_as_a_bad_code(table46):
+    game = Codemaker(table46, 0)
+    known = "the commands: hint, why, list, history, undo, give up, quit, help"
+    for word in ("lsit", "hello", "give  in"):
+        assert game.handle(word) == f"{' '.join(word.split())!r} is not a command; {known}"
+    # a code mistyped is still a code mistyped
+    reply = game.handle("12a4")
+    assert reply.startswith("code '12a4': colour 'a' is not one of 1-6") and reply.endswith(
+        "not counted as a guess"
+    )
+    assert game.state.turns == [] and not game.done
+    assert game.handle("GIVE-UP").startswith("The secret was")  # (its other spellings still known)
+
+
+def test_letters_that_are_colours_are_a_code():
+    """With letter colours (p3c12: 1-9, A-C) a line of them is a guess, not a word."""
+    from mastermind.core.game import CodeTable
+
+    table = CodeTable(Rules(3, 12), full=False)
+    game = Codemaker(table, table.rules.parse_code("ABC"))
+    assert game.handle("cab") == "0B3W" and len(game.state.turns) == 1
+    assert "colour 'Z'" in game.handle("CAZ")  # (a colour of the game in it: a code mistyped)
+    assert "is not a command" in game.handle("hello")  # (no colour of the game in it: a word)
+
+
+def test_both_sessions_know_the_same_shared_words(table46):
+    """One vocabulary: the words both sessions know, each in its help and in its answer to an
+    unknown word."""
+    from mastermind.app.interactive.assistant import Assistant
+    from mastermind.app.interactive.session import SHARED_HELP
+
+    sessions = (Codemaker(table46, 0), Assistant(FirstCandidate(table46)))
+    for session in sessions:
+        words = list(session.commands())
+        assert words[: len(SHARED_HELP)] == list(SHARED_HELP)
+        help_words = [line.split("  ")[1] for line in session.handle("help").splitlines() if line[:2] == "  "]
+        assert help_words == [*words, "quit"]
+        assert session.handle("nonsense").endswith(", ".join([*words, "quit", "help"]))

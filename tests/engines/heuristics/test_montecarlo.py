@@ -38,8 +38,51 @@ def test_seeded_and_reproducible(p4c6):
 def test_confidence_interval_covers_the_exact_average(p4c6):
     exact = play_all(make_strategy("minimax", p4c6)).stats(p4c6).average  # 5801 / 1296
     result = monte_carlo(make_strategy("minimax", p4c6), 2000, seed=123)
-    assert result.ci_low < exact < result.ci_high
-    assert result.ci_high - result.ci_low == pytest.approx(2 * 1.96 * result.std / math.sqrt(2000), rel=1e-3)
+    low, high = result.ci95
+    assert low < exact < high
+    assert high - low == pytest.approx(2 * 1.96 * result.std / math.sqrt(2000), rel=1e-3)
+
+
+def test_few_games_give_a_wider_interval_within_the_possible_means():
+    """`simulate -r p1c2 -n 3` gave 0.68 .. 1.99 (no game takes under 1 guess), and two games
+    had the normal's interval, far too narrow."""
+    # depths 1, 1, 2 of a game of 2 codes: Student's t with 2 degrees of freedom reaches
+    # 1.333 +- 4.303 * 0.333 = -0.10 .. 2.77, cut to the possible means 1 .. 2
+    assert MonteCarloResult("x", 3, 0, (2, 1), codes=2).ci95 == (1.0, 2.0)
+    two = MonteCarloResult("x", 2, 0, (0, 1, 1), codes=27)  # depths 2 and 3
+    low, high = two.ci95
+    assert low == 1.0 and high == pytest.approx(2.5 + 12.706205 * math.sqrt(0.5) / math.sqrt(2))
+    # without the game's size only the lower end is cut
+    assert MonteCarloResult("x", 3, 0, (2, 1)).ci95[1] == pytest.approx(4 / 3 + 4.302653 / 3)
+    # from the same spread, more games narrow the interval; near 1000 games, t is the normal
+    widths = [MonteCarloResult("x", 2 * n, 0, (0, n, n), codes=99).ci95 for n in (2, 5, 50, 500)]
+    assert all(w1[1] - w1[0] > w2[1] - w2[0] for w1, w2 in zip(widths, widths[1:]))
+
+
+def test_games_without_spread_have_no_interval():
+    """Every game of the same length: a width of 0 would claim certainty."""
+    assert MonteCarloResult("x", 1, 0, (0, 1), codes=9).ci95 is None
+    assert MonteCarloResult("x", 40, 0, (0, 0, 40), codes=9).ci95 is None
+    assert MonteCarloResult("x", 40, 0, (0, 0, 40), codes=9).to_dict(Rules(2, 3))["ci95"] is None
+
+
+def test_the_t_quantiles():
+    from mastermind.engines.heuristics.montecarlo import Z95, t95
+
+    assert [t95(df) for df in (1, 2, 10, 30)] == [12.706205, 4.302653, 2.228139, 2.042272]
+    # past the table: the expansion meets the table's end and falls towards the normal
+    assert t95(31) < t95(30) and t95(31) == pytest.approx(2.039513, abs=1e-6)
+    assert t95(120) == pytest.approx(1.979930, abs=1e-6) and t95(10**8) == pytest.approx(Z95, abs=1e-7)
+    with pytest.raises(MastermindError, match="degrees of freedom"):
+        t95(0)
+
+
+def test_the_t_quantiles_agree_with_scipy():
+    stats = pytest.importorskip("scipy.stats")  # (not a dependency: checked where it is installed)
+    from mastermind.engines.heuristics.montecarlo import t95
+
+    for df in (*range(1, 41), 60, 100, 1000, 10**5):
+        assert t95(df) == pytest.approx(float(stats.t.ppf(0.975, df)), abs=5e-7), df
 
 
 def test_statistics_of_a_known_histogram():
