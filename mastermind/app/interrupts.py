@@ -7,6 +7,11 @@ returns, and inside a callback or a finalizer (numba calls both while it compile
 prints it as an "ignored" exception and carries on. So the signal also wakes a watchdog
 thread, which tells running searches to stop, gives the command :data:`GRACE` seconds to
 report, and then ends the process itself with exit code 130.
+
+A Ctrl-C before the command's work begins (its start-up: imports, reading, the table) lets
+it go on for :data:`START_GRACE` seconds: its work, once begun, sees the cancel at once and
+reports (with ``--json``, its one object, where it used to say "interrupted" alone); a
+command not at its work by then unwinds. A command waiting for a line typed unwinds at once.
 """
 
 from __future__ import annotations
@@ -25,6 +30,10 @@ if TYPE_CHECKING:
     from mastermind.core.cancel import CancelToken
 
 GRACE = 0.7  # seconds a command has after Ctrl-C to stop by itself
+# seconds a command not yet at its work has after Ctrl-C to reach it: its work then stops at
+# once and reports (with --json, its one object), rather than Ctrl-C unwinding its start-up
+# (imports, reading, the table) with nothing but "interrupted"; else it unwinds then
+START_GRACE = 0.55
 WIND_DOWN = 10.0  # ... once it has said that it is stopping (closing a cluster, printing bounds)
 
 
@@ -38,6 +47,9 @@ class _Command:
         self._lock = threading.Lock()
         self.interrupts = 0
         self.after_answer = 0  # Ctrl-Cs after it (see :func:`answered`)
+        # a Ctrl-C came before its work: the blocks of work begun by then (see START_GRACE)
+        self.deferred: int | None = None
+        self.reading = 0  # waiting for a line typed (see :func:`reading_input`)
         self.interrupted = threading.Event()
         self.finished = threading.Event()
         self.answered = threading.Event()  # its whole answer printed (see :func:`answered`)
@@ -65,6 +77,12 @@ class _Command:
         """Whether work that stops by itself when cancelled runs under the token."""
         token = self._token
         return token is not None and token.busy
+
+    @property
+    def began(self) -> int:
+        """How many blocks of such work began so far (0: none, or no token yet)."""
+        token = self._token
+        return 0 if token is None else token.began
 
     @property
     def winding_down(self) -> bool:
@@ -117,6 +135,24 @@ def answered() -> None:
         _commands[-1].answered.set()
 
 
+@contextmanager
+def reading_input() -> Iterator[None]:
+    """Inside the block, the command waits for a line typed: Ctrl-C unwinds at once, as
+    nothing runs that would stop by itself and report; and one that came before (deferred:
+    see :data:`START_GRACE`) unwinds as the block begins."""
+    command = _commands[-1] if _commands else None
+    if command is None:
+        yield
+        return
+    if command.deferred is not None:
+        raise KeyboardInterrupt
+    command.reading += 1
+    try:
+        yield
+    finally:
+        command.reading -= 1
+
+
 def stop_if_interrupted(stopped: str | None) -> None:
     """Unwind as Ctrl-C does (``KeyboardInterrupt``) when work that had nothing partial to
     report stopped because of it (``stopped``: the reason it gives, None if it finished)."""
@@ -138,13 +174,27 @@ def _watch_interrupts(reader: socket.socket, farewell: str, command: _Command) -
         if signal.SIGINT not in data or command.answered.is_set():
             continue  # (after the whole answer: the handler's to judge)
         command.interrupt()
-        deadline = time.monotonic() + GRACE
+        start = time.monotonic()
+        deadline = start + GRACE
+        unwound = False
         while time.monotonic() < deadline or (
             command.winding_down and time.monotonic() < deadline + WIND_DOWN
         ):
             time.sleep(0.02)
             if command.finished.is_set():
                 return
+            if (
+                not unwound
+                and time.monotonic() >= start + START_GRACE
+                and command.deferred is not None
+                and command.began == command.deferred
+                and not command.busy
+                and not command.answered.is_set()
+            ):
+                # still not at its work (or blocked reading a line): unwind as Ctrl-C does
+                # (a signal of its own, which also ends a wait for input)
+                unwound = True
+                signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
         if hasattr(sys.stderr, "isatty") and sys.stderr.isatty():
             print(file=sys.stderr)  # after the ^C the terminal echoed
         for line in command.status_lines():
@@ -162,10 +212,14 @@ def _sigint_handler(command: _Command):
             return
         command.interrupts += 1
         if command.interrupts > 1:
-            raise KeyboardInterrupt  # a second Ctrl-C: do not wait
+            raise KeyboardInterrupt  # a second Ctrl-C (or the watchdog's): do not wait
         command.interrupt()
+        if command.reading:
+            raise KeyboardInterrupt  # waiting for a line typed: the person wants out now
         if not command.busy:
-            raise KeyboardInterrupt  # nothing stops by itself: unwind now
+            # nothing stops by itself yet: the command goes on to its work, which stops at
+            # once and reports, unless it has not begun within START_GRACE (the watchdog)
+            command.deferred = command.began
 
     return on_sigint
 

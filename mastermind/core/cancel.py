@@ -84,6 +84,7 @@ class _Family:
     def __init__(self) -> None:
         self.lock = threading.RLock()
         self.running = 0
+        self.began = 0  # blocks of work begun under the family (see :meth:`CancelToken.began`)
         self.status: list[Callable[[], str]] = []
         self.winding_down = threading.Event()
 
@@ -197,6 +198,7 @@ class CancelToken:
         family = self._family
         with family.lock:
             family.running += 1
+            family.began += 1
             if status is not None:
                 family.status.append(status)
         try:
@@ -212,6 +214,13 @@ class CancelToken:
         """True while work under this token or one of its family runs (see :meth:`running`)."""
         with self._family.lock:
             return self._family.running > 0
+
+    @property
+    def began(self) -> int:
+        """How many blocks of work (:meth:`running`) began under this token's family: a caller
+        that cancelled it sees whether work began since, and stopped by itself."""
+        with self._family.lock:
+            return self._family.began
 
     def status_lines(self) -> list[str]:
         """What the running work can say about what it has done so far."""

@@ -138,6 +138,18 @@ def test_heuristics_stop_and_say_so():
 
 
 @pytest.mark.integration
+def test_ctrl_c_in_the_start_up_still_gives_the_json():
+    # Ctrl-C as the command reads its game, before its work: it said "interrupted" alone, no
+    # JSON (a new user's trial); its work now begins, stops at once and reports
+    # (p5c8: its codes are read in milliseconds, and entropy plays them for seconds)
+    args = ["heuristics", "-r", "p5c8", "-s", "entropy", "--json", "--no-cache"]
+    point = "mastermind.app.commands.heuristics:table_for"
+    out, err, elapsed = interrupted(args, at=call(point), announce=(point,))
+    data = json.loads(out)
+    assert data["strategies"] == [] and data["unfinished"] == ["entropy"] and data["stopped"] == "interrupted"
+
+
+@pytest.mark.integration
 def test_heuristics_report_the_strategies_finished():
     # Ctrl-C once simple has played every secret of p5c8; entropy takes many seconds more
     args = ["heuristics", "-r", "p5c8", "-s", "simple", "-s", "entropy", "--json", "--no-cache"]

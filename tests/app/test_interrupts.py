@@ -2,6 +2,7 @@
 command starts with a token of its own (nothing to reset)."""
 
 import signal
+import time
 
 import pytest
 
@@ -32,13 +33,31 @@ def test_ctrl_c_cancels_the_command_token_and_running_work_stops_by_itself(patie
         assert command_token() is not token
 
 
-def test_ctrl_c_with_nothing_running_unwinds_at_once(patient_watchdog):
+def test_ctrl_c_before_any_work_unwinds_if_the_work_does_not_begin(patient_watchdog):
     from mastermind.app.interrupts import command_token, interrupt_handling
 
     with interrupt_handling():
         with pytest.raises(KeyboardInterrupt):
-            signal.raise_signal(signal.SIGINT)
+            signal.raise_signal(signal.SIGINT)  # (nothing runs: the command goes on a moment)
+            assert command_token().cancelled
+            time.sleep(60)  # still not at its work after START_GRACE: unwound
         assert command_token().cancelled
+
+
+def test_ctrl_c_before_the_work_lets_the_work_stop_and_report(patient_watchdog):
+    """Ctrl-C in a command's start-up (imports, the table) unwound it with "interrupted"
+    alone, no JSON (a new user's trial): its work now begins, sees the cancel at once, and
+    reports; nothing unwinds it meanwhile or after."""
+    from mastermind.app.interrupts import START_GRACE, command_token, interrupt_handling, interrupted
+
+    with interrupt_handling():
+        signal.raise_signal(signal.SIGINT)
+        assert interrupted()
+        token = command_token()  # (asked for after Ctrl-C: cancelled at once)
+        assert token.cancelled
+        with token.running():  # the work: stopped by itself, reporting
+            time.sleep(3 * START_GRACE)
+        time.sleep(3 * START_GRACE)  # the report printed
 
 
 def test_outside_a_command_each_token_is_new_and_never_cancelled():
@@ -95,3 +114,18 @@ def test_a_first_ctrl_c_after_the_whole_answer_changes_nothing(patient_watchdog)
     with interrupt_handling():  # the next command is not answered yet
         with pytest.raises(KeyboardInterrupt):
             signal.raise_signal(signal.SIGINT)
+            time.sleep(60)  # (unwound once it has not reached its work in START_GRACE)
+
+
+def test_ctrl_c_while_a_line_is_awaited_unwinds_at_once(patient_watchdog):
+    """An interactive session waiting for a line: nothing would stop by itself, and the
+    person wants out now (a Ctrl-C before, deferred, unwinds as the wait begins)."""
+    from mastermind.app.interrupts import interrupt_handling, reading_input
+
+    with interrupt_handling():
+        with pytest.raises(KeyboardInterrupt), reading_input():
+            signal.raise_signal(signal.SIGINT)
+    with interrupt_handling():
+        signal.raise_signal(signal.SIGINT)  # (in the start-up: deferred)
+        with pytest.raises(KeyboardInterrupt), reading_input():
+            pass

@@ -39,6 +39,12 @@ class LineReader:
                 pass
 
     def read(self, prompt: str) -> str:
+        from mastermind.app.interrupts import reading_input
+
+        with reading_input():  # (Ctrl-C while a line is awaited: out at once)
+            return self._read(prompt)
+
+    def _read(self, prompt: str) -> str:
         if self.use_input:
             return input(prompt)
         if self.interactive:
