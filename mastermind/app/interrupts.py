@@ -50,6 +50,7 @@ class _Command:
         # a Ctrl-C came before its work: the blocks of work begun by then (see START_GRACE)
         self.deferred: int | None = None
         self.reading = 0  # waiting for a line typed (see :func:`reading_input`)
+        self.signalling = threading.Lock()  # the watchdog's signal, or the command's end
         self.interrupted = threading.Event()
         self.finished = threading.Event()
         self.answered = threading.Event()  # its whole answer printed (see :func:`answered`)
@@ -176,25 +177,33 @@ def _watch_interrupts(reader: socket.socket, farewell: str, command: _Command) -
         command.interrupt()
         start = time.monotonic()
         deadline = start + GRACE
-        unwound = False
+        unwound = began = False
         while time.monotonic() < deadline or (
             command.winding_down and time.monotonic() < deadline + WIND_DOWN
         ):
             time.sleep(0.02)
             if command.finished.is_set():
                 return
+            if command.answered.is_set():  # its whole answer is out: it ends by itself, unless
+                deadline = max(deadline, start + WIND_DOWN)  # it hangs (then ended all the same)
+                continue
+            if not began and command.deferred is not None and command.began != command.deferred:
+                began = True  # its work began after a deferred Ctrl-C: as long to report
+                deadline = max(deadline, time.monotonic() + GRACE)
             if (
                 not unwound
                 and time.monotonic() >= start + START_GRACE
                 and command.deferred is not None
                 and command.began == command.deferred
                 and not command.busy
-                and not command.answered.is_set()
             ):
                 # still not at its work (or blocked reading a line): unwind as Ctrl-C does
                 # (a signal of its own, which also ends a wait for input)
                 unwound = True
-                signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+                with command.signalling:
+                    if command.finished.is_set():
+                        return
+                    signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
         if hasattr(sys.stderr, "isatty") and sys.stderr.isatty():
             print(file=sys.stderr)  # after the ^C the terminal echoed
         for line in command.status_lines():
@@ -205,6 +214,8 @@ def _watch_interrupts(reader: socket.socket, farewell: str, command: _Command) -
 
 def _sigint_handler(command: _Command):
     def on_sigint(signum, frame) -> None:
+        if command.finished.is_set():
+            return  # (the watchdog's signal, late: the command has ended)
         if command.answered.is_set():
             command.after_answer += 1
             if command.after_answer > 1:
@@ -265,7 +276,8 @@ def interrupt_handling(farewell: str = "interrupted") -> Iterator[None]:
     try:
         yield
     finally:
-        command.finished.set()
+        with command.signalling:  # (no signal of the watchdog's comes after this)
+            command.finished.set()
         _commands.remove(command)
         sys.unraisablehook = old_hook
         signal.signal(signal.SIGINT, old_handler)

@@ -247,8 +247,8 @@ def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes]) -> list[dict]:
                 dropped.append(out / "trees" / f"{stem}.json.gz")
         kept = merge_rows(earlier, [row])
         write_tables(out, OPTIMAL_FORMAT, kept)
-    for path in dropped:
-        path.unlink(missing_ok=True)
+        for path in dropped:  # (under the lock: another run's new tree is not removed)
+            path.unlink(missing_ok=True)
     return kept
 
 

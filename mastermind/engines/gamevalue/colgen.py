@@ -65,6 +65,9 @@ class BreakerTree:
     stats: Stats
 
 
+SETTLE_MAX_CELLS = 5000  # trees x classes of the most a stopped run solves exactly (rationals)
+
+
 @dataclass
 class _Reached:
     """The best bounds so far, each with the mix that guarantees it: what a run that is
@@ -102,6 +105,7 @@ class _Reached:
             not self.trees
             or not self.breaker
             or all(isinstance(w, (Fraction, int)) for _, _, w in self.breaker)
+            or len(self.trees) * len(sizes) > SETTLE_MAX_CELLS  # (then too slow for a stop)
         ):
             return
         value, class_mix, tree_mix = solve_matrix_game(
@@ -201,7 +205,7 @@ def game_value(
             )
         except Stopped:
             if reached.trees:
-                token.wind_down()  # (the exact LP of the trees found: a fraction of a second)
+                token.wind_down()  # (the exact LP of the trees found, when small: see SETTLE_MAX_CELLS)
                 reached.settle_upper([int(z) for z in classes.sizes])
             upper = reached.upper if math.isfinite(reached.upper) else None
             return Result(
