@@ -96,26 +96,19 @@ def interrupted(args: list[str], at: Callable[[dict], bool], announce: tuple[str
     assert proc.returncode == 130, err[-3000:]
     assert elapsed < STOP_WITHIN, elapsed
     if "--json" in args and out.strip():  # what Ctrl-C leaves is the command's one JSON object too
-        _validate(args[0], json.loads(out))
+        data = json.loads(out)
+        SCHEMAS[args[0]].validate(data)
+        assert data["stopped"] == "interrupted"
     return out, err, elapsed
 
 
-def _validate(command: str, data: dict) -> None:
-    """``data`` against ``schemas/COMMAND.schema.json`` (where jsonschema is installed)."""
-    try:
-        import jsonschema
-        import referencing
-        from referencing.jsonschema import DRAFT202012
-    except ImportError:  # (the test extra has it; without it the schema tests skip, saying why)
-        return
-    folder = ROOT / "schemas"
-    registry = referencing.Registry().with_resources(
-        (p.name, referencing.Resource.from_contents(json.loads(p.read_text()), DRAFT202012))
-        for p in folder.glob("*.schema.json")
-    )
-    schema = json.loads((folder / f"{command}.schema.json").read_text())
-    jsonschema.Draft202012Validator(schema, registry=registry).validate(data)
-    assert data["stopped"] == "interrupted"
+SCHEMAS: dict = {}
+
+
+@pytest.fixture(autouse=True)
+def _schemas(validators) -> None:
+    """``interrupted`` checks what a command prints with --json against its schema."""
+    SCHEMAS.update(validators)
 
 
 def said_beside_json(err: str) -> list[str]:
@@ -405,7 +398,7 @@ def test_ctrl_c_lets_a_rows_checkpointed_search_keep_what_it_proved(tmp_path, mo
         {"total_lower_bound": 5, "total_upper_bound": None},
     ],
 )
-def test_results_json_gives_what_a_stopped_rows_search_kept(tmp_path, monkeypatch, capsys, part):
+def test_results_json_gives_what_a_stopped_rows_search_kept(tmp_path, monkeypatch, capsys, part, validators):
     """`results --json` stopped by Ctrl-C during a checkpointed row said only "interrupted":
     the bounds its search kept for the next run were on the error stream alone."""
     from mastermind.app.publishing.runner import Runner, SearchStopped
@@ -419,7 +412,7 @@ def test_results_json_gives_what_a_stopped_rows_search_kept(tmp_path, monkeypatc
     assert main(args) == 130
     captured = capsys.readouterr()
     data = json.loads(captured.out)
-    _validate("results", data)
+    validators["results"].validate(data)
     assert data["kept"] == {"game": "p4c5", **part}
     assert "kept" not in captured.err  # (said in the JSON alone, as every command says it)
     assert main(args[:-1]) == 130  # the same in words, without --json

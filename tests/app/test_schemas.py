@@ -12,7 +12,6 @@ import pytest
 from mastermind.app.cli import COMMANDS, main
 
 jsonschema = pytest.importorskip("jsonschema", reason="the schema tests need jsonschema (extra: test)")
-referencing = pytest.importorskip("referencing", reason="jsonschema's referencing library is missing")
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
 EVERY_COMMAND = [name for names in COMMANDS.values() for name in names]
@@ -20,22 +19,6 @@ EVERY_COMMAND = [name for names in COMMANDS.values() for name in names]
 
 def load(name: str) -> dict:
     return json.loads((SCHEMAS / f"{name}.schema.json").read_text())
-
-
-@pytest.fixture(scope="module")
-def validators() -> dict:
-    from referencing.jsonschema import DRAFT202012
-
-    registry = referencing.Registry().with_resources(
-        (path.name, referencing.Resource.from_contents(json.loads(path.read_text()), DRAFT202012))
-        for path in SCHEMAS.glob("*.schema.json")
-    )
-    out = {}
-    for name in EVERY_COMMAND:
-        schema = load(name)
-        jsonschema.Draft202012Validator.check_schema(schema)
-        out[name] = jsonschema.Draft202012Validator(schema, registry=registry)
-    return out
 
 
 def test_one_schema_per_command_and_no_other():

@@ -9,7 +9,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-from pathlib import Path
 
 import pytest
 
@@ -30,21 +29,6 @@ def _run(capsys, args: list[str]) -> tuple[int, str, str]:
     code = main(args)
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def _validate(command: str, data: dict) -> None:
-    """``data`` against the command's schema in ``schemas/``."""
-    jsonschema = pytest.importorskip("jsonschema", reason="the schema checks need jsonschema (extra: test)")
-    referencing = pytest.importorskip("referencing", reason="jsonschema's referencing library is missing")
-    from referencing.jsonschema import DRAFT202012
-
-    folder = Path(__file__).resolve().parents[3] / "schemas"
-    registry = referencing.Registry().with_resources(
-        (path.name, referencing.Resource.from_contents(json.loads(path.read_text()), DRAFT202012))
-        for path in folder.glob("*.schema.json")
-    )
-    schema = json.loads((folder / f"{command}.schema.json").read_text())
-    jsonschema.Draft202012Validator(schema, registry=registry).validate(data)
 
 
 def _one_error_line(err: str, option: str, path) -> None:
@@ -128,7 +112,9 @@ def disk_full_after_first_row(monkeypatch, tmp_path):
 
 
 @pytest.mark.parametrize("json_output", [False, True])
-def test_results_reports_the_row_it_could_not_write(capsys, disk_full_after_first_row, json_output):
+def test_results_reports_the_row_it_could_not_write(
+    capsys, disk_full_after_first_row, json_output, validators
+):
     """The second row's files fail: the first row stays written, the second is reported
     (its line, or its row under ``unwritten``) and not half written: its tree, the JSON and
     the markdown all left as the first row left them."""
@@ -148,7 +134,7 @@ def test_results_reports_the_row_it_could_not_write(capsys, disk_full_after_firs
     assert sorted(p.name for p in out.iterdir()) == ["optimal.json", "optimal.md", "trees"]
     if json_output:
         data = json.loads(stdout)
-        _validate("results", data)
+        validators["results"].validate(data)
         assert [r["game"] for r in data["tables"]["optimal"]] == ["p2c2"]
         assert data["unwritten"]["game"] == "p2c3" and data["unwritten"]["status"] == "proven"
         code, stdout, _ = _run(capsys, ["optimal", "-r", "p2c3", "--no-cache", "--json"])
