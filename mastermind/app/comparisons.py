@@ -364,6 +364,9 @@ def compare(
         n for n in dict.fromkeys(HEURISTIC_NAMES if strategies is None else strategies) if n != "optimal"
     ]
     table = CodeTable(rules, memory_limit=memory_limit)
+    from mastermind.engines.exact.memory import MemoryBudget
+
+    MemoryBudget.of(table, memory_limit, 1)  # (the child's search, refused before any work)
     if progress is not None:
         progress.start(len(names) + 2, f"compare {rules}")
     stats = {}

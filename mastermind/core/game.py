@@ -494,6 +494,9 @@ class CodeTable:
             raise MastermindError(f"rules must be a Rules (Rules.parse('p4c6')), got {type(rules).__name__}")
         self.rules = rules
         check_fits(rules, memory_limit, full=full)
+        # (the searches on the table keep within it unless told otherwise: a command's
+        # --memory-limit bounds its search as well as its table)
+        self.memory_limit = memory_limit
         self.codes = rules.codes_array()
         self.counts = colour_counts(self.codes, rules.colors)
         self.n = rules.n_codes

@@ -295,6 +295,41 @@ def test_a_memory_limit_too_small_for_the_search_names_what_it_needs(monkeypatch
     assert code == 0 and json.loads(out)["rules"] == "p4c7r"  # (what it named is enough)
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["optimal", "-r", "p4c6"],
+        ["export", "-r", "p4c6", "-s", "optimal", "-o", "{tmp}/tree.json"],
+        ["compare", "-r", "p4c6"],
+        ["plot", "-r", "p4c6", "-o", "{tmp}/plot.svg"],
+        ["table", "--games", "p4c6"],
+        ["results", "--games", "p4c6", "--table", "optimal", "--out", "{tmp}/results"],
+        ["assist", "-r", "p4c6", "-s", "optimal"],
+    ],
+)
+def test_every_exact_search_keeps_within_the_memory_limit(argv, monkeypatch, capsys, tmp_path):
+    """--memory-limit bounds the search as well as the score table, in every command that
+    searches the optimum: a limit the table fits in but the search does not is refused before
+    any work (export, compare and assist searched within 2 GiB whatever the limit said)."""
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv] + ["--memory-limit", "0.05"]
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert "the exact search of p4c6r needs at least" in err and "got 0.05 GiB" in err, err
+    assert err.rstrip().endswith("raise it with --memory-limit"), err
+    assert not any(tmp_path.iterdir())  # (nothing written, no folder made)
+
+
+def test_a_search_without_a_memory_limit_keeps_within_its_tables():
+    """The library's search takes its table's memory limit when given none of its own."""
+    from mastermind.core.errors import TableTooLarge
+    from mastermind.core.game import CodeTable, Rules
+    from mastermind.engines.exact import solve
+
+    with pytest.raises(TableTooLarge, match="got 0.05 GiB"):
+        solve(CodeTable(Rules(3, 3), memory_limit=int(0.05 * 2**30)))
+    assert solve(CodeTable(Rules(3, 3), memory_limit=2**29)).stats.total == 73
+
+
 def test_cpsat_depth_100_is_refused_with_its_estimate(monkeypatch, capsys):
     code, out, err = run(["cpsat", "--depth", "100"], monkeypatch=monkeypatch, capsys=capsys)
     assert_one_line_error(code, err, "cpsat --depth 100")

@@ -24,7 +24,7 @@ A_GAME |= {"simulate", "compare", "plot", "bounds", "cpsat", "static", "game-val
 PLAYS = {"assist", "play", "solve", "export", "heuristics", "simulate", "compare", "plot"}  # a strategy
 TABLES = A_GAME - {"info", "score"} | {"table", "results"}  # build a table of codes
 CHANCE = {"assist", "play", "solve", "export", "heuristics", "simulate", "compare", "plot", "cpsat", "static"}
-PARALLEL = {"optimal", "game-value", "compare", "plot", "table", "results", "cpsat", "static"}
+PARALLEL = {"optimal", "game-value", "compare", "plot", "table", "results", "cpsat", "static", "export"}
 
 # option -> (short flag, the commands that take it)
 IDEAS = {

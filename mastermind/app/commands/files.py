@@ -9,6 +9,7 @@ from mastermind.app.commands.common import (
     HISTOGRAM_WORDS,
     Deadline,
     FileRulesOpt,
+    JobsOpt,
     JsonOpt,
     MemoryOpt,
     PoolOpt,
@@ -25,6 +26,7 @@ from mastermind.app.commands.common import (
     fail_after_report,
     game,
     histogram_text,
+    jobs_value,
     memory_limit_bytes,
     naming,
     nothing_written,
@@ -99,6 +101,7 @@ def export(
         out_option("File to write (atomically); standard output if omitted or -.", show_default=False),
     ] = None,
     time_limit: TimeLimitOpt = None,
+    jobs: JobsOpt = 0,
     progress: ProgressOpt = "auto",
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
@@ -133,7 +136,9 @@ def export(
     with progress_bar(progress_mode(progress, json_output or out is None)) as bar, deadline.token() as token:
         try:
             if strategy == "optimal":  # a search stopped early writes its best strategy
-                tree, proven, stopped, found_by = _optimal_tree(table, pool, token, bar, deadline.left())
+                tree, proven, stopped, found_by = _optimal_tree(
+                    table, pool, token, bar, deadline.left(), jobs_value(jobs)
+                )
             else:
                 bar.start(1, f"export: the tree of {input_name(strategy)}")  # (one tree)
                 with token.running():  # (half a tree is no strategy: nothing is written)
@@ -208,9 +213,9 @@ def _say_stopped(stopped: str | None, written: bool) -> None:
         typer.echo(f"{stopped_text(stopped)}: {said}", err=True)
 
 
-def _optimal_tree(table, pool: str, token, bar, time_limit: float | None):
-    """The optimal tree, or (stopped) the best one the search found: (tree, proven, stopped,
-    the heuristic that found it, if one did)."""
+def _optimal_tree(table, pool: str, token, bar, time_limit: float | None, jobs: int):
+    """The optimal tree, or (stopped) the best one the search found, by ``jobs`` threads:
+    (tree, proven, stopped, the heuristic that found it, if one did)."""
     from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
     from mastermind.engines.exact import Execution, Limits, Problem, solve
 
@@ -223,7 +228,7 @@ def _optimal_tree(table, pool: str, token, bar, time_limit: float | None):
             table,
             Problem(pool=pool),
             limits=Limits(time_limit=time_limit),
-            execution=Execution(units=True),
+            execution=Execution(jobs=jobs, units=True),
             cancel=token,
             progress=bar,
         )

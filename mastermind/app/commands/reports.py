@@ -129,9 +129,13 @@ def table(
     start = time.perf_counter()
     limit = memory_limit_bytes(memory_limit)
     chosen = [Rules.parse(g) for g in parse_games(games or [DEFAULT_TABLE_GAMES])]
-    for rules in chosen:  # refuse sizes beyond memory before any work
+    from mastermind.engines.exact.memory import MemoryBudget
+
+    for rules in chosen:  # refuse sizes beyond memory before any work: the tables, the searches
         if rules.table_bytes() > limit:
             table_for(rules, limit, option="--games")
+        with naming("--games"):
+            MemoryBudget.check(rules, limit)
     rows = []
     stopped = None
     with progress_bar(progress_mode(progress, json_output)) as bar, TimedWorker() as worker:

@@ -215,7 +215,7 @@ def check_fits_all(work: list[tuple[str, Rules]], memory_limit: int) -> None:
         for _, rules in work:
             if rules.table_bytes() > memory_limit:
                 CodeTable(rules, memory_limit=memory_limit)
-            MemoryBudget.of(CodeTable(rules, full=False), memory_limit, 1)  # (its codes alone)
+            MemoryBudget.check(rules, memory_limit)
 
 
 def in_table_order(done: dict[str, list[dict]]) -> dict[str, list[dict]]:

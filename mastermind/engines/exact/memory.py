@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mastermind.core.errors import TableTooLarge
-from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable
+from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact._memo import ENTRY_BYTES, capacity_for
 
 RESERVE = 256 << 20
@@ -41,9 +41,9 @@ class MemoryBudget:
 
     @staticmethod
     def of(table: CodeTable, memory: int | None, processes: int) -> MemoryBudget:
-        """The budget of a search on ``table`` within ``memory`` bytes (None: the default,
-        2 GiB) over ``processes`` processes that each hold the table."""
-        total = DEFAULT_MEMORY_LIMIT if memory is None else int(memory)
+        """The budget of a search on ``table`` within ``memory`` bytes (None: the table's own
+        ``memory_limit``, 2 GiB by default) over ``processes`` processes that each hold the table."""
+        total = table.memory_limit if memory is None else int(memory)
         share = total // max(1, processes)
         free = share - table.rules.table_bytes() - RESERVE
         if free < LEAST:
@@ -57,6 +57,12 @@ class MemoryBudget:
             )
         memo = free * 3 // 4
         return MemoryBudget(total, capacity_for(memo), memo, free - memo)
+
+    @staticmethod
+    def check(rules: Rules, memory: int, processes: int = 1) -> None:
+        """Refuse (:class:`TableTooLarge`), before any work, a game whose exact search cannot
+        fit in ``memory`` bytes over ``processes`` processes; its table is not built."""
+        MemoryBudget.of(CodeTable(rules, full=False, memory_limit=memory), memory, processes)
 
     def first_entries(self, n_codes: int) -> int:
         """The room a shared memo starts with (it grows between rounds, up to its budget):

@@ -161,7 +161,8 @@ class Problem:
 class Limits:
     """When to stop. ``time_limit``: seconds, after which the search stops and reports what
     it has proven (None: none). ``memory``: bytes the whole search may use, its score
-    table, memos and scratch (None: 2 GiB); what cannot fit is refused before any work.
+    table, memos and scratch (None: the table's ``memory_limit``, 2 GiB by default); what
+    cannot fit is refused before any work.
 
     >>> Limits(time_limit=0.5)
     Limits(time_limit=0.5, memory=None)

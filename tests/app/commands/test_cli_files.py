@@ -390,6 +390,26 @@ def test_gzipped_trees_are_read_wherever_a_tree_file_is(capsys, tmp_path):
     assert code == 2 and "once uncompressed" in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(("jobs", "threads"), [("1", 1), ("2", 2), ("0", -1)])
+def test_export_of_the_optimum_searches_with_the_jobs_given(capsys, tmp_path, monkeypatch, jobs, threads):
+    """``export -s optimal --jobs N`` searches as ``optimal --jobs N`` does (0: every core),
+    and the tree is the same optimum whatever the number of threads."""
+    import mastermind.engines.exact as exact
+
+    seen = []
+    real_solve = exact.solve
+
+    def solve(*args, **kwargs):
+        seen.append(kwargs["execution"].jobs)
+        return real_solve(*args, **kwargs)
+
+    monkeypatch.setattr(exact, "solve", solve)
+    out = tmp_path / "e.json"
+    code, text, err = run(capsys, "export", "-r", "p3c4", "-s", "optimal", "-j", jobs, "-o", out, "--json")
+    assert code == 0, err
+    assert seen == [threads] and json.loads(text)["total"] == 206 and json.loads(text)["proven"] is True
+
+
 def test_export_of_the_optimum_with_a_time_limit_searches_as_optimal_does(capsys, tmp_path, monkeypatch):
     """Told the time limit, the search builds strategies alongside and a stop writes the best
     one found, as ``optimal --time-limit --out`` does (p4c7 with 3 s: optimal wrote an 11343
