@@ -6,7 +6,8 @@ The one writer of the project (every ``--out`` goes through :func:`write_atomic`
 - a symlink is followed: its target is replaced, the link stays a link;
 - a device, FIFO or other special file (``/dev/null``), and a name of an open descriptor
   (``/dev/stdout``, ``/proc/self/fd/1``), is written in place, since renaming over it would
-  replace the device by a regular file or leave the descriptor on the old file;
+  replace the device by a regular file or leave the descriptor on the old file (a FIFO that
+  nothing reads is refused, by :func:`check_writable` before any work);
 - a regular file is replaced through a temporary file in its folder and a rename, keeping
   its mode; a new file gets the usual mode (``0o666`` minus the umask);
 - a read-only target, a directory or a missing folder is a :class:`MastermindError`.
@@ -258,20 +259,41 @@ def _temp_prefix(name: str) -> str:
     return f".{name[:TEMP_NAME_KEPT]}."
 
 
+_HELD_PIPES: dict[str, int] = {}
+"""Named pipes :func:`check_writable` found a reader at, by their real path: the descriptor
+it opened, kept open for the write after the work (closed, it would tell the reader the
+data had ended, before any came)."""
+
+
+def _open_pipe(target: Path, shown: str) -> int:
+    """A blocking descriptor writing into the named pipe ``target``: the one
+    :func:`check_writable` holds, else opened now. Nothing reading it is refused at once: a
+    plain open would wait for a reader, past any time limit and for ever."""
+    held = _HELD_PIPES.pop(str(target), None)
+    if held is not None:
+        return held
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise MastermindError(f"cannot write {shown}: a named pipe that nothing reads") from None
+        raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
+    os.set_blocking(fd, True)  # (a reader is there: it may take the data at its pace)
+    return fd
+
+
+def _hold_pipe(target: Path, shown: str) -> None:
+    """Refuse the named pipe ``target`` if nothing reads it; else keep the descriptor opened
+    for the write that comes after the work."""
+    _HELD_PIPES[str(target)] = _open_pipe(target, shown)
+
+
 def _write_in_place(target: Path, shown: str, data: str | bytes) -> None:
     """Devices and FIFOs cannot be renamed over: open them for writing as they are (a FIFO
-    without a reader is refused at once: a plain open would wait for one, past any time
-    limit and for ever)."""
+    without a reader is refused at once, see :func:`_open_pipe`)."""
     try:
         if stat.S_ISFIFO(os.stat(target).st_mode):
-            try:
-                fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_TRUNC)
-            except OSError as exc:
-                if exc.errno == errno.ENXIO:
-                    raise MastermindError(f"cannot write {shown}: a named pipe that nothing reads") from None
-                raise
-            os.set_blocking(fd, True)  # (a reader is there: it may take the data at its pace)
-            fh = os.fdopen(fd, "wb")
+            fh = os.fdopen(_open_pipe(target, shown), "wb")
         else:
             fh = open(target, "wb")  # (truncates what a file in place had; devices ignore it)
         with fh:
@@ -281,7 +303,8 @@ def _write_in_place(target: Path, shown: str, data: str | bytes) -> None:
 
 
 def check_writable(path: str | os.PathLike[str]) -> None:
-    """Refuse, before any work, an output path that :func:`write_atomic` would refuse."""
+    """Refuse, before any work, an output path that :func:`write_atomic` would refuse (a
+    named pipe that nothing reads too: one that something reads is held open for the write)."""
     _refuse_empty(path)
     if str(path) == STDOUT or _names_a_descriptor(path):  # written in place: nothing to rename
         return
@@ -296,7 +319,10 @@ def check_writable(path: str | os.PathLike[str]) -> None:
         raise MastermindError(f"cannot write {shown}: it is a directory; give a file name")
     _refuse_folder_name(shown)
     if target.exists():
-        if not target.is_file():  # a device or a FIFO: written in place
+        if stat.S_ISFIFO(target.stat().st_mode):  # written in place, if something reads it
+            _hold_pipe(target, shown)
+            return
+        if not target.is_file():  # a device: written in place
             return
         if _read_only(target, target.stat().st_mode):
             raise MastermindError(f"cannot write {shown}: the file is read-only")

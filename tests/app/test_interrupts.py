@@ -2,6 +2,8 @@
 command starts with a token of its own (nothing to reset)."""
 
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
@@ -129,3 +131,20 @@ def test_ctrl_c_while_a_line_is_awaited_unwinds_at_once(patient_watchdog):
         signal.raise_signal(signal.SIGINT)  # (in the start-up: deferred)
         with pytest.raises(KeyboardInterrupt), reading_input():
             pass
+
+
+def test_a_ctrl_c_while_the_command_line_is_imported_gives_one_line_and_130():
+    """A Ctrl-C in the first tenth of a second, while Python imports the command line, gave a
+    traceback and a death by SIGINT (a new user's trial). The import here raises it at once."""
+    child = (
+        "import sys\n"
+        "class Ctrl:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'mastermind.app.cli':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Ctrl())\n"
+        "from mastermind.__main__ import main\n"
+        "main()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted\n")

@@ -54,6 +54,16 @@ def test_a_memory_limit_too_small_is_refused_whatever_the_cache_holds(capsys, co
     assert code == 2 and out == "" and "above the memory limit" in err
 
 
+def test_a_memory_limit_too_small_for_the_search_is_refused_whatever_the_cache_holds(capsys):
+    """The table fits in 0.1 GiB but the search does not: answered from the cache (exit 0)
+    and refused without it (exit 2), the same command (a new user's trial)."""
+    run_json(["optimal", "-r", "p3c4", "--json"], capsys)  # (now stored)
+    for extra in ([], ["--no-cache"]):
+        code = main(["optimal", "-r", "p3c4", "--json", "--memory-limit", "0.1", *extra])
+        out, err = capsys.readouterr()
+        assert code == 2 and out == "" and "the exact search of p3c4r needs at least" in err, err
+
+
 @pytest.mark.parametrize(
     "options",
     [

@@ -73,6 +73,37 @@ def test_fifo_without_reader_is_refused_at_once(tmp_path):
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 
+@pytest.mark.timeout(30)
+def test_a_fifo_that_nothing_reads_is_refused_before_the_work(tmp_path):
+    """check_writable let it pass: export computed its tree, then could not write it."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(MastermindError, match=r"cannot write .*pipe: a named pipe that nothing reads$"):
+        check_writable(fifo)
+    link = tmp_path / "link"  # (through a symlink too)
+    link.symlink_to(fifo)
+    with pytest.raises(MastermindError, match="a named pipe that nothing reads"):
+        check_writable(link)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+@pytest.mark.timeout(30)
+def test_a_fifo_read_when_checked_gets_the_whole_data_after_the_work(tmp_path):
+    """The check opens the pipe and holds it for the write: closed, it would have told the
+    reader that the data had ended, before any came."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        check_writable(fifo)
+        check_writable(fifo)  # (twice: still one writer held)
+        write_atomic(fifo, "after the work")
+        assert os.read(reader, 100) == b"after the work"
+        assert os.read(reader, 100) == b""  # (the writer closed: the data ended)
+    finally:
+        os.close(reader)
+
+
 @pytest.mark.parametrize("length", [200, 242, 250, 255])
 def test_the_longest_names_the_system_allows_are_written(tmp_path, length):
     """The temporary twin of a 242-255-character name was itself too long to make."""

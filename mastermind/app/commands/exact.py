@@ -166,6 +166,9 @@ def optimal(
     rules = game(rules)
     limit = memory_limit_bytes(memory_limit)
     check_reach(rules, limit)  # (before the result cache: its answer may not depend on what it holds)
+    from mastermind.engines.exact.memory import MemoryBudget
+
+    MemoryBudget.check(rules, limit)  # (the search's own room too, before the cache)
     if backend is None:  # given, --backend threads with --scheduler is refused, not overridden
         backend = "threads" if scheduler is None else "dask"
     if first is not None and by_first_guess:

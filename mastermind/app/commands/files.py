@@ -39,7 +39,7 @@ from mastermind.app.commands.common import (
     write_after_work,
     wrote,
 )
-from mastermind.app.strategy_files import check_strategy
+from mastermind.app.strategy_files import check_strategy, names_a_file
 from mastermind.core.errors import DamagedFile, MastermindError, OutOfReach
 from mastermind.core.fileio import (
     check_writable,
@@ -146,14 +146,18 @@ def export(
                 bar.advance()
         except (Stopped, KeyboardInterrupt):
             stopped = token.reason or "interrupted"
+    from_file = names_a_file(strategy)
     summary: dict = {
         "rules": str(rules),
         "strategy": strategy,
+        # (a file's tree is written as it is: no pool, no ties to break, as simulate says)
+        "pool": None if from_file else pool,
+        "tie_break": None if from_file else tie_break,
         "format": fmt,
         "out": None,
         "seed": seed if draws(strategy, tie_break) else None,  # (null: a strategy that draws nothing)
         "total": None,
-        "secrets": None,
+        "secrets": rules.n_codes,  # (the game's, tree or none: a stopped run gives it too)
         "average": None,
         "worst": None,
         "histogram": [],

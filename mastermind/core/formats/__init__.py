@@ -64,13 +64,20 @@ def format_for_path(path: str | os.PathLike[str] | None) -> str | None:
 
 def written_format(path: str | os.PathLike[str]) -> str:
     """The format of a tree written to ``path``: its ending's, JSON without one. An ending
-    that names no tree format is refused (``tree.png`` was quietly written as JSON).
+    that names no tree format is refused (``tree.png`` was quietly written as JSON), ``.gz``
+    alone too (``tree.gz`` was gzipped JSON, where ``tree.xyz.gz`` was refused).
 
     >>> written_format("t.dot.gz"), written_format("tree")
     ('dot', 'json')
+    >>> written_format("t.gz")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mastermind.core.errors.MastermindError: t.gz: .gz names no tree format (.json, .txt, ...
     """
     fmt = format_for_path(path)
     suffix = tree_suffix(path)
+    if not suffix and os.fspath(path).lower().endswith(".gz"):  # (gzipped, as gzipped_by_name tells)
+        suffix = ".gz"
     if fmt is None and suffix:
         raise MastermindError(
             f"{os.fspath(path)}: {suffix} names no tree format (.json, .txt, .dot or .gv, .html, "

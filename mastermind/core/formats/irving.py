@@ -12,10 +12,13 @@ else ``0``. An entry is
 - a nested node ``N(GUESS: ...)``;
 - ``N`` and a label, ``44A``, whose node ``A = (GUESS: ...)`` follows the root.
 
-A guess followed by ``x`` or ``*`` is not one of the remaining secrets. The reader takes that
-mark as a comment and lets the replay decide: Knuth's published tree marks a few guesses that
-are remaining secrets (``15(2256x)`` after 1122 0B2W, 2344 1B0W) and leaves unmarked many
-that are not. The writer marks exactly the guesses that are not. Whitespace is free.
+A guess followed by ``*`` is not one of the remaining secrets: the writer marks exactly those
+guesses, and the reader refuses a ``*`` on a guess that is a remaining secret (``3(241*)``
+where 241 could still be the secret). A missing ``*`` is no error: the published trees leave
+most such guesses unmarked (Koyama and Lai's marks 11 of its 37, Knuth's none with ``*``), and
+the replay tells them anyway. Knuth's own mark, ``x``, is read as a comment: his tree puts it
+on a few guesses that are remaining secrets (``15(2256x)`` after 1122 0B2W, 2344 1B0W) as well
+as on guesses that are not. Whitespace is free.
 
 Reading replays the candidate sets with a :class:`CodeTable`, so every count is checked
 while the tree is built; errors name the line and column and the path of answers.
@@ -68,7 +71,10 @@ class _Entry:
     offset: int
     guess: Code | None = None
     guess_offset: int = 0
-    marked: bool = False
+    # the mark after the guess: "" (none), "x" (Knuth's, a comment) or NOT_A_SECRET_MARK
+    # (checked), and where it is
+    mark: str = ""
+    mark_offset: int = 0
     # answer index -> entry; None for a bare count or a leaf guess
     slots: dict[AnswerIndex, _Entry] | None = None
     label: str | None = None
@@ -169,10 +175,10 @@ class _Parser:
         if not word:
             self.fail(f"expected a guess, {self.found(self.peek())}")
         if len(word) == rules.pegs + 1 and word[-1] in "xX":
-            word, entry.marked = word[:-1], True
-        if self.peek() == "*":
+            word, entry.mark, entry.mark_offset = word[:-1], "x", offset + len(word) - 1
+        if self.peek() == NOT_A_SECRET_MARK:
+            entry.mark, entry.mark_offset = NOT_A_SECRET_MARK, self.pos
             self.pos += 1
-            entry.marked = True
         try:
             entry.guess = rules.parse_code(word)
         except MastermindError as exc:
@@ -289,6 +295,13 @@ class _Builder:
         answers = table.answer_indices(guess, cands)
         win = rules.win_index
         is_secret = bool(np.any(answers == win))
+        if is_secret and entry.mark == NOT_A_SECRET_MARK:
+            self.fail(
+                entry.mark_offset,
+                path,
+                f"guess {text} is marked {NOT_A_SECRET_MARK}, no remaining secret, but it could "
+                "still be the secret (drop the mark)",
+            )
         node = Node(guess, count)
         if entry.slots is None:  # leaf guess: every answer leaves at most 2 secrets
             for a in np.unique(answers).tolist():

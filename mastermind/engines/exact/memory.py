@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 from mastermind.core.errors import TableTooLarge
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.exact._memo import ENTRY_BYTES, capacity_for
 
 RESERVE = 256 << 20
 """Room kept for everything but the table and the memos: the refined bound's table of
@@ -44,31 +43,41 @@ class MemoryBudget:
         """The budget of a search on ``table`` within ``memory`` bytes (None: the table's own
         ``memory_limit``, 2 GiB by default) over ``processes`` processes that each hold the table."""
         total = table.memory_limit if memory is None else int(memory)
-        share = total // max(1, processes)
-        free = share - table.rules.table_bytes() - RESERVE
-        if free < LEAST:
-            # (the amount needed, rounded up: "more than 0.01 GiB: its table takes 0.01 GiB"
-            # named neither what was given nor what is needed)
-            least = (table.rules.table_bytes() + RESERVE + LEAST) * max(1, processes)
-            each = "" if processes <= 1 else f" ({processes} processes, each with its own score table)"
-            raise TableTooLarge(
-                f"the exact search of {table.rules} needs at least {_gib(least)} GiB of memory{each}, "
-                f"got {total / 1024**3:.3g} GiB"
-            )
+        free = _room(table.rules, total, processes)
+        from mastermind.engines.exact._memo import capacity_for  # (numba: only once a search runs)
+
         memo = free * 3 // 4
         return MemoryBudget(total, capacity_for(memo), memo, free - memo)
 
     @staticmethod
     def check(rules: Rules, memory: int, processes: int = 1) -> None:
         """Refuse (:class:`TableTooLarge`), before any work, a game whose exact search cannot
-        fit in ``memory`` bytes over ``processes`` processes; its table is not built."""
-        MemoryBudget.of(CodeTable(rules, full=False, memory_limit=memory), memory, processes)
+        fit in ``memory`` bytes over ``processes`` processes; nothing is built or compiled
+        (a command answered from its result cache checks this too)."""
+        _room(rules, memory, processes)
 
     def first_entries(self, n_codes: int) -> int:
         """The room a shared memo starts with (it grows between rounds, up to its budget):
         enough for small games without touching gigabytes of pages."""
         want = min(1 << 22, max(1 << 16, n_codes * 256))
         return min(self.memo_entries, 1 << (want - 1).bit_length())
+
+
+def _room(rules: Rules, total: int, processes: int) -> int:
+    """The bytes one process of the search has for its memos and scratch, within ``total``
+    bytes over ``processes`` processes; :class:`TableTooLarge` if that is less than ``LEAST``."""
+    share = total // max(1, processes)
+    free = share - rules.table_bytes() - RESERVE
+    if free < LEAST:
+        # (the amount needed, rounded up: "more than 0.01 GiB: its table takes 0.01 GiB"
+        # named neither what was given nor what is needed)
+        least = (rules.table_bytes() + RESERVE + LEAST) * max(1, processes)
+        each = "" if processes <= 1 else f" ({processes} processes, each with its own score table)"
+        raise TableTooLarge(
+            f"the exact search of {rules} needs at least {_gib(least)} GiB of memory{each}, "
+            f"got {total / 1024**3:.3g} GiB"
+        )
+    return free
 
 
 def _gib(n: int) -> str:
@@ -81,4 +90,4 @@ def _gib(n: int) -> str:
     return f"{hundredths / 100:.2f}"
 
 
-__all__ = ["ENTRY_BYTES", "MemoryBudget"]
+__all__ = ["MemoryBudget"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -610,3 +611,145 @@ def test_an_export_to_standard_output_stopped_before_its_tree_leaves_it_empty(ca
     assert code == 0 and out == ""
     assert "nothing written to standard output: stopped (time limit)" in err
     assert "--time-limit 0.001 s counts the whole command" in err
+
+
+# ---- defects of a new user's trial ----------------------------------------------------------
+def test_verify_refuses_a_star_on_a_guess_still_possible(capsys, tmp_path):
+    """`3(241)` made `3(241*)` in a valid file, 241 still a possible secret, was valid (exit
+    0): a * says the guess is no remaining secret. A missing * is no error (the published
+    trees leave most out)."""
+    import re
+
+    tree = tmp_path / "t.txt"
+    assert run(capsys, "export", "-r", "p3c4", "-s", "minimax", "-o", tree)[0] == 0
+    text = tree.read_text()
+    assert "*" in text
+    unmarked = [m for m in re.finditer(r"\((\d{3})(?!\d|\*)", text)]
+    assert unmarked
+    for m in (unmarked[0], unmarked[-1]):  # (the root, and a leaf guess of a label's node)
+        at = m.end(1)
+        bad = tmp_path / "bad.txt"
+        bad.write_text(text[:at] + "*" + text[at:])
+        code, out, err = run(capsys, "verify", bad)
+        line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+        assert code == 1 and out == "" and err.count("\n") == 1
+        assert err.startswith(f"error: {bad} is not a valid strategy: line {line} column {column} (")
+        assert f"guess {m.group(1)} is marked *, no remaining secret, but it could still be the secret" in err
+        code, out, err = run(capsys, "verify", bad, "--json")
+        data = json.loads(out)
+        assert code == 1 and err == "" and data["valid"] is False and "is marked *" in data["errors"][0]
+    unmarked_file = tmp_path / "unmarked.txt"
+    unmarked_file.write_text(text.replace("*", ""))
+    total = json.loads(run(capsys, "verify", tree, "--json")[1])["total"]
+    code, out, _ = run(capsys, "verify", unmarked_file, "--json")
+    assert code == 0 and json.loads(out)["total"] == total
+
+
+@pytest.fixture
+def no_work(monkeypatch):
+    """Any strategy's tree or exact search made fails the test: a refusal comes first."""
+    import mastermind.app.players as players
+    import mastermind.engines.exact as exact
+
+    def work(*args, **kwargs):
+        raise AssertionError("the work was done before the refusal")
+
+    monkeypatch.setattr(players, "tree_of", work)
+    monkeypatch.setattr(exact, "solve", work)
+
+
+@pytest.mark.timeout(60)  # (a pipe opened as a plain file waits for a reader for ever)
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["export", "-r", "p2c3"],
+        ["export", "-r", "p2c3", "-s", "optimal", "--json"],
+        ["optimal", "-r", "p2c3", "--no-cache"],
+    ],
+)
+def test_a_named_pipe_that_nothing_reads_is_refused_before_any_work(capsys, tmp_path, no_work, argv):
+    """`export --out ff` (mkfifo ff) computed the tree, reported it, then could not write it."""
+    fifo = tmp_path / "ff"
+    os.mkfifo(fifo)
+    code, out, err = run(capsys, *argv, "--out", fifo)
+    assert code == 2 and out == ""
+    assert err == f"error: --out: cannot write {fifo}: a named pipe that nothing reads\n"
+
+
+@pytest.mark.timeout(60)
+def test_a_named_pipe_read_gets_the_tree(capsys, tmp_path):
+    fifo = tmp_path / "ff"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        code, out, err = run(capsys, "export", "-r", "p2c3", "--out", fifo, "--json")
+        assert code == 0 and json.loads(out)["out"] == str(fifo)
+        data = b""
+        while chunk := os.read(reader, 1 << 16):
+            data += chunk
+    finally:
+        os.close(reader)
+    assert json.loads(data)["stats"]["total"] == 24
+
+
+@pytest.mark.parametrize("name", ["t.gz", "T.GZ", "t.xyz", "t.xyz.gz", "t.json.bz2"])
+def test_an_out_name_that_gives_no_format_is_refused_alike(capsys, tmp_path, no_work, name):
+    """`export --out t.gz` wrote gzipped JSON where t.xyz, t.xyz.gz and t.json.bz2 were
+    refused as naming no format: .gz alone names none either (optimal, without --format, too)."""
+    path = tmp_path / name
+    code, out, err = run(capsys, "export", "-r", "p2c3", "--out", path)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"error: --out: {path}: ") and "names no tree format" in err
+    assert err.rstrip().endswith(": give --format")
+    code, out, err = run(capsys, "optimal", "-r", "p2c3", "--no-cache", "--out", path)
+    assert code == 2 and "names no tree format" in err and err.count("\n") == 1
+    assert not path.exists()
+
+
+def test_a_gz_name_with_a_format_given_is_written_gzipped(capsys, tmp_path):
+    import gzip
+
+    path = tmp_path / "t.gz"
+    code, _, err = run(capsys, "export", "-r", "p2c3", "--out", path, "--format", "irving")
+    assert code == 0, err
+    assert gzip.decompress(path.read_bytes()).decode().startswith("9(")
+
+
+def test_export_json_says_the_pool_and_tie_break(capsys, tmp_path, data_dir):
+    """solve, heuristics and plot report pool and tie_break; export gave neither, so that a
+    hard-mode tree could not be told from another."""
+    out = tmp_path / "t.json"
+    for extra, pool, tie_break in (
+        ([], "all", "default"),
+        (["--pool", "consistent"], "consistent", "default"),
+        (["--tie-break", "sorted"], "all", "sorted"),
+    ):
+        code, text, err = run(capsys, "export", "-r", "p3c3", "-s", "minimax", "-o", out, "--json", *extra)
+        data = json.loads(text)
+        assert code == 0, err
+        assert (data["pool"], data["tie_break"]) == (pool, tie_break)
+    code, text, _ = run(capsys, "export", "-s", data_dir / "p4c6r-koyama-1.txt", "-o", out, "--json")
+    data = json.loads(text)  # (a file's tree is written as it is, as simulate says)
+    assert code == 0 and (data["pool"], data["tie_break"]) == (None, None) and data["secrets"] == 1296
+
+
+def test_a_stopped_export_json_gives_the_games_secrets(capsys, tmp_path, monkeypatch):
+    """Stopped before its tree, export --json gave "secrets": null; the game fixes it. The
+    histogram is [] as optimal --json gives it without a strategy."""
+    import time
+
+    import mastermind.app.players as players
+
+    def stopped_at_the_limit(name, table, **options):  # (whatever the machine's speed)
+        token = options["cancel"]
+        while not token.cancelled:
+            time.sleep(0.01)
+        token.check()
+
+    monkeypatch.setattr(players, "tree_of", stopped_at_the_limit)
+    out = tmp_path / "t.json"
+    code, text, _ = run(capsys, "export", "-r", "p3c4", "-o", out, "--json", "--time-limit", "0.05")
+    data = json.loads(text)
+    assert code == 0 and data["stopped"] == "time limit" and not out.exists()
+    assert data["secrets"] == 64 and data["histogram"] == [] and data["total"] is None
+    assert (data["pool"], data["tie_break"]) == ("all", "default")

@@ -110,22 +110,78 @@ def test_the_slot_p_minus_1_black_1_white_may_be_left_out():
         read_irving("9(11: 0, 0, 4(22); 0, 0, 4(12); 1)", table)
 
 
-def test_marks_whitespace_and_labels_are_free(data_dir, table46):
-    text = read(data_dir, "p4c6r-knuth.txt")
+@pytest.mark.parametrize("name", FILES)
+def test_marks_whitespace_and_labels_are_free(name, data_dir, table46):
+    text = read(data_dir, name)
     reference = read_irving(text, table46).stats(table46)
-    spaced = re.sub(r"([,;:()=])", r" \1\n  ", text)
-    spaced = spaced.replace("x)", "*)")
+    spaced = re.sub(r"([,;:()=*])", r" \1\n  ", text)  # (Koyama's marks * apart from their guess)
+    spaced = spaced.replace("x)", "X)")
     assert read_irving(spaced, table46).stats(table46) == reference
     squeezed = re.sub(r"\s+", "", text)
     squeezed = re.sub(r"\)([A-Z])=", r")\n\1=", squeezed)  # labels need a boundary
     assert read_irving(squeezed, table46).stats(table46) == reference
 
 
-def test_marks_do_not_change_the_tree():
+def test_knuths_x_marks_do_not_change_the_tree():
+    """Knuth's x is a comment: his tree puts it on remaining secrets too (2256x)."""
     table = CodeTable(Rules(2, 3))
     plain = read_irving(SMALL, table)
-    for marked in ("9(11x: 0, 0, 4(22*); 0, 4(12 *); 1)", "9(11*: 0, 0, 4(22X); 0, 4(12x); 1)"):
+    for marked in ("9(11x: 0, 0, 4(22x); 0, 4(12x); 1)", "9(11X: 0, 0, 4(22X); 0, 4(12x); 1)"):
         assert read_irving(marked, table).stats(table) == plain.stats(table)
+
+
+# ---- the * mark: a guess that is no remaining secret ---------------------------------------
+GUESS = re.compile(r"\((\d+)(\*?)")  # a guess, after the ( of its node or of a label's
+
+
+@pytest.fixture(scope="module")
+def written_p3c4(simple_strategies):
+    """A tree written by the writer, with guesses that are remaining secrets (unmarked) and
+    guesses that are not (marked *), in nested nodes, labels and leaf guesses alike."""
+    table = CodeTable(Rules(3, 4))
+    tree = simple_strategies["minimax"](table)
+    text = write_irving(tree)
+    assert "*" in text and any(not m.group(2) for m in GUESS.finditer(text))
+    return table, text, tree.stats(table)
+
+
+def test_a_star_on_a_guess_still_possible_is_refused_wherever_it_is(written_p3c4):
+    """``3(241)`` made ``3(241*)``, 241 a remaining secret, was valid: a * must tell the truth,
+    on every guess of the tree (leaf guesses, nested nodes, labels, the root)."""
+    table, text, _ = written_p3c4
+    unmarked = [m for m in GUESS.finditer(text) if not m.group(2)]
+    for m in unmarked:
+        at = m.end(1)
+        wrong = text[:at] + "*" + text[at:]
+        with pytest.raises(StrategyFileError) as info:
+            read_irving(wrong, table)
+        message = str(info.value)
+        line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+        assert message.startswith(f"line {line} column {column} ("), message
+        assert f"guess {m.group(1)} is marked *, no remaining secret, but it could still be" in message
+        assert "\n" not in message
+
+
+def test_a_missing_star_is_no_error_and_right_stars_are_read(written_p3c4):
+    """The published trees leave most guesses that are no remaining secret unmarked: the
+    replay tells them, and a missing * is read as the writer's would be."""
+    table, text, stats = written_p3c4
+    assert read_irving(text, table).stats(table) == stats
+    assert read_irving(text.replace("*", ""), table).stats(table) == stats
+    assert read_irving(text.replace("*", " *"), table).stats(table) == stats
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_the_published_marks_are_read(name, data_dir, table46, published):
+    """Koyama's * marks are all right; Knuth's x marks, some on remaining secrets, are comments."""
+    text = read(data_dir, name)
+    assert read_irving(text, table46).stats(table46).total == published[name][0]
+
+
+def test_a_wrong_star_in_a_published_tree_is_refused(data_dir, table46):
+    text = read(data_dir, "p4c6r-knuth.txt").replace("16(3215:", "16(3215*:", 1)
+    with pytest.raises(StrategyFileError, match=r"path 1122 0B2W 2344 0B2W\): guess 3215 is marked \*"):
+        read_irving(text, table46)
 
 
 @pytest.mark.parametrize(
