@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from mastermind.app.deadline import FOREVER, Deadline
 from mastermind.core.fileio import input_name
@@ -21,8 +21,12 @@ from mastermind.engines.models.lower_bounds import CPSAT_MAX_CODES, MAX_REFINED_
 from mastermind.engines.models.timed import TimedWorker
 from mastermind.engines.result import EXACT_SEARCH
 
+if TYPE_CHECKING:
+    from mastermind.core.cancel import CancelToken
+
 CPSAT_SECONDS = 2.0  # CP-SAT depth refutation of a tiny game's row (within the row's time)
 MIN_SECONDS = 0.05  # a piece of work given less time than this is not started
+BOUNDS_POLL = 0.05  # seconds between looks at the cancel token while the bounds are computed
 
 
 def _exact_job(rules: Rules, objective: str, memory_limit: int, jobs: int = 1) -> dict:
@@ -395,16 +399,17 @@ def compare(
                 if stopped == "interrupted":
                     raise KeyboardInterrupt from None
             if not deadline.passed():
-                bounds = _bounds_within(table, max_refined, deadline.left())
+                with token.running():  # (Ctrl-C: given up at once, the bounds that cost nothing said)
+                    bounds = _bounds_within(table, max_refined, deadline.left(), token)
+                if token.reason == "interrupted":
+                    raise KeyboardInterrupt
             if progress is not None:
                 progress.advance(1)
             found = worker.result()
             # (its answer is in: ended at once, not after the second its graceful exit takes)
             worker.close(kill=True)
-    except KeyboardInterrupt:
-        if not stats:
-            raise  # nothing finished: the command line says "interrupted"
-        stopped = "interrupted"  # Ctrl-C: the strategies played so far are the answer
+    except KeyboardInterrupt:  # Ctrl-C: the strategies played so far (perhaps none) are the answer
+        stopped = "interrupted"
     if progress is not None:
         progress.advance(1)
     optimal = _proven(found)
@@ -448,13 +453,15 @@ def compare(
     )
 
 
-def _bounds_within(table: CodeTable, max_refined: int, seconds: float | None) -> Bounds | None:
-    """The game's lower bounds, or None if they take more than ``seconds`` (None: no limit).
+def _bounds_within(
+    table: CodeTable, max_refined: int, seconds: float | None, cancel: CancelToken | None = None
+) -> Bounds | None:
+    """The game's lower bounds, or None if they take more than ``seconds`` (None: no limit)
+    or ``cancel`` is cancelled first.
 
     They cannot be stopped (4x8: about 1 s), and a comparison past its time limit waited for
-    them: they run in a thread of their own, left to finish unheeded."""
-    if seconds is None:
-        return game_bounds(table, max_refined=max_refined)
+    them, as Ctrl-C did (past the second it is given, ending with "interrupted" alone): they
+    run in a thread of their own, left to finish unheeded."""
     done: list[Bounds] = []
     worker = threading.Thread(
         target=lambda: done.append(game_bounds(table, max_refined=max_refined)),
@@ -462,7 +469,12 @@ def _bounds_within(table: CodeTable, max_refined: int, seconds: float | None) ->
         daemon=True,
     )
     worker.start()
-    worker.join(seconds)
+    ends = None if seconds is None else time.monotonic() + seconds
+    while worker.is_alive() and not (cancel is not None and cancel.cancelled):
+        left = BOUNDS_POLL if ends is None else min(BOUNDS_POLL, ends - time.monotonic())
+        if left <= 0:
+            break
+        worker.join(left)
     return done[0] if done else None
 
 

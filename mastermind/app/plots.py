@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -224,10 +224,17 @@ def figure_bytes(fig: Figure, fmt: str) -> bytes:
     return buffer.getvalue()
 
 
-def write_figure(fig: Figure, path: str | os.PathLike) -> None:
-    """PNG or SVG by the file name, written atomically; ``-`` writes SVG to standard output."""
+def write_figure(
+    fig: Figure, path: str | os.PathLike, *, before_write: Callable[[], None] | None = None
+) -> None:
+    """PNG or SVG by the file name, written atomically; ``-`` writes SVG to standard output.
+    ``before_write``: called once the picture is rendered, before anything is written (it
+    may raise to write nothing: ``plot`` after a Ctrl-C that came while it rendered)."""
     fmt = plot_format(path)
-    write_atomic(path, figure_bytes(fig, fmt))
+    data = figure_bytes(fig, fmt)
+    if before_write is not None:
+        before_write()
+    write_atomic(path, data)
 
 
 def plot_comparison(result: Comparison, path: str | os.PathLike) -> None:

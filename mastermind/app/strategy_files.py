@@ -100,14 +100,29 @@ def check_file_options(name: str, **options: tuple[str, str]) -> None:
 
 
 def check_strategy(
-    name: str, rules: Rules, rules_given: bool, *, pool: str = "all", tie_break: str = "default"
+    name: str,
+    rules: Rules,
+    rules_given: bool,
+    *,
+    pool: str = "all",
+    tie_break: str = "default",
+    alone: bool = False,
 ) -> Rules:
     """Refuse an unknown strategy name, or options a strategy file cannot take, before any
-    work; the game to play: ``rules``, or a strategy file's own when none was given."""
-    from mastermind.engines.registry import check_names
+    work; the game to play: ``rules``, or a strategy file's own when none was given.
+    ``alone``: the command plays this one strategy, which must take every option given
+    (among several, each takes what applies to it)."""
+    from mastermind.engines.registry import check_names, strategy
 
     if not names_a_file(name):
         check_names([name], pool=pool, tie_break=tie_break)
+        if alone:  # (solve -s optimal --tie-break random said "tie_break": "random", unused)
+            for option, value, default in (("pool", pool, "all"), ("tie_break", tie_break, "default")):
+                if value != default and not strategy(name).takes(option):
+                    flag = "--" + option.replace("_", "-")
+                    solver = name == "optimal" and option == "tie_break"
+                    where = " (the command optimal takes --tie-break worst)" if solver else ""
+                    raise MastermindError(f"{flag} {value}: the strategy {name} takes no {flag}{where}")
         return rules
     check_file_options(name, pool=(pool, "all"), tie_break=(tie_break, "default"))
     with naming("--strategy"):

@@ -196,16 +196,55 @@ def test_compare_reports_the_strategies_finished(tmp_path):
     assert not said_beside_json(err)
 
 
+DRAWING = "mastermind.app.plots:guesses_figure"
+
+
 @pytest.mark.integration
-def test_plot_draws_the_strategies_finished(tmp_path):
-    # Ctrl-C wrote no picture where --time-limit drew the strategies played (a new user's trial)
+def test_plot_stopped_draws_nothing(tmp_path):
+    # Ctrl-C went on to draw the picture (about a second: exit 130 1.1-1.4 s after the
+    # signal, a new user's trial), and one that came while drawing wrote nothing: once
+    # interrupted, plot begins no picture, reports what it played and writes nothing.
+    # (It drew the strategies finished after Ctrl-C before; its numbers are the answer now,
+    # as they are where Ctrl-C lands while drawing.) Ctrl-C once the first of the six
+    # heuristics of p4c6 has played: the other five and the bounds take seconds
     picture = tmp_path / "p.svg"
-    out, err, _ = interrupted(
-        ["plot", "-r", "p5c6", "--out", str(picture), "--json"], at=progress(7, "compare")
-    )
+    args = ["plot", "-r", "p4c6", "-j", "1", "--out", str(picture), "--json"]
+    out, err, _ = interrupted(args, at=progress(1, "compare"), announce=(DRAWING,))
     data = json.loads(out)
-    assert data["stopped"] == "interrupted" and data["out"] == str(picture)
-    assert len(data["drawn"]) >= 6 and picture.read_text().lstrip().startswith(("<?xml", "<svg"))
+    assert data["stopped"] == "interrupted" and data["out"] is None and data["drawn"] == []
+    assert 1 <= len(data["strategies"]) <= 6 and data["total_lower_bound"] > 0
+    assert not picture.exists() and DRAWING not in err  # (no drawing begun)
+    assert not said_beside_json(err)
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("strategies, done", [([], 6), (["-s", "optimal"], None)])
+def test_plot_stopped_before_its_strategies_or_bounds_still_reports(tmp_path, strategies, done):
+    # Ctrl-C as the lower bounds of p4c6 are computed (about a second, which cannot be
+    # stopped) gave "interrupted" alone 1.1 s later, as did one before any strategy finished
+    # (-s optimal: as the comparison starts): the bounds are left unheeded, and what is
+    # proven is reported at once
+    picture = tmp_path / "p.svg"
+    args = ["plot", "-r", "p4c6", "-j", "1", *strategies, "--out", str(picture), "--json"]
+    out, err, _ = interrupted(args, at=progress(done, "compare"))
+    data = json.loads(out)  # (it was empty)
+    assert data["stopped"] == "interrupted" and data["out"] is None and not picture.exists()
+    assert (
+        len(data["strategies"]) == (done or 0) and data["total_lower_bound"] >= 4986
+    )  # (the perfect tree's)
+
+
+@pytest.mark.integration
+def test_plot_stopped_while_drawing_writes_nothing(tmp_path):
+    # Ctrl-C as the picture of p4c6's optimum and six heuristics is drawn: nothing written,
+    # the numbers said, exit 130 within the second (the drawing is given up)
+    picture = tmp_path / "p.png"
+    args = ["plot", "-r", "p4c6", "-j", "1", "--out", str(picture)]
+    out, err, elapsed = interrupted(args, at=call(DRAWING), announce=(DRAWING,))
+    assert not picture.exists()
+    said = f"nothing written to {picture}: interrupted while drawing (total >= "
+    assert said in out and "minimax 5801" in out, out
+    assert "interrupted: the optimum" not in err  # (it was proven: only the picture is missing)
 
 
 @pytest.mark.integration

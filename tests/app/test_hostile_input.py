@@ -839,3 +839,68 @@ def test_a_tree_file_whose_statistics_lie_is_refused_as_verify_refuses_it(
     code, out, err = run([*argv, str(bad)], monkeypatch=monkeypatch, capsys=capsys)
     assert_one_line_error(code, err, argv)
     assert "stats say total" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "advice"),
+    [
+        (
+            ["optimal", "-r", "p2c2", "--time-limit", "inf"],
+            "(finite; for no time limit leave the option out)",
+        ),
+        (["table", "--games", "p2c2", "--row-time-limit", "inf"], "(finite: at most 10,000,000 seconds)"),
+        (["results", "--games", "p2c2", "--row-time-limit", "inf"], "(finite: at most 10,000,000 seconds)"),
+        (["optimal", "-r", "p2c2", "--memory-limit", "inf"], "(finite: at most 1,048,576 GiB)"),
+    ],
+)
+def test_an_endless_limit_is_refused_with_advice_that_holds(argv, advice, monkeypatch, capsys):
+    """Left out, --row-time-limit is 600 s, not unlimited: it was advised as --time-limit is."""
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert err.rstrip().endswith(advice), err
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["score", "12x4", "1234"], "SECRET"),
+        (["score", "1234", "12x4"], "GUESS"),
+        (["solve", "12x4"], "SECRET"),
+        (["partition", "1234", "12x4"], "GUESSES"),
+    ],
+)
+def test_a_bad_code_argument_is_named(argv, named, monkeypatch, capsys):
+    """score said only "code '12x4': ...", not whether the secret or the guess was wrong."""
+    code, out, err = run([*argv, "-r", "p4c6"], monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert err.startswith(f"error: {named}: code '12x4': "), err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "1234", "-s", "optimal", "--tie-break", "random"],
+        ["export", "-s", "optimal", "--tie-break", "sorted"],
+        ["export", "-s", "simple", "--pool", "consistent"],
+        ["simulate", "-s", "random", "--tie-break", "sorted"],
+        ["assist", "-s", "simple", "--tie-break", "random"],
+        ["play", "-s", "random", "--pool", "consistent"],
+    ],
+)
+def test_one_strategy_refuses_an_option_it_does_not_take(argv, monkeypatch, capsys):
+    """`solve -s optimal --tie-break random --json` said "tie_break": "random" of a strategy
+    that has no such tie-break; a command that plays one strategy now refuses it."""
+    code, out, err = run([*argv, "-r", "p4c6"], monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    option, value = argv[-2:]
+    assert err.startswith(
+        f"error: {option} {value}: the strategy {argv[argv.index('-s') + 1]} takes no {option}"
+    )
+
+
+def test_several_strategies_take_each_the_options_that_apply():
+    """Among several strategies an option applies to those that take it (no refusal)."""
+    code = main(
+        ["heuristics", "-r", "p3c3", "-s", "minimax", "-s", "simple", "--tie-break", "sorted", "--json"]
+    )
+    assert code == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from importlib.util import find_spec
 
 import pytest
@@ -74,9 +75,9 @@ def drawn(monkeypatch):
     """The figures the commands write, kept for a look at their bars."""
     figures = []
 
-    def keep(fig, path):
+    def keep(fig, path, **kwargs):
         figures.append(fig)
-        original(fig, path)
+        original(fig, path, **kwargs)
 
     original = plots.write_figure
     monkeypatch.setattr(plots, "write_figure", keep)
@@ -253,3 +254,42 @@ def test_a_picture_is_drawn_within_the_time_limit(tmp_path, monkeypatch, argv):
     assert main([*argv, "--time-limit", "10"]) == 2
     assert main(argv) == 2
     assert asked == [10 - plots.DRAW_SECONDS, None]
+
+
+@needs_matplotlib
+def test_a_picture_on_standard_output_says_its_drawn_seed_on_stderr(capsys, drawn):
+    """`plot --out - -s random > x.svg` drew a seed and said it nowhere (--out FILE says it
+    on standard output, which here holds the picture alone): it is said on standard error,
+    as export says it, and repeats the picture."""
+    assert main(["plot", "-r", "p3c4", "--out", "-", "-s", "random"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.lstrip().startswith("<?xml") and captured.out.rstrip().endswith("</svg>")
+    said = re.fullmatch(r"seed (\d+) drawn: --seed \1 repeats this run\n", captured.err)
+    assert said, captured.err
+    assert main(["plot", "-r", "p3c4", "--out", "-", "-s", "random", "--seed", said[1]]) == 0
+    again = capsys.readouterr()
+    assert bar_groups(drawn[-1]) == bar_groups(drawn[-2])  # (the same games played)
+    assert again.out.rstrip().endswith("</svg>") and again.err == ""  # (a seed given is not said)
+    assert main(["plot", "-r", "p3c4", "--out", "-", "-s", "minimax"]) == 0
+    assert capsys.readouterr().err == ""  # (nothing drawn: no seed to say)
+
+
+@pytest.mark.integration
+def test_standard_output_by_its_name_holds_the_picture_alone(tmp_path):
+    """`--out /dev/stdout` is standard output as `-` is: the "wrote" line and the seed were
+    printed into the picture."""
+    pytest.importorskip("matplotlib", reason="drawing needs the plot extra")
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    proc = subprocess.run(
+        [sys.executable, "-m", "mastermind", "plot", "-r", "p3c4", "-s", "random", "--out", "/dev/stdout"],
+        env={**os.environ, "PYTHONPATH": root},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.lstrip().startswith("<?xml") and proc.stdout.rstrip().endswith("</svg>")
+    assert re.fullmatch(r"seed (\d+) drawn: --seed \1 repeats this run\n", proc.stderr), proc.stderr

@@ -62,7 +62,7 @@ def test_strategies_command_lists_the_registry(capsys):
     assert main(["strategies", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["strategies"]
     assert [r["strategy"] for r in rows] == list(NAMES)
-    assert rows[0]["options"] == ["pool", "tie-break", "seed"] and rows[-1]["kind"] == "solver"
+    assert rows[0]["options"] == ["pool", "tie_break", "seed"] and rows[-1]["kind"] == "solver"
     assert main(["strategies"]) == 0
     out = capsys.readouterr().out
     assert all(name in out for name in NAMES)

@@ -12,6 +12,7 @@ from mastermind.app.commands.common import (
     console,
     game,
     memory_limit_bytes,
+    naming,
     plural,
     print_json,
     table_for,
@@ -65,7 +66,10 @@ def score_command(
     json_output: JsonOpt = False,
 ) -> None:
     rules = game(rules)
-    s, g = rules.parse_code(secret), rules.parse_code(guess)
+    with naming("SECRET"):  # (which of the two codes is wrong)
+        s = rules.parse_code(secret)
+    with naming("GUESS"):
+        g = rules.parse_code(guess)
     fb = score(rules, s, g)  # two codes: no table of every code, whatever the size of the game
     if json_output:
         print_json(
@@ -89,7 +93,8 @@ def partition(
     memory_limit: LeanMemoryOpt = None,
 ) -> None:
     rules = game(rules)
-    codes = [rules.parse_code(g) for g in guesses]
+    with naming("GUESSES"):
+        codes = [rules.parse_code(g) for g in guesses]
     # one row per guess is enough: no N x N table needed
     table = table_for(rules, memory_limit_bytes(memory_limit), full=False)
     counts = [table.partition(g) for g in codes]

@@ -54,9 +54,12 @@ OPTIMAL_TIE_BREAKS = ("default", "worst")
 
 
 # ---- checks run while the command line is read (before any work) -------------------------
-def _number_check(unit: str, most: float, zero_ok: bool = False) -> Callable:
+def _number_check(
+    unit: str, most: float, zero_ok: bool = False, *, none_if_left_out: bool = True
+) -> Callable:
     """A typer callback refusing nan, inf, negative numbers, 0 unless ``zero_ok``, and more
-    than ``most`` (a typing error, and past what the solvers' timers and sizes take)."""
+    than ``most`` (a typing error, and past what the solvers' timers and sizes take).
+    ``none_if_left_out``: the option left out means no limit (said to who gives inf)."""
 
     def check(value: float | None) -> float | None:
         if value is None:
@@ -65,7 +68,7 @@ def _number_check(unit: str, most: float, zero_ok: bool = False) -> Callable:
             least = "0 or more" if zero_ok else "a positive number of"
             # (inf is positive: say what is wrong with it, and how to ask for no limit)
             endless = " (finite; for no time limit leave the option out)" if value == math.inf else ""
-            if endless and unit != "seconds":
+            if endless and (unit != "seconds" or not none_if_left_out):
                 endless = f" (finite: at most {most:,.12g} {unit})"
             raise typer.BadParameter(f"must be {least} {unit}, got {value:g}{endless}")
         if value > most:
@@ -219,7 +222,7 @@ RowTimeLimitOpt = Annotated[
         help="Most seconds for the optimum's search in one game's row, which then shows the bounds "
         "proven; what every row shows besides (heuristics, lower bounds: a second on small games, "
         "minutes at the frontier) comes on top.",
-        callback=_number_check("seconds", MAX_SECONDS),
+        callback=_number_check("seconds", MAX_SECONDS, none_if_left_out=False),  # (its default: 600)
     ),
 ]
 JobsOpt = Annotated[

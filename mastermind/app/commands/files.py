@@ -110,7 +110,9 @@ def export(
     from mastermind.app.players import draws, tree_of
     from mastermind.core.cancel import Stopped
 
-    rules = check_strategy(strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break)
+    rules = check_strategy(
+        strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break, alone=True
+    )
     if fmt is not None:
         fmt = check_format(fmt)
     elif out is not None and not is_stdout(out):

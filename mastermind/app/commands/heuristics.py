@@ -188,13 +188,13 @@ def _print_table(data: dict, seed_drawn: bool) -> None:
 
 # ---- strategies ---------------------------------------------------------------------------
 def strategies(json_output: JsonOpt = False) -> None:
-    from mastermind.engines.registry import OPTIONS, REGISTRY
+    from mastermind.engines.registry import REGISTRY
 
     rows = [
         {
             "strategy": spec.name,
             "kind": spec.kind,
-            "options": [o.replace("_", "-") for o in spec.options],
+            "options": list(spec.options),  # (named as the JSON of every command names them)
             "summary": spec.summary,
         }
         for spec in REGISTRY.values()
@@ -203,13 +203,16 @@ def strategies(json_output: JsonOpt = False) -> None:
         print_json({"strategies": rows})
         return
     width = max(len(name) for name in REGISTRY)
-    listed = [" ".join(f"--{o}" for o in row["options"]) or "-" for row in rows]
+    listed = [" ".join("--" + o.replace("_", "-") for o in row["options"]) or "-" for row in rows]
     wide = max(len("options"), *(len(o) for o in listed))  # (the column as wide as its longest)
     lines = [f"{'strategy':<{width}}  {'kind':<9}  {'options':<{wide}}  summary"]
     for row, options in zip(rows, listed):
         lines.append(f"{row['strategy']:<{width}}  {row['kind']:<9}  {options:<{wide}}  {row['summary']}")
-    every = ", ".join("--" + o.replace("_", "-") for o in OPTIONS)
-    lines.append(f"options a strategy does not take are ignored ({every}); -s also takes a strategy file")
+    lines.append(
+        "a --pool or --tie-break that a strategy does not take is refused when it plays alone; among "
+        "several, each takes those that apply to it (a --seed is reported where one is drawn); "
+        "-s also takes a strategy file"
+    )
     typer.echo("\n".join(lines))
 
 
@@ -259,7 +262,9 @@ def simulate(
     from mastermind.engines.registry import strategy as registry_strategy
 
     deadline = Deadline.of_command(time_limit)
-    rules = check_strategy(strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break)
+    rules = check_strategy(
+        strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break, alone=True
+    )
     limit = memory_limit_bytes(memory_limit)
     # too big for the N x N table: answers are computed as needed (slower, same results)
     table = table_for(rules, limit, full=rules.table_bytes() <= limit)

@@ -21,6 +21,7 @@ from mastermind.app.commands.common import (
     game,
     limit_note,
     memory_limit_bytes,
+    naming,
     plural,
     print_json,
     seed_note,
@@ -58,7 +59,7 @@ def _check_strategy(
         raise MastermindError(
             "--strategy -: standard input holds this session's moves; give the strategy as a file"
         )
-    return check_strategy(name, game(rules), rules is not None, pool=pool, tie_break=tie_break)
+    return check_strategy(name, game(rules), rules is not None, pool=pool, tie_break=tie_break, alone=True)
 
 
 def _stopped(code: int, session: Session) -> str | None:
@@ -168,7 +169,8 @@ def solve(
 
     deadline = Deadline.of_command(time_limit)
     rules = _check_strategy(strategy, pool, tie_break, rules)
-    code = rules.parse_code(secret)
+    with naming("SECRET"):
+        code = rules.parse_code(secret)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     seed, drawn = draw_seed(seed)
     probes: list = []

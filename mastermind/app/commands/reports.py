@@ -134,8 +134,7 @@ def table(
     for rules in chosen:  # refuse sizes beyond memory before any work: the tables, the searches
         if rules.table_bytes() > limit:
             table_for(rules, limit, option="--games")
-        with naming("--games"):
-            MemoryBudget.check(rules, limit)
+        MemoryBudget.check(rules, limit)  # (said of --memory-limit, which it names)
     rows = []
     stopped = None
     with progress_bar(progress_mode(progress, json_output)) as bar, TimedWorker() as worker:
@@ -391,19 +390,17 @@ def plot(
     """Past --time-limit the optimum's place shows the best strategy found (not proven) and
     the gaps are to the lower bound."""
     from mastermind.app.comparisons import compare as run_compare
-    from mastermind.app.plots import (
-        Series,
-        check_plot_target,
-        drawing_time_limit,
-        guesses_figure,
-        write_figure,
-    )
+    from mastermind.app.interrupts import interrupted
+    from mastermind.app.plots import Series, check_plot_target, drawing_time_limit
+    from mastermind.core.fileio import is_stdout
     from mastermind.engines.registry import HEURISTIC_NAMES
 
     names = list(dict.fromkeys(strategy)) if strategy else ["optimal", *HEURISTIC_NAMES]
     rules = _game_of_strategies(rules, names, pool, tie_break)
     limit = memory_limit_bytes(memory_limit)
-    if json_output and out == "-":
+    # standard output holds the picture alone ("-", /dev/stdout): every word goes to stderr
+    to_stdout = is_stdout(out)
+    if json_output and to_stdout:
         raise MastermindError("--json prints a summary of the picture written: give --out FILE")
     with naming("--out"):
         check_plot_target(out)
@@ -411,7 +408,7 @@ def plot(
     seed, drawn = draw_seed(seed)
     # the optimum comes from the comparison's own exact run (under --time-limit), not twice
     others = [n for n in names if n != "optimal"]
-    with progress_bar(progress_mode(progress, json_output or out == "-")) as bar:
+    with progress_bar(progress_mode(progress, json_output or to_stdout)) as bar:
         result = run_compare(
             rules,
             strategies=others,
@@ -423,6 +420,8 @@ def plot(
             jobs=cores(jobs),
             progress=bar,
         )
+    if interrupted():  # (Ctrl-C as the comparison ended: no picture is begun either)
+        result.stopped = "interrupted"
     rows = {row.name: row for row in result.rows}
     series = []
     for name in names:
@@ -434,50 +433,90 @@ def plot(
         elif result.best_found is not None:
             series.append(Series(BEST_FOUND, list(result.best_found["histogram"])))
     data = {**_comparison_dict(result, pool, tie_break, seed), "out": None, "drawn": []}
-    why = None
+    opt = None if result.optimal is None else result.optimal["total"]
     late: MastermindError | None = None
-    if not series:  # (stopped by its time limit or Ctrl-C: the strategies finished are drawn)
-        why = f"{stop_words(result.stopped or 'time limit')} before any strategy was played"
+    # once Ctrl-C came, no picture is begun: drawing takes about a second, past the one Ctrl-C
+    # is given, and a picture written or not depended on when it came (one while drawing
+    # wrote none); the numbers of what was played are the answer. A time limit still draws
+    # the strategies finished.
+    if not series:
+        why: str | None = f"{stop_words(result.stopped or 'time limit')} before any strategy was played"
+    elif result.stopped == "interrupted":
+        why = "interrupted before drawing"
     else:
-        opt = None if result.optimal is None else result.optimal["total"]
-        low = None if result.bounds is None else result.bounds.total
-
-        def draw() -> None:
-            nonlocal late
-            fig = guesses_figure(f"{rules}: {plural(rules.n_codes, 'secret')}", series, opt, low)
-            late = write_after_work("--out", lambda: write_figure(fig, out))  # (a full disk: known now)
-
-        if not _drawn(result, draw):  # (Ctrl-C while drawing: what was played is still the answer)
-            data["stopped"] = result.stopped
-            why = "interrupted while drawing"
-        elif late is not None:  # (the picture's numbers are still the answer)
-            if json_output:
-                print_json(data)
-            _say_stopped(result, json_output)
-            fail_after_report(late)
-    if why is not None:
+        outcome = _draw_plot(rules, series, opt, result, out)
+        if isinstance(outcome, str):  # (Ctrl-C while drawing)
+            why = outcome
+            result.stopped = data["stopped"] = "interrupted"
+        else:
+            late, why = outcome, None
+    say = _plot_words(to_stdout, json_output)
+    if why is not None or late is not None:  # nothing written: what was played is the answer
         if json_output:
             print_json(data)
-        else:
-            low = data["total_lower_bound"]
-            proven = "nothing proven" if low is None else f"total >= {low} proven"
-            typer.echo(nothing_written(out, f"{why} ({proven})"))
+        elif why is not None:
+            say(nothing_written(out, f"{why} ({_plot_proven(data)})"))
+        if drawn and _draws_any(data):
+            say(seed_note(seed, True))
+        _say_stopped(result, json_output)
+        fail_after_report(late)
         exit_if_interrupted(result.stopped)
         return
     data.update(out=out, drawn=[s.name for s in series])
     if json_output:
         print_json(data)
-    elif out != "-":
+    elif not to_stdout:
         missing = ""
         if "optimal" in names and opt is None:
             missing = " (optimum not proven: " + (
                 "the best strategy found drawn in its place)" if result.best_found else "left out)"
             )
-        typer.echo(wrote(f"the plot of {', '.join(s.name for s in series)} for {rules}", out) + missing)
-        if drawn and _draws_any(data):
-            typer.echo(seed_note(seed, True))
+        say(wrote(f"the plot of {', '.join(s.name for s in series)} for {rules}", out) + missing)
+    if drawn and _draws_any(data):  # (on stderr where standard output holds the picture)
+        say(seed_note(seed, True))
     _say_stopped(result, json_output)
     exit_if_interrupted(result.stopped)
+
+
+def _draw_plot(rules: Rules, series: list, opt: int | None, result, out: str) -> str | MastermindError | None:
+    """Draw and write the picture: None once written; the error of a write that failed only
+    now (a full disk); or, Ctrl-C while drawing, why nothing was written (the picture is put
+    in place only if no Ctrl-C came before its writing began)."""
+    from mastermind.app.interrupts import interrupted
+    from mastermind.app.plots import guesses_figure, write_figure
+
+    def unless_interrupted() -> None:
+        if interrupted():
+            raise KeyboardInterrupt
+
+    low = None if result.bounds is None else result.bounds.total
+    try:
+        fig = guesses_figure(f"{rules}: {plural(rules.n_codes, 'secret')}", series, opt, low)
+        return write_after_work("--out", lambda: write_figure(fig, out, before_write=unless_interrupted))
+    except KeyboardInterrupt:
+        return "interrupted while drawing"
+
+
+def _plot_words(to_stdout: bool, json_output: bool) -> Callable[[str], None]:
+    """Where plot's words go: standard error when standard output holds the picture, as
+    export says its seed when it writes the tree there."""
+
+    def say(line: str) -> None:
+        if not json_output:
+            typer.echo(line, err=to_stdout)
+
+    return say
+
+
+def _plot_proven(data: dict) -> str:
+    """What a plot that wrote nothing still proved: the lower bound, and the totals of the
+    strategies that played every secret."""
+    low = data["total_lower_bound"]
+    said = "nothing proven" if low is None else f"total >= {low} proven"
+    played = [f"{row['strategy']} {row['total']}" for row in data["strategies"]]
+    if played:
+        said += "; totals: " + ", ".join(played)
+    return said
 
 
 def _print_comparison(result, data: dict) -> None:
@@ -607,16 +646,25 @@ def bounds(
     first, mu = knuth_first_guess(table)
     worst = {"crude": crude_worst_bound(rules, mu), "counting": counting_worst_bound(rules, table.n)}
     total = {"perfect_tree": perfect_tree_total(rules, table.n)}
-    # the total bound by first guess of the deepest level finished (a stop keeps the last)
+    # the total bound by first guess of the deepest level finished
     found: dict = {}
     found_from: list[str] = []  # the key in total of the bound it refines
     stopped = None
 
-    def by_first_guess(key: str, k: int, refine: bool) -> None:
-        values = lookahead_totals_by_first_guess(table, k, refined=refine, cancel=token)
-        found.clear()
-        found.update(values)
-        found_from[:] = [key]
+    def level(key: str, k: int, refine: bool) -> None:
+        """One level's bounds (worst case, total, the total by first guess), kept only once
+        all three are in: a stop reports the levels finished and no part of the next (it
+        said "4 (1-level lookahead)" with "0 of 2 lookahead levels finished")."""
+        level_worst = lookahead_worst_bound(table, k, refined=refine, cancel=token)
+        bar.advance()
+        level_total = lookahead_total_bound(table, k, refined=refine, cancel=token)
+        values = lookahead_totals_by_first_guess(table, k, refined=refine, cancel=token) if k else None
+        worst[key], total[key] = level_worst, level_total
+        if values is not None:
+            found.clear()
+            found.update(values)
+            found_from[:] = [key]
+        bar.advance()
 
     def status() -> str:
         return f"bounds so far: worst case >= {max(worst.values())}, total >= {max(total.values())}"
@@ -630,19 +678,9 @@ def bounds(
         bar.start(steps, f"bounds of {rules}")
         try:
             for k in range(1, levels + 1):
-                worst[f"lookahead_{k}"] = lookahead_worst_bound(table, k, cancel=token)
-                bar.advance()
-                total[f"lookahead_{k}"] = lookahead_total_bound(table, k, cancel=token)
-                # (each level's, about as long as its total: a stop keeps those of the last)
-                by_first_guess(f"lookahead_{k}", k, False)
-                bar.advance()
+                level(f"lookahead_{k}", k, False)
             if refined:
-                worst[f"refined_{levels}"] = lookahead_worst_bound(table, levels, refined=True, cancel=token)
-                bar.advance()
-                total[f"refined_{levels}"] = lookahead_total_bound(table, levels, refined=True, cancel=token)
-                if levels:
-                    by_first_guess(f"refined_{levels}", levels, True)
-                bar.advance()
+                level(f"refined_{levels}", levels, True)
         except Stopped:
             stopped = token.reason or "interrupted"
     best_total = max(total.values())
@@ -695,13 +733,22 @@ def bounds(
             + ", ".join(f"{e['first_guess']} {e['total_lower_bound']}" for e in by_first)
         )
     if stopped:
-        finished = sum(1 for k in total if k.startswith("lookahead_"))
-        out.print(
-            f"{stopped_text(stopped)} with {finished} of {plural(levels, 'lookahead level')} "
-            "finished: "
-            "the bounds above are proven, deeper ones were not computed"
-        )
+        out.print(_stopped_levels(stopped, total, levels, refined))
     exit_if_interrupted(stopped)
+
+
+def _stopped_levels(stopped: str, total: dict, levels: int, refined: bool) -> str:
+    """What a stopped ``bounds`` says of its levels (a level counts once its worst-case,
+    total and by-first-guess bounds are all in: the only ones shown)."""
+    finished = sum(1 for k in total if k.startswith("lookahead_"))
+    if finished < levels:
+        missing = "deeper ones were not computed"
+    else:  # (only the refined bound was left)
+        missing = "the refined bound was not computed"
+    return (
+        f"{stopped_text(stopped)} with {finished} of {plural(levels, 'lookahead level')} finished: "
+        f"the bounds above are proven, {missing}"
+    )
 
 
 # ---- cpsat -------------------------------------------------------------------------------
