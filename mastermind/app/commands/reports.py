@@ -275,9 +275,10 @@ def compare(
         )
     picture = None
     late: MastermindError | None = None
-    # (stopped, by its time limit or Ctrl-C: the picture of the strategies finished, as the
-    # table shows them; Ctrl-C wrote none, a new user's trial)
-    if plot is not None and (result.rows or result.optimal):
+    # (stopped by its time limit: the picture of the strategies finished, as the table shows
+    # them; once Ctrl-C came no picture is begun, as in plot: drawing takes about a second, and
+    # Ctrl-C stops within one: the table says what was proven)
+    if plot is not None and (result.rows or result.optimal) and result.stopped != "interrupted":
         from mastermind.app.plots import plot_comparison
 
         def draw() -> None:
@@ -306,11 +307,8 @@ def compare(
 
 
 def _drawn(result, draw: Callable[[], None]) -> bool:
-    """Draw the picture of what ``result`` holds, also after Ctrl-C stopped its work (the
-    watchdog then waits: drawing takes about a second); False, and ``result`` marked
-    interrupted, when Ctrl-C comes while drawing."""
-    if result.stopped == "interrupted":
-        command_token().wind_down()
+    """Draw the picture of what ``result`` holds; False, and ``result`` marked interrupted,
+    when Ctrl-C comes while drawing."""
     try:
         draw()
     except KeyboardInterrupt:
