@@ -159,7 +159,7 @@ def _main(argv: list[str]) -> int:
             return exc.exit_code
         longs = [o for o in getattr(param, "opts", ()) if o.startswith("--")]
         where = longs[0] if longs else param.human_readable_name
-        print(f"error: {where}: {exc.message}", file=sys.stderr)
+        print(f"error: {where}: {_in_our_words(exc.message)}", file=sys.stderr)
         return 2
     except ClickException as exc:  # click's usage errors: one line
         print(f"error: {exc.format_message()}{_extra_hint(exc, argv)}", file=sys.stderr)
@@ -217,6 +217,24 @@ def _silence_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):  # no real descriptor behind sys.stdout (tests)
         pass
+
+
+_CLICK_TYPES = {"int": "a whole number", "float": "a number", "integer": "a whole number"}
+
+
+def _in_our_words(message: str) -> str:
+    """Click's "'abc' is not a valid int." said as every other refusal of a value is:
+    what it must be, then what was given.
+
+    >>> _in_our_words("'abc' is not a valid float."), _in_our_words("must be at most 5")
+    ("must be a number, got 'abc'", 'must be at most 5')
+    """
+    import re
+
+    found = re.fullmatch(r"(.*) is not a valid (\w+)\.?", message, flags=re.DOTALL)
+    if found is None or found.group(2) not in _CLICK_TYPES:
+        return message
+    return f"must be {_CLICK_TYPES[found.group(2)]}, got {found.group(1)}"
 
 
 def _interrupted() -> int:

@@ -904,3 +904,18 @@ def test_several_strategies_take_each_the_options_that_apply():
         ["heuristics", "-r", "p3c3", "-s", "minimax", "-s", "simple", "--tie-break", "sorted", "--json"]
     )
     assert code == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["optimal", "-r", "p2c2", "--time-limit", "abc"], "--time-limit: must be a number, got 'abc'"),
+        (["export", "-r", "p2c2", "--seed", "abc"], "--seed: must be a whole number, got 'abc'"),
+        (["optimal", "-r", "p2c2", "--jobs", "1.5"], "--jobs: must be a whole number, got '1.5'"),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_said_as_every_refusal_is(argv, said, monkeypatch, capsys):
+    """Click said "'abc' is not a valid float.", unlike every other refusal of a value."""
+    code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    assert err == f"error: {said}\n"
