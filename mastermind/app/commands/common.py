@@ -208,9 +208,9 @@ TimeLimitOpt = Annotated[
         metavar="SECONDS",
         help="Stop the whole command this many seconds after it starts (once Python has loaded "
         "the command line, about half a second) and report what it has (exit 0), within a "
-        "fraction of a second. The start-up counts: loading the compiled kernels (a second or two; longer on a "
-        "first run, which compiles them) is within the limit and is not cut short, so a limit of "
-        "a few seconds leaves little for the work. Default: none.",
+        "fraction of a second. The start-up counts: loading the compiled kernels (a second or "
+        "two; longer on a first run, which compiles them) is within the limit and is not cut "
+        "short, so a limit of a few seconds leaves little for the work. Default: none.",
         show_default=False,
         callback=_number_check("seconds", MAX_SECONDS),
     ),
