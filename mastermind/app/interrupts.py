@@ -228,6 +228,11 @@ def _sigint_handler(command: _Command):
         if command.reading:
             raise KeyboardInterrupt  # waiting for a line typed: the person wants out now
         if not command.busy:
+            if command.began:
+                # between blocks of its work (a table between rows): unwound at once, to
+                # report what it did; deferred, it went on with the next block until the
+                # watchdog's signal, and had too little of its second left to report
+                raise KeyboardInterrupt
             # nothing stops by itself yet: the command goes on to its work, which stops at
             # once and reports, unless it has not begun within START_GRACE (the watchdog)
             command.deferred = command.began

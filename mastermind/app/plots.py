@@ -237,8 +237,12 @@ def write_figure(
     write_atomic(path, data)
 
 
-def plot_comparison(result: Comparison, path: str | os.PathLike) -> None:
-    """The figure of a :func:`mastermind.app.comparisons.compare` result, into ``path``."""
+def plot_comparison(
+    result: Comparison, path: str | os.PathLike, *, before_write: Callable[[], None] | None = None
+) -> None:
+    """The figure of a :func:`mastermind.app.comparisons.compare` result, into ``path``
+    (``before_write``: as :func:`write_figure` takes it)."""
     opt = None if result.optimal is None else result.optimal["total"]
     title = f"{result.rules}: {plural(result.rules.n_codes, 'secret')}"
-    write_figure(guesses_figure(title, comparison_series(result), opt, result.bounds.total), path)
+    figure = guesses_figure(title, comparison_series(result), opt, result.bounds.total)
+    write_figure(figure, path, before_write=before_write)

@@ -110,19 +110,20 @@ def check_strategy(
 ) -> Rules:
     """Refuse an unknown strategy name, or options a strategy file cannot take, before any
     work; the game to play: ``rules``, or a strategy file's own when none was given.
-    ``alone``: the command plays this one strategy, which must take every option given
+    ``alone``: the command plays this one strategy, which must take the --tie-break given
     (among several, each takes what applies to it)."""
     from mastermind.engines.registry import check_names, strategy
 
     if not names_a_file(name):
         check_names([name], pool=pool, tie_break=tie_break)
         if alone:  # (solve -s optimal --tie-break random said "tie_break": "random", unused)
-            for option, value, default in (("pool", pool, "all"), ("tie_break", tie_break, "default")):
-                if value != default and not strategy(name).takes(option):
-                    flag = "--" + option.replace("_", "-")
-                    solver = name == "optimal" and option == "tie_break"
-                    where = " (the command optimal takes --tie-break worst)" if solver else ""
-                    raise MastermindError(f"{flag} {value}: the strategy {name} takes no {flag}{where}")
+            # (a --pool is never refused: the strategies that take none, simple and random,
+            # play only codes still possible, --pool consistent's own rule)
+            if tie_break != "default" and not strategy(name).takes("tie_break"):
+                solver = " (the command optimal takes --tie-break worst)" if name == "optimal" else ""
+                raise MastermindError(
+                    f"--tie-break {tie_break}: the strategy {name} takes no --tie-break{solver}"
+                )
         return rules
     check_file_options(name, pool=(pool, "all"), tie_break=(tie_break, "default"))
     with naming("--strategy"):

@@ -288,6 +288,14 @@ def _hold_pipe(target: Path, shown: str) -> None:
     _HELD_PIPES[str(target)] = _open_pipe(target, shown)
 
 
+def release_held_pipes() -> None:
+    """Close the named pipes :func:`check_writable` held for a write that never came (the
+    command refused later, stopped before its output, or wrote nothing): their readers see
+    the end of the data at once, not when the process ends (a library caller's may not)."""
+    while _HELD_PIPES:
+        os.close(_HELD_PIPES.popitem()[1])
+
+
 def _write_in_place(target: Path, shown: str, data: str | bytes) -> None:
     """Devices and FIFOs cannot be renamed over: open them for writing as they are (a FIFO
     without a reader is refused at once, see :func:`_open_pipe`)."""

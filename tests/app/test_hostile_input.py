@@ -881,10 +881,9 @@ def test_a_bad_code_argument_is_named(argv, named, monkeypatch, capsys):
     [
         ["solve", "1234", "-s", "optimal", "--tie-break", "random"],
         ["export", "-s", "optimal", "--tie-break", "sorted"],
-        ["export", "-s", "simple", "--pool", "consistent"],
         ["simulate", "-s", "random", "--tie-break", "sorted"],
         ["assist", "-s", "simple", "--tie-break", "random"],
-        ["play", "-s", "random", "--pool", "consistent"],
+        ["play", "-s", "random", "--tie-break", "sorted"],
     ],
 )
 def test_one_strategy_refuses_an_option_it_does_not_take(argv, monkeypatch, capsys):
@@ -899,11 +898,13 @@ def test_one_strategy_refuses_an_option_it_does_not_take(argv, monkeypatch, caps
 
 
 def test_several_strategies_take_each_the_options_that_apply():
-    """Among several strategies an option applies to those that take it (no refusal)."""
+    """Among several strategies an option applies to those that take it (no refusal); and
+    --pool consistent is what simple and random play anyway (no refusal either)."""
     code = main(
         ["heuristics", "-r", "p3c3", "-s", "minimax", "-s", "simple", "--tie-break", "sorted", "--json"]
     )
     assert code == 0
+    assert main(["export", "-r", "p3c3", "-s", "simple", "--pool", "consistent", "-o", "-"]) == 0
 
 
 @pytest.mark.parametrize(

@@ -62,6 +62,22 @@ def test_ctrl_c_before_the_work_lets_the_work_stop_and_report(patient_watchdog):
         time.sleep(3 * START_GRACE)  # the report printed
 
 
+def test_ctrl_c_between_blocks_of_work_unwinds_at_once(patient_watchdog, monkeypatch):
+    """Past its start-up (a block of work has run), a command between blocks (a table
+    between rows) is unwound at once to report: deferred, it went on with the next row until
+    the watchdog's signal and had too little of its second left to print its JSON."""
+    from mastermind.app import interrupts
+
+    monkeypatch.setattr(interrupts, "START_GRACE", 600.0)  # (deferred, it would not unwind here)
+    with interrupts.interrupt_handling():
+        with interrupts.command_token().running():  # (the first row)
+            pass
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)
+            time.sleep(30)  # (the next row: never reached)
+        assert interrupts.command_token().cancelled
+
+
 def test_outside_a_command_each_token_is_new_and_never_cancelled():
     from mastermind.app.interrupts import command_token, interrupted
 

@@ -104,6 +104,24 @@ def test_a_fifo_read_when_checked_gets_the_whole_data_after_the_work(tmp_path):
         os.close(reader)
 
 
+def test_a_fifo_held_for_a_write_that_never_came_is_released(tmp_path):
+    """Held by the check, then nothing written (a later refusal, a stop): released, its
+    reader sees the end of the data at once, not when the process ends."""
+    from mastermind.core.fileio import release_held_pipes
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        check_writable(fifo)
+        with pytest.raises(BlockingIOError):  # (a writer there, no data yet)
+            os.read(reader, 100)
+        release_held_pipes()
+        assert os.read(reader, 100) == b""  # (no writer: the data ended)
+    finally:
+        os.close(reader)
+
+
 @pytest.mark.parametrize("length", [200, 242, 250, 255])
 def test_the_longest_names_the_system_allows_are_written(tmp_path, length):
     """The temporary twin of a 242-255-character name was itself too long to make."""

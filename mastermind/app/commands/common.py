@@ -28,6 +28,7 @@ from mastermind.app.helpstyle import Command
 from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
 from mastermind.app.interrupts import answered
 from mastermind.core.errors import MastermindError, OutOfReach, TableTooLarge, naming
+from mastermind.core.fileio import release_held_pipes
 from mastermind.core.game import (
     DEFAULT_MEMORY_LIMIT,
     MAX_COLORS,
@@ -367,8 +368,11 @@ def command(app: typer.Typer, name: str, *, help: str, **kwargs: Any) -> Callabl
         @functools.wraps(fn)
         def run(*args: Any, **values: Any) -> Any:
             limit = values.get("time_limit")  # (--time-limit, where the command has it)
-            with command_clock(limit if isinstance(limit, (int, float)) else None), one_line_errors():
-                return fn(*args, **values)
+            try:
+                with command_clock(limit if isinstance(limit, (int, float)) else None), one_line_errors():
+                    return fn(*args, **values)
+            finally:  # (a named pipe held for an output that never came: its reader sees the end)
+                release_held_pipes()
 
         app.command(name, cls=Command, help=help, **kwargs)(run)
         return fn

@@ -151,6 +151,7 @@ def export(
     from_file = names_a_file(strategy)
     summary: dict = {
         "rules": str(rules),
+        "codes": rules.n_codes,  # (the game's, tree or none: as optimal gives it)
         "strategy": strategy,
         # (a file's tree is written as it is: no pool, no ties to break, as simulate says)
         "pool": None if from_file else pool,
@@ -159,7 +160,7 @@ def export(
         "out": None,
         "seed": seed if draws(strategy, tie_break) else None,  # (null: a strategy that draws nothing)
         "total": None,
-        "secrets": rules.n_codes,  # (the game's, tree or none: a stopped run gives it too)
+        "secrets": None,  # (those the tree's numbers are over: none without a tree)
         "average": None,
         "worst": None,
         "histogram": [],

@@ -209,8 +209,9 @@ def strategies(json_output: JsonOpt = False) -> None:
     for row, options in zip(rows, listed):
         lines.append(f"{row['strategy']:<{width}}  {row['kind']:<9}  {options:<{wide}}  {row['summary']}")
     lines.append(
-        "a --pool or --tie-break that a strategy does not take is refused when it plays alone; among "
-        "several, each takes those that apply to it (a --seed is reported where one is drawn); "
+        "a --tie-break that a strategy does not take is refused when it plays alone; among "
+        "several, each takes the options that apply to it (simple and random play only codes "
+        "still possible, whatever --pool says; a --seed is reported where one is drawn); "
         "-s also takes a strategy file"
     )
     typer.echo("\n".join(lines))

@@ -50,7 +50,7 @@ from mastermind.app.commands.common import (
     write_after_work,
     wrote,
 )
-from mastermind.app.interrupts import command_token
+from mastermind.app.interrupts import command_token, interrupted
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules, format_bytes
 from mastermind.core.pools import POOL_WORDS
@@ -273,6 +273,8 @@ def compare(
             jobs=cores(jobs),
             progress=bar,
         )
+    if interrupted():  # (Ctrl-C as the comparison ended: no picture is begun either, as in plot)
+        result.stopped = "interrupted"
     picture = None
     late: MastermindError | None = None
     # (stopped by its time limit: the picture of the strategies finished, as the table shows
@@ -283,7 +285,9 @@ def compare(
 
         def draw() -> None:
             nonlocal late
-            late = write_after_work("--plot", lambda: plot_comparison(result, plot))  # (a full disk: now)
+            late = write_after_work(  # (a full disk: known now)
+                "--plot", lambda: plot_comparison(result, plot, before_write=_unless_interrupted)
+            )
 
         if _drawn(result, draw) and late is None:  # (else Ctrl-C while drawing: the table is the answer)
             picture = str(plot)
@@ -304,6 +308,12 @@ def compare(
     _say_stopped(result, json_output)
     fail_after_report(late)
     exit_if_interrupted(result.stopped)
+
+
+def _unless_interrupted() -> None:
+    """Before a picture drawn is written: a Ctrl-C that came while it was drawn writes none."""
+    if interrupted():
+        raise KeyboardInterrupt
 
 
 def _drawn(result, draw: Callable[[], None]) -> bool:
@@ -388,7 +398,6 @@ def plot(
     """Past --time-limit the optimum's place shows the best strategy found (not proven) and
     the gaps are to the lower bound."""
     from mastermind.app.comparisons import compare as run_compare
-    from mastermind.app.interrupts import interrupted
     from mastermind.app.plots import Series, check_plot_target, drawing_time_limit
     from mastermind.core.fileio import is_stdout
     from mastermind.engines.registry import HEURISTIC_NAMES
@@ -480,17 +489,12 @@ def _draw_plot(rules: Rules, series: list, opt: int | None, result, out: str) ->
     """Draw and write the picture: None once written; the error of a write that failed only
     now (a full disk); or, Ctrl-C while drawing, why nothing was written (the picture is put
     in place only if no Ctrl-C came before its writing began)."""
-    from mastermind.app.interrupts import interrupted
     from mastermind.app.plots import guesses_figure, write_figure
-
-    def unless_interrupted() -> None:
-        if interrupted():
-            raise KeyboardInterrupt
 
     low = None if result.bounds is None else result.bounds.total
     try:
         fig = guesses_figure(f"{rules}: {plural(rules.n_codes, 'secret')}", series, opt, low)
-        return write_after_work("--out", lambda: write_figure(fig, out, before_write=unless_interrupted))
+        return write_after_work("--out", lambda: write_figure(fig, out, before_write=_unless_interrupted))
     except KeyboardInterrupt:
         return "interrupted while drawing"
 

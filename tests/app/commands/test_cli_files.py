@@ -733,8 +733,9 @@ def test_export_json_says_the_pool_and_tie_break(capsys, tmp_path, data_dir):
     assert code == 0 and (data["pool"], data["tie_break"]) == (None, None) and data["secrets"] == 1296
 
 
-def test_a_stopped_export_json_gives_the_games_secrets(capsys, tmp_path, monkeypatch):
-    """Stopped before its tree, export --json gave "secrets": null; the game fixes it. The
+def test_a_stopped_export_json_gives_the_games_codes(capsys, tmp_path, monkeypatch):
+    """Stopped before its tree, export --json gave nothing of the game's size; it gives its
+    ``codes``, as optimal --json does, and ``secrets`` (those its numbers are over) null. The
     histogram is [] as optimal --json gives it without a strategy."""
     import time
 
@@ -751,5 +752,22 @@ def test_a_stopped_export_json_gives_the_games_secrets(capsys, tmp_path, monkeyp
     code, text, _ = run(capsys, "export", "-r", "p3c4", "-o", out, "--json", "--time-limit", "0.05")
     data = json.loads(text)
     assert code == 0 and data["stopped"] == "time limit" and not out.exists()
-    assert data["secrets"] == 64 and data["histogram"] == [] and data["total"] is None
+    assert data["codes"] == 64 and data["secrets"] is None
+    assert data["histogram"] == [] and data["total"] is None
     assert (data["pool"], data["tie_break"]) == ("all", "default")
+    monkeypatch.undo()
+    code, text, _ = run(capsys, "export", "-r", "p3c4", "-o", out, "--json")  # (a tree: its numbers)
+    assert json.loads(text)["secrets"] == 64 == json.loads(text)["codes"]
+
+
+def test_a_command_that_writes_nothing_to_a_fifo_lets_its_reader_go(tmp_path):
+    """A command refused after its check of --out (here its game is out of reach) held the
+    pipe for the life of the process: a library caller's reader never saw the end."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        assert main(["export", "-r", "p9c9", "--out", str(fifo)]) == 2
+        assert os.read(reader, 100) == b""
+    finally:
+        os.close(reader)
