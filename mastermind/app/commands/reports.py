@@ -129,12 +129,9 @@ def table(
     start = time.perf_counter()
     limit = memory_limit_bytes(memory_limit)
     chosen = [Rules.parse(g) for g in parse_games(games or [DEFAULT_TABLE_GAMES])]
-    from mastermind.engines.exact.memory import MemoryBudget
+    from mastermind.app.publishing.tables import check_fits_all
 
-    for rules in chosen:  # refuse sizes beyond memory before any work: the tables, the searches
-        if rules.table_bytes() > limit:
-            table_for(rules, limit, option="--games")
-        MemoryBudget.check(rules, limit)  # (said of --memory-limit, which it names)
+    check_fits_all(chosen, limit)  # refuse sizes beyond memory before any work: tables, searches
     rows = []
     stopped = None
     with progress_bar(progress_mode(progress, json_output)) as bar, TimedWorker() as worker:

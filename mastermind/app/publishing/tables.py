@@ -3,7 +3,7 @@ the files as soon as it is done (so that a stopped run keeps the rows it finishe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -84,7 +84,7 @@ def run_tables(
     ``memory_limit``, files that cannot be merged into or written, a checkpoint folder that
     cannot be used: a refused run leaves no empty folder behind."""
     work = planned_work(tables, games)
-    check_fits_all(work, memory_limit)
+    check_fits_all((rules for _, rules in work), memory_limit)
     named = out_text or str(out)  # (as the user typed it)
     if (out.exists() or out.is_symlink()) and not out.is_dir():
         raise MastermindError(f"--out: {named} is not a folder")
@@ -206,12 +206,13 @@ def planned_work(tables: Sequence[str], games: Sequence[str] | None) -> list[tup
     return work
 
 
-def check_fits_all(work: list[tuple[str, Rules]], memory_limit: int) -> None:
+def check_fits_all(games: Iterable[Rules], memory_limit: int) -> None:
     """Refuse, before any work (and before the folder of the tables is made), a game whose
-    table or exact search cannot fit in ``memory_limit`` bytes."""
+    table or exact search cannot fit in ``memory_limit`` bytes (a game out of reach said of
+    ``--games``, the search's room of ``--memory-limit``)."""
     from mastermind.engines.exact.memory import MemoryBudget
 
-    for _, rules in work:
+    for rules in games:
         if rules.table_bytes() > memory_limit:
             with naming("--games"):
                 CodeTable(rules, memory_limit=memory_limit)
