@@ -15,6 +15,7 @@ import typer
 
 from mastermind.app.helpstyle import Group
 from mastermind.app.interrupts import interrupt_handling
+from mastermind.app.numba_colours import quiet_numba_colours
 
 try:  # the click that typer runs on: a copy of its own (typer 0.2x), whose errors derive from typer's
     from typer._click.exceptions import BadParameter, MissingParameter, NoArgsIsHelpError
@@ -279,13 +280,6 @@ def _internal_error(exc: BaseException) -> int:
         file=sys.stderr,
     )
     return 70
-
-
-def quiet_numba_colours() -> None:
-    """For the command line only, before numba is imported (it reads this then): numba's
-    coloured error messages init colorama, whose exit hook writes ESC[0m to the terminal.
-    A program that imports the library keeps numba's own setting."""
-    os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
 
 
 def run() -> None:  # pragma: no cover - console script

@@ -76,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from mastermind.app.cli import quiet_numba_colours
+    # not through the command line's module: the build environment has no typer (numba_colours)
+    from mastermind.app.numba_colours import quiet_numba_colours
 
     quiet_numba_colours()
     code = main()

@@ -1,6 +1,7 @@
 """Compiling the kernels at install time (setup.py's hook, mastermind.app.precompile)."""
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -119,3 +120,114 @@ def test_ctrl_c_stops_it_in_one_line(tmp_path, point):
     assert child.exitstatus == 130
     assert "interrupted" in child.before
     assert "Traceback" not in child.before and "Process " not in child.before
+
+
+# What pip's isolated build environment has: build-system.requires (setuptools, numpy, numba)
+# and what they bring (llvmlite); the precompilation runs there, so it may import nothing else
+BUILD_PACKAGES = {
+    "setuptools",
+    "pkg_resources",
+    "_distutils_hack",
+    "numpy",
+    "numba",
+    "llvmlite",
+    "mastermind",
+}
+BUILD_ENVIRONMENT = f"""
+import importlib.abc, importlib.machinery, sys, sysconfig
+ALLOWED = {sorted(BUILD_PACKAGES)!r}
+SITE = {{sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}}
+
+class BuildEnvironment(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        top = name.partition(".")[0]
+        if path is not None or top in ALLOWED:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(top)
+        origin = (spec.origin or "") if spec else ""
+        if any(origin.startswith(site) for site in SITE):
+            raise ModuleNotFoundError(f"{{name}} is not in the build environment", name=name)
+        return None
+
+sys.meta_path.insert(0, BuildEnvironment())
+"""
+
+
+def _precompile_imports() -> list[str]:
+    """Every module that precompile.py imports, at any depth of its code."""
+    import ast
+
+    tree = ast.parse((ROOT / "mastermind" / "app" / "precompile.py").read_text())
+    names = {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+    names |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    return sorted(names)
+
+
+def test_the_precompilation_imports_only_what_the_build_environment_has():
+    """The install's precompilation imported the command line's module for one helper, and
+    typer with it: in pip's build environment it failed, and every kernel was compiled by the
+    first command (80 s) with only a warning pip hides."""
+    modules = _precompile_imports()
+    assert "mastermind.engines.exact.warmup" in modules  # the parse found the body's imports
+    script = BUILD_ENVIRONMENT + "".join(f"import {m}\n" for m in modules)
+    script += "import typer\n"  # the check itself must refuse what the build environment lacks
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 1 and "typer is not in the build environment" in done.stderr, done.stderr
+    script = script.replace("import typer\n", "")
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.integration
+@pytest.mark.timeout(1800)
+def test_a_fresh_editable_install_leaves_no_kernel_to_compile(tmp_path):
+    """As the README says: ``pip install -e .`` in a fresh clone, then the main job compiles
+    nothing. The copy is installed in a new virtual environment (which sees this one's
+    packages, so that only the build environment is downloaded) with pip's build isolation,
+    as a new user's install is; the main job then runs from the copy's sources."""
+    files = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout
+    source = tmp_path / "clone"
+    for name in files.decode().split("\0"):
+        if name and (ROOT / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            (source / name).write_bytes((ROOT / name).read_bytes())
+    assert not list(source.rglob("*.nbi"))
+    venv = tmp_path / "venv"
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=300
+    )
+    python = str(venv / "bin" / "python")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "MASTERMIND_", "PYTHON"))}
+    install = subprocess.run(
+        [python, "-m", "pip", "install", "--quiet", "--no-deps", "-e", str(source)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1500,
+    )
+    assert install.returncode == 0, install.stderr
+    assert "precompiling the kernels failed" not in install.stderr
+    kernels = source / "mastermind"
+    before = _indexes(kernels)
+    assert len(before) >= 40, f"the install compiled {len(before)} kernels"
+    done = subprocess.run(
+        [python, "-m", "mastermind", "compare", "-r", "p4c6", "--json"],
+        cwd=source,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["optimal"]["total"] == 5625
+    assert _indexes(kernels) == before, "the first compare compiled kernels the install left"
