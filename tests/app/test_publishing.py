@@ -1329,3 +1329,75 @@ def test_the_text_output_says_what_it_wrote(tmp_path, capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert f"wrote 2 rows of the optimal table to {tmp_path / 'optimal'}.json and .md" in out
+
+
+@pytest.mark.integration
+def test_a_results_row_leaves_its_checkpoint_closed_and_whole(tmp_path):
+    """What git commits of a checkpoint folder (not the -wal and -shm files, which
+    .gitignore leaves out) is the whole checkpoint once a row has run: the command's own
+    check of the folder kept a reader open while the row's child wrote, so the child's
+    writes stayed in checkpoint.sqlite-wal and the committed file was stale. The row runs as
+    the command runs it: in a child process, within a row's time."""
+    import sqlite3
+    import subprocess
+    import sys
+    from contextlib import closing
+
+    from mastermind.engines.exact import Execution, solve
+
+    folder = tmp_path / "ck"
+    solve(CodeTable(Rules.parse("p3c4")), execution=Execution(jobs=1, checkpoint=str(folder / "p3c4")))
+    with closing(sqlite3.connect(folder / "p3c4" / "checkpoint.sqlite")) as db:
+        # a search half done: the row has units to prove and store, as at the frontier
+        db.execute("DELETE FROM units WHERE rowid > 1")
+        db.execute("DELETE FROM meta WHERE name = 'bounds'")
+        # as the committed frontier checkpoints, made before these tables: the row adds them
+        db.execute("DROP TABLE cut")
+        db.execute("DROP TABLE strategy_sets")
+        db.execute("DELETE FROM meta WHERE name = 'strategy_sets'")
+        db.commit()
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in ("optimal.json", "optimal.md"):  # as `--out results`: the row replaces its own
+        shutil.copy(Path(__file__).resolve().parents[2] / "results" / name, out)
+    done = subprocess.run(
+        [sys.executable, "-m", "mastermind", "results", "--out", str(out), "--table", "optimal",
+         "--games", "p3c4", "--checkpoint", str(folder), "--row-time-limit", "300", "--jobs", "1"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    [row] = [r for r in json.loads((out / "optimal.json").read_text())["rows"] if r["game"] == "p3c4"]
+    assert row["total"] == 206
+    left = sorted(p.name for p in (folder / "p3c4").iterdir())
+    assert left == ["checkpoint.sqlite"], left  # no -wal or -shm beside it
+    committed_copy = tmp_path / "committed"
+    committed_copy.mkdir()
+    shutil.copy(folder / "p3c4" / "checkpoint.sqlite", committed_copy)
+    with closing(sqlite3.connect(committed_copy / "checkpoint.sqlite")) as db:
+        kept = db.execute("SELECT COUNT(*) FROM units").fetchone()[0]
+    with closing(sqlite3.connect(folder / "p3c4" / "checkpoint.sqlite")) as db:
+        assert kept == db.execute("SELECT COUNT(*) FROM units").fetchone()[0] > 1  # the row's units too
+
+
+def test_a_game_proven_again_in_less_time_keeps_what_the_file_knew_and_reads_back(tmp_path):
+    """A rerun of p4c9 with a 15 s row time proved the total again from its checkpoint but
+    reached neither the optimal worst case nor the other first guesses: its row replaced the
+    published one, losing both, and wrote ``by_first_guess: null``, which the next run
+    refused to read."""
+    [published] = [r for r in read_rows(RESULTS / "optimal.json", OPTIMAL_FORMAT) if r["game"] == "p4c9"]
+    assert published["first_guesses_complete"] and published["optimal_worst"] is not None
+    rerun = {
+        **published,
+        "optimal_worst": None,
+        "worst_total": None,
+        "by_first_guess": None,
+        "best_first_guesses": published["best_first_guesses"][:1],
+        "first_guesses_complete": False,
+    }
+    [row] = merge_rows([published], [rerun])
+    for key in ("optimal_worst", "worst_total", "by_first_guess", "first_guesses_complete"):
+        assert row[key] == published[key], key
+    write_tables(tmp_path, OPTIMAL_FORMAT, [rerun])  # a row the runner writes reads back
+    assert read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)[0]["by_first_guess"] is None
+    [other] = merge_rows([published], [{**rerun, "total": 34665}])  # another optimum: the new row
+    assert other["total"] == 34665 and other["optimal_worst"] is None

@@ -168,7 +168,10 @@ def _kind_error(key: str, value: object) -> str | None:
         return f"a list of counts, got {value!r}"
     if key in _TEXT_LISTS and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
         return f"a list of texts, got {value!r}"
-    if key in _ROW_LISTS and not (isinstance(value, list) and all(isinstance(v, dict) for v in value)):
+    # (None: not known, as a proven row's by_first_guess when the row's time ran out first)
+    if key in _ROW_LISTS and not (
+        value is None or (isinstance(value, list) and all(isinstance(v, dict) for v in value))
+    ):
         return f"a list of objects, got {value!r}"
     if (key in _PARTS and not (value is None or isinstance(value, dict))) or (
         key == "heuristics" and not (isinstance(value, dict) and all(count(v) for v in value.values()))
@@ -322,8 +325,10 @@ def combined(new: dict, old: dict | None) -> dict:
     every bound the old one had better, with its source and tree (a run without the
     checkpoint found a greater lower bound than the earlier run's, but a worse upper bound
     and no tree: both bounds hold)."""
-    if old is None or new["status"] == "proven":
+    if old is None:
         return new
+    if new["status"] == "proven":
+        return new if old["status"] != "proven" else _proven_again(new, old)
     if old["status"] == "proven":
         return old
     better, worse = _compare(new, old)
@@ -349,6 +354,36 @@ def combined(new: dict, old: dict | None) -> dict:
         a["optimal_worst"] = a["worst_lower_bound"]
     row["bounds"] = a
     row["reason"] = f"{new.get('reason', 'open')}; {EARLIER_KEPT}"
+    return row
+
+
+# what a proven row may know beyond its optimum, each with the keys that come with it, and
+# whether the row knows it
+_PROVEN_EXTRAS = (
+    (("optimal_worst", "worst_total"), lambda row: row.get("optimal_worst") is not None),
+    (
+        ("by_first_guess", "best_first_guesses", "first_guesses_complete"),
+        lambda row: bool(row.get("first_guesses_complete")),
+    ),
+)
+
+
+def _proven_again(new: dict, old: dict) -> dict:
+    """A game proven again: the new row, with what the old one knew that the new one did
+    not reach in its time (the optimal worst case, the cost of every first guess), where both
+    prove the same optimum. A rerun with a shorter row time dropped those from the
+    published row, and wrote ``by_first_guess: null``.
+
+    >>> old = {"total": 5, "optimal_worst": 3, "worst_total": 6, "first_guesses_complete": False}
+    >>> _proven_again({"total": 5, "optimal_worst": None, "worst_total": None}, old)["optimal_worst"]
+    3
+    """
+    if new.get("total") != old.get("total"):
+        return new  # (another optimum: what the old row knew was of another search's making)
+    row = dict(new)
+    for keys, knows in _PROVEN_EXTRAS:
+        if knows(old) and not knows(new):
+            row.update({key: old.get(key) for key in keys})
     return row
 
 

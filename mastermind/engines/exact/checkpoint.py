@@ -27,7 +27,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple, TypeVar
@@ -236,7 +236,9 @@ def check_made_for(folder: str | os.PathLike, expected: dict) -> None:
     if not path.is_file():
         return
     try:
-        with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as db:
+        # closed here, not by ``with`` (which only ends a transaction): a reader left open in
+        # the parent kept the searching child's writes in the -wal file git does not commit
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
             text = _made_for(db, path)
     except sqlite3.DatabaseError as exc:
         raise CheckpointError(f"checkpoint {path} is damaged: {exc}") from None
@@ -549,5 +551,11 @@ class Checkpoint:
             total = self.seconds()
         except sqlite3.Error:
             pass  # a read-only or damaged file: the count is only informative
+        try:
+            # everything into the file itself, even if another process still has it open (a
+            # last close does this anyway): the folder holds the whole checkpoint without -wal
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error:
+            pass  # read-only, or a reader in the middle of a read: the last close folds it in
         self.db.close()
         return total
