@@ -59,3 +59,25 @@ def test_a_cycle_would_break_the_contract(tmp_path):
     )
     done = lint(tmp_path, path=tmp_path)
     assert done.returncode != 0 and "BROKEN" in done.stdout
+
+
+# the checkout's top level: the project's own files; runs write elsewhere (.gitignore)
+TOP_LEVEL = {".ci", ".gitignore", "LICENSE", "README.md", "benchmarks", "docs", "mastermind",
+             "pyproject.toml", "results", "schemas", "setup.py", "tests"}  # fmt: skip
+
+
+def test_no_run_leftovers_are_tracked_at_the_top_level(tmp_path):
+    """A checkpoint folder (ckdbl/) and a plot (plot.svg) were committed with other work;
+    git now ignores what runs leave at the top, and nothing else is tracked there."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("needs git and a checkout")
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    tracked = {line.split("/")[0] for line in listed.splitlines() if line}
+    assert tracked <= TOP_LEVEL, sorted(tracked - TOP_LEVEL)
+    for leftover in ("ckdbl/checkpoint.sqlite", "ckdbl/units-memo.npz", "plot.svg", "s.json", "t.json.gz"):
+        ignored = subprocess.run(["git", "check-ignore", "-q", leftover], cwd=ROOT)
+        assert ignored.returncode == 0, f"{leftover} would not be ignored"
+    kept = subprocess.run(
+        ["git", "check-ignore", "-q", "results/checkpoints/p5c8/checkpoint.sqlite"], cwd=ROOT
+    )
+    assert kept.returncode == 1  # the frontier's checkpoints are still committed
