@@ -771,3 +771,39 @@ def test_a_command_that_writes_nothing_to_a_fifo_lets_its_reader_go(tmp_path):
         assert os.read(reader, 100) == b""
     finally:
         os.close(reader)
+
+
+def test_export_and_optimal_stopped_early_write_the_same_best_strategy(capsys, tmp_path, monkeypatch):
+    """`export -r p4c8 -s optimal --time-limit 6 --out s.json` wrote nothing ("before the
+    tree ... was complete", best_found null) where `optimal` with the same options wrote the
+    best strategy found (the heuristic played beside its search): both now search by one
+    call. The search here stops at once, after the heuristic beside it (if any) has played
+    every secret, as a long search stopped by its time limit does: no timing."""
+    import mastermind.engines.exact as exact
+    from mastermind.core.cancel import CancelToken
+
+    real_solve = exact.solve
+
+    def stopped_at_once(table, problem, **kwargs):
+        fallback = getattr(kwargs.get("progress"), "_fallback", None)  # (see Fallback.progress)
+        if fallback is not None:
+            fallback.wait(600)
+        token = CancelToken()
+        token.cancel("time limit")
+        return real_solve(table, problem, **{**kwargs, "cancel": token})
+
+    monkeypatch.setattr(exact, "solve", stopped_at_once)
+    found = {}
+    for command in ("optimal", "export"):
+        path = tmp_path / f"{command}.json"
+        argv = [command, "-r", "p4c6", "--time-limit", "3600", "--out", path, "--json"]
+        code, out, err = run(capsys, *argv, *(["-s", "optimal"] if command == "export" else []))
+        data = json.loads(out)
+        assert code == 0, err
+        assert data["proven"] is False and data["stopped"] == "time limit"
+        assert data["out"] == str(path) and path.is_file()
+        found[command] = data["best_found"]
+        tree = json.loads(path.read_text())
+        assert tree["stats"]["total"] == data["best_found"]["total"]
+    assert found["export"] == found["optimal"]
+    assert found["optimal"]["found_by"] == "entropy" and found["optimal"]["secrets"] == 1296
