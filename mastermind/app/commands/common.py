@@ -612,3 +612,12 @@ def wrote(what: str, path: str) -> str:
     'wrote the strategy tree to standard output'
     """
     return f"wrote {what} to {'standard output' if path == '-' else path}"
+
+
+def say_wrote(what: str, path: str | os.PathLike[str], detail: str = "") -> None:
+    """The one line every command says after writing ``what`` to ``path`` (``detail``: more of
+    it, such as its numbers), whether a file or standard output (``-``): there, on standard
+    error, as standard output holds what was written alone (`export --out -` said nothing
+    where `optimal --out -` said it wrote the tree)."""
+    path = os.fspath(path)
+    typer.echo(wrote(what, path) + detail, err=path == "-")

@@ -36,9 +36,9 @@ from mastermind.app.commands.common import (
     out_option,
     plural,
     print_json,
+    say_wrote,
     table_for,
     write_after_work,
-    wrote,
 )
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, gzipped_by_name, input_name, is_stdout, write_atomic
@@ -608,12 +608,11 @@ def _report(data: dict, json_output: bool, out: str | None, failed: bool = False
                 )
             )
     if out is not None and not failed:
-        line = (
-            wrote("the strategy tree" + ("" if data["proven"] else " (the best found, not proven)"), out)
-            if data["out"] is not None
-            else nothing_written(out, f"the search stopped ({data['stopped']}) before it found a strategy")
-        )
-        typer.echo(line, err=to_stdout_tree or data["out"] is None)
+        if data["out"] is not None:
+            say_wrote("the strategy tree" + ("" if data["proven"] else " (the best found, not proven)"), out)
+        else:
+            why = f"the search stopped ({data['stopped']}) before it found a strategy"
+            typer.echo(nothing_written(out, why), err=True)
 
 
 def _work(data: dict) -> str:

@@ -33,11 +33,11 @@ from mastermind.app.commands.common import (
     out_option,
     plural,
     print_json,
+    say_wrote,
     seed_note,
     stopped_text,
     table_for,
     write_after_work,
-    wrote,
 )
 from mastermind.app.strategy_files import check_strategy, names_a_file
 from mastermind.core.errors import DamagedFile, MastermindError, OutOfReach
@@ -172,19 +172,15 @@ def export(
     if tree is not None:
         stats = tree.stats(table)
         text = write_tree(tree, fmt, stats)
-        if out is None:
+        if out is None:  # (standard output: the tree alone, the line saying so on standard error)
             sys.stdout.write(text)
             sys.stdout.flush()
-            if draws(strategy, tie_break) and drawn:  # (the tree alone on standard output: said apart)
-                typer.echo(seed_note(seed, drawn), err=True)
-            _say_stopped(stopped, tree is not None)
-            exit_if_interrupted(stopped)
-            return
-        target = out
-        late = write_after_work(  # (a full disk is known only now)
-            "--out", lambda: write_atomic(target, gzipped_by_name(target, text))
-        )
-        written = None if late is not None else str(out)
+        else:
+            target = out
+            late = write_after_work(  # (a full disk is known only now)
+                "--out", lambda: write_atomic(target, gzipped_by_name(target, text))
+            )
+        written = None if late is not None or out is None else str(out)
         numbers = {k: v for k, v in stats.to_dict(rules).items() if k != "worst_secrets"}
         if strategy == "optimal" and not proven:  # never given as the optimum's numbers
             summary.update(out=written, best_found=best_found)
@@ -205,18 +201,13 @@ def export(
         chance = f"; {seed_note(seed, drawn)}" if draws(strategy, tie_break) and drawn else ""
         found = "" if proven else f"; not proven optimal: the best found before it {stopped_text(stopped)}"
         what = f"the {fmt} tree of {input_name(strategy)} for {rules}"
-        typer.echo(
-            (wrote(what, str(out)) if late is None else what)
-            + f" (total {s['total']}, average {s['average']:.4f}, worst {s['worst']}{found}{chance})"
-        )
+        detail = f" (total {s['total']}, average {s['average']:.4f}, worst {s['worst']}{found}{chance})"
+        if late is None:
+            say_wrote(what, out or "-", detail)
+        else:
+            typer.echo(what + detail)
     fail_after_report(late)
     exit_if_interrupted(stopped)
-
-
-def _say_stopped(stopped: str | None, written: bool) -> None:
-    if stopped:
-        said = "the tree written is the best strategy found, not proven"
-        typer.echo(f"{stopped_text(stopped)}: {said}", err=True)
 
 
 def _optimal_tree(table, pool: str, token, bar, time_limit: float | None, jobs: int):

@@ -41,6 +41,7 @@ from mastermind.app.commands.common import (
     parse_games,
     plural,
     print_json,
+    say_wrote,
     seed_note,
     stop_words,
     stopped_text,
@@ -469,13 +470,13 @@ def plot(
     data.update(out=out, drawn=[s.name for s in series])
     if json_output:
         print_json(data)
-    elif not to_stdout:
+    else:  # (to standard output too, there on standard error: as optimal and export say it)
         missing = ""
         if "optimal" in names and opt is None:
             missing = " (optimum not proven: " + (
                 "the best strategy found drawn in its place)" if result.best_found else "left out)"
             )
-        say(wrote(f"the plot of {', '.join(s.name for s in series)} for {rules}", out) + missing)
+        say_wrote(f"the plot of {', '.join(s.name for s in series)} for {rules}", out, missing)
     if drawn and _draws_any(data):  # (on stderr where standard output holds the picture)
         say(seed_note(seed, True))
     _say_stopped(result, json_output)
