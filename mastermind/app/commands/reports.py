@@ -28,6 +28,7 @@ from mastermind.app.commands.common import (
     console,
     cores,
     draw_seed,
+    echo_blocks,
     exit_if_interrupted,
     fail_after_report,
     floor_decimal,
@@ -168,13 +169,14 @@ def table(
         print_json(data)
         exit_if_interrupted(stopped)
         return
-    if rows:
-        typer.echo(markdown_table(data["rows"]))
     open_cells = [r["rules"] for r in data["rows"] if not r["proven"]]
-    if open_cells:
-        typer.echo("\nnot proven within the row's time (bounds shown as >=): " + ", ".join(open_cells))
-    if stopped:
-        typer.echo(f"\n{stopped_text(stopped)}, not computed: " + (", ".join(unfinished) or "none"))
+    echo_blocks(
+        markdown_table(data["rows"]) if rows else None,
+        "not proven within the row's time (bounds shown as >=): " + ", ".join(open_cells)
+        if open_cells
+        else None,
+        f"{stopped_text(stopped)}, not computed: " + (", ".join(unfinished) or "none") if stopped else None,
+    )
     exit_if_interrupted(stopped)
 
 
