@@ -624,10 +624,12 @@ def echo_blocks(*blocks: str | None, err: bool = False) -> None:
         typer.echo(text, err=err)
 
 
-def say_wrote(what: str, path: str | os.PathLike[str], detail: str = "") -> None:
+def say_wrote(what: str, path: str | os.PathLike[str], detail: str = "", *, json_lines: bool = False) -> None:
     """The one line every command says after writing ``what`` to ``path`` (``detail``: more of
     it, such as its numbers), whether a file or standard output (``-``): there, on standard
     error, as standard output holds what was written alone (`export --out -` said nothing
-    where `optimal --out -` said it wrote the tree)."""
+    where `optimal --out -` said it wrote the tree), unless standard error carries JSON
+    lines only (``json_lines``: ``--progress json``)."""
     path = os.fspath(path)
-    typer.echo(wrote(what, path) + detail, err=path == "-")
+    if path != "-" or not json_lines:
+        typer.echo(wrote(what, path) + detail, err=path == "-")

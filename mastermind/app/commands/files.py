@@ -134,7 +134,8 @@ def export(
     stopped, tree, best_found = None, None, None
     proven = strategy != "optimal"  # (the optimum proven once the search says so)
     late = None
-    with progress_bar(progress_mode(progress, json_output or out is None)) as bar, deadline.token() as token:
+    mode = progress_mode(progress, json_output or out is None)
+    with progress_bar(mode) as bar, deadline.token() as token:
         try:
             if strategy == "optimal":  # a search stopped early writes its best strategy
                 tree, proven, stopped, best_found = _optimal_tree(
@@ -203,7 +204,7 @@ def export(
         what = f"the {fmt} tree of {input_name(strategy)} for {rules}"
         detail = f" (total {s['total']}, average {s['average']:.4f}, worst {s['worst']}{found}{chance})"
         if late is None:
-            say_wrote(what, out or "-", detail)
+            say_wrote(what, out or "-", detail, json_lines=mode == "json")
         else:
             typer.echo(what + detail)
     fail_after_report(late)

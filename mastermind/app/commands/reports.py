@@ -415,7 +415,8 @@ def plot(
     seed, drawn = draw_seed(seed)
     # the optimum comes from the comparison's own exact run (under --time-limit), not twice
     others = [n for n in names if n != "optimal"]
-    with progress_bar(progress_mode(progress, json_output or to_stdout)) as bar:
+    mode = progress_mode(progress, json_output or to_stdout)
+    with progress_bar(mode) as bar:
         result = run_compare(
             rules,
             strategies=others,
@@ -478,7 +479,8 @@ def plot(
             missing = " (optimum not proven: " + (
                 "the best strategy found drawn in its place)" if result.best_found else "left out)"
             )
-        say_wrote(f"the plot of {', '.join(s.name for s in series)} for {rules}", out, missing)
+        what = f"the plot of {', '.join(s.name for s in series)} for {rules}"
+        say_wrote(what, out, missing, json_lines=mode == "json")
     if drawn and _draws_any(data):  # (on stderr where standard output holds the picture)
         say(seed_note(seed, True))
     _say_stopped(result, json_output)
