@@ -275,15 +275,16 @@ def _refuse_placement(
     :attr:`Problem.in_units <mastermind.engines.exact.options.Problem.in_units>`, said in the
     options' names (the optimal worst case: its depth search keeps its memo in the
     checkpoint, then the best total within that depth runs as the plain optimum's units)."""
-    from mastermind.engines.exact.checkpoint import check_folder
-    from mastermind.engines.exact.options import check_scheduler
-
     if scheduler is not None:
+        from mastermind.engines.exact.options import check_scheduler
+
         if backend != "dask":
             raise MastermindError("--scheduler needs --backend dask")
         with naming("--scheduler"):  # its form; whether it answers is known when connecting
             check_scheduler(scheduler, backend)
-    if checkpoint is not None:
+    if checkpoint is not None:  # (sqlite and the checkpoint's module only for a checkpoint)
+        from mastermind.engines.exact.checkpoint import check_folder
+
         with naming("--checkpoint"):
             check_folder(checkpoint)
     units = backend != "threads" or checkpoint is not None or scheduler is not None
