@@ -18,11 +18,17 @@ from mastermind.app.interrupts import interrupt_handling
 from mastermind.app.numba_colours import quiet_numba_colours
 
 try:  # the click that typer runs on: a copy of its own (typer 0.2x), whose errors derive from typer's
-    from typer._click.exceptions import BadParameter, MissingParameter, NoArgsIsHelpError
+    from typer._click.exceptions import BadParameter, MissingParameter, NoArgsIsHelpError, NoSuchOption
     from typer._click.utils import PacifyFlushWrapper
     from typer.exceptions import TyperException as ClickException
 except ImportError:  # pragma: no cover - an earlier typer runs on click itself
-    from click.exceptions import BadParameter, ClickException, MissingParameter, NoArgsIsHelpError
+    from click.exceptions import (
+        BadParameter,
+        ClickException,
+        MissingParameter,
+        NoArgsIsHelpError,
+        NoSuchOption,
+    )
     from click.utils import PacifyFlushWrapper
 
 # the commands of each module of mastermind.app.commands, in the order --help lists them:
@@ -163,6 +169,8 @@ def _main(argv: list[str]) -> int:
         print(f"error: {where}: {_in_our_words(exc.message)}", file=sys.stderr)
         return 2
     except ClickException as exc:  # click's usage errors: one line
+        if isinstance(exc, NoSuchOption):
+            exc.possibilities = _closest_options(exc)
         print(f"error: {exc.format_message()}{_extra_hint(exc, argv)}", file=sys.stderr)
         return exc.exit_code
     except Exception as exc:
@@ -188,6 +196,61 @@ def _extra_hint(exc: ClickException, argv: list[str]) -> str:
     if getattr(option, "multiple", False):
         return f": {name} takes one value each time; give several as {name} {value},{','.join(extras)}"
     return f": {name} takes one value"
+
+
+def _closest_options(exc: NoSuchOption) -> list[str]:
+    """The command's long options a mistyped one may have meant (click's difflib suggested
+    ``--jobs, --out`` for ``optimal --bogus``): see :func:`closest_names`."""
+    ctx = getattr(exc, "ctx", None)
+    if ctx is None or not exc.option_name.startswith("--"):
+        return []
+    names = {
+        o for p in ctx.command.get_params(ctx) for o in (*p.opts, *p.secondary_opts) if o.startswith("--")
+    }
+    return closest_names(exc.option_name, sorted(names))
+
+
+def closest_names(typed: str, names: list[str], most: int = 3) -> list[str]:
+    """The names ``typed`` is a slip of: within an edit distance (a letter added, left out,
+    changed or two swapped) of a third of its length (at least 1), or begun by it (3
+    letters or more, as ``--mem`` for ``--memory-limit``); the nearest first, at most ``most``;
+    none when nothing is near (better than an unrelated suggestion).
+
+    >>> closest_names("--bogus", ["--jobs", "--json", "--out"])
+    []
+    >>> closest_names("--frist", ["--first", "--format"]), closest_names("--jbos", ["--jobs", "--json"])
+    (['--first'], ['--jobs'])
+    >>> closest_names("--mem", ["--memory-limit", "--max-guesses"])
+    ['--memory-limit']
+    """
+    word = typed.lstrip("-")
+    allowed = max(1, len(word) // 3)
+    scored = []
+    for name in names:
+        bare = name.lstrip("-")
+        distance = _edits(word, bare)
+        if distance <= allowed or (len(word) >= 3 and bare.startswith(word)):
+            scored.append((distance, name))
+    return [name for _, name in sorted(scored)[:most]]
+
+
+def _edits(a: str, b: str) -> int:
+    """The edit distance of ``a`` and ``b``, a swap of two neighbouring letters counting one
+    (optimal string alignment).
+
+    >>> _edits("jbos", "jobs"), _edits("bogus", "jobs"), _edits("", "out")
+    (1, 3, 3)
+    """
+    before, row = None, list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            cost = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + (x != y))
+            if before is not None and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                cost = min(cost, before[j - 2] + 1)
+            current.append(cost)
+        before, row = row, current
+    return row[-1]
 
 
 def _os_error(exc: OSError) -> int:

@@ -27,7 +27,7 @@ from mastermind.core.tree import Stats, StrategyTree
 from mastermind.engines.result import Result, Status
 
 if TYPE_CHECKING:
-    from mastermind.engines.exact.options import Problem
+    from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning
 
 HEURISTIC = "entropy"  # of the six, the lowest totals on the large games (p5c8: 179863)
 MIN_CODES = 4000  # below, the search proves the optimum in seconds (p4c7: 2401 codes, 7 s)
@@ -144,3 +144,38 @@ def wanted(table: CodeTable, problem: Problem, limited: bool = False) -> bool:
         and problem.first_guess is None
     )
     return plain and (table.n >= MIN_CODES or limited)
+
+
+def solve_optimum(
+    table: CodeTable,
+    problem: Problem,
+    *,
+    limits: Limits,
+    execution: Execution,
+    tuning: Tuning | None = None,
+    cancel: CancelToken | None = None,
+    progress=None,
+) -> Result:
+    """The optimum as every command searches it (``optimal``, ``export -s optimal``): the
+    library's :func:`~mastermind.engines.exact.solve`, with a :class:`Fallback` beside it
+    where :func:`wanted`, so that a search stopped early reports the same best strategy
+    whichever command ran it (export wrote nothing where optimal wrote the heuristic's tree)."""
+    from mastermind.engines.exact import solve
+
+    fallback = Fallback(table) if wanted(table, problem, limits.time_limit is not None) else None
+    try:
+        result = solve(
+            table,
+            problem,
+            limits=limits,
+            execution=execution,
+            tuning=tuning,
+            cancel=cancel,
+            progress=progress if fallback is None or progress is None else fallback.progress(progress),
+        )
+        if fallback is not None:
+            result = fallback.improve(result, may_prove=not problem.tie_break)
+    finally:
+        if fallback is not None:
+            fallback.stop()
+    return result

@@ -248,6 +248,16 @@ class StrategyTree:
     def n_nodes(self) -> int:
         return sum(1 for _ in self.root.walk())
 
+    def __repr__(self) -> str:
+        """What the tree is, not its nodes (those of p5c8 are megabytes of text).
+
+        >>> from mastermind.core.game import CodeTable, Rules
+        >>> build_tree(CodeTable(Rules(2, 2)), lambda cands, history: int(cands[-1]), name="last")
+        StrategyTree(rules=p2c2r, first_guess='22', nodes=4, name='last')
+        """
+        first, nodes = self.rules.code_text(self.root.guess), self.n_nodes()
+        return f"StrategyTree(rules={self.rules}, first_guess={first!r}, nodes={nodes}, name={self.name!r})"
+
 
 NextGuess = Callable[[np.ndarray, History], Code]
 

@@ -185,6 +185,24 @@ class Result(Generic[D]):
     found_by: str | None = None
     details: D | None = None
 
+    def __repr__(self) -> str:
+        """The answer in one line: its tree, statistics and details are read from their fields
+        (the whole tree was printed, kilobytes of it).
+
+        >>> from mastermind.core.game import Rules
+        >>> Result(Rules(2, 3), "total", Status.FEASIBLE, 22, 20, 22, stopped="time limit")
+        Result(rules=p2c3r, objective='total', status=FEASIBLE, value=22, lower_bound=20, upper_bound=22, \
+worst=None, first_guess=None, tree=None, stopped='time limit', found_by=None, seconds=0.0)
+        """
+        first = None if self.first_guess is None else self.rules.code_text(self.first_guess)
+        tree = None if self.tree is None else f"<{self.tree.n_nodes()} nodes>"
+        return (
+            f"Result(rules={self.rules}, objective={self.objective!r}, status={self.status.name}, "
+            f"value={self.value!r}, lower_bound={self.lower_bound!r}, upper_bound={self.upper_bound!r}, "
+            f"worst={self.worst!r}, first_guess={first!r}, tree={tree}, stopped={self.stopped!r}, "
+            f"found_by={self.found_by!r}, seconds={round(self.seconds, 3)!r})"
+        )
+
     # ---- the names callers read ------------------------------------------------------------
     @property
     def proven(self) -> bool:

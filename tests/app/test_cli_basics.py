@@ -129,3 +129,41 @@ def test_the_command_line_turns_numba_colours_off_before_numba_loads(monkeypatch
     with pytest.raises(SystemExit) as done:
         cli.run()
     assert done.value.code == 0 and os.environ["NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING"] == "1"
+
+
+def _long_options(command: str) -> list[str]:
+    import typer
+
+    from mastermind.app.cli import build_app
+
+    group = typer.main.get_group(build_app())
+    ctx = group.make_context("mastermind", [command], resilient_parsing=True)
+    sub = group.get_command(ctx, command)
+    return sorted(
+        {o for p in sub.get_params(ctx) for o in (*p.opts, *p.secondary_opts) if o.startswith("--")}
+    )
+
+
+def _every_command() -> list[str]:
+    from mastermind.app.cli import COMMANDS
+
+    return [name for names in COMMANDS.values() for name in names]
+
+
+@pytest.mark.parametrize("command", _every_command())
+def test_a_mistyped_option_is_told_its_closest_names_or_none(capsys, command):
+    """`optimal --bogus` suggested "Possible options: --jobs, --out" (difflib, fooled by the
+    dashes): an unknown option is told the command's options within a few edits of it, the
+    nearest first, or none, for every command."""
+    code, out, err = run(capsys, command, "--bogus")
+    assert (code, out, err) == (2, "", "error: No such option: --bogus\n")
+    for option in _long_options(command):
+        word = option[2:]
+        if len(word) < 4:
+            continue
+        swapped = "--" + word[0] + word[2] + word[1] + word[3:]  # two letters swapped
+        if swapped == option:
+            continue
+        code, out, err = run(capsys, command, swapped)
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert err.startswith(f"error: No such option: {swapped} (Possible options: {option}")

@@ -523,3 +523,29 @@ def test_compare_rows_say_what_heuristics_rows_say(capsys):
         mine = played[row["strategy"]]
         assert (row["first_guess"], row["worst_secrets"]) == (mine["first_guess"], mine["worst_secrets"])
         assert row["worst_secrets"] and len(row["worst_secrets"]) == row["histogram"][-1]
+
+
+@pytest.mark.parametrize("rows_done", [0, 1])
+def test_a_table_cut_short_begins_with_its_first_block_not_a_blank_line(capsys, monkeypatch, rows_done):
+    """An interrupted `table`, piped, printed a blank first line (its note on what was not
+    computed began with one, for a table above that was not there): the report's blocks are
+    separated by blank lines, never begun by one."""
+    from mastermind.app import comparisons
+
+    real, calls = comparisons.knuth_table_row, []
+
+    def row(rules, *args, **kwargs):
+        calls.append(rules)
+        if len(calls) > rows_done:
+            raise KeyboardInterrupt  # (Ctrl-C while the row is computed)
+        return real(rules, *args, **kwargs)
+
+    monkeypatch.setattr(comparisons, "knuth_table_row", row)
+    assert main(["table", "--games", "p2c2,p2c3"]) == 130
+    out = capsys.readouterr().out
+    stopped = "stopped (interrupted), not computed: " + ("p2c2r, p2c3r" if rows_done == 0 else "p2c3r")
+    if rows_done == 0:
+        assert out == stopped + "\n"
+    else:
+        table, note = out.split("\n\n")
+        assert table.startswith("| pegs |") and len(table.splitlines()) == 3 and note == stopped + "\n"

@@ -264,3 +264,85 @@ def test_a_relative_xdg_cache_home_is_ignored(tmp_path, monkeypatch):
     assert resultcache.default_folder() == tmp_path / ".cache" / "mastermind"
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "abs"))
     assert resultcache.default_folder() == tmp_path / "abs" / "mastermind"
+
+
+# a fresh process runs each command line in turn and says, after each, whether numba is loaded
+NUMBA_PROBE = (
+    "import json, sys; from mastermind.app.cli import main\n"
+    "for argv in json.loads(sys.argv[1]):\n"
+    "    code = main(argv)\n"
+    "    print(json.dumps([code, 'numba' in sys.modules]), file=sys.stderr, flush=True)\n"
+    "    assert 'numba' not in sys.modules, argv  # (what follows would not tell)\n"
+)
+
+
+def numba_probe(argvs: list[list[str]]) -> list[list]:
+    """[exit code, numba loaded] after each command line of ``argvs``, in one fresh process
+    (sharing this test's result cache); the lines it stopped at, once numba was loaded."""
+    done = subprocess.run(
+        [sys.executable, "-c", NUMBA_PROBE, json.dumps(argvs)], capture_output=True, text=True, timeout=600
+    )
+    return [json.loads(line) for line in done.stderr.splitlines() if line.startswith("[")]
+
+
+@pytest.mark.integration
+def test_a_cached_optimum_and_refused_options_load_no_numba(tmp_path, capsys):
+    """A cached `optimal -r p4c7` took 2.0 s where --version takes 0.2 s: the memory check
+    before the cache lookup imported the exact engine's package, hence the search and numba
+    (a second of imports); a refused option (`--first 1123 --by-first-guess`) took 1.8 s.
+    The cache lookup and every refusal of the options now come before the search is loaded."""
+    run_json(["optimal", "-r", "p3c3", "--json"], capsys)  # (fills the cache: numba in this process)
+    argvs = [
+        ["optimal", "-r", "p3c3", "--json"],
+        ["optimal", "-r", "p3c3"],
+        ["optimal", "-r", "p3c3", "--out", str(tmp_path / "t.txt")],  # the tree kept beside it
+        ["optimal", "-r", "p3c3", "--first", "112", "--by-first-guess"],
+        ["optimal", "-r", "p3c3", "--backend", "processes", "--by-first-guess"],
+        ["optimal", "-r", "p3c3", "--checkpoint", str(tmp_path / "c"), "--first", "112"],
+        ["optimal", "-r", "p3c3", "--checkpoint", str(tmp_path / "t.txt")],  # a file, not a folder
+        ["optimal", "-r", "p3c3", "--scheduler", "tcp://127.0.0.1:1", "--backend", "threads"],
+        ["optimal", "-r", "p3c3", "--scheduler", "garbage"],
+        ["optimal", "-r", "p3c3", "--backend", "dask", "--tie-break", "worst"],
+    ]
+    assert numba_probe(argvs) == [[0, False]] * 3 + [[2, False]] * 7
+    assert (tmp_path / "t.txt").read_text().startswith("27(")
+
+
+def test_optimal_out_reads_and_keeps_the_cached_answer(tmp_path, capsys):
+    """`optimal --out FILE` neither read the result cache nor kept its answer, so a plain
+    `optimal` afterwards searched again. Now it keeps its answer and its tree, and is
+    answered (tree included) from the cache, writing the file a search writes."""
+    first = tmp_path / "first.json"
+    data = run_json(["optimal", "-r", "p3c4", "--out", str(first), "--json"], capsys)
+    assert data["cached"] is False and data["out"] == str(first)
+    again = run_json(["optimal", "-r", "p3c4", "--json"], capsys)
+    assert again["cached"] is True and again["total"] == 206 and again["out"] is None
+    for name in ("again.json", "again.txt.gz", "again.html"):
+        path = tmp_path / name
+        data = run_json(["optimal", "-r", "p3c4", "--out", str(path), "--json"], capsys)
+        assert data["cached"] is True and data["out"] == str(path) and data["total"] == 206
+        searched = tmp_path / f"searched-{name}"
+        assert main(["optimal", "-r", "p3c4", "--no-cache", "--out", str(searched)]) == 0
+        capsys.readouterr()
+        assert path.read_bytes() == searched.read_bytes() or name.endswith(".gz"), name
+    assert (tmp_path / "again.json").read_text() == first.read_text()
+    assert main(["verify", str(tmp_path / "again.txt.gz"), "-r", "p3c4"]) == 0
+    assert "total      206" in capsys.readouterr().out
+
+
+def test_optimal_out_without_a_kept_tree_searches_and_keeps_it(capsys, tmp_path):
+    """An answer kept without its tree (or a tree entry damaged) is searched again for
+    --out, and the tree is kept for the next time."""
+    run_json(["optimal", "-r", "p3c3", "--json"], capsys)
+    for tree_entry in entries("optimal_tree"):
+        tree_entry.write_text("{}")  # damaged: not served
+    out = tmp_path / "t.json"
+    assert run_json(["optimal", "-r", "p3c3", "--out", str(out), "--json"], capsys)["cached"] is False
+    assert json.loads(out.read_text())["stats"]["total"] == 73
+    out.unlink()
+    assert run_json(["optimal", "-r", "p3c3", "--out", str(out), "--json"], capsys)["cached"] is True
+    assert json.loads(out.read_text())["stats"]["total"] == 73
+    assert (
+        run_json(["optimal", "-r", "p3c3", "--out", str(out), "--json", "--no-cache"], capsys)["cached"]
+        is False
+    )

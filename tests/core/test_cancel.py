@@ -88,11 +88,29 @@ def test_a_passed_deadline_is_seen_before_the_timer_fires(monkeypatch):
     token.close()
 
 
-def test_closing_stops_the_timer():
+def test_closing_stops_the_timer_and_leaves_the_token_as_it_is():
+    """(Only the flag was looked at, after a sleep that a loaded machine could outlast.) The
+    timer's thread ends without firing, whatever the time it is given; a token closed keeps
+    its state, cancelled or not, and a child closed is no longer one of its parent's."""
     token = CancelToken(time_limit=0.05)
+    timer = token._timer
+    assert timer is not None and timer.is_alive()
     token.close()
-    time.sleep(0.2)
-    assert token.flag[0] == 0  # no timer set it (asking `cancelled` would: the deadline has passed)
+    timer.join(60)  # (had it not been stopped, it would fire 0.05 s in and end)
+    assert not timer.is_alive() and token._timer is None
+    # nothing set the flag or a reason: the timer never fired (asking `cancelled` would set
+    # them, as the deadline passes all the same)
+    assert token.flag[0] == 0 and token._reason is None
+    assert token.remaining() is not None and token.deadline is not None
+    cancelled = CancelToken(time_limit=3600)
+    cancelled.cancel()
+    cancelled.close()
+    assert cancelled.cancelled and cancelled.reason == INTERRUPTED
+    parent = CancelToken()
+    child = parent.child()
+    child.close()
+    parent.cancel()
+    assert parent.cancelled and not child.cancelled  # (its work was done when it was closed)
 
 
 @pytest.mark.parametrize("seconds", [0, -1, float("nan"), float("inf")])

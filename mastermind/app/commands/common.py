@@ -612,3 +612,24 @@ def wrote(what: str, path: str) -> str:
     'wrote the strategy tree to standard output'
     """
     return f"wrote {what} to {'standard output' if path == '-' else path}"
+
+
+def echo_blocks(*blocks: str | None, err: bool = False) -> None:
+    """Print the blocks of a report (a table, a note) that are there, a blank line between
+    two: never before the first, so that a report cut short (Ctrl-C, a time limit, before
+    its table) does not begin with a blank line where it is piped (`table | head -1` read
+    nothing)."""
+    text = "\n\n".join(block for block in blocks if block)
+    if text:
+        typer.echo(text, err=err)
+
+
+def say_wrote(what: str, path: str | os.PathLike[str], detail: str = "", *, json_lines: bool = False) -> None:
+    """The one line every command says after writing ``what`` to ``path`` (``detail``: more of
+    it, such as its numbers), whether a file or standard output (``-``): there, on standard
+    error, as standard output holds what was written alone (`export --out -` said nothing
+    where `optimal --out -` said it wrote the tree), unless standard error carries JSON
+    lines only (``json_lines``: ``--progress json``)."""
+    path = os.fspath(path)
+    if path != "-" or not json_lines:
+        typer.echo(wrote(what, path) + detail, err=path == "-")

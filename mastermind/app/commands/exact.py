@@ -36,9 +36,9 @@ from mastermind.app.commands.common import (
     out_option,
     plural,
     print_json,
+    say_wrote,
     table_for,
     write_after_work,
-    wrote,
 )
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, gzipped_by_name, input_name, is_stdout, write_atomic
@@ -164,17 +164,20 @@ def optimal(
 ) -> None:
     deadline = Deadline.of_command(time_limit)
     rules = game(rules)
-    limit = memory_limit_bytes(memory_limit)
-    check_reach(rules, limit)  # (before the result cache: its answer may not depend on what it holds)
-    from mastermind.engines.exact.memory import MemoryBudget
-
-    MemoryBudget.check(rules, limit)  # (the search's own room too, before the cache)
+    # every refusal of the options, then the game's size, then the result cache: all before
+    # the search and numba are loaded (a second of imports; see test_cached_answers_load_no_numba)
     if backend is None:  # given, --backend threads with --scheduler is refused, not overridden
         backend = "threads" if scheduler is None else "dask"
     if first is not None and by_first_guess:
         raise MastermindError("give either --first or --by-first-guess, not both")
     if out is not None and by_first_guess:
         raise MastermindError("--out writes one strategy: use it with --first or alone, not --by-first-guess")
+    _refuse_placement(backend, scheduler, checkpoint, by_first_guess, first, objective, tie_break)
+    limit = memory_limit_bytes(memory_limit)
+    check_reach(rules, limit)  # (before the result cache: its answer may not depend on what it holds)
+    from mastermind.engines.exact.memory import MemoryBudget
+
+    MemoryBudget.check(rules, limit)  # (the search's own room too, before the cache)
     if max_guesses is not None:
         with naming("--max-guesses"):
             check_max_guesses(rules, max_guesses)
@@ -212,27 +215,26 @@ def optimal(
         first=None if first_code is None else rules.code_text(first_code),
         tie_break=tie_break,
     )
-    # a plain search asked again is answered from the result cache, before numba is loaded
-    cache = None
-    if (
-        not no_cache
-        and out is None
-        and backend == "threads"
-        and scheduler is None
-        and checkpoint is None
-        and start is None
-    ):
+    # a plain search asked again is answered from the result cache, before numba is loaded;
+    # with --out, its tree too (kept beside the answer: a plain answer is read without it)
+    cache = kept_tree = None
+    if not no_cache and backend == "threads" and scheduler is None and checkpoint is None and start is None:
         from mastermind.app.resultcache import ResultCache
 
         # a time limit, --jobs and --memory-limit do not change a proven answer: only those are kept
-        cache = ResultCache().entry("optimal", str(rules), {**options, "by_first_guess": by_first_guess})
-        if (answer := cache.load()) is not None:
+        key = {**options, "by_first_guess": by_first_guess}
+        cache, kept_tree = ResultCache().entry("optimal", str(rules), key), None
+        if not by_first_guess:
+            kept_tree = ResultCache().entry(TREE_ENTRY, str(rules), key)
+        if (answer := _cached(cache, kept_tree if out is not None else None, out)) is not None:
             from mastermind.core.progress import progress_mode, say_answered
 
+            answer, late = answer
             say_answered(progress_mode(progress, json_output), "optimal: from the result cache")
-            _report(answer, json_output, out=None)
+            _report(answer, json_output, out, late is not None)
+            fail_after_report(late)
             return
-    data, late = _search(
+    data, late, tree = _search(
         rules,
         options,
         first_code,
@@ -249,7 +251,9 @@ def optimal(
         start,
     )
     if cache is not None and data["proven"] and data.get("exists", True):
-        cache.store({k: v for k, v in data.items() if k != "compile_seconds"})
+        if kept_tree is not None and tree is not None:  # (first: the answer is never kept without it)
+            kept_tree.store(_tree_entry(*tree))
+        cache.store({k: v for k, v in data.items() if k not in ("compile_seconds", "out")} | {"out": None})
     _report(data, json_output, out, late is not None)
     fail_after_report(late)
     exit_if_interrupted(data["stopped"])
@@ -257,7 +261,60 @@ def optimal(
         raise typer.Exit(1)
 
 
-def _search(*args: Any, **kwargs: Any) -> tuple[dict, MastermindError | None]:
+def _refuse_placement(
+    backend: str,
+    scheduler: str | None,
+    checkpoint: str | None,
+    by_first_guess: bool,
+    first: str | None,
+    objective: str,
+    tie_break: str,
+) -> None:
+    """Refuse, before the game is built or the search loaded, where the search is asked to
+    run (a backend, a scheduler, a checkpoint) when that cannot be: the library's rule,
+    :attr:`Problem.in_units <mastermind.engines.exact.options.Problem.in_units>`, said in the
+    options' names (the optimal worst case: its depth search keeps its memo in the
+    checkpoint, then the best total within that depth runs as the plain optimum's units)."""
+    if scheduler is not None:
+        from mastermind.engines.exact.options import check_scheduler
+
+        if backend != "dask":
+            raise MastermindError("--scheduler needs --backend dask")
+        with naming("--scheduler"):  # its form; whether it answers is known when connecting
+            check_scheduler(scheduler, backend)
+    if checkpoint is not None:  # (sqlite and the checkpoint's module only for a checkpoint)
+        from mastermind.engines.exact.checkpoint import check_folder
+
+        with naming("--checkpoint"):
+            check_folder(checkpoint)
+    units = backend != "threads" or checkpoint is not None or scheduler is not None
+    in_units = objective in ("total", "worst") and tie_break != "worst" and first is None
+    if units and (by_first_guess or not in_units):
+        given = [
+            name
+            for name, used in (
+                (f"--backend {backend}", backend != "threads"),
+                ("--scheduler", scheduler is not None),
+                ("--checkpoint", checkpoint is not None),
+            )
+            if used
+        ]
+        against = [
+            name
+            for name, used in (
+                ("--by-first-guess", by_first_guess),
+                ("--first", first is not None),
+                ("--tie-break worst", tie_break == "worst"),
+            )
+            if used
+        ]
+        raise MastermindError(
+            f"{' and '.join(given)} cannot go with {' and '.join(against)}: --backend, --scheduler and "
+            "--checkpoint work on the optimum and the optimal worst case only"
+        )
+
+
+def _search(*args: Any, **kwargs: Any) -> tuple[dict, MastermindError | None, tuple | None]:
     """:func:`_run_search`, its errors of the checkpoint and of the strategy to start from
     said of their options."""
     from mastermind.engines.exact.memo_file import CheckpointFileError
@@ -287,23 +344,15 @@ def _run_search(
     json_output: bool,
     limit: int,
     start: StrategyTree | None = None,
-) -> tuple[dict, MastermindError | None]:
-    """The search's document, and the error that kept its tree from ``out`` (the tree is
-    written only once the search ended: see :func:`write_after_work`)."""
+) -> tuple[dict, MastermindError | None, tuple | None]:
+    """The search's document, the error that kept its tree from ``out`` (the tree is
+    written only once the search ended: see :func:`write_after_work`), and the optimum's
+    tree and statistics (None: by first guess, or no strategy found)."""
     from mastermind.app.interrupts import command_token
     from mastermind.core.progress import progress_bar, progress_mode
-    from mastermind.engines.exact import Execution, Limits, Problem, Tuning, solve, solve_by_first_guess
-    from mastermind.engines.exact.checkpoint import check_folder
-    from mastermind.engines.exact.options import check_scheduler
+    from mastermind.engines.exact import Execution, Limits, Problem, Tuning, solve_by_first_guess
     from mastermind.engines.result import Status
 
-    if scheduler is not None:
-        if backend != "dask":
-            raise MastermindError("--scheduler needs --backend dask")
-        check_scheduler(scheduler, backend)  # its form; whether it answers is known when connecting
-    if checkpoint is not None:
-        check_folder(checkpoint)
-    units = backend != "threads" or checkpoint is not None or scheduler is not None
     problem = Problem(
         objective=options["objective"],
         max_guesses=options["max_guesses"],
@@ -311,32 +360,6 @@ def _run_search(
         first_guess=first_code,
         tie_break=options["tie_break"] == "worst",
     )
-    # (the library's rule, Problem.in_units, said in the options' names; the optimal worst
-    # case: its depth search keeps its memo in the checkpoint, then the best total within
-    # that depth runs as the plain optimum's work units)
-    if units and (by_first_guess or not problem.in_units):
-        given = [
-            name
-            for name, used in (
-                (f"--backend {backend}", backend != "threads"),
-                ("--scheduler", scheduler is not None),
-                ("--checkpoint", checkpoint is not None),
-            )
-            if used
-        ]
-        against = [
-            name
-            for name, used in (
-                ("--by-first-guess", by_first_guess),
-                ("--first", first_code is not None),
-                ("--tie-break worst", problem.tie_break),
-            )
-            if used
-        ]
-        raise MastermindError(
-            f"{' and '.join(given)} cannot go with {' and '.join(against)}: --backend, --scheduler and "
-            "--checkpoint work on the optimum and the optimal worst case only"
-        )
     mode = progress_mode(progress, json_output)
     from mastermind.engines.exact.warmup import ensure_compiled
 
@@ -349,42 +372,33 @@ def _run_search(
     execution = Execution(
         jobs=jobs_value(jobs), backend=backend, scheduler=scheduler, checkpoint=checkpoint, units=True
     )
-    from mastermind.app.fallback import Fallback, wanted
+    from mastermind.app.fallback import solve_optimum
 
-    # a heuristic beside a long search: what a search stopped before its first strategy reports
-    limited = limits.time_limit is not None
-    fallback = Fallback(table) if not by_first_guess and wanted(table, problem, limited) else None
     recorder = None
-    try:
-        with progress_bar(mode) as bar:
-            recorder = _Recorded(bar)
-            if by_first_guess:
-                began = time.perf_counter()
-                results = solve_by_first_guess(
+    with progress_bar(mode) as bar:
+        recorder = _Recorded(bar)
+        if by_first_guess:
+            began = time.perf_counter()
+            results = solve_by_first_guess(
+                table,
+                problem,
+                limits=limits,
+                execution=Execution(jobs=execution.jobs),
+                cancel=command_token(),
+                progress=bar,
+            )
+        else:  # (export -s optimal searches by the same call: the same best strategy when stopped)
+            results = [
+                solve_optimum(
                     table,
                     problem,
                     limits=limits,
-                    execution=Execution(jobs=execution.jobs),
+                    execution=execution,
+                    tuning=Tuning(start=None if start is None else start.root),
                     cancel=command_token(),
-                    progress=bar,
+                    progress=recorder,
                 )
-            else:
-                results = [
-                    solve(
-                        table,
-                        problem,
-                        limits=limits,
-                        execution=execution,
-                        tuning=Tuning(start=None if start is None else start.root),
-                        cancel=command_token(),
-                        progress=recorder if fallback is None else fallback.progress(recorder),
-                    )
-                ]
-        if fallback is not None:
-            results = [fallback.improve(r, may_prove=not problem.tie_break) for r in results]
-    finally:
-        if fallback is not None:
-            fallback.stop()
+            ]
     # no strategy within --max-guesses: an answer, not bad input (exit 1)
     searched = results
     results = [r for r in results if r.status is not Status.NO_STRATEGY]
@@ -396,18 +410,14 @@ def _run_search(
         left_out = [rules.code_text(g) for g in canonical_first_guesses(rules) if g not in firsts]
     if not results:
         seconds = time.perf_counter() - began if by_first_guess else max(r.seconds for r in searched)
-        return {**base, **_no_strategy(options["max_guesses"], seconds, searched)}, None
-    written = late = None
+        return {**base, **_no_strategy(options["max_guesses"], seconds, searched)}, None, None
+    written = late = found = None
     if not by_first_guess:
         r = results[0]
-        if out is not None and r.tree is not None:
-            from mastermind.core.formats import write_tree, written_format
-
-            fmt = "json" if is_stdout(out) else written_format(out)
-            tree, stats = r.tree, r.stats
-            late = write_after_work(  # (a full disk is known only now)
-                "--out", lambda: write_atomic(out, gzipped_by_name(out, write_tree(tree, fmt, stats)))
-            )
+        if r.tree is not None:
+            found = (r.tree, r.stats)
+        if out is not None and found is not None:
+            late = _write_tree(out, *found)
             written = None if late is not None else out
         data = {**base, **optimum_fields(r, options["objective"], recorder), "out": written}
     else:
@@ -418,7 +428,53 @@ def _run_search(
     data["cached"] = False
     if compile_seconds is not None:
         data["compile_seconds"] = round(compile_seconds, 2)
-    return data, late
+    return data, late, found
+
+
+TREE_ENTRY = "optimal_tree"
+"""The result cache's name for an optimum's tree, kept beside its answer (under the same key)."""
+
+
+def _write_tree(out: str, tree: StrategyTree, stats) -> MastermindError | None:
+    """Write ``tree`` to ``out`` in the format its name says (- : JSON on standard output);
+    the error that kept it from there (a full disk is known only now: see
+    :func:`write_after_work`)."""
+    from mastermind.core.formats import write_tree, written_format
+
+    fmt = "json" if is_stdout(out) else written_format(out)
+    return write_after_work(
+        "--out", lambda: write_atomic(out, gzipped_by_name(out, write_tree(tree, fmt, stats)))
+    )
+
+
+def _tree_entry(tree: StrategyTree, stats) -> dict:
+    """An optimum's tree as the result cache keeps it: its JSON file and its statistics."""
+    from mastermind.core.formats import write_tree
+
+    numbers = {k: getattr(stats, k) for k in ("total", "secrets", "worst", "histogram", "worst_secrets")}
+    return {"tree": write_tree(tree, "json", stats), "stats": numbers}
+
+
+def _cached(answer_entry, tree_entry, out: str | None) -> tuple[dict, MastermindError | None] | None:
+    """The answer kept in the result cache, and the error of writing its tree to ``out``
+    (given: the tree kept beside it, else None); None when the search must run: no answer,
+    or ``out`` given and no tree kept (a plain ``optimal`` keeps both, so rarely)."""
+    answer = answer_entry.load()
+    if answer is None or out is None:
+        return None if answer is None else (answer, None)
+    kept = None if tree_entry is None else tree_entry.load()
+    if kept is None:
+        return None
+    from mastermind.core.formats import read_tree
+    from mastermind.core.tree import Stats
+
+    try:
+        tree, _ = read_tree(kept["tree"], "json")
+        stats = Stats(**kept["stats"])
+    except (KeyError, TypeError, MastermindError):  # (damaged: searched again)
+        return None
+    late = _write_tree(out, tree, stats)
+    return {**answer, "out": None if late is not None else out}, late
 
 
 def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = ()) -> dict:
@@ -553,12 +609,11 @@ def _report(data: dict, json_output: bool, out: str | None, failed: bool = False
                 )
             )
     if out is not None and not failed:
-        line = (
-            wrote("the strategy tree" + ("" if data["proven"] else " (the best found, not proven)"), out)
-            if data["out"] is not None
-            else nothing_written(out, f"the search stopped ({data['stopped']}) before it found a strategy")
-        )
-        typer.echo(line, err=to_stdout_tree or data["out"] is None)
+        if data["out"] is not None:
+            say_wrote("the strategy tree" + ("" if data["proven"] else " (the best found, not proven)"), out)
+        else:
+            why = f"the search stopped ({data['stopped']}) before it found a strategy"
+            typer.echo(nothing_written(out, why), err=True)
 
 
 def _work(data: dict) -> str:

@@ -33,11 +33,11 @@ from mastermind.app.commands.common import (
     out_option,
     plural,
     print_json,
+    say_wrote,
     seed_note,
     stopped_text,
     table_for,
     write_after_work,
-    wrote,
 )
 from mastermind.app.strategy_files import check_strategy, names_a_file
 from mastermind.core.errors import DamagedFile, MastermindError, OutOfReach
@@ -59,7 +59,6 @@ from mastermind.core.formats import (
 )
 from mastermind.core.pools import POOL_WORDS
 from mastermind.core.progress import JsonProgress, progress_bar, progress_mode
-from mastermind.engines.result import EXACT_SEARCH
 
 FormatOpt = Annotated[
     Optional[str],
@@ -132,13 +131,14 @@ def export(
             check_writable(out)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     seed, drawn = draw_seed(seed)
-    stopped, tree, found_by = None, None, None
+    stopped, tree, best_found = None, None, None
     proven = strategy != "optimal"  # (the optimum proven once the search says so)
     late = None
-    with progress_bar(progress_mode(progress, json_output or out is None)) as bar, deadline.token() as token:
+    mode = progress_mode(progress, json_output or out is None)
+    with progress_bar(mode) as bar, deadline.token() as token:
         try:
             if strategy == "optimal":  # a search stopped early writes its best strategy
-                tree, proven, stopped, found_by = _optimal_tree(
+                tree, proven, stopped, best_found = _optimal_tree(
                     table, pool, token, bar, deadline.left(), jobs_value(jobs)
                 )
             else:
@@ -173,22 +173,18 @@ def export(
     if tree is not None:
         stats = tree.stats(table)
         text = write_tree(tree, fmt, stats)
-        if out is None:
+        if out is None:  # (standard output: the tree alone, the line saying so on standard error)
             sys.stdout.write(text)
             sys.stdout.flush()
-            if draws(strategy, tie_break) and drawn:  # (the tree alone on standard output: said apart)
-                typer.echo(seed_note(seed, drawn), err=True)
-            _say_stopped(stopped, tree is not None)
-            exit_if_interrupted(stopped)
-            return
-        target = out
-        late = write_after_work(  # (a full disk is known only now)
-            "--out", lambda: write_atomic(target, gzipped_by_name(target, text))
-        )
-        written = None if late is not None else str(out)
+        else:
+            target = out
+            late = write_after_work(  # (a full disk is known only now)
+                "--out", lambda: write_atomic(target, gzipped_by_name(target, text))
+            )
+        written = None if late is not None or out is None else str(out)
         numbers = {k: v for k, v in stats.to_dict(rules).items() if k != "worst_secrets"}
         if strategy == "optimal" and not proven:  # never given as the optimum's numbers
-            summary.update(out=written, best_found={**numbers, "found_by": found_by or EXACT_SEARCH})
+            summary.update(out=written, best_found=best_found)
         else:
             summary.update(out=written, **numbers)
     if json_output:
@@ -206,32 +202,30 @@ def export(
         chance = f"; {seed_note(seed, drawn)}" if draws(strategy, tie_break) and drawn else ""
         found = "" if proven else f"; not proven optimal: the best found before it {stopped_text(stopped)}"
         what = f"the {fmt} tree of {input_name(strategy)} for {rules}"
-        typer.echo(
-            (wrote(what, str(out)) if late is None else what)
-            + f" (total {s['total']}, average {s['average']:.4f}, worst {s['worst']}{found}{chance})"
-        )
+        detail = f" (total {s['total']}, average {s['average']:.4f}, worst {s['worst']}{found}{chance})"
+        if late is None:
+            say_wrote(what, out or "-", detail, json_lines=mode == "json")
+        else:
+            typer.echo(what + detail)
     fail_after_report(late)
     exit_if_interrupted(stopped)
 
 
-def _say_stopped(stopped: str | None, written: bool) -> None:
-    if stopped:
-        said = "the tree written is the best strategy found, not proven"
-        typer.echo(f"{stopped_text(stopped)}: {said}", err=True)
-
-
 def _optimal_tree(table, pool: str, token, bar, time_limit: float | None, jobs: int):
-    """The optimal tree, or (stopped) the best one the search found, by ``jobs`` threads:
-    (tree, proven, stopped, the heuristic that found it, if one did)."""
+    """The optimal tree, or (stopped) the best one found, by ``jobs`` threads, searched as
+    ``optimal`` searches it (:func:`~mastermind.app.fallback.solve_optimum`: a heuristic beside
+    a search told of a time limit, whose tree is the best found when the search has none):
+    (tree, proven, stopped, the best found as ``optimal --json`` gives it: None when proven)."""
+    from mastermind.app.fallback import solve_optimum
     from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
-    from mastermind.engines.exact import Execution, Limits, Problem, solve
+    from mastermind.engines.exact import Execution, Limits, Problem
 
     with CompileNotice(
         EXACT_KERNELS, "the search kernels", quiet=True, json_lines=isinstance(bar, JsonProgress)
     ):
         # (work units: a stopped search reports its best strategy; told of the time limit, it
         # searches as ``optimal --time-limit`` does, with strategies built alongside)
-        result = solve(
+        result = solve_optimum(
             table,
             Problem(pool=pool),
             limits=Limits(time_limit=time_limit),
@@ -239,7 +233,9 @@ def _optimal_tree(table, pool: str, token, bar, time_limit: float | None, jobs: 
             cancel=token,
             progress=bar,
         )
-    return result.tree, result.proven, result.stopped, result.found_by
+    from mastermind.engines.exact.document import optimum_fields
+
+    return result.tree, result.proven, result.stopped, optimum_fields(result)["best_found"]
 
 
 # ---- verify -------------------------------------------------------------------------------

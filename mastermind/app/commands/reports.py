@@ -28,6 +28,7 @@ from mastermind.app.commands.common import (
     console,
     cores,
     draw_seed,
+    echo_blocks,
     exit_if_interrupted,
     fail_after_report,
     floor_decimal,
@@ -41,6 +42,7 @@ from mastermind.app.commands.common import (
     parse_games,
     plural,
     print_json,
+    say_wrote,
     seed_note,
     stop_words,
     stopped_text,
@@ -167,13 +169,14 @@ def table(
         print_json(data)
         exit_if_interrupted(stopped)
         return
-    if rows:
-        typer.echo(markdown_table(data["rows"]))
     open_cells = [r["rules"] for r in data["rows"] if not r["proven"]]
-    if open_cells:
-        typer.echo("\nnot proven within the row's time (bounds shown as >=): " + ", ".join(open_cells))
-    if stopped:
-        typer.echo(f"\n{stopped_text(stopped)}, not computed: " + (", ".join(unfinished) or "none"))
+    echo_blocks(
+        markdown_table(data["rows"]) if rows else None,
+        "not proven within the row's time (bounds shown as >=): " + ", ".join(open_cells)
+        if open_cells
+        else None,
+        f"{stopped_text(stopped)}, not computed: " + (", ".join(unfinished) or "none") if stopped else None,
+    )
     exit_if_interrupted(stopped)
 
 
@@ -412,7 +415,8 @@ def plot(
     seed, drawn = draw_seed(seed)
     # the optimum comes from the comparison's own exact run (under --time-limit), not twice
     others = [n for n in names if n != "optimal"]
-    with progress_bar(progress_mode(progress, json_output or to_stdout)) as bar:
+    mode = progress_mode(progress, json_output or to_stdout)
+    with progress_bar(mode) as bar:
         result = run_compare(
             rules,
             strategies=others,
@@ -469,13 +473,14 @@ def plot(
     data.update(out=out, drawn=[s.name for s in series])
     if json_output:
         print_json(data)
-    elif not to_stdout:
+    else:  # (to standard output too, there on standard error: as optimal and export say it)
         missing = ""
         if "optimal" in names and opt is None:
             missing = " (optimum not proven: " + (
                 "the best strategy found drawn in its place)" if result.best_found else "left out)"
             )
-        say(wrote(f"the plot of {', '.join(s.name for s in series)} for {rules}", out) + missing)
+        what = f"the plot of {', '.join(s.name for s in series)} for {rules}"
+        say_wrote(what, out, missing, json_lines=mode == "json")
     if drawn and _draws_any(data):  # (on stderr where standard output holds the picture)
         say(seed_note(seed, True))
     _say_stopped(result, json_output)

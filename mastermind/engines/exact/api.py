@@ -61,10 +61,10 @@ def solve(
     checkpoint) and whether as work units, ``tuning`` how the top of the tree is cut into
     units (see :mod:`mastermind.engines.exact.options`); ``progress`` is told what is done.
 
-    >>> from mastermind.core.game import CodeTable, Rules
-    >>> table = CodeTable(Rules(3, 4))
-    >>> best = solve(table)
-    >>> best.status.name, best.total, best.worst, solve(table, Problem(max_guesses=3)).status.name
+    >>> import mastermind as mm
+    >>> table = mm.CodeTable(mm.Rules(3, 4))
+    >>> best = mm.solve(table)
+    >>> best.status.name, best.total, best.worst, mm.solve(table, mm.Problem(max_guesses=3)).status.name
     ('OPTIMAL', 206, 4, 'NO_STRATEGY')
     """
     problem = Problem() if problem is None else problem
@@ -413,9 +413,9 @@ def solve_by_first_guess(
     When ``limits.time_limit`` passes or ``cancel`` is cancelled, the first guesses not
     finished are results not proven (FEASIBLE or UNKNOWN), with their lower bounds.
 
-    >>> from mastermind.core.game import CodeTable, Rules
-    >>> table = CodeTable(Rules(3, 3))
-    >>> [(table.rules.code_text(r.first_guess), r.total) for r in solve_by_first_guess(table)]
+    >>> import mastermind as mm
+    >>> table = mm.CodeTable(mm.Rules(3, 3))
+    >>> [(table.rules.code_text(r.first_guess), r.total) for r in mm.solve_by_first_guess(table)]
     [('111', 86), ('112', 73), ('123', 80)]
     """
     problem = Problem() if problem is None else problem

@@ -26,7 +26,6 @@ import numpy as np
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, write_atomic
-from mastermind.engines.exact._memo import memo_export, memo_import
 
 
 class CheckpointFileError(MastermindError):
@@ -83,6 +82,8 @@ def save_memo(
     written. ``seconds``: how long the runs that made it searched, all together (see
     :func:`seconds_spent`). Uncompressed: a Ctrl-C leaves well under a second to save (2^20
     entries: see benchmarks/NOTES.md), and the keys, random bits, would not compress anyway."""
+    from mastermind.engines.exact._memo import memo_export  # (numba: only once a memo is written)
+
     rows = np.ascontiguousarray(memo_export(memo, np.int64(min_size), np.int64(max_entries)))
     header = {"made_for": made_for, "entries": int(rows.shape[0]), "sha256": _digest(rows)}
     if seconds is not None:
@@ -116,6 +117,8 @@ def load_memo(path: str | os.PathLike[str], memo: object, made_for: dict) -> int
     check_writable(path)
     if rows is None:
         return 0
+    from mastermind.engines.exact._memo import memo_import  # (numba: only once a memo is read)
+
     memo_import(memo, rows)
     return int(rows.shape[0])
 

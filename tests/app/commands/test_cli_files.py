@@ -185,7 +185,9 @@ def test_export_then_verify_each_format(capsys, tmp_path):
 
 def test_export_to_stdout_and_explicit_format(capsys):
     code, out, err = run(capsys, "export", "-s", "simple", "-r", "p2c3", "-f", "irving")
-    assert code == 0 and err == "" and out.startswith("9(11: ")
+    assert code == 0 and out.startswith("9(11: ")
+    said = "wrote the irving tree of simple for p2c3r to standard output (total 24, average 2.6667, worst 4)"
+    assert err == said + "\n"
     code, out, err = run(capsys, "export", "-s", "simple", "-r", "p2c3")
     assert code == 0 and json.loads(out)["stats"]["secrets"] == 9
 
@@ -457,10 +459,11 @@ def test_export_to_standard_output_says_a_drawn_seed_apart(capsys):
     """With --out it said how to repeat the run; to standard output it said nothing."""
     code, out, err = run(capsys, "export", "-r", "p3c3", "--tie-break", "random")
     assert code == 0 and json.loads(out)["rules"] == "p3c3r"
-    seed = int(err.split()[1])
-    assert err.strip() == f"seed {seed} drawn: --seed {seed} repeats this run"
+    seed = int(err.split("seed ")[1].split()[0])
+    assert err.startswith("wrote the json tree of minimax for p3c3r to standard output (total ")
+    assert err.endswith(f"; seed {seed} drawn: --seed {seed} repeats this run)\n") and err.count("\n") == 1
     code, again, err = run(capsys, "export", "-r", "p3c3", "--tie-break", "random", "--seed", str(seed))
-    assert code == 0 and again == out and err == ""
+    assert code == 0 and again == out and "seed" not in err and err.count("\n") == 1
 
 
 def test_export_of_an_optimum_not_proven_gives_its_numbers_as_best_found(capsys, tmp_path, monkeypatch):
@@ -604,9 +607,13 @@ def test_a_damaged_file_on_standard_input_is_named_in_words(capsys, monkeypatch)
     assert "standard input" in err and "a damaged gzip file" in err and " -:" not in err
 
 
-def test_an_export_to_standard_output_stopped_before_its_tree_leaves_it_empty(capsys):
+def test_an_export_to_standard_output_stopped_before_its_tree_leaves_it_empty(capsys, monkeypatch):
     """`export -o -` holds the tree alone: stopped before any tree (the start-up alone
-    outlasts the limit), standard output stays empty and the reason goes to standard error."""
+    outlasts the limit), standard output stays empty and the reason goes to standard error.
+    (The heuristic beside the search is kept from finishing: its tree would be the best found.)"""
+    from mastermind.app.fallback import Fallback
+
+    monkeypatch.setattr(Fallback, "_play", lambda self: None)
     code, out, err = run(capsys, "export", "-s", "optimal", "-r", "p4c7", "-o", "-", "--time-limit", "0.001")
     assert code == 0 and out == ""
     assert "nothing written to standard output: stopped (time limit)" in err
@@ -771,3 +778,66 @@ def test_a_command_that_writes_nothing_to_a_fifo_lets_its_reader_go(tmp_path):
         assert os.read(reader, 100) == b""
     finally:
         os.close(reader)
+
+
+def test_export_and_optimal_stopped_early_write_the_same_best_strategy(capsys, tmp_path, monkeypatch):
+    """`export -r p4c8 -s optimal --time-limit 6 --out s.json` wrote nothing ("before the
+    tree ... was complete", best_found null) where `optimal` with the same options wrote the
+    best strategy found (the heuristic played beside its search): both now search by one
+    call. The search here stops at once, after the heuristic beside it (if any) has played
+    every secret, as a long search stopped by its time limit does: no timing."""
+    import mastermind.engines.exact as exact
+    from mastermind.core.cancel import CancelToken
+
+    real_solve = exact.solve
+
+    def stopped_at_once(table, problem, **kwargs):
+        fallback = getattr(kwargs.get("progress"), "_fallback", None)  # (see Fallback.progress)
+        if fallback is not None:
+            fallback.wait(600)
+        token = CancelToken()
+        token.cancel("time limit")
+        return real_solve(table, problem, **{**kwargs, "cancel": token})
+
+    monkeypatch.setattr(exact, "solve", stopped_at_once)
+    found = {}
+    for command in ("optimal", "export"):
+        path = tmp_path / f"{command}.json"
+        argv = [command, "-r", "p4c6", "--time-limit", "3600", "--out", path, "--json"]
+        code, out, err = run(capsys, *argv, *(["-s", "optimal"] if command == "export" else []))
+        data = json.loads(out)
+        assert code == 0, err
+        assert data["proven"] is False and data["stopped"] == "time limit"
+        assert data["out"] == str(path) and path.is_file()
+        found[command] = data["best_found"]
+        tree = json.loads(path.read_text())
+        assert tree["stats"]["total"] == data["best_found"]["total"]
+    assert found["export"] == found["optimal"]
+    assert found["optimal"]["found_by"] == "entropy" and found["optimal"]["secrets"] == 1296
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["optimal", "-r", "p2c3", "--no-cache"],
+        ["export", "-r", "p2c3", "-s", "optimal"],
+        ["export", "-r", "p2c3", "-s", "minimax", "-f", "dot"],
+        ["plot", "-r", "p2c3", "-s", "minimax"],
+    ],
+)
+def test_every_command_says_what_it_wrote_to_standard_output_as_to_a_file(capsys, tmp_path, argv):
+    """`export --out -` said nothing on standard error where `optimal --out -` said it wrote the
+    tree: every command with --out says the same line for standard output (on standard error,
+    as standard output holds what was written alone) as for a file (one helper, say_wrote)."""
+    name = {"plot": "p.svg", "export": "t.dot" if "dot" in argv else "t.json"}.get(argv[0], "t.json")
+    path = tmp_path / name
+    code, out, err = run(capsys, *argv, "--out", path)
+    assert code == 0, err
+    said = [line for line in (out + err).splitlines() if line.startswith("wrote ")]
+    assert len(said) == 1 and said[0].split(" to ")[0] in said[0] and str(path) in said[0]
+    code, out, err = run(capsys, *argv, "--out", "-")
+    assert code == 0, err
+    assert out.lstrip().startswith(("{", "digraph", "<?xml", "<svg"))
+    assert "wrote " not in out
+    to_stdout = [line for line in err.splitlines() if line.startswith("wrote ")]
+    assert to_stdout == [said[0].replace(str(path), "standard output")]

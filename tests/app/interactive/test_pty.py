@@ -29,10 +29,12 @@ def expect(child, text):
 
 
 def ended(child):
+    """The exit code, and what the terminal showed after the last text expected (its lines
+    stripped: a terminal ends lines with CR LF)."""
     child.expect(pexpect.EOF)
     child.close()
     assert "Traceback" not in child.before
-    return child.exitstatus
+    return child.exitstatus, [line.strip() for line in child.before.splitlines() if line.strip()]
 
 
 def test_assist_in_a_terminal_then_ctrl_d():
@@ -49,7 +51,14 @@ def test_assist_in_a_terminal_then_ctrl_d():
     expect(child, "guess [1344]> ")
     child.sendeof()
     expect(child, "Stopped after 1 guess, 256 candidates left.")
-    assert ended(child) == 0
+    # (only the exit code was checked) Ctrl-D ends the session there, with the table of the
+    # turns played, and nothing else: no prompt again, no "interrupted"
+    code, rest = ended(child)
+    assert code == 0
+    assert [line.split() for line in rest] == [
+        ["turn", "guess", "feedback", "left"],
+        ["1", "1122", "1B0W", "256"],
+    ]
 
 
 def test_play_in_a_terminal_then_ctrl_c():
@@ -61,4 +70,4 @@ def test_play_in_a_terminal_then_ctrl_c():
     time.sleep(0.2)  # let it settle in the line editor
     child.sendintr()
     expect(child, "interrupted")
-    assert ended(child) == 130
+    assert ended(child) == (130, [])  # (nothing after: no prompt again, no report of a game)
