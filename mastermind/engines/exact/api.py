@@ -133,7 +133,10 @@ def _solve(
                 reporter.settle(INF, True, False, INF)
                 reporter.finish(True)
                 return solver.result(None, counters=counters, start=start, opening=problem.first_guess)
-        if execution.wants_units(limits):
+        units = execution.wants_units(limits, len(solver.cands))
+        if execution.units is None and tuning.start is not None and problem.plain:
+            units = True  # (a strategy to start from is the units' own: one search ignores it)
+        if units:
             if problem.plain:
                 return _solve_units(solver, limits, execution, tuning, token, progress)
             if problem.objective == "worst" and not problem.tie_break and problem.first_guess is None:
