@@ -368,10 +368,9 @@ def _run_search(
     table = table_for(rules, limit)
     # --memory-limit: the score table's and the search's (the engine's memo keeps within it)
     limits = Limits(time_limit=deadline.left(), memory=limit)
-    # work units: their progress lines, and what a stopped run has proven
-    execution = Execution(
-        jobs=jobs_value(jobs), backend=backend, scheduler=scheduler, checkpoint=checkpoint, units=True
-    )
+    # the library's choice of work units (a time limit, a checkpoint, another backend, or
+    # more jobs than one on a game big enough for them), not one of the command's own
+    execution = Execution(jobs=jobs_value(jobs), backend=backend, scheduler=scheduler, checkpoint=checkpoint)
     from mastermind.app.fallback import solve_optimum
 
     recorder = None

@@ -119,7 +119,10 @@ def _solve(
     cancel: CancelToken | None,
     progress: Progress | None,
 ) -> Result[SearchDetails]:
+    from mastermind.engines.exact.warmup import SEARCH, load_kernels
+
     problem = solver.problem
+    load_kernels([SEARCH])  # before any search's clock: the rounds load their own
     with (CancelToken() if cancel is None else cancel).child(limits.time_limit) as token:
         if problem.objective == "total" and problem.max_guesses is not None:
             # a cap no strategy meets is refuted first, by the search that only asks whether
@@ -133,7 +136,10 @@ def _solve(
                 reporter.settle(INF, True, False, INF)
                 reporter.finish(True)
                 return solver.result(None, counters=counters, start=start, opening=problem.first_guess)
-        if execution.wants_units(limits):
+        units = execution.wants_units(limits, len(solver.cands))
+        if execution.units is None and tuning.start is not None and problem.plain:
+            units = True  # (a strategy to start from is the units' own: one search ignores it)
+        if units:
             if problem.plain:
                 return _solve_units(solver, limits, execution, tuning, token, progress)
             if problem.objective == "worst" and not problem.tie_break and problem.first_guess is None:
@@ -233,7 +239,7 @@ def _solve_units(
     from mastermind.engines.exact._memo import new_memo
     from mastermind.engines.exact.anytime import SPLIT_SIZE, RoundSearch
     from mastermind.engines.exact.backends import make_backend, worker_count
-    from mastermind.engines.exact.warmup import load_kernels
+    from mastermind.engines.exact.warmup import MEMO_FILE, ROUNDS, SEARCH, STRATEGY, load_kernels
 
     max_guesses = solver.problem.max_guesses
     r = UNLIMITED if max_guesses is None else max_guesses
@@ -280,7 +286,13 @@ def _solve_units(
         began = time.perf_counter()
         pool = make_backend(execution.backend, workers, execution.scheduler)
         pool.warm(str(solver.rules))
-        load_kernels()  # the rounds' own, and the units' where threads run them
+        # the rounds' own, and the units' where threads run them; the strategy search's
+        # and a memo file's only where this run has them
+        load_kernels(
+            [SEARCH, ROUNDS]
+            + ([STRATEGY] if alongside else [])
+            + ([MEMO_FILE] if store is not None and pool.shares_memory else [])
+        )
         start = time.perf_counter()  # the search's clock: the workers' start-up is timed apart
         if store is not None:
             store.restart_clock()

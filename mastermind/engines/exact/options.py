@@ -92,6 +92,12 @@ MAX_GUESSES = 2**31
 """The largest cap on the guesses taken (a cap beyond the codes is no cap)."""
 MAX_MEMORY = 2**60
 """The largest memory limit taken, in bytes (an exbibyte): more is a typing error."""
+ONE_SEARCH_SECRETS = 1300
+"""A search of fewer secrets than this runs as one compiled search in this thread when
+nothing but its jobs asks for work units (see :meth:`Execution.wants_units`): it proves in a
+fraction of a second what the rounds of units prove with several times the work (4x6: 128
+nodes in 0.08 CPU s, against 474 nodes and 161 units in 0.30 CPU s with 2 jobs; see
+benchmarks/NOTES.md)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -194,11 +200,15 @@ class Execution:
     ``units`` chooses how: True, the top of the tree is cut into work units (see
     :mod:`mastermind.engines.exact.anytime`), which report progress unit by unit and, when
     stopped, a lower bound and the best strategy found; False, one compiled search from the
-    root in this thread; None (the default), work units when they are needed or help: more
-    than one job, another backend, a scheduler, a checkpoint, or a time limit. Work units
-    solve the plain total only: other problems always run in this thread.
+    root in this thread; None (the default), work units when they are needed or help: another
+    backend, a scheduler, a checkpoint, a time limit, or more than one job on a search of at
+    least :data:`ONE_SEARCH_SECRETS` secrets. Work units solve the plain total only: other
+    problems always run in this thread.
 
     >>> Execution().wants_units(Limits()), Execution().wants_units(Limits(time_limit=5))
+    (False, True)
+    >>> two = Execution(jobs=2)
+    >>> two.wants_units(Limits(), secrets=1296), two.wants_units(Limits(), secrets=2401)
     (False, True)
     """
 
@@ -232,11 +242,15 @@ class Execution:
         """Whether anything but this process's threads, or a checkpoint, is asked for."""
         return self.backend != "threads" or self.scheduler is not None or self.checkpoint is not None
 
-    def wants_units(self, limits: Limits) -> bool:
-        """Whether the plain total runs as work units under these limits."""
+    def wants_units(self, limits: Limits, secrets: int | None = None) -> bool:
+        """Whether the plain total runs as work units under these limits, on a search of
+        ``secrets`` secrets (None: as many as it takes for more than one job to ask for
+        units)."""
         if self.units is not None:
             return self.units
-        return self.jobs != 1 or self.distributed or limits.time_limit is not None
+        if self.distributed or limits.time_limit is not None:
+            return True
+        return self.jobs != 1 and (secrets is None or secrets >= ONE_SEARCH_SECRETS)
 
 
 @dataclass(frozen=True)

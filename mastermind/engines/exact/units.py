@@ -120,9 +120,9 @@ def warm_worker(rules_text: str) -> int:
     A reused worker (loky, a running Dask cluster) has the kernels already."""
     import os
 
-    from mastermind.engines.exact.warmup import load_kernels
+    from mastermind.engines.exact.warmup import SEARCH, load_kernels
 
-    load_kernels()
+    load_kernels([SEARCH])  # (a unit is one search: the rounds run in the process that sends it)
     table_for(rules_text)
     return os.getpid()
 

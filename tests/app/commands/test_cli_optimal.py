@@ -40,6 +40,18 @@ def test_json_output(capsys):
     assert sum(k * n for k, n in enumerate(data["histogram"], 1)) == data["total"]
 
 
+@pytest.mark.parametrize("extra, searched", [([], 0), (["--time-limit", "600"], None)])
+def test_the_command_takes_the_librarys_path(capsys, extra, searched):
+    """A small game with every core (the default) is one search, as ``solve`` runs it; a
+    time limit wants work units (what a stopped run has proven): the command asks for
+    neither itself (it asked for units always: 4x6 took 161 units of the rounds)."""
+    code, out, _ = run(capsys, "optimal", "-r", "p3c4", "--json", "--no-cache", *extra)
+    data = json.loads(out)
+    assert code == 0 and data["total"] == 206 and data["proven"]
+    run_units = data["units"]["run"]
+    assert run_units == searched if searched is not None else run_units > 0
+
+
 def test_by_first_guess_lists_every_canonical_first_guess(capsys):
     import time
 

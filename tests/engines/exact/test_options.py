@@ -92,6 +92,35 @@ def test_the_execution_path_follows_the_options(execution, limits, units):
     assert execution.wants_units(limits) is units
 
 
+@pytest.mark.parametrize(
+    "execution, limits, units",
+    [
+        (Execution(jobs=2), Limits(), False),
+        (Execution(jobs=-1), Limits(), False),
+        (Execution(jobs=2, units=True), Limits(), True),
+        (Execution(jobs=2), Limits(time_limit=5), True),
+        (Execution(jobs=2, checkpoint="runs"), Limits(), True),
+        (Execution(jobs=2, backend="processes"), Limits(), True),
+    ],
+)
+def test_more_jobs_leave_a_small_search_whole(execution, limits, units):
+    """A search of fewer than ONE_SEARCH_SECRETS secrets, asked for nothing but more jobs,
+    is one search: units would cost it several times the work (4x6: 474 nodes in 161 units
+    against 128); a time limit, a checkpoint or another backend still want them."""
+    from mastermind.engines.exact.options import ONE_SEARCH_SECRETS
+
+    assert execution.wants_units(limits, secrets=ONE_SEARCH_SECRETS - 1) is units
+    assert execution.wants_units(limits, secrets=ONE_SEARCH_SECRETS) is True
+
+
+def test_a_small_game_with_two_jobs_is_one_search():
+    table = CodeTable(Rules(3, 4))
+    whole = solve(table, execution=Execution(jobs=2))
+    units = solve(table, execution=Execution(jobs=2, units=True))
+    assert whole.counters.units == 0 and units.counters.units > 0
+    assert whole.total == units.total == 206 and whole.proven
+
+
 def test_a_progress_object_does_not_choose_the_path():
     """Passing ``progress`` once switched to work units: now only ``Execution`` does."""
     table = CodeTable(Rules(3, 4))
