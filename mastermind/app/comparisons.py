@@ -294,12 +294,13 @@ def _optimal_job(
 
     table = CodeTable(rules, memory_limit=memory_limit)
     time_limit = None if ends_at is None else max(ends_at - time.time(), MIN_SECONDS)
-    # (work units: a search stopped by its time limit reports its bounds and best strategy)
+    # (the library's choice: work units with a time limit, so that a stopped search reports
+    # its bounds and best strategy; a small game without one is one search)
     result = solve(
         table,
         problem=Problem(pool=cast(Pool, pool)),
         limits=Limits(time_limit=time_limit),
-        execution=Execution(jobs=jobs, units=True),
+        execution=Execution(jobs=jobs),
     )
     data: dict = {
         "proven": bool(result.proven),

@@ -117,8 +117,9 @@ def _optimal(
         table,
         Problem(pool=cast(Pool, pool)),  # (checked by StrategySpec.make)
         limits=Limits(time_limit=time_limit),
-        # work units for a progress bar (their lines), and for a time limit (the default)
-        execution=Execution(units=True if progress is not None else None),
+        # the library's choice: work units for a time limit or a big game (their progress
+        # lines), one search for a small one
+        execution=Execution(),
         cancel=cancel,
         progress=progress,
     )

@@ -223,13 +223,13 @@ def _optimal_tree(table, pool: str, token, bar, time_limit: float | None, jobs: 
     with CompileNotice(
         EXACT_KERNELS, "the search kernels", quiet=True, json_lines=isinstance(bar, JsonProgress)
     ):
-        # (work units: a stopped search reports its best strategy; told of the time limit, it
-        # searches as ``optimal --time-limit`` does, with strategies built alongside)
+        # (optimal's call and execution: a stopped search reports its best strategy; told of
+        # the time limit, it searches as ``optimal --time-limit`` does, in work units)
         result = solve_optimum(
             table,
             Problem(pool=pool),
             limits=Limits(time_limit=time_limit),
-            execution=Execution(jobs=jobs, units=True),
+            execution=Execution(jobs=jobs),
             cancel=token,
             progress=bar,
         )

@@ -82,7 +82,7 @@ def exact_solver(
             result = solve(
                 table,
                 Problem(pool=pool, candidates=candidates),
-                execution=Execution(units=True),
+                execution=Execution(),
                 cancel=command_token(),
                 progress=bar,
             )

@@ -201,8 +201,9 @@ class Execution:
     :mod:`mastermind.engines.exact.anytime`), which report progress unit by unit and, when
     stopped, a lower bound and the best strategy found; False, one compiled search from the
     root in this thread; None (the default), work units when they are needed or help: another
-    backend, a scheduler, a checkpoint, a time limit, or more than one job on a search of at
-    least :data:`ONE_SEARCH_SECRETS` secrets. Work units solve the plain total only: other
+    backend, a scheduler, a checkpoint, a time limit, or a search of at least
+    :data:`ONE_SEARCH_SECRETS` secrets (with one job too: a long search then shows its
+    progress with an ETA; of unknown size, more than one job). Work units solve the plain total only: other
     problems always run in this thread.
 
     >>> Execution().wants_units(Limits()), Execution().wants_units(Limits(time_limit=5))
@@ -210,6 +211,8 @@ class Execution:
     >>> two = Execution(jobs=2)
     >>> two.wants_units(Limits(), secrets=1296), two.wants_units(Limits(), secrets=2401)
     (False, True)
+    >>> Execution(jobs=1).wants_units(Limits(), secrets=2401)
+    True
     """
 
     jobs: int = 1
@@ -250,7 +253,11 @@ class Execution:
             return self.units
         if self.distributed or limits.time_limit is not None:
             return True
-        return self.jobs != 1 and (secrets is None or secrets >= ONE_SEARCH_SECRETS)
+        if secrets is None:  # (a size not known: more jobs than one want units)
+            return self.jobs != 1
+        # big enough for units with any jobs: a long search shows its progress unit by unit,
+        # with an ETA, and keeps the bounds it proved when stopped
+        return secrets >= ONE_SEARCH_SECRETS
 
 
 @dataclass(frozen=True)

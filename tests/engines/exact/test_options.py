@@ -96,6 +96,7 @@ def test_the_execution_path_follows_the_options(execution, limits, units):
     "execution, limits, units",
     [
         (Execution(jobs=2), Limits(), False),
+        (Execution(jobs=1), Limits(), False),
         (Execution(jobs=-1), Limits(), False),
         (Execution(jobs=2, units=True), Limits(), True),
         (Execution(jobs=2), Limits(time_limit=5), True),
@@ -106,7 +107,9 @@ def test_the_execution_path_follows_the_options(execution, limits, units):
 def test_more_jobs_leave_a_small_search_whole(execution, limits, units):
     """A search of fewer than ONE_SEARCH_SECRETS secrets, asked for nothing but more jobs,
     is one search: units would cost it several times the work (4x6: 474 nodes in 161 units
-    against 128); a time limit, a checkpoint or another backend still want them."""
+    against 128); a time limit, a checkpoint or another backend still want them, and so does a
+    bigger search with any jobs (one job: its progress unit by unit, as the command showed
+    before the library chose)."""
     from mastermind.engines.exact.options import ONE_SEARCH_SECRETS
 
     assert execution.wants_units(limits, secrets=ONE_SEARCH_SECRETS - 1) is units
