@@ -7,10 +7,11 @@ part of a run and extrapolates it to a target:
 
 * ``log``: the bound against the logarithm of the time, ``L = a + b ln t``, fitted by least
   squares on the points of a window; the target is reached at ``exp((target - a) / b)``. The
-  rise of the searches measured here slows down about that fast (each e-fold of time gives a
-  little less than the one before: the fit is then optimistic).
-* ``rate``: the rise per second over the last part of the window, kept constant: a floor on
-  the time, since the rise only slows down.
+  rise of the searches measured here slows down a little faster than that (each e-fold of
+  time gives less than the one before): the fit is then optimistic.
+* ``rate``: the rise per second over the last half of the window, kept constant. The rise
+  slows, which makes this early; a proof may also end with a jump as its last classes close,
+  which makes both fits late. Neither is a bound: on 5x6 both came out early (docs/cluster.md).
 
 Its input is either the progress lines of a run (``optimal --progress json``: one JSON object
 per finished unit on standard error, with ``seconds`` and ``lower_bound``) or a history of
@@ -92,7 +93,7 @@ def fit_log(points: list[tuple[float, float]]) -> tuple[float, float]:
 
 
 def recent_rate(points: list[tuple[float, float]], share: float = 0.5) -> float:
-    """Bound per second over the last ``share`` of the points' time."""
+    """Bound per second over the last ``share`` of the window (of its time from 0)."""
     end_t, end_l = points[-1]
     start = end_t * (1 - share)
     first = next((p for p in points if p[0] >= start), points[0])
@@ -119,7 +120,7 @@ def main() -> None:
     first_t, first_l = window[0]
     print(f"fitted {len(window)} points, {first_t:.0f}-{t_end:.0f} s: bound {first_l:.0f} -> {l_end:.0f}")
     print(f"log fit: L = {a:.0f} + {b:.1f} ln t; reaches {args.target:.0f} at {log_t:,.0f} s")
-    print(f"recent rate: {rate:.3g}/s; reaches {args.target:.0f} at {rate_t:,.0f} s (a floor)")
+    print(f"recent rate: {rate:.3g}/s; reaches {args.target:.0f} at {rate_t:,.0f} s")
     if args.actual is not None:
         ratios = f"log fit {log_t / args.actual:.2f}x, rate {rate_t / args.actual:.2f}x"
         print(f"actual: {args.actual:,.0f} s ({ratios})")
