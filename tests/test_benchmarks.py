@@ -29,3 +29,10 @@ def test_the_exact_benchmark_measures_a_small_game():
     row = next(line for line in done.stdout.splitlines() if line.startswith("p3c3"))
     assert row.split()[2] == "73"  # the optimal total of 3 pegs x 3 colours (the exact tests' value)
     assert "failed" not in done.stdout
+
+
+def test_the_cost_model_fits_the_5x8_history():
+    """benchmarks/cost_model.py on the history it ships with (docs/cluster.md quotes it)."""
+    done = run("benchmarks/cost_model.py", "benchmarks/data/p5c8-history.csv", "--target", "178624")
+    assert done.returncode == 0, done.stderr
+    assert "fitted 25 points" in done.stdout and "reaches 178624 at 29,787,067 s" in done.stdout

@@ -111,6 +111,7 @@ class DaskBackend(Backend):
         self._looked = time.monotonic()
         self._closed = False
         self._taking_back = 0  # take-back calls in flight
+        self._gone: SchedulerError | None = None  # set once the scheduler is lost for good
 
     @property
     def slots(self) -> int:
@@ -151,6 +152,9 @@ class DaskBackend(Backend):
             self._start_runners()
         outer: Future = Future()
         with self._lock:
+            if self._gone is not None:
+                outer.set_exception(self._gone)
+                return outer
             self._waiting.append((outer, fn, args, RETRIES))
         self._pump()
         return outer
@@ -224,7 +228,9 @@ class DaskBackend(Backend):
         if self._runners.get(runner.address) is runner:
             del self._runners[runner.address]
         for outer, fn, args, tries in reversed(batch):
-            if tries <= 0:
+            if self._gone is not None:
+                _fail(outer, self._gone)
+            elif tries <= 0:
                 outer.set_exception(error)
             else:
                 self._waiting.appendleft((outer, fn, args, tries - 1))
@@ -248,6 +254,9 @@ class DaskBackend(Backend):
                 try:
                     info = await self.client.scheduler.identity(n_workers=-1)
                 except _GONE:  # the scheduler is gone, or closing
+                    if self.client.status in ("closing", "closed") and not self._closed:
+                        self._scheduler_lost()  # the client gave up reconnecting: for good
+                        return
                     await asyncio.sleep(0.1 if looks < 600 else 1.0)
                     continue
                 missing = {a: w for a, w in info.get("workers", {}).items() if a not in self._runners}
@@ -265,6 +274,22 @@ class DaskBackend(Backend):
         finally:
             self._replacing = False
         self._pump()
+
+    def _scheduler_lost(self) -> None:
+        """The scheduler is gone and the client has given up reconnecting (its timeout, 5 s):
+        no worker can be found again, so every unit waiting, and every unit sent from now on,
+        fails with one error naming the scheduler. The run ends (exit 2, one line) rather
+        than waiting for ever; its checkpoint keeps every unit finished before, and the same
+        command run again with a new scheduler and workers goes on from there."""
+        with self._lock:
+            self._gone = SchedulerError(
+                f"lost the Dask scheduler at {self.scheduler or 'the local cluster'}: the run cannot go "
+                "on; a checkpoint keeps every finished unit: start a scheduler and workers and run "
+                "the same command again to continue"
+            )
+            waiting, self._waiting = list(self._waiting), deque()
+        for outer, _, _, _ in waiting:
+            _fail(outer, self._gone)
 
     async def _rebalance(self, idle: _Runner) -> None:
         """A runner with room while another holds a unit it has not started: that unit is
@@ -342,6 +367,14 @@ class DaskBackend(Backend):
                 if not self._calls and not self._taking_back:
                     return
             time.sleep(0.005)
+
+
+def _fail(future: Future, error: BaseException) -> None:
+    """End ``future`` with ``error``, unless it has ended meanwhile."""
+    try:
+        future.set_exception(error)
+    except InvalidStateError:
+        pass
 
 
 @contextmanager
