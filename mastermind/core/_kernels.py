@@ -1,48 +1,87 @@
-"""numba kernels of the game model; each has a plain numpy twin in :mod:`mastermind.core.game`."""
+"""numba kernels of the game model: the peg counts (twin of :func:`mastermind.core.variant.peg_counts`),
+the score table and answers without it, and the replay of a strategy tree."""
 
 import numba as nb
 import numpy as np
 
 
+# not cached on its own (its callers are, with it inside), as stable_argsort below
+@nb.njit(nogil=True)
+def peg_keys(own, own_counts, codes_t, counts_t, off, width, pegs, key):  # pragma: no cover - compiled
+    """The peg counts of one code against ``width`` others, the one compiled copy of
+    :func:`mastermind.core.variant.peg_counts`: ``key[j] = black * pegs + common``, black
+    (right colour, right place) and common (colours in common: black + white) of the code with
+    colours ``own`` and colour counts ``own_counts`` against code ``off + j`` of the transposed
+    arrays ``codes_t[peg, code]`` and ``counts_t[colour, code]``. That is ``black * (pegs + 1)
+    + white``, the index of a variant's answer lookup
+    (:meth:`mastermind.core.variant.Variant.answer_lut`). ``pegs`` has the type of ``key``'s
+    numbers (uint8 holds the keys of up to 15 pegs, uint16 of every game).
+
+    Loops over contiguous bytes, peg by peg and colour by colour: the compiler vectorises them.
+    """
+    zero = pegs - pegs
+    for j in range(width):
+        key[j] = zero
+    for k in range(codes_t.shape[0]):
+        x = own[k]
+        row = codes_t[k]
+        for j in range(width):
+            key[j] += pegs if row[off + j] == x else zero
+    for k in range(counts_t.shape[0]):
+        x = own_counts[k]
+        if x == 0:
+            continue
+        row = counts_t[k]
+        for j in range(width):
+            y = row[off + j]
+            key[j] += x if x < y else y
+
+
 @nb.njit("uint8[:, :](int8[:, :], int8[:, :], uint8[:])", parallel=True, cache=True, nogil=True)
 def score_matrix(codes, counts, lut):  # pragma: no cover - compiled
-    """All-pairs answer index: ``out[g, s]`` for guess g and secret s."""
+    """All-pairs answer index: ``out[g, s]`` for guess g and secret s, the keys of
+    :func:`peg_keys` looked up in the variant's ``lut``."""
     n, p = codes.shape
-    c = counts.shape[1]
     # column-major copies so that the inner loops run over secrets contiguously (SIMD)
     codes_t = np.ascontiguousarray(codes.T)
     counts_t = np.ascontiguousarray(counts.T)
     out = np.empty((n, n), dtype=np.uint8)
+    if p > 15:  # (keys up to p * (p + 1): one byte holds them up to 15 pegs)
+        for g in nb.prange(n):
+            key16 = np.empty(n, dtype=np.uint16)
+            peg_keys(codes[g], counts[g], codes_t, counts_t, 0, n, np.uint16(p), key16)
+            for s in range(n):
+                out[g, s] = lut[key16[s]]
+        return out
     for g in nb.prange(n):
-        acc = np.zeros(n, dtype=np.uint8)  # black * (p + 1) + common - black
-        for i in range(p):
-            col = codes[g, i]
-            line = codes_t[i]
-            for s in range(n):
-                acc[s] += np.uint8(p) if line[s] == col else np.uint8(0)
-        for col in range(c):
-            m = counts[g, col]
-            if m == 0:
-                continue
-            line = counts_t[col]
-            for s in range(n):
-                b = line[s]
-                acc[s] += np.uint8(m if m < b else b)
+        key = np.empty(n, dtype=np.uint8)
+        peg_keys(codes[g], counts[g], codes_t, counts_t, 0, n, np.uint8(p), key)
         for s in range(n):
-            out[g, s] = lut[acc[s]]
+            out[g, s] = lut[key[s]]
     return out
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@nb.njit(cache=True, nogil=True)
 def answer_of(codes, counts, lut, g, s):  # pragma: no cover - compiled
     """Answer index of guess ``g`` against secret ``s``, computed (no table)."""
-    black = 0
-    for i in range(codes.shape[1]):
-        black += codes[g, i] == codes[s, i]
-    common = 0
-    for col in range(counts.shape[1]):
-        common += min(counts[g, col], counts[s, col])
-    return lut[black * (codes.shape[1] + 1) + common - black]
+    key = np.empty(1, dtype=np.int64)
+    peg_keys(
+        codes[g], counts[g], codes[s : s + 1].T, counts[s : s + 1].T, 0, 1, np.int64(codes.shape[1]), key
+    )
+    return lut[key[0]]
+
+
+@nb.njit(
+    "void(int8[:, ::1], int8[:, ::1], uint8[::1], int64, int32[::1], uint8[::1])",
+    cache=True,
+    nogil=True,
+    boundscheck=False,
+)
+def answers_of(codes, counts, lut, guess, candidates, out):  # pragma: no cover - compiled
+    """``out[i]``: the answer index of ``guess`` against ``candidates[i]``, computed (games
+    without a score table)."""
+    for i in range(candidates.shape[0]):
+        out[i] = answer_of(codes, counts, lut, guess, candidates[i])
 
 
 @nb.njit(cache=True, nogil=True)

@@ -364,7 +364,7 @@ def irving_rules(text: str) -> Rules | None:
     when the root tells no game.
 
     >>> irving_rules("1296(1122: ..."), irving_rules(" 6720(12345*: ..."), irving_rules("7(12: ...")
-    (Rules(pegs=4, colors=6, repeat=True), Rules(pegs=5, colors=8, repeat=False), None)
+    (Rules(pegs=4, colours=6, repeat=True), Rules(pegs=5, colours=8, repeat=False), None)
     """
     root = irving_root(text)
     if root is None:
