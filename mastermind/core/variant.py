@@ -51,6 +51,11 @@ class Feedback:
     def __str__(self) -> str:
         return f"{self.black}B{self.white}W" if self.whites else f"{self.black}B"
 
+    @property
+    def white_told(self) -> int | None:
+        """The white pegs, None where the variant does not tell them (JSON's ``white``)."""
+        return self.white if self.whites else None
+
     def __repr__(self) -> str:
         told = "" if self.whites else ", whites=False"
         return f"Feedback(black={self.black}, white={self.white}{told})"

@@ -41,7 +41,7 @@ class Probe:
             "guess": self.rules.code_text(self.guess),
             "feedback": str(self.feedback),
             "black": self.feedback.black,
-            "white": self.feedback.white,
+            "white": self.feedback.white_told,
             "candidates_left": self.left,
         }
 
