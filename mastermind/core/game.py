@@ -300,7 +300,8 @@ class Rules:
         """A feedback this game gives, for examples: one with black and white pegs if any,
         else one with pegs that is not the win, else the win.
 
-        >>> [str(Rules(*g).feedback_example) for g in ((4, 6), (4, 4, False), (3, 2), (1, 3), (3, 2, True, "b"))]
+        >>> games = ((4, 6), (4, 4, False), (3, 2), (1, 3), (3, 2, True, "b"))
+        >>> [str(Rules(*g).feedback_example) for g in games]
         ['1B1W', '1B3W', '1B2W', '1B0W', '1B']
         """
         win = self.variant.win(self.pegs)

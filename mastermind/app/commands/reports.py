@@ -55,8 +55,8 @@ from mastermind.app.interrupts import command_token, interrupted
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules, format_bytes
 from mastermind.core.pools import POOL_WORDS
-from mastermind.core.variant import BLACK_PEG
 from mastermind.core.progress import progress_bar, progress_mode
+from mastermind.core.variant import BLACK_PEG
 from mastermind.engines.result import CPSAT
 
 DEFAULT_TABLE_GAMES = "p2-4c2-6"
