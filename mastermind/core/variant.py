@@ -163,8 +163,9 @@ class Variant:
         """The answers some pair of codes of the game gives, in index order."""
         raise NotImplementedError
 
-    def parse_answer(self, text: str, pegs: int, example: Feedback | None = None) -> Feedback:
-        """Read an answer as typed (not yet checked against the game's possible answers)."""
+    def parse_answer(self, text: str, pegs: int | None = None, example: Feedback | None = None) -> Feedback:
+        """Read an answer as typed (not yet checked against the game's possible answers; with
+        ``pegs`` given, one no pair of codes of that many pegs gives is refused)."""
         raise NotImplementedError
 
     def spellings(self, example: Feedback) -> dict[str, str]:
@@ -243,7 +244,7 @@ class Standard(Variant):
             and not (c == 2 and fb.white % 2 == 1)
         )
 
-    def parse_answer(self, text: str, pegs: int, example: Feedback | None = None) -> Feedback:
+    def parse_answer(self, text: str, pegs: int | None = None, example: Feedback | None = None) -> Feedback:
         return Feedback.parse(text, pegs, example)
 
     def spellings(self, example: Feedback) -> dict[str, str]:
@@ -291,7 +292,7 @@ class BlackPeg(Variant):
         never = pegs - 1 if not repeat and colours == pegs else -1
         return tuple(fb for fb in self.answer_feedbacks(pegs) if fb.black != never)
 
-    def parse_answer(self, text: str, pegs: int, example: Feedback | None = None) -> Feedback:
+    def parse_answer(self, text: str, pegs: int | None = None, example: Feedback | None = None) -> Feedback:
         raw = text.strip()
         s = re.sub(r"\s+", "", raw.upper())
         if m := re.fullmatch("([0-9]{1,3})B?", s):
@@ -305,7 +306,7 @@ class BlackPeg(Variant):
                 f"cannot read feedback {quoted(raw)}: use the number of black pegs, e.g. {shown}, "
                 f"{shown}B or {'B' * int(shown) or '-'}{hint}"
             )
-        if black > pegs:
+        if pegs is not None and black > pegs:
             raise MastermindError(f"impossible feedback {black}B: more black pegs than {plural(pegs, 'peg')}")
         return self.answer(black, 0)
 

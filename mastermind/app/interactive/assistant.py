@@ -36,7 +36,7 @@ from mastermind.core.tree import History
 HELP = """\
 At the guess prompt press Enter to play the suggested guess, or type the guess you played (e.g. {code});
 you may add its feedback on the same line ({code} {feedback}), or type just the feedback to the suggestion.
-At the feedback prompt type the answer: {feedback}, {pair}, {comma} or {letters}.
+At the feedback prompt type the answer: {answers}.
 Commands at any prompt:
 """ + command_help(
     {
@@ -128,14 +128,14 @@ class Assistant(Session):
     def _split_guess_and_feedback(self, text: str) -> tuple[Code, str | None]:
         """Read ``1B0W`` (feedback to the suggestion) or ``1122 1B0W`` (guess, then feedback)."""
         try:
-            Feedback.parse(text)
+            self.rules.variant.parse_answer(text)
             return self.suggestion(), text
         except MastermindError:
             pass
         head, _, tail = text.rpartition(" ")
         if head.strip():
             try:
-                Feedback.parse(tail)
+                self.rules.variant.parse_answer(tail)
             except MastermindError as bad_feedback:
                 try:
                     self.rules.parse_code(head)
