@@ -83,6 +83,6 @@ def examples(rules: Rules) -> dict[str, str]:
         "pegs_told": (
             "black pegs (right colour, right place) and\nwhite pegs (right colour, wrong place)"
             if whites
-            else "black pegs (right colour, right place)\nonly, as a number"
+            else "black pegs (right colour, right place) only"
         ),
     }
