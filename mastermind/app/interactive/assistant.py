@@ -29,7 +29,7 @@ from mastermind.app.interactive.session import LIST_LIMIT, Session, command_help
 from mastermind.app.interactive.state import GameState
 from mastermind.app.interactive.text import describe, examples, plural
 from mastermind.core.errors import MastermindError
-from mastermind.core.game import Code, Feedback
+from mastermind.core.game import Code, Feedback, Rules
 from mastermind.core.strategy import Strategy
 from mastermind.core.tree import History
 
@@ -130,8 +130,9 @@ class Assistant(Session):
         try:
             self.rules.variant.parse_answer(text)
             return self.suggestion(), text
-        except MastermindError:
-            pass
+        except MastermindError as not_an_answer:
+            if _standard_answer(text) and not _a_code(self.rules, text):
+                raise not_an_answer from None  # (2B1W in black-peg: say what its answers are)
         head, _, tail = text.rpartition(" ")
         if head.strip():
             try:
@@ -217,3 +218,20 @@ class Assistant(Session):
             "candidates_left": 0 if won else len(self.state.candidates),
             "turns": self.state.to_dict(),
         }
+
+
+def _standard_answer(text: str) -> bool:
+    """Whether ``text`` reads as an answer of the standard game (black and white pegs)."""
+    try:
+        Feedback.parse(text)
+    except MastermindError:
+        return False
+    return True
+
+
+def _a_code(rules: Rules, text: str) -> bool:
+    try:
+        rules.parse_code(text)
+    except MastermindError:
+        return False
+    return True
