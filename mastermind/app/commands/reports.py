@@ -180,9 +180,13 @@ def table(
 
 
 def markdown_table(rows: list[dict]) -> str:
-    """The rows as a markdown table; unproven optimum cells show the lower bound as ``>= b``."""
-    lines = ["| " + " | ".join(TABLE_HEADERS) + " |", "|" + "|".join("---:" for _ in TABLE_HEADERS) + "|"]
-    for d in rows:
+    """The rows as a markdown table; unproven optimum cells show the lower bound as ``>= b``;
+    a column of variants where some game is not the standard one."""
+    variants = [Rules.parse(d["rules"]).variant.name for d in rows]
+    shown = any(v != "standard" for v in variants)
+    headers = TABLE_HEADERS[:3] + ["variant"] * shown + TABLE_HEADERS[3:]
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---:" for _ in headers) + "|"]
+    for d, variant in zip(rows, variants):
         worst = str(d["optimal_worst"]) if d["optimal_worst"] is not None else f">= {d['worst_lower_bound']}"
         if d["optimal_total"] is not None:
             total, avg = str(d["optimal_total"]), f"{d['optimal_average']:.4f}"
@@ -193,6 +197,7 @@ def markdown_table(rows: list[dict]) -> str:
             d["pegs"],
             d["colours"],
             "yes" if d["repetition"] else "no",
+            *[variant] * shown,
             d["codes"],
             d["answers"],
             d["knuth_first_guess"],

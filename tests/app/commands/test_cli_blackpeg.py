@@ -216,3 +216,21 @@ def test_play_answers_black_pegs(capsys, monkeypatch):
 def test_bad_rules_are_one_line(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_table_names_the_variant_of_each_row(capsys, validators):
+    code, out, err = run(capsys, "table", "-g", "p2c3,p2c3b", "-j", "1")
+    assert code == 0, err
+    header, _, standard, black = out.strip().splitlines()[-4:]
+    assert "| variant |" in header
+    assert "| standard |" in standard and "| black-peg |" in black
+    plain = run(capsys, "table", "-g", "p2c3", "-j", "1")[1]
+    assert "variant" not in plain
+
+
+def test_results_refuses_a_black_peg_game(capsys, tmp_path):
+    """The tables of results/ are the standard game's: a black-peg row would be published
+    under a standard game's name and compared with the standard game's literature."""
+    code, out, err = run(capsys, "results", "--games", "p2c3b", "--out", str(tmp_path / "r"))
+    assert code == 2 and "black-peg" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "r").exists()
