@@ -130,7 +130,15 @@ class Variant:
     """The base of the variants: the scoring and answer alphabet of a game with ``pegs`` pegs.
 
     A subclass sets the class attributes and :meth:`answer`, :meth:`answer_feedbacks`,
-    :meth:`answer_index` and :meth:`possible_answers`; the rest follows from them.
+    :meth:`answer_index`, :meth:`possible_answers`, :meth:`parse_answer`, :meth:`spellings`
+    and :meth:`irving_groups`, and joins :data:`VARIANTS`; the rest follows from them. A
+    game's variant is its :class:`~mastermind.core.game.Rules`' ``variant``, named in the
+    rules text by the variant's :attr:`suffix`.
+
+    >>> from mastermind.core.game import Rules
+    >>> rules = Rules.parse("p4c6b")
+    >>> rules.variant.name, [str(f) for f in rules.answers], rules.variant.permutes_colours
+    ('black-peg', ['0B', '1B', '2B', '3B', '4B'], True)
     """
 
     name: ClassVar[str]
