@@ -7,34 +7,37 @@ import numpy as np
 
 # not cached on its own (its callers are, with it inside), as stable_argsort below
 @nb.njit(nogil=True)
-def peg_keys(own, own_counts, codes_t, counts_t, off, width, pegs, key):  # pragma: no cover - compiled
+def peg_keys(own, own_counts, codes_t, counts_t, off, width, pegs, key, black, common):  # pragma: no cover
     """The peg counts of one code against ``width`` others, the one compiled copy of
     :func:`mastermind.core.variant.peg_counts`: ``key[j] = black * pegs + common``, black
     (right colour, right place) and common (colours in common: black + white) of the code with
     colours ``own`` and colour counts ``own_counts`` against code ``off + j`` of the transposed
     arrays ``codes_t[peg, code]`` and ``counts_t[colour, code]``. That is ``black * (pegs + 1)
     + white``, the index of a variant's answer lookup
-    (:meth:`mastermind.core.variant.Variant.answer_lut`). ``pegs`` has the type of ``key``'s
-    numbers (uint8 holds the keys of up to 15 pegs, uint16 of every game).
+    (:meth:`mastermind.core.variant.Variant.answer_lut`). ``key`` holds numbers wide enough
+    for ``pegs * (pegs + 1)`` (uint8 up to 15 pegs); ``black`` and ``common``: int8 scratch of
+    ``width`` or more.
 
-    Loops over contiguous bytes, peg by peg and colour by colour: the compiler vectorises them.
+    Loops over contiguous bytes (slices: no index can wrap), peg by peg and colour by colour,
+    counted in bytes: the compiler vectorises them.
     """
-    zero = pegs - pegs
-    for j in range(width):
-        key[j] = zero
+    black[:width] = 0
+    common[:width] = 0
     for k in range(codes_t.shape[0]):
         x = own[k]
-        row = codes_t[k]
+        row = codes_t[k, off : off + width]
         for j in range(width):
-            key[j] += pegs if row[off + j] == x else zero
+            black[j] += row[j] == x
     for k in range(counts_t.shape[0]):
         x = own_counts[k]
         if x == 0:
             continue
-        row = counts_t[k]
+        row = counts_t[k, off : off + width]
         for j in range(width):
-            y = row[off + j]
-            key[j] += x if x < y else y
+            y = row[j]
+            common[j] += x if x < y else y
+    for j in range(width):
+        key[j] = black[j] * pegs + common[j]
 
 
 @nb.njit("uint8[:, :](int8[:, :], int8[:, :], uint8[:])", parallel=True, cache=True, nogil=True)
@@ -46,16 +49,11 @@ def score_matrix(codes, counts, lut):  # pragma: no cover - compiled
     codes_t = np.ascontiguousarray(codes.T)
     counts_t = np.ascontiguousarray(counts.T)
     out = np.empty((n, n), dtype=np.uint8)
-    if p > 15:  # (keys up to p * (p + 1): one byte holds them up to 15 pegs)
-        for g in nb.prange(n):
-            key16 = np.empty(n, dtype=np.uint16)
-            peg_keys(codes[g], counts[g], codes_t, counts_t, 0, n, np.uint16(p), key16)
-            for s in range(n):
-                out[g, s] = lut[key16[s]]
-        return out
     for g in nb.prange(n):
-        key = np.empty(n, dtype=np.uint8)
-        peg_keys(codes[g], counts[g], codes_t, counts_t, 0, n, np.uint8(p), key)
+        key = np.empty(n, dtype=np.uint16)  # (p * (p + 1) passes a byte from 16 pegs)
+        black = np.empty(n, dtype=np.int8)
+        common = np.empty(n, dtype=np.int8)
+        peg_keys(codes[g], counts[g], codes_t, counts_t, 0, n, np.int64(p), key, black, common)
         for s in range(n):
             out[g, s] = lut[key[s]]
     return out
@@ -65,9 +63,10 @@ def score_matrix(codes, counts, lut):  # pragma: no cover - compiled
 def answer_of(codes, counts, lut, g, s):  # pragma: no cover - compiled
     """Answer index of guess ``g`` against secret ``s``, computed (no table)."""
     key = np.empty(1, dtype=np.int64)
-    peg_keys(
-        codes[g], counts[g], codes[s : s + 1].T, counts[s : s + 1].T, 0, 1, np.int64(codes.shape[1]), key
-    )
+    black = np.empty(1, dtype=np.int8)
+    common = np.empty(1, dtype=np.int8)
+    p = codes.shape[1]
+    peg_keys(codes[g], counts[g], codes[s : s + 1].T, counts[s : s + 1].T, 0, 1, p, key, black, common)
     return lut[key[0]]
 
 

@@ -42,7 +42,8 @@ def test_compiled_peg_counts_match_the_reference(pegs, colours):
     codes_t, counts_t = np.ascontiguousarray(codes.T), np.ascontiguousarray(counts.T)
     for g in range(0, 300, 37):
         key = np.empty(300, dtype=np.uint16)
-        peg_keys(codes[g], counts[g], codes_t, counts_t, 0, 300, np.uint16(pegs), key)
+        black, common = np.empty(300, dtype=np.int8), np.empty(300, dtype=np.int8)
+        peg_keys(codes[g], counts[g], codes_t, counts_t, 0, 300, pegs, key, black, common)
         for s in range(300):
             black, white = peg_counts(codes[s].tolist(), codes[g].tolist())
             assert key[s] == black * (pegs + 1) + white

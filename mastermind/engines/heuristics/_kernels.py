@@ -64,6 +64,8 @@ def score_guess_range(
     # compiler vectorises; a run of consecutive guesses is read in place
     g_codes = np.zeros((pegs, blk), dtype=np.int8)
     g_counts = np.zeros((colors, blk), dtype=np.int8)
+    black = np.zeros(blk, dtype=np.int8)
+    common = np.zeros(blk, dtype=np.int8)
     for lo in range(start, stop, blk):
         width = min(blk, stop - lo)
         g0 = guesses[lo]
@@ -93,7 +95,7 @@ def score_guess_range(
                         ans[j] = line[guesses[lo + j]]
             else:
                 peg_keys(
-                    codes_t[:, c], counts_t[:, c], src_codes, src_counts, off, width, np.uint16(pegs), ans
+                    codes_t[:, c], counts_t[:, c], src_codes, src_counts, off, width, pegs, ans, black, common
                 )
             for j in range(width):
                 cnt[np.intp(ans[j]) * blk + j] += 1
