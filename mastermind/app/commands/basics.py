@@ -20,6 +20,7 @@ from mastermind.app.commands.common import (
 from mastermind.core import partitions
 from mastermind.core.game import format_bytes, score
 from mastermind.core.symmetry import canonical_first_guesses
+from mastermind.core.variant import STANDARD
 
 SecretArg = Annotated[str, typer.Argument(help="The secret code, e.g. 3632.")]
 
@@ -52,7 +53,8 @@ def info(rules: RulesOpt = None, json_output: JsonOpt = False) -> None:
     out = console()
     out.print(
         f"rules            {rules} ({plural(rules.pegs, 'peg')}, {plural(rules.colors, 'colour')}, "
-        f"{'repetition allowed' if rules.repeat else 'no repeated colour'}, {rules.variant.description})"
+        f"{'repetition allowed' if rules.repeat else 'no repeated colour'}"
+        f"{'' if rules.variant is STANDARD else ', ' + rules.variant.description})"
     )
     out.print(f"codes            {rules.n_codes}")
     out.print(f"answers          {len(feedbacks)}: {' '.join(feedbacks)}")

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from mastermind.core.game import SYMBOLS, Code, Rules
+from mastermind.core.variant import STANDARD
 from mastermind.core.words import plural
 
 if TYPE_CHECKING:
@@ -52,9 +53,12 @@ def describe(rules: Rules) -> str:
 
     >>> describe(Rules(4, 6)), describe(Rules(5, 12, repeat=False))
     ('p4c6r: 4 pegs, colours 1-6', 'p5c12n: 5 pegs, colours 1-C, no colour twice')
+    >>> describe(Rules(3, 4, variant="black-peg"))
+    'p3c4rb: 3 pegs, colours 1-4, answers of black pegs only'
     """
     text = f"{rules}: {plural(rules.pegs, 'peg')}, colours 1-{SYMBOLS[rules.colors - 1]}"
-    return text if rules.repeat else f"{text}, no colour twice"
+    text = text if rules.repeat else f"{text}, no colour twice"
+    return text if rules.variant is STANDARD else f"{text}, answers of {rules.variant.description}"
 
 
 def examples(rules: Rules) -> dict[str, str]:
