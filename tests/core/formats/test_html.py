@@ -324,4 +324,4 @@ def test_the_page_plays_the_variant_of_its_game():
     standard = page_data(strategy_tree("minimax", CodeTable(Rules(3, 3))))
     assert (standard["whites"], standard["win"]) == (True, "3B0W")
     page = write_html(strategy_tree("minimax", table))
-    assert 'WIN = D.win' in page and "WHITES ? black" in page
+    assert "WIN = D.win" in page and "WHITES ? black" in page
