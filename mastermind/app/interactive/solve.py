@@ -30,7 +30,7 @@ class Probe:
 
     @property
     def won(self) -> bool:
-        return self.feedback.black == self.rules.pegs
+        return self.rules.answer_index(self.feedback) == self.rules.win_index
 
     def __str__(self) -> str:
         text = f"{self.rules.code_text(self.guess)} {self.feedback}"
@@ -63,7 +63,7 @@ def solve_game(strategy: Strategy, secret: Code, probes: list[Probe] | None = No
         guess = int(strategy.next_guess(candidates, tuple(history)))
         rules.check_code(guess)
         feedback = table.feedback(secret, guess)
-        if feedback.black == rules.pegs:
+        if rules.answer_index(feedback) == rules.win_index:
             probes.append(Probe(rules, guess, feedback, 0))
             return probes
         left = table.filter(candidates, guess, feedback)
