@@ -126,7 +126,8 @@ class Rules:
             raise MastermindError(f"colours must be between 1 and {MAX_COLORS}, got {self.colors}")
         if not self.repeat and self.colors < self.pegs:
             raise MastermindError(
-                f"p{self.pegs}c{self.colors}n: without repetition colours must be at least pegs ({self.pegs})"
+                f"p{self.pegs}c{self.colors}n{self.variant.suffix}: without repetition colours must be at "
+                f"least pegs ({self.pegs})"
             )
 
     def __str__(self) -> str:
