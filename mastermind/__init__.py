@@ -48,6 +48,8 @@ _WHERE = {
     "CodeTable": "mastermind.core.game",
     "Feedback": "mastermind.core.game",
     "score": "mastermind.core.game",
+    "Variant": "mastermind.core.variant",
+    "find_variant": "mastermind.core.variant",
     "MastermindError": "mastermind.core.errors",
     "TableTooLarge": "mastermind.core.errors",
     # stopping long work: a token a caller cancels (Ctrl-C, another thread, a time limit)
@@ -105,6 +107,8 @@ __all__ = [
     "TableTooLarge",
     "TreeStrategy",
     "Tuning",
+    "Variant",
+    "find_variant",
     "game_bounds",
     "game_value",
     "make_strategy",
@@ -126,6 +130,7 @@ if TYPE_CHECKING:
     from mastermind.core.game import CodeTable, Feedback, Rules, score
     from mastermind.core.strategy import Strategy, TreeStrategy
     from mastermind.core.tree import Node, Stats, StrategyTree
+    from mastermind.core.variant import Variant, find_variant
     from mastermind.engines.exact import solve, solve_by_first_guess
     from mastermind.engines.exact.checkpoint import CheckpointError
     from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning

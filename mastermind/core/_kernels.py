@@ -1,48 +1,86 @@
-"""numba kernels of the game model; each has a plain numpy twin in :mod:`mastermind.core.game`."""
+"""numba kernels of the game model: the peg counts (twin of :func:`mastermind.core.variant.peg_counts`),
+the score table and answers without it, and the replay of a strategy tree."""
 
 import numba as nb
 import numpy as np
 
 
+# not cached on its own (its callers are, with it inside), as stable_argsort below
+@nb.njit(nogil=True)
+def peg_keys(own, own_counts, codes_t, counts_t, off, width, pegs, key, black, common):  # pragma: no cover
+    """The peg counts of one code against ``width`` others, the one compiled copy of
+    :func:`mastermind.core.variant.peg_counts`: ``key[j] = black * pegs + common``, black
+    (right colour, right place) and common (colours in common: black + white) of the code with
+    colours ``own`` and colour counts ``own_counts`` against code ``off + j`` of the transposed
+    arrays ``codes_t[peg, code]`` and ``counts_t[colour, code]``. That is ``black * (pegs + 1)
+    + white``, the index of a variant's answer lookup
+    (:meth:`mastermind.core.variant.Variant.answer_lut`). ``key`` holds numbers wide enough
+    for ``pegs * (pegs + 1)`` (uint8 up to 15 pegs); ``black`` and ``common``: int8 scratch of
+    ``width`` or more.
+
+    Loops over contiguous bytes (slices: no index can wrap), peg by peg and colour by colour,
+    counted in bytes: the compiler vectorises them.
+    """
+    black[:width] = 0
+    common[:width] = 0
+    for k in range(codes_t.shape[0]):
+        x = own[k]
+        row = codes_t[k, off : off + width]
+        for j in range(width):
+            black[j] += row[j] == x
+    for k in range(counts_t.shape[0]):
+        x = own_counts[k]
+        if x == 0:
+            continue
+        row = counts_t[k, off : off + width]
+        for j in range(width):
+            y = row[j]
+            common[j] += x if x < y else y
+    for j in range(width):
+        key[j] = black[j] * pegs + common[j]
+
+
 @nb.njit("uint8[:, :](int8[:, :], int8[:, :], uint8[:])", parallel=True, cache=True, nogil=True)
 def score_matrix(codes, counts, lut):  # pragma: no cover - compiled
-    """All-pairs answer index: ``out[g, s]`` for guess g and secret s."""
+    """All-pairs answer index: ``out[g, s]`` for guess g and secret s, the keys of
+    :func:`peg_keys` looked up in the variant's ``lut``."""
     n, p = codes.shape
-    c = counts.shape[1]
     # column-major copies so that the inner loops run over secrets contiguously (SIMD)
     codes_t = np.ascontiguousarray(codes.T)
     counts_t = np.ascontiguousarray(counts.T)
     out = np.empty((n, n), dtype=np.uint8)
     for g in nb.prange(n):
-        acc = np.zeros(n, dtype=np.uint8)  # black * (p + 1) + common - black
-        for i in range(p):
-            col = codes[g, i]
-            line = codes_t[i]
-            for s in range(n):
-                acc[s] += np.uint8(p) if line[s] == col else np.uint8(0)
-        for col in range(c):
-            m = counts[g, col]
-            if m == 0:
-                continue
-            line = counts_t[col]
-            for s in range(n):
-                b = line[s]
-                acc[s] += np.uint8(m if m < b else b)
+        key = np.empty(n, dtype=np.uint16)  # (p * (p + 1) passes a byte from 16 pegs)
+        black = np.empty(n, dtype=np.int8)
+        common = np.empty(n, dtype=np.int8)
+        peg_keys(codes[g], counts[g], codes_t, counts_t, 0, n, np.int64(p), key, black, common)
         for s in range(n):
-            out[g, s] = lut[acc[s]]
+            out[g, s] = lut[key[s]]
     return out
 
 
-@nb.njit(cache=True, nogil=True, inline="always")
+@nb.njit(cache=True, nogil=True)
 def answer_of(codes, counts, lut, g, s):  # pragma: no cover - compiled
     """Answer index of guess ``g`` against secret ``s``, computed (no table)."""
-    black = 0
-    for i in range(codes.shape[1]):
-        black += codes[g, i] == codes[s, i]
-    common = 0
-    for col in range(counts.shape[1]):
-        common += min(counts[g, col], counts[s, col])
-    return lut[black * (codes.shape[1] + 1) + common - black]
+    key = np.empty(1, dtype=np.int64)
+    black = np.empty(1, dtype=np.int8)
+    common = np.empty(1, dtype=np.int8)
+    p = codes.shape[1]
+    peg_keys(codes[g], counts[g], codes[s : s + 1].T, counts[s : s + 1].T, 0, 1, p, key, black, common)
+    return lut[key[0]]
+
+
+@nb.njit(
+    "void(int8[:, ::1], int8[:, ::1], uint8[::1], int64, int32[::1], uint8[::1])",
+    cache=True,
+    nogil=True,
+    boundscheck=False,
+)
+def answers_of(codes, counts, lut, guess, candidates, out):  # pragma: no cover - compiled
+    """``out[i]``: the answer index of ``guess`` against ``candidates[i]``, computed (games
+    without a score table)."""
+    for i in range(candidates.shape[0]):
+        out[i] = answer_of(codes, counts, lut, guess, candidates[i])
 
 
 @nb.njit(cache=True, nogil=True)

@@ -5,7 +5,7 @@ symbol per peg with 1-based colours, ``1123``; above 9 colours the symbols go on
 
 >>> rules = Rules.parse("p4c6")
 >>> rules, rules.n_codes, len(rules.answers)
-(Rules(pegs=4, colors=6, repeat=True), 1296, 14)
+(Rules(pegs=4, colours=6, repeat=True), 1296, 14)
 >>> rules.code_text(rules.parse_code("1 1 2 3"))
 '1123'
 >>> str(score(rules, rules.parse_code("3632"), rules.parse_code("3526")))
@@ -24,6 +24,8 @@ from itertools import permutations, product
 from typing import TYPE_CHECKING, TypeAlias
 
 from mastermind.core.errors import MastermindError, OutOfReach, TableTooLarge
+from mastermind.core.variant import STANDARD, VARIANTS, Variant, find_variant
+from mastermind.core.variant import Feedback as Feedback  # (the answers are defined there)
 from mastermind.core.words import plural, quoted
 
 if TYPE_CHECKING:  # numpy is imported where it is used: rules and codes alone need none
@@ -39,79 +41,36 @@ MAX_PEGS = 20  # keeps every answer index inside a uint8
 MAX_COLORS = len(SYMBOLS)
 DEFAULT_MEMORY_LIMIT = 2 * 1024**3
 
-# ASCII digits only ("³" is a digit to Python but not to int()), and few of them
-_RULES_RE = re.compile(r"^(?:p([0-9]+)c([0-9]+)|([0-9]+)x([0-9]+))([rn]?)$", re.IGNORECASE)
 _DIGITS_MAX = 9  # a longer number is out of range: named, not parsed (Python refuses 4300 digits)
-_NO_PEGS = ("0", "-", "NONE")  # feedback without key pegs
 
 
-@dataclass(frozen=True, order=True)
-class Feedback:
-    """Black pegs (right colour, right place) and white pegs (right colour, wrong place).
+def rules_grammar(number: str = "([0-9]+)") -> str:
+    """The rules text as a regular expression, the one copy of its grammar: ``pPcC`` or ``PxC``,
+    then ``r`` (repetition, the default) or ``n`` (none), then a variant's suffix (none for
+    the standard game, ``b`` for black-peg). Groups: pegs and colours (each ``number``'s
+    groups) as ``p..c..``, the same as ``..x..``, the repetition letter, the variant suffix.
+    ``--games`` reads ranges with ``number`` a range. ASCII digits only ("³" is a digit to
+    Python but not to int()).
 
-    >>> Feedback.parse("BBW."), Feedback.parse("2A1B"), str(Feedback(1, 2))
-    (Feedback(black=2, white=1), Feedback(black=2, white=1), '1B2W')
-    >>> [str(Feedback.parse(t)) for t in ("1B", "1w", "0", "B", "W", "-", "1W2B", "2A")]
-    ['1B0W', '0B1W', '0B0W', '1B0W', '0B1W', '0B0W', '2B1W', '2B0W']
+    >>> re.fullmatch(rules_grammar(), "4x6nb").groups()
+    (None, None, '4', '6', 'n', 'b')
     """
+    suffixes = "|".join(re.escape(v.suffix) for v in sorted(VARIANTS.values(), key=lambda v: -len(v.suffix)))
+    return rf"(?:p{number}c{number}|{number}x{number})([rn]?)({suffixes})"
 
-    black: int
-    white: int
 
-    def __str__(self) -> str:
-        return f"{self.black}B{self.white}W"
+def rules_schema_pattern() -> str:
+    """The pattern of the rules text as written (``str(rules)``): the JSON schemas' ``rules``.
 
-    @classmethod
-    def parse(cls, text: str, pegs: int | None = None, example: Feedback | None = None) -> Feedback:
-        """Read ``2B1W``, ``1B``, ``1W``, ``0``/``-`` (no pegs), ``2 1``, ``2,1``, ``BBW.``/``BBW``
-        or ``2A1B``/``2A`` (bulls and cows: A black, B white after an A).
+    >>> rules_schema_pattern()
+    '^p[0-9]+c[0-9]+[rn](b)?$'
+    """
+    suffixes = "|".join(v.suffix for v in VARIANTS.values() if v.suffix)
+    return f"^p[0-9]+c[0-9]+[rn]({suffixes})?$"
 
-        With ``pegs`` given, feedback that no pair of codes can produce is refused;
-        ``example``: a feedback of the game, spelt every way in the message for text that
-        cannot be read.
-        """
-        raw = text.strip()
-        s = raw.upper().replace(" ", ",")
-        if re.search("[A-Z]", s):  # letters: the spaces are only spacing ("1B 2W", "B B W")
-            s = re.sub(r"[\s,]+", "", s)
-        n = "([0-9]{1,3})"  # ASCII digits: int() refuses "³" and very long numbers
-        if m := re.fullmatch(f"{n}B{n}W", s) or re.fullmatch(f"{n}A{n}B", s) or re.fullmatch(f"{n},+{n}", s):
-            fb = cls(int(m.group(1)), int(m.group(2)))
-        elif m := re.fullmatch(f"{n}W{n}B", s):
-            fb = cls(int(m.group(2)), int(m.group(1)))
-        elif m := re.fullmatch(f"{n}([BWA])", s):  # (2A: bulls only, as 2A0B)
-            count = int(m.group(1))
-            fb = cls(0, count) if m.group(2) == "W" else cls(count, 0)
-        elif s in _NO_PEGS:
-            fb = cls(0, 0)
-        elif re.fullmatch(r"[BW.\-]+", s):
-            fb = cls(s.count("B"), s.count("W"))
-        else:
-            if example is None:
-                spellings = "2B1W, 1B, 1W, 0 (no pegs), '2 1', 2,1, BBW or 2A1B"
-            else:  # (the game's: 2B1W never occurs with 3 pegs, nor 1B2W in p4c4n)
-                b, w = example.black, example.white
-                forms = [str(example), f"'{b} {w}'", f"{b},{w}", "B" * b + "W" * w, f"{b}A{w}B"]
-                forms = [f for f in forms if f]
-                spellings = ", ".join(forms[:-1]) + " or " + forms[-1]
-            raise MastermindError(f"cannot read feedback {quoted(raw)}: use {spellings}")
-        if pegs is not None:
-            fb.check(pegs)
-            if re.fullmatch(r"[BW.\-]+", s) and len(s) > pegs:
-                raise MastermindError(
-                    f"feedback {quoted(raw)} has {plural(len(s), 'key peg')}, more than {plural(pegs, 'peg')}"
-                )
-        return fb
 
-    def check(self, pegs: int) -> None:
-        """Refuse feedback that no pair of codes with ``pegs`` pegs can give."""
-        b, w = self.black, self.white
-        if b < 0 or w < 0 or b + w > pegs:
-            raise MastermindError(
-                f"impossible feedback {self}: black + white must be at most {plural(pegs, 'peg')}"
-            )
-        if b == pegs - 1 and w == 1:
-            raise MastermindError(f"impossible feedback {self}: {pegs - 1} black and 1 white never occurs")
+def _rules_re() -> re.Pattern[str]:
+    return re.compile(rules_grammar(), re.IGNORECASE)
 
 
 def count_of(digits: str, what: str, most: int) -> int:
@@ -129,15 +88,22 @@ def count_of(digits: str, what: str, most: int) -> int:
 
 @dataclass(frozen=True)
 class Rules:
-    """A game: ``pegs`` positions, ``colors`` colours, repeated colours allowed or not.
+    """A game: ``pegs`` positions, ``colours`` colours, repeated colours allowed or not, and the
+    variant that scores it (:mod:`mastermind.core.variant`; a name is read as that variant).
 
-    >>> str(Rules(4, 6)), str(Rules(4, 10, repeat=False))
-    ('p4c6r', 'p4c10n')
+    >>> str(Rules(4, 6)), str(Rules(4, 10, repeat=False)), Rules(3, 5, variant="black-peg")
+    ('p4c6r', 'p4c10n', Rules(pegs=3, colours=5, repeat=True, variant='black-peg'))
     """
 
     pegs: int = 4
-    colors: int = 6
+    colours: int = 6
     repeat: bool = True
+    variant: Variant = STANDARD
+
+    @property
+    def colors(self) -> int:
+        """The number of colours (:attr:`colours`, by the name the code base has used)."""
+        return self.colours
 
     def __post_init__(self) -> None:
         # (Rules(3, 4, repeat="no") was a game with repetition, and Rules(3.0, 4) "p3.0c4r")
@@ -147,41 +113,54 @@ class Rules:
         numpy_bool = type(self.repeat).__module__ == "numpy" and self.repeat in (True, False)
         if not (isinstance(self.repeat, bool) or numpy_bool):
             raise MastermindError(f"repeat must be True or False, got {self.repeat!r}")
-        for f in fields(self):  # (numpy numbers as plain ones: JSON and hashing take those)
+        for f in fields(self)[:3]:  # (numpy numbers as plain ones: JSON and hashing take those)
             value = getattr(self, f.name)
             object.__setattr__(self, f.name, bool(value) if f.name == "repeat" else int(value))
+        if isinstance(self.variant, str):
+            object.__setattr__(self, "variant", find_variant(self.variant))
+        if not isinstance(self.variant, Variant):
+            raise MastermindError(f"variant must be a Variant or its name, got {self.variant!r}")
         if not 1 <= self.pegs <= MAX_PEGS:
             raise MastermindError(f"pegs must be between 1 and {MAX_PEGS}, got {self.pegs}")
         if not 1 <= self.colors <= MAX_COLORS:
             raise MastermindError(f"colours must be between 1 and {MAX_COLORS}, got {self.colors}")
         if not self.repeat and self.colors < self.pegs:
             raise MastermindError(
-                f"p{self.pegs}c{self.colors}n: without repetition colours must be at least pegs ({self.pegs})"
+                f"p{self.pegs}c{self.colors}n{self.variant.suffix}: without repetition colours must be at "
+                f"least pegs ({self.pegs})"
             )
 
     def __str__(self) -> str:
-        return f"p{self.pegs}c{self.colors}{'r' if self.repeat else 'n'}"
+        return f"p{self.pegs}c{self.colors}{'r' if self.repeat else 'n'}{self.variant.suffix}"
+
+    def __repr__(self) -> str:
+        variant = "" if self.variant is STANDARD else f", variant={self.variant.name!r}"
+        return f"Rules(pegs={self.pegs}, colours={self.colors}, repeat={self.repeat}{variant})"
 
     @classmethod
     def parse(cls, text: str) -> Rules:
         """Read ``p4c6`` or ``p4c6r`` (repetition allowed) or ``p4c6n`` (no repetition), or the
-        same game written ``4x6``, ``4x6r`` or ``4x6n``.
+        same game written ``4x6``, ``4x6r`` or ``4x6n``; a ``b`` after them is black-peg
+        Mastermind (``p4c6b``, ``p4c6nb``, ``4x6b``). See :func:`rules_grammar`.
 
-        >>> Rules.parse("4x6n"), Rules.parse("P5C8")
-        (Rules(pegs=4, colors=6, repeat=False), Rules(pegs=5, colors=8, repeat=True))
+        >>> Rules.parse("4x6n"), Rules.parse("P5C8"), str(Rules.parse("4x6b"))
+        (Rules(pegs=4, colours=6, repeat=False), Rules(pegs=5, colours=8, repeat=True), 'p4c6rb')
         """
         if not isinstance(text, str):
             raise MastermindError(f"rules must be text such as p4c6, got {text!r}")
-        m = _RULES_RE.match(text.strip())
+        m = _rules_re().fullmatch(text.strip())
         if not m:
             raise MastermindError(
                 f"cannot read rules {quoted(text)}: use pPEGScCOLOURS or PEGSxCOLOURS with "
-                "optional r or n, e.g. p4c6, p4c6n or 4x6n"
+                "optional r or n, then b for black pegs only, e.g. p4c6, p4c6n, 4x6n or p4c6b"
             )
         pegs = m.group(1) if m.group(1) is not None else m.group(3)
         colours = m.group(2) if m.group(2) is not None else m.group(4)
         repeat = m.group(5).lower() != "n"
-        return cls(count_of(pegs, "pegs", MAX_PEGS), count_of(colours, "colours", MAX_COLORS), repeat)
+        variant = find_variant(m.group(6))
+        return cls(
+            count_of(pegs, "pegs", MAX_PEGS), count_of(colours, "colours", MAX_COLORS), repeat, variant
+        )
 
     # ---- codes -------------------------------------------------------------------------
     @cached_property
@@ -282,34 +261,26 @@ class Rules:
                 )
         return self.code_from_digits(digits)
 
-    # ---- feedback ----------------------------------------------------------------------
+    # ---- feedback: the variant's (see mastermind.core.variant) ----------------------------
     @cached_property
     def n_answer_slots(self) -> int:
-        """Size of the answer index space: every (black, white) with black + white <= pegs."""
-        p = self.pegs
-        return (p + 1) * (p + 2) // 2
+        """Size of the answer index space (standard: every (black, white) with black + white <= pegs)."""
+        return self.variant.n_answer_slots(self.pegs)
 
     def answer_index(self, fb: Feedback) -> AnswerIndex:
-        """Compact index of a feedback: ordered by black, then white. The win is the last."""
-        b, w, p = fb.black, fb.white, self.pegs
-        return b * (p + 1) - b * (b - 1) // 2 + w
+        """Compact index of a feedback (standard: ordered by black, then white). The win is the last."""
+        return self.variant.answer_index(fb, self.pegs)
 
     @cached_property
     def answer_feedbacks(self) -> tuple[Feedback, ...]:
-        """The feedback of every answer index (including the impossible (p-1, 1))."""
-        p = self.pegs
-        return tuple(Feedback(b, w) for b in range(p + 1) for w in range(p + 1 - b))
+        """The feedback of every answer index (including impossible ones, such as (p-1, 1))."""
+        return self.variant.answer_feedbacks(self.pegs)
 
     @cached_property
     def answer_lut(self) -> np.ndarray:
-        """uint8 lookup: ``lut[black * (pegs + 1) + white]`` is the answer index."""
-        import numpy as np
-
-        p = self.pegs
-        lut = np.full((p + 1) * (p + 1), 255, dtype=np.uint8)
-        for fb in self.answer_feedbacks:
-            lut[fb.black * (p + 1) + fb.white] = self.answer_index(fb)
-        return lut
+        """uint8 lookup from peg counts to answer: ``lut[black * (pegs + 1) + white]`` is the
+        answer index (:meth:`mastermind.core.variant.Variant.answer_lut`)."""
+        return self.variant.answer_lut(self.pegs)
 
     @property
     def win_index(self) -> AnswerIndex:
@@ -330,10 +301,11 @@ class Rules:
         """A feedback this game gives, for examples: one with black and white pegs if any,
         else one with pegs that is not the win, else the win.
 
-        >>> [str(Rules(*g).feedback_example) for g in ((4, 6), (4, 4, False), (3, 2), (1, 3))]
-        ['1B1W', '1B3W', '1B2W', '1B0W']
+        >>> games = ((4, 6), (4, 4, False), (3, 2), (1, 3), (3, 2, True, "b"))
+        >>> [str(Rules(*g).feedback_example) for g in games]
+        ['1B1W', '1B3W', '1B2W', '1B0W', '1B']
         """
-        win = Feedback(self.pegs, 0)
+        win = self.variant.win(self.pegs)
         return max(
             self.answers,
             key=lambda f: (
@@ -357,24 +329,12 @@ class Rules:
         >>> len(r.answers), r.n_answer_slots, r.answer_feedbacks[8], r.answers[8]
         (9, 10, Feedback(black=2, white=1), Feedback(black=3, white=0))
         """
-        p, c = self.pegs, self.colors
         if self.n_codes == 1:
-            return (Feedback(p, 0),)
-        if self.repeat:
-            least_shared = 0
-        else:
-            least_shared = max(0, 2 * p - c)
-        return tuple(
-            fb
-            for fb in self.answer_feedbacks
-            if least_shared <= fb.black + fb.white
-            and not (fb.black == p - 1 and fb.white == 1)
-            # with two colours misplaced pegs come in swapped pairs
-            and not (c == 2 and fb.white % 2 == 1)
-        )
+            return (self.variant.win(self.pegs),)
+        return self.variant.possible_answers(self.pegs, self.colors, self.repeat)
 
     def parse_feedback(self, text: str) -> Feedback:
-        fb = Feedback.parse(text, self.pegs, self.feedback_example)
+        fb = self.variant.parse_answer(text, self.pegs, self.feedback_example)
         if fb not in self.answers:
             raise MastermindError(f"feedback {fb} cannot occur in {self}")
         return fb
@@ -385,21 +345,16 @@ class Rules:
         return n * n + n * (self.pegs + self.colors)
 
 
-def score_digits(secret: tuple[int, ...], guess: tuple[int, ...]) -> Feedback:
-    """Reference scorer on 0-based colour tuples, written for obviousness, not speed."""
-    black = sum(1 for s, g in zip(secret, guess) if s == g)
-    common = sum(min(secret.count(col), guess.count(col)) for col in set(guess))
-    return Feedback(black, common - black)
-
-
 def score(rules: Rules, secret: Code, guess: Code) -> Feedback:
     """Feedback for ``guess`` when the secret is ``secret``.
 
-    >>> rules = Rules(4, 6)
+    >>> rules, black_peg = Rules(4, 6), Rules(4, 6, variant="black-peg")
     >>> str(score(rules, rules.parse_code("1122"), rules.parse_code("1234")))
     '1B1W'
+    >>> str(score(black_peg, black_peg.parse_code("1122"), black_peg.parse_code("1234")))
+    '1B'
     """
-    return score_digits(rules.code_digits(secret), rules.code_digits(guess))
+    return rules.variant.score_digits(rules.code_digits(secret), rules.code_digits(guess))
 
 
 def format_bytes(n: int) -> str:
@@ -519,15 +474,14 @@ class CodeTable:
         if self.scores is not None:
             row = self.scores[guess]
             return row if candidates is None else row[candidates]
-        cand = slice(None) if candidates is None else candidates
-        return score_rows(
-            self.codes[guess],
-            self.counts[guess],
-            self.codes[cand],
-            self.counts[cand],
-            self.rules.answer_lut,
-            self.rules.pegs,
-        )
+        import numpy as np
+
+        from mastermind.core._kernels import answers_of
+
+        cands = self.all_codes if candidates is None else np.ascontiguousarray(candidates, dtype=np.int32)
+        out = np.empty(len(cands), dtype=np.uint8)
+        answers_of(self.codes, self.counts, self.rules.answer_lut, int(guess), cands, out)
+        return out
 
     def partition(self, guess: Code, candidates: np.ndarray | None = None) -> np.ndarray:
         """Class sizes: how many candidates give each answer index to ``guess``."""
@@ -553,38 +507,6 @@ def colour_counts(codes: np.ndarray, colors: int) -> np.ndarray:
     for pos in range(codes.shape[1]):
         np.add.at(counts, (np.arange(codes.shape[0]), codes[:, pos]), 1)
     return counts
-
-
-def score_rows(
-    guess: np.ndarray,
-    guess_counts: np.ndarray,
-    codes: np.ndarray,
-    counts: np.ndarray,
-    lut: np.ndarray,
-    pegs: int,
-) -> np.ndarray:
-    """Vectorised answers of one guess (digits and colour counts) against many codes."""
-    import numpy as np
-
-    black = (codes == guess).sum(axis=1)
-    common = np.minimum(counts, guess_counts).sum(axis=1)
-    return lut[black * (pegs + 1) + (common - black)]
-
-
-def score_matrix_numpy(codes: np.ndarray, counts: np.ndarray, lut: np.ndarray) -> np.ndarray:
-    """Plain-numpy all-pairs answer matrix, the reference for the numba kernel."""
-    import numpy as np
-
-    n, p = codes.shape
-    out = np.empty((n, n), dtype=np.uint8)
-    step = max(1, 4_000_000 // max(1, n * max(p, counts.shape[1])))
-    for start in range(0, n, step):
-        g = codes[start : start + step]
-        gc = counts[start : start + step]
-        black = (g[:, None, :] == codes[None, :, :]).sum(axis=2)
-        common = np.minimum(gc[:, None, :], counts[None, :, :]).sum(axis=2)
-        out[start : start + step] = lut[black * (p + 1) + (common - black)]
-    return out
 
 
 def all_digit_tuples(rules: Rules) -> Iterable[tuple[int, ...]]:

@@ -2,7 +2,10 @@
 
 A symmetry of Mastermind is a pair (position permutation, colour permutation); applied to
 both the secret and the guess it leaves the feedback unchanged, so codes in one orbit are
-interchangeable as first guesses and as secrets.
+interchangeable as first guesses and as secrets. Which of them a game keeps is its variant's
+(:attr:`~mastermind.core.variant.Variant.permutes_pegs`,
+:attr:`~mastermind.core.variant.Variant.permutes_colours`; the standard game and black-peg
+Mastermind keep both): the group of a variant that keeps neither is the identity alone.
 
 >>> from mastermind.core.game import Rules
 >>> r = Rules(4, 6)
@@ -39,8 +42,11 @@ def canonical_first_guesses(rules: Rules) -> list[Code]:
     """The smallest code of each orbit under all colour and position permutations.
 
     Under the full group a code's orbit is fixed by its pattern, and the smallest member
-    colours the largest block 1, the next 2, and so on: 1111, 1112, 1122, 1123, 1234.
+    colours the largest block 1, the next 2, and so on: 1111, 1112, 1122, 1123, 1234. A
+    variant that keeps fewer symmetries has the canonical codes of its smaller group.
     """
+    if not (rules.variant.permutes_pegs and rules.variant.permutes_colours):
+        return canonical_codes(rules.codes_array(), *full_group(rules)).tolist()
     if not rules.repeat:
         return [rules.code_from_digits(range(rules.pegs))]
     result = []
@@ -91,9 +97,19 @@ def full_group(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     >>> perms.shape, int(cmaps.max())
     ((6, 3), -1)
     """
-    perms = position_permutations(rules.pegs)
-    cmaps = np.full((len(perms), rules.colors), -1, dtype=np.int8)
+    perms = _position_group(rules)
+    if rules.variant.permutes_colours:
+        cmaps = np.full((len(perms), rules.colors), -1, dtype=np.int8)
+    else:  # every colour mapped to itself
+        cmaps = np.tile(np.arange(rules.colors, dtype=np.int8), (len(perms), 1))
     return perms, cmaps
+
+
+def _position_group(rules: Rules) -> np.ndarray:
+    """The position permutations the game's variant keeps: all, or the identity."""
+    if rules.variant.permutes_pegs:
+        return position_permutations(rules.pegs)
+    return np.arange(rules.pegs, dtype=np.int8)[None, :]
 
 
 def restrict_group_reference(
@@ -253,14 +269,16 @@ def stabilizer_group(rules: Rules, codes: np.ndarray, values: np.ndarray) -> tup
         return identity
     from mastermind.core._symmetry_kernels import stabilizer_mask
 
-    perms = position_permutations(p)
-    colour_perms = all_colour_permutations(c)
+    perms = _position_group(rules)
+    colour_perms = all_colour_permutations(c) if rules.variant.permutes_colours else identity[1]
     lookup = code_lookup(rules, codes)
     values = np.asarray(values, dtype=np.float64)
     # values kept by generators of the whole group (a swap and a cycle of the positions, of
     # the colours) are kept by all of it: skip checking every element (the game value asks
     # this of every best reply, with weights equal within pattern classes)
-    if stabilizer_mask(codes, lookup, values, _generators(p), _generators(c), np.int64(c)).all():
+    peg_gens = _generators(p) if rules.variant.permutes_pegs else perms
+    colour_gens = _generators(c) if rules.variant.permutes_colours else colour_perms
+    if stabilizer_mask(codes, lookup, values, peg_gens, colour_gens, np.int64(c)).all():
         return np.repeat(perms, len(colour_perms), axis=0), np.tile(colour_perms, (len(perms), 1))
     mask = stabilizer_mask(codes, lookup, values, perms, colour_perms, np.int64(c))
     pi, ci = np.nonzero(mask)

@@ -121,7 +121,7 @@ RUNS = {
         ["cpsat", "-r", "p3c3", "--depth", "3", "--feasible"],
         ["cpsat", "-r", "p2c4", "--feasible"],
     ],
-    "static": [["static", "-r", "p2c3"], ["static", "-r", "p2c4", "--black-only"]],
+    "static": [["static", "-r", "p2c3"], ["static", "-r", "p2c4b"]],
     "game-value": [["game-value", "-r", "p2c3"], ["game-value", "-r", "p3c3", "--solver", "search"]],
     "optimal": [
         ["optimal", "-r", "p2c3"],

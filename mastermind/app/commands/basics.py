@@ -20,6 +20,7 @@ from mastermind.app.commands.common import (
 from mastermind.core import partitions
 from mastermind.core.game import format_bytes, score
 from mastermind.core.symmetry import canonical_first_guesses
+from mastermind.core.variant import STANDARD
 
 SecretArg = Annotated[str, typer.Argument(help="The secret code, e.g. 3632.")]
 
@@ -39,6 +40,7 @@ def info(rules: RulesOpt = None, json_output: JsonOpt = False) -> None:
         "pegs": rules.pegs,
         "colours": rules.colors,
         "repetition": rules.repeat,
+        "variant": rules.variant.name,
         "codes": rules.n_codes,
         "answers": len(feedbacks),
         "feedbacks": feedbacks,
@@ -51,7 +53,8 @@ def info(rules: RulesOpt = None, json_output: JsonOpt = False) -> None:
     out = console()
     out.print(
         f"rules            {rules} ({plural(rules.pegs, 'peg')}, {plural(rules.colors, 'colour')}, "
-        f"{'repetition allowed' if rules.repeat else 'no repeated colour'})"
+        f"{'repetition allowed' if rules.repeat else 'no repeated colour'}"
+        f"{'' if rules.variant is STANDARD else ', ' + rules.variant.description})"
     )
     out.print(f"codes            {rules.n_codes}")
     out.print(f"answers          {len(feedbacks)}: {' '.join(feedbacks)}")
@@ -79,7 +82,7 @@ def score_command(
                 "guess": rules.code_text(g),
                 "feedback": str(fb),
                 "black": fb.black,
-                "white": fb.white,
+                "white": fb.white_told,
             }
         )
     else:

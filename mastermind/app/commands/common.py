@@ -37,10 +37,12 @@ from mastermind.core.game import (
     Rules,
     check_fits,
     count_of,
+    rules_grammar,
 )
 from mastermind.core.pools import POOLS
 from mastermind.core.progress import PROGRESS_MODES
 from mastermind.core.rounding import ceil_decimal, ceil_float, floor_decimal, floor_float  # noqa: F401
+from mastermind.core.variant import find_variant
 from mastermind.core.words import quoted
 
 MAX_THREADS = 1024  # --jobs beyond this is a typing error, not a machine
@@ -146,7 +148,8 @@ def _rules_option(default: str) -> Any:
         parser=_rules,
         metavar="RULES",
         help="The game: pPEGScCOLOURS or PEGSxCOLOURS, then r (repetition, the default) or n (no colour "
-        "twice), e.g. p4c6n or 4x6n. " + default,
+        "twice), then b for black-peg Mastermind (answers of black pegs only), e.g. p4c6n, 4x6n or p4c6b. "
+        + default,
         show_default=False,
     )
 
@@ -386,18 +389,18 @@ def game(rules: Rules | None) -> Rules:
 
 
 _NUMBERS = r"([0-9]+)(?:-([0-9]+))?"
-_GAME = rf"(?:p{_NUMBERS}c{_NUMBERS}|{_NUMBERS}x{_NUMBERS})([rn]?)"
-"""A game of ``--games``: p4c6 or 4x6, each number perhaps a range, then r or n."""
+_GAME = rules_grammar(_NUMBERS)
+"""A game of ``--games``: the rules grammar, each number perhaps a range."""
 
 
 def parse_games(texts: Sequence[str]) -> list[str]:
     """``--games``: each text a comma-separated list of games, a game ``pPcC`` or ``PxC`` with an
-    optional ``r`` or ``n``, ``P`` and ``C`` a number or a range ``a-b``; the games as rules
-    text (``p4c6r``), each once, in the order given. Without repetition a range leaves out
-    the games with fewer colours than pegs.
+    optional ``r`` or ``n`` and a variant's suffix (``b``), ``P`` and ``C`` a number or a range
+    ``a-b``; the games as rules text (``p4c6r``), each once, in the order given. Without
+    repetition a range leaves out the games with fewer colours than pegs.
 
-    >>> parse_games(["p4c6", "p2c2-3n,p4c6r", "5x8"])
-    ['p4c6r', 'p2c2n', 'p2c3n', 'p5c8r']
+    >>> parse_games(["p4c6", "p2c2-3n,p4c6r", "5x8", "p2-3c2b"])
+    ['p4c6r', 'p2c2n', 'p2c3n', 'p5c8r', 'p2c2rb', 'p3c2rb']
     """
     games: dict[str, None] = {}
     for text in texts:
@@ -411,12 +414,13 @@ def parse_games(texts: Sequence[str]) -> list[str]:
             if m is None:
                 raise MastermindError(
                     f"--games: cannot read {quoted(item)}: "
-                    "use games such as p4c6, p4c6n, 4x6n or ranges p2-4c2-6"
+                    "use games such as p4c6, p4c6n, 4x6n, p4c6b or ranges p2-4c2-6"
                 )
             g = list(m.groups()[:4] if m.group(1) is not None else m.groups()[4:8])  # (or 4x6)
             pegs = _span(g[0], g[1], "pegs", MAX_PEGS, item)
             colours = _span(g[2], g[3], "colours", MAX_COLORS, item)
             repeat = m.group(9).lower() != "n"
+            variant = find_variant(m.group(10))
             ranged = len(pegs) > 1 or len(colours) > 1
             found = False
             for p in pegs:
@@ -424,7 +428,7 @@ def parse_games(texts: Sequence[str]) -> list[str]:
                     if ranged and not repeat and c < p:
                         continue  # p4c3n does not exist: a range leaves it out
                     with naming("--games"):
-                        games[str(Rules(p, c, repeat))] = None
+                        games[str(Rules(p, c, repeat, variant))] = None
                     found = True
             if not found:
                 raise MastermindError(

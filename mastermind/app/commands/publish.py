@@ -29,6 +29,8 @@ from mastermind.app.commands.common import (
 )
 from mastermind.app.documents import TABLES
 from mastermind.core.errors import MastermindError, naming
+from mastermind.core.game import Rules
+from mastermind.core.variant import STANDARD
 
 HELP = (
     "Recompute the tables of proven optima and game values (results/optimal.md and .json, "
@@ -75,6 +77,12 @@ def results(
 
     start = time.perf_counter()
     chosen = parse_games(games) if games is not None else None
+    for game in chosen or ():
+        if (variant := Rules.parse(game).variant) is not STANDARD:  # (no table of results holds it)
+            raise MastermindError(
+                f"--games: {game} is {variant.name} Mastermind: the tables of results are the "
+                f"standard game's (none is published for {variant.name} yet)"
+            )
     limit = memory_limit_bytes(memory_limit)
     if not out:
         raise MastermindError("--out: empty: give a folder, e.g. results/")

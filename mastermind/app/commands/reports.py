@@ -30,6 +30,7 @@ from mastermind.app.commands.common import (
     draw_seed,
     echo_blocks,
     exit_if_interrupted,
+    fail,
     fail_after_report,
     floor_decimal,
     floor_float,
@@ -57,6 +58,7 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules, format_bytes
 from mastermind.core.pools import POOL_WORDS
 from mastermind.core.progress import progress_bar, progress_mode
+from mastermind.core.variant import BLACK_PEG
 from mastermind.engines.result import CPSAT
 
 DEFAULT_TABLE_GAMES = "p2-4c2-6"
@@ -181,9 +183,13 @@ def table(
 
 
 def markdown_table(rows: list[dict]) -> str:
-    """The rows as a markdown table; unproven optimum cells show the lower bound as ``>= b``."""
-    lines = ["| " + " | ".join(TABLE_HEADERS) + " |", "|" + "|".join("---:" for _ in TABLE_HEADERS) + "|"]
-    for d in rows:
+    """The rows as a markdown table; unproven optimum cells show the lower bound as ``>= b``;
+    a column of variants where some game is not the standard one."""
+    variants = [Rules.parse(d["rules"]).variant.name for d in rows]
+    shown = any(v != "standard" for v in variants)
+    headers = TABLE_HEADERS[:3] + ["variant"] * shown + TABLE_HEADERS[3:]
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---:" for _ in headers) + "|"]
+    for d, variant in zip(rows, variants):
         worst = str(d["optimal_worst"]) if d["optimal_worst"] is not None else f">= {d['worst_lower_bound']}"
         if d["optimal_total"] is not None:
             total, avg = str(d["optimal_total"]), f"{d['optimal_average']:.4f}"
@@ -194,6 +200,7 @@ def markdown_table(rows: list[dict]) -> str:
             d["pegs"],
             d["colours"],
             "yes" if d["repetition"] else "no",
+            *[variant] * shown,
             d["codes"],
             d["answers"],
             d["knuth_first_guess"],
@@ -957,7 +964,9 @@ def _print_cpsat(rules: Rules, data: dict, result) -> None:
 # ---- static ------------------------------------------------------------------------------
 def static(
     rules: RulesOpt = None,
-    black_only: Annotated[bool, typer.Option("--black-only", help="Answers tell black pegs only.")] = False,
+    black_only: Annotated[
+        bool, typer.Option("--black-only", hidden=True, help="Gone: black-peg Mastermind is --rules p4c6b.")
+    ] = False,
     seed: SeedOpt = None,
     time_limit: TimeLimitOpt = None,
     jobs: JobsOpt = 0,
@@ -969,6 +978,9 @@ def static(
     from mastermind.engines.models.static import counting_static_bound, solve_static
 
     rules = game(rules)
+    if black_only:  # (black-peg Mastermind is a game of its own, in every command)
+        black = Rules(rules.pegs, rules.colors, rules.repeat, BLACK_PEG)
+        fail(f"--black-only is gone: black-peg Mastermind is a game of its own, --rules {black}")
     deadline = Deadline.of_command(time_limit)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     seed, drawn = draw_seed(seed)
@@ -978,14 +990,13 @@ def static(
             bar.start(None, f"CP-SAT static model of {rules}")
             result = solve_static(
                 table,
-                black_only=black_only,
                 time_limit=deadline.left() or FOREVER,
                 workers=cores(jobs),
                 seed=seed,
                 cancel=command_token(),
             )
     except KeyboardInterrupt:  # while the model was built: only the counting bound is known
-        least = counting_static_bound(table, black_only)
+        least = counting_static_bound(table)
         result = stopped_result(table, "static", least, start)
     chosen = result.details.guesses
     guess_set = None if chosen is None else [rules.code_text(g) for g in chosen]
@@ -995,7 +1006,6 @@ def static(
     data = {
         "rules": str(rules),
         "codes": table.n,
-        "black_only": black_only,
         "solver_status": result.details.status,
         "proven": result.proven,
         "guesses": result.value if result.proven else None,
@@ -1011,7 +1021,7 @@ def static(
         print_json(data)
         exit_if_interrupted(result.stopped)
         return
-    kind = "black pegs only" if black_only else "black and white pegs"
+    kind = rules.variant.description
     how = stopped_text(result.stopped) if result.stopped else f"CP-SAT status {data['solver_status']}"
     chance = f"; {seed_note(seed, drawn)}" if drawn else ""
     took = f"{result.seconds:.2f} s"

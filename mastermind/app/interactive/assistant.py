@@ -29,14 +29,14 @@ from mastermind.app.interactive.session import LIST_LIMIT, Session, command_help
 from mastermind.app.interactive.state import GameState
 from mastermind.app.interactive.text import describe, examples, plural
 from mastermind.core.errors import MastermindError
-from mastermind.core.game import Code, Feedback
+from mastermind.core.game import Code, Feedback, Rules
 from mastermind.core.strategy import Strategy
 from mastermind.core.tree import History
 
 HELP = """\
 At the guess prompt press Enter to play the suggested guess, or type the guess you played (e.g. {code});
 you may add its feedback on the same line ({code} {feedback}), or type just the feedback to the suggestion.
-At the feedback prompt type the answer: {feedback}, {pair}, {comma} or {letters}.
+At the feedback prompt type the answer: {answers}.
 Commands at any prompt:
 """ + command_help(
     {
@@ -128,14 +128,15 @@ class Assistant(Session):
     def _split_guess_and_feedback(self, text: str) -> tuple[Code, str | None]:
         """Read ``1B0W`` (feedback to the suggestion) or ``1122 1B0W`` (guess, then feedback)."""
         try:
-            Feedback.parse(text)
+            self.rules.variant.parse_answer(text)
             return self.suggestion(), text
-        except MastermindError:
-            pass
+        except MastermindError as not_an_answer:
+            if _standard_answer(text) and not _a_code(self.rules, text):
+                raise not_an_answer from None  # (2B1W in black-peg: say what its answers are)
         head, _, tail = text.rpartition(" ")
         if head.strip():
             try:
-                Feedback.parse(tail)
+                self.rules.variant.parse_answer(tail)
             except MastermindError as bad_feedback:
                 try:
                     self.rules.parse_code(head)
@@ -217,3 +218,20 @@ class Assistant(Session):
             "candidates_left": 0 if won else len(self.state.candidates),
             "turns": self.state.to_dict(),
         }
+
+
+def _standard_answer(text: str) -> bool:
+    """Whether ``text`` reads as an answer of the standard game (black and white pegs)."""
+    try:
+        Feedback.parse(text)
+    except MastermindError:
+        return False
+    return True
+
+
+def _a_code(rules: Rules, text: str) -> bool:
+    try:
+        rules.parse_code(text)
+    except MastermindError:
+        return False
+    return True

@@ -32,8 +32,7 @@ from mastermind.core.game import SYMBOLS, Code, CodeTable, Rules
 from mastermind.core.strategy import Strategy
 
 HELP = """\
-Type a guess (e.g. {code}, or {spaced}); I answer with black pegs (right colour, right place) and
-white pegs (right colour, wrong place), e.g. {feedback}.
+Type a guess (e.g. {code}, or {spaced}); I answer with {pegs_told}, e.g. {feedback}.
 Commands:
 """ + command_help(
     {

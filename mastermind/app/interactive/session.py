@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from mastermind.app.interactive.explain import partition_text
 from mastermind.app.interactive.text import code_list, plural
 from mastermind.core.errors import MastermindError
-from mastermind.core.game import SYMBOLS, Feedback
+from mastermind.core.game import SYMBOLS
 
 if TYPE_CHECKING:
     from mastermind.app.interactive.state import GameState
@@ -151,7 +151,7 @@ class Session:
         if any(c.upper() in colours for c in letters):
             return False
         try:
-            Feedback.parse(letters)
+            self.rules.variant.parse_answer(letters)
         except MastermindError:
             return True
         return False

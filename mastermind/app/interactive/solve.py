@@ -30,7 +30,7 @@ class Probe:
 
     @property
     def won(self) -> bool:
-        return self.feedback.black == self.rules.pegs
+        return self.rules.answer_index(self.feedback) == self.rules.win_index
 
     def __str__(self) -> str:
         text = f"{self.rules.code_text(self.guess)} {self.feedback}"
@@ -41,7 +41,7 @@ class Probe:
             "guess": self.rules.code_text(self.guess),
             "feedback": str(self.feedback),
             "black": self.feedback.black,
-            "white": self.feedback.white,
+            "white": self.feedback.white_told,
             "candidates_left": self.left,
         }
 
@@ -63,7 +63,7 @@ def solve_game(strategy: Strategy, secret: Code, probes: list[Probe] | None = No
         guess = int(strategy.next_guess(candidates, tuple(history)))
         rules.check_code(guess)
         feedback = table.feedback(secret, guess)
-        if feedback.black == rules.pegs:
+        if rules.answer_index(feedback) == rules.win_index:
             probes.append(Probe(rules, guess, feedback, 0))
             return probes
         left = table.filter(candidates, guess, feedback)

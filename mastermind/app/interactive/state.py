@@ -95,7 +95,7 @@ class GameState:
                 "guess": self.rules.code_text(t.guess),
                 "feedback": str(feedback := self.feedback(t)),
                 "black": feedback.black,
-                "white": feedback.white,
+                "white": feedback.white_told,
                 "candidates_left": t.left,
             }
             for k, t in enumerate(self.turns, 1)

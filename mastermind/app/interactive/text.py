@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from mastermind.core.game import SYMBOLS, Code, Rules
+from mastermind.core.variant import STANDARD
 from mastermind.core.words import plural
 
 if TYPE_CHECKING:
@@ -52,30 +53,40 @@ def describe(rules: Rules) -> str:
 
     >>> describe(Rules(4, 6)), describe(Rules(5, 12, repeat=False))
     ('p4c6r: 4 pegs, colours 1-6', 'p5c12n: 5 pegs, colours 1-C, no colour twice')
+    >>> describe(Rules(3, 4, variant="black-peg"))
+    'p3c4rb: 3 pegs, colours 1-4, answers of black pegs only'
     """
     text = f"{rules}: {plural(rules.pegs, 'peg')}, colours 1-{SYMBOLS[rules.colors - 1]}"
-    return text if rules.repeat else f"{text}, no colour twice"
+    text = text if rules.repeat else f"{text}, no colour twice"
+    return text if rules.variant is STANDARD else f"{text}, answers of {rules.variant.description}"
 
 
 def examples(rules: Rules) -> dict[str, str]:
     """Examples of input for the game of ``rules`` (a help text's ``{code}``, ``{spaced}``,
-    ``{feedback}``, ``{pair}``, ``{comma}`` and ``{letters}``): a guess of the game's pegs
-    and colours, and one feedback in each spelling the sessions read.
+    ``{feedback}``, ``{pair}``, ``{comma}``, ``{letters}``, ``{answers}`` and ``{pegs_told}``):
+    a guess of the game's pegs and colours, one feedback in each spelling the sessions read
+    (the variant's), those spellings in a list, and what an answer tells.
 
     >>> examples(Rules(4, 6))["code"], examples(Rules(3, 4))["spaced"], examples(Rules(4, 6, False))["code"]
     ('1123', '1 1 2', '1234')
     >>> [examples(Rules(p, 5))[k] for p, k in ((2, "feedback"), (3, "letters"), (5, "pair"))]
     ['0B1W', 'BW', "'1 1'"]
+    >>> examples(Rules(4, 6))["answers"], examples(Rules(4, 6, variant="black-peg"))["answers"]
+    ("1B1W, '1 1', 1,1 or BW", '1B, 1 or B')
     """
     pattern = [1, 1, 2, 3, 4, 5, 6, 7, 8, 9] if rules.repeat else list(range(1, 11))
     code = "".join(SYMBOLS[min(k, rules.colors) - 1] for k in pattern[: rules.pegs])
-    feedback = rules.feedback_example
-    black, white = feedback.black, feedback.white
+    spellings = rules.variant.spellings(rules.feedback_example)
+    forms = list(dict.fromkeys(spellings.values()))  # (each once: black-peg's pair is its number)
+    whites = rules.feedback_example.whites
     return {
         "code": code,
         "spaced": " ".join(code),
-        "feedback": f"{black}B{white}W",
-        "pair": f"'{black} {white}'",
-        "comma": f"{black},{white}",
-        "letters": "B" * black + "W" * white,
+        **spellings,
+        "answers": ", ".join(forms[:-1]) + " or " + forms[-1],
+        "pegs_told": (
+            "black pegs (right colour, right place) and\nwhite pegs (right colour, wrong place)"
+            if whites
+            else "black pegs (right colour, right place) only"
+        ),
     }

@@ -61,6 +61,8 @@ NOT_TRANSCRIBED = "published, not transcribed here"
 
 
 def _in_range(rules: Rules, cond: dict[str, Any]) -> bool:
+    if rules.variant.name != cond.get("variant", "standard"):  # (the values are of one variant)
+        return False
     if "repetition" in cond and rules.repeat != cond["repetition"]:
         return False
     for key, value in (("pegs", rules.pegs), ("colours", rules.colors)):

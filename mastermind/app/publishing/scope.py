@@ -14,8 +14,13 @@ from mastermind.core.game import Rules
 
 
 def game_id(rules: Rules) -> str:
-    """``p4c6`` for a game with repetition, ``p4c10n`` without: a row's name."""
-    return f"p{rules.pegs}c{rules.colors}" + ("" if rules.repeat else "n")
+    """``p4c6`` for a game with repetition, ``p4c10n`` without: a row's name (a variant's
+    suffix after it, ``p4c6b``: never the name of a standard game's row).
+
+    >>> game_id(Rules.parse("p4c6rb")), game_id(Rules.parse("p4c10nb"))
+    ('p4c6b', 'p4c10nb')
+    """
+    return f"p{rules.pegs}c{rules.colors}" + ("" if rules.repeat else "n") + rules.variant.suffix
 
 
 def _games(spec: Iterable[tuple[int, Iterable[int], bool]]) -> tuple[str, ...]:

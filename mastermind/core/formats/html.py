@@ -51,6 +51,9 @@ def page_data(tree: StrategyTree, stats: Stats | None = None) -> dict[str, Any]:
         "pegs": rules.pegs,
         "colours": rules.colors,
         "repetition": rules.repeat,
+        # the variant's answers: whether they tell white pegs, and the win as written
+        "whites": rules.answer_feedbacks[rules.win_index].whites,
+        "win": str(rules.answer_feedbacks[rules.win_index]),
         "symbols": SYMBOLS[: rules.colors],
         "name": tree.name,
         "stats": {

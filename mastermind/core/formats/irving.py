@@ -4,7 +4,10 @@ A node is ``N(GUESS: e, e, ...; e, ...; ...)``: ``N`` secrets remain, ``GUESS`` 
 the entries run over black = 0..pegs (groups separated by ``;``) and, inside a group, over
 white = pegs-black down to 0 (separated by ``,``). The slot (pegs-1 black, 1 white) may be
 written or left out. The last group is the win: ``1`` when the guess is a remaining secret,
-else ``0``. An entry is
+else ``0``. In black-peg Mastermind (``p4c6b``), whose answers tell no white pegs, each group
+is one entry, ``9(11: 4(22); 4(12); 1)``: the groups are the variant's
+(:meth:`~mastermind.core.variant.Variant.irving_groups`), and the root's shape tells the
+variant of a file (:func:`irving_rules`). An entry is
 
 - ``0``: no secret gives that answer;
 - ``1`` or ``2``: those secrets are guessed in turn (smallest code first);
@@ -51,6 +54,7 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.formats.base import StrategyFileError, where
 from mastermind.core.game import MAX_COLORS, MAX_PEGS, AnswerIndex, Code, CodeTable, Feedback, Rules
 from mastermind.core.tree import Node, StrategyTree
+from mastermind.core.variant import BLACK_PEG, STANDARD
 from mastermind.core.words import plural
 
 MAX_NESTING = 200
@@ -207,18 +211,18 @@ class _Parser:
                 node.guess_offset,
             )
         slots: dict[AnswerIndex, _Entry] = {}
-        for black, (group, start) in enumerate(zip(groups, starts)):
-            whites = list(range(p - black, -1, -1))
-            if black == p - 1 and len(group) == 1:
-                whites = [0]  # the impossible slot (p-1 black, 1 white) left out
-            if len(group) != len(whites):
+        for black, (group, start, answers) in enumerate(zip(groups, starts, rules.variant.irving_groups(p))):
+            if len(group) == len(answers) - 1 and answers[0] == Feedback(p - 1, 1):
+                answers = answers[1:]  # the impossible slot (p-1 black, 1 white) left out
+            if len(group) != len(answers):
+                whites = f" (white {answers[0].white}..0)" if answers[0].whites else ""
                 self.fail(
                     f"node {guess}: the group for {black} black has {len(group)} "
-                    f"entries, it needs {len(whites)} (white {whites[0]}..0)",
+                    f"{'entry' if len(group) == 1 else 'entries'}, {rules} needs {len(answers)}{whites}",
                     start,
                 )
-            for white, entry in zip(whites, group):
-                slots[rules.answer_index(Feedback(black, white))] = entry
+            for fb, entry in zip(answers, group):
+                slots[rules.answer_index(fb)] = entry
         return slots
 
 
@@ -360,16 +364,20 @@ def irving_root(text: str) -> tuple[int, str] | None:
 def irving_rules(text: str) -> Rules | None:
     """The game an Irving file is for, as its root tells it: the first guess has one symbol
     per peg and the count is every code, ``colours ** pegs`` with repetition or
-    ``colours! / (colours - pegs)!`` without (no number is both, for 2 pegs or more). None
-    when the root tells no game.
+    ``colours! / (colours - pegs)!`` without (no number is both, for 2 pegs or more); a
+    root whose first group (0 black) is one entry is black-peg Mastermind's (the standard
+    game's has one per white peg, pegs + 1). None when the root tells no game.
 
     >>> irving_rules("1296(1122: ..."), irving_rules(" 6720(12345*: ..."), irving_rules("7(12: ...")
-    (Rules(pegs=4, colors=6, repeat=True), Rules(pegs=5, colors=8, repeat=False), None)
+    (Rules(pegs=4, colours=6, repeat=True), Rules(pegs=5, colours=8, repeat=False), None)
+    >>> irving_rules("9(11: 4(22: 0; 1(12); 2(33); 1); 4(12); 1)")
+    Rules(pegs=2, colours=3, repeat=True, variant='black-peg')
     """
     root = irving_root(text)
     if root is None:
         return None
     count, word = root
+    variant = BLACK_PEG if _first_group_entries(text) == 1 else STANDARD
     pegs = [len(word)]
     if word[-1] in "xX*":  # a guess marked as no remaining secret (x may also be a colour)
         pegs = [len(word) - 1] if word[-1] == "*" else [len(word) - 1, len(word)]
@@ -378,9 +386,35 @@ def irving_rules(text: str) -> Rules | None:
             continue
         for c in range(1, MAX_COLORS + 1):
             if c**p == count:
-                return Rules(p, c, True)
+                return Rules(p, c, True, variant)
             if c >= p and math.perm(c, p) == count:
-                return Rules(p, c, False)
+                return Rules(p, c, False, variant)
+    return None
+
+
+def _first_group_entries(text: str) -> int | None:
+    """The entries of the root's first group (up to its first ``;`` outside parentheses), or
+    None for a root without groups or whose first group does not end (a text cut short).
+
+    >>> _first_group_entries("9(11: 0, 1(12), 4(22: 1; 2, 3); 0, 4(12); 1)"), _first_group_entries("2(11)")
+    (3, None)
+    """
+    start = text.find("(")
+    colon = text.find(":", start)
+    if start < 0 or colon < 0 or "(" in text[start + 1 : colon] or ")" in text[start + 1 : colon]:
+        return None
+    depth, entries = 0, 1
+    for char in text[colon + 1 :]:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and char == ",":
+            entries += 1
+        elif depth == 0 and char == ";":
+            return entries
     return None
 
 
@@ -462,10 +496,10 @@ class _Writer:
     def body(self, node: Node, labels: bool = False) -> str:
         rules, p = self.rules, self.rules.pegs
         groups = []
-        for black in range(p + 1):
+        for answers in rules.variant.irving_groups(p):
             entries = []
-            for white in range(p - black, -1, -1):
-                a = rules.answer_index(Feedback(black, white))
+            for fb in answers:
+                a = rules.answer_index(fb)
                 if a == rules.win_index:
                     entries.append(str(int(node.solves_here)))
                 else:

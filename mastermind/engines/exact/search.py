@@ -129,6 +129,8 @@ class Search:
         self.colour_bits = (table.counts > 0).astype(np.int64) @ (
             1 << np.arange(rules.colors, dtype=np.int64)
         )
+        if not rules.variant.permutes_colours:  # (no colour is ever absent: none may be swapped)
+            self.colour_bits[:] = (1 << rules.colors) - 1
         self.group = (
             np.ascontiguousarray(group[0], dtype=np.int8),
             np.ascontiguousarray(group[1], dtype=np.int8),

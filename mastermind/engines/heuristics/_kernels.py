@@ -8,27 +8,31 @@ compare the two. Keys are minimised; see :mod:`mastermind.engines.heuristics.sco
 import numba as nb
 import numpy as np
 
-from mastermind.core._kernels import answer_of
+from mastermind.core._kernels import peg_keys
 
 MINIMAX, SUM_SQUARES, SUM_XLOGX, NEG_PARTS = 0, 1, 2, 3
 BLOCK = 512  # guesses scored together (and per parallel work item)
 
-# scores, codes_t, counts_t, candidates, guesses, n_slots, criterion, xlogx
-_COMMON = "uint8[:, ::1], int8[:, ::1], int8[:, ::1], int32[::1], int32[::1], int64, int64, float64[::1]"
+# scores, codes_t, counts_t, lut, candidates, guesses, n_slots, criterion, xlogx
+_COMMON = (
+    "uint8[:, ::1], int8[:, ::1], int8[:, ::1], uint8[::1], int32[::1], int32[::1], "
+    "int64, int64, float64[::1]"
+)
 
 
 @nb.njit("void(" + _COMMON + ", int64, int64, float64[::1])", cache=True, nogil=True, boundscheck=False)
 def score_guess_range(
-    scores, codes_t, counts_t, candidates, guesses, n_slots, criterion, xlogx, start, stop, out
+    scores, codes_t, counts_t, lut, candidates, guesses, n_slots, criterion, xlogx, start, stop, out
 ):  # pragma: no cover - compiled
     """``out[j]`` for ``j`` in ``start..stop``: the key of ``guesses[j]`` over ``candidates``.
 
     Keys: MINIMAX the largest class, SUM_SQUARES sum n_a^2, SUM_XLOGX sum n_a ln n_a,
     NEG_PARTS minus the number of non-empty classes. With an empty ``scores`` matrix the
     answers are computed from the transposed codes and colour counts ``codes_t[peg, code]``
-    and ``counts_t[colour, code]`` (games too large for the N x N table); otherwise they
-    are looked up. The table is symmetric, so each candidate's row is read: over a run of
-    consecutive guesses that is one sequential read.
+    and ``counts_t[colour, code]`` (games too large for the N x N table) as peg counts,
+    which the variant's ``lut`` (:attr:`mastermind.core.game.Rules.answer_lut`) folds into
+    its answers; otherwise they are looked up. The table is symmetric, so each candidate's
+    row is read: over a run of consecutive guesses that is one sequential read.
     """
     n = candidates.shape[0]
     use_table = scores.shape[0] > 0
@@ -36,12 +40,14 @@ def score_guess_range(
     colors = counts_t.shape[0]
     # Computed answers are counted under black * pegs + common (black and white in one
     # number without the answer table, whose lookup would stop the loop vectorising);
-    # only the slots with black <= common <= pegs are ever hit.
+    # only the slots with black <= common <= pegs are ever hit, and they are folded into
+    # the variant's answers (``lut``) once per block of guesses, before the keys.
     slots = n_slots if use_table else (pegs + 1) * (pegs + 1)
     # Counters answer-major, cnt[a * blk + j]: consecutive increments go to different
     # guesses' counters (no store-to-load stalls) and the slot reductions vectorise.
     blk = max(1, min(BLOCK, stop - start))  # stride: small calls need small buffers
     cnt = np.zeros(slots * blk, dtype=np.int32)
+    folded = np.zeros(0 if use_table else n_slots * blk, dtype=np.int32)
     live = np.arange(slots)
     if not use_table:
         live = np.empty((pegs + 1) * (pegs + 2) // 2, dtype=np.int64)
@@ -88,30 +94,25 @@ def score_guess_range(
                     for j in range(width):
                         ans[j] = line[guesses[lo + j]]
             else:
-                black[:width] = 0
-                common[:width] = 0
-                for k in range(pegs):
-                    x = codes_t[k, c]
-                    row = src_codes[k, off : off + width]
-                    for j in range(width):
-                        black[j] += row[j] == x
-                for k in range(colors):
-                    x = counts_t[k, c]
-                    if x == 0:
-                        continue
-                    row = src_counts[k, off : off + width]
-                    for j in range(width):
-                        y = row[j]
-                        common[j] += x if x < y else y
-                for j in range(width):
-                    ans[j] = np.uint16(black[j]) * np.uint16(pegs) + np.uint16(common[j])
+                peg_keys(
+                    codes_t[:, c], counts_t[:, c], src_codes, src_counts, off, width, pegs, ans, black, common
+                )
             for j in range(width):
                 cnt[np.intp(ans[j]) * blk + j] += 1
+        counted = cnt
+        if not use_table:  # peg counts to answers: the variant's classes
+            for s in live:
+                a = np.intp(lut[s])
+                row = cnt[s * blk : s * blk + width]
+                for j in range(width):
+                    folded[a * blk + j] += row[j]
+                row[:] = 0
+            counted = folded
         # the keys, from integer counts
         top[:width] = 0
         res[:width] = 0.0
-        for s in live:
-            row = cnt[s * blk : s * blk + width]
+        for s in range(n_slots):
+            row = counted[s * blk : s * blk + width]
             if criterion == MINIMAX:
                 for j in range(width):
                     top[j] = max(top[j], row[j])
@@ -136,7 +137,7 @@ def score_guess_range(
 
 @nb.njit("void(" + _COMMON + ", float64[::1])", cache=True, nogil=True, parallel=True)
 def score_guesses_parallel(
-    scores, codes_t, counts_t, candidates, guesses, n_slots, criterion, xlogx, out
+    scores, codes_t, counts_t, lut, candidates, guesses, n_slots, criterion, xlogx, out
 ):  # pragma: no cover - compiled
     """:func:`score_guess_range` over all guesses, blocks of guesses spread over threads."""
     total = guesses.shape[0]
@@ -144,21 +145,19 @@ def score_guesses_parallel(
     for b in nb.prange(blocks):
         stop = min(total, (b + 1) * BLOCK)
         score_guess_range(
-            scores, codes_t, counts_t, candidates, guesses, n_slots, criterion, xlogx, b * BLOCK, stop, out
+            scores,
+            codes_t,
+            counts_t,
+            lut,
+            candidates,
+            guesses,
+            n_slots,
+            criterion,
+            xlogx,
+            b * BLOCK,
+            stop,
+            out,
         )
-
-
-@nb.njit(
-    "void(int8[:, ::1], int8[:, ::1], uint8[::1], int64, int32[::1], uint8[::1])",
-    cache=True,
-    nogil=True,
-    boundscheck=False,
-)
-def answers_of(codes, counts, lut, guess, candidates, out):  # pragma: no cover - compiled
-    """``out[i]``: the answer index of ``guess`` against ``candidates[i]``, computed (games
-    without a score table; twin of :func:`mastermind.core.game.score_rows`)."""
-    for i in range(candidates.shape[0]):
-        out[i] = answer_of(codes, counts, lut, guess, candidates[i])
 
 
 @nb.njit(cache=True)

@@ -50,14 +50,7 @@ def wants_full_table(rules: Rules) -> bool:
 def computed_answers(table: CodeTable, guess: int, candidates: np.ndarray) -> np.ndarray:
     """Answers of ``guess`` against ``candidates`` (uint8): looked up in the score table, or
     computed by the compiled kernel when there is none (one call, not a numpy pass per peg)."""
-    if table.scores is not None:
-        return table.scores[guess, candidates]
-    from mastermind.engines.heuristics._kernels import answers_of
-
-    cands = np.ascontiguousarray(candidates, dtype=np.int32)
-    out = np.empty(len(cands), dtype=np.uint8)
-    answers_of(table.codes, table.counts, table.rules.answer_lut, int(guess), cands, out)
-    return out
+    return table.answer_indices(guess, candidates)
 
 
 _CODES = {"minimax": 0, "expected-size": 1, "entropy": 2, "most-parts": 3}  # see _kernels
@@ -98,7 +91,12 @@ class Scorer:
         self.table, self.criterion = table, criterion
         scores = _EMPTY_SCORES if table.scores is None else table.scores
         # peg- and colour-major copies: the kernel reads a run of guesses' pegs in place
-        self._args = (scores, np.ascontiguousarray(table.codes.T), np.ascontiguousarray(table.counts.T))
+        self._args = (
+            scores,
+            np.ascontiguousarray(table.codes.T),
+            np.ascontiguousarray(table.counts.T),
+            table.rules.answer_lut,
+        )
         self._tail = (table.rules.n_answer_slots, criterion_code(criterion), xlogx_table(table.n))
 
     def keys(self, candidates: np.ndarray, guesses: np.ndarray) -> np.ndarray:

@@ -2,8 +2,8 @@
 
 All guesses are fixed in advance; afterwards the answers must tell every secret apart, and
 one final guess (not counted here) names it. Minimise the number of chosen guesses such that
-every pair of secrets gets different answers from at least one chosen guess. With
-``black_only`` only the number of black pegs is told.
+every pair of secrets gets different answers from at least one chosen guess. The answers are
+the game's variant's (black-peg Mastermind, ``p4c6b``: the number of black pegs alone).
 
 Symmetry: mapping a chosen guess to the smallest code of its orbit (a colour and position
 permutation applied to the whole set) keeps the set separating, so some optimal set contains
@@ -40,25 +40,22 @@ from mastermind.engines.result import Result
 MAX_PAIRS_TERMS = 20_000_000
 
 
-def answer_matrix(table: CodeTable, black_only: bool = False) -> np.ndarray:
-    """``m[g, s]``: what guess g tells about secret s (answer index, or black pegs only)."""
+def answer_matrix(table: CodeTable) -> np.ndarray:
+    """``m[g, s]``: what guess g tells about secret s (the answer index of the game's variant)."""
     if table.scores is None:
         raise MastermindError("the static model needs the full score table")
-    if not black_only:
-        return table.scores
-    blacks = np.array([fb.black for fb in table.rules.answer_feedbacks], dtype=np.uint8)
-    return blacks[table.scores]
+    return table.scores
 
 
-def separates(table: CodeTable, guesses: list[Code], black_only: bool = False) -> bool:
+def separates(table: CodeTable, guesses: list[Code]) -> bool:
     """True when the answers to ``guesses`` differ for every pair of distinct secrets."""
-    m = answer_matrix(table, black_only)[list(guesses)]
+    m = answer_matrix(table)[list(guesses)]
     return len({tuple(col) for col in m.T.tolist()}) == table.n
 
 
-def counting_static_bound(table: CodeTable, black_only: bool = False) -> int:
+def counting_static_bound(table: CodeTable) -> int:
     """``k ** m >= N``: m guesses with k possible answers each tell at most k ** m secrets apart."""
-    k = len(np.unique(answer_matrix(table, black_only)))
+    k = len(np.unique(answer_matrix(table)))
     if table.n <= 1:
         return 0
     return max(1, math.ceil(math.log(table.n) / math.log(k) - 1e-12)) if k > 1 else table.n
@@ -67,7 +64,6 @@ def counting_static_bound(table: CodeTable, black_only: bool = False) -> int:
 def solve_static(
     table: CodeTable,
     *,
-    black_only: bool = False,
     time_limit: float = 60.0,
     workers: int = 1,
     cancel: CancelToken | None = None,
@@ -81,7 +77,7 @@ def solve_static(
     """
     from ortools.sat.python import cp_model
 
-    m = answer_matrix(table, black_only)
+    m = answer_matrix(table)
     n = table.n
     if n * (n - 1) // 2 * n > MAX_PAIRS_TERMS:
         raise MastermindError(
@@ -91,7 +87,7 @@ def solve_static(
     check_limits(time_limit, workers)  # before the model is built
     clock = ModelDeadline(time_limit)
     start = clock.start
-    least = counting_static_bound(table, black_only)
+    least = counting_static_bound(table)
     model = cp_model.CpModel()
     u = [model.new_bool_var(f"u{g}") for g in range(n)]
     for s in range(n):

@@ -304,3 +304,24 @@ def test_bad_secret_and_link_to_a_secret(browser, page_url, minimax46, table46):
     assert browser.evaluate("document.getElementById('search').getAttribute('aria-invalid')") == "true"
     assert "colour 7 is not one of 1–6" in browser.evaluate("document.getElementById('status').textContent")
     assert browser.page_errors() == []
+
+
+def test_the_page_plays_the_variant_of_its_game():
+    """A black-peg tree: the page's answers are black pegs alone, its win is 3B, and its
+    scorer (the one copy of the formula outside Python, for the search box) writes them so."""
+    table = CodeTable(Rules(3, 3, variant="black-peg"))
+    data = page_data(strategy_tree("minimax", table))
+    assert (data["rules"], data["whites"], data["win"]) == ("p3c3rb", False, "3B")
+    answers = set()
+
+    def walk(compact):
+        for answer, child in compact[2] if len(compact) == 3 else []:
+            answers.add(answer)
+            walk(child)
+
+    walk(data["tree"])
+    assert answers and all(re.fullmatch(r"[0-9]B", a) for a in answers)
+    standard = page_data(strategy_tree("minimax", CodeTable(Rules(3, 3))))
+    assert (standard["whites"], standard["win"]) == (True, "3B0W")
+    page = write_html(strategy_tree("minimax", table))
+    assert "WIN = D.win" in page and "WHITES ? black" in page

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mastermind.core._kernels import answers_of
 from mastermind.core.game import CodeTable, Rules
 from mastermind.core.partitions import entropy_bits, expected_size, largest, parts
 from mastermind.engines.heuristics import _kernels
@@ -20,7 +21,13 @@ from mastermind.engines.heuristics.scores import (
     xlogx_table,
 )
 
-GAMES = [Rules(4, 6), Rules(3, 5, repeat=False), Rules(2, 9)]
+GAMES = [
+    Rules(4, 6),
+    Rules(3, 5, repeat=False),
+    Rules(2, 9),
+    Rules(4, 6, variant="black-peg"),
+    Rules.parse("p3c5nb"),
+]
 
 
 @pytest.fixture(scope="module", params=GAMES, ids=str)
@@ -45,11 +52,12 @@ def test_kernel_matches_numpy(tables, criterion):
 
 
 @pytest.mark.parametrize("criterion", CRITERIA)
-def test_kernel_matches_numpy_with_many_pegs(criterion):
+@pytest.mark.parametrize("variant", ["standard", "black-peg"])
+def test_kernel_matches_numpy_with_many_pegs(criterion, variant):
     # from 16 pegs black * pegs + common, the kernel's answer slot, passes 255. Codes with
     # nearby indices share most pegs (many blacks), their complements share none (no
     # black): a wrapped slot would merge such classes.
-    table = CodeTable(Rules(17, 2), full=False)
+    table = CodeTable(Rules(17, 2, variant=variant), full=False)
     rng = np.random.default_rng(5)
     near = np.arange(900, 1800)
     cands = np.union1d(near, table.n - 1 - near)
@@ -65,15 +73,19 @@ def test_computed_answers_match_the_table(tables):
     for guess in rng.choice(full.n, 20).tolist():
         cands = rng.choice(full.n, 50).astype(np.int32)
         out = np.empty(len(cands), dtype=np.uint8)
-        _kernels.answers_of(full.codes, full.counts, full.rules.answer_lut, guess, cands, out)
+        answers_of(full.codes, full.counts, full.rules.answer_lut, guess, cands, out)
         np.testing.assert_array_equal(out, full.scores[guess, cands])
 
 
 def test_trees_without_the_table_equal_trees_with_it():
+    for rules in (Rules(3, 5), Rules(3, 5, variant="black-peg")):
+        _trees_agree(rules)
+
+
+def _trees_agree(rules):
     from mastermind.engines.heuristics import play_all
     from mastermind.engines.registry import HEURISTIC_NAMES, make_strategy
 
-    rules = Rules(3, 5)
     full, rows_only = CodeTable(rules), CodeTable(rules, full=False)
     for name in HEURISTIC_NAMES:
         a = play_all(make_strategy(name, full, seed=1))
@@ -83,8 +95,9 @@ def test_trees_without_the_table_equal_trees_with_it():
 
 @pytest.mark.parametrize("criterion", CRITERIA)
 @pytest.mark.parametrize("full", [True, False], ids=["table", "computed"])
-def test_parallel_driver_matches_serial(criterion, full):
-    table = CodeTable(Rules(4, 6))
+@pytest.mark.parametrize("rules", ["p4c6", "p4c6b"])
+def test_parallel_driver_matches_serial(criterion, full, rules):
+    table = CodeTable(Rules.parse(rules))
     scores = table.scores if full else np.zeros((0, 0), dtype=np.uint8)
     rng = np.random.default_rng(3)
     cands = np.sort(rng.choice(table.n, 200, replace=False)).astype(np.int32)
@@ -93,6 +106,7 @@ def test_parallel_driver_matches_serial(criterion, full):
         scores,
         np.ascontiguousarray(table.codes.T),
         np.ascontiguousarray(table.counts.T),
+        table.rules.answer_lut,
         cands,
         guesses,
         table.rules.n_answer_slots,
