@@ -1,0 +1,79 @@
+"""The checker's inner loops: how many secrets of a set give each answer to each guess, and
+the orbits of the codes under a group given by generators. Each is compiled with numba and
+has a plain-Python twin, the reference the tests hold the compiled one to.
+
+>>> answers = np.array([[2, 0], [0, 2]], dtype=np.uint8)
+>>> class_counts_reference(answers, np.array([0, 1]), np.array([1]), 3).tolist()
+[[1, 0, 1]]
+>>> orbit_minima_reference(np.array([[1, 0, 2]])).tolist()
+[0, 0, 2]
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+
+def class_counts_reference(answers: np.ndarray, secrets: np.ndarray, guesses: np.ndarray, n_answers: int) -> np.ndarray:
+    """``counts[k, a]``: the secrets that answer ``a`` to ``guesses[k]``."""
+    counts = np.zeros((len(guesses), n_answers), dtype=np.int64)
+    for k, g in enumerate(guesses.tolist()):
+        for s in secrets.tolist():
+            counts[k, answers[g, s]] += 1
+    return counts
+
+
+@nb.njit(cache=True)
+def class_counts(answers, secrets, guesses, n_answers):  # pragma: no cover - compiled
+    """Compiled twin of :func:`class_counts_reference`."""
+    counts = np.zeros((guesses.shape[0], n_answers), dtype=np.int64)
+    for k in range(guesses.shape[0]):
+        row = answers[guesses[k]]
+        for j in range(secrets.shape[0]):
+            counts[k, row[secrets[j]]] += 1
+    return counts
+
+
+def orbit_minima_reference(maps: np.ndarray) -> np.ndarray:
+    """For every code, the least code of its orbit under the group the rows of ``maps``
+    generate (row: the image of every code under one generator)."""
+    n = maps.shape[1]
+    least = list(range(n))
+    changed = True
+    while changed:  # each code takes the least label of its images, until nothing moves
+        changed = False
+        for row in maps.tolist():
+            for x in range(n):
+                low = min(least[x], least[row[x]])
+                if low < least[x] or low < least[row[x]]:
+                    least[x] = least[row[x]] = low
+                    changed = True
+    return np.array(least, dtype=np.int64)
+
+
+@nb.njit(cache=True)
+def _root(parent, x):  # pragma: no cover - compiled
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@nb.njit(cache=True)
+def orbit_minima(maps):  # pragma: no cover - compiled
+    """Compiled twin of :func:`orbit_minima_reference` (union-find, the least code the root)."""
+    n = maps.shape[1]
+    parent = np.arange(n)
+    for e in range(maps.shape[0]):
+        for x in range(n):
+            a = _root(parent, x)
+            b = _root(parent, maps[e, x])
+            if a < b:
+                parent[b] = a
+            elif b < a:
+                parent[a] = b
+    out = np.empty(n, dtype=np.int64)
+    for x in range(n):
+        out[x] = _root(parent, x)
+    return out
