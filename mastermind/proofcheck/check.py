@@ -14,7 +14,7 @@ whole is never worth playing (a strategy without it is no worse), so it is skipp
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -33,7 +33,7 @@ class Outcome:
 
     rules: str
     secrets: int
-    total: int
+    total: int | None
     worst: int | None
     facts: int
 
@@ -46,16 +46,18 @@ def is_proof(data: object) -> bool:
 def check_proof(data: Any) -> Outcome:
     """Check a proof (the parsed JSON object); :class:`ProofError` names what fails."""
     if not is_proof(data):
-        raise ProofError(f"not a proof file: no \"format\": \"{FORMAT}\"")
+        raise ProofError(f'not a proof file: no "format": "{FORMAT}"')
     if data.get("version") != VERSION:
         raise ProofError(f"proof format version {data.get('version')!r}; this checker reads {VERSION}")
     game = Game.parse(data.get("rules"))
     total, worst = data.get("total"), data.get("worst")
-    if not _count(total) or not (worst is None or _count(worst)):
-        raise ProofError("total (and worst, when given) must be whole numbers")
+    if total is None and worst is None:
+        raise ProofError("the proof claims nothing: give total, worst or both")
+    if not all(v is None or _count(v) for v in (total, worst)):
+        raise ProofError("total and worst must be whole numbers (or null)")
     everyone = np.arange(game.n)
     got_total, got_worst = replay(game, data.get("strategy"), everyone, "strategy")
-    if got_total != total:
+    if total is not None and got_total != total:
         raise ProofError(f"strategy: its total is {got_total}, the proof claims {total}")
     if worst is not None and got_worst != worst:
         got_worst = replay(game, data.get("worst_strategy"), everyone, "worst_strategy")[1]
@@ -90,8 +92,10 @@ def replay(game: Game, node: object, secrets: np.ndarray, where: str) -> tuple[i
     given = set(np.unique(answers).tolist()) - {game.win}
     if set(children) != given:
         wrong = sorted(set(children) ^ given)[0]
-        raise ProofError(f"{where}: answer {game.answer_text(wrong)} to {game.code_text(guess)} "
-                         f"{'has no child' if wrong in given else 'cannot occur'}")
+        raise ProofError(
+            f"{where}: answer {game.answer_text(wrong)} to {game.code_text(guess)} "
+            f"{'has no child' if wrong in given else 'cannot occur'}"
+        )
     total, worst = len(secrets), 1
     for answer, child in children.items():
         part = secrets[answers == answer]
@@ -219,8 +223,9 @@ class FactChecker:
         return out
 
 
-def _permutation(values: object, n: int) -> bool:
-    return isinstance(values, list) and sorted(v for v in values if isinstance(v, int)) == list(range(n))
+def _permutation(values: object, n: int) -> TypeGuard[list[int]]:
+    """A list of the numbers 0..n-1, each once."""
+    return isinstance(values, list) and sorted(v for v in values if type(v) is int) == list(range(n))
 
 
 def load_proof(path: str) -> Any:

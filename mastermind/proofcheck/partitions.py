@@ -15,7 +15,9 @@ import numba as nb
 import numpy as np
 
 
-def class_counts_reference(answers: np.ndarray, secrets: np.ndarray, guesses: np.ndarray, n_answers: int) -> np.ndarray:
+def class_counts_reference(
+    answers: np.ndarray, secrets: np.ndarray, guesses: np.ndarray, n_answers: int
+) -> np.ndarray:
     """``counts[k, a]``: the secrets that answer ``a`` to ``guesses[k]``."""
     counts = np.zeros((len(guesses), n_answers), dtype=np.int64)
     for k, g in enumerate(guesses.tolist()):

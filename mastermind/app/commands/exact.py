@@ -104,6 +104,20 @@ OutOpt = Annotated[
 ]
 
 
+ProofOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--proof",
+        metavar="FILE",
+        help="Write a proof file of the optimum (atomically; gzip-compressed when the name ends "
+        "with .gz): the strategy and a certificate of the lower bound, and of the optimal worst "
+        "case, that `mastermind verify FILE` checks with code of its own (docs/proofs.md). "
+        "The plain optimum or --objective worst only.",
+        show_default=False,
+    ),
+]
+
+
 def register(app: typer.Typer) -> None:
     command(app, "optimal", help="Optimal strategy, proven: exact branch and bound with symmetry.")(optimal)
 
@@ -151,6 +165,7 @@ def optimal(
     by_first_guess: ByFirstOpt = False,
     tie_break: OptimalTieBreakOpt = "default",
     out: OutOpt = None,
+    proof: ProofOpt = None,
     time_limit: TimeLimitOpt = None,
     jobs: JobsOpt = 0,
     backend: BackendOpt = None,
@@ -205,6 +220,17 @@ def optimal(
 
                 written_format(out)  # (o.png was written as JSON)
             check_writable(out)  # before the search: a result is never lost for want of a place
+    if proof is not None:
+        with naming("--proof"):
+            if is_stdout(proof):
+                raise MastermindError("give a file name (a proof is not written to standard output)")
+            plain = max_guesses is None and pool == "all" and first is None and tie_break == "default"
+            if not plain or by_first_guess:
+                raise MastermindError(
+                    "a proof certifies the plain optimum or the optimal worst case: not with "
+                    "--max-guesses, --pool consistent, --first, --by-first-guess or --tie-break worst"
+                )
+            check_writable(proof)  # before the search, as --out
     options = dict(
         objective=objective,
         max_guesses=max_guesses,
@@ -217,6 +243,7 @@ def optimal(
     if (
         not no_cache
         and out is None
+        and proof is None
         and backend == "threads"
         and scheduler is None
         and checkpoint is None
@@ -238,6 +265,7 @@ def optimal(
         first_code,
         by_first_guess,
         out,
+        proof,
         deadline,
         jobs,
         backend,
@@ -250,7 +278,7 @@ def optimal(
     )
     if cache is not None and data["proven"] and data.get("exists", True):
         cache.store({k: v for k, v in data.items() if k != "compile_seconds"})
-    _report(data, json_output, out, late is not None)
+    _report(data, json_output, out, late is not None, proof)
     fail_after_report(late)
     exit_if_interrupted(data["stopped"])
     if data.get("exists", True) is False:  # an answer, not bad input: exit 1
@@ -278,6 +306,7 @@ def _run_search(
     first_code,
     by_first_guess: bool,
     out: str | None,
+    proof: str | None,
     deadline: Deadline,
     jobs: int,
     backend: str,
@@ -410,6 +439,9 @@ def _run_search(
             )
             written = None if late is not None else out
         data = {**base, **optimum_fields(r, options["objective"], recorder), "out": written}
+        if proof is not None:
+            data["proof"], late_proof = _write_proof(table, r, options["objective"], proof)
+            late = late or late_proof
     else:
         data = {
             **base,
@@ -419,6 +451,32 @@ def _run_search(
     if compile_seconds is not None:
         data["compile_seconds"] = round(compile_seconds, 2)
     return data, late
+
+
+def _write_proof(table, r, objective: str, path: str) -> tuple[dict | None, MastermindError | None]:
+    """The proof file of a proven optimum written to ``path`` (``proof`` of the report: the
+    file, its facts and the seconds it took; None when the search proved nothing), and the
+    error that kept it from the file."""
+    import json
+
+    from mastermind.engines.result import Status
+
+    if r.status is not Status.OPTIMAL or r.tree is None:
+        return None, None
+    from mastermind.engines.exact.certify import prove
+
+    began = time.perf_counter()
+    document = prove(table, r.tree.root, r.total if objective == "total" else None)
+    text = json.dumps(document, separators=(",", ":"))
+    late = write_after_work("--proof", lambda: write_atomic(path, gzipped_by_name(path, text)))
+    fields = {
+        "file": path,
+        "total": document["total"],
+        "worst": document["worst"],
+        "facts": len(document["facts"]),
+        "seconds": round(time.perf_counter() - began, 4),
+    }
+    return (None if late is not None else fields), late
 
 
 def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = ()) -> dict:
@@ -477,7 +535,9 @@ def by_first_guess_fields(
 
 
 # ---- the report: text or JSON, from the document alone (also for an answer from the cache) ----
-def _report(data: dict, json_output: bool, out: str | None, failed: bool = False) -> None:
+def _report(
+    data: dict, json_output: bool, out: str | None, failed: bool = False, proof: str | None = None
+) -> None:
     """``failed``: the tree could not be written to ``out`` (the line saying so follows)."""
     if json_output:
         print_json(data)
@@ -559,6 +619,23 @@ def _report(data: dict, json_output: bool, out: str | None, failed: bool = False
             else nothing_written(out, f"the search stopped ({data['stopped']}) before it found a strategy")
         )
         typer.echo(line, err=to_stdout_tree or data["out"] is None)
+    if proof is not None and not failed:
+        written = data["proof"]
+        if written is None:
+            typer.echo(nothing_written(proof, "the search stopped before its proof"), err=True)
+        else:
+            claims = " and ".join(
+                f"{name} {written[key]}"
+                for name, key in (("total", "total"), ("worst case", "worst"))
+                if written[key] is not None
+            )
+            typer.echo(
+                wrote(
+                    f"the proof ({claims}; {plural(written['facts'], 'fact')}, {written['seconds']:.2f} s)",
+                    written["file"],
+                ),
+                err=to_stdout_tree,
+            )
 
 
 def _work(data: dict) -> str:

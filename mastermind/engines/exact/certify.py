@@ -28,7 +28,8 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.core.symmetry import full_group
 from mastermind.core.tree import Node
-from mastermind.engines.exact.search import UNLIMITED, Search
+from mastermind.engines.exact._dfs import LOWER, memo_get
+from mastermind.engines.exact.search import INF, UNLIMITED, Search
 
 FORMAT = "mastermind-proof"
 VERSION = 1
@@ -105,8 +106,9 @@ class Certifier:
                 seen.add((pegs, cmap))
                 out.append((list(pegs), list(cmap)))
 
-        for e in range(len(perms)):
-            add(tuple(int(x) for x in perms[e]), tuple(c if cmaps[e, c] < 0 else int(cmaps[e, c]) for c in range(colours)))
+        for e in range(len(perms)):  # (a free colour stays where it is)
+            cmap = tuple(c if cmaps[e, c] < 0 else int(cmaps[e, c]) for c in range(colours))
+            add(tuple(int(x) for x in perms[e]), cmap)
         for block in (free, absent):
             for a, b in zip(block, block[1:]):
                 swap = list(range(colours))
@@ -139,41 +141,40 @@ class Certifier:
         symmetries = self.symmetries(cands, group)
         guesses = self.representatives(symmetries)
         answers = self.scores[np.ix_(guesses, cands)].astype(np.int64)
-        counts = np.zeros((len(guesses), self.n_slots), dtype=np.int64)
-        np.add.at(counts, (np.arange(len(guesses))[:, None], answers), 1)
+        rows = np.arange(len(guesses))[:, None] * self.n_slots
+        counts = np.bincount((rows + answers).ravel(), minlength=len(guesses) * self.n_slots)
+        counts = counts.reshape(len(guesses), self.n_slots)
         counts[:, self.win] = 0
         b = int((counts > 0).sum(axis=1).max())
         floors = perfect_floors(len(cands), b, kind)
         values = floors[counts]
         n = len(cands)
+        derived = n + values.sum(axis=1) if kind == "total" else 1 + values.max(axis=1)
         fact = Fact(kind, int(bound), path, symmetries)
-        for k in np.flatnonzero(counts.max(axis=1) < n):
-            derived = n + values[k].sum() if kind == "total" else 1 + values[k].max()
-            if derived >= bound:
-                continue
+        for k in np.flatnonzero((counts.max(axis=1) < n) & (derived < bound)).tolist():
             g = int(guesses[k])
+            short = bound - int(derived[k])
+            order = np.flatnonzero(counts[k])
+            # the total: smallest classes first (as the search explores them); the worst case:
+            # the biggest first (the likeliest to need the most guesses)
+            order = order[np.argsort(counts[k][order] * (1 if kind == "total" else -1), kind="stable")]
             child = self.totals.child_group(group, g)
-            raise_order = np.flatnonzero(counts[k])
-            raise_order = raise_order[np.argsort(counts[k][raise_order], kind="stable")]
-            if kind == "worst":
-                raise_order = raise_order[::-1]
-            short = bound - derived
-            for a in raise_order.tolist():
+            for a in order.tolist():
                 part = cands[answers[k] == a]
-                sub_path = (*path, (g, a))
+                floor = int(floors[len(part)])
                 if kind == "total":
-                    floor = int(floors[len(part)])
-                    if len(part) <= 2:
+                    if len(part) <= 2:  # (its counting bound is its cost)
                         continue
-                    value = self.totals.solve(part, UNLIMITED, floor + short, child)
+                    value = self.least_total(part, floor + short, child)
                     if value <= floor:
                         continue
                     claim = int(min(value, floor + short))
-                    fact.refs.append((g, a, self.certify(kind, part, claim, sub_path, child)))
-                    short -= claim - floor
-                elif self.depths.solve(part, bound - 2, 1, child) > 0:  # no strategy within bound - 2
-                    fact.refs.append((g, a, self.certify(kind, part, bound - 1, sub_path, child)))
-                    short = 0
+                elif floor < bound - 1 and self.solvable(part, bound - 2, child):
+                    continue
+                else:
+                    claim = bound - 1
+                fact.refs.append((g, a, self.certify(kind, part, claim, (*path, (g, a)), child)))
+                short -= claim - floor
                 if short <= 0:
                     break
             if short > 0:
@@ -181,6 +182,19 @@ class Certifier:
         self.facts.append(fact)
         self.known[key] = (int(bound), len(self.facts) - 1)
         return len(self.facts) - 1
+
+    def least_total(self, cands: np.ndarray, beta: int, group) -> int:
+        """The least total of ``cands`` if below ``beta``, else a lower bound at least ``beta``
+        (what the memo knows first, else a search)."""
+        found, cost, tag = memo_get(self.totals.memo, cands, UNLIMITED)
+        if found and (tag != LOWER or cost >= beta):
+            return int(cost) if cost < INF else UNLIMITED
+        value = self.totals.solve(cands, UNLIMITED, beta, group)
+        return int(value) if value < INF else UNLIMITED
+
+    def solvable(self, cands: np.ndarray, guesses: int, group) -> bool:
+        """Whether some strategy finds every secret of ``cands`` within ``guesses``."""
+        return bool(self.depths.solve(cands, guesses, 1, group) == 0)
 
     # ---- the file ----------------------------------------------------------------------------
     def fact_json(self, fact: Fact) -> dict[str, Any]:
@@ -193,12 +207,26 @@ class Certifier:
             out["refs"] = [[code(g), answer(a), i] for g, a, i in fact.refs]
         return out
 
+    def document(
+        self, total: int | None, worst: int | None, strategy: Node, worst_strategy: Node | None
+    ) -> dict[str, Any]:
+        """The proof file of the facts written so far."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": str(self.rules),
+            "total": total,
+            "worst": worst,
+            "strategy": self.node_json(strategy),
+            "worst_strategy": None if worst_strategy is None else self.node_json(worst_strategy),
+            "facts": [self.fact_json(f) for f in self.facts],
+        }
+
     def node_json(self, node: Node) -> dict[str, Any]:
         out: dict[str, Any] = {"candidates": node.candidates, "guess": self.rules.code_text(node.guess)}
         if node.children:
-            out["children"] = {
-                str(self.rules.answer_feedbacks[a]): self.node_json(node.children[a]) for a in sorted(node.children)
-            }
+            said = self.rules.answer_feedbacks
+            out["children"] = {str(said[a]): self.node_json(node.children[a]) for a in sorted(node.children)}
         return out
 
 
@@ -213,7 +241,8 @@ def certify(
     """The proof file (a JSON object) that ``total`` is the optimal total and ``worst`` the
     optimal worst case (either None: not claimed) of the game of ``table``. ``strategy``
     must meet the claims (``worst_strategy`` the worst case, where ``strategy`` does not);
-    without it, the search builds one."""
+    without them, the search builds them. A claim the search does not prove raises
+    AssertionError."""
     certifier = Certifier(table, memory)
     everyone = table.all_codes.astype(np.int32)
     if strategy is None:
@@ -226,16 +255,26 @@ def certify(
         certifier.certify("total", everyone, total)
     if worst is not None:
         certifier.certify("worst", everyone, worst)
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "rules": str(table.rules),
-        "total": total,
-        "worst": worst,
-        "strategy": certifier.node_json(strategy),
-        "worst_strategy": None if worst_strategy is None else certifier.node_json(worst_strategy),
-        "facts": [certifier.fact_json(f) for f in certifier.facts],
-    }
+    return certifier.document(total, worst, strategy, worst_strategy)
+
+
+def prove(table: CodeTable, strategy: Node, total: int | None, memory: int = 1 << 28) -> dict[str, Any]:
+    """The proof file of an optimum the search has proven: ``total`` (the optimal total,
+    ``strategy`` an optimal strategy) and the optimal worst case, which the search that asks
+    whether a strategy within some depth exists finds below the strategy's own; or, with
+    ``total`` None, the optimal worst case alone (``strategy``'s, which the search proved)."""
+    certifier = Certifier(table, memory)
+    everyone = table.all_codes.astype(np.int32)
+    worst = _depth(strategy)
+    worst_strategy = None
+    if total is not None:
+        while worst > 1 and certifier.solvable(everyone, worst - 1, certifier.group):
+            worst -= 1
+        if worst < _depth(strategy):
+            worst_strategy = certifier.depths.build(everyone, worst)
+        certifier.certify("total", everyone, total)
+    certifier.certify("worst", everyone, worst)
+    return certifier.document(total, worst, strategy, worst_strategy)
 
 
 def _depth(node: Node) -> int:
