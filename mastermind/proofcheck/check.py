@@ -20,7 +20,7 @@ import numpy as np
 
 from mastermind.proofcheck.bounds import depth_floors, total_floors
 from mastermind.proofcheck.game import Game, ProofError
-from mastermind.proofcheck.partitions import class_counts, orbit_minima
+from mastermind.proofcheck.partitions import class_counts, member_bounds, orbit_minima
 
 FORMAT = "mastermind-proof"
 VERSION = 1
@@ -144,6 +144,12 @@ class FactChecker:
         b = int((counts > 0).sum(axis=1).max())
         floors = (total_floors if kind == "total" else depth_floors)(len(secrets), b)
         values = floors[counts]  # each class's own bound, by guess and answer
+        useful = counts.max(axis=1) < len(secrets)
+        if kind == "total":  # where the counting bound falls short: the member bound too
+            derived = len(secrets) + values.sum(axis=1)
+            short = np.flatnonzero(useful & (derived < bound))
+            members = member_bounds(game.answers, secrets, guesses[short], b, game.win, game.n_answers)
+            values[short] = np.maximum(values[short], members)
         for guess, answer, ref in self._refs(where, fact.get("refs", []), least, kind):
             part = secrets[game.answers[guess, secrets] == answer]
             ref_kind, ref_bound, ref_set = self.checked[ref]
@@ -158,7 +164,6 @@ class FactChecker:
             derived = len(secrets) + values.sum(axis=1)
         else:
             derived = 1 + values.max(axis=1)
-        useful = counts.max(axis=1) < len(secrets)
         short = np.flatnonzero(useful & (derived < bound))
         if len(short):
             k = int(short[0])

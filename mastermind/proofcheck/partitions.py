@@ -79,3 +79,62 @@ def orbit_minima(maps):  # pragma: no cover - compiled
     for x in range(n):
         out[x] = _root(parent, x)
     return out
+
+
+def member_bounds_reference(
+    answers: np.ndarray, secrets: np.ndarray, guesses: np.ndarray, b: int, win: int, n_answers: int
+) -> np.ndarray:
+    """``out[k, a]``: a lower bound on the total of the class of secrets answering ``a`` to
+    ``guesses[k]``, for classes of three or more (0 for the others). Every class C of a set
+    costs at least 2|C| - 1 (one secret at most is found with one guess), so a first guess
+    on a class of m that is one of its secrets and splits the others into c classes leaves at
+    least m + 2(m - 1) - c, and one that is none of them at least m + 2m - min(m, b)."""
+    out = np.zeros((len(guesses), n_answers), dtype=np.int64)
+    for k, g in enumerate(guesses.tolist()):
+        for a in range(n_answers):
+            part = [s for s in secrets.tolist() if answers[g, s] == a]
+            m = len(part)
+            if a == win or m < 3:
+                continue
+            most = max(len({int(answers[x, y]) for y in part if y != x}) for x in part)
+            out[k, a] = min(3 * m - 2 - most, 3 * m - min(m, b))
+    return out
+
+
+@nb.njit(cache=True)
+def member_bounds(answers, secrets, guesses, b, win, n_answers):  # pragma: no cover - compiled
+    """Compiled twin of :func:`member_bounds_reference`."""
+    n = secrets.shape[0]
+    out = np.zeros((guesses.shape[0], n_answers), dtype=np.int64)
+    members = np.empty(n, dtype=np.int64)
+    starts = np.zeros(n_answers + 1, dtype=np.int64)
+    seen = np.zeros(n_answers, dtype=np.int64)
+    stamp = 0
+    for k in range(guesses.shape[0]):
+        row = answers[guesses[k]]
+        starts[:] = 0
+        for j in range(n):  # the secrets bucketed by their answer
+            starts[row[secrets[j]] + 1] += 1
+        for a in range(n_answers):
+            starts[a + 1] += starts[a]
+        fill = starts[:-1].copy()
+        for j in range(n):
+            a = row[secrets[j]]
+            members[fill[a]] = secrets[j]
+            fill[a] += 1
+        for a in range(n_answers):
+            lo, m = starts[a], starts[a + 1] - starts[a]
+            if a == win or m < 3:
+                continue
+            most = 0
+            for x in range(lo, lo + m):
+                stamp += 1
+                classes = 0
+                near = answers[members[x]]
+                for y in range(lo, lo + m):
+                    if y != x and seen[near[members[y]]] != stamp:
+                        seen[near[members[y]]] = stamp
+                        classes += 1
+                most = max(most, classes)
+            out[k, a] = min(3 * m - 2 - most, 3 * m - min(m, b))
+    return out

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numba as nb
 import numpy as np
 
 from mastermind.core.errors import MastermindError
@@ -59,6 +60,38 @@ def perfect_floors(m: int, b: int, kind: str) -> np.ndarray:
     if kind == "total":
         return np.concatenate(([0], np.cumsum(depths)))
     return np.concatenate(([0], depths))
+
+
+@nb.njit(cache=True)
+def member_floors(scores, cands, guesses, b, win, n_slots):  # pragma: no cover - compiled
+    """``out[k, a]``: the bound the checker gives the class of ``cands`` answering ``a`` to
+    ``guesses[k]`` from its members (three or more; 0 for the others): every set C costs at
+    least 2|C| - 1, so a first guess that is one of the m secrets and splits the others into
+    c classes leaves at least 3m - 2 - c, and any other guess at least 3m - min(m, b)."""
+    n = cands.shape[0]
+    out = np.zeros((guesses.shape[0], n_slots), dtype=np.int64)
+    for k in range(guesses.shape[0]):
+        row = scores[guesses[k]]
+        for a in range(n_slots):
+            if a == win:
+                continue
+            part = np.empty(n, dtype=np.int64)
+            m = 0
+            for j in range(n):
+                if row[cands[j]] == a:
+                    part[m] = cands[j]
+                    m += 1
+            if m < 3:
+                continue
+            most = 0
+            for x in range(m):
+                told = np.zeros(n_slots, dtype=np.bool_)
+                for y in range(m):
+                    if y != x:
+                        told[scores[part[x], part[y]]] = True
+                most = max(most, int(told.sum()))
+            out[k, a] = min(3 * m - 2 - most, 3 * m - min(m, b))
+    return out
 
 
 class Certifier:
@@ -149,9 +182,17 @@ class Certifier:
         floors = perfect_floors(len(cands), b, kind)
         values = floors[counts]
         n = len(cands)
-        derived = n + values.sum(axis=1) if kind == "total" else 1 + values.max(axis=1)
+        useful = counts.max(axis=1) < n
+        if kind == "total":  # (as the checker: the member bound where the counting bound is short)
+            derived = n + values.sum(axis=1)
+            short = np.flatnonzero(useful & (derived < bound))
+            members = member_floors(self.scores, cands, guesses[short], b, self.win, self.n_slots)
+            values[short] = np.maximum(values[short], members)
+            derived = n + values.sum(axis=1)
+        else:
+            derived = 1 + values.max(axis=1)
         fact = Fact(kind, int(bound), path, symmetries)
-        for k in np.flatnonzero((counts.max(axis=1) < n) & (derived < bound)).tolist():
+        for k in np.flatnonzero(useful & (derived < bound)).tolist():
             g = int(guesses[k])
             short = bound - int(derived[k])
             order = np.flatnonzero(counts[k])
@@ -161,7 +202,7 @@ class Certifier:
             child = self.totals.child_group(group, g)
             for a in order.tolist():
                 part = cands[answers[k] == a]
-                floor = int(floors[len(part)])
+                floor = int(values[k, a])
                 if kind == "total":
                     if len(part) <= 2:  # (its counting bound is its cost)
                         continue
