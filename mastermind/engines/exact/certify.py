@@ -185,9 +185,9 @@ class Certifier:
         useful = counts.max(axis=1) < n
         if kind == "total":  # (as the checker: the member bound where the counting bound is short)
             derived = n + values.sum(axis=1)
-            short = np.flatnonzero(useful & (derived < bound))
-            members = member_floors(self.scores, cands, guesses[short], b, self.win, self.n_slots)
-            values[short] = np.maximum(values[short], members)
+            weak = np.flatnonzero(useful & (derived < bound))
+            members = member_floors(self.scores, cands, guesses[weak], b, self.win, self.n_slots)
+            values[weak] = np.maximum(values[weak], members)
             derived = n + values.sum(axis=1)
         else:
             derived = 1 + values.max(axis=1)
@@ -209,7 +209,7 @@ class Certifier:
                     value = self.least_total(part, floor + short, child)
                     if value <= floor:
                         continue
-                    claim = int(min(value, floor + short))
+                    claim = min(value, floor + short)
                 elif floor < bound - 1 and self.solvable(part, bound - 2, child):
                     continue
                 else:
