@@ -20,7 +20,13 @@ import numpy as np
 
 from mastermind.proofcheck.bounds import depth_floors, total_floors
 from mastermind.proofcheck.game import Game, ProofError
-from mastermind.proofcheck.partitions import class_counts, member_bounds, orbit_minima
+from mastermind.proofcheck.partitions import (
+    class_counts,
+    guess_values,
+    member_bounds,
+    most_classes,
+    orbit_minima,
+)
 
 FORMAT = "mastermind-proof"
 VERSION = 1
@@ -114,6 +120,9 @@ class FactChecker:
         self.sets: dict[tuple[tuple[int, int], ...], np.ndarray] = {(): np.arange(game.n)}
         self.checked: list[tuple[str, int, np.ndarray]] = []  # (kind, bound, set) by id
         self.root_claims: set[tuple[str, int]] = set()
+        # the image of every code under each symmetry, and the orbits of each list of them
+        self.images: dict[tuple[tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
+        self.orbits: dict[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], np.ndarray] = {}
 
     def set_of(self, path: tuple[tuple[int, int], ...]) -> np.ndarray:
         """The secrets that give each answer of the path to its guess, in index order."""
@@ -139,37 +148,40 @@ class FactChecker:
             raise ProofError(f"{where}: no secret gives these answers")
         least = self._orbits(where, secrets, fact.get("symmetries", []))
         guesses = np.flatnonzero(least == np.arange(game.n))
-        counts = class_counts(game.answers, secrets, guesses, game.n_answers)
-        counts[:, game.win] = 0
-        b = int((counts > 0).sum(axis=1).max())
+        b = most_classes(game.answers, secrets, guesses, game.win, game.n_answers)
         floors = (total_floors if kind == "total" else depth_floors)(len(secrets), b)
-        values = floors[counts]  # each class's own bound, by guess and answer
-        useful = counts.max(axis=1) < len(secrets)
-        if kind == "total":  # where the counting bound falls short: the member bound too
-            derived = len(secrets) + values.sum(axis=1)
-            short = np.flatnonzero(useful & (derived < bound))
+        total = kind == "total"
+        derived, useful = guess_values(
+            game.answers, secrets, guesses, floors, total, game.win, game.n_answers
+        )
+        refs = self._refs(where, fact.get("refs", []), least, kind)
+        # the guesses the counting bound leaves short, weighed class by class: the member
+        # bound (total), then the facts referenced
+        short = np.flatnonzero(useful & (derived < bound))
+        counts = class_counts(game.answers, secrets, guesses[short], game.n_answers)
+        counts[:, game.win] = 0
+        values = floors[counts]
+        if total:
             members = member_bounds(game.answers, secrets, guesses[short], b, game.win, game.n_answers)
-            values[short] = np.maximum(values[short], members)
-        for guess, answer, ref in self._refs(where, fact.get("refs", []), least, kind):
+            values = np.maximum(values, members)
+        for guess, answer, ref in refs:
             part = secrets[game.answers[guess, secrets] == answer]
-            ref_kind, ref_bound, ref_set = self.checked[ref]
+            ref_set = self.checked[ref][2]
             if not np.array_equal(part, ref_set):
                 raise ProofError(
                     f"{where}: the secrets answering {game.answer_text(answer)} to {game.code_text(guess)} "
                     f"({len(part)}) are not those of fact {ref} ({len(ref_set)})"
                 )
-            k = int(np.searchsorted(guesses, guess))
-            values[k, answer] = max(values[k, answer], ref_bound)
-        if kind == "total":
-            derived = len(secrets) + values.sum(axis=1)
-        else:
-            derived = 1 + values.max(axis=1)
-        short = np.flatnonzero(useful & (derived < bound))
-        if len(short):
-            k = int(short[0])
+            k = int(np.searchsorted(guesses[short], guess))
+            if k < len(short) and guesses[short[k]] == guess:
+                values[k, answer] = max(values[k, answer], self.checked[ref][1])
+        derived = len(secrets) + values.sum(axis=1) if total else 1 + values.max(axis=1, initial=0)
+        if np.any(derived < bound):
+            k = int(np.flatnonzero(derived < bound)[0])
             raise ProofError(
-                f"{where}: guess {game.code_text(int(guesses[k]))} leaves {kind} >= {int(derived[k])} only "
-                f"(classes {sorted(counts[k][counts[k] > 0].tolist(), reverse=True)}, at most {b} per guess)"
+                f"{where}: guess {game.code_text(int(guesses[short[k]]))} leaves {kind} >= {int(derived[k])} "
+                f"only (classes {sorted(counts[k][counts[k] > 0].tolist(), reverse=True)}, "
+                f"at most {b} per guess)"
             )
         self.checked.append((kind, bound, secrets))
         if not path:
@@ -193,19 +205,27 @@ class FactChecker:
         game = self.game
         if not isinstance(raw, list):
             raise ProofError(f"{where}: symmetries: expected a list")
-        maps = []
+        keys = []
+        inside = np.zeros(game.n, dtype=bool)
+        inside[secrets] = True
         for s, sym in enumerate(raw):
             pegs = sym.get("pegs") if isinstance(sym, dict) else None
             colours = sym.get("colours") if isinstance(sym, dict) else None
             if not _permutation(pegs, game.pegs) or not _permutation(colours, game.colours):
                 raise ProofError(f"{where}: symmetry {s}: pegs and colours must be permutations")
-            image = game.permute(pegs, colours)
-            if not np.array_equal(np.sort(image[secrets]), secrets):
+            key = (tuple(pegs), tuple(colours))
+            if key not in self.images:
+                self.images[key] = game.permute(pegs, colours)
+            # (a permutation of the codes: mapping the set into itself, it maps it onto itself)
+            if not inside[self.images[key][secrets]].all():
                 raise ProofError(f"{where}: symmetry {s} does not map the set onto itself")
-            maps.append(image)
-        if not maps:
+            keys.append(key)
+        if not keys:
             return np.arange(game.n)
-        return orbit_minima(np.array(maps))
+        group = tuple(keys)
+        if group not in self.orbits:
+            self.orbits[group] = orbit_minima(np.array([self.images[key] for key in keys]))
+        return self.orbits[group]
 
     def _refs(self, where: str, raw: object, least: np.ndarray, kind: str) -> list[tuple[int, int, int]]:
         """The references ``[guess, answer, fact]``: one per class at most, each to an

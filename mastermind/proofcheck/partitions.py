@@ -138,3 +138,73 @@ def member_bounds(answers, secrets, guesses, b, win, n_answers):  # pragma: no c
                 most = max(most, classes)
             out[k, a] = min(3 * m - 2 - most, 3 * m - min(m, b))
     return out
+
+
+def most_classes_reference(answers: np.ndarray, secrets: np.ndarray, guesses: np.ndarray, win: int) -> int:
+    """The most non-winning classes any of the guesses makes on the secrets."""
+    return max(
+        (len({int(answers[g, s]) for s in secrets.tolist()} - {win}) for g in guesses.tolist()), default=0
+    )
+
+
+def guess_values_reference(
+    answers: np.ndarray, secrets: np.ndarray, guesses: np.ndarray, floors: np.ndarray, total: bool, win: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per guess, what the classes' own bounds ``floors[size]`` give (``total``: the set's
+    size plus their sum; else 1 plus their most), and whether the guess splits the set at
+    all (a win or two classes)."""
+    derived = np.zeros(len(guesses), dtype=np.int64)
+    useful = np.zeros(len(guesses), dtype=bool)
+    for k, g in enumerate(guesses.tolist()):
+        sizes: dict[int, int] = {}
+        for s in secrets.tolist():
+            sizes[int(answers[g, s])] = sizes.get(int(answers[g, s]), 0) + 1
+        rest = [m for a, m in sizes.items() if a != win]
+        useful[k] = max(rest, default=0) < len(secrets)
+        own = [int(floors[m]) for m in rest]
+        derived[k] = len(secrets) + sum(own) if total else 1 + max(own, default=0)
+    return derived, useful
+
+
+@nb.njit(cache=True)
+def most_classes(answers, secrets, guesses, win, n_answers):  # pragma: no cover - compiled
+    """The most non-winning classes any of the guesses makes on the secrets."""
+    seen = np.zeros(n_answers, dtype=np.int64)
+    most = 0
+    for k in range(guesses.shape[0]):
+        row = answers[guesses[k]]
+        classes = 0
+        for j in range(secrets.shape[0]):
+            a = row[secrets[j]]
+            if a != win and seen[a] != k + 1:
+                seen[a] = k + 1
+                classes += 1
+        most = max(most, classes)
+    return most
+
+
+@nb.njit(cache=True)
+def guess_values(answers, secrets, guesses, floors, total, win, n_answers):  # pragma: no cover
+    """Compiled twin of :func:`guess_values_reference`."""
+    n = secrets.shape[0]
+    derived = np.zeros(guesses.shape[0], dtype=np.int64)
+    useful = np.zeros(guesses.shape[0], dtype=np.bool_)
+    sizes = np.zeros(n_answers, dtype=np.int64)
+    for k in range(guesses.shape[0]):
+        row = answers[guesses[k]]
+        sizes[:] = 0
+        for j in range(n):
+            sizes[row[secrets[j]]] += 1
+        value = n if total else 1
+        largest = 0
+        for a in range(n_answers):
+            if a == win or sizes[a] == 0:
+                continue
+            largest = max(largest, sizes[a])
+            if total:
+                value += floors[sizes[a]]
+            else:
+                value = max(value, 1 + floors[sizes[a]])
+        derived[k] = value
+        useful[k] = largest < n
+    return derived, useful

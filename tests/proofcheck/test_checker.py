@@ -17,8 +17,12 @@ from mastermind.proofcheck.game import Game
 from mastermind.proofcheck.partitions import (
     class_counts,
     class_counts_reference,
+    guess_values,
+    guess_values_reference,
     member_bounds,
     member_bounds_reference,
+    most_classes,
+    most_classes_reference,
     orbit_minima,
     orbit_minima_reference,
 )
@@ -44,6 +48,21 @@ def test_member_bounds_matches_its_reference(rules):
         guesses = np.sort(rng.choice(game.n, size=6, replace=False))
         args = (game.answers, secrets, guesses, 5, game.win, game.n_answers)
         assert np.array_equal(member_bounds(*args), member_bounds_reference(*args))
+
+
+@pytest.mark.parametrize("total", [True, False])
+def test_guess_values_and_most_classes_match_their_references(total):
+    game = Game.parse("p3c4r")
+    rng = np.random.default_rng(4)
+    floors = np.arange(game.n + 1) * 3
+    for _ in range(10):
+        secrets = np.sort(rng.choice(game.n, size=rng.integers(1, game.n), replace=False))
+        guesses = np.sort(rng.choice(game.n, size=10, replace=False))
+        got = guess_values(game.answers, secrets, guesses, floors, total, game.win, game.n_answers)
+        want = guess_values_reference(game.answers, secrets, guesses, floors, total, game.win)
+        assert all(np.array_equal(a, b) for a, b in zip(got, want))
+        most = most_classes(game.answers, secrets, guesses, game.win, game.n_answers)
+        assert most == most_classes_reference(game.answers, secrets, guesses, game.win)
 
 
 def test_orbit_minima_matches_its_reference():
