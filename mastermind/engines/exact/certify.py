@@ -94,6 +94,62 @@ def member_floors(scores, cands, guesses, b, win, n_slots):  # pragma: no cover 
     return out
 
 
+@nb.njit(cache=True)
+def weigh_guesses(scores, cands, guesses, total, win, n_slots):  # pragma: no cover - compiled
+    """The most non-winning classes any of the guesses makes on ``cands`` (``b``), and per
+    guess what the counting bounds of its classes give (see :func:`perfect_floors`: the
+    set's size plus their sum, ``total``, or 1 plus their most) and its largest class."""
+    n = cands.shape[0]
+    largest = np.zeros(guesses.shape[0], dtype=np.int64)
+    derived = np.zeros(guesses.shape[0], dtype=np.int64)
+    sizes = np.zeros(n_slots, dtype=np.int64)
+    most = 0
+    for k in range(guesses.shape[0]):
+        row = scores[guesses[k]]
+        sizes[:] = 0
+        for j in range(n):
+            sizes[row[cands[j]]] += 1
+        classes = 0
+        for a in range(n_slots):
+            if a != win and sizes[a] > 0:
+                classes += 1
+                largest[k] = max(largest[k], sizes[a])
+        most = max(most, classes)
+    # the counting bound of 0..n secrets: slot depths 1, then b of depth 2, b**2 of depth 3 ...
+    floors = np.zeros(n + 1, dtype=np.int64)
+    depth, width, filled = 1, 1, 0
+    for m in range(1, n + 1):
+        if filled == width:
+            depth, width, filled = depth + 1, width * max(most, 1), 0
+        filled += 1
+        floors[m] = floors[m - 1] + depth if total else depth
+    for k in range(guesses.shape[0]):
+        row = scores[guesses[k]]
+        sizes[:] = 0
+        for j in range(n):
+            sizes[row[cands[j]]] += 1
+        value = n if total else 1
+        for a in range(n_slots):
+            if a != win and sizes[a] > 0:
+                value = value + floors[sizes[a]] if total else max(value, 1 + floors[sizes[a]])
+        derived[k] = value
+    return most, derived, largest, floors
+
+
+@nb.njit(cache=True)
+def memo_values(memo, parts, starts, r):  # pragma: no cover - compiled
+    """What the memo holds of each part ``parts[starts[i]:starts[i + 1]]`` with ``r`` guesses
+    left: (found, cost, tag) arrays (one call for many sets)."""
+    count = starts.shape[0] - 1
+    found = np.zeros(count, dtype=np.bool_)
+    cost = np.zeros(count, dtype=np.float64)
+    tag = np.zeros(count, dtype=np.int64)
+    for i in range(count):
+        hit, value, kind = memo_get(memo, parts[starts[i] : starts[i + 1]], r)
+        found[i], cost[i], tag[i] = hit, value, kind
+    return found, cost, tag
+
+
 class Certifier:
     """Writes the facts of one game's certificate, asking the exact search (two searches
     with memos of their own: the total's, and the one that asks whether a strategy of some
@@ -118,6 +174,8 @@ class Certifier:
         self.depths = Search(table, weights, group, unit=0, memory=memory)
         self.facts: list[Fact] = []
         self.known: dict[tuple[str, bytes], tuple[int, int]] = {}  # (kind, set) -> (bound, id)
+        self._orbits: dict[tuple[bytes, bytes, bytes], tuple[list, np.ndarray]] = {}
+        self._children: dict[tuple[bytes, bytes, int], tuple[np.ndarray, np.ndarray]] = {}
 
     # ---- symmetry --------------------------------------------------------------------------
     def symmetries(self, cands: np.ndarray, group) -> list[tuple[list[int], list[int]]]:
@@ -149,6 +207,27 @@ class Certifier:
                 add(identity[0], tuple(swap))
         return out
 
+    def orbits(self, cands: np.ndarray, group) -> tuple[list[tuple[list[int], list[int]]], np.ndarray]:
+        """The symmetries fixing ``cands`` (see :meth:`symmetries`) and the least code of each
+        orbit of the group they generate (kept by group and absent colours)."""
+        present = np.zeros(self.rules.colors, dtype=bool)
+        present[np.unique(self.digits[cands])] = True
+        key = (group[0].tobytes(), group[1].tobytes(), present.tobytes())
+        if key not in self._orbits:
+            symmetries = self.symmetries(cands, group)
+            self._orbits[key] = (symmetries, self.representatives(symmetries))
+        return self._orbits[key]
+
+    def child_group(self, group, guess: int):
+        """The group fixing one more guess (kept by group and guess; a trivial group is its own)."""
+        perms, cmaps = group
+        if len(perms) == 1 and int((cmaps[0] < 0).sum()) <= 1:
+            return group
+        key = (perms.tobytes(), cmaps.tobytes(), guess)
+        if key not in self._children:
+            self._children[key] = self.totals.child_group(group, guess)
+        return self._children[key]
+
     def representatives(self, symmetries: list[tuple[list[int], list[int]]]) -> np.ndarray:
         """The least code of each orbit of the group the symmetries generate."""
         n = self.table.n
@@ -171,42 +250,44 @@ class Certifier:
         key = (kind, cands.tobytes())
         if key in self.known and self.known[key][0] >= bound:
             return self.known[key][1]
-        symmetries = self.symmetries(cands, group)
-        guesses = self.representatives(symmetries)
+        symmetries, guesses = self.orbits(cands, group)
+        n = len(cands)
+        b, derived, largest, floors = weigh_guesses(
+            self.scores, cands, guesses, kind == "total", self.win, self.n_slots
+        )
+        useful = largest < n
+        weak = np.flatnonzero(useful & (derived < bound))
+        # the guesses the counting bound leaves short, class by class
+        guesses = guesses[weak]
         answers = self.scores[np.ix_(guesses, cands)].astype(np.int64)
         rows = np.arange(len(guesses))[:, None] * self.n_slots
         counts = np.bincount((rows + answers).ravel(), minlength=len(guesses) * self.n_slots)
         counts = counts.reshape(len(guesses), self.n_slots)
         counts[:, self.win] = 0
-        b = int((counts > 0).sum(axis=1).max())
-        floors = perfect_floors(len(cands), b, kind)
         values = floors[counts]
-        n = len(cands)
-        useful = counts.max(axis=1) < n
         if kind == "total":  # (as the checker: the member bound where the counting bound is short)
-            derived = n + values.sum(axis=1)
-            weak = np.flatnonzero(useful & (derived < bound))
-            members = member_floors(self.scores, cands, guesses[weak], b, self.win, self.n_slots)
-            values[weak] = np.maximum(values[weak], members)
+            members = member_floors(self.scores, cands, guesses, b, self.win, self.n_slots)
+            values = np.maximum(values, members)
             derived = n + values.sum(axis=1)
         else:
-            derived = 1 + values.max(axis=1)
+            derived = 1 + values.max(axis=1, initial=0)
         fact = Fact(kind, int(bound), path, symmetries)
-        for k in np.flatnonzero(useful & (derived < bound)).tolist():
+        known = self.memo_known(cands, answers, counts) if kind == "total" else {}
+        for k in np.flatnonzero(derived < bound).tolist():
             g = int(guesses[k])
             short = bound - int(derived[k])
             order = np.flatnonzero(counts[k])
             # the total: smallest classes first (as the search explores them); the worst case:
             # the biggest first (the likeliest to need the most guesses)
             order = order[np.argsort(counts[k][order] * (1 if kind == "total" else -1), kind="stable")]
-            child = self.totals.child_group(group, g)
+            child = self.child_group(group, g)
             for a in order.tolist():
                 part = cands[answers[k] == a]
                 floor = int(values[k, a])
                 if kind == "total":
                     if len(part) <= 2:  # (its counting bound is its cost)
                         continue
-                    value = self.least_total(part, floor + short, child)
+                    value = self.least_total(part, floor + short, child, known.get((k, a)))
                     if value <= floor:
                         continue
                     claim = min(value, floor + short)
@@ -224,12 +305,24 @@ class Certifier:
         self.known[key] = (int(bound), len(self.facts) - 1)
         return len(self.facts) - 1
 
-    def least_total(self, cands: np.ndarray, beta: int, group) -> int:
-        """The least total of ``cands`` if below ``beta``, else a lower bound at least ``beta``
-        (what the memo knows first, else a search)."""
-        found, cost, tag = memo_get(self.totals.memo, cands, UNLIMITED)
-        if found and (tag != LOWER or cost >= beta):
-            return int(cost) if cost < INF else UNLIMITED
+    def memo_known(self, cands: np.ndarray, answers: np.ndarray, counts: np.ndarray) -> dict:
+        """What the total's memo holds of the classes of three or more of each guess (row k of
+        ``answers``), by (k, answer), looked up in one call."""
+        where = [(k, a) for k, a in zip(*np.nonzero(counts >= 3))]
+        if not where:
+            return {}
+        parts = [cands[answers[k] == a] for k, a in where]
+        starts = np.concatenate(([0], np.cumsum([len(p) for p in parts])))
+        found, cost, tag = memo_values(self.totals.memo, np.concatenate(parts), starts, UNLIMITED)
+        return {(int(k), int(a)): (c, t) for (k, a), f, c, t in zip(where, found, cost, tag) if f}
+
+    def least_total(self, cands: np.ndarray, beta: int, group, known=None) -> int:
+        """The least total of ``cands`` if below ``beta``, else a lower bound at least ``beta``:
+        from what the memo holds (``known``: its (cost, tag), looked up before), else a search."""
+        if known is not None:
+            cost, tag = known
+            if tag != LOWER or cost >= beta:
+                return int(cost) if cost < INF else UNLIMITED
         value = self.totals.solve(cands, UNLIMITED, beta, group)
         return int(value) if value < INF else UNLIMITED
 
