@@ -105,8 +105,6 @@ def replay(game: Game, node: object, secrets: np.ndarray, where: str) -> tuple[i
     total, worst = len(secrets), 1
     for answer, child in children.items():
         part = secrets[answers == answer]
-        if len(part) == len(secrets):
-            raise ProofError(f"{where}: guess {game.code_text(guess)} tells no secret apart")
         t, w = replay(game, child, part, f"{where} {game.code_text(guess)} {game.answer_text(answer)}")
         total, worst = total + t, max(worst, w + 1)
     return total, worst
