@@ -168,7 +168,7 @@ def guess_values_reference(
 
 @nb.njit(cache=True)
 def most_classes(answers, secrets, guesses, win, n_answers):  # pragma: no cover - compiled
-    """The most non-winning classes any of the guesses makes on the secrets."""
+    """Compiled twin of :func:`most_classes_reference`."""
     seen = np.zeros(n_answers, dtype=np.int64)
     most = 0
     for k in range(guesses.shape[0]):
@@ -185,26 +185,30 @@ def most_classes(answers, secrets, guesses, win, n_answers):  # pragma: no cover
 
 @nb.njit(cache=True)
 def guess_values(answers, secrets, guesses, floors, total, win, n_answers):  # pragma: no cover
-    """Compiled twin of :func:`guess_values_reference`."""
+    """Compiled twin of :func:`guess_values_reference` (each guess in time of the set's size:
+    the answers it gives are listed as they come, and only those are read and cleared)."""
     n = secrets.shape[0]
     derived = np.zeros(guesses.shape[0], dtype=np.int64)
     useful = np.zeros(guesses.shape[0], dtype=np.bool_)
     sizes = np.zeros(n_answers, dtype=np.int64)
+    given = np.empty(n_answers, dtype=np.int64)
     for k in range(guesses.shape[0]):
         row = answers[guesses[k]]
-        sizes[:] = 0
+        count = 0
         for j in range(n):
-            sizes[row[secrets[j]]] += 1
+            a = row[secrets[j]]
+            if sizes[a] == 0:
+                given[count] = a
+                count += 1
+            sizes[a] += 1
         value = n if total else 1
         largest = 0
-        for a in range(n_answers):
-            if a == win or sizes[a] == 0:
-                continue
-            largest = max(largest, sizes[a])
-            if total:
-                value += floors[sizes[a]]
-            else:
-                value = max(value, 1 + floors[sizes[a]])
+        for t in range(count):
+            a = given[t]
+            if a != win:
+                largest = max(largest, sizes[a])
+                value = value + floors[sizes[a]] if total else max(value, 1 + floors[sizes[a]])
+            sizes[a] = 0
         derived[k] = value
         useful[k] = largest < n
     return derived, useful

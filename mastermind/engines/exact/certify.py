@@ -100,20 +100,32 @@ def weigh_guesses(scores, cands, guesses, total, win, n_slots):  # pragma: no co
     guess what the counting bounds of its classes give (see :func:`perfect_floors`: the
     set's size plus their sum, ``total``, or 1 plus their most) and its largest class."""
     n = cands.shape[0]
-    largest = np.zeros(guesses.shape[0], dtype=np.int64)
-    derived = np.zeros(guesses.shape[0], dtype=np.int64)
+    g_count = guesses.shape[0]
+    largest = np.zeros(g_count, dtype=np.int64)
+    derived = np.zeros(g_count, dtype=np.int64)
     sizes = np.zeros(n_slots, dtype=np.int64)
+    # each guess's classes, as (first answer index in ``seen``, count) runs: O(|S|) a guess
+    seen = np.empty(g_count * min(n, n_slots), dtype=np.int64)
+    runs = np.zeros(g_count + 1, dtype=np.int64)
     most = 0
-    for k in range(guesses.shape[0]):
+    for k in range(g_count):
         row = scores[guesses[k]]
-        sizes[:] = 0
+        start = runs[k]
+        top = start
         for j in range(n):
-            sizes[row[cands[j]]] += 1
+            a = row[cands[j]]
+            if sizes[a] == 0:
+                seen[top] = a
+                top += 1
+            sizes[a] += 1
+        runs[k + 1] = top
         classes = 0
-        for a in range(n_slots):
-            if a != win and sizes[a] > 0:
+        for t in range(start, top):
+            a = seen[t]
+            if a != win:
                 classes += 1
                 largest[k] = max(largest[k], sizes[a])
+            sizes[a] = 0
         most = max(most, classes)
     # the counting bound of 0..n secrets: slot depths 1, then b of depth 2, b**2 of depth 3 ...
     floors = np.zeros(n + 1, dtype=np.int64)
@@ -123,15 +135,16 @@ def weigh_guesses(scores, cands, guesses, total, win, n_slots):  # pragma: no co
             depth, width, filled = depth + 1, width * max(most, 1), 0
         filled += 1
         floors[m] = floors[m - 1] + depth if total else depth
-    for k in range(guesses.shape[0]):
+    for k in range(g_count):
         row = scores[guesses[k]]
-        sizes[:] = 0
         for j in range(n):
             sizes[row[cands[j]]] += 1
         value = n if total else 1
-        for a in range(n_slots):
-            if a != win and sizes[a] > 0:
+        for t in range(runs[k], runs[k + 1]):
+            a = seen[t]
+            if a != win:
                 value = value + floors[sizes[a]] if total else max(value, 1 + floors[sizes[a]])
+            sizes[a] = 0
         derived[k] = value
     return most, derived, largest, floors
 
