@@ -83,8 +83,8 @@ def register(app: typer.Typer) -> None:
     command(
         app,
         "verify",
-        help="Replay every secret through a strategy file and print its statistics "
-        "(exit 1: not a valid strategy of the game).",
+        help="Replay every secret through a strategy file and print its statistics, or check a "
+        "proof file (exit 1: not a valid strategy of the game, or a proof that fails).",
     )(verify)
 
 

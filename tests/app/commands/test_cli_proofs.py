@@ -80,3 +80,22 @@ def test_bad_input_is_one_line(capsys, tmp_path):
     broken.write_text('{"format": "mastermind-proof", "version": 1, "rules": "p3c3r", "facts": [')
     code, out, err = run(capsys, "verify", broken)
     assert code == 1 and "is not a valid proof: not JSON" in err and err.count("\n") == 1
+
+
+def test_results_writes_a_proof_per_proven_row(capsys, tmp_path):
+    out = tmp_path / "res"
+    code, _, err = run(
+        capsys, "results", "--out", out, "--games", "p2c3,p3c3n", "--table", "optimal", "-j", "1"
+    )
+    assert code == 0, err
+    rows = json.loads((out / "optimal.json").read_text())["rows"]
+    assert [row["proof"]["file"] for row in rows] == [
+        "proofs/p2c3.proof.json.gz",
+        "proofs/p3c3n.proof.json.gz",
+    ]
+    markdown = (out / "optimal.md").read_text()
+    assert "| `proofs/p2c3.proof.json.gz` |" in markdown
+    for row in rows:
+        code, text, _ = run(capsys, "verify", out / row["proof"]["file"])
+        assert code == 0 and f"total      {row['total']} is optimal" in text
+        assert f"worst case {row['optimal_worst']} is optimal" in text
