@@ -6,9 +6,11 @@ A fact says of the set S of secrets left after a path of (guess, answer) pairs t
 strategy needs at least ``total`` guesses summed over S, or at least ``worst`` guesses for
 some secret of S. It holds when every guess g (one per orbit of the symmetries the fact
 lists, each checked to map S onto S) that splits S leaves a cost of at least the bound:
-|S| plus, over its non-winning classes, the better of the class's counting bound and a fact
-referenced for it (for ``worst``: 1 plus the most over its classes). A guess that leaves S
-whole is never worth playing (a strategy without it is no worse), so it is skipped.
+|S| plus, over its non-winning classes, the best of the class's counting bound, its member
+bound (totals: see :func:`~mastermind.proofcheck.partitions.member_bounds_reference`) and a
+fact referenced for it (for ``worst``: 1 plus the most over its classes of the counting
+bound or the fact). A guess that leaves S whole is never worth playing (a strategy without
+it is no worse), so it is skipped.
 """
 
 from __future__ import annotations
