@@ -34,6 +34,22 @@ def test_the_exact_engine_is_layered_from_solve_down_to_the_kernels():
     assert layers["layers"][0] == "api" and "_kernels" in layers["layers"][-1].split(" | ")
 
 
+def test_the_proof_checker_shares_no_code_with_the_package():
+    """mastermind.proofcheck imports nothing else of mastermind, and nothing of mastermind
+    below the app imports it (import-linter checks both)."""
+    forbidden = {
+        tuple(c["source_modules"]): set(c["forbidden_modules"])
+        for c in contracts()
+        if c["type"] == "forbidden"
+    }
+    assert forbidden[("mastermind.proofcheck",)] == {
+        "mastermind.engines",
+        "mastermind.core",
+        "mastermind.app",
+    }
+    assert forbidden[("mastermind.engines", "mastermind.core")] == {"mastermind.proofcheck"}
+
+
 @pytest.mark.integration
 @pytest.mark.skipif(NO_LINTER, reason="import-linter (the dev extra) is not installed")
 def test_import_linter_keeps_every_contract():

@@ -29,7 +29,12 @@ ENV = {**os.environ, "PYTHONPATH": ROOT}  # this checkout's code, whatever is in
 HOSTILE = ["-1", "nan", "inf", "³⁶³²", "", "9" * 5000, "10" * 20, "p4c6\x00"]
 MORE_HOSTILE = HOSTILE + ["-inf", "1e999", "1.5e400", "\u202e12", "①②③④", "abc"]
 # options whose hostile values may be fine (paths) are tested on their own below
-PATH_OPTIONS = {"--out", "--plot", "--checkpoint"}  # --checkpoint: see tests/engines/exact/test_frontier.py
+PATH_OPTIONS = {
+    "--out",
+    "--plot",
+    "--checkpoint",
+    "--proof",
+}  # --checkpoint: see tests/engines/exact/test_frontier.py
 # a game small enough that valid options finish at once
 # (results takes no --rules: given -r, every value was refused as an unknown option, unseen)
 REQUIRED = {"plot": ["--out", "plot.svg"]}  # options a command cannot run without
@@ -202,6 +207,12 @@ def test_version(capsys, monkeypatch):
         (["optimal", "--start-from", __file__], f"--start-from: {__file__}: "),
         (["optimal", "--out", "/"], "--out: cannot write /: it is a directory"),
         (["export", "--out", "/"], "--out: cannot write /: it is a directory"),
+        (["optimal", "--proof", "/"], "--proof: cannot write /: it is a directory"),
+        (["optimal", "--proof", "-"], "--proof: give a file name"),
+        (
+            ["optimal", "--proof", "p.gz", "--max-guesses", "3"],
+            "--proof: a proof certifies the plain optimum",
+        ),
         (["plot", "-r", "p2c2", "--out", "/"], "--out: cannot write /: it is a directory"),
         # a trailing slash names a folder: "out/" not there was written as the file "out"
         (

@@ -101,7 +101,11 @@ RUNS = {
         ["export", "-r", "p2c3", "-o", "{tmp}/a.json"],
         ["export", "-r", "p3c3", "-s", "optimal", "-o", "{tmp}/b.txt"],
     ],
-    "verify": [["verify", "{data}/p4c6r-knuth.txt"], ["verify", "{data}/p4c6r-knuth.txt", "-r", "p3c3"]],
+    "verify": [
+        ["verify", "{data}/p4c6r-knuth.txt"],
+        ["verify", "{data}/p4c6r-knuth.txt", "-r", "p3c3"],
+        ["verify", "{data}/../../results/proofs/p3c4.proof.json.gz"],
+    ],
     "heuristics": [
         ["heuristics", "-r", "p2c3"],
         ["heuristics", "-r", "p3c3", "-s", "minimax", "--pool", "consistent"],
@@ -129,6 +133,7 @@ RUNS = {
         ["optimal", "-r", "p3c4", "--by-first-guess"],
         ["optimal", "-r", "p3c3", "--max-guesses", "2"],  # no such strategy: exit 1, still one object
         ["optimal", "-r", "p2c3", "--out", "{tmp}/o.json"],
+        ["optimal", "-r", "p3c3", "--proof", "{tmp}/o.proof.json.gz"],
     ],
     "results": [["results", "--out", "{tmp}/res", "-g", "p2c2,p2c3"]],
 }

@@ -39,6 +39,7 @@ from mastermind.app.commands.common import (
     say_wrote,
     table_for,
     write_after_work,
+    wrote,
 )
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import check_writable, gzipped_by_name, input_name, is_stdout, write_atomic
@@ -104,6 +105,20 @@ OutOpt = Annotated[
 ]
 
 
+ProofOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--proof",
+        metavar="FILE",
+        help="Write a proof file of the optimum (atomically; gzip-compressed when the name ends "
+        "with .gz): the strategy and a certificate of the lower bound, and of the optimal worst "
+        "case, that `mastermind verify FILE` checks with code of its own (docs/proofs.md). "
+        "The plain optimum or --objective worst only.",
+        show_default=False,
+    ),
+]
+
+
 def register(app: typer.Typer) -> None:
     command(app, "optimal", help="Optimal strategy, proven: exact branch and bound with symmetry.")(optimal)
 
@@ -151,6 +166,7 @@ def optimal(
     by_first_guess: ByFirstOpt = False,
     tie_break: OptimalTieBreakOpt = "default",
     out: OutOpt = None,
+    proof: ProofOpt = None,
     time_limit: TimeLimitOpt = None,
     jobs: JobsOpt = 0,
     backend: BackendOpt = None,
@@ -208,6 +224,17 @@ def optimal(
 
                 written_format(out)  # (o.png was written as JSON)
             check_writable(out)  # before the search: a result is never lost for want of a place
+    if proof is not None:
+        with naming("--proof"):
+            if is_stdout(proof):
+                raise MastermindError("give a file name (a proof is not written to standard output)")
+            plain = max_guesses is None and pool == "all" and first is None and tie_break == "default"
+            if not plain or by_first_guess:
+                raise MastermindError(
+                    "a proof certifies the plain optimum or the optimal worst case: not with "
+                    "--max-guesses, --pool consistent, --first, --by-first-guess or --tie-break worst"
+                )
+            check_writable(proof)  # before the search, as --out
     options = dict(
         objective=objective,
         max_guesses=max_guesses,
@@ -216,9 +243,17 @@ def optimal(
         tie_break=tie_break,
     )
     # a plain search asked again is answered from the result cache, before numba is loaded;
-    # with --out, its tree too (kept beside the answer: a plain answer is read without it)
+    # with --out, its tree too (kept beside the answer: a plain answer is read without it);
+    # a proof is written by a search, never from the cache
     cache = kept_tree = None
-    if not no_cache and backend == "threads" and scheduler is None and checkpoint is None and start is None:
+    if (
+        not no_cache
+        and proof is None
+        and backend == "threads"
+        and scheduler is None
+        and checkpoint is None
+        and start is None
+    ):
         from mastermind.app.resultcache import ResultCache
 
         # a time limit, --jobs and --memory-limit do not change a proven answer: only those are kept
@@ -240,6 +275,7 @@ def optimal(
         first_code,
         by_first_guess,
         out,
+        proof,
         deadline,
         jobs,
         backend,
@@ -254,7 +290,7 @@ def optimal(
         if kept_tree is not None and tree is not None:  # (first: the answer is never kept without it)
             kept_tree.store(_tree_entry(*tree))
         cache.store({k: v for k, v in data.items() if k not in ("compile_seconds", "out")} | {"out": None})
-    _report(data, json_output, out, late is not None)
+    _report(data, json_output, out, late is not None, proof)
     fail_after_report(late)
     exit_if_interrupted(data["stopped"])
     if data.get("exists", True) is False:  # an answer, not bad input: exit 1
@@ -335,6 +371,7 @@ def _run_search(
     first_code,
     by_first_guess: bool,
     out: str | None,
+    proof: str | None,
     deadline: Deadline,
     jobs: int,
     backend: str,
@@ -419,6 +456,9 @@ def _run_search(
             late = _write_tree(out, *found)
             written = None if late is not None else out
         data = {**base, **optimum_fields(r, options["objective"], recorder), "out": written}
+        if proof is not None:
+            data["proof"], late_proof = _write_proof(table, r, options["objective"], proof)
+            late = late or late_proof
     else:
         data = {
             **base,
@@ -474,6 +514,32 @@ def _cached(answer_entry, tree_entry, out: str | None) -> tuple[dict, Mastermind
         return None
     late = _write_tree(out, tree, stats)
     return {**answer, "out": None if late is not None else out}, late
+
+
+def _write_proof(table, r, objective: str, path: str) -> tuple[dict | None, MastermindError | None]:
+    """The proof file of a proven optimum written to ``path`` (``proof`` of the report: the
+    file, its facts and the seconds it took; None when the search proved nothing), and the
+    error that kept it from the file."""
+    import json
+
+    from mastermind.engines.result import Status
+
+    if r.status is not Status.OPTIMAL or r.tree is None:
+        return None, None
+    from mastermind.engines.exact.certify import prove
+
+    began = time.perf_counter()
+    document = prove(table, r.tree.root, r.total if objective == "total" else None)
+    text = json.dumps(document, separators=(",", ":"))
+    late = write_after_work("--proof", lambda: write_atomic(path, gzipped_by_name(path, text)))
+    fields = {
+        "file": path,
+        "total": document["total"],
+        "worst": document["worst"],
+        "facts": len(document["facts"]),
+        "seconds": round(time.perf_counter() - began, 4),
+    }
+    return (None if late is not None else fields), late
 
 
 def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = ()) -> dict:
@@ -532,7 +598,9 @@ def by_first_guess_fields(
 
 
 # ---- the report: text or JSON, from the document alone (also for an answer from the cache) ----
-def _report(data: dict, json_output: bool, out: str | None, failed: bool = False) -> None:
+def _report(
+    data: dict, json_output: bool, out: str | None, failed: bool = False, proof: str | None = None
+) -> None:
     """``failed``: the tree could not be written to ``out`` (the line saying so follows)."""
     if json_output:
         print_json(data)
@@ -613,6 +681,24 @@ def _report(data: dict, json_output: bool, out: str | None, failed: bool = False
         else:
             why = f"the search stopped ({data['stopped']}) before it found a strategy"
             typer.echo(nothing_written(out, why), err=True)
+    if proof is not None and not failed:
+        written = data["proof"]
+        if written is None:
+            typer.echo(nothing_written(proof, "the search stopped before its proof"), err=True)
+        else:
+            claims = " and ".join(
+                f"{name} {written[key]}"
+                for name, key in (("total", "total"), ("worst case", "worst"))
+                if written[key] is not None
+            )
+            # (on standard error where standard output holds the strategy tree alone)
+            typer.echo(
+                wrote(
+                    f"the proof ({claims}; {plural(written['facts'], 'fact')}, {written['seconds']:.2f} s)",
+                    written["file"],
+                ),
+                err=to_stdout_tree or is_stdout(written["file"]),
+            )
 
 
 def _work(data: dict) -> str:

@@ -82,8 +82,8 @@ def register(app: typer.Typer) -> None:
     command(
         app,
         "verify",
-        help="Replay every secret through a strategy file and print its statistics "
-        "(exit 1: not a valid strategy of the game).",
+        help="Replay every secret through a strategy file and print its statistics, or check a "
+        "proof file (exit 1: not a valid strategy of the game, or a proof that fails).",
     )(verify)
 
 
@@ -242,7 +242,12 @@ def _optimal_tree(table, pool: str, token, bar, time_limit: float | None, jobs: 
 
 
 def verify(
-    file: Annotated[str, typer.Argument(help="Strategy file: Irving text or JSON; - reads standard input.")],
+    file: Annotated[
+        str,
+        typer.Argument(
+            help="Strategy file (Irving text or JSON) or proof file (docs/proofs.md); - reads standard input."
+        ),
+    ],
     rules: FileRulesOpt = None,
     fmt: Annotated[
         Optional[str],
@@ -258,7 +263,10 @@ def verify(
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
-    """Exit 0 for a valid strategy, 1 for one that is not a valid strategy of the game (a
+    """A proof file (told by its content) is checked by the independent checker: exit 0 when
+    it proves its claims, 1 naming the first fact that fails.
+
+    Exit 0 for a valid strategy, 1 for one that is not a valid strategy of the game (a
     wrong tree, a tree of another game, bytes that are no text, a dot file or an HTML
     page), 2 for a file that cannot be opened or bad options. The game: --rules, else the one
     a JSON file names (for Irving text, the one its root tells, else p4c6)."""
@@ -270,6 +278,9 @@ def verify(
         text = read_text(file)
     except DamagedFile as exc:  # (binary, or cut short as a cut tree is): not a valid strategy, exit 1
         text, damaged = "", exc.reason
+    if damaged is None and fmt is None and _is_proof_text(text):
+        _verify_proof(file, text, rules, json_output)
+        return
     if fmt is not None:
         fmt = check_format(fmt, READABLE)
     else:
@@ -308,4 +319,58 @@ def verify(
         typer.echo(f"histogram  {histogram_text(stats.histogram)}  ({HISTOGRAM_WORDS})")
         typer.echo(f"pool       {result.pool}  ({POOL_WORDS[result.pool]})")
     if not result.valid:
+        raise typer.Exit(1)
+
+
+def _is_proof_text(text: str) -> bool:
+    """A JSON object that says it is a proof file (its format key comes first)."""
+    head = text.lstrip("\ufeff \t\r\n")[:200]
+    return head.startswith("{") and '"mastermind-proof"' in head
+
+
+def _verify_proof(file: str, text: str, rules: object, json_output: bool) -> None:
+    """Check a proof file with :mod:`mastermind.proofcheck` (which shares no code with the
+    search): exit 0 when it proves its claims, 1 naming the first fact that fails."""
+    import json
+
+    from mastermind.proofcheck import ProofError, check_proof
+
+    outcome, error = None, None
+    try:
+        data = json.loads(text)
+        if rules is not None and data.get("rules") != str(rules):
+            raise ProofError(f"it is a proof for {data.get('rules')}, not {rules}")
+        outcome = check_proof(data)
+    except ValueError as exc:
+        error = f"not JSON ({exc})"
+    except ProofError as exc:
+        error = str(exc)
+    except RecursionError:
+        error = "a strategy tree nested too deep"
+    if json_output:
+        print_json(
+            {
+                "proof": file,
+                "valid": outcome is not None,
+                "format": "proof",
+                "rules": None if outcome is None else outcome.rules,
+                "secrets": None if outcome is None else outcome.secrets,
+                "total": None if outcome is None else outcome.total,
+                "worst": None if outcome is None else outcome.worst,
+                "facts": None if outcome is None else outcome.facts,
+                "errors": [] if error is None else [error],
+            }
+        )
+    elif outcome is None:
+        typer.echo(f"error: {input_name(file)} is not a valid proof: {error}", err=True)
+    else:
+        typer.echo(
+            f"valid      {input_name(file)}: {outcome.rules} proof, {plural(outcome.secrets, 'secret')}, "
+            f"{plural(outcome.facts, 'fact')} checked"
+        )
+        if outcome.total is not None:
+            typer.echo(f"total      {outcome.total} is optimal")
+        if outcome.worst is not None:
+            typer.echo(f"worst      worst case {outcome.worst} is optimal")
+    if outcome is None:
         raise typer.Exit(1)

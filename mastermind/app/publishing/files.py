@@ -92,6 +92,15 @@ def tree_stems(game: str) -> dict[str, str]:
     return {"tree": game, "worst_tree": f"{game}.worst"}
 
 
+def proof_stem(game: str) -> str:
+    """The stem of a game's proof file in ``proofs/`` (``STEM.json.gz``).
+
+    >>> proof_stem("p4c6")
+    'p4c6.proof'
+    """
+    return f"{game}.proof"
+
+
 def row_order(row: dict) -> tuple:
     """Where a row goes in a table: games with repetition first, then by pegs and colours."""
     return (not row["repetition"], row["pegs"], row["colours"])
@@ -138,7 +147,7 @@ _FLAGS = frozenset("repetition tie_broken agrees beaten first_guesses_complete u
 _TEXTS = frozenset("game rules status command version first_guess".split())
 _TEXT_LISTS = frozenset("best_first_guesses breaker_first_guesses maker_support unfinished".split())
 _ROW_LISTS = frozenset("by_first_guess maker published".split())
-_PARTS = frozenset("bounds search tree units worst_tree".split())
+_PARTS = frozenset("bounds search tree units worst_tree proof".split())
 
 
 def _kind_error(key: str, value: object) -> str | None:

@@ -27,6 +27,11 @@ def _seconds(row: dict) -> str:
     return (f"{s:.1f}" if cpu is None else f"{s:.1f} ({cpu:.1f})") + depth_text
 
 
+def _proof_cell(row: dict) -> str:
+    proof = row.get("proof") or {}
+    return f"`{proof['file']}`" if proof.get("file") else ""
+
+
 def _published_cell(row: dict) -> str:
     refs = row.get("published") or []
     if refs:
@@ -61,12 +66,15 @@ def render_optimal(rows: Sequence[dict]) -> str:
             "  seconds of the parts that finished in brackets; `jobs` threads) on a shared 2-core",
             "  machine, so wall times vary with its load; an open row adds the seconds of its",
             "  checkpointed searches over all runs; trees: `trees/GAME.json.gz`.",
+            "- **proof**: a proof file of the optimal total and worst case that `mastermind verify`",
+            "  checks with a checker of its own (`proofs/GAME.proof.json.gz`, docs/proofs.md).",
             "",
             (
                 "| game | pegs | colours | repetition | codes | total | average | worst | opt. worst "
-                "| total at opt. worst | best first guesses | histogram | published | status | s | jobs |"
+                "| total at opt. worst | best first guesses | histogram | published | status | s | jobs "
+                "| proof |"
             ),
-            "|---|---:|---:|---|---:|---:|---|---:|---:|---:|---|---|---|---|---:|---:|",
+            "|---|---:|---:|---|---:|---:|---|---:|---:|---:|---|---|---|---|---:|---:|---|",
         ]
     else:  # (a table of its header alone read as a table left empty by mistake)
         lines.append("No game of this file is proven yet.")
@@ -80,7 +88,7 @@ def render_optimal(rows: Sequence[dict]) -> str:
             f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} | {r['total']} "
             f"| {avg} | {worst} | {ow} | {wt} | {_first_guesses(r)} "
             f"| {' '.join(map(str, r['histogram']))} | {_published_cell(r)} | {r['literature']} "
-            f"| {_seconds(r)} | {r['jobs']} |"
+            f"| {_seconds(r)} | {r['jobs']} | {_proof_cell(r)} |"
         )
     if open_rows:
         lines += [

@@ -14,6 +14,30 @@ from mastermind.core.errors import MastermindError, naming
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 
 
+def proof_part(
+    game: str, total: int, worst: int | None, tree: str, memory_limit: int = DEFAULT_MEMORY_LIMIT
+) -> dict:
+    """The proof file of a proven row (``proof``: its JSON text, with its count of ``facts``):
+    the optimal ``total`` and, when known, the optimal ``worst`` case, the row's tree (JSON
+    text) as the strategy (see :mod:`mastermind.engines.exact.certify`)."""
+    import json
+
+    from mastermind.core.formats import read_tree
+    from mastermind.engines.exact.certify import certify
+
+    rules = Rules.parse(game)
+    start, cpu = time.perf_counter(), time.process_time()
+    table = CodeTable(rules, memory_limit=memory_limit)
+    strategy, _ = read_tree(tree, "json", rules)
+    document = certify(table, total, worst, strategy=strategy.root)
+    return {
+        "proof": json.dumps(document, separators=(",", ":")),
+        "facts": len(document["facts"]),
+        "seconds": time.perf_counter() - start,
+        "cpu_seconds": time.process_time() - cpu,
+    }
+
+
 def optimal_part(
     game: str,
     part: str,

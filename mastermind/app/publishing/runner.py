@@ -18,7 +18,7 @@ from pathlib import Path
 
 from mastermind.app.deadline import FOREVER, Deadline
 from mastermind.app.interrupts import command_token
-from mastermind.app.publishing.files import tree_stems
+from mastermind.app.publishing.files import proof_stem, tree_stems
 from mastermind.app.publishing.literature import literature
 from mastermind.app.publishing.parts import (
     bounds_part,
@@ -27,6 +27,7 @@ from mastermind.app.publishing.parts import (
     frontier_part,
     game_value_part,
     optimal_part,
+    proof_part,
 )
 from mastermind.app.publishing.scope import FRONTIER, game_id
 from mastermind.app.version import version_string
@@ -37,6 +38,9 @@ from mastermind.core.game import DEFAULT_MEMORY_LIMIT, Rules
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.engines.gamevalue.document import fraction_text
 
+PROOF_MAX_CODES = 2401
+"""The largest game whose proven row gets a proof file (4x7: about a minute to write, 13 s
+to check; 4x8 takes far longer, see benchmarks/bench_proofs.py)."""
 TREE_LIMIT = 4 * 1024 * 1024  # bytes of gzipped JSON; larger trees are left out (and said so)
 GAME_VALUE_GRACE = 60.0  # after the game value's own time limit: its last LP, sending the result
 FRONTIER_GRACE = 300.0  # after a frontier search's own time limit: building and sending its tree
@@ -381,8 +385,27 @@ class Runner:
             unfinished=_unfinished(worst, tie),
         )
         row["tree"] = self._write_tree(trees, game, tree_text)
+        row["proof"] = self._proof(trees, game, t, row["optimal_worst"], tree_text)
         row.update(literature(row))
         return row
+
+    def _proof(self, trees: Path | None, game: str, total: int, worst: int | None, tree: str) -> dict | None:
+        """The row's entry for its proof file ``proofs/GAME.proof.json.gz`` (written beside
+        ``trees`` when given, else kept in :attr:`trees` as the tree is), for a game of at most
+        :data:`PROOF_MAX_CODES` codes on the plain rules; None beyond, or past the row's time."""
+        if self.solve_options or Rules.parse(game).n_codes > PROOF_MAX_CODES:
+            return None
+        data = self._run(proof_part, (game, total, worst, tree, self.memory_limit), grace=FRONTIER_GRACE)
+        if data is None:
+            return None
+        blob = gzip.compress(data["proof"].encode("utf-8"), mtime=0)
+        stem = proof_stem(game)
+        if trees is None:
+            self.trees[stem] = blob
+        else:
+            (trees.parent / "proofs").mkdir(parents=True, exist_ok=True)
+            write_atomic(trees.parent / "proofs" / f"{stem}.json.gz", blob)
+        return {"file": f"proofs/{stem}.json.gz", "bytes": len(blob), "facts": data["facts"]}
 
     def _worst(self, game: str, total: dict, tree_text: str) -> dict | None:
         """The optimal worst case and the best total within it, as far as the row's time

@@ -16,6 +16,7 @@ from mastermind.app.publishing.files import (
     combined,
     merge_into,
     merge_rows,
+    proof_stem,
     read_rows,
     row_order,
     tree_stems,
@@ -130,6 +131,8 @@ def run_tables(
                 if table == "optimal":
                     for stem in tree_stems(game_id(rules)).values():
                         check_writable(trees / f"{stem}.json.gz")
+                    if (out / "proofs").is_dir():
+                        check_writable(out / "proofs" / f"{proof_stem(game_id(rules))}.json.gz")
     if progress is not None:
         progress.start(len(work), "results")
     working = "starting"
@@ -235,12 +238,12 @@ def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes]) -> list[dict]:
         old = next((r for r in earlier if r["game"] == game), None)
         stored = combined(row, old)
         dropped = []
-        for key, stem in tree_stems(game).items():
+        for key, stem in {**tree_stems(game), "proof": proof_stem(game)}.items():
             tree, data = row.get(key) or {}, trees.pop(stem, None)
             if stored is old or stored.get(key) is not row.get(key):
                 continue  # (the file's tree stays: its row, or its bound, is kept)
             if tree.get("file") and data is not None:
-                (out / "trees").mkdir(parents=True, exist_ok=True)
+                (out / tree["file"]).parent.mkdir(parents=True, exist_ok=True)
                 # in place once the tables are written: a tree whose row could not be
                 # written would not be the tree of the row the file keeps
                 staged.enter_context(staged_write(out / tree["file"], data))

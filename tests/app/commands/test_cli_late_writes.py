@@ -131,7 +131,8 @@ def test_results_reports_the_row_it_could_not_write(
     assert [r["game"] for r in rows] == ["p2c2"]
     assert "p2c3" not in (out / "optimal.md").read_text() and "p2c2" in (out / "optimal.md").read_text()
     assert sorted(p.name for p in (out / "trees").iterdir()) == ["p2c2.json.gz"]  # (no temporary file)
-    assert sorted(p.name for p in out.iterdir()) == ["optimal.json", "optimal.md", "trees"]
+    assert sorted(p.name for p in out.iterdir()) == ["optimal.json", "optimal.md", "proofs", "trees"]
+    assert sorted(p.name for p in (out / "proofs").iterdir()) == ["p2c2.proof.json.gz"]  # (its row's alone)
     if json_output:
         data = json.loads(stdout)
         validators["results"].validate(data)

@@ -1,0 +1,11 @@
+"""An independent checker of proof files: optimal values of Mastermind checked with nothing
+from the search that found them (its own codes, scoring, partitions, symmetries and counting
+bound; numpy and numba only). ``docs/proofs.md`` describes the format.
+
+>>> from mastermind.proofcheck import check_proof
+"""
+
+from mastermind.proofcheck.check import FORMAT, VERSION, Outcome, check_proof, is_proof, load_proof
+from mastermind.proofcheck.game import ProofError
+
+__all__ = ["FORMAT", "VERSION", "Outcome", "ProofError", "check_proof", "is_proof", "load_proof"]

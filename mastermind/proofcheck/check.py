@@ -1,0 +1,268 @@
+"""Check a proof file: the strategy (the upper bound) by replaying every secret, then the
+facts (the lower bound) one by one, each from the checker's own partitions and counting
+bound and the facts checked before it. See ``docs/proofs.md`` for the format.
+
+A fact says of the set S of secrets left after a path of (guess, answer) pairs that every
+strategy needs at least ``total`` guesses summed over S, or at least ``worst`` guesses for
+some secret of S. It holds when every guess g (one per orbit of the symmetries the fact
+lists, each checked to map S onto S) that splits S leaves a cost of at least the bound:
+|S| plus, over its non-winning classes, the best of the class's counting bound, its member
+bound (totals: see :func:`~mastermind.proofcheck.partitions.member_bounds_reference`) and a
+fact referenced for it (for ``worst``: 1 plus the most over its classes of the counting
+bound or the fact). A guess that leaves S whole is never worth playing (a strategy without
+it is no worse), so it is skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypeGuard
+
+import numpy as np
+
+from mastermind.proofcheck.bounds import depth_floors, total_floors
+from mastermind.proofcheck.game import Game, ProofError
+from mastermind.proofcheck.partitions import (
+    class_counts,
+    guess_values,
+    member_bounds,
+    most_classes,
+    orbit_minima,
+)
+
+FORMAT = "mastermind-proof"
+VERSION = 1
+KINDS = ("total", "worst")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a proof proved: the optimal total (and worst case, when claimed) of the game."""
+
+    rules: str
+    secrets: int
+    total: int | None
+    worst: int | None
+    facts: int
+
+
+def is_proof(data: object) -> bool:
+    """True for an object that says it is a proof file."""
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def check_proof(data: Any) -> Outcome:
+    """Check a proof (the parsed JSON object); :class:`ProofError` names what fails."""
+    if not is_proof(data):
+        raise ProofError(f'not a proof file: no "format": "{FORMAT}"')
+    if data.get("version") != VERSION:
+        raise ProofError(f"proof format version {data.get('version')!r}; this checker reads {VERSION}")
+    game = Game.parse(data.get("rules"))
+    total, worst = data.get("total"), data.get("worst")
+    if total is None and worst is None:
+        raise ProofError("the proof claims nothing: give total, worst or both")
+    if not all(v is None or _count(v) for v in (total, worst)):
+        raise ProofError("total and worst must be whole numbers (or null)")
+    everyone = np.arange(game.n)
+    got_total, got_worst = replay(game, data.get("strategy"), everyone, "strategy")
+    if total is not None and got_total != total:
+        raise ProofError(f"strategy: its total is {got_total}, the proof claims {total}")
+    if worst is not None and got_worst != worst:
+        got_worst = replay(game, data.get("worst_strategy"), everyone, "worst_strategy")[1]
+        if got_worst != worst:
+            raise ProofError(f"worst_strategy: its worst case is {got_worst}, the proof claims {worst}")
+    checker = FactChecker(game)
+    facts = data.get("facts")
+    if not isinstance(facts, list):
+        raise ProofError("facts: expected a list")
+    for i, fact in enumerate(facts):
+        checker.check(i, fact)
+    for kind, value in (("total", total), ("worst", worst)):
+        if value is not None and (kind, value) not in checker.root_claims:
+            raise ProofError(f"no fact claims {kind} >= {value} of every secret (path [])")
+    return Outcome(str(game), game.n, total, worst, len(facts))
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def replay(game: Game, node: object, secrets: np.ndarray, where: str) -> tuple[int, int]:
+    """The total and worst case of a strategy tree on ``secrets``; refused unless it finds
+    every one. A node: ``{"guess": "1122", "candidates": N, "children": {"1B0W": node}}``."""
+    if not isinstance(node, dict) or not isinstance(node.get("children", {}), dict):
+        raise ProofError(f"{where}: expected a node {{guess, candidates, children}}")
+    guess = game.code(node.get("guess"))
+    if node.get("candidates", len(secrets)) != len(secrets):
+        raise ProofError(f"{where}: {len(secrets)} secrets reach it, it says {node.get('candidates')}")
+    answers = game.answers[guess, secrets]
+    children = {game.answer(a): child for a, child in node.get("children", {}).items()}
+    given = set(np.unique(answers).tolist()) - {game.win}
+    if set(children) != given:
+        wrong = sorted(set(children) ^ given)[0]
+        raise ProofError(
+            f"{where}: answer {game.answer_text(wrong)} to {game.code_text(guess)} "
+            f"{'has no child' if wrong in given else 'cannot occur'}"
+        )
+    total, worst = len(secrets), 1
+    for answer, child in children.items():
+        part = secrets[answers == answer]
+        t, w = replay(game, child, part, f"{where} {game.code_text(guess)} {game.answer_text(answer)}")
+        total, worst = total + t, max(worst, w + 1)
+    return total, worst
+
+
+class FactChecker:
+    """Checks facts in order, keeping the set and claim of each one checked."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.sets: dict[tuple[tuple[int, int], ...], np.ndarray] = {(): np.arange(game.n)}
+        self.checked: list[tuple[str, int, np.ndarray]] = []  # (kind, bound, set) by id
+        self.root_claims: set[tuple[str, int]] = set()
+        # the image of every code under each symmetry, and the orbits of each list of them
+        self.images: dict[tuple[tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
+        self.orbits: dict[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], np.ndarray] = {}
+
+    def set_of(self, path: tuple[tuple[int, int], ...]) -> np.ndarray:
+        """The secrets that give each answer of the path to its guess, in index order."""
+        if path not in self.sets:
+            parent = self.set_of(path[:-1])
+            guess, answer = path[-1]
+            self.sets[path] = parent[self.game.answers[guess, parent] == answer]
+        return self.sets[path]
+
+    def check(self, i: int, fact: object) -> None:
+        """Check fact ``i``; raises :class:`ProofError` naming it and what was derived."""
+        game = self.game
+        if not isinstance(fact, dict) or sum(k in fact for k in KINDS) != 1:
+            raise ProofError(f"fact {i}: expected an object with a path and one of total, worst")
+        kind = "total" if "total" in fact else "worst"
+        bound = fact[kind]
+        path = self._path(i, fact.get("path"))
+        where = f"fact {i} (path {self._path_text(path)}; claims {kind} >= {bound})"
+        if not _count(bound):
+            raise ProofError(f"{where}: the bound must be a whole number")
+        secrets = self.set_of(path)
+        if len(secrets) == 0:
+            raise ProofError(f"{where}: no secret gives these answers")
+        least = self._orbits(where, secrets, fact.get("symmetries", []))
+        guesses = np.flatnonzero(least == np.arange(game.n))
+        b = most_classes(game.answers, secrets, guesses, game.win, game.n_answers)
+        floors = (total_floors if kind == "total" else depth_floors)(len(secrets), b)
+        total = kind == "total"
+        derived, useful = guess_values(
+            game.answers, secrets, guesses, floors, total, game.win, game.n_answers
+        )
+        refs = self._refs(where, fact.get("refs", []), least, kind)
+        # the guesses the counting bound leaves short, weighed class by class: the member
+        # bound (total), then the facts referenced
+        short = np.flatnonzero(useful & (derived < bound))
+        counts = class_counts(game.answers, secrets, guesses[short], game.n_answers)
+        counts[:, game.win] = 0
+        values = floors[counts]
+        if total:
+            members = member_bounds(game.answers, secrets, guesses[short], b, game.win, game.n_answers)
+            values = np.maximum(values, members)
+        for guess, answer, ref in refs:
+            part = secrets[game.answers[guess, secrets] == answer]
+            ref_set = self.checked[ref][2]
+            if not np.array_equal(part, ref_set):
+                raise ProofError(
+                    f"{where}: the secrets answering {game.answer_text(answer)} to {game.code_text(guess)} "
+                    f"({len(part)}) are not those of fact {ref} ({len(ref_set)})"
+                )
+            k = int(np.searchsorted(guesses[short], guess))
+            if k < len(short) and guesses[short[k]] == guess:
+                values[k, answer] = max(values[k, answer], self.checked[ref][1])
+        derived = len(secrets) + values.sum(axis=1) if total else 1 + values.max(axis=1, initial=0)
+        if np.any(derived < bound):
+            k = int(np.flatnonzero(derived < bound)[0])
+            raise ProofError(
+                f"{where}: guess {game.code_text(int(guesses[short[k]]))} leaves {kind} >= {int(derived[k])} "
+                f"only (classes {sorted(counts[k][counts[k] > 0].tolist(), reverse=True)}, "
+                f"at most {b} per guess)"
+            )
+        self.checked.append((kind, bound, secrets))
+        if not path:
+            self.root_claims.add((kind, bound))
+
+    def _path(self, i: int, raw: object) -> tuple[tuple[int, int], ...]:
+        if not isinstance(raw, list) or not all(isinstance(s, list) and len(s) == 2 for s in raw):
+            raise ProofError(f"fact {i}: path: expected a list of [guess, answer]")
+        try:
+            return tuple((self.game.code(g), self.game.answer(a)) for g, a in raw)
+        except ProofError as exc:
+            raise ProofError(f"fact {i}: path: {exc}") from None
+
+    def _path_text(self, path: tuple[tuple[int, int], ...]) -> str:
+        steps = [f"{self.game.code_text(g)} {self.game.answer_text(a)}" for g, a in path]
+        return "[" + ", ".join(steps) + "]"
+
+    def _orbits(self, where: str, secrets: np.ndarray, raw: object) -> np.ndarray:
+        """The least code of each code's orbit under the symmetries, each checked to be a
+        permutation of the pegs and of the colours that maps the fact's set onto itself."""
+        game = self.game
+        if not isinstance(raw, list):
+            raise ProofError(f"{where}: symmetries: expected a list")
+        keys = []
+        inside = np.zeros(game.n, dtype=bool)
+        inside[secrets] = True
+        for s, sym in enumerate(raw):
+            pegs = sym.get("pegs") if isinstance(sym, dict) else None
+            colours = sym.get("colours") if isinstance(sym, dict) else None
+            if not _permutation(pegs, game.pegs) or not _permutation(colours, game.colours):
+                raise ProofError(f"{where}: symmetry {s}: pegs and colours must be permutations")
+            key = (tuple(pegs), tuple(colours))
+            if key not in self.images:
+                self.images[key] = game.permute(pegs, colours)
+            # (a permutation of the codes: mapping the set into itself, it maps it onto itself)
+            if not inside[self.images[key][secrets]].all():
+                raise ProofError(f"{where}: symmetry {s} does not map the set onto itself")
+            keys.append(key)
+        if not keys:
+            return np.arange(game.n)
+        group = tuple(keys)
+        if group not in self.orbits:
+            self.orbits[group] = orbit_minima(np.array([self.images[key] for key in keys]))
+        return self.orbits[group]
+
+    def _refs(self, where: str, raw: object, least: np.ndarray, kind: str) -> list[tuple[int, int, int]]:
+        """The references ``[guess, answer, fact]``: one per class at most, each to an
+        earlier fact of the same kind, for a guess the check weighs (its orbit's least)."""
+        if not isinstance(raw, list):
+            raise ProofError(f"{where}: refs: expected a list")
+        out, seen = [], set()
+        for item in raw:
+            if not (isinstance(item, list) and len(item) == 3):
+                raise ProofError(f"{where}: refs: expected [guess, answer, fact], got {item!r}")
+            guess, answer, ref = self.game.code(item[0]), self.game.answer(item[1]), item[2]
+            if not (isinstance(ref, int) and 0 <= ref < len(self.checked)):
+                raise ProofError(f"{where}: refs: {ref!r} is no fact checked before it")
+            if least[guess] != guess or (guess, answer) in seen or answer == self.game.win:
+                raise ProofError(f"{where}: refs: {item[0]} {item[1]} is no class the check weighs, or twice")
+            if self.checked[ref][0] != kind:
+                raise ProofError(f"{where}: refs: fact {ref} claims {self.checked[ref][0]}, not {kind}")
+            seen.add((guess, answer))
+            out.append((guess, answer, ref))
+        return out
+
+
+def _permutation(values: object, n: int) -> TypeGuard[list[int]]:
+    """A list of the numbers 0..n-1, each once."""
+    return isinstance(values, list) and sorted(v for v in values if type(v) is int) == list(range(n))
+
+
+def load_proof(path: str) -> Any:
+    """The JSON object of a proof file, gzip-compressed or not."""
+    import gzip
+    import json
+
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    try:
+        return json.loads(raw)
+    except ValueError as exc:
+        raise ProofError(f"{path}: not JSON ({exc})") from None

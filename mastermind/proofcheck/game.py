@@ -1,0 +1,93 @@
+"""The game, written again from its rules alone: codes, their text, and the answer of every
+guess to every secret (black: right colour, right place; white: right colour, wrong place).
+
+>>> game = Game.parse("p3c3")
+>>> game.n, game.code_text(5), game.answer_text(int(game.answers[game.index["123"], game.index["321"]]))
+(27, '123', '1B2W')
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from itertools import product
+
+import numpy as np
+
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_RULES = re.compile(r"^p([0-9]{1,2})c([0-9]{1,2})([rn]?)$")
+_ANSWER = re.compile(r"^([0-9]{1,2})B([0-9]{1,2})W$")
+
+
+class ProofError(Exception):
+    """The proof is refuted or malformed: the message says where and what was derived."""
+
+
+class Game:
+    """Pegs, colours, repetition; the codes in lexicographic order (index = code)."""
+
+    def __init__(self, pegs: int, colours: int, repetition: bool) -> None:
+        if not (1 <= pegs <= 8 and 1 <= colours <= len(SYMBOLS)) or (not repetition and colours < pegs):
+            raise ProofError(f"no game of {pegs} pegs and {colours} colours here")
+        self.pegs, self.colours, self.repetition = pegs, colours, repetition
+        rows = [d for d in product(range(colours), repeat=pegs) if repetition or len(set(d)) == pegs]
+        self.codes = np.array(rows, dtype=np.int64).reshape(-1, pegs)
+        self.n = len(self.codes)
+        if self.n > 8192:
+            raise ProofError(f"the checker handles at most 8192 codes, {self} has {self.n}")
+        self.index = {self.code_text(i): i for i in range(self.n)}
+        # every code as a number in base `colours`, and back to its index (-1: no code)
+        self.radix = colours ** np.arange(pegs - 1, -1, -1, dtype=np.int64)
+        self.by_value = np.full(colours**pegs, -1, dtype=np.int64)
+        self.by_value[self.codes @ self.radix] = np.arange(self.n)
+        self.n_answers = (pegs + 1) ** 2  # answer a = black * (pegs + 1) + white
+        self.win = pegs * (pegs + 1)
+
+    @classmethod
+    def parse(cls, rules: object) -> Game:
+        """``p4c6r`` (repetition, also ``p4c6``) or ``p4c6n`` (no colour twice)."""
+        match = _RULES.match(rules) if isinstance(rules, str) else None
+        if match is None:
+            raise ProofError(f"rules: expected such as p4c6r, got {rules!r}")
+        return cls(int(match[1]), int(match[2]), match[3] != "n")
+
+    def __str__(self) -> str:
+        return f"p{self.pegs}c{self.colours}{'r' if self.repetition else 'n'}"
+
+    def code_text(self, code: int) -> str:
+        return "".join(SYMBOLS[d] for d in self.codes[code])
+
+    def code(self, text: object) -> int:
+        """The index of a code written as in the proof (``1123``)."""
+        if not isinstance(text, str) or text.upper() not in self.index:
+            raise ProofError(f"{text!r} is no code of {self}")
+        return self.index[text.upper()]
+
+    def answer_text(self, answer: int) -> str:
+        return f"{answer // (self.pegs + 1)}B{answer % (self.pegs + 1)}W"
+
+    def answer(self, text: object) -> int:
+        """The index of an answer written ``1B2W``."""
+        match = _ANSWER.match(text) if isinstance(text, str) else None
+        if match is None or int(match[1]) + int(match[2]) > self.pegs:
+            raise ProofError(f"{text!r} is no answer of {self}")
+        return int(match[1]) * (self.pegs + 1) + int(match[2])
+
+    @cached_property
+    def answers(self) -> np.ndarray:
+        """``answers[g, s]``: the answer of secret s to guess g, for every two codes."""
+        codes = self.codes.astype(np.uint8)
+        blacks = np.zeros((self.n, self.n), dtype=np.uint8)
+        for i in range(self.pegs):
+            blacks += codes[:, None, i] == codes[None, :, i]
+        shared = np.zeros((self.n, self.n), dtype=np.uint8)
+        for c in range(self.colours):
+            held = (codes == c).sum(axis=1, dtype=np.uint8)
+            shared += np.minimum(held[:, None], held[None, :])
+        return blacks * np.uint8(self.pegs) + shared
+
+    def permute(self, pegs: list[int], colours: list[int]) -> np.ndarray:
+        """The image of every code under a symmetry: code x goes to y with
+        ``y[i] = colours[x[pegs[i]]]`` (an index array over the codes; -1: no code)."""
+        images = np.asarray(colours, dtype=np.int64)[self.codes[:, pegs]]
+        return self.by_value[images @ self.radix]

@@ -1,0 +1,101 @@
+"""``mastermind optimal --proof`` and ``mastermind verify PROOF`` at the command line."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+from mastermind.app.cli import main
+
+ROOT = Path(__file__).resolve().parents[3]
+P4C6 = ROOT / "results" / "proofs" / "p4c6.proof.json.gz"
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_verify_a_committed_proof(capsys, validators):
+    code, out, err = run(capsys, "verify", P4C6)
+    assert code == 0 and err == ""
+    assert "total      5625 is optimal\n" in out and "worst      worst case 5 is optimal\n" in out
+    code, out, _ = run(capsys, "verify", P4C6, "--json")
+    data = json.loads(out)
+    validators["verify"].validate(data)
+    assert (data["valid"], data["total"], data["worst"], data["rules"], data["errors"]) == (
+        True,
+        5625,
+        5,
+        "p4c6r",
+        [],
+    )
+
+
+def test_verify_names_the_fact_that_fails(capsys, tmp_path, validators):
+    data = json.loads(gzip.decompress(P4C6.read_bytes()))
+    root = next(i for i, f in enumerate(data["facts"]) if not f["path"] and "total" in f)
+    data["facts"][root]["total"] += 1
+    bad = tmp_path / "bad.proof.json"  # (not compressed: told by its content all the same)
+    bad.write_text(json.dumps(data))
+    code, out, err = run(capsys, "verify", bad)
+    assert code == 1 and out == ""
+    assert err.startswith(f"error: {bad} is not a valid proof: fact {root} (path []; claims total >= 5626)")
+    assert "leaves total >= 5625 only" in err and err.count("\n") == 1
+    code, out, _ = run(capsys, "verify", bad, "--json")
+    result = json.loads(out)
+    validators["verify"].validate(result)
+    assert code == 1 and result["valid"] is False and result["total"] is None
+    assert result["errors"][0].startswith(f"fact {root} ")
+
+
+def test_optimal_writes_a_proof_that_verify_accepts(capsys, tmp_path, validators):
+    path = tmp_path / "p3c4.proof.json.gz"
+    code, out, err = run(capsys, "optimal", "-r", "p3c4", "--no-cache", "--proof", path, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    validators["optimal"].validate(data)
+    assert data["proof"]["file"] == str(path) and (data["proof"]["total"], data["proof"]["worst"]) == (206, 4)
+    code, out, _ = run(capsys, "verify", path)
+    assert code == 0 and "total      206 is optimal" in out
+    worst = tmp_path / "worst.proof.json"
+    code, out, err = run(capsys, "optimal", "-r", "p3c4", "--objective", "worst", "--proof", worst)
+    assert code == 0 and "wrote the proof (worst case 4; " in out
+    code, out, _ = run(capsys, "verify", worst)
+    assert code == 0 and "worst case 4 is optimal" in out and "total " not in out
+
+
+def test_bad_input_is_one_line(capsys, tmp_path):
+    for args in (
+        ["optimal", "-r", "p3c3", "--first", "123", "--proof", tmp_path / "a.gz"],
+        ["optimal", "-r", "p3c3", "--proof", "-"],
+        ["optimal", "-r", "p3c3", "--proof", tmp_path / "missing" / "a.gz"],
+        ["verify", tmp_path / "absent.proof.json.gz"],
+    ):
+        code, out, err = run(capsys, *args)
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (args, err)
+    broken = tmp_path / "cut.proof.json"
+    broken.write_text('{"format": "mastermind-proof", "version": 1, "rules": "p3c3r", "facts": [')
+    code, out, err = run(capsys, "verify", broken)
+    assert code == 1 and "is not a valid proof: not JSON" in err and err.count("\n") == 1
+
+
+def test_results_writes_a_proof_per_proven_row(capsys, tmp_path):
+    out = tmp_path / "res"
+    code, _, err = run(
+        capsys, "results", "--out", out, "--games", "p2c3,p3c3n", "--table", "optimal", "-j", "1"
+    )
+    assert code == 0, err
+    rows = json.loads((out / "optimal.json").read_text())["rows"]
+    assert [row["proof"]["file"] for row in rows] == [
+        "proofs/p2c3.proof.json.gz",
+        "proofs/p3c3n.proof.json.gz",
+    ]
+    markdown = (out / "optimal.md").read_text()
+    assert "| `proofs/p2c3.proof.json.gz` |" in markdown
+    for row in rows:
+        code, text, _ = run(capsys, "verify", out / row["proof"]["file"])
+        assert code == 0 and f"total      {row['total']} is optimal" in text
+        assert f"worst case {row['optimal_worst']} is optimal" in text
