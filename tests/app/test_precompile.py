@@ -205,29 +205,25 @@ def test_a_fresh_editable_install_leaves_no_kernel_to_compile(tmp_path):
     subprocess.run(
         [sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=300
     )
-    python = str(venv / "bin" / "python")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "MASTERMIND_", "PYTHON"))}
-    install = subprocess.run(
-        [python, "-m", "pip", "install", "--quiet", "--no-deps", "-e", str(source)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1500,
-    )
-    assert install.returncode == 0, install.stderr
+
+    def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+        done = subprocess.run(
+            [str(venv / "bin" / "python"), *args],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=1500,
+        )
+        assert done.returncode == 0, done.stderr
+        return done
+
+    install = run("-m", "pip", "install", "--quiet", "--no-deps", "-e", str(source), cwd=tmp_path)
     assert "precompiling the kernels failed" not in install.stderr
     kernels = source / "mastermind"
     before = _indexes(kernels)
     assert len(before) >= 40, f"the install compiled {len(before)} kernels"
-    done = subprocess.run(
-        [python, "-m", "mastermind", "compare", "-r", "p4c6", "--json"],
-        cwd=source,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert done.returncode == 0, done.stderr
+    done = run("-m", "mastermind", "compare", "-r", "p4c6", "--json", cwd=source)
     assert json.loads(done.stdout)["optimal"]["total"] == 5625
     assert _indexes(kernels) == before, "the first compare compiled kernels the install left"
