@@ -4,6 +4,7 @@ solver's child process kept from one command to the next."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -37,14 +38,15 @@ def validators() -> dict:
 @pytest.fixture(scope="session", autouse=True)
 def _solver_child_kept_between_commands():
     """compare, table, plot and results run their solver in a child process (TimedWorker),
-    started for each command: a new Python whose first job imports the package and loads
-    its kernels, a second or two on an idle machine, over 5 s on a loaded one. Here a child
-    that has answered its last job, when its command closes it (compare ends it at once,
+    started for each command: a new Python whose first job imports the package and loads its
+    kernels, a second or two on an idle machine, over 5 s on a loaded one. Here a child that
+    has answered its last job, when its command closes it (compare ends it at once,
     close(kill=True), to spare the second a graceful exit takes), waits for the next command
-    instead of ending. Nothing else changes: a child still at work when closed (a job past
-    its time limit, Ctrl-C) is ended as before and the next command starts a fresh one; a
-    child never saw the parent's monkeypatches anyway (spawned); the jobs read no
-    environment. tests/engines/models/test_timed.py tests the worker's own life, unpooled."""
+    instead of ending (moved to the folder a new child would start in). Nothing else
+    changes: a child still at work when closed (a job past its time limit, Ctrl-C) is ended
+    as before and the next command starts a fresh one; a child never saw the parent's
+    monkeypatches anyway (spawned), and the jobs read no environment.
+    tests/engines/models/test_timed.py tests the worker's own life, unpooled."""
     from mastermind.engines.models.timed import TimedWorker
 
     idle: list[tuple] = []  # (process, connection, stop event): one at most
@@ -56,14 +58,23 @@ def _solver_child_kept_between_commands():
     )
     answered: set[int] = set()  # the ids of the workers whose child has answered its last job
 
+    started_in: dict[int, str] = {}  # a child's working folder (its parent's when started), by pid
+
     def pooled_start(self: TimedWorker) -> None:
         while idle:
             proc, conn, stop = idle.pop()
-            if proc.is_alive():
-                self._proc, self._conn, self._stop = proc, conn, stop
-                return
-            conn.close()
+            self._proc, self._conn, self._stop = proc, conn, stop
+            if not proc.is_alive():
+                close(self, True)
+                continue
+            if started_in.get(proc.pid) != os.getcwd():  # in the folder a new child would be
+                submit(self, os.chdir, (os.getcwd(),), 60.0)
+                result(self)
+                started_in[proc.pid] = os.getcwd()
+            return
         start(self)
+        assert self._proc is not None
+        started_in[self._proc.pid] = os.getcwd()
 
     def pooled_submit(self: TimedWorker, *args, **kwargs) -> None:
         answered.discard(id(self))
