@@ -274,7 +274,9 @@ def test_a_worst_case_stopped_once_its_depth_is_proven_says_so_with_its_total_bo
 
     from ...engines.exact.test_least_depth import _Count, _StopAt
 
-    table = CodeTable(Rules.parse("p3c4"))
+    # p3c3: 3 levels needed, worst case 4, two depths tried, as p3c4 (whose reference best
+    # total within the depth took 30 s on a loaded machine)
+    table = CodeTable(Rules.parse("p3c3"))
     count = _Count()
     ExactSolver(table).least_depth(CancelToken(), progress=count)  # (the depths it tries)
     real = exact.solve
@@ -288,11 +290,11 @@ def test_a_worst_case_stopped_once_its_depth_is_proven_says_so_with_its_total_bo
     monkeypatch.setattr(exact, "solve", stopped_once_the_depth_is_proven)  # (what the command calls)
     best = reference_worst(table, range(table.n))
     value, _ = reference_solve(table, objective="worst")
-    data = optimal_json(capsys, "-r", "p3c4", "--objective", "worst", "--no-cache")
+    data = optimal_json(capsys, "-r", "p3c3", "--objective", "worst", "--no-cache")
     assert data["proven"] is False and data["worst_lower_bound"] == data["worst_upper_bound"] == best
     assert data["worst"] == best  # (the headline of --objective worst, proven: it was null)
     assert data["total_lower_bound"] <= value <= data["total_upper_bound"]
-    code, out, err = run(capsys, "optimal", "-r", "p3c4", "--objective", "worst", "--no-cache")
+    code, out, err = run(capsys, "optimal", "-r", "p3c3", "--objective", "worst", "--no-cache")
     assert f"worst case   {best} guesses  (proven: every smaller one refuted)" in out
     assert f"lower bound  total >= {data['total_lower_bound']} within {best} guesses" in out
 

@@ -90,7 +90,9 @@ class _Count:
         self.steps += n
 
 
-@pytest.mark.parametrize("text", ["p3c3", "p4c4n", "p2c6", "p3c4"])
+# p3c4 is slow (its reference best total within the depth: 30 s on a loaded machine); p3c3
+# covers the same path: 3 levels needed, worst case 4, two depths tried
+@pytest.mark.parametrize("text", ["p3c3", "p4c4n", "p2c6", pytest.param("p3c4", marks=pytest.mark.slow)])
 def test_a_worst_case_search_stopped_at_each_depth_tried_keeps_what_it_proved(text):
     """Stopped after each depth tried (the probes from above, then the depths refuted from
     below): the lower bound is never above the optimum, the strategy given replays to the

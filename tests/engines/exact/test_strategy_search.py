@@ -252,9 +252,17 @@ def _stopped_in_a_pass(table, passes: int):
     return cut, stopped, in_pass, total
 
 
-def test_a_pass_stopped_goes_on_where_it_stood_instead_of_starting_again():
-    table = CodeTable(Rules(4, 7))
-    cut, stopped, in_pass, total = _stopped_in_a_pass(table, 2)
+@pytest.fixture(scope="module")
+def stopped_in_pass_3():
+    """p4c6 stopped halfway through its third pass (254 sets: 129 to finish it against 250
+    started again; p4c7's, 306 against 592, took a minute on a loaded machine), shared by
+    the tests that read it."""
+    table = CodeTable(Rules(4, 6))
+    return (table, *_stopped_in_a_pass(table, 2))
+
+
+def test_a_pass_stopped_goes_on_where_it_stood_instead_of_starting_again(stopped_in_pass_3):
+    table, cut, stopped, in_pass, total = stopped_in_pass_3
     rows = cut.pass_state()
     searched = {}
     for resumed in (True, False):
@@ -296,14 +304,15 @@ def test_a_pass_cut_by_ctrl_c_builds_no_tree_and_keeps_what_it_searched():
     assert done[0] and done[0] == done[1]  # the same sets kept for the next run either way
 
 
-def test_the_strategy_thread_keeps_its_pass_in_the_checkpoint_and_goes_on_from_it(tmp_path):
+def test_the_strategy_thread_keeps_its_pass_in_the_checkpoint_and_goes_on_from_it(
+    tmp_path, stopped_in_pass_3
+):
     from mastermind.engines.exact.checkpoint import Checkpoint, RootBounds
     from mastermind.engines.exact.solver import ExactSolver
     from mastermind.engines.exact.strategy_thread import StrategyThread
 
-    table = CodeTable(Rules(4, 7))
-    cut, stopped, in_pass, total = _stopped_in_a_pass(table, 2)
-    store = Checkpoint(tmp_path, {"rules": "p4c7"})
+    table, cut, stopped, in_pass, total = stopped_in_pass_3
+    store = Checkpoint(tmp_path, {"rules": "p4c6"})
     store.keep_bounds(RootBounds(0.0, float(stopped.total), stopped.tree.root))
     store.keep_strategy_passes(stopped.passes)
     store.keep_strategy_sets(stopped.passes, cut.pass_state())
