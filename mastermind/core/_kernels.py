@@ -80,7 +80,8 @@ def answers_of(codes, counts, lut, guess, candidates, out):  # pragma: no cover 
     """``out[i]``: the answer index of ``guess`` against ``candidates[i]``, computed (games
     without a score table)."""
     for i in range(candidates.shape[0]):
-        out[i] = answer_of(codes, counts, lut, guess, candidates[i])
+        # (int64 indices in every caller: one compiled signature, the one precompiled)
+        out[i] = answer_of(codes, counts, lut, np.int64(guess), np.int64(candidates[i]))
 
 
 @nb.njit(cache=True, nogil=True)
@@ -104,7 +105,7 @@ def replay_depths(
         while True:
             reach[node] += 1
             g = guesses[node]
-            a = scores[g, s] if use_table else answer_of(codes, counts, lut, g, s)
+            a = scores[g, s] if use_table else answer_of(codes, counts, lut, np.int64(g), np.int64(s))
             if a == win:
                 out[s] = depth
                 break

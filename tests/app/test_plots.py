@@ -293,4 +293,8 @@ def test_standard_output_by_its_name_holds_the_picture_alone(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.lstrip().startswith("<?xml") and proc.stdout.rstrip().endswith("</svg>")
-    assert re.fullmatch(r"seed (\d+) drawn: --seed \1 repeats this run\n", proc.stderr), proc.stderr
+    # what was written, and the seed, on standard error as for `-` (say_wrote)
+    pattern = (
+        r"wrote the plot of random for p3c4r to /dev/stdout\nseed (\d+) drawn: --seed \1 repeats this run\n"
+    )
+    assert re.fullmatch(pattern, proc.stderr), proc.stderr

@@ -634,6 +634,10 @@ def say_wrote(what: str, path: str | os.PathLike[str], detail: str = "", *, json
     error, as standard output holds what was written alone (`export --out -` said nothing
     where `optimal --out -` said it wrote the tree), unless standard error carries JSON
     lines only (``json_lines``: ``--progress json``)."""
+    from mastermind.core.fileio import is_stdout
+
     path = os.fspath(path)
-    if path != "-" or not json_lines:
-        typer.echo(wrote(what, path) + detail, err=path == "-")
+    # (standard output by any name, /dev/stdout too: there the picture or tree is alone)
+    stdout = is_stdout(path)
+    if not stdout or not json_lines:
+        typer.echo(wrote(what, path) + detail, err=stdout)
