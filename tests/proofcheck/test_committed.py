@@ -1,0 +1,43 @@
+"""Every proof committed under ``results/proofs`` checks, and proves what the published table
+says: the optimal total and, where the proof claims it, the optimal worst case."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mastermind.proofcheck import check_proof, load_proof
+
+RESULTS = Path(__file__).resolve().parents[2] / "results"
+PROOFS = sorted((RESULTS / "proofs").glob("*.proof.json.gz"))
+# checking a game of thousands of codes takes minutes on one core (4x8: about 2)
+SLOW_CODES = 2000
+
+
+def _published() -> dict[str, dict]:
+    rows = json.loads((RESULTS / "optimal.json").read_text())["rows"]
+    return {row["game"]: row for row in rows}
+
+
+def _cases() -> list:
+    rows = _published()
+    cases = []
+    for path in PROOFS:
+        game = path.name.removesuffix(".proof.json.gz")
+        slow = rows.get(game, {}).get("codes", 0) > SLOW_CODES
+        cases.append(pytest.param(path, id=game, marks=[pytest.mark.slow] if slow else []))
+    return cases
+
+
+def test_the_proofs_cover_every_proven_game_up_to_4x7():
+    proven = {g for g, row in _published().items() if row["status"] == "proven" and row["codes"] <= 2401}
+    assert proven <= {p.name.removesuffix(".proof.json.gz") for p in PROOFS}
+
+
+@pytest.mark.parametrize("path", _cases())
+def test_a_committed_proof_checks_and_proves_the_published_values(path):
+    row = _published()[path.name.removesuffix(".proof.json.gz")]
+    outcome = check_proof(load_proof(str(path)))
+    assert outcome.total == row["total"]
+    assert outcome.worst is None or outcome.worst == row["optimal_worst"]
+    assert outcome.facts > 0 or outcome.secrets <= 2
