@@ -180,11 +180,19 @@ class DaskBackend(Backend):
                 self._send(runner, batch)
 
     def _send(self, runner: _Runner, batch: list) -> None:
-        """Call ``runner`` with ``batch`` (the lock held)."""
+        """Call ``runner`` with ``batch`` (the lock held). A runner whose worker is known to
+        be lost refuses the call at once ("Worker holding Actor was lost"): its units wait
+        again as a lost worker's do. Raised out of the pump, that error left the batch's
+        units started and unanswered, and the run waited for ever (a lost scheduler with its
+        workers, under load)."""
         call_id = next(self._ids)
+        try:
+            call = runner.actor.run(call_id, [(fn, args) for _, fn, args, _ in batch])
+        except _GONE as exc:
+            self._lost(runner, batch, exc)
+            return
         runner.in_flight += 1
         self._calls[call_id] = (runner, batch)
-        call = runner.actor.run(call_id, [(fn, args) for _, fn, args, _ in batch])
         self._loop.add_callback(self._answer, call_id, call)  # thread-safe
 
     async def _answer(self, call_id: int, call: Any) -> None:
