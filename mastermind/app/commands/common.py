@@ -641,3 +641,10 @@ def say_wrote(what: str, path: str | os.PathLike[str], detail: str = "", *, json
     stdout = is_stdout(path)
     if not stdout or not json_lines:
         typer.echo(wrote(what, path) + detail, err=stdout)
+
+
+def fraction(a: int, b: int):
+    """``a / b`` exact (the average of a total, rounded down where it is a bound)."""
+    from fractions import Fraction  # (imported when needed: the start-up of every command)
+
+    return Fraction(a, b)

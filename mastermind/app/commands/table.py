@@ -1,0 +1,159 @@
+"""``table``: Knuth's algorithm for many games against lower bounds and the optimum."""
+
+import time
+
+import typer
+
+from mastermind.app.commands.common import (
+    DEFAULT_ROW_SECONDS,
+    Deadline,
+    GamesOpt,
+    JobsOpt,
+    JsonOpt,
+    MemoryOpt,
+    ProgressOpt,
+    RowTimeLimitOpt,
+    TimeLimitOpt,
+    command,
+    cores,
+    echo_blocks,
+    exit_if_interrupted,
+    floor_decimal,
+    fraction,
+    memory_limit_bytes,
+    parse_games,
+    print_json,
+    stopped_text,
+)
+from mastermind.core.game import Rules
+from mastermind.core.progress import progress_bar, progress_mode
+
+
+def register(app: typer.Typer) -> None:
+    command(
+        app,
+        "table",
+        help="Knuth's algorithm for many games against lower bounds and the optimum "
+        "(markdown; --json for rows).",
+    )(table)
+
+
+DEFAULT_TABLE_GAMES = "p2-4c2-6"
+
+
+TABLE_HEADERS = [
+    "pegs",
+    "colours",
+    "repetition",
+    "codes",
+    "answers",
+    "Knuth first guess",
+    "largest class",
+    "Knuth worst",
+    "Knuth total",
+    "crude bound",
+    "worst lower bound",
+    "optimal worst",
+    "optimal total",
+    "optimal average",
+]
+
+
+def table(
+    games: GamesOpt = None,
+    time_limit: TimeLimitOpt = None,
+    row_time_limit: RowTimeLimitOpt = DEFAULT_ROW_SECONDS,
+    jobs: JobsOpt = 0,
+    progress: ProgressOpt = "auto",
+    json_output: JsonOpt = False,
+    memory_limit: MemoryOpt = None,
+) -> None:
+    from mastermind.app.comparisons import knuth_table_row
+    from mastermind.engines.models.timed import TimedWorker
+
+    deadline = Deadline.of_command(time_limit)
+    start = time.perf_counter()
+    limit = memory_limit_bytes(memory_limit)
+    chosen = [Rules.parse(g) for g in parse_games(games or [DEFAULT_TABLE_GAMES])]
+    from mastermind.app.publishing.tables import check_fits_all
+
+    check_fits_all(chosen, limit)  # refuse sizes beyond memory before any work: tables, searches
+    rows = []
+    stopped = None
+    with progress_bar(progress_mode(progress, json_output)) as bar, TimedWorker() as worker:
+        bar.start(len(chosen), "table")
+        try:
+            for rules in chosen:
+                if deadline.passed():
+                    stopped = "time limit"
+                    break
+                row_seconds = min(row_time_limit, deadline.left() or row_time_limit)
+                rows.append(
+                    knuth_table_row(
+                        rules, worker, time_limit=row_seconds, memory_limit=limit, jobs=cores(jobs)
+                    )
+                )
+                bar.advance(1)
+        except KeyboardInterrupt:  # Ctrl-C: the rows finished so far are the answer
+            worker.close(kill=True)
+            stopped = "interrupted"
+    if stopped is None and deadline.passed() and rows and not rows[-1].proven:
+        stopped = "time limit"  # the last row was cut by the command's time limit
+    unfinished = [str(r) for r in chosen[len(rows) :]]
+    data = {
+        "games": [str(r) for r in chosen],
+        "row_time_limit": row_time_limit,
+        "rows": [r.to_dict() for r in rows],
+        "unfinished": unfinished,
+        "proven": not unfinished and all(r.proven for r in rows),
+        "stopped": stopped,
+        "seconds": round(time.perf_counter() - start, 3),
+    }
+    if json_output:
+        print_json(data)
+        exit_if_interrupted(stopped)
+        return
+    open_cells = [r["rules"] for r in data["rows"] if not r["proven"]]
+    echo_blocks(
+        markdown_table(data["rows"]) if rows else None,
+        "not proven within the row's time (bounds shown as >=): " + ", ".join(open_cells)
+        if open_cells
+        else None,
+        f"{stopped_text(stopped)}, not computed: " + (", ".join(unfinished) or "none") if stopped else None,
+    )
+    exit_if_interrupted(stopped)
+
+
+def markdown_table(rows: list[dict]) -> str:
+    """The rows as a markdown table; unproven optimum cells show the lower bound as ``>= b``;
+    a column of variants where some game is not the standard one."""
+    variants = [Rules.parse(d["rules"]).variant.name for d in rows]
+    shown = any(v != "standard" for v in variants)
+    headers = TABLE_HEADERS[:3] + ["variant"] * shown + TABLE_HEADERS[3:]
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---:" for _ in headers) + "|"]
+    for d, variant in zip(rows, variants):
+        worst = str(d["optimal_worst"]) if d["optimal_worst"] is not None else f">= {d['worst_lower_bound']}"
+        if d["optimal_total"] is not None:
+            total, avg = str(d["optimal_total"]), f"{d['optimal_average']:.4f}"
+        else:
+            total = f">= {d['total_lower_bound']}"
+            avg = f">= {floor_decimal(fraction(d['total_lower_bound'], d['codes']))}"
+        cells = [
+            d["pegs"],
+            d["colours"],
+            "yes" if d["repetition"] else "no",
+            *[variant] * shown,
+            d["codes"],
+            d["answers"],
+            d["knuth_first_guess"],
+            d["knuth_largest_class"],
+            d["knuth_worst"],
+            d["knuth_total"],
+            d["crude_worst_lower_bound"],
+            d["worst_lower_bound"],
+            worst,
+            total,
+            avg,
+        ]
+        lines.append("| " + " | ".join(str(c) for c in cells) + " |")
+    return "\n".join(lines)
