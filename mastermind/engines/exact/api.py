@@ -354,7 +354,7 @@ def _solve_units(
             lower=state.lower,
             counters=counters,
             start=start,
-            stopped=cancel.reason or "interrupted",
+            stopped=cancel.reason or INTERRUPTED,
             startup_seconds=startup,
             checkpoint_seconds=checkpoint_seconds,
         )
