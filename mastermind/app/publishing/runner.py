@@ -80,6 +80,29 @@ def command_for(
     return shlex.join(line)
 
 
+def _searched_total(search: dict, only: bool) -> dict:
+    """The optimum as the checkpointed search proved it, as the quick path gives it: its
+    one first guess's cost stands for every first guess when the game has ``only`` one up
+    to symmetry."""
+    by_first_guess = [
+        {
+            "first_guess": search["first_guess"],
+            "total": search["total_upper_bound"],
+            "worst": search["worst_upper_bound"],
+        }
+    ]
+    return {
+        "total": search["total_upper_bound"],
+        "worst": search["worst_upper_bound"],
+        "histogram": search["histogram"],
+        "best_first_guesses": [search["first_guess"]],
+        "by_first_guess": by_first_guess if only else None,
+        "tree": search["tree"],
+        "seconds": search["seconds"],
+        "cpu_seconds": search["cpu_seconds"],
+    }
+
+
 def _base_row(rules: Rules) -> dict:
     return {
         "game": game_id(rules),
@@ -313,24 +336,7 @@ class Runner:
             # one run proves the optimum, not every first guess reaching it, unless the game
             # has only one first guess up to symmetry (every game without repeated colours)
             only = len(canonical_first_guesses(rules)) == 1
-            total = {
-                "total": search["total_upper_bound"],
-                "worst": search["worst_upper_bound"],
-                "histogram": search["histogram"],
-                "best_first_guesses": [search["first_guess"]],
-                "by_first_guess": [
-                    {
-                        "first_guess": search["first_guess"],
-                        "total": search["total_upper_bound"],
-                        "worst": search["worst_upper_bound"],
-                    }
-                ]
-                if only
-                else None,
-                "tree": search["tree"],
-                "seconds": search["seconds"],
-                "cpu_seconds": search["cpu_seconds"],
-            }
+            total = _searched_total(search, only)
         seconds, cpu = total["seconds"], total["cpu_seconds"]
         tree_text, tie_broken = total.pop("tree"), False
         complete = search is None or only
@@ -345,21 +351,11 @@ class Runner:
                 seconds += firsts["seconds"]
                 cpu += firsts["cpu_seconds"]
                 complete = firsts["complete"]
-        if worst is not None and worst["total"] == total["total"]:
-            # the worst-case optimum is total-optimal too: no total-optimal strategy has a
-            # smaller worst case, so it serves as the tie-broken tree (fewest secrets at the
-            # worst case aside) and the tie-break search is not needed
-            tie = worst
-        else:
-            tie = self._run(optimal_part, (game, "tie", self.jobs, self.solve_options, self.memory_limit))
-        if tie is worst and tie is not None:
-            tree_text, tie_broken = tie["tree"], True
-            total.update(worst=tie["worst"], histogram=tie["histogram"])
-        elif tie is not None:
-            if tie["total"] != total["total"]:
-                raise AssertionError(f"{game}: tie-break total {tie['total']} != optimum {total['total']}")
-            seconds += tie["seconds"]
-            cpu += tie["cpu_seconds"]
+        tie = self._tie_break(game, total, worst)
+        if tie is not None:
+            if tie is not worst:
+                seconds += tie["seconds"]
+                cpu += tie["cpu_seconds"]
             tree_text, tie_broken = tie["tree"], True
             total.update(worst=tie["worst"], histogram=tie["histogram"])
         t = int(total["total"])
@@ -389,6 +385,19 @@ class Runner:
         row["proof"] = self._proof(trees, game, t, row["optimal_worst"], tree_text)
         row.update(literature(row))
         return row
+
+    def _tie_break(self, game: str, total: dict, worst: dict | None) -> dict | None:
+        """The tie-broken optimum (the least worst case among the total-optimal strategies),
+        None past the row's time."""
+        if worst is not None and worst["total"] == total["total"]:
+            # the worst-case optimum is total-optimal too: no total-optimal strategy has a
+            # smaller worst case, so it serves as the tie-broken tree (fewest secrets at the
+            # worst case aside) and the tie-break search is not needed
+            return worst
+        tie = self._run(optimal_part, (game, "tie", self.jobs, self.solve_options, self.memory_limit))
+        if tie is not None and tie["total"] != total["total"]:
+            raise AssertionError(f"{game}: tie-break total {tie['total']} != optimum {total['total']}")
+        return tie
 
     def _proof(self, trees: Path | None, game: str, total: int, worst: int | None, tree: str) -> dict | None:
         """The row's entry for its proof file ``proofs/GAME.proof.json.gz`` (written beside
