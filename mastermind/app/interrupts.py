@@ -45,7 +45,8 @@ class _Watch:
     the cancel and is reporting."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        # (reentrant: the Ctrl-C handler reads it on the main thread, which may hold it)
+        self._lock = threading.RLock()
         self.running = 0
         self.began = 0
         self._status: list[Callable[[], str]] = []

@@ -94,7 +94,8 @@ def run_rows(
     """``row(item, clock)`` for each item in turn, ``clock`` the row's :class:`RowTime`, until
     ``token`` is cancelled (the run's time limit, Ctrl-C).
 
-    Before each row, a cancelled token stops the run (its reason). A Ctrl-C in a row
+    Before each row, a cancelled token stops the run (its reason). Whatever stops the run
+    ends ``worker``'s child at once. A Ctrl-C in a row
     (``KeyboardInterrupt``: the row could not stop and report) ends ``worker``'s child and
     stops the run as interrupted, the row unfinished; a row that raises
     :class:`~mastermind.core.cancel.Stopped` once ``token`` is cancelled stops it too, the
@@ -107,24 +108,29 @@ def run_rows(
     try:
         for item in items:
             if token.cancelled:
-                return Rows(run.rows, token.reason, item)
+                return _stopped(worker, Rows(run.rows, token.reason, item))
             with RowTime(token, row_time_limit) as clock:
                 try:
                     done = row(item, clock)
                 except Stopped:  # (the run's token stopped work that had nothing to report)
                     if not token.cancelled:
                         raise
-                    return Rows(run.rows, token.reason, item)
+                    return _stopped(worker, Rows(run.rows, token.reason, item))
             run.rows.append(done)
             item = None  # (between rows)
             if token.cancelled and not finished(done):  # (cut short by the run's time limit)
-                return Rows(run.rows, token.reason)
+                return _stopped(worker, Rows(run.rows, token.reason))
     except KeyboardInterrupt as exc:
-        if worker is not None:
-            worker.close(kill=True)
-        return Rows(run.rows, INTERRUPTED, item, exc)
+        return _stopped(worker, Rows(run.rows, INTERRUPTED, item, exc))
     except BaseException:
-        if worker is not None:
-            worker.close(kill=True)
+        _stopped(worker, run)
         raise
+    return run
+
+
+def _stopped(worker: TimedWorker | None, run: Rows[T, R]) -> Rows[T, R]:
+    """``run``, its worker's child ended at once: a run that stops has nothing more for it,
+    and a graceful exit takes a second (more than a Ctrl-C gives a command to report)."""
+    if worker is not None:
+        worker.close(kill=True)
     return run
