@@ -21,7 +21,7 @@ import dataclasses
 import threading
 from typing import TYPE_CHECKING
 
-from mastermind.core.cancel import CancelToken
+from mastermind.core.cancel import CancelToken, StopReason
 from mastermind.core.game import CodeTable
 from mastermind.core.tree import Stats, StrategyTree
 from mastermind.engines.result import Result, Status
@@ -89,7 +89,7 @@ class Fallback:
             result, status=Status.FEASIBLE, value=total, upper_bound=total, tree=tree, stats=stats
         )
         met = result.lower_bound is not None and total <= result.lower_bound
-        if met and may_prove and result.stopped == "time limit":  # (Ctrl-C stays a stop: exit 130)
+        if met and may_prove and result.stopped == StopReason.TIME_LIMIT:  # (Ctrl-C stays a stop: exit 130)
             return dataclasses.replace(better, status=Status.OPTIMAL, lower_bound=total, stopped=None)
         return dataclasses.replace(better, found_by=self.heuristic)
 

@@ -350,7 +350,7 @@ def test_an_open_rerun_writes_its_tree_only_where_its_row_is_kept(tmp_path, monk
 
     worse = next(r for r in solve_by_first_guess(CodeTable(Rules(3, 3))) if r.total == 86)  # 111 first
 
-    def open_row(self, rules, trees):
+    def open_row(self, rules, trees, clock=None):
         search = {
             "proven": False,
             "total_lower_bound": 70,
@@ -516,7 +516,6 @@ def test_a_checkpointed_row_searches_after_the_quick_path_and_continues_without_
     its own (the quick path had spent the row's, so the search stored nothing and every
     rerun started from the quick bounds), and a game with a search under way goes straight
     to it."""
-    from mastermind.app.deadline import Deadline
     from mastermind.app.publishing import parts
     from mastermind.app.publishing.runner import Runner
     from mastermind.engines.exact import solve
@@ -527,7 +526,7 @@ def test_a_checkpointed_row_searches_after_the_quick_path_and_continues_without_
     def run(self, fn, args, grace=0.0, stoppable=False):
         if fn is parts.optimal_part and args[1] == "total":
             quick.append(args[0])
-            self._row = Deadline(1e-9)  # it spent the row's time and finished nothing
+            self._row.token.cancel("time limit")  # it spent the row's time and finished nothing
             return None
         return real_run(self, fn, args, grace, stoppable)
 
@@ -1123,9 +1122,9 @@ def test_a_row_cut_short_by_the_commands_time_limit_stops_the_run_and_says_so(tm
     from mastermind.app.publishing import TablesStopped
     from mastermind.app.publishing.runner import Runner
 
-    def optimal_row(self, rules, trees):
-        self._start_row()
-        while not self.deadline.passed():  # (the row's work, past the command's limit)
+    def optimal_row(self, rules, trees, clock=None):
+        self._start_row(clock)
+        while not self.token.cancelled:  # (the row's work, past the command's limit)
             time.sleep(0.01)
         row = self._open_row(self._new_row(rules, "optimal"), rules)
         if proved:
@@ -1150,13 +1149,14 @@ def test_a_proven_row_whose_later_parts_the_commands_time_limit_cut_stops_the_ru
     the tie-break unfinished, and said nothing had stopped ("stopped": null)."""
     from mastermind.app.publishing import TablesStopped
     from mastermind.app.publishing.runner import Runner
+    from mastermind.core.cancel import StopReason
 
     real = Runner._run
 
     def run(self, fn, args, grace=0.0, stoppable=False):
         if args[1] == "total":
             return real(self, fn, args, grace, stoppable)
-        self.deadline.end = self.deadline.start  # (the command's time ran out after the optimum)
+        self.token.cancel(StopReason.TIME_LIMIT)  # (the command's time ran out after the optimum)
         return None
 
     monkeypatch.setattr(Runner, "_run", run)
@@ -1263,7 +1263,7 @@ def test_a_first_run_stopped_before_its_first_row_leaves_no_empty_out_folder(tmp
     run interrupted before its first row left it behind, empty."""
     from mastermind.app.publishing import runner
 
-    def interrupted(self, rules, first):
+    def interrupted(self, rules, first, clock=None):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(runner.Runner, "optimal_row", interrupted)
@@ -1281,7 +1281,7 @@ def test_a_run_stopped_before_its_first_tree_leaves_no_empty_trees_folder(tmp_pa
     stopped before writing a tree left it behind, empty (a new user's trial)."""
     from mastermind.app.publishing import runner
 
-    def interrupted(self, rules, first):
+    def interrupted(self, rules, first, clock=None):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(runner.Runner, "optimal_row", interrupted)

@@ -6,13 +6,13 @@ from typing import Annotated
 import typer
 
 from mastermind.app.commands.common import (
-    Deadline,
     JsonOpt,
     MemoryOpt,
     ProgressOpt,
     RulesOpt,
     TimeLimitOpt,
     command,
+    command_work,
     console,
     exit_if_interrupted,
     floor_decimal,
@@ -26,6 +26,7 @@ from mastermind.app.commands.common import (
     table_for,
     whole_range,
 )
+from mastermind.core.cancel import StopReason
 from mastermind.core.errors import MastermindError
 from mastermind.core.progress import progress_bar, progress_mode
 
@@ -85,7 +86,6 @@ def bounds(
     if refined and levels == 0:  # (the bottom class is then the game, at its own branching)
         raise MastermindError("--refined bounds the classes below the lookahead: give --levels 1 or more")
     rules = game(rules)
-    deadline = Deadline.of_command(time_limit)
     start = time.perf_counter()
     table = table_for(rules, memory_limit_bytes(memory_limit))
     first, mu = knuth_first_guess(table)
@@ -116,7 +116,7 @@ def bounds(
 
     steps = 2 * levels + (2 if refined else 0)
     with (
-        deadline.token() as token,
+        command_work(time_limit) as token,
         token.running(status),
         progress_bar(progress_mode(progress, json_output)) as bar,
     ):
@@ -127,7 +127,7 @@ def bounds(
             if refined:
                 level(f"refined_{levels}", levels, True)
         except Stopped:
-            stopped = token.reason or "interrupted"
+            stopped = token.reason or StopReason.INTERRUPTED
     best_total = max(total.values())
     data = {
         "rules": str(rules),

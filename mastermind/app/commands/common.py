@@ -23,10 +23,17 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from mastermind.app.deadline import FOREVER, Deadline, command_clock, limit_note, stopped_text  # noqa: F401  - shared by the commands
 from mastermind.app.helpstyle import Command
 from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
-from mastermind.app.interrupts import answered
+from mastermind.app.interrupts import (  # noqa: F401  - shared by the commands
+    answered,
+    command_clock,
+    command_token,
+    command_work,
+    limit_note,
+    stopped_text,
+)
+from mastermind.core.cancel import StopReason
 from mastermind.core.errors import MastermindError, OutOfReach, TableTooLarge, naming
 from mastermind.core.fileio import release_held_pipes
 from mastermind.core.game import (
@@ -478,7 +485,7 @@ def fail_after_report(error: MastermindError | None) -> None:
 def exit_if_interrupted(stopped: str | None) -> None:
     """After the report of work that stopped early: exit code 130 for Ctrl-C (a time limit
     is an answer: exit code 0)."""
-    if stopped == "interrupted":
+    if stopped == StopReason.INTERRUPTED:
         raise typer.Exit(130)
 
 
@@ -584,9 +591,9 @@ def histogram_text(hist: Sequence[int]) -> str:
 
 
 STOP_WORDS = {
-    "time limit": "stopped by the time limit",
-    "interrupted": "interrupted",
-    "iteration limit": "stopped at the iteration limit",
+    StopReason.TIME_LIMIT: "stopped by the time limit",
+    StopReason.INTERRUPTED: "interrupted",
+    StopReason.ITERATION_LIMIT: "stopped at the iteration limit",
 }
 
 

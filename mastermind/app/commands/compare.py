@@ -43,6 +43,7 @@ from mastermind.app.commands.common import (
     wrote,
 )
 from mastermind.app.interrupts import interrupted
+from mastermind.core.cancel import INTERRUPTED, TIME_LIMIT
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Rules
 from mastermind.core.pools import POOL_WORDS
@@ -122,13 +123,13 @@ def compare(
             progress=bar,
         )
     if interrupted():  # (Ctrl-C as the comparison ended: no picture is begun either, as in plot)
-        result.stopped = "interrupted"
+        result.stopped = INTERRUPTED
     picture = None
     late: MastermindError | None = None
     # (stopped by its time limit: the picture of the strategies finished, as the table shows
     # them; once Ctrl-C came no picture is begun, as in plot: drawing takes about a second, and
     # Ctrl-C stops within one: the table says what was proven)
-    if plot is not None and (result.rows or result.optimal) and result.stopped != "interrupted":
+    if plot is not None and (result.rows or result.optimal) and result.stopped != INTERRUPTED:
         from mastermind.app.plots import plot_comparison
 
         def draw() -> None:
@@ -170,7 +171,7 @@ def _drawn(result, draw: Callable[[], None]) -> bool:
     try:
         draw()
     except KeyboardInterrupt:
-        result.stopped = "interrupted"
+        result.stopped = INTERRUPTED
         return False
     return True
 
@@ -277,7 +278,7 @@ def plot(
             progress=bar,
         )
     if interrupted():  # (Ctrl-C as the comparison ended: no picture is begun either)
-        result.stopped = "interrupted"
+        result.stopped = INTERRUPTED
     rows = {row.name: row for row in result.rows}
     series = []
     for name in names:
@@ -296,14 +297,14 @@ def plot(
     # wrote none); the numbers of what was played are the answer. A time limit still draws
     # the strategies finished.
     if not series:
-        why: str | None = f"{stop_words(result.stopped or 'time limit')} before any strategy was played"
-    elif result.stopped == "interrupted":
+        why: str | None = f"{stop_words(result.stopped or TIME_LIMIT)} before any strategy was played"
+    elif result.stopped == INTERRUPTED:
         why = "interrupted before drawing"
     else:
         outcome = _draw_plot(rules, series, opt, result, out)
         if isinstance(outcome, str):  # (Ctrl-C while drawing)
             why = outcome
-            result.stopped = data["stopped"] = "interrupted"
+            result.stopped = data["stopped"] = INTERRUPTED
         else:
             late, why = outcome, None
     say = _plot_words(to_stdout, json_output)
@@ -433,7 +434,7 @@ def _print_comparison(result, data: dict) -> None:
         strategy_row(row.label, row.total, row.worst, row.histogram, gap, pct)
     console().print(t)
     if opt is None and result.bounds is not None and result.rows:
-        why = "was interrupted" if result.stopped == "interrupted" else "was not proven within --time-limit"
+        why = "was interrupted" if result.stopped == INTERRUPTED else "was not proven within --time-limit"
         typer.echo(
             f"the exact optimum {why}; gaps are to the lower bound: "
             + ", ".join(f"{r.label} {r.gap_to_bound}" for r in result.rows)

@@ -6,8 +6,6 @@ from typing import Annotated, Optional
 import typer
 
 from mastermind.app.commands.common import (
-    FOREVER,
-    Deadline,
     JobsOpt,
     JsonOpt,
     MemoryOpt,
@@ -16,6 +14,7 @@ from mastermind.app.commands.common import (
     SeedOpt,
     TimeLimitOpt,
     command,
+    command_work,
     cores,
     draw_seed,
     exit_if_interrupted,
@@ -34,6 +33,7 @@ from mastermind.app.interrupts import command_token
 from mastermind.core.game import CodeTable, Rules, format_bytes
 from mastermind.core.progress import progress_bar, progress_mode
 from mastermind.engines.result import CPSAT
+from mastermind.engines.workers.timed import wait_for
 
 
 def register(app: typer.Typer) -> None:
@@ -78,7 +78,6 @@ def cpsat(
     from mastermind.engines.models.result import stopped_result
 
     rules = game(rules)
-    deadline = Deadline.of_command(time_limit)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     worst_bound = lookahead_worst_bound(table, 1)
     lowered = None  # the default depth, where its model was out of reach and a smaller one used
@@ -91,14 +90,14 @@ def cpsat(
     lower = None
     objective = "feasible" if feasible else "total"
     try:
-        with progress_bar(progress_mode(progress, json_output)) as bar:
+        with progress_bar(progress_mode(progress, json_output)) as bar, command_work(time_limit) as work:
             bar.start(None, f"CP-SAT strategy tree of {rules} within {plural(depth, 'guess')}")
             lower = None if feasible else lookahead_total_bound(table, 2 if table.n <= 256 else 1)
             result = solve_tree(
                 table,
                 depth,
                 objective=objective,
-                time_limit=deadline.left() or FOREVER,
+                time_limit=wait_for(work.remaining()),  # (the command's --time-limit)
                 workers=cores(jobs),
                 lower_bound=lower,
                 seed=seed,

@@ -8,7 +8,6 @@ import typer
 from mastermind.app.commands.common import (
     HISTOGRAM_CAPTION,
     HISTOGRAM_WORDS,
-    Deadline,
     JsonOpt,
     LeanMemoryOpt,
     NoCacheOpt,
@@ -22,6 +21,7 @@ from mastermind.app.commands.common import (
     TimeLimitOpt,
     check_reach,
     command,
+    command_work,
     console,
     draw_seed,
     exit_if_interrupted,
@@ -35,6 +35,7 @@ from mastermind.app.commands.common import (
     table_for,
     whole_range,
 )
+from mastermind.core.cancel import StopReason
 from mastermind.core.fileio import input_name
 
 MAX_SECRETS = 10**8  # a minute per million games: more is a typing error
@@ -63,7 +64,6 @@ def heuristics(
     json_output: JsonOpt = False,
     memory_limit: LeanMemoryOpt = None,
 ) -> None:
-    deadline = Deadline.of_command(time_limit)
     rules_given = rules is not None
     rules = game(rules)
     from mastermind.engines.registry import HEURISTIC_NAMES, REGISTRY
@@ -105,7 +105,7 @@ def heuristics(
         table = table_for(rules, limit, full=wants_full_table(rules) and rules.table_bytes() <= limit)
     rows = []
     stopped = None
-    with progress_bar(mode) as bar, deadline.token() as token:
+    with progress_bar(mode) as bar, command_work(time_limit) as token:
         try:  # (from the start line on, Ctrl-C gets the report: before running() it unwinds here)
             bar.start(len(names), f"playing every secret of {rules}")
             with token.running():  # a strategy stops at its next guess: the ones finished are the answer
@@ -116,7 +116,7 @@ def heuristics(
                     rows.append({"strategy": name, "first_guess": first, **stats.to_dict(rules)})
                     bar.advance()
         except (Stopped, KeyboardInterrupt):  # (before the first strategy too: the same report)
-            stopped = token.reason or "interrupted"
+            stopped = token.reason or StopReason.INTERRUPTED
     data = {
         "rules": str(rules),
         "codes": rules.n_codes,
@@ -262,7 +262,6 @@ def simulate(
     from mastermind.engines.registry import NAMES
     from mastermind.engines.registry import strategy as registry_strategy
 
-    deadline = Deadline.of_command(time_limit)
     rules = check_strategy(
         strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break, alone=True
     )
@@ -298,7 +297,7 @@ def simulate(
     }
     stopped, result, while_solving = None, None, False
     mode = progress_mode(progress, json_output)
-    with deadline.token() as token:
+    with command_work(time_limit) as token:
         try:  # a solver (optimal) solves the whole game first, within the time limit
             with (
                 CompileNotice(kernels, what, quiet=json_output, json_lines=mode == "json"),
@@ -308,7 +307,7 @@ def simulate(
                     strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed, cancel=token
                 )
         except Stopped:  # (the time limit: Ctrl-C unwinds)
-            stopped, while_solving = "time limit", True
+            stopped, while_solving = StopReason.TIME_LIMIT, True
         if stopped is None:
 
             def status() -> str:  # what Ctrl-C prints if the game being played does not end in time
@@ -318,7 +317,7 @@ def simulate(
             with token.running(status), progress_bar(mode) as bar:
                 # (the games stop between games: the games played are the answer)
                 result = monte_carlo(player, secrets, secrets_seed, progress=bar, cancel=token, played=tally)
-            stopped = (token.reason or "interrupted") if result.games < secrets else None
+            stopped = (token.reason or StopReason.INTERRUPTED) if result.games < secrets else None
     if result is not None and result.games:
         data.update(
             secrets=result.games,

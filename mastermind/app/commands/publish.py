@@ -28,6 +28,7 @@ from mastermind.app.commands.common import (
     wrote,
 )
 from mastermind.app.documents import TABLES
+from mastermind.core.cancel import StopReason
 from mastermind.core.errors import MastermindError, naming
 from mastermind.core.game import Rules
 from mastermind.core.variant import STANDARD
@@ -148,5 +149,5 @@ def results(
                 + ("" if kept is None else f"; {kept}"),
                 err=True,
             )
-        if stopped == "interrupted":
+        if stopped == StopReason.INTERRUPTED:
             raise typer.Exit(130)

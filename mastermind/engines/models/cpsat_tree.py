@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from mastermind.core.cancel import CancelToken
+from mastermind.core.cancel import TIME_LIMIT, CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, check_max_guesses, format_bytes, format_count
 from mastermind.core.symmetry import canonical_first_guesses
@@ -210,7 +210,7 @@ def solve_tree(
                 model.add(x[0][g] == 0)
     for i in range(n_s):
         if clock.passed():
-            return stopped_result(table, objective, lower_bound, start, why="time limit")
+            return stopped_result(table, objective, lower_bound, start, why=TIME_LIMIT)
         s = int(secrets[i])
         model.add(y[i][0] == 1)
         by_answer: dict[int, list[int]] = {}
@@ -234,7 +234,7 @@ def solve_tree(
     if objective == "total":
         model.minimize(visits)
     if clock.passed():
-        return stopped_result(table, objective, lower_bound, start, why="time limit")
+        return stopped_result(table, objective, lower_bound, start, why=TIME_LIMIT)
     solver = make_solver(clock.left(), workers, seed)
     status, stopped = run_solver(solver, model, cancel)
     seconds = time.perf_counter() - start
@@ -244,7 +244,7 @@ def solve_tree(
         tree = _extract(table, solver, x, y, layout, secrets)
         bound = _bound(solver, lower_bound) if objective == "total" else None
         proven = status == cp_model.OPTIMAL
-        why = None if proven else stopped or "time limit"
+        why = None if proven else stopped or TIME_LIMIT
         return model_result(
             table,
             objective,
@@ -261,7 +261,7 @@ def solve_tree(
     if objective == "total" and status == cp_model.UNKNOWN:
         bound = _bound(solver, lower_bound)
     proven = status == cp_model.INFEASIBLE
-    why = None if proven else stopped or "time limit"
+    why = None if proven else stopped or TIME_LIMIT
     return model_result(
         table, objective, name, value=None, bound=bound, proven=proven, seconds=seconds, stopped=why
     )

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from mastermind.core.cancel import CancelToken
+from mastermind.core.cancel import INTERRUPTED, CancelToken, StopReason
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.tree import Stats, StrategyTree
@@ -76,7 +76,7 @@ def model_result(
 
 
 def stopped_result(
-    table: CodeTable, objective: str, bound: int | None, start: float, why: str = "interrupted"
+    table: CodeTable, objective: str, bound: int | None, start: float, why: StopReason | str = INTERRUPTED
 ) -> Result[ModelRun]:
     """The result of a run stopped (by Ctrl-C, or its time limit while the model was built)
     before CP-SAT ran: ``bound`` (a lower bound known beforehand) is all it proves."""

@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from mastermind.core.cancel import CancelToken
+from mastermind.core.cancel import TIME_LIMIT, CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.symmetry import canonical_first_guesses
@@ -92,7 +92,7 @@ def solve_static(
     u = [model.new_bool_var(f"u{g}") for g in range(n)]
     for s in range(n):
         if clock.passed():
-            return stopped_result(table, "static", least, start, why="time limit")
+            return stopped_result(table, "static", least, start, why=TIME_LIMIT)
         # differs[g, t]: guess g tells s and t apart
         differs = m[:, s][:, None] != m[:, s + 1 :]
         for j in range(differs.shape[1]):
@@ -102,7 +102,7 @@ def solve_static(
     model.add(sum(u) >= least)
     model.minimize(sum(u))
     if clock.passed():
-        return stopped_result(table, "static", least, start, why="time limit")
+        return stopped_result(table, "static", least, start, why=TIME_LIMIT)
     solver = make_solver(clock.left(), workers, seed)
     status, stopped = run_solver(solver, model, cancel)
     seconds = time.perf_counter() - start
@@ -121,7 +121,7 @@ def solve_static(
             proven=proven,
             seconds=seconds,
             guesses=chosen,
-            stopped=None if proven else stopped or "time limit",
+            stopped=None if proven else stopped or TIME_LIMIT,
         )
     proven = status == cp_model.INFEASIBLE
     return model_result(
@@ -132,5 +132,5 @@ def solve_static(
         bound=None if proven else bound,
         proven=proven,
         seconds=seconds,
-        stopped=None if proven else stopped or "time limit",
+        stopped=None if proven else stopped or TIME_LIMIT,
     )
