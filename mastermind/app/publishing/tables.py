@@ -9,6 +9,7 @@ from pathlib import Path
 
 from mastermind.app.deadline import Deadline
 from mastermind.app.publishing.files import (
+    BLACK_PEG_FORMAT,
     EARLIER_KEPT,
     GAME_VALUE_FORMAT,
     OPTIMAL_FORMAT,
@@ -25,10 +26,21 @@ from mastermind.app.publishing.files import (
 from mastermind.app.publishing.literature import literature
 from mastermind.app.publishing.markdown import _value_bounds
 from mastermind.app.publishing.runner import Runner, SearchStopped
-from mastermind.app.publishing.scope import FRONTIER, GAME_VALUE_SCOPE, OPTIMAL_SCOPE, game_id, scope_rules
+from mastermind.app.publishing.scope import (
+    BLACK_PEG_SCOPE,
+    FRONTIER,
+    GAME_VALUE_SCOPE,
+    OPTIMAL_SCOPE,
+    TABLE_VARIANTS,
+    game_id,
+    scope_rules,
+)
 from mastermind.core.errors import MastermindError, naming
 from mastermind.core.fileio import check_writable, folder_lock, staged_write
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
+
+OPTIMAL_ROWS = {"optimal": OPTIMAL_FORMAT, "black-peg": BLACK_PEG_FORMAT}
+"""The tables of optimal rows (strategy trees and proofs beside them), with their formats."""
 
 
 class TablesStopped(Exception):
@@ -74,8 +86,9 @@ def run_tables(
     progress=None,
     report: Callable[[str], None] = lambda line: None,
 ) -> dict[str, list[dict]]:
-    """Compute the rows of ``tables`` ("optimal", "game-values") for ``games`` (default: each
-    table's scope, smallest first) and merge each into the files as soon as it is done.
+    """Compute the rows of ``tables`` ("optimal", "game-values", "black-peg") for ``games``
+    (each table those of its variant; default: each table's scope, smallest first) and merge
+    each into the files as soon as it is done.
     ``checkpoint``: a folder where the frontier games' searches keep their work (one
     subfolder per game), so that a later run continues them. Stopped by Ctrl-C or by
     ``time_limit`` (seconds, the whole run: in a command, counted from the command's start), it raises
@@ -105,7 +118,7 @@ def run_tables(
         with naming("--checkpoint", memo_file.CheckpointFileError):
             make_folder(checkpoint)
         # what the games' folders hold, which a row reads only as it runs
-        _check_checkpoints(checkpoint, [rules for table, rules in work if table == "optimal"])
+        _check_checkpoints(checkpoint, [rules for table, rules in work if table in OPTIMAL_ROWS])
     # the folders made for the run, deepest first (trees, out and its missing parents): not
     # left behind empty
     made = [d for d in (out, *out.parents) if not (d.exists() or d.is_symlink())]
@@ -116,19 +129,20 @@ def run_tables(
     deadline = Deadline.of_command(time_limit)
     done: dict[str, list[dict]] = {t: [] for t in tables}
     trees = out / "trees"
-    if "optimal" in tables and not (trees.exists() or trees.is_symlink()):
+    optimal_rows = any(t in OPTIMAL_ROWS for t in tables)  # (its trees go in trees/)
+    if optimal_rows and not (trees.exists() or trees.is_symlink()):
         try:  # (its trees' folder, made now rather than once the first row is computed)
             trees.mkdir()
             made.insert(0, trees)
         except OSError as exc:
             raise MastermindError(f"--out: {out}: cannot make the folder {trees}: {exc.strerror}") from None
-    if "optimal" in tables and trees.exists() and not trees.is_dir():
+    if optimal_rows and trees.exists() and not trees.is_dir():
         raise MastermindError(f"--out: {out}: {trees} is not a folder (the trees go there)")
     if trees.exists() or trees.is_symlink():  # (and a tree that could not be written: it was
         # refused only once its row was computed)
         with naming("--out"):
             for table, rules in work:
-                if table == "optimal":
+                if table in OPTIMAL_ROWS:
                     for stem in tree_stems(game_id(rules)).values():
                         check_writable(trees / f"{stem}.json.gz")
                     if (out / "proofs").is_dir():
@@ -150,8 +164,9 @@ def run_tables(
             for table, rules in work:
                 if deadline.passed():
                     raise TablesStopped(done, f"{game_id(rules)} ({table})", "time limit")
-                working = f"{game_id(rules)} ({'optimal' if table == 'optimal' else 'game value'})"
-                row = runner.optimal_row(rules, None) if table == "optimal" else runner.game_value_row(rules)
+                working = f"{game_id(rules)} ({'game value' if table == 'game-values' else 'optimal'})"
+                optimal = table in OPTIMAL_ROWS
+                row = runner.optimal_row(rules, None) if optimal else runner.game_value_row(rules)
                 # cut short by the command's --time-limit: stopped, as between rows; and a row
                 # that proved nothing in what was left is not written (it would say less than none)
                 # (a proven row whose later parts it cut, too: `--time-limit 3` on p4c6 left the
@@ -167,11 +182,11 @@ def run_tables(
                 )
                 if cut and row["status"] == "open" and not row.get("bounds"):
                     raise TablesStopped(done, working, "time limit")
-                line = _optimal_line(row) if table == "optimal" else _game_value_line(row)
+                line = _optimal_line(row) if table in OPTIMAL_ROWS else _game_value_line(row)
                 try:  # (a file unwritable only now keeps the row's report: see TablesUnwritten)
                     with naming("--out"):
-                        if table == "optimal":
-                            kept = _merge_optimal(out, row, runner.trees)
+                        if table in OPTIMAL_ROWS:
+                            kept = _merge_optimal(out, row, runner.trees, OPTIMAL_ROWS[table])
                         else:
                             kept = merge_into(out, GAME_VALUE_FORMAT, [row])
                 except MastermindError as exc:
@@ -206,7 +221,10 @@ def planned_work(tables: Sequence[str], games: Sequence[str] | None) -> list[tup
         ]
     if "game-values" in tables:
         work += [("game-values", r) for r in scope_rules(games if games is not None else GAME_VALUE_SCOPE)]
-    return work
+    if "black-peg" in tables:
+        work += [("black-peg", r) for r in scope_rules(games if games is not None else BLACK_PEG_SCOPE)]
+    # (given games: each table takes those of its variant)
+    return [(table, rules) for table, rules in work if rules.variant is TABLE_VARIANTS[table]]
 
 
 def check_fits_all(games: Iterable[Rules], memory_limit: int) -> None:
@@ -227,14 +245,14 @@ def in_table_order(done: dict[str, list[dict]]) -> dict[str, list[dict]]:
     return {table: sorted(rows, key=row_order) for table, rows in done.items()}
 
 
-def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes]) -> list[dict]:
+def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes], fmt: str = OPTIMAL_FORMAT) -> list[dict]:
     """Merge an optimal row into the files in ``out``, with its trees (taken from ``trees``,
     keyed by stem); all the rows afterwards. The tree goes in only with its row: an open
     row's best strategy must not replace the tree of a proven row the file keeps. Under the
     folder's lock, as :func:`~mastermind.app.publishing.files.merge_into` is."""
     game = row["game"]
     with folder_lock(out), ExitStack() as staged:
-        earlier = read_rows(out / f"{STEMS[OPTIMAL_FORMAT]}.json", OPTIMAL_FORMAT)
+        earlier = read_rows(out / f"{STEMS[fmt]}.json", fmt)
         old = next((r for r in earlier if r["game"] == game), None)
         stored = combined(row, old)
         dropped = []
@@ -250,7 +268,7 @@ def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes]) -> list[dict]:
             elif key == "worst_tree":  # (no longer the row's: not left behind)
                 dropped.append(out / "trees" / f"{stem}.json.gz")
         kept = merge_rows(earlier, [row])
-        write_tables(out, OPTIMAL_FORMAT, kept)
+        write_tables(out, fmt, kept)
         for path in dropped:  # (under the lock: another run's new tree is not removed)
             path.unlink(missing_ok=True)
     return kept
