@@ -59,6 +59,6 @@ def _scope(rows: Sequence[dict]) -> list[str]:
         f" ({cpu:.1f} s of CPU time in the parts that",
         "finished; the *s* column summed). The scope (`BLACK_PEG_SCOPE` in",
         "`mastermind/app/publishing/scope.py`) is the games whose optimal total and worst case",
-        "were proven within the row's time limit on the shared 2-core machine (README, Black-peg",
-        "Mastermind).",
+        "were proven within the row's time limit on the shared 2-core machine; README (Black-peg",
+        "Mastermind) gives how it was measured and the whole run's time, proofs included.",
     ]
