@@ -25,6 +25,7 @@ GAME_VALUE_FORMAT = "mastermind-game-values"
 BLACK_PEG_FORMAT = "mastermind-black-peg"  # (rows of the optimal table's kind, black-peg games)
 OPTIMAL, GAME_VALUES, BLACK_PEG = TABLES
 STEMS = {OPTIMAL_FORMAT: OPTIMAL, GAME_VALUE_FORMAT: GAME_VALUES, BLACK_PEG_FORMAT: BLACK_PEG}  # file names
+FORMATS = {stem: fmt for fmt, stem in STEMS.items()}  # each table's format
 FILE_VERSION = 2
 ROW_KEYS = {"game", "pegs", "colours", "repetition", "status"}  # what merging and sorting read
 

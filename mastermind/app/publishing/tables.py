@@ -9,9 +9,11 @@ from pathlib import Path
 
 from mastermind.app.deadline import Deadline
 from mastermind.app.publishing.files import (
-    BLACK_PEG_FORMAT,
+    BLACK_PEG,
     EARLIER_KEPT,
+    FORMATS,
     GAME_VALUE_FORMAT,
+    OPTIMAL,
     OPTIMAL_FORMAT,
     STEMS,
     combined,
@@ -39,8 +41,8 @@ from mastermind.core.errors import MastermindError, naming
 from mastermind.core.fileio import check_writable, folder_lock, staged_write
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 
-OPTIMAL_ROWS = {"optimal": OPTIMAL_FORMAT, "black-peg": BLACK_PEG_FORMAT}
-"""The tables of optimal rows (strategy trees and proofs beside them), with their formats."""
+OPTIMAL_ROWS = (OPTIMAL, BLACK_PEG)
+"""The tables of optimal rows (strategy trees and proofs beside them)."""
 
 
 class TablesStopped(Exception):
@@ -186,7 +188,7 @@ def run_tables(
                 try:  # (a file unwritable only now keeps the row's report: see TablesUnwritten)
                     with naming("--out"):
                         if table in OPTIMAL_ROWS:
-                            kept = _merge_optimal(out, row, runner.trees, OPTIMAL_ROWS[table])
+                            kept = _merge_optimal(out, row, runner.trees, FORMATS[table])
                         else:
                             kept = merge_into(out, GAME_VALUE_FORMAT, [row])
                 except MastermindError as exc:
