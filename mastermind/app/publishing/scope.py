@@ -69,17 +69,21 @@ BLACK_PEG_SCOPE = _games(
         (4, range(2, 5), True),
         (5, range(2, 4), True),
         (6, [2], True),
+        (7, [2], True),
+        (8, [2], True),
         (3, range(3, 9), False),
         (4, range(4, 7), False),
-        (5, [5], False),
+        (5, range(5, 7), False),
+        (6, [6], False),
     ],
     BLACK_PEG,
 )
 """The black-peg table's games: those whose row (the optimal total by every first guess, the
 optimal worst case, the tie-break, the proof) finished within minutes of one core on the busy
 2-core machine. Measured with ``results --table black-peg -j 1 --row-time-limit 150``: 3x7, 4x5
-and 5x4 stayed open (3x7 not proven by 240 s of ``optimal``), and 4x6 is
-further out; 3x8n took 126 s with its 1.8 MB proof, 4x7n over 4 minutes."""
+and 5x4 stayed open (3x7 not proven by 240 s of ``optimal``), 3x9n too, and 4x6 is
+further out; 3x8n took 126 s with its 1.8 MB proof, 8x2 56 s with its 2.7 MB one, 4x7n
+over 4 minutes."""
 
 TABLE_VARIANTS = {"optimal": STANDARD, "game-values": STANDARD, "black-peg": BLACK_PEG}
 """The variant of the games each table holds (its rows are named by :func:`game_id`)."""
