@@ -11,6 +11,7 @@ import pytest
 
 from mastermind.app.cli import main
 from mastermind.app.publishing import (
+    BLACK_PEG_FORMAT,
     FRONTIER,
     GAME_VALUE_FORMAT,
     OPTIMAL_FORMAT,
@@ -30,7 +31,7 @@ from mastermind.core.symmetry import canonical_first_guesses
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 # rows that take well under 10 s each (a second or less on one core)
-QUICK_OPTIMAL = ["p3c4", "p2c6", "p4c4n", "p5c3"]
+QUICK_OPTIMAL = ["p3c4", "p2c6", "p4c4n", "p5c3", "p3c4b", "p4c4nb"]  # (black-peg: results/black-peg.json)
 QUICK_VALUES = ["p3c4", "p2c5", "p3c3"]
 OPTIMAL_FIELDS = (
     "codes",
@@ -71,7 +72,12 @@ def runner():
 @pytest.mark.parametrize("game", QUICK_OPTIMAL)
 def test_quick_optimal_rows_match_the_committed_table(runner, game, tmp_path):
     row = runner.optimal_row(Rules.parse(game), tmp_path)
-    old = committed("optimal", OPTIMAL_FORMAT)[game]
+    black = Rules.parse(game).variant.name == "black-peg"
+    old = (
+        committed("black-peg", BLACK_PEG_FORMAT)[game]
+        if black
+        else committed("optimal", OPTIMAL_FORMAT)[game]
+    )
     assert row["status"] == old["status"] == "proven"
     for field in OPTIMAL_FIELDS:
         assert row[field] == old[field], field
@@ -577,7 +583,7 @@ def test_a_file_of_another_kind_is_refused(tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--table", "nope"], "--table: unknown value 'nope'; use one of optimal, game-values"),
+        (["--table", "nope"], "--table: unknown value 'nope'; use one of optimal, game-values, black-peg"),
         (["--games", "p3x2"], "--games: cannot read 'p3x2'"),
         (["--row-time-limit", "0"], "--row-time-limit: must be a positive number of seconds, got 0"),
         (["--row-time-limit", "inf"], "--row-time-limit: must be a positive number of seconds, got inf"),
@@ -866,7 +872,7 @@ def test_a_version_1_file_is_read_in_the_keys_of_version_2(tmp_path):
 
 
 def test_the_committed_files_speak_the_one_vocabulary():
-    for stem in ("optimal", "game-values"):
+    for stem in ("optimal", "game-values", "black-peg"):
         data = json.loads((RESULTS / f"{stem}.json").read_text())
         assert data["version"] == 2
         keys = {k for row in data["rows"] for k in row} | {

@@ -30,12 +30,11 @@ from mastermind.app.commands.common import (
 from mastermind.app.documents import TABLES
 from mastermind.core.cancel import StopReason
 from mastermind.core.errors import MastermindError, naming
-from mastermind.core.game import Rules
-from mastermind.core.variant import STANDARD
 
 HELP = (
     "Recompute the tables of proven optima and game values (results/optimal.md and .json, "
-    "results/game-values.md and .json, strategy trees) for some games or all of them, "
+    "results/game-values.md and .json, results/black-peg.md and .json for black-peg games, "
+    "strategy trees) for some games or all of them, "
     "merging the new rows into the existing files."
 )
 
@@ -53,7 +52,7 @@ def results(
             "--table",
             metavar="|".join(TABLES),
             callback=choice(TABLES),
-            help="Only this table (default: both).",
+            help="Only this table (default: every table; a game goes to the tables of its variant).",
             show_default=False,
         ),
     ] = None,
@@ -72,18 +71,14 @@ def results(
     from pathlib import Path
 
     from mastermind.app.publishing import TablesStopped, TablesUnwritten, run_tables
+    from mastermind.app.publishing.scope import check_table_games
     from mastermind.core.progress import progress_bar, progress_mode
     from mastermind.engines.exact.checkpoint import check_folder
     from mastermind.engines.exact.memo_file import CheckpointFileError
 
     start = time.perf_counter()
     chosen = parse_games(games) if games is not None else None
-    for game in chosen or ():
-        if (variant := Rules.parse(game).variant) is not STANDARD:  # (no table of results holds it)
-            raise MastermindError(
-                f"--games: {game} is {variant.name} Mastermind: the tables of results are the "
-                f"standard game's (none is published for {variant.name} yet)"
-            )
+    check_table_games(chosen or (), table)  # (each game in a table of its variant)
     limit = memory_limit_bytes(memory_limit)
     if not out:
         raise MastermindError("--out: empty: give a folder, e.g. results/")

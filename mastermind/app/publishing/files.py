@@ -22,8 +22,10 @@ from mastermind.core.fileio import folder_lock, read_text, staged_write, write_a
 
 OPTIMAL_FORMAT = "mastermind-results"
 GAME_VALUE_FORMAT = "mastermind-game-values"
-OPTIMAL, GAME_VALUES = TABLES
-STEMS = {OPTIMAL_FORMAT: OPTIMAL, GAME_VALUE_FORMAT: GAME_VALUES}  # each table's file name
+BLACK_PEG_FORMAT = "mastermind-black-peg"  # (rows of the optimal table's kind, black-peg games)
+OPTIMAL, GAME_VALUES, BLACK_PEG = TABLES
+STEMS = {OPTIMAL_FORMAT: OPTIMAL, GAME_VALUE_FORMAT: GAME_VALUES, BLACK_PEG_FORMAT: BLACK_PEG}  # file names
+FORMATS = {stem: fmt for fmt, stem in STEMS.items()}  # each table's format
 FILE_VERSION = 2
 ROW_KEYS = {"game", "pegs", "colours", "repetition", "status"}  # what merging and sorting read
 
@@ -128,8 +130,24 @@ def read_rows(path: Path, fmt: str) -> list[dict]:
     rows = [_fractions_in_one_form(_with_decimals(r)) for r in rows]
     for i, row in enumerate(rows):
         _check_kinds(path, i, row)
+        _check_variant(path, fmt, i, row)
         _check_renders(path, fmt, i, row)
     return rows
+
+
+def _check_variant(path: Path, fmt: str, i: int, row: dict) -> None:
+    """Refuse a row of a game of another variant than the table's (a black-peg row in the
+    standard game's table would be compared with the standard game's literature)."""
+    from mastermind.app.publishing.scope import TABLE_VARIANTS
+    from mastermind.core.game import Rules
+
+    variant = TABLE_VARIANTS[STEMS[fmt]]
+    found = Rules.parse(row["game"]).variant
+    if found is not variant:
+        raise MastermindError(
+            f"{path}: row {i + 1} ({row['game']}) is a game of {found.name} Mastermind, "
+            f"this table holds {variant.name} games"
+        )
 
 
 # the kind of each value a row holds, by key at any depth (the one vocabulary: a key means
@@ -435,9 +453,10 @@ def write_tables(out: Path, fmt: str, rows: Sequence[dict]) -> None:
 
 def _renderer(fmt: str) -> Callable[[Sequence[dict]], str]:
     """The markdown of table ``fmt``'s rows."""
+    from mastermind.app.publishing.black_peg import render_black_peg
     from mastermind.app.publishing.markdown import render_game_values, render_optimal
 
-    return render_optimal if fmt == OPTIMAL_FORMAT else render_game_values
+    return {OPTIMAL_FORMAT: render_optimal, BLACK_PEG_FORMAT: render_black_peg}.get(fmt, render_game_values)
 
 
 def merge_into(out: Path, fmt: str, new_rows: Sequence[dict]) -> list[dict]:

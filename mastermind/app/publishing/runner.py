@@ -28,7 +28,7 @@ from mastermind.app.publishing.parts import (
     optimal_part,
     proof_part,
 )
-from mastermind.app.publishing.scope import FRONTIER, game_id
+from mastermind.app.publishing.scope import FRONTIER, game_id, optimal_table
 from mastermind.app.version import version_string
 from mastermind.core.cancel import INTERRUPTED, CancelToken
 from mastermind.core.errors import MastermindError
@@ -318,7 +318,7 @@ class Runner:
         ``clock``: the row's time, as the run of rows gives it (default: a row's time now)."""
         self._start_row(clock)
         game = game_id(rules)
-        row = self._new_row(rules, "optimal")
+        row = self._new_row(rules, optimal_table(rules))  # (a black-peg game's: its own table)
         search = None
         only = False  # the game has only one first guess up to symmetry
         options = (game, "total", self.jobs, self.solve_options, self.memory_limit)
@@ -332,7 +332,7 @@ class Runner:
             search = self._frontier(game)
             if search is None or not search["proven"]:
                 return self._open_row(row, rules, search, trees)
-            row["command"] = self._command(game, "optimal", checkpointed=True)
+            row["command"] = self._command(game, optimal_table(rules), checkpointed=True)
             # one run proves the optimum, not every first guess reaching it, unless the game
             # has only one first guess up to symmetry (every game without repeated colours)
             only = len(canonical_first_guesses(rules)) == 1
@@ -472,11 +472,12 @@ class Runner:
         game = row["game"]
         if search is not None:
             reason = f"checkpointed search stopped after {self._limit_text()}; run again to continue"
-            row["command"] = self._command(game, "optimal", checkpointed=True)
+            row["command"] = self._command(game, optimal_table(rules), checkpointed=True)
             row["search_seconds"] = search.get("checkpoint_seconds")
         elif self.checkpoint is not None:
             reason = f"the checkpointed search gave no answer within {self._limit_text()} and its grace"
-            row["command"] = self._command(game, "optimal", checkpointed=True)  # (the one to continue)
+            # (the one to continue)
+            row["command"] = self._command(game, optimal_table(rules), checkpointed=True)
         elif game in self.frontier:
             reason = "needs the checkpointed search"
         else:

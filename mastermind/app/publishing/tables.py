@@ -8,8 +8,11 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from mastermind.app.publishing.files import (
+    BLACK_PEG,
     EARLIER_KEPT,
+    FORMATS,
     GAME_VALUE_FORMAT,
+    OPTIMAL,
     OPTIMAL_FORMAT,
     STEMS,
     combined,
@@ -24,12 +27,23 @@ from mastermind.app.publishing.files import (
 from mastermind.app.publishing.literature import literature
 from mastermind.app.publishing.markdown import _value_bounds
 from mastermind.app.publishing.runner import Runner, SearchStopped
-from mastermind.app.publishing.scope import FRONTIER, GAME_VALUE_SCOPE, OPTIMAL_SCOPE, game_id, scope_rules
+from mastermind.app.publishing.scope import (
+    BLACK_PEG_SCOPE,
+    FRONTIER,
+    GAME_VALUE_SCOPE,
+    OPTIMAL_SCOPE,
+    TABLE_VARIANTS,
+    game_id,
+    scope_rules,
+)
 from mastermind.core.cancel import INTERRUPTED, Stopped
 from mastermind.core.errors import MastermindError, naming
 from mastermind.core.fileio import check_writable, folder_lock, staged_write
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 from mastermind.engines.workers.rows import Rows, RowTime, run_rows
+
+OPTIMAL_ROWS = (OPTIMAL, BLACK_PEG)
+"""The tables of optimal rows (strategy trees and proofs beside them)."""
 
 
 class TablesStopped(Exception):
@@ -75,8 +89,9 @@ def run_tables(
     progress=None,
     report: Callable[[str], None] = lambda line: None,
 ) -> dict[str, list[dict]]:
-    """Compute the rows of ``tables`` ("optimal", "game-values") for ``games`` (default: each
-    table's scope, smallest first) and merge each into the files as soon as it is done.
+    """Compute the rows of ``tables`` ("optimal", "game-values", "black-peg") for ``games``
+    (each table those of its variant; default: each table's scope, smallest first) and merge
+    each into the files as soon as it is done.
     ``checkpoint``: a folder where the frontier games' searches keep their work (one
     subfolder per game), so that a later run continues them. Stopped by Ctrl-C or by
     ``time_limit`` (seconds, the whole run: in a command, counted from the command's start), it raises
@@ -114,7 +129,7 @@ def run_tables(
                 nonlocal working, begun
                 table, rules = item
                 begun = item
-                working = f"{game_id(rules)} ({'optimal' if table == 'optimal' else 'game value'})"
+                working = f"{game_id(rules)} ({'game value' if table == 'game-values' else 'optimal'})"
                 stored, cut = _table_row(out, runner, table, rules, clock, done, report)
                 if progress is not None:
                     progress.advance(1)
@@ -159,7 +174,7 @@ def _table_row(
     :class:`~mastermind.core.cancel.Stopped`."""
     row = (
         runner.optimal_row(rules, None, clock=clock)
-        if table == "optimal"
+        if table in OPTIMAL_ROWS
         else runner.game_value_row(rules, clock=clock)
     )
     # cut short by the command's --time-limit: stopped, as between rows; and a row that
@@ -173,11 +188,11 @@ def _table_row(
     )
     if cut and row["status"] == "open" and not row.get("bounds"):
         raise Stopped()
-    line = _optimal_line(row) if table == "optimal" else _game_value_line(row)
+    line = _optimal_line(row) if table in OPTIMAL_ROWS else _game_value_line(row)
     try:  # (a file unwritable only now keeps the row's report: see TablesUnwritten)
         with naming("--out"):
-            if table == "optimal":
-                kept = _merge_optimal(out, row, runner.trees)
+            if table in OPTIMAL_ROWS:
+                kept = _merge_optimal(out, row, runner.trees, FORMATS[table])
             else:
                 kept = merge_into(out, GAME_VALUE_FORMAT, [row])
     except MastermindError as exc:
@@ -220,7 +235,7 @@ def _refuse_before_work(
         with naming("--checkpoint", memo_file.CheckpointFileError):
             make_folder(checkpoint)
         # what the games' folders hold, which a row reads only as it runs
-        _check_checkpoints(checkpoint, [rules for table, rules in work if table == "optimal"])
+        _check_checkpoints(checkpoint, [rules for table, rules in work if table in OPTIMAL_ROWS])
 
 
 def _make_folders(out: Path, named: str, tables: Sequence[str], work: list[tuple[str, Rules]]) -> list[Path]:
@@ -232,19 +247,20 @@ def _make_folders(out: Path, named: str, tables: Sequence[str], work: list[tuple
     except OSError as exc:
         raise MastermindError(f"--out: {named}: cannot create the folder ({exc.strerror})") from None
     trees = out / "trees"
-    if "optimal" in tables and not (trees.exists() or trees.is_symlink()):
+    optimal_rows = any(t in OPTIMAL_ROWS for t in tables)  # (its trees go in trees/)
+    if optimal_rows and not (trees.exists() or trees.is_symlink()):
         try:  # (its trees' folder, made now rather than once the first row is computed)
             trees.mkdir()
             made.insert(0, trees)
         except OSError as exc:
             raise MastermindError(f"--out: {out}: cannot make the folder {trees}: {exc.strerror}") from None
-    if "optimal" in tables and trees.exists() and not trees.is_dir():
+    if optimal_rows and trees.exists() and not trees.is_dir():
         raise MastermindError(f"--out: {out}: {trees} is not a folder (the trees go there)")
     if trees.exists() or trees.is_symlink():  # (and a tree that could not be written: it was
         # refused only once its row was computed)
         with naming("--out"):
             for table, rules in work:
-                if table == "optimal":
+                if table in OPTIMAL_ROWS:
                     for stem in tree_stems(game_id(rules)).values():
                         check_writable(trees / f"{stem}.json.gz")
                     if (out / "proofs").is_dir():
@@ -261,7 +277,10 @@ def planned_work(tables: Sequence[str], games: Sequence[str] | None) -> list[tup
         ]
     if "game-values" in tables:
         work += [("game-values", r) for r in scope_rules(games if games is not None else GAME_VALUE_SCOPE)]
-    return work
+    if "black-peg" in tables:
+        work += [("black-peg", r) for r in scope_rules(games if games is not None else BLACK_PEG_SCOPE)]
+    # (given games: each table takes those of its variant)
+    return [(table, rules) for table, rules in work if rules.variant is TABLE_VARIANTS[table]]
 
 
 def check_fits_all(games: Iterable[Rules], memory_limit: int) -> None:
@@ -282,14 +301,14 @@ def in_table_order(done: dict[str, list[dict]]) -> dict[str, list[dict]]:
     return {table: sorted(rows, key=row_order) for table, rows in done.items()}
 
 
-def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes]) -> list[dict]:
+def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes], fmt: str = OPTIMAL_FORMAT) -> list[dict]:
     """Merge an optimal row into the files in ``out``, with its trees (taken from ``trees``,
     keyed by stem); all the rows afterwards. The tree goes in only with its row: an open
     row's best strategy must not replace the tree of a proven row the file keeps. Under the
     folder's lock, as :func:`~mastermind.app.publishing.files.merge_into` is."""
     game = row["game"]
     with folder_lock(out), ExitStack() as staged:
-        earlier = read_rows(out / f"{STEMS[OPTIMAL_FORMAT]}.json", OPTIMAL_FORMAT)
+        earlier = read_rows(out / f"{STEMS[fmt]}.json", fmt)
         old = next((r for r in earlier if r["game"] == game), None)
         stored = combined(row, old)
         dropped = []
@@ -305,7 +324,7 @@ def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes]) -> list[dict]:
             elif key == "worst_tree":  # (no longer the row's: not left behind)
                 dropped.append(out / "trees" / f"{stem}.json.gz")
         kept = merge_rows(earlier, [row])
-        write_tables(out, OPTIMAL_FORMAT, kept)
+        write_tables(out, fmt, kept)
         for path in dropped:  # (under the lock: another run's new tree is not removed)
             path.unlink(missing_ok=True)
     return kept
