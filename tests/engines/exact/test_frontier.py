@@ -12,7 +12,6 @@ import threading
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 from rich.console import Console
 from rich.progress import Progress as Bar
@@ -499,31 +498,6 @@ def test_checkpoint_bounds_keep_the_best_of_every_run_and_refuse_damage(tmp_path
     again.close()
 
 
-@pytest.mark.parametrize("text", ["p3c4", "p4c4", "p3c5n", "p4c6"])
-def test_every_bound_the_rounds_prove_on_a_first_guess_stays_below_its_optimum(text):
-    from mastermind.engines.exact import solve_by_first_guess
-    from mastermind.engines.exact.anytime import RoundSearch
-    from mastermind.engines.exact.backends import ThreadBackend
-
-    table = CodeTable(Rules.parse(text))
-    solver = ExactSolver(table)
-    optimum = {r.first_guess: r.total for r in solve_by_first_guess(table)}
-    seen: dict[int, list[float]] = {}
-
-    def each_round(state):
-        for g in state.guesses:
-            seen.setdefault(g.guess, []).append(g.lower)
-            assert g.lower <= optimum[g.guess]
-            assert not g.exact or g.lower == optimum[g.guess]
-
-    backend = ThreadBackend(1)
-    try:
-        RoundSearch(solver, backend).run(solver.cands, UNLIMITED, solver.group, on_round=each_round)
-    finally:
-        backend.close()
-    assert seen and all(v == sorted(v) for v in seen.values())  # bounds only rise
-
-
 def test_a_run_stopped_once_planned_reports_the_roots_bound():
     from mastermind.engines.models.bounds import lookahead_total_bound
 
@@ -663,108 +637,6 @@ def test_json_progress_ends_with_the_final_bounds(capsys):
     assert end["lower_bound"] == end["upper_bound"] == 11228 and end["done"] == end["steps"]
 
 
-def _held_backend():
-    """A backend whose units never run: their futures are the test's to complete."""
-    from concurrent.futures import Future
-
-    from mastermind.engines.exact.backends import Backend
-
-    class HeldBackend(Backend):
-        name = "held"
-        shares_memory = True
-
-        def __init__(self):
-            super().__init__(1)
-            self.futures: list[Future] = []
-
-        def submit(self, fn, *args):
-            self.futures.append(Future())
-            return self.futures[-1]
-
-    return HeldBackend()
-
-
-def test_units_are_counted_when_they_finish_not_when_collected():
-    """A unit that finishes while the search waits for an earlier, longer one shows on the
-    progress line at once (a 1-worker run of 6x7n once showed nothing for 29 minutes)."""
-    from mastermind.engines.exact.anytime import RoundSearch
-    from mastermind.engines.exact.units import UnitResult
-
-    class Lines:
-        def __init__(self):
-            self.units: list[dict] = []
-
-        def start(self, total, description=""):
-            pass
-
-        def report(self, fields):
-            self.units.append(fields)
-
-    solver = ExactSolver(CodeTable(Rules.parse("p3c4")))
-    lines, backend = Lines(), _held_backend()
-    units = RoundSearch(solver, backend, progress=lines).units
-    group = solver.group
-    # (bounds at least their budgets: settled answers, so counted done)
-    long_unit = units.submit(solver.cands[:20], UNLIMITED, 25, group, None, 10)
-    short_unit = units.submit(solver.cands[20:25], UNLIMITED, 9, group, None, 5)
-    backend.futures[1].set_result(UnitResult(12, True, None, nodes=7))
-    units.take_finished()
-    assert [u["unit"]["size"] for u in lines.units] == [5]  # before the long one is collected
-    backend.futures[0].set_result(UnitResult(30, True, None, nodes=9))
-    units.collect(long_unit)
-    units.collect(short_unit)  # already counted: not twice
-    assert [u["unit"]["size"] for u in lines.units] == [5, 20]
-    assert [u["done"] for u in lines.units] == [1, 2]
-    assert units.counters.nodes == 16
-
-
-def test_a_stop_withdraws_the_units_still_queued_and_keeps_nothing_of_them(tmp_path):
-    """Stopped in a round of thousands of units, the search collected the queued ones one by
-    one, each started only to stop at once and written to the checkpoint: a Ctrl-C of
-    `optimal -r p5c6 --checkpoint DIR` took more than the second it is given, then was ended
-    with no JSON and no bounds kept."""
-    from mastermind.engines.exact.anytime import RoundSearch
-    from mastermind.engines.exact.checkpoint import Checkpoint
-
-    solver = ExactSolver(CodeTable(Rules.parse("p3c4")))
-    store = Checkpoint(tmp_path, {"rules": "p3c4"})
-    token, backend = CancelToken(), _held_backend()  # (futures never started: all queued)
-    units = RoundSearch(solver, backend, checkpoint=store, cancel=token).units
-    group = solver.group
-    asked = [units.submit(solver.cands[5 * i : 5 * i + 5], UNLIMITED, 9, group, None, 5) for i in range(3)]
-    token.cancel()
-    results = [units.collect(pending) for pending in asked]
-    assert all(future.cancelled() for future in backend.futures)
-    assert [(r.value, r.proven) for r in results] == [(5, False)] * 3  # their floors, nothing proven
-    assert store.count() == 0  # nothing new to keep
-    assert not store.was_cut(asked[0].key)
-
-
-def test_more_rounds_give_a_greater_bound_never_a_wrong_one():
-    """A run stopped early proves less than a longer one, and never more than the optimum:
-    each round's bound is at least the one before and at most the optimum (issue 28)."""
-    from mastermind.core.tree import StrategyTree
-    from mastermind.engines.exact.anytime import RoundSearch
-    from mastermind.engines.exact.backends import ThreadBackend
-
-    for text in ("p4c5", "p3c6", "p4c5n"):
-        table = CodeTable(Rules.parse(text))
-        optimum = solve(table).total  # the plain search in this thread
-        solver = ExactSolver(table)
-        backend = ThreadBackend(2)
-        bounds: list[float] = []
-        try:
-            state = RoundSearch(solver, backend).run(
-                solver.cands, UNLIMITED, solver.group, on_round=lambda s, seen=bounds: seen.append(s.lower)
-            )
-        finally:
-            backend.close()
-        assert len(bounds) >= 3
-        assert bounds == sorted(bounds) and bounds[-1] == state.lower == optimum
-        assert state.proven and state.tree is not None
-        assert StrategyTree(table.rules, state.tree).depths(table, table.all_codes).sum() == optimum
-
-
 def test_a_stopped_search_counts_only_the_units_it_settled(monkeypatch):
     """The progress said 157/157 at the end of a stopped run where the report said 83: the
     units the search never reached were counted as done."""
@@ -852,66 +724,6 @@ def test_a_continued_run_starts_from_what_its_checkpoint_proved_of_each_class(tm
     again = stopped_at_once(folder)
     assert not again.proven and first.lower_bound <= again.lower_bound <= 5625
     assert stopped_at_once(tmp_path / "fresh").lower_bound < first.lower_bound  # (the classes' doing)
-
-
-@pytest.mark.parametrize("eldest", [None, 1, 2])
-# p4c6 is slow (14 s on a loaded machine with eldest None); the smaller games, their classes
-# split at a smaller size, take the same paths
-@pytest.mark.parametrize(
-    ("text", "split_size"),
-    [("p4c5", 10), ("p3c6", 10), ("p4c5n", 5), pytest.param("p4c6", 60, marks=pytest.mark.slow)],
-)
-def test_classes_split_into_their_guesses_prove_the_same_optimum(text, split_size, eldest, monkeypatch):
-    """A big class asked through its own guesses (one unit each) never claims more than its
-    optimum, its bound only rises, and the run proves the optimum with a strategy of that
-    total (issue 28: small units for big classes): round by round (``eldest`` None, a run
-    that may stop) or its most promising guesses first (a proof). Rounds that all count as
-    quick (``round_seconds``) make the targets, hence the asks, the same on any machine."""
-    from mastermind.core.tree import StrategyTree
-    from mastermind.engines.exact import anytime
-    from mastermind.engines.exact.anytime import RoundSearch
-    from mastermind.engines.exact.backends import ThreadBackend
-
-    exact_asks = []
-
-    def inner_asks(c, budget, eldest=None):
-        asks = plain_inner_asks(c, budget, eldest)
-        exact_asks.extend(b for _, b, _ in asks if b == INF)
-        return asks
-
-    plain_inner_asks = anytime.inner_asks
-    monkeypatch.setattr(anytime, "inner_asks", inner_asks)
-
-    table = CodeTable(Rules.parse(text))
-    optimum = solve(table).total
-    solver = ExactSolver(table)
-    oracle = solver.new_search()
-    truth: dict[int, float] = {}
-    seen: dict[int, list[float]] = {}
-
-    def each_round(state):
-        for g in state.guesses:
-            for c in g.classes:
-                if c.size < split_size:
-                    continue
-                key = id(c)
-                if key not in truth:
-                    truth[key] = float(oracle.solve(c.cands, c.left, INF, c.group))
-                assert c.lower <= truth[key]
-                assert not c.exact or c.lower == truth[key]
-                seen.setdefault(key, []).append(c.lower)
-
-    backend = ThreadBackend(2)
-    try:
-        rounds = RoundSearch(solver, backend, split_size=split_size, eldest=eldest, round_seconds=1e9)
-        state = rounds.run(solver.cands, UNLIMITED, solver.group, on_round=each_round)
-    finally:
-        backend.close()
-    split = [c for g in state.guesses for c in g.classes if c.size >= split_size]
-    assert split and seen and all(v == sorted(v) for v in seen.values())
-    assert bool(exact_asks) is (eldest is not None)  # the eldest guesses were asked to their cost
-    assert state.proven and state.lower == state.upper == optimum
-    assert StrategyTree(table.rules, state.tree).depths(table, table.all_codes).sum() == optimum
 
 
 def test_a_continued_run_starts_each_split_class_from_its_guesses_kept(tmp_path):
@@ -1047,22 +859,6 @@ def test_a_class_whose_unit_a_stop_cut_short_is_asked_through_its_guesses_next_t
     again = solve(table, execution=Execution(jobs=2, checkpoint=tmp_path), tuning=tuning)
     assert again.proven and again.total == 5625
     assert split == cut  # that class, and no other
-
-
-def test_a_proof_asks_the_eldest_guesses_of_a_split_class_first_then_the_others_to_their_cost():
-    """Young brothers wait: with ``eldest`` the most promising guesses are asked for their
-    exact cost while no guess is exact; then every other guess below that cost is asked for
-    it, whatever the round's budget. Without it, every guess below the budget is asked."""
-    from mastermind.engines.exact.anytime import ClassBound, GuessBound, inner_asks
-
-    group = (np.zeros((1, 4), np.int8), np.zeros((1, 6), np.int8))
-    c = ClassBound(np.arange(50, dtype=np.int32), group, 0, 100.0)
-    c.inner = [GuessBound(g, 0.0, floor=f) for g, f in ((7, 120.0), (3, 110.0), (5, 130.0), (9, 200.0))]
-    assert [(b, g.guess) for _, b, g in inner_asks(c, 140.0)] == [(140.0, 7), (140.0, 3), (140.0, 5)]
-    assert [(b, g.guess) for _, b, g in inner_asks(c, 140.0, eldest=2)] == [(INF, 3), (INF, 7)]
-    c.inner[1].floor, c.inner[1].node = 150.0, Node(3, 50)  # guess 3 costs 150 exactly
-    assert [(b, g.guess) for _, b, g in inner_asks(c, 140.0, eldest=2)] == [(150.0, 7), (150.0, 5)]
-    assert [(b, g.guess) for _, b, g in inner_asks(c, 140.0)] == [(140.0, 7), (140.0, 5)]
 
 
 def test_a_search_capped_in_its_guesses_is_asked_as_a_proof_even_when_it_may_stop():
@@ -1311,96 +1107,3 @@ def test_a_run_saves_its_units_memo_between_rounds_as_it_goes(tmp_path, monkeypa
     assert saves and set(saves) == {(False, False)}
     solver = ExactSolver(table)
     assert load_memo(folder / UNITS_FILE, new_memo(1 << 16), api._units_memo_for(solver, "total")) > 0
-
-
-@pytest.mark.parametrize("text", ["p3c4", "p4c4", "p3c5n"])
-def test_a_strategy_offered_is_mended_by_the_classes_the_rounds_know_cheaper(text):
-    from mastermind.core.tree import StrategyTree, build_tree
-    from mastermind.engines.exact.anytime import RootState, RoundSearch
-    from mastermind.engines.exact.backends import ThreadBackend
-
-    table = CodeTable(Rules.parse(text))
-    solver = ExactSolver(table)
-    backend = ThreadBackend(1)
-    try:
-        rounds = RoundSearch(solver, backend)
-        state = rounds.run(solver.cands, UNLIMITED, solver.group)
-    finally:
-        backend.close()
-    assert state.proven and state.tree is not None
-    best = next(g for g in state.guesses if g.exact and g.lower == state.upper)
-    # a poor strategy with the optimal first guess: the first candidate left, after it
-    poor = build_tree(table, lambda cands, history: best.guess if not history else int(cands[0])).root
-    poor_total = StrategyTree(table.rules, poor).stats(table).total
-    assert poor_total > state.upper  # (else the test proves nothing)
-    fresh = RootState(state.n, state.guesses, price=rounds.price)
-    assert fresh.offer(poor_total, poor)
-    # every class of that guess is exact: mended, the strategy is optimal, and replays to it
-    assert fresh.upper == state.upper
-    assert StrategyTree(table.rules, fresh.tree).stats(table).total == fresh.upper
-    # a strategy offered again is mended no further, and one with another first guess not at all
-    assert fresh.mend(fresh.upper, fresh.tree) == (fresh.upper, fresh.tree)
-    other = table.n - 1 if best.guess != table.n - 1 else 0
-    tree = build_tree(table, lambda cands, history: other if not history else int(cands[0])).root
-    alone = RootState(state.n, [best], price=rounds.price)
-    assert alone.mend(12345.0, tree) == (12345.0, tree)
-
-
-def test_a_split_class_offers_its_cheapest_guess_whose_cost_is_known():
-    from mastermind.engines.exact.anytime import ClassBound, GuessBound
-
-    group = (np.zeros((1, 4), np.int8), np.zeros((1, 6), np.int8))
-    c = ClassBound(np.arange(5, dtype=np.int32), group, 3, 9.0)
-    assert c.cheapest() is None
-    c.inner = [
-        GuessBound(1, 0.0, floor=12.0, node=Node(1, 5)),
-        GuessBound(2, 0.0, floor=11.0, node=Node(2, 5)),
-    ]
-    c.inner.append(GuessBound(3, 0.0, floor=10.0))  # (its cost not known: a bound only)
-    assert c.cheapest() == (11.0, Node(2, 5))
-    c.exact, c.node, c.lower = True, Node(4, 5), 10.0
-    assert c.cheapest() == (10.0, Node(4, 5))
-
-
-# p4c6 is slow (its oracle solves every guess of every split class: 19 s on a loaded
-# machine); p3c5 and p4c5n split classes, raise guesses and check them the same way
-@pytest.mark.parametrize("rules", [pytest.param("p4c6", marks=pytest.mark.slow), "p3c5", "p4c5n"])
-def test_the_guesses_holding_a_split_class_rise_to_their_classes_own_bounds(rules):
-    """In a run that may stop, the guesses on which a split class's bound rests, that earlier
-    runs asked, are raised at once to their own cost plus each of their classes at its bound
-    one level deeper (a unit asked for a share stops at its budget, leaving the classes it did
-    not reach at their counting bounds). Never above what the guess truly costs; least first,
-    until the least is a guess already raised, or one no earlier run asked (its unit in this
-    run does as much)."""
-    from mastermind.engines.exact.anytime import RoundSearch
-    from mastermind.engines.exact.backends.threads import ThreadBackend
-
-    table = CodeTable(Rules.parse(rules))
-    solver = ExactSolver(table)
-    oracle = solver.new_search()
-    backend = ThreadBackend(1)
-    try:
-        rounds = RoundSearch(solver, backend, split_size=20)
-        state = rounds.root(solver.cands, UNLIMITED, solver.group)
-        rose = 0
-        for g in state.guesses:
-            for c in g.classes:
-                if c.exact or not rounds.split(c):
-                    continue
-                before = {x.guess: x.lower for x in c.inner}
-                class_before = c.lower
-                rounds._floor_split(c)  # no guess asked before: none raised
-                assert not c.floored and c.lower == class_before
-                c.kept = {x.guess for x in c.inner}  # as if an earlier run had asked them all
-                rounds._floor_split(c)
-                for x in c.inner:
-                    truth = float(oracle.solve(c.cands, c.left, INF, c.group, only=np.array([x.guess])))
-                    assert before[x.guess] <= x.lower <= truth
-                    assert (x.guess in c.floored) or x.lower == before[x.guess]
-                least = min(c.inner, key=lambda x: x.lower)
-                assert least.exact or least.guess in c.floored  # (the least was raised already)
-                assert c.lower >= class_before
-                rose += c.lower > class_before
-    finally:
-        backend.close()
-    assert rose > 0
