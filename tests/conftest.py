@@ -1,6 +1,8 @@
 """Shared by every test: commands keep their result cache in a folder of the test's own; the
 published strategy files of tests/data; property tests that do not depend on the machine's speed."""
 
+import itertools
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,8 +22,21 @@ def data_dir() -> Path:
     return DATA
 
 
+@pytest.fixture(scope="session")
+def _result_caches(tmp_path_factory) -> Iterator[Path]:
+    """The folder of every test's result cache, one folder a test."""
+    yield tmp_path_factory.mktemp("xdg-cache")
+
+
+_tests = itertools.count()
+
+
 @pytest.fixture(autouse=True)
-def _own_result_cache(tmp_path_factory, monkeypatch):
+def _own_result_cache(_result_caches, monkeypatch):
     """A repeated command would otherwise answer from ~/.cache/mastermind (or from another
-    test's run): each test starts with an empty cache that no user shares."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+    test's run): each test starts with an empty cache that no user shares. (A folder of its
+    own in one folder: tmp_path_factory.mktemp lists every folder made before to number the
+    next one, which took 3 ms a test by the end of a run.)"""
+    folder = _result_caches / str(next(_tests))
+    folder.mkdir()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
