@@ -2,6 +2,7 @@
 published strategy files of tests/data; property tests that do not depend on the machine's speed."""
 
 import itertools
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -9,6 +10,12 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 DATA = Path(__file__).resolve().parent / "data"
+
+# the compiled bytecode of the package and of the tests is kept (in __pycache__, beside
+# numba's cache) even where PYTHONDONTWRITEBYTECODE is set, as on this project's machines:
+# else each test process compiles every module from its source again, 4.5 s of CPU of the
+# 8.5 s a worker takes to collect the tests
+sys.dont_write_bytecode = False
 
 # no property test depends on the machine's speed: no deadline per example, and no health
 # check failing because generating the examples was slow (a busy machine)

@@ -90,7 +90,9 @@ def _depths(node, table):
 
 
 @pytest.mark.parametrize("text", sorted(OPTIMA))
-@pytest.mark.parametrize("backend", ["threads", "processes"])
+# (worker processes of their own, each importing numba and loading the kernels: 3 s of CPU in
+# children with test_variant_backends, the integration tier's)
+@pytest.mark.parametrize("backend", ["threads", pytest.param("processes", marks=pytest.mark.integration)])
 def test_backends_find_the_optimum(text, backend):
     table = CodeTable(Rules.parse(text))
     assert solve(table).total == OPTIMA[text]
