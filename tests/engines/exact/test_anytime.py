@@ -250,11 +250,16 @@ def test_more_rounds_give_a_greater_bound_never_a_wrong_one():
 
 
 @pytest.mark.parametrize("eldest", [None, 1, 2])
-# p4c6 is slow (14 s on a loaded machine with eldest None); the smaller games, their classes
-# split at a smaller size, take the same paths
+# p4c6 is slow (14 s on a loaded machine with eldest None), and p4c5; the smaller games, their
+# classes split at a smaller size, take the same paths
 @pytest.mark.parametrize(
     ("text", "split_size"),
-    [("p4c5", 10), ("p3c6", 10), ("p4c5n", 5), pytest.param("p4c6", 60, marks=pytest.mark.slow)],
+    [
+        pytest.param("p4c5", 10, marks=pytest.mark.slow),  # (1.2 s of CPU for its three cases)
+        ("p3c6", 10),
+        ("p4c5n", 5),
+        pytest.param("p4c6", 60, marks=pytest.mark.slow),
+    ],
 )
 def test_classes_split_into_their_guesses_prove_the_same_optimum(text, split_size, eldest, monkeypatch):
     """A big class asked through its own guesses (one unit each) never claims more than its
