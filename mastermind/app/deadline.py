@@ -67,6 +67,7 @@ def stopped_text(reason: str | None) -> str:
 class Deadline:
     """A time limit as the time left, counted from ``start`` (default: now).
 
+    >>> from mastermind.app.deadline import Deadline
     >>> Deadline(None).left() is None, 0 < Deadline(5.0).left() <= 5.0
     (True, True)
     """

@@ -1,6 +1,7 @@
 """The game, written again from its rules alone: codes, their text, and the answer of every
 guess to every secret (black: right colour, right place; white: right colour, wrong place).
 
+>>> from mastermind.proofcheck.game import Game
 >>> game = Game.parse("p3c3")
 >>> game.n, game.code_text(5), game.answer_text(int(game.answers[game.index["123"], game.index["321"]]))
 (27, '123', '1B2W')
