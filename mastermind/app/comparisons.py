@@ -157,6 +157,7 @@ def met(exact: int | None, lower: int, strategy: int) -> int | None:
     """The optimum: the exact search's, else a strategy's value where it meets the lower
     bound (Knuth's worst case of 5 on 4x5 against a bound of 5 is the optimal worst case).
 
+    >>> from mastermind.app.comparisons import met
     >>> met(None, 5, 5), met(None, 4, 5), met(5, 4, 5)
     (5, None, 5)
     """
@@ -276,6 +277,7 @@ MIN_GRACE = 0.1  # ...this many seconds: with a short limit, the child is often 
 def optimal_grace(seconds: float) -> float:
     """How long a comparison waits for its exact search after the ``seconds`` it had.
 
+    >>> from mastermind.app.comparisons import optimal_grace
     >>> optimal_grace(1.5), optimal_grace(100.0), optimal_grace(3600.0)
     (0.1, 5.0, 30.0)
     """
@@ -322,6 +324,7 @@ def best_found(found: dict | None, rows: Sequence[CompareRow]) -> dict | None:
     best strategy played (with every secret, a strategy that exists), whichever is cheaper;
     ``optimal`` reports the same (its entropy heuristic beside the search).
 
+    >>> from mastermind.app.comparisons import CompareRow, best_found
     >>> row = CompareRow("entropy", 5722, 6, [1, 2], 1296, None, None)
     >>> best_found({"proven": False, "lower_bound": 5600}, [row])["found_by"]
     'entropy'

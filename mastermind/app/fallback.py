@@ -8,6 +8,7 @@ reports the heuristic's tree and total as its upper bound (``found_by`` names it
 heuristic never delays an answer: if it has not finished when the search stops, it is
 stopped and left out.
 
+>>> from mastermind.app.fallback import Fallback
 >>> from mastermind.core.game import CodeTable, Rules
 >>> fallback = Fallback(CodeTable(Rules(2, 3)))
 >>> fallback.wait(10)

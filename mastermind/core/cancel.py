@@ -12,6 +12,7 @@ limit of its own with :meth:`~CancelToken.child`.
 There is no process-wide state here: a token stops the work it was given to, and the
 tokens made from it (:meth:`~CancelToken.child`), nothing else.
 
+>>> from mastermind.core.cancel import CancelToken
 >>> token = CancelToken()
 >>> token.cancelled, token.reason
 (False, None)
@@ -77,6 +78,7 @@ class Stopped(Exception):
     """Work that polls a cancel token saw it cancelled (a time limit or Ctrl-C): callers report
     what they finished.
 
+    >>> from mastermind.core.cancel import CancelToken, Stopped
     >>> token = CancelToken()
     >>> token.cancel("enough")
     >>> try:
@@ -90,6 +92,7 @@ class Stopped(Exception):
 def check_time_limit(seconds: float | None) -> float | None:
     """``seconds`` when it is None or a positive finite number, else a one-line error.
 
+    >>> from mastermind.core.cancel import check_time_limit
     >>> check_time_limit(2.5), check_time_limit(None)
     (2.5, None)
     >>> check_time_limit(0)
@@ -133,6 +136,7 @@ class CancelToken:
     A token with a time limit runs a timer thread until the limit passes or the token is
     closed (``with token:`` closes it at the end of the block).
 
+    >>> from mastermind.core.cancel import CancelToken
     >>> import time
     >>> with CancelToken(time_limit=0.05) as token:
     ...     time.sleep(0.2)

@@ -2,6 +2,7 @@
 guess to every secret (black: right colour, right place; white: right colour, wrong place;
 in black-peg Mastermind, rules ending in ``b``, the black pegs alone).
 
+>>> from mastermind.proofcheck.game import Game
 >>> game = Game.parse("p3c3")
 >>> game.n, game.code_text(5), game.answer_text(int(game.answers[game.index["123"], game.index["321"]]))
 (27, '123', '1B2W')

@@ -55,6 +55,7 @@ def upgrade_row(row: dict) -> dict:
     """A version-1 row in the keys of version 2 (values unchanged; ``--max-seconds`` in the
     command to reproduce it becomes ``--row-time-limit``).
 
+    >>> from mastermind.app.publishing.files import upgrade_row
     >>> upgrade_row({"game": "p4c6", "max_seconds": 60, "bounds": {"lower_total": 5}})
     {'game': 'p4c6', 'row_time_limit': 60, 'bounds': {'total_lower_bound': 5}}
     """
@@ -88,6 +89,7 @@ def tree_stems(game: str) -> dict[str, str]:
     """The stems of a game's trees in ``trees/`` (``STEM.json.gz``), by the row key that
     names each: the best total's strategy and the optimal worst case's.
 
+    >>> from mastermind.app.publishing.files import tree_stems
     >>> tree_stems("p5c8")
     {'tree': 'p5c8', 'worst_tree': 'p5c8.worst'}
     """
@@ -97,6 +99,7 @@ def tree_stems(game: str) -> dict[str, str]:
 def proof_stem(game: str) -> str:
     """The stem of a game's proof file in ``proofs/`` (``STEM.json.gz``).
 
+    >>> from mastermind.app.publishing.files import proof_stem
     >>> proof_stem("p4c6")
     'p4c6.proof'
     """
@@ -171,6 +174,7 @@ _PARTS = frozenset("bounds search tree units worst_tree proof".split())
 def _kind_error(key: str, value: object) -> str | None:
     """What is wrong with ``value`` under ``key`` (None: nothing).
 
+    >>> from mastermind.app.publishing.files import _kind_error
     >>> _kind_error("total", "x"), _kind_error("histogram", [1, 2]), _kind_error("average_fraction", "1/0")
     ("a count (a whole number, at least 0), got 'x'", None, "a fraction such as '905/256', got '1/0'")
     """
@@ -250,6 +254,7 @@ def _with_decimals(row: dict) -> dict:
     game-value's JSON does): ``uniform_average`` and each maker class's ``probability``, from
     the fractions it holds.
 
+    >>> from mastermind.app.publishing.files import _with_decimals
     >>> row = _with_decimals({"uniform_average_fraction": "29/9", "maker": [{"probability_fraction": "1/3"}]})
     >>> row["uniform_average"], row["maker"]
     (3.222222, [{'probability_fraction': '1/3', 'probability': 0.333333}])
@@ -279,6 +284,7 @@ def _fractions_in_one_form(row: dict) -> dict:
     """A row written when a whole number was a fraction without its denominator ("0"; now
     "0/1", the one form of ``fraction_text``).
 
+    >>> from mastermind.app.publishing.files import _fractions_in_one_form
     >>> _fractions_in_one_form({"average_fraction": "2", "maker": [{"per_code_fraction": "0"}]})
     {'average_fraction': '2/1', 'maker': [{'per_code_fraction': '0/1'}]}
     >>> _fractions_in_one_form({"bounds": {"average_lower_bound_fraction": "4"}})
@@ -401,6 +407,7 @@ def _proven_again(new: dict, old: dict) -> dict:
     prove the same optimum. A rerun with a shorter row time dropped those from the
     published row, and wrote ``by_first_guess: null``.
 
+    >>> from mastermind.app.publishing.files import _proven_again
     >>> old = {"total": 5, "optimal_worst": 3, "worst_total": 6, "first_guesses_complete": False}
     >>> _proven_again({"total": 5, "optimal_worst": None, "worst_total": None}, old)["optimal_worst"]
     3
@@ -422,6 +429,7 @@ def _compare(new: dict, old: dict) -> tuple[bool, bool]:
     """Whether the open row ``new`` proves some bound better than ``old``, and some worse (a
     bound not known counts as the weakest).
 
+    >>> from mastermind.app.publishing.files import _compare
     >>> old = {"bounds": {"total_lower_bound": 10819, "total_upper_bound": 11378}}
     >>> _compare({"bounds": None}, old), _compare({"bounds": {"total_lower_bound": 10900}}, old)
     ((False, True), (True, True))

@@ -67,6 +67,7 @@ def command_for(
     with (``--out`` as given, ``--checkpoint`` where the row's search used it,
     ``--memory-limit`` when not the default; not the whole command's ``--time-limit``).
 
+    >>> from mastermind.app.publishing.runner import command_for
     >>> command_for("p5c8", "optimal", jobs=2, row_time_limit=60, memory_limit=8 << 30).split(" --jobs ")[1]
     '2 --row-time-limit 60 --memory-limit 8'
     """
@@ -128,6 +129,7 @@ class SearchStopped(KeyboardInterrupt):
 def kept_bounds(game: str, part: dict) -> dict:
     """The bounds a search stopped by Ctrl-C kept, keyed as in every report.
 
+    >>> from mastermind.app.publishing.runner import kept_bounds
     >>> kept_bounds("p5c8", {"total_lower_bound": 171232, "total_upper_bound": None, "seconds": 3})
     {'game': 'p5c8', 'total_lower_bound': 171232, 'total_upper_bound': None}
     >>> kept_bounds("p5c8", {"worst_lower_bound": 8})
@@ -143,6 +145,7 @@ def _kept_text(game: str, part: dict) -> str:
     strategy, not the row's bounds (a heuristic's strategy may be cheaper than the search's:
     "kept the total in [36227, 37291]" read as a worse bound than the row's 37087).
 
+    >>> from mastermind.app.publishing.runner import _kept_text
     >>> _kept_text("p5c8", {"total_lower_bound": 171232, "total_upper_bound": 178903})
     "p5c8's checkpointed search kept the total >= 171232 and its strategy of 178903 for the next run"
     >>> _kept_text("p5c8", {"total_lower_bound": 171232, "total_upper_bound": None})

@@ -1,5 +1,7 @@
 """The games each table of ``results/`` covers (issue 17), and the frontier beyond quick reach.
 
+>>> from mastermind.app.publishing.scope import game_id, scope_rules
+>>> from mastermind.core.game import Rules
 >>> game_id(Rules.parse("p4c6r")), game_id(Rules.parse("p4c10n"))
 ('p4c6', 'p4c10n')
 >>> [game_id(r) for r in scope_rules(["p3c2", "p2c9", "p4c4n"])]
@@ -19,6 +21,8 @@ def game_id(rules: Rules) -> str:
     """``p4c6`` for a game with repetition, ``p4c10n`` without: a row's name (a variant's
     suffix after it, ``p4c6b``: never the name of a standard game's row).
 
+    >>> from mastermind.app.publishing.scope import game_id
+    >>> from mastermind.core.game import Rules
     >>> game_id(Rules.parse("p4c6rb")), game_id(Rules.parse("p4c10nb"))
     ('p4c6b', 'p4c10nb')
     """

@@ -363,6 +363,7 @@ def _optimal_worst_text(row: dict) -> str:
     """The optimal worst case and its best total, as far as the row's time reached (it said
     "optimal worst None with total None").
 
+    >>> from mastermind.app.publishing.tables import _optimal_worst_text
     >>> _optimal_worst_text({"optimal_worst": 5, "worst_total": 5626})
     'optimal worst 5 with total 5626'
     >>> _optimal_worst_text({"optimal_worst": 5, "worst_total": None})

@@ -1,5 +1,7 @@
 """Optimal strategies, proven: the public face of the exact search.
 
+>>> from mastermind.engines.exact.api import solve
+>>> from mastermind.engines.exact.options import Problem
 >>> from mastermind.core.game import CodeTable, Rules
 >>> result = solve(CodeTable(Rules(3, 3)))
 >>> result.total, result.worst, result.status

@@ -8,6 +8,7 @@ level every secret must be the guess. The objective, the number of (secret, node
 the total number of guesses. With ``objective="feasible"`` the model only asks whether a
 strategy of that depth exists, so an infeasible answer proves a worst-case lower bound.
 
+>>> from mastermind.engines.models.cpsat_tree import depth_feasible, solve_tree
 >>> from mastermind.core.game import CodeTable, Rules
 >>> t = CodeTable(Rules(2, 2))
 >>> r = solve_tree(t, max_depth=3, time_limit=10, workers=1)
@@ -52,6 +53,7 @@ class ModelSize:
     """The size of the strategy-tree model, counted before building it (it grows as
     answers ** depth, so a large depth must be refused from its count, not its layout).
 
+    >>> from mastermind.engines.models.cpsat_tree import ModelSize
     >>> size = ModelSize.estimate(answers=13, depth=100, secrets=1296, guesses=1296)
     >>> size.describe()
     'about 10^110 nodes, about 10^114 variables, about 10^115 constraints, about 10^107 TiB of memory'

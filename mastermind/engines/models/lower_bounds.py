@@ -65,6 +65,8 @@ def game_bounds(
     The refined two-level bound is used up to ``max_refined`` codes. ``cancel`` stops CP-SAT,
     and then :class:`~mastermind.core.cancel.Stopped` is raised.
 
+    >>> from mastermind.core.game import CodeTable
+    >>> from mastermind.engines.models.lower_bounds import game_bounds
     >>> from mastermind.core.game import Rules
     >>> bounds = game_bounds(CodeTable(Rules(3, 4)))
     >>> bounds.worst, bounds.total  # the optimum: worst case 4, total 206

@@ -96,6 +96,7 @@ class ModelDeadline:
     """A model's time limit, counted from before the model is built: building a big model
     takes seconds that the solver's own limit does not see.
 
+    >>> from mastermind.engines.models.result import ModelDeadline, check_limits
     >>> check_limits(60.0, workers=1); clock = ModelDeadline(60.0)
     >>> clock.passed(), 59.0 < clock.left() <= 60.0
     (False, True)

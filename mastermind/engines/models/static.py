@@ -9,6 +9,7 @@ Symmetry: mapping a chosen guess to the smallest code of its orbit (a colour and
 permutation applied to the whole set) keeps the set separating, so some optimal set contains
 a canonical first guess; the model asks for one.
 
+>>> from mastermind.engines.models.static import separates, solve_static
 >>> from mastermind.core.game import CodeTable, Rules
 >>> r = solve_static(CodeTable(Rules(2, 3)), time_limit=10, workers=1)
 >>> r.details.status, r.value, r.proven, separates(CodeTable(Rules(2, 3)), r.details.guesses)

@@ -9,6 +9,7 @@ token: when the token is cancelled (Ctrl-C), the child's job is asked to stop, t
 token of its own, and given :data:`STOP_WAIT` seconds to answer with what it proved (and to
 keep its checkpoint) before the child is ended.
 
+>>> from mastermind.engines.models.timed import TimedWorker
 >>> with TimedWorker() as worker:
 ...     worker.run(pow, (2, 10), time_limit=60), worker.run(max, (3, 4), time_limit=60)
 (1024, 4)
