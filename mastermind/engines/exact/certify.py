@@ -25,6 +25,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 
+from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.core.symmetry import full_group
@@ -95,38 +96,30 @@ def member_floors(scores, cands, guesses, b, win, n_slots):  # pragma: no cover 
 
 
 @nb.njit(cache=True)
-def weigh_guesses(scores, cands, guesses, total, win, n_slots):  # pragma: no cover - compiled
+def weigh_guesses(by_secret, cands, guesses, total, win, n_slots):  # pragma: no cover - compiled
     """The most non-winning classes any of the guesses makes on ``cands`` (``b``), and per
     guess what the counting bounds of its classes give (see :func:`perfect_floors`: the
-    set's size plus their sum, ``total``, or 1 plus their most) and its largest class."""
+    set's size plus their sum, ``total``, or 1 plus their most), its largest class, the
+    floors, and its class sizes by answer (``counts[k, a]``, the win's included).
+    ``by_secret[s, g]``: the answer of secret s to guess g (the score table, transposed when
+    not symmetric): read by rows of the candidates, in order (the guesses' rows, read at
+    scattered candidates, took most of the pass)."""
     n = cands.shape[0]
     g_count = guesses.shape[0]
+    counts = np.zeros((g_count, n_slots), dtype=np.int64)
+    for j in range(n):
+        row = by_secret[cands[j]]
+        for k in range(g_count):
+            counts[k, row[guesses[k]]] += 1
     largest = np.zeros(g_count, dtype=np.int64)
-    derived = np.zeros(g_count, dtype=np.int64)
-    sizes = np.zeros(n_slots, dtype=np.int64)
-    # each guess's classes, as (first answer index in ``seen``, count) runs: O(|S|) a guess
-    seen = np.empty(g_count * min(n, n_slots), dtype=np.int64)
-    runs = np.zeros(g_count + 1, dtype=np.int64)
+    classes = np.zeros(g_count, dtype=np.int64)
     most = 0
     for k in range(g_count):
-        row = scores[guesses[k]]
-        start = runs[k]
-        top = start
-        for j in range(n):
-            a = row[cands[j]]
-            if sizes[a] == 0:
-                seen[top] = a
-                top += 1
-            sizes[a] += 1
-        runs[k + 1] = top
-        classes = 0
-        for t in range(start, top):
-            a = seen[t]
-            if a != win:
-                classes += 1
-                largest[k] = max(largest[k], sizes[a])
-            sizes[a] = 0
-        most = max(most, classes)
+        for a in range(n_slots):
+            if a != win and counts[k, a] > 0:
+                classes[k] += 1
+                largest[k] = max(largest[k], counts[k, a])
+        most = max(most, classes[k])
     # the counting bound of 0..n secrets: slot depths 1, then b of depth 2, b**2 of depth 3 ...
     floors = np.zeros(n + 1, dtype=np.int64)
     depth, width, filled = 1, 1, 0
@@ -135,31 +128,39 @@ def weigh_guesses(scores, cands, guesses, total, win, n_slots):  # pragma: no co
             depth, width, filled = depth + 1, width * max(most, 1), 0
         filled += 1
         floors[m] = floors[m - 1] + depth if total else depth
+    derived = np.zeros(g_count, dtype=np.int64)
     for k in range(g_count):
-        row = scores[guesses[k]]
-        for j in range(n):
-            sizes[row[cands[j]]] += 1
         value = n if total else 1
-        for t in range(runs[k], runs[k + 1]):
-            a = seen[t]
-            if a != win:
-                value = value + floors[sizes[a]] if total else max(value, 1 + floors[sizes[a]])
-            sizes[a] = 0
+        for a in range(n_slots):
+            if a != win and counts[k, a] > 0:
+                value = value + floors[counts[k, a]] if total else max(value, 1 + floors[counts[k, a]])
         derived[k] = value
-    return most, derived, largest, floors
+    return most, derived, largest, floors, counts
 
 
 @nb.njit(cache=True)
-def memo_values(memo, parts, starts, r):  # pragma: no cover - compiled
-    """What the memo holds of each part ``parts[starts[i]:starts[i + 1]]`` with ``r`` guesses
-    left: (found, cost, tag) arrays (one call for many sets)."""
-    count = starts.shape[0] - 1
-    found = np.zeros(count, dtype=np.bool_)
-    cost = np.zeros(count, dtype=np.float64)
-    tag = np.zeros(count, dtype=np.int64)
-    for i in range(count):
-        hit, value, kind = memo_get(memo, parts[starts[i] : starts[i + 1]], r)
-        found[i], cost[i], tag[i] = hit, value, kind
+def memo_classes(memo, scores, cands, guesses, counts, r, win):  # pragma: no cover - compiled
+    """What the memo holds, with ``r`` guesses left, of each class of three or more secrets
+    (``counts[k, a]``) that ``guesses[k]`` makes of ``cands``: (found, cost, tag) arrays by
+    (k, answer), one call for every class of a fact."""
+    g_count, n_slots = counts.shape
+    n = cands.shape[0]
+    found = np.zeros((g_count, n_slots), dtype=np.bool_)
+    cost = np.zeros((g_count, n_slots), dtype=np.float64)
+    tag = np.zeros((g_count, n_slots), dtype=np.int64)
+    part = np.empty(n, dtype=np.int32)
+    for k in range(g_count):
+        row = scores[guesses[k]]
+        for a in range(n_slots):
+            if a == win or counts[k, a] < 3:
+                continue
+            m = 0
+            for j in range(n):
+                if row[cands[j]] == a:
+                    part[m] = cands[j]
+                    m += 1
+            hit, value, kind = memo_get(memo, part[:m], r)
+            found[k, a], cost[k, a], tag[k, a] = hit, value, kind
     return found, cost, tag
 
 
@@ -168,11 +169,18 @@ class Certifier:
     with memos of their own: the total's, and the one that asks whether a strategy of some
     depth exists) for the values of the sets whose counting bounds fall short."""
 
-    def __init__(self, table: CodeTable, memory: int = 1 << 28) -> None:
+    def __init__(self, table: CodeTable, memory: int = 1 << 28, token: CancelToken | None = None) -> None:
         if table.scores is None:
             raise MastermindError(f"a proof needs the full score table of {table.rules}")
         self.table, self.rules = table, table.rules
         self.scores = table.scores
+        # (scores are symmetric in every variant so far: the table itself, else its transpose)
+        symmetric = np.array_equal(table.scores, table.scores.T)
+        self.by_secret = table.scores if symmetric else np.ascontiguousarray(table.scores.T)
+        # ``token``: checked between facts; its flag stops the searches at once (their
+        # values are then lower bounds only, and the pass raises Stopped)
+        self.token = token
+        stop = None if token is None else token.flag
         self.win = table.rules.win_index
         self.n_slots = table.rules.n_answer_slots
         digits = np.asarray(table.codes, dtype=np.int64)
@@ -183,8 +191,8 @@ class Certifier:
         weights = np.ones(table.n, dtype=np.int64)
         group = full_group(table.rules)
         self.group = group
-        self.totals = Search(table, weights, group, unit=1, memory=memory)
-        self.depths = Search(table, weights, group, unit=0, memory=memory)
+        self.totals = Search(table, weights, group, unit=1, memory=memory, stop=stop)
+        self.depths = Search(table, weights, group, unit=0, memory=memory, stop=stop)
         self.facts: list[Fact] = []
         self.known: dict[tuple[str, bytes], tuple[int, int]] = {}  # (kind, set) -> (bound, id)
         self._orbits: dict[tuple[bytes, bytes, bytes], tuple[list, np.ndarray]] = {}
@@ -263,19 +271,16 @@ class Certifier:
         key = (kind, cands.tobytes())
         if key in self.known and self.known[key][0] >= bound:
             return self.known[key][1]
+        if self.token is not None:
+            self.token.check()
         symmetries, guesses = self.orbits(cands, group)
         n = len(cands)
-        b, derived, largest, floors = weigh_guesses(
-            self.scores, cands, guesses, kind == "total", self.win, self.n_slots
+        b, derived, largest, floors, counts = weigh_guesses(
+            self.by_secret, cands, guesses, kind == "total", self.win, self.n_slots
         )
-        useful = largest < n
-        weak = np.flatnonzero(useful & (derived < bound))
+        weak = np.flatnonzero((largest < n) & (derived < bound))
         # the guesses the counting bound leaves short, class by class
-        guesses = guesses[weak]
-        answers = self.scores[np.ix_(guesses, cands)].astype(np.int64)
-        rows = np.arange(len(guesses))[:, None] * self.n_slots
-        counts = np.bincount((rows + answers).ravel(), minlength=len(guesses) * self.n_slots)
-        counts = counts.reshape(len(guesses), self.n_slots)
+        guesses, counts = guesses[weak], counts[weak]
         counts[:, self.win] = 0
         values = floors[counts]
         if kind == "total":  # (as the checker: the member bound where the counting bound is short)
@@ -285,8 +290,18 @@ class Certifier:
         else:
             derived = 1 + values.max(axis=1, initial=0)
         fact = Fact(kind, int(bound), path, symmetries)
-        known = self.memo_known(cands, answers, counts) if kind == "total" else {}
-        for k in np.flatnonzero(derived < bound).tolist():
+        short_guesses = np.flatnonzero(derived < bound)
+        if len(short_guesses) and kind == "total":
+            found, cost, tag = memo_classes(
+                self.totals.memo,
+                self.scores,
+                cands,
+                guesses[short_guesses],
+                counts[short_guesses],
+                UNLIMITED,
+                self.win,
+            )
+        for i, k in enumerate(short_guesses.tolist()):
             g = int(guesses[k])
             short = bound - int(derived[k])
             order = np.flatnonzero(counts[k])
@@ -294,40 +309,39 @@ class Certifier:
             # the biggest first (the likeliest to need the most guesses)
             order = order[np.argsort(counts[k][order] * (1 if kind == "total" else -1), kind="stable")]
             child = self.child_group(group, g)
+            answers = self.scores[g, cands]
             for a in order.tolist():
-                part = cands[answers[k] == a]
                 floor = int(values[k, a])
                 if kind == "total":
-                    if len(part) <= 2:  # (its counting bound is its cost)
+                    if counts[k, a] <= 2:  # (its counting bound is its cost)
                         continue
-                    value = self.least_total(part, floor + short, child, known.get((k, a)))
+                    part = cands[answers == a]
+                    known = (cost[i, a], tag[i, a]) if found[i, a] else None
+                    value = self.least_total(part, floor + short, child, known)
                     if value <= floor:
                         continue
                     claim = min(value, floor + short)
-                elif floor < bound - 1 and self.solvable(part, bound - 2, child):
-                    continue
                 else:
+                    part = cands[answers == a]
+                    if floor < bound - 1 and self.solvable(part, bound - 2, child):
+                        continue
                     claim = bound - 1
                 fact.refs.append((g, a, self.certify(kind, part, claim, (*path, (g, a)), child)))
                 short -= claim - floor
                 if short <= 0:
                     break
             if short > 0:
-                raise AssertionError(f"{kind} >= {bound} of {n} secrets is not what the search proves")
+                self._refuse(kind, bound, n)
         self.facts.append(fact)
         self.known[key] = (int(bound), len(self.facts) - 1)
         return len(self.facts) - 1
 
-    def memo_known(self, cands: np.ndarray, answers: np.ndarray, counts: np.ndarray) -> dict:
-        """What the total's memo holds of the classes of three or more of each guess (row k of
-        ``answers``), by (k, answer), looked up in one call."""
-        where = [(k, a) for k, a in zip(*np.nonzero(counts >= 3))]
-        if not where:
-            return {}
-        parts = [cands[answers[k] == a] for k, a in where]
-        starts = np.concatenate(([0], np.cumsum([len(p) for p in parts])))
-        found, cost, tag = memo_values(self.totals.memo, np.concatenate(parts), starts, UNLIMITED)
-        return {(int(k), int(a)): (c, t) for (k, a), f, c, t in zip(where, found, cost, tag) if f}
+    def _refuse(self, kind: str, bound: int, n: int) -> None:
+        """A claim the search does not prove; or, once the token is cancelled, a stop (the
+        searches' values are then lower bounds only)."""
+        if self.token is not None:
+            self.token.check()
+        raise AssertionError(f"{kind} >= {bound} of {n} secrets is not what the search proves")
 
     def least_total(self, cands: np.ndarray, beta: int, group, known=None) -> int:
         """The least total of ``cands`` if below ``beta``, else a lower bound at least ``beta``:
@@ -405,12 +419,20 @@ def certify(
     return certifier.document(total, worst, strategy, worst_strategy)
 
 
-def prove(table: CodeTable, strategy: Node, total: int | None, memory: int = 1 << 28) -> dict[str, Any]:
+def prove(
+    table: CodeTable,
+    strategy: Node,
+    total: int | None,
+    memory: int = 1 << 28,
+    token: CancelToken | None = None,
+) -> dict[str, Any]:
     """The proof file of an optimum the search has proven: ``total`` (the optimal total,
     ``strategy`` an optimal strategy) and the optimal worst case, which the search that asks
     whether a strategy within some depth exists finds below the strategy's own; or, with
-    ``total`` None, the optimal worst case alone (``strategy``'s, which the search proved)."""
-    certifier = Certifier(table, memory)
+    ``total`` None, the optimal worst case alone (``strategy``'s, which the search proved).
+    Raises :class:`~mastermind.core.cancel.Stopped` once ``token`` is cancelled (Ctrl-C, a
+    time limit): no proof, since a stopped search's values are lower bounds only."""
+    certifier = Certifier(table, memory, token)
     everyone = table.all_codes.astype(np.int32)
     worst = _depth(strategy)
     worst_strategy = None
@@ -421,6 +443,8 @@ def prove(table: CodeTable, strategy: Node, total: int | None, memory: int = 1 <
             worst_strategy = certifier.depths.build(everyone, worst)
         certifier.certify("total", everyone, total)
     certifier.certify("worst", everyone, worst)
+    if token is not None:  # (a search stopped on the way answered lower bounds: no file)
+        token.check()
     return certifier.document(total, worst, strategy, worst_strategy)
 
 

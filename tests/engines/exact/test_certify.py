@@ -10,7 +10,7 @@ from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact.certify import certify, member_floors, perfect_floors, weigh_guesses
 from mastermind.proofcheck.bounds import depth_floors, total_floors
 from mastermind.proofcheck.game import Game
-from mastermind.proofcheck.partitions import member_bounds, most_classes
+from mastermind.proofcheck.partitions import class_counts, member_bounds, most_classes
 
 
 @pytest.mark.parametrize("m, b", [(1, 1), (7, 1), (30, 3), (100, 13)])
@@ -27,8 +27,14 @@ def test_its_weighing_and_member_bounds_are_the_checkers(rules):
     for _ in range(5):
         cands = np.sort(rng.choice(table.n, size=rng.integers(3, table.n), replace=False)).astype(np.int32)
         win, slots = table.rules.win_index, table.rules.n_answer_slots
-        b, derived, largest, floors = weigh_guesses(table.scores, cands, guesses, True, win, slots)
+        b, derived, largest, floors, counts = weigh_guesses(table.scores, cands, guesses, True, win, slots)
         assert b == most_classes(game.answers, cands.astype(np.int64), guesses, game.win, game.n_answers)
+        theirs = class_counts(game.answers, cands.astype(np.int64), guesses, game.n_answers)
+        # (answers are numbered apart: each guess's class sizes compared as a multiset)
+        assert [sorted(row[row > 0].tolist()) for row in counts] == [
+            sorted(row[row > 0].tolist()) for row in theirs
+        ]
+        assert np.array_equal(largest, [max([0, *(row[(row > 0) & (np.arange(slots) != win)])]) for row in counts])
         assert np.array_equal(floors, perfect_floors(len(cands), b, "total"))
         ours = member_floors(table.scores, cands, guesses, b, win, slots)
         theirs = member_bounds(game.answers, cands.astype(np.int64), guesses, b, game.win, game.n_answers)
