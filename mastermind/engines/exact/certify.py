@@ -71,55 +71,69 @@ def member_floors(scores, cands, guesses, b, win, n_slots):  # pragma: no cover 
     c classes leaves at least 3m - 2 - c, and any other guess at least 3m - min(m, b)."""
     n = cands.shape[0]
     out = np.zeros((guesses.shape[0], n_slots), dtype=np.int64)
+    order = np.empty(n, dtype=np.int64)  # the candidates by answer (a counting sort)
+    ends = np.zeros(n_slots + 1, dtype=np.int64)
+    mark = np.zeros(n_slots, dtype=np.int64)  # answers told by the member ``stamp``
+    stamp = 0
     for k in range(guesses.shape[0]):
         row = scores[guesses[k]]
+        ends[:] = 0
+        for j in range(n):
+            ends[row[cands[j]] + 1] += 1
         for a in range(n_slots):
-            if a == win:
-                continue
-            part = np.empty(n, dtype=np.int64)
-            m = 0
-            for j in range(n):
-                if row[cands[j]] == a:
-                    part[m] = cands[j]
-                    m += 1
-            if m < 3:
-                continue
-            most = 0
-            for x in range(m):
-                told = np.zeros(n_slots, dtype=np.bool_)
-                for y in range(m):
-                    if y != x:
-                        told[scores[part[x], part[y]]] = True
-                most = max(most, int(told.sum()))
-            out[k, a] = min(3 * m - 2 - most, 3 * m - min(m, b))
+            ends[a + 1] += ends[a]
+        for j in range(n):
+            a = row[cands[j]]
+            order[ends[a]] = cands[j]
+            ends[a] += 1
+        lo = 0
+        for a in range(n_slots):  # (``ends[a]``: the end of class a now)
+            hi = ends[a]
+            m = hi - lo
+            if a != win and m >= 3:
+                most = 0
+                for x in range(lo, hi):
+                    stamp += 1
+                    told = 0
+                    near = scores[order[x]]
+                    for y in range(lo, hi):
+                        c = near[order[y]]
+                        if y != x and mark[c] != stamp:
+                            mark[c] = stamp
+                            told += 1
+                    most = max(most, told)
+                out[k, a] = min(3 * m - 2 - most, 3 * m - min(m, b))
+            lo = hi
     return out
 
 
 @nb.njit(cache=True)
-def weigh_guesses(by_secret, cands, guesses, total, win, n_slots):  # pragma: no cover - compiled
-    """The most non-winning classes any of the guesses makes on ``cands`` (``b``), and per
-    guess what the counting bounds of its classes give (see :func:`perfect_floors`: the
-    set's size plus their sum, ``total``, or 1 plus their most), its largest class, the
-    floors, and its class sizes by answer (``counts[k, a]``, the win's included).
+def weigh_guesses(by_secret, cands, guesses, total, win, n_slots, bound):  # pragma: no cover - compiled
+    """The most non-winning classes any of the guesses makes on ``cands`` (``b``); per guess
+    what the counting bounds of its classes give (see :func:`perfect_floors`: the set's size
+    plus their sum, ``total``, or 1 plus their most) and its largest class; the floors; and
+    the guesses that split the set with less than ``bound`` (their indices, ``weak``) with
+    their class sizes by answer (``counts[i, a]``; the win's left at 0).
     ``by_secret[s, g]``: the answer of secret s to guess g (the score table, transposed when
-    not symmetric): read by rows of the candidates, in order (the guesses' rows, read at
-    scattered candidates, took most of the pass)."""
+    not symmetric), read a candidate's row at a time; the sums below have no branches (a
+    fact's classes differ from the last one's: branches on them were mispredicted)."""
     n = cands.shape[0]
     g_count = guesses.shape[0]
-    counts = np.zeros((g_count, n_slots), dtype=np.int64)
+    counts = np.zeros((g_count, n_slots), dtype=np.int32)
     for j in range(n):
         row = by_secret[cands[j]]
         for k in range(g_count):
             counts[k, row[guesses[k]]] += 1
     largest = np.zeros(g_count, dtype=np.int64)
-    classes = np.zeros(g_count, dtype=np.int64)
     most = 0
     for k in range(g_count):
+        counts[k, win] = 0
+        classes, big = 0, 0
         for a in range(n_slots):
-            if a != win and counts[k, a] > 0:
-                classes[k] += 1
-                largest[k] = max(largest[k], counts[k, a])
-        most = max(most, classes[k])
+            classes += counts[k, a] > 0
+            big = max(big, counts[k, a])
+        largest[k] = big
+        most = max(most, classes)
     # the counting bound of 0..n secrets: slot depths 1, then b of depth 2, b**2 of depth 3 ...
     floors = np.zeros(n + 1, dtype=np.int64)
     depth, width, filled = 1, 1, 0
@@ -129,13 +143,21 @@ def weigh_guesses(by_secret, cands, guesses, total, win, n_slots):  # pragma: no
         filled += 1
         floors[m] = floors[m - 1] + depth if total else depth
     derived = np.zeros(g_count, dtype=np.int64)
-    for k in range(g_count):
-        value = n if total else 1
+    for k in range(g_count):  # (floors[0] = 0: the empty classes add nothing)
+        value = 0
         for a in range(n_slots):
-            if a != win and counts[k, a] > 0:
-                value = value + floors[counts[k, a]] if total else max(value, 1 + floors[counts[k, a]])
-        derived[k] = value
-    return most, derived, largest, floors, counts
+            value = value + floors[counts[k, a]] if total else max(value, floors[counts[k, a]])
+        derived[k] = n + value if total else 1 + value
+    weak = np.empty(g_count, dtype=np.int64)
+    n_weak = 0
+    for k in range(g_count):
+        weak[n_weak] = k
+        n_weak += (largest[k] < n) & (derived[k] < bound)
+    weak = weak[:n_weak]
+    short = np.zeros((n_weak, n_slots), dtype=np.int64)
+    for i in range(n_weak):
+        short[i] = counts[weak[i]]
+    return most, derived, largest, floors, weak, short
 
 
 @nb.njit(cache=True)
@@ -195,7 +217,10 @@ class Certifier:
         self.depths = Search(table, weights, group, unit=0, memory=memory, stop=stop)
         self.facts: list[Fact] = []
         self.known: dict[tuple[str, bytes], tuple[int, int]] = {}  # (kind, set) -> (bound, id)
-        self._orbits: dict[tuple[bytes, bytes, bytes], tuple[list, np.ndarray]] = {}
+        self._orbits: dict[tuple[bytes, bytes, int], tuple[list, np.ndarray]] = {}
+        self.colour_bits = np.bitwise_or.reduce(1 << digits, axis=1)
+        self.code_texts = [table.rules.code_text(i) for i in range(table.n)]
+        self.answer_texts = [str(f) for f in table.rules.answer_feedbacks]
         self._children: dict[tuple[bytes, bytes, int], tuple[np.ndarray, np.ndarray]] = {}
 
     # ---- symmetry --------------------------------------------------------------------------
@@ -231,9 +256,9 @@ class Certifier:
     def orbits(self, cands: np.ndarray, group) -> tuple[list[tuple[list[int], list[int]]], np.ndarray]:
         """The symmetries fixing ``cands`` (see :meth:`symmetries`) and the least code of each
         orbit of the group they generate (kept by group and absent colours)."""
-        present = np.zeros(self.rules.colors, dtype=bool)
-        present[np.unique(self.digits[cands])] = True
-        key = (group[0].tobytes(), group[1].tobytes(), present.tobytes())
+        # (the colours present as one bit mask: np.unique per fact took a tenth of the pass)
+        present = int(np.bitwise_or.reduce(self.colour_bits[cands]))
+        key = (group[0].tobytes(), group[1].tobytes(), present)
         if key not in self._orbits:
             symmetries = self.symmetries(cands, group)
             self._orbits[key] = (symmetries, self.representatives(symmetries))
@@ -275,12 +300,11 @@ class Certifier:
             self.token.check()
         symmetries, guesses = self.orbits(cands, group)
         n = len(cands)
-        b, derived, largest, floors, counts = weigh_guesses(
-            self.by_secret, cands, guesses, kind == "total", self.win, self.n_slots
+        b, _, _, floors, weak, counts = weigh_guesses(
+            self.by_secret, cands, guesses, kind == "total", self.win, self.n_slots, bound
         )
-        weak = np.flatnonzero((largest < n) & (derived < bound))
         # the guesses the counting bound leaves short, class by class
-        guesses, counts = guesses[weak], counts[weak]
+        guesses = guesses[weak]
         counts[:, self.win] = 0
         values = floors[counts]
         if kind == "total":  # (as the checker: the member bound where the counting bound is short)
@@ -359,8 +383,7 @@ class Certifier:
 
     # ---- the file ----------------------------------------------------------------------------
     def fact_json(self, fact: Fact) -> dict[str, Any]:
-        rules = self.rules
-        code, answer = rules.code_text, (lambda a: str(rules.answer_feedbacks[a]))
+        code, answer = self.code_texts.__getitem__, self.answer_texts.__getitem__
         out: dict[str, Any] = {"path": [[code(g), answer(a)] for g, a in fact.path], fact.kind: fact.bound}
         if fact.symmetries:
             out["symmetries"] = [{"pegs": p, "colours": c} for p, c in fact.symmetries]
