@@ -31,7 +31,7 @@ from mastermind.core.game import CodeTable
 from mastermind.core.symmetry import full_group
 from mastermind.core.tree import Node
 from mastermind.engines.exact._dfs import LOWER, memo_get
-from mastermind.engines.exact.search import INF, UNLIMITED, Search
+from mastermind.engines.exact.search import INF, UNLIMITED, Search, compiled_entry
 
 FORMAT = "mastermind-proof"
 VERSION = 1
@@ -161,6 +161,35 @@ def weigh_guesses(by_secret, cands, guesses, total, win, n_slots, bound):  # pra
 
 
 @nb.njit(cache=True)
+def short_guesses(by_secret, scores, cands, guesses, total, win, n_slots, bound):  # pragma: no cover
+    """The guesses whose classes' own bounds (counting, and member for ``total``: as the
+    checker derives them) leave the claim ``bound`` short, as (guesses, class sizes by
+    answer, the classes' bounds by answer, what they derive): one call a fact (the numpy
+    steps between the kernels cost as much as the kernels)."""
+    n = cands.shape[0]
+    b, _, _, floors, weak, counts = weigh_guesses(by_secret, cands, guesses, total, win, n_slots, bound)
+    weak_guesses = guesses[weak]
+    values = np.zeros(counts.shape, dtype=np.int64)
+    for i in range(counts.shape[0]):
+        for a in range(n_slots):
+            values[i, a] = floors[counts[i, a]]
+    if total and weak.shape[0] > 0:
+        members = member_floors(scores, cands, weak_guesses, b, win, n_slots)
+        for i in range(counts.shape[0]):
+            for a in range(n_slots):
+                values[i, a] = max(values[i, a], members[i, a])
+    derived = np.zeros(counts.shape[0], dtype=np.int64)
+    keep = np.zeros(counts.shape[0], dtype=np.bool_)
+    for i in range(counts.shape[0]):
+        value = 0
+        for a in range(n_slots):
+            value = value + values[i, a] if total else max(value, values[i, a])
+        derived[i] = n + value if total else 1 + value
+        keep[i] = derived[i] < bound
+    return weak_guesses[keep], counts[keep], values[keep], derived[keep]
+
+
+@nb.njit(cache=True)
 def memo_classes(memo, scores, cands, guesses, counts, r, win):  # pragma: no cover - compiled
     """What the memo holds, with ``r`` guesses left, of each class of three or more secrets
     (``counts[k, a]``) that ``guesses[k]`` makes of ``cands``: (found, cost, tag) arrays by
@@ -222,6 +251,7 @@ class Certifier:
         self.code_texts = [table.rules.code_text(i) for i in range(table.n)]
         self.answer_texts = [str(f) for f in table.rules.answer_feedbacks]
         self._children: dict[tuple[bytes, bytes, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._memo_classes = None
 
     # ---- symmetry --------------------------------------------------------------------------
     def symmetries(self, cands: np.ndarray, group) -> list[tuple[list[int], list[int]]]:
@@ -300,32 +330,18 @@ class Certifier:
             self.token.check()
         symmetries, guesses = self.orbits(cands, group)
         n = len(cands)
-        b, _, _, floors, weak, counts = weigh_guesses(
-            self.by_secret, cands, guesses, kind == "total", self.win, self.n_slots, bound
+        guesses, counts, values, derived = short_guesses(
+            self.by_secret, self.scores, cands, guesses, kind == "total", self.win, self.n_slots, bound
         )
-        # the guesses the counting bound leaves short, class by class
-        guesses = guesses[weak]
-        counts[:, self.win] = 0
-        values = floors[counts]
-        if kind == "total":  # (as the checker: the member bound where the counting bound is short)
-            members = member_floors(self.scores, cands, guesses, b, self.win, self.n_slots)
-            values = np.maximum(values, members)
-            derived = n + values.sum(axis=1)
-        else:
-            derived = 1 + values.max(axis=1, initial=0)
         fact = Fact(kind, int(bound), path, symmetries)
-        short_guesses = np.flatnonzero(derived < bound)
-        if len(short_guesses) and kind == "total":
-            found, cost, tag = memo_classes(
-                self.totals.memo,
-                self.scores,
-                cands,
-                guesses[short_guesses],
-                counts[short_guesses],
-                UNLIMITED,
-                self.win,
-            )
-        for i, k in enumerate(short_guesses.tolist()):
+        if len(guesses) and kind == "total":
+            args = (self.totals.memo, self.scores, cands, guesses, counts, UNLIMITED, self.win)
+            if self._memo_classes is None:  # (then its compiled entry: see compiled_entry)
+                found, cost, tag = memo_classes(*args)
+                self._memo_classes = compiled_entry(memo_classes, args)
+            else:
+                found, cost, tag = self._memo_classes(*args)
+        for k in range(len(guesses)):
             g = int(guesses[k])
             short = bound - int(derived[k])
             order = np.flatnonzero(counts[k])
@@ -340,7 +356,7 @@ class Certifier:
                     if counts[k, a] <= 2:  # (its counting bound is its cost)
                         continue
                     part = cands[answers == a]
-                    known = (cost[i, a], tag[i, a]) if found[i, a] else None
+                    known = (cost[k, a], tag[k, a]) if found[k, a] else None
                     value = self.least_total(part, floor + short, child, known)
                     if value <= floor:
                         continue

@@ -125,7 +125,7 @@ class Search:
         self.stop = np.zeros(1, dtype=np.uint8) if stop is None else stop
         self.root_guess = -1
         # the compiled dfs for this search's argument types, called without numba's typing
-        # of the state (a namedtuple: 0.9 ms a call, most of a small solve; see _compiled_entry)
+        # of the state (a namedtuple: 0.9 ms a call, most of a small solve; see compiled_entry)
         self._dfs_entry = None
         self._rank_tables: dict[tuple, tuple] = {}
         self._node_tables: dict[int, tuple] = {}
@@ -290,7 +290,7 @@ class Search:
         )
         if self._dfs_entry is None:
             value = dfs(*args)
-            self._dfs_entry = _compiled_entry(dfs, args)
+            self._dfs_entry = compiled_entry(dfs, args)
         else:
             value = self._dfs_entry(*args)
         return self._as_cost(value)
@@ -371,7 +371,7 @@ class Search:
         return node
 
 
-def _compiled_entry(dispatcher, args: tuple):
+def compiled_entry(dispatcher, args: tuple):
     """The machine code ``dispatcher`` compiled for ``args``' types, called directly: numba
     types a namedtuple argument in Python on every call (0.9 ms for the search's state, where
     a small set is solved in microseconds). The arguments of later calls must have the same
