@@ -345,9 +345,14 @@ class Certifier:
             g = int(guesses[k])
             short = bound - int(derived[k])
             order = np.flatnonzero(counts[k])
-            # the total: smallest classes first (as the search explores them); the worst case:
+            # the total: the classes the memo holds first (no search: p4c7 610 searches
+            # against 15819, 21901 facts against 26569), then the smallest; the worst case:
             # the biggest first (the likeliest to need the most guesses)
-            order = order[np.argsort(counts[k][order] * (1 if kind == "total" else -1), kind="stable")]
+            if kind == "total":
+                usable = found[k] & ((tag[k] != LOWER) | (cost[k] >= values[k] + short))
+                order = order[np.lexsort((counts[k][order], ~found[k][order], ~usable[order]))]
+            else:
+                order = order[np.argsort(-counts[k][order], kind="stable")]
             child = self.child_group(group, g)
             answers = self.scores[g, cands]
             for a in order.tolist():
