@@ -456,8 +456,10 @@ def _run_search(
             written = None if late is not None else out
         data = {**base, **optimum_fields(r, options["objective"], recorder), "out": written}
         if proof is not None:
-            data["proof"], late_proof = _write_proof(table, r, options["objective"], proof)
+            data["proof"], late_proof, stopped = _write_proof(table, r, options["objective"], proof, deadline)
             late = late or late_proof
+            if stopped is not None:  # (the optimum stays proven: the pass after it stopped)
+                data["stopped"] = stopped
     else:
         data = {
             **base,
@@ -515,20 +517,34 @@ def _cached(answer_entry, tree_entry, out: str | None) -> tuple[dict, Mastermind
     return {**answer, "out": None if late is not None else out}, late
 
 
-def _write_proof(table, r, objective: str, path: str) -> tuple[dict | None, MastermindError | None]:
+def _write_proof(
+    table, r, objective: str, path: str, deadline: Deadline
+) -> tuple[dict | None, MastermindError | None, str | None]:
     """The proof file of a proven optimum written to ``path`` (``proof`` of the report: the
-    file, its facts and the seconds it took; None when the search proved nothing), and the
-    error that kept it from the file."""
+    file, its facts and the seconds it took; None when the search proved nothing or the pass
+    stopped), the error that kept it from the file, and why the pass stopped (Ctrl-C, the
+    time left of ``--time-limit``; None: it ended). A pass stopped writes nothing."""
     import json
 
+    from mastermind.app.interrupts import command_token
+    from mastermind.core.cancel import Stopped
     from mastermind.engines.result import Status
 
     if r.status is not Status.OPTIMAL or r.tree is None:
-        return None, None
+        return None, None, None
     from mastermind.engines.exact.certify import prove
 
     began = time.perf_counter()
-    document = prove(table, r.tree.root, r.total if objective == "total" else None)
+    left = deadline.left()
+    if left is not None and left <= 0:
+        return None, None, "time limit"
+    # under the command's token (Ctrl-C cancels it) and the time left: checked between the
+    # facts, and its flag stops the pass's searches at once
+    with command_token().child(left) as token, token.running(lambda: "writing the proof"):
+        try:
+            document = prove(table, r.tree.root, r.total if objective == "total" else None, token=token)
+        except Stopped:
+            return None, None, token.reason
     text = json.dumps(document, separators=(",", ":"))
     late = write_after_work("--proof", lambda: write_atomic(path, gzipped_by_name(path, text)))
     fields = {
@@ -538,7 +554,7 @@ def _write_proof(table, r, objective: str, path: str) -> tuple[dict | None, Mast
         "facts": len(document["facts"]),
         "seconds": round(time.perf_counter() - began, 4),
     }
-    return (None if late is not None else fields), late
+    return (None if late is not None else fields), late, None
 
 
 def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = ()) -> dict:
@@ -683,7 +699,12 @@ def _report(
     if proof is not None and not failed:
         written = data["proof"]
         if written is None:
-            typer.echo(nothing_written(proof, "the search stopped before its proof"), err=True)
+            why = (
+                f"the proof stopped ({data['stopped']}) before it was written"
+                if data["proven"]
+                else "the search stopped before its proof"
+            )
+            typer.echo(nothing_written(proof, why), err=True)
         else:
             claims = " and ".join(
                 f"{name} {written[key]}"
