@@ -456,7 +456,9 @@ def _run_search(
             written = None if late is not None else out
         data = {**base, **optimum_fields(r, options["objective"], recorder), "out": written}
         if proof is not None:
-            data["proof"], late_proof, stopped = _write_proof(table, r, options["objective"], proof, deadline)
+            data["proof"], late_proof, stopped = _write_proof(
+                table, r, options["objective"], proof, time_limit
+            )
             late = late or late_proof
             if stopped is not None:  # (the optimum stays proven: the pass after it stopped)
                 data["stopped"] = stopped
@@ -518,7 +520,7 @@ def _cached(answer_entry, tree_entry, out: str | None) -> tuple[dict, Mastermind
 
 
 def _write_proof(
-    table, r, objective: str, path: str, deadline: Deadline
+    table, r, objective: str, path: str, time_limit: float | None
 ) -> tuple[dict | None, MastermindError | None, str | None]:
     """The proof file of a proven optimum written to ``path`` (``proof`` of the report: the
     file, its facts and the seconds it took; None when the search proved nothing or the pass
@@ -526,8 +528,8 @@ def _write_proof(
     time left of ``--time-limit``; None: it ended). A pass stopped writes nothing."""
     import json
 
-    from mastermind.app.interrupts import command_token
-    from mastermind.core.cancel import Stopped
+    from mastermind.app.interrupts import command_work
+    from mastermind.core.cancel import Stopped, StopReason
     from mastermind.engines.result import Status
 
     if r.status is not Status.OPTIMAL or r.tree is None:
@@ -535,12 +537,12 @@ def _write_proof(
     from mastermind.engines.exact.certify import prove
 
     began = time.perf_counter()
-    left = deadline.left()
-    if left is not None and left <= 0:
-        return None, None, "time limit"
-    # under the command's token (Ctrl-C cancels it) and the time left: checked between the
-    # facts, and its flag stops the pass's searches at once
-    with command_token().child(left) as token, token.running(lambda: "writing the proof"):
+    # under the command's work token (Ctrl-C, and --time-limit counted from the command's
+    # start): checked between the facts, and its flag stops the pass's searches at once
+    with command_work(time_limit) as token, token.running(lambda: "writing the proof"):
+        left = token.remaining()
+        if token.cancelled or (left is not None and left <= 0):
+            return None, None, token.reason or StopReason.TIME_LIMIT
         try:
             document = prove(table, r.tree.root, r.total if objective == "total" else None, token=token)
         except Stopped:
