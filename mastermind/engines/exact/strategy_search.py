@@ -476,6 +476,18 @@ class StrategySearch:
             if done and same:
                 self._done[key] = passes
 
+    def kept_cheaper(self, total: float) -> Found | None:
+        """The strategy the kept sets hold (:meth:`seed`, :meth:`resume`) if it costs less
+        than ``total``, built as the pass they were kept in builds it (its small sets solved
+        exactly), or None. A strategy a run found but never built (stopped by Ctrl-C, or its
+        build cut short) is there: 5x8 hard mode kept 179957 behind a published 179960."""
+        kept = self.best.get(self._root)
+        if kept is None or kept[0] >= total:
+            return None
+        self.exact_size = max(self.exact_size, effort(self.passes, self.plan).exact_size)
+        found = self._found(time.perf_counter())
+        return found if found.total < total else None
+
     # ---- passes and the tree ----------------------------------------------------------------
     def run(
         self,

@@ -332,6 +332,34 @@ def test_the_strategy_thread_keeps_its_pass_in_the_checkpoint_and_goes_on_from_i
     assert store.strategy_passes() == stopped.passes + 1
 
 
+def test_a_strategy_the_kept_sets_hold_below_the_kept_tree_is_the_first_upper_bound(tmp_path):
+    """A run stopped by Ctrl-C builds no tree of its pass, but keeps the sets that pass
+    found: the next run builds that strategy as it starts, before any pass (5x8 hard mode's
+    sets held 179957 behind the 179960 its runs published)."""
+    from mastermind.engines.exact.checkpoint import Checkpoint, RootBounds
+    from mastermind.engines.exact.solver import ExactSolver
+    from mastermind.engines.exact.strategy_thread import StrategyThread
+
+    table = CodeTable(Rules(4, 5))
+    search = StrategySearch(table, pool="consistent")
+    first = search.run(passes=1)
+    later = search.run(passes=3)
+    assert later.total < first.total
+    store = Checkpoint(tmp_path, {"rules": "p4c5"})
+    store.keep_bounds(RootBounds(0.0, float(first.total), first.tree.root))
+    store.keep_strategy_passes(search.passes)
+    store.keep_strategy_sets(search.passes, search.pass_state(), search.plan.encode())
+    solver = ExactSolver(table, Problem(pool="consistent"))
+    thread = StrategyThread(solver, CancelToken(), 1 << 26, store)
+    fresh = thread.fresh()  # (not started)
+    assert fresh is not None and fresh[0] <= later.total
+    assert _replayed(table, thread._latest) == fresh[0]
+    assert thread.search.sets_searched == 0
+    # a kept tree as cheap as the sets: nothing to build
+    store.keep_bounds(RootBounds(0.0, float(later.total), later.tree.root))
+    assert StrategyThread(solver, CancelToken(), 1 << 26, store).fresh() is None
+
+
 def test_strategy_sets_of_another_key_format_are_not_used(tmp_path):
     import json
 
