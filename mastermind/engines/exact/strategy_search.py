@@ -479,6 +479,18 @@ class StrategySearch:
             if done and same:
                 self._done[key] = passes
 
+    def kept_cheaper(self, total: float) -> Found | None:
+        """The strategy the kept sets hold (:meth:`seed`, :meth:`resume`) if it costs less
+        than ``total``, built as the pass they were kept in builds it (its small sets solved
+        exactly), or None. A strategy a run found but never built (stopped by Ctrl-C, or its
+        build cut short) is there: 5x8 hard mode kept 179957 behind a published 179960."""
+        kept = self.best.get(self._root)
+        if kept is None or kept[0] >= total:
+            return None
+        self.exact_size = max(self.exact_size, effort(self.passes, self.plan).exact_size)
+        found = self._found(time.perf_counter())
+        return found if found.total < total else None
+
     # ---- passes and the tree ----------------------------------------------------------------
     def run(
         self,
@@ -532,12 +544,25 @@ class StrategySearch:
 
     def _found(self, start: float) -> Found:
         # the exact sets of the tree are built by the exact search, which a stop would cut
-        # short: the flag is held back while the tree is built (from the memo, mostly)
+        # short: the flag is held back while the tree is built (from the memo, mostly). A
+        # cancel that comes meanwhile writes the flag again (the run's end: StrategyThread.
+        # finish cancels the token the time limit had already cancelled) and would stop the
+        # build: the build goes on, from what the memo holds by then, unless it is Ctrl-C.
+        # (Once, a stop's build of 5x8 hard mode's 179957, found in that run, was cut this
+        # way, and the run reported the 179960 it started from.)
         held = int(self.stop[0])
-        self.stop[0] = 0
         began = time.perf_counter()
         try:
-            tree = StrategyTree(self.table.rules, self.tree(), name="strategy search")
+            while True:
+                self.stop[0] = 0
+                try:
+                    root = self.tree()
+                    break
+                except Stopped:
+                    held = 1
+                    if self.token.reason == INTERRUPTED:
+                        raise
+            tree = StrategyTree(self.table.rules, root, name="strategy search")
         finally:
             self.stop[0] = max(int(self.stop[0]), held)
             self.last_build = time.perf_counter() - began

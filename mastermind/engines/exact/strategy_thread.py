@@ -48,10 +48,11 @@ class StrategyThread:
             self.search.build_allowance = max(MIN_BUILD_ALLOWANCE, BUILD_SHARE * time_limit)
         self.passes = passes
         self.checkpoint = checkpoint
+        seeded = float("inf")
         if checkpoint is not None:
             kept = checkpoint.bounds()
             if kept is not None and kept.tree is not None:
-                self.search.seed(kept.tree, checkpoint.strategy_passes())
+                seeded = float(self.search.seed(kept.tree, checkpoint.strategy_passes()))
             self.search.passes = max(self.search.passes, checkpoint.strategy_passes())
             sets = checkpoint.strategy_sets()
             self.search.plan = Plan.of_alternation(self.search.passes)  # (unless its pass's is kept)
@@ -65,13 +66,21 @@ class StrategyThread:
                 self.search.resume(sets.rows, sets.passes, plan)
         self._lock = threading.Lock()
         self._latest: Found | None = None
+        if checkpoint is not None:
+            # a strategy the last runs found in their pass but never built (Ctrl-C): the
+            # first upper bound of this one, not only of its end
+            try:
+                self._latest = self.search.kept_cheaper(seeded)
+            except Stopped:  # (Ctrl-C as the run starts: the sets keep it for the next)
+                pass
         self.started_from: float | None = None
         """The total of the strategy given to start from (in this run or, kept by the
         checkpoint, an earlier one): a run whose best strategy costs that much reports it as
         found by that strategy, not by the search."""
         if start is not None:  # a strategy given: the first upper bound, and one to improve on
             total = self.search.seed(start)
-            self._latest = Found(StrategyTree(solver.rules, start), total, self.search.passes, 0.0)
+            if self._latest is None or total < self._latest.total:
+                self._latest = Found(StrategyTree(solver.rules, start), total, self.search.passes, 0.0)
             self.started_from = float(total)
             if checkpoint is not None:
                 checkpoint.keep_started_from(float(total))

@@ -297,6 +297,45 @@ def test_a_time_limit_builds_the_pass_cut_short_only_within_its_allowance(allowa
         assert builds == [] and [f.passes for f in kept] == [1]  # (the strategy of pass 1 stands)
 
 
+def test_a_cancel_while_a_stop_builds_its_tree_keeps_the_strategy_found():
+    """5x8 hard mode: a run found 179957 within its pass and reported the 179960 it began
+    from. At the run's end StrategyThread.finish cancels the token that the time limit had
+    cancelled, which wrote the stop flag again while the stop's tree was being built: the
+    exact search under the build stopped and the strategy was lost. Here the build's sets are
+    solved by a fresh memo, and that cancel comes as the build begins."""
+    table = CodeTable(Rules(4, 5))
+    first = StrategySearch(table, pool="consistent").run(passes=4)
+    token = CancelToken()
+    again = StrategySearch(table, pool="consistent", cancel=token)
+    again.seed(first.tree.root, first.passes)
+    token.cancel(TIME_LIMIT)
+    build, calls = again.search.build, []
+
+    def finished_meanwhile(*args, **kwargs):
+        if not calls:
+            token.cancel("finished")  # what StrategyThread.finish does as the run ends
+        calls.append(1)
+        return build(*args, **kwargs)
+
+    again.search.build = finished_meanwhile
+    found = again.run(passes=1)
+    assert len(calls) > 1  # (the build solved sets, the first of them after the cancel)
+    assert found.total <= first.total and found.total == _replayed(table, found)
+    assert token.cancelled and again.stop[0] == 1  # (still stopped once built)
+    ctrl_c = StrategySearch(table, pool="consistent", cancel=CancelToken())
+    ctrl_c.seed(first.tree.root, first.passes)
+    ctrl_c.exact_size = 30  # (sets the build solves)
+    build = ctrl_c.search.build
+
+    def interrupted_meanwhile(*args, **kwargs):
+        ctrl_c.token.cancel(INTERRUPTED)
+        return build(*args, **kwargs)
+
+    ctrl_c.search.build = interrupted_meanwhile
+    with pytest.raises(Stopped):  # Ctrl-C still stops a build
+        ctrl_c._found(0.0)
+
+
 def test_a_weak_tree_to_start_from_neither_leads_nor_slows_the_first_pass(monkeypatch):
     """`optimal -r p4c7 --start-from` a "simple" tree (15548), 3 s: 15289 where the search
     alone found 11361. The start counted as the first strategy, so the thread lowered its

@@ -15,6 +15,7 @@ from mastermind.core.tree import StrategyTree, build_tree
 from mastermind.engines.exact import Execution, Limits, Problem, solve
 from mastermind.engines.exact.checkpoint import Checkpoint, RootBounds
 from mastermind.engines.exact.solver import ExactSolver
+from mastermind.engines.exact.strategy_search import StrategySearch
 from mastermind.engines.exact.strategy_thread import BUILD_SHARE, MIN_BUILD_ALLOWANCE, StrategyThread
 
 MEMORY = 1 << 26
@@ -153,3 +154,27 @@ def test_the_strategy_thread_allows_a_share_of_its_time_limit_for_a_last_build()
         thread = StrategyThread(solver, CancelToken(), MEMORY, time_limit=limit)
         allowances.append(thread.search.build_allowance)
     assert allowances == [None, MIN_BUILD_ALLOWANCE, BUILD_SHARE * 1000.0]
+
+
+def test_a_strategy_the_kept_sets_hold_below_the_kept_tree_is_the_first_upper_bound(tmp_path):
+    """A run stopped by Ctrl-C builds no tree of its pass, but keeps the sets that pass
+    found: the next run builds that strategy as it starts, before any pass (5x8 hard mode's
+    sets held 179957 behind the 179960 its runs published)."""
+    table = CodeTable(Rules(4, 5))
+    search = StrategySearch(table, pool="consistent")
+    first = search.run(passes=1)
+    later = search.run(passes=3)
+    assert later.total < first.total
+    store = Checkpoint(tmp_path, {"rules": "p4c5"})
+    store.keep_bounds(RootBounds(0.0, float(first.total), first.tree.root))
+    store.keep_strategy_passes(search.passes)
+    store.keep_strategy_sets(search.passes, search.pass_state(), search.plan.encode())
+    solver = ExactSolver(table, Problem(pool="consistent"))
+    thread = StrategyThread(solver, CancelToken(), MEMORY, store)
+    fresh = thread.fresh()  # (not started)
+    assert fresh is not None and fresh[0] <= later.total
+    assert thread._latest.tree.stats(table).total == fresh[0]
+    assert thread.search.sets_searched == 0
+    # a kept tree as cheap as the sets: nothing to build
+    store.keep_bounds(RootBounds(0.0, float(later.total), later.tree.root))
+    assert StrategyThread(solver, CancelToken(), MEMORY, store).fresh() is None
