@@ -16,8 +16,13 @@ from mastermind.app.deadline import FOREVER, Deadline
 from mastermind.core.fileio import input_name
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 from mastermind.core.pools import Pool
-from mastermind.engines.models.bounds import knuth_first_guess
-from mastermind.engines.models.lower_bounds import CPSAT_MAX_CODES, MAX_REFINED_CODES, Bounds, game_bounds
+from mastermind.engines.models import (
+    CPSAT_MAX_CODES,
+    MAX_REFINED_CODES,
+    Bounds,
+    game_bounds,
+    knuth_first_guess,
+)
 from mastermind.engines.models.timed import TimedWorker
 from mastermind.engines.result import EXACT_SEARCH
 
@@ -369,7 +374,7 @@ def compare(
         n for n in dict.fromkeys(HEURISTIC_NAMES if strategies is None else strategies) if n != "optimal"
     ]
     table = CodeTable(rules, memory_limit=memory_limit)
-    from mastermind.engines.exact.memory import MemoryBudget
+    from mastermind.engines.exact import MemoryBudget
 
     MemoryBudget.of(table, memory_limit, 1)  # (the child's search, refused before any work)
     if progress is not None:
@@ -483,7 +488,7 @@ def _search_bounds(table: CodeTable, total: int | None) -> Bounds:
     """The bounds that cost nothing (counting, crude, perfect tree), with the stopped search's
     lower bound on the total where it has one: what a comparison stopped before its bounds
     were computed still proves."""
-    from mastermind.engines.models.bounds import counting_worst_bound, crude_worst_bound, perfect_tree_total
+    from mastermind.engines.models import counting_worst_bound, crude_worst_bound, perfect_tree_total
 
     rules = table.rules
     _, mu = knuth_first_guess(table)

@@ -27,7 +27,7 @@ from mastermind.core.tree import Stats, StrategyTree
 from mastermind.engines.result import Result, Status
 
 if TYPE_CHECKING:
-    from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning
+    from mastermind.engines.exact import Execution, Limits, Problem, Tuning
 
 HEURISTIC = "entropy"  # of the six, the lowest totals on the large games (p5c8: 179863)
 MIN_CODES = 4000  # below, the search proves the optimum in seconds (p4c7: 2401 codes, 7 s)
@@ -44,7 +44,7 @@ class Fallback:
         self._thread.start()
 
     def _play(self) -> None:
-        from mastermind.engines.heuristics.play import play_all
+        from mastermind.engines.heuristics import play_all
         from mastermind.engines.registry import make_strategy
 
         try:

@@ -191,7 +191,7 @@ def optimal(
     _refuse_placement(backend, scheduler, checkpoint, by_first_guess, first, objective, tie_break)
     limit = memory_limit_bytes(memory_limit)
     check_reach(rules, limit)  # (before the result cache: its answer may not depend on what it holds)
-    from mastermind.engines.exact.memory import MemoryBudget
+    from mastermind.engines.exact import MemoryBudget
 
     MemoryBudget.check(rules, limit)  # (the search's own room too, before the cache)
     if max_guesses is not None:
@@ -312,14 +312,14 @@ def _refuse_placement(
     options' names (the optimal worst case: its depth search keeps its memo in the
     checkpoint, then the best total within that depth runs as the plain optimum's units)."""
     if scheduler is not None:
-        from mastermind.engines.exact.options import check_scheduler
+        from mastermind.engines.exact import check_scheduler
 
         if backend != "dask":
             raise MastermindError("--scheduler needs --backend dask")
         with naming("--scheduler"):  # its form; whether it answers is known when connecting
             check_scheduler(scheduler, backend)
     if checkpoint is not None:  # (sqlite and the checkpoint's module only for a checkpoint)
-        from mastermind.engines.exact.checkpoint import check_folder
+        from mastermind.engines.exact import check_folder
 
         with naming("--checkpoint"):
             check_folder(checkpoint)
@@ -353,9 +353,7 @@ def _refuse_placement(
 def _search(*args: Any, **kwargs: Any) -> tuple[dict, MastermindError | None, tuple | None]:
     """:func:`_run_search`, its errors of the checkpoint and of the strategy to start from
     said of their options."""
-    from mastermind.engines.exact.memo_file import CheckpointFileError
-    from mastermind.engines.exact.options import SchedulerError
-    from mastermind.engines.exact.strategy_search import StartError
+    from mastermind.engines.exact import CheckpointFileError, SchedulerError, StartError
 
     with (
         naming("--checkpoint", CheckpointFileError),
@@ -398,7 +396,7 @@ def _run_search(
         tie_break=options["tie_break"] == "worst",
     )
     mode = progress_mode(progress, json_output)
-    from mastermind.engines.exact.warmup import ensure_compiled
+    from mastermind.engines.exact import ensure_compiled
 
     # a first run compiles here, out of the timed search
     compile_seconds = ensure_compiled(quiet=json_output, json_lines=mode == "json")
@@ -526,7 +524,7 @@ def _write_proof(table, r, objective: str, path: str) -> tuple[dict | None, Mast
 
     if r.status is not Status.OPTIMAL or r.tree is None:
         return None, None
-    from mastermind.engines.exact.certify import prove
+    from mastermind.engines.exact import prove
 
     began = time.perf_counter()
     document = prove(table, r.tree.root, r.total if objective == "total" else None)
@@ -545,7 +543,7 @@ def _write_proof(table, r, objective: str, path: str) -> tuple[dict | None, Mast
 def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = ()) -> dict:
     """No strategy within --max-guesses: proven (exit 1), with the work of the ``searched``
     results that proved it, as an answer found gives its own (they were left out)."""
-    from mastermind.engines.exact.document import no_strategy_fields
+    from mastermind.engines.exact import no_strategy_fields
 
     counters = sum((r.counters for r in searched), Counters()) if searched else None
     return {**no_strategy_fields(max_guesses, seconds, counters), "out": None, "cached": False}
@@ -554,7 +552,7 @@ def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = (
 def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict:
     """One search's answer (the library's layout, :mod:`mastermind.engines.exact.document`),
     with its work units as the progress display counted them."""
-    from mastermind.engines.exact.document import optimum_fields as fields
+    from mastermind.engines.exact import optimum_fields as fields
 
     return fields(r, objective, *((None, None) if recorder is None else (recorder.done, recorder.steps)))
 

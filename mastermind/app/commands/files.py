@@ -233,7 +233,7 @@ def _optimal_tree(table, pool: str, token, bar, time_limit: float | None, jobs: 
             cancel=token,
             progress=bar,
         )
-    from mastermind.engines.exact.document import optimum_fields
+    from mastermind.engines.exact import optimum_fields
 
     return result.tree, result.proven, result.stopped, optimum_fields(result)["best_found"]
 

@@ -91,7 +91,7 @@ def heuristics(
     from mastermind.core.cancel import Stopped
     from mastermind.core.compiling import HEURISTIC_KERNELS, CompileNotice
     from mastermind.core.progress import progress_bar, progress_mode
-    from mastermind.engines.heuristics.scores import wants_full_table
+    from mastermind.engines.heuristics import wants_full_table
 
     for name in names:  # every file for the game, before any work
         rules = check_strategy(name, rules, rules_given, pool=pool, tie_break=tie_break)

@@ -72,8 +72,7 @@ def results(
 
     from mastermind.app.publishing import TablesStopped, TablesUnwritten, run_tables
     from mastermind.core.progress import progress_bar, progress_mode
-    from mastermind.engines.exact.checkpoint import check_folder
-    from mastermind.engines.exact.memo_file import CheckpointFileError
+    from mastermind.engines.exact import CheckpointFileError, check_folder
 
     start = time.perf_counter()
     chosen = parse_games(games) if games is not None else None

@@ -23,13 +23,13 @@ def proof_part(
     import json
 
     from mastermind.core.formats import read_tree
-    from mastermind.engines.exact.certify import certify
+    from mastermind.engines.exact import certify_optimum
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules, memory_limit=memory_limit)
     strategy, _ = read_tree(tree, "json", rules)
-    document = certify(table, total, worst, strategy=strategy.root)
+    document = certify_optimum(table, total, worst, strategy=strategy.root)
     return {
         "proof": json.dumps(document, separators=(",", ":")),
         "facts": len(document["facts"]),
@@ -54,9 +54,15 @@ def optimal_part(
     case already found, only that total). ``depth`` and ``worst`` stop after ``time_limit``
     seconds; ``worst`` stopped keeps its worst case, once proven, with ``total`` None."""
     from mastermind.core.formats import write_tree
-    from mastermind.engines.exact import Execution, Limits, Problem, solve, solve_by_first_guess
-    from mastermind.engines.exact.memory import MemoryBudget
-    from mastermind.engines.exact.solver import ExactSolver
+    from mastermind.engines.exact import (
+        ExactSolver,
+        Execution,
+        Limits,
+        MemoryBudget,
+        Problem,
+        solve,
+        solve_by_first_guess,
+    )
     from mastermind.engines.result import Status
 
     rules = Rules.parse(game)
@@ -137,8 +143,7 @@ def first_guesses_part(
     """The exact total and worst case of every canonical first guess but ``known`` (the one
     a proof already costed), stopped after ``time_limit`` seconds: ``by_first_guess`` holds
     those finished, ``complete`` says whether that is all of them."""
-    from mastermind.engines.exact import Execution, Limits, Problem, solve_by_first_guess
-    from mastermind.engines.exact.solver import ExactSolver
+    from mastermind.engines.exact import ExactSolver, Execution, Limits, Problem, solve_by_first_guess
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
@@ -178,8 +183,7 @@ def frontier_part(
     Stopped through ``cancel`` (Ctrl-C), it keeps its checkpoint and answers at once with its
     bounds (``stopped``), without a tree: replaying one takes seconds."""
     from mastermind.core.formats import verify_text, write_tree
-    from mastermind.engines.exact import Execution, Limits, solve
-    from mastermind.engines.exact.memo_file import CheckpointFileError
+    from mastermind.engines.exact import CheckpointFileError, Execution, Limits, solve
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
@@ -228,12 +232,12 @@ def bounds_part(game: str, kind: str, memory_limit: int = DEFAULT_MEMORY_LIMIT) 
     """Quick proven bounds of a game out of reach: ``lower`` (lookahead lower bounds of the
     total and the worst case) or a heuristic's name (its strategy's total and worst case,
     every secret played: a strategy that exists, so an upper bound)."""
-    from mastermind.engines.models.bounds import (
+    from mastermind.engines.models import (
+        MAX_LOOKAHEAD_CODES,
         counting_worst_bound,
         lookahead_total_bound,
         lookahead_worst_bound,
     )
-    from mastermind.engines.models.lower_bounds import MAX_LOOKAHEAD_CODES
     from mastermind.engines.registry import strategy_tree
 
     rules = Rules.parse(game)
@@ -276,10 +280,13 @@ def depth_part(
     (Ctrl-C), it keeps its memo file and answers with the depth proven (``stopped``)."""
     from mastermind.core.formats import verify_text, write_tree
     from mastermind.core.tree import StrategyTree
-    from mastermind.engines.exact.checkpoint import hold_folder
-    from mastermind.engines.exact.memo_file import DEPTH_FILE, CheckpointFileError
-    from mastermind.engines.exact.memory import MemoryBudget
-    from mastermind.engines.exact.solver import ExactSolver
+    from mastermind.engines.exact import (
+        DEPTH_FILE,
+        CheckpointFileError,
+        ExactSolver,
+        MemoryBudget,
+        hold_folder,
+    )
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
@@ -313,8 +320,7 @@ def game_value_part(
 ) -> dict:
     """The game value of ``game`` (the document of ``mastermind game-value --json``), or
     (stopped after ``time_limit`` seconds) its bounds."""
-    from mastermind.engines.gamevalue import game_value
-    from mastermind.engines.gamevalue.document import game_value_document
+    from mastermind.engines.gamevalue import game_value, game_value_document
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()

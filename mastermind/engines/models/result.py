@@ -44,6 +44,13 @@ class ModelRun(Details):
         }
 
 
+def run_of(result: Result[ModelRun]) -> ModelRun:
+    """The solver's report of a model's result (every model's result has one)."""
+    if result.details is None:
+        raise MastermindError("a CP-SAT result without its solver's status")
+    return result.details
+
+
 def model_result(
     table: CodeTable,
     objective: str,
