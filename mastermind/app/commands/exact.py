@@ -385,7 +385,14 @@ def _run_search(
     tree and statistics (None: by first guess, or no strategy found)."""
     from mastermind.app.interrupts import command_token
     from mastermind.core.progress import progress_bar, progress_mode
-    from mastermind.engines.exact import Execution, Limits, Problem, Tuning, solve_by_first_guess
+    from mastermind.engines.exact import (
+        Execution,
+        Limits,
+        Problem,
+        Tuning,
+        search_document,
+        solve_by_first_guess,
+    )
     from mastermind.engines.result import Status
 
     problem = Problem(
@@ -406,7 +413,7 @@ def _run_search(
     # the library's choice of work units (a time limit, a checkpoint, another backend, or
     # more jobs than one on a game big enough for them), not one of the command's own
     execution = Execution(jobs=jobs_value(jobs), backend=backend, scheduler=scheduler, checkpoint=checkpoint)
-    from mastermind.app.fallback import solve_optimum
+    from mastermind.engines.optimum import solve_optimum
 
     recorder = None
     with progress_bar(mode) as bar:
@@ -453,7 +460,8 @@ def _run_search(
         if out is not None and found is not None:
             late = _write_tree(out, *found)
             written = None if late is not None else out
-        data = {**base, **optimum_fields(r, options["objective"], recorder), "out": written}
+        counted = {} if recorder is None else {"done": recorder.done, "planned": recorder.steps}
+        data = {**search_document(r, options["objective"], head=base, **counted), "out": written}
         if proof is not None:
             data["proof"], late_proof = _write_proof(table, r, options["objective"], proof)
             late = late or late_proof
@@ -549,20 +557,14 @@ def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = (
     return {**no_strategy_fields(max_guesses, seconds, counters), "out": None, "cached": False}
 
 
-def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict:
-    """One search's answer (the library's layout, :mod:`mastermind.engines.exact.document`),
-    with its work units as the progress display counted them."""
-    from mastermind.engines.exact import optimum_fields as fields
-
-    return fields(r, objective, *((None, None) if recorder is None else (recorder.done, recorder.steps)))
-
-
 def by_first_guess_fields(
     results: list, seconds: float, none_within: Sequence[str] = (), max_guesses: int | None = None
 ) -> dict:
     """The table of first guesses, searched in ``seconds`` of wall time (side by side: not
     the sum of theirs); ``none_within``: the first guesses with no strategy within
     ``max_guesses`` (rows saying so: they were left out of the table without a word)."""
+    from mastermind.engines.exact import optimum_fields
+
     rules = results[0].rules
     rows = []
     exists: bool | None = None

@@ -213,12 +213,12 @@ def export(
 
 def _optimal_tree(table, pool: str, token, bar, time_limit: float | None, jobs: int):
     """The optimal tree, or (stopped) the best one found, by ``jobs`` threads, searched as
-    ``optimal`` searches it (:func:`~mastermind.app.fallback.solve_optimum`: a heuristic beside
+    ``optimal`` searches it (:func:`~mastermind.engines.optimum.solve_optimum`: a heuristic beside
     a search told of a time limit, whose tree is the best found when the search has none):
     (tree, proven, stopped, the best found as ``optimal --json`` gives it: None when proven)."""
-    from mastermind.app.fallback import solve_optimum
     from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
     from mastermind.engines.exact import Execution, Limits, Problem
+    from mastermind.engines.optimum import solve_optimum
 
     with CompileNotice(
         EXACT_KERNELS, "the search kernels", quiet=True, json_lines=isinstance(bar, JsonProgress)
