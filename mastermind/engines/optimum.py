@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING
 
 from mastermind.core.cancel import CancelToken
 from mastermind.core.game import CodeTable
+from mastermind.core.pools import Pool
 from mastermind.core.tree import Stats, StrategyTree
-from mastermind.engines.result import Result, Status
+from mastermind.engines.result import Objective, Result, Status
 
 if TYPE_CHECKING:
     from mastermind.engines.exact import Execution, Limits, Problem, SearchDetails, Tuning
@@ -140,9 +141,9 @@ def wanted(table: CodeTable, problem: Problem, limited: bool = False) -> bool:
     time limit gets one too: `optimal -r p4c6 --time-limit 2` stopped before the search's
     first strategy had no upper bound, where `results` reported a heuristic's."""
     plain = (
-        problem.objective == "total"
+        problem.objective is Objective.TOTAL
         and problem.max_guesses is None
-        and problem.pool == "all"
+        and problem.pool is Pool.ALL
         and problem.first_guess is None
     )
     return plain and (table.n >= MIN_CODES or limited)

@@ -15,7 +15,7 @@ from mastermind.core.words import plural
 from mastermind.engines.models.bounds import lookahead_total_bound, lookahead_worst_bound
 from mastermind.engines.models.cpsat_tree import check_model_size, deepest_model, model_size, solve_tree
 from mastermind.engines.models.result import ModelRun, run_of, stopped_result
-from mastermind.engines.result import CPSAT, Result
+from mastermind.engines.result import CPSAT, Objective, Result
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ class TreeModelAnswer:
     strategy within it exists), with the ``seed`` CP-SAT ran with."""
 
     plan: DepthPlan
-    objective: str
+    objective: Objective
     result: Result[ModelRun]
     seed: int
 
@@ -89,7 +89,7 @@ class TreeModelAnswer:
     @property
     def optimal(self) -> bool:
         """The optimal total within the depth, proven."""
-        return self.objective == "total" and self.result.proven and self._found() is not None
+        return self.objective is Objective.TOTAL and self.result.proven and self._found() is not None
 
     @property
     def worst_lower_bound(self) -> int:
@@ -117,7 +117,9 @@ class TreeModelAnswer:
         n = result.rules.n_codes
         worst_low = self.worst_lower_bound
         # a feasible answer whose bounds meet proves the optimal worst case: the answer's own
-        worst_known = self.objective == "feasible" and found is not None and found["worst"] == worst_low
+        worst_known = (
+            self.objective is Objective.FEASIBLE and found is not None and found["worst"] == worst_low
+        )
         return {
             "rules": str(result.rules),
             "codes": n,
@@ -132,7 +134,7 @@ class TreeModelAnswer:
             "histogram": found["histogram"] if optimal and found else [],
             "secrets": n if optimal else None,  # (as optimal gives it: beside the total it is over)
             "first_guess": found["first_guess"] if optimal and found else None,
-            "total_lower_bound": None if self.objective == "feasible" else result.lower_bound,
+            "total_lower_bound": None if self.objective is Objective.FEASIBLE else result.lower_bound,
             # (a strategy found bounds the total within the guesses, its total not optimised or not)
             "total_upper_bound": None if found is None else found["total"],
             "worst_lower_bound": worst_low,
@@ -158,7 +160,7 @@ def solve_cpsat(
     bounded below by the lookahead (two levels up to 256 codes, else one), or, if
     ``feasible``, whether a strategy within it exists. Stopped (``cancel``, or Ctrl-C before
     CP-SAT ran), it reports what it proved."""
-    objective = "feasible" if feasible else "total"
+    objective = Objective.FEASIBLE if feasible else Objective.TOTAL
     start = time.perf_counter()
     lower = None
     try:

@@ -13,7 +13,7 @@ from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.tree import Stats, StrategyTree
-from mastermind.engines.result import Details, Result, Status
+from mastermind.engines.result import Details, Objective, Result, Status
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def model_result(
     against ``secrets``)."""
     return Result(
         rules=table.rules,
-        objective=objective,
+        objective=Objective(objective),
         status=Status.of(proven=proven, found=value is not None),
         value=value,
         lower_bound=bound,
