@@ -86,11 +86,10 @@ def heuristics(
             say_answered(progress_mode(progress, json_output), "heuristics: from the result cache")
             _report(answer, json_output, seed_drawn=chance and seed is None)
             return
-    from mastermind.app.players import draws, tree_of
+    from mastermind.app.players import draws
     from mastermind.app.strategy_files import check_strategy
-    from mastermind.core.cancel import Stopped
     from mastermind.core.compiling import HEURISTIC_KERNELS, CompileNotice
-    from mastermind.core.progress import progress_bar, progress_mode
+    from mastermind.core.progress import progress_mode
     from mastermind.engines.heuristics import wants_full_table
 
     for name in names:  # every file for the game, before any work
@@ -103,20 +102,10 @@ def heuristics(
         HEURISTIC_KERNELS, "the scoring kernels", quiet=json_output, json_lines=mode == "json"
     ):
         table = table_for(rules, limit, full=wants_full_table(rules) and rules.table_bytes() <= limit)
-    rows = []
-    stopped = None
-    with progress_bar(mode) as bar, deadline.token() as token:
-        try:  # (from the start line on, Ctrl-C gets the report: before running() it unwinds here)
-            bar.start(len(names), f"playing every secret of {rules}")
-            with token.running():  # a strategy stops at its next guess: the ones finished are the answer
-                for name in names:
-                    tree = tree_of(name, table, pool=pool, tie_break=tie_break, seed=seed, cancel=token)
-                    stats = tree.stats(table)
-                    first = rules.code_text(tree.root.guess)
-                    rows.append({"strategy": name, "first_guess": first, **stats.to_dict(rules)})
-                    bar.advance()
-        except (Stopped, KeyboardInterrupt):  # (before the first strategy too: the same report)
-            stopped = token.reason or "interrupted"
+    rows: list[dict] = []
+    stopped = _play_all(
+        table, names, {"pool": pool, "tie_break": tie_break, "seed": seed}, deadline, mode, rows
+    )
     data = {
         "rules": str(rules),
         "codes": rules.n_codes,
@@ -134,6 +123,29 @@ def heuristics(
     chance = drawn and any(draws(n, tie_break) for n in names)
     _report(data, json_output, seed_drawn=chance)
     exit_if_interrupted(stopped)
+
+
+def _play_all(table, names: list[str], options: dict, deadline, mode: str, rows: list[dict]) -> str | None:
+    """Every secret played by each strategy in turn, a row each added to ``rows``; why it
+    stopped (None: every strategy finished)."""
+    from mastermind.app.players import tree_of
+    from mastermind.core.cancel import Stopped
+    from mastermind.core.progress import progress_bar
+
+    rules = table.rules
+    with progress_bar(mode) as bar, deadline.token() as token:
+        try:  # (from the start line on, Ctrl-C gets the report: before running() it unwinds here)
+            bar.start(len(names), f"playing every secret of {rules}")
+            with token.running():  # a strategy stops at its next guess: the ones finished are the answer
+                for name in names:
+                    tree = tree_of(name, table, **options, cancel=token)
+                    stats = tree.stats(table)
+                    first = rules.code_text(tree.root.guess)
+                    rows.append({"strategy": name, "first_guess": first, **stats.to_dict(rules)})
+                    bar.advance()
+        except (Stopped, KeyboardInterrupt):  # (before the first strategy too: the same report)
+            return token.reason or "interrupted"
+    return None
 
 
 def _report(data: dict, json_output: bool, seed_drawn: bool) -> None:
