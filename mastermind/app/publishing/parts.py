@@ -61,7 +61,6 @@ def optimal_part(
         MemoryBudget,
         Problem,
         solve,
-        solve_by_first_guess,
     )
     from mastermind.engines.result import Status
 
@@ -75,30 +74,12 @@ def optimal_part(
         return {**data, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
 
     if part == "total":
-        results = solve_by_first_guess(
-            table, Problem(objective="total", **solve_options), limits=memory, execution=execution
-        )
-        best = min(r.total for r in results)
-        firsts = [
-            {"first_guess": rules.code_text(r.first_guess), "total": int(r.total), "worst": int(r.worst)}
-            for r in results
-        ]
-        chosen = next(r for r in results if r.total == best)
-        return timed(
-            {
-                "total": int(best),
-                "worst": int(chosen.worst),
-                "histogram": list(chosen.histogram),
-                "best_first_guesses": [f["first_guess"] for f in firsts if f["total"] == best],
-                "by_first_guess": firsts,
-                "tree": write_tree(chosen.tree, "json", chosen.stats),
-            }
-        )
+        return timed(_total_part(table, solve_options, memory, execution))
     if part == "depth":
         solver = ExactSolver(table, Problem(**solve_options))
-        memory = MemoryBudget.of(table, memory_limit, 1).search_bytes
+        search_bytes = MemoryBudget.of(table, memory_limit, 1).search_bytes
         with CancelToken().child(time_limit) as token:
-            least = solver.least_depth(token, memory=memory)
+            least = solver.least_depth(token, memory=search_bytes)
         return timed({"worst": least.depth if least.tree is not None else None})
     if part not in ("tie", "worst"):
         raise MastermindError(f"unknown part {part!r}")
@@ -131,6 +112,32 @@ def optimal_part(
             "tree": write_tree(r.tree, "json", r.stats),
         }
     )
+
+
+def _total_part(table: CodeTable, solve_options: dict, memory, execution) -> dict:
+    """The optimum after every canonical first guess: the best total, its tree, and every
+    first guess's total and worst case."""
+    from mastermind.core.formats import write_tree
+    from mastermind.engines.exact import Problem, solve_by_first_guess
+
+    rules = table.rules
+    results = solve_by_first_guess(
+        table, Problem(objective="total", **solve_options), limits=memory, execution=execution
+    )
+    best = min(r.total for r in results)
+    firsts = [
+        {"first_guess": rules.code_text(r.first_guess), "total": int(r.total), "worst": int(r.worst)}
+        for r in results
+    ]
+    chosen = next(r for r in results if r.total == best)
+    return {
+        "total": int(best),
+        "worst": int(chosen.worst),
+        "histogram": list(chosen.histogram),
+        "best_first_guesses": [f["first_guess"] for f in firsts if f["total"] == best],
+        "by_first_guess": firsts,
+        "tree": write_tree(chosen.tree, "json", chosen.stats),
+    }
 
 
 def first_guesses_part(
