@@ -22,7 +22,7 @@ The everyday library, one import away (each name is loaded on first use, so that
 >>> token.cancel()  # (from another thread, or a Ctrl-C handler)
 >>> early = mm.solve(table, cancel=token)
 >>> early.status, early.stopped, early.lower_bound <= 73
-(<Status.UNKNOWN: 'unknown'>, 'interrupted', True)
+(<Status.UNKNOWN: 'unknown'>, <StopReason.INTERRUPTED: 'interrupted'>, True)
 >>> mm.game_bounds(table).total <= 73
 True
 >>> text = mm.write_tree(best.tree, "irving")
@@ -55,6 +55,7 @@ _WHERE = {
     # stopping long work: a token a caller cancels (Ctrl-C, another thread, a time limit)
     "CancelToken": "mastermind.core.cancel",
     "Stopped": "mastermind.core.cancel",
+    "StopReason": "mastermind.core.cancel",
     # strategies and their trees
     "Strategy": "mastermind.core.strategy",
     "TreeStrategy": "mastermind.core.strategy",
@@ -101,6 +102,7 @@ __all__ = [
     "STRATEGY_NAMES",
     "Stats",
     "Status",
+    "StopReason",
     "Stopped",
     "Strategy",
     "StrategyTree",
@@ -124,7 +126,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from mastermind.core.cancel import CancelToken, Stopped
+    from mastermind.core.cancel import CancelToken, Stopped, StopReason
     from mastermind.core.errors import MastermindError, TableTooLarge
     from mastermind.core.formats import read_tree, verify_text, write_tree
     from mastermind.core.game import CodeTable, Feedback, Rules, score

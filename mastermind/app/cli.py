@@ -220,6 +220,7 @@ def closest_names(typed: str, names: list[str], most: int = 3) -> list[str]:
     letters or more, as ``--mem`` for ``--memory-limit``); the nearest first, at most ``most``;
     none when nothing is near (better than an unrelated suggestion).
 
+    >>> from mastermind.app.cli import closest_names
     >>> closest_names("--bogus", ["--jobs", "--json", "--out"])
     []
     >>> closest_names("--frist", ["--first", "--format"]), closest_names("--jbos", ["--jobs", "--json"])
@@ -242,6 +243,7 @@ def _edits(a: str, b: str) -> int:
     """The edit distance of ``a`` and ``b``, a swap of two neighbouring letters counting one
     (optimal string alignment).
 
+    >>> from mastermind.app.cli import _edits
     >>> _edits("jbos", "jobs"), _edits("bogus", "jobs"), _edits("", "out")
     (1, 3, 3)
     """
@@ -294,6 +296,7 @@ def _in_our_words(message: str) -> str:
     """Click's "'abc' is not a valid int." said as every other refusal of a value is:
     what it must be, then what was given.
 
+    >>> from mastermind.app.cli import _in_our_words
     >>> _in_our_words("'abc' is not a valid float."), _in_our_words("must be at most 5")
     ("must be a number, got 'abc'", 'must be at most 5')
     """
@@ -316,6 +319,7 @@ def _interrupted() -> int:
 def debugging() -> bool:
     """Whether MASTERMIND_DEBUG asks for tracebacks: set, and not 0, false, no, off or empty.
 
+    >>> from mastermind.app.cli import debugging
     >>> import os; os.environ["MASTERMIND_DEBUG"] = "0"; debugging()
     False
     >>> os.environ["MASTERMIND_DEBUG"] = "1"; debugging()

@@ -10,9 +10,9 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
-from mastermind.app.deadline import FOREVER, Deadline
+from mastermind.core.cancel import INTERRUPTED, TIME_LIMIT, CancelToken, Stopped, StopReason
 from mastermind.core.fileio import input_name
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 from mastermind.core.pools import Pool
@@ -23,11 +23,8 @@ from mastermind.engines.models import (
     game_bounds,
     knuth_first_guess,
 )
-from mastermind.engines.models.timed import TimedWorker
 from mastermind.engines.result import EXACT_SEARCH
-
-if TYPE_CHECKING:
-    from mastermind.core.cancel import CancelToken
+from mastermind.engines.workers.timed import TimedWorker, wait_for
 
 CPSAT_SECONDS = 2.0  # CP-SAT depth refutation of a tiny game's row (within the row's time)
 MIN_SECONDS = 0.05  # a piece of work given less time than this is not started
@@ -58,8 +55,7 @@ def exact_with_limit(
     """The exact optimum (``total``, ``worst``, ``proven``) or None past ``time_limit`` seconds."""
     if time_limit < MIN_SECONDS:
         return None
-    wait = min(time_limit, FOREVER)
-    return _proven(worker.run(_exact_job, (rules, objective, memory_limit, jobs), wait))
+    return _proven(worker.run(_exact_job, (rules, objective, memory_limit, jobs), wait_for(time_limit)))
 
 
 def _proven(result: dict | None) -> dict | None:
@@ -113,27 +109,29 @@ def knuth_table_row(
     rules: Rules,
     worker: TimedWorker,
     *,
-    time_limit: float,
+    token: CancelToken,
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
     jobs: int = 1,
     max_refined: int = MAX_REFINED_CODES,
 ) -> TableRow:
     """One row of the table of Knuth's algorithm, with bounds and (time permitting) the optimum.
 
-    ``time_limit``: seconds for the whole row (the least total, then the least worst case).
+    ``token``: the row's, whose deadline is the whole row's (the least total, then the least
+    worst case); the bounds stop only for Ctrl-C (the command's token).
     """
     from mastermind.app.interrupts import command_token, unwind_on_interrupt
     from mastermind.engines.registry import strategy_tree
 
     start = time.perf_counter()
-    row = Deadline(time_limit)
     table = CodeTable(rules, memory_limit=memory_limit)
     # the exact solver works in the child while the bounds are computed here
-    worker.submit(_exact_job, (rules, "total", memory_limit, jobs), min(row.left() or FOREVER, FOREVER))
+    worker.submit(_exact_job, (rules, "total", memory_limit, jobs), wait_for(token.remaining()))
     try:
         first, mu = knuth_first_guess(table)
         knuth = strategy_tree("minimax", table).stats(table)
-        cpsat = min(CPSAT_SECONDS, row.left() or CPSAT_SECONDS) if table.n <= CPSAT_MAX_CODES else 0.0
+        cpsat = (
+            min(CPSAT_SECONDS, token.remaining(1e-3) or CPSAT_SECONDS) if table.n <= CPSAT_MAX_CODES else 0.0
+        )
         with unwind_on_interrupt():  # Ctrl-C stopped CP-SAT (which returns): stop here too
             bounds = game_bounds(
                 table, cpsat_time=cpsat, workers=max(1, jobs), max_refined=max_refined, cancel=command_token()
@@ -142,7 +140,10 @@ def knuth_table_row(
         worker.close(kill=True)
         raise
     total = _proven(worker.result())
-    worst = exact_with_limit(worker, rules, "worst", row.left(0.0) or 0.0, memory_limit, jobs)
+    left = token.remaining()
+    worst = exact_with_limit(
+        worker, rules, "worst", wait_for(None) if left is None else left, memory_limit, jobs
+    )
     return TableRow(
         rules,
         len(rules.answers),
@@ -161,6 +162,7 @@ def met(exact: int | None, lower: int, strategy: int) -> int | None:
     """The optimum: the exact search's, else a strategy's value where it meets the lower
     bound (Knuth's worst case of 5 on 4x5 against a bound of 5 is the optimal worst case).
 
+    >>> from mastermind.app.comparisons import met
     >>> met(None, 5, 5), met(None, 4, 5), met(5, 4, 5)
     (5, None, 5)
     """
@@ -230,7 +232,7 @@ class Comparison:
     seconds: float = 0.0
     extra: dict = field(default_factory=dict)
     best_found: dict | None = None  # the optimum not proven: the best strategy found, and by what
-    stopped: str | None = None  # "time limit" or "interrupted": the rows are the strategies finished
+    stopped: StopReason | str | None = None  # (time limit, Ctrl-C): the rows are the strategies finished
     unfinished: list[str] = field(default_factory=list)  # the strategies not played
 
     @property
@@ -280,6 +282,7 @@ MIN_GRACE = 0.1  # ...this many seconds: with a short limit, the child is often 
 def optimal_grace(seconds: float) -> float:
     """How long a comparison waits for its exact search after the ``seconds`` it had.
 
+    >>> from mastermind.app.comparisons import optimal_grace
     >>> optimal_grace(1.5), optimal_grace(100.0), optimal_grace(3600.0)
     (0.1, 5.0, 30.0)
     """
@@ -326,6 +329,7 @@ def best_found(found: dict | None, rows: Sequence[CompareRow]) -> dict | None:
     best strategy played (with every secret, a strategy that exists), whichever is cheaper;
     ``optimal`` reports the same (its entropy heuristic beside the search).
 
+    >>> from mastermind.app.comparisons import CompareRow, best_found
     >>> row = CompareRow("entropy", 5722, 6, [1, 2], 1296, None, None)
     >>> best_found({"proven": False, "lower_bound": 5600}, [row])["found_by"]
     'entropy'
@@ -363,100 +367,114 @@ def compare(
 
     The refined bound (about 1 s on p4c6) runs while the child searches the optimum.
     """
-    from mastermind.app.players import tree_of
-    from mastermind.core.cancel import Stopped
+    from mastermind.app.interrupts import command_work
+    from mastermind.engines.exact import MemoryBudget
     from mastermind.engines.registry import HEURISTIC_NAMES
 
     start = time.perf_counter()
-    deadline = Deadline.of_command(time_limit)
     # the optimum is the comparison's own headline (searched in the child), not a row
     names = [
         n for n in dict.fromkeys(HEURISTIC_NAMES if strategies is None else strategies) if n != "optimal"
     ]
     table = CodeTable(rules, memory_limit=memory_limit)
-    from mastermind.engines.exact import MemoryBudget
-
     MemoryBudget.of(table, memory_limit, 1)  # (the child's search, refused before any work)
     if progress is not None:
         progress.start(len(names) + 2, f"compare {rules}")
-    stats = {}
-    firsts: dict[str, str] = {}
-    bounds: Bounds | None = None
-    found, stopped = None, None
+    played = _Played(table, names, dict(pool=pool, tie_break=tie_break, seed=seed), progress)
     try:
-        with TimedWorker() as worker, deadline.token() as token:
+        with TimedWorker() as worker, command_work(time_limit) as token:
             # the exact optimum is searched in the child while strategies and bounds run here
-            left = deadline.left()
-            wait = min(left or FOREVER, FOREVER) + optimal_grace(left or FOREVER)
+            left = token.remaining(1e-3)
             ends_at = None if left is None else time.time() + left
             # (the game's lower bounds hold in hard mode too: it only forbids strategies)
+            wait = wait_for(left) + optimal_grace(wait_for(left))
             worker.submit(_optimal_job, (rules, memory_limit, ends_at, jobs, pool), wait)
-            try:
-                with token.running():  # a strategy stops at its next guess: those played are the answer
-                    for name in names:
-                        options = dict(pool=pool, tie_break=tie_break, seed=seed, cancel=token)
-                        tree = tree_of(name, table, **options)
-                        stats[name] = tree.stats(table)
-                        firsts[name] = rules.code_text(tree.root.guess)
-                        if progress is not None:
-                            progress.advance(1)
-            except Stopped:
-                stopped = token.reason or "interrupted"
-                if stopped == "interrupted":
-                    raise KeyboardInterrupt from None
-            if not deadline.passed():
-                with token.running():  # (Ctrl-C: given up at once, the bounds that cost nothing said)
-                    bounds = _bounds_within(table, max_refined, deadline.left(), token)
-                if token.reason == "interrupted":
-                    raise KeyboardInterrupt
-            if progress is not None:
-                progress.advance(1)
-            found = worker.result()
+            played.play(token, max_refined)
+            played.found = worker.result()
             # (its answer is in: ended at once, not after the second its graceful exit takes)
             worker.close(kill=True)
     except KeyboardInterrupt:  # Ctrl-C: the strategies played so far (perhaps none) are the answer
-        stopped = "interrupted"
+        played.stopped = INTERRUPTED
     if progress is not None:
         progress.advance(1)
-    optimal = _proven(found)
-    if optimal is None and stopped is None:
-        stopped = "time limit"  # (the search stopped at the limit: compare stopped with no marker)
-    searched = None if found is None or optimal is not None else found.get("lower_bound")
-    if bounds is None:  # stopped before the bounds: those that cost nothing, and the search's
-        bounds = _search_bounds(table, searched)
-    elif searched is not None and searched > bounds.total:  # the search proved more
-        bounds = replace(bounds, total=searched)
-    if optimal is not None and bounds is not None:  # proven: the bound is the optimum itself
-        bounds = replace(bounds, total=max(bounds.total, optimal["total"]))
-    opt_total = None if optimal is None else optimal["total"]
-    low = None if bounds is None else bounds.total
-    rows = [
-        CompareRow(
-            name,
-            s.total,
-            s.worst,
-            list(s.histogram),
-            s.secrets,
-            opt_total,
-            low,
-            firsts[name],
-            [rules.code_text(c) for c in s.worst_secrets],
+    return played.comparison(time.perf_counter() - start)
+
+
+class _Played:
+    """What a comparison has done so far: the strategies played, the bounds, the exact
+    search's answer, and why it stopped."""
+
+    def __init__(self, table: CodeTable, names: list[str], options: dict, progress) -> None:
+        self.table, self.names, self.options, self.progress = table, names, options, progress
+        self.stats: dict = {}
+        self.firsts: dict[str, str] = {}
+        self.bounds: Bounds | None = None
+        self.found: dict | None = None
+        self.stopped: StopReason | str | None = None
+
+    def play(self, token: CancelToken, max_refined: int) -> None:
+        """Every strategy, then the bounds, until ``token`` is cancelled (Ctrl-C raises
+        ``KeyboardInterrupt``)."""
+        from mastermind.app.players import tree_of
+
+        rules = self.table.rules
+        try:
+            with token.running():  # a strategy stops at its next guess: those played are the answer
+                for name in self.names:
+                    tree = tree_of(name, self.table, **self.options, cancel=token)
+                    self.stats[name] = tree.stats(self.table)
+                    self.firsts[name] = rules.code_text(tree.root.guess)
+                    if self.progress is not None:
+                        self.progress.advance(1)
+        except Stopped:
+            self.stopped = token.reason or INTERRUPTED
+        if not token.cancelled:
+            with token.running():  # (Ctrl-C: given up at once, the bounds that cost nothing said)
+                self.bounds = _bounds_within(self.table, max_refined, token.remaining(1e-3), token)
+        if token.interrupted:
+            raise KeyboardInterrupt
+        if self.progress is not None:
+            self.progress.advance(1)
+
+    def comparison(self, seconds: float) -> Comparison:
+        rules, found, bounds = self.table.rules, self.found, self.bounds
+        optimal = _proven(found)
+        stopped = self.stopped
+        if optimal is None and stopped is None:
+            stopped = TIME_LIMIT  # (the search stopped at the limit: compare stopped with no marker)
+        searched = None if found is None or optimal is not None else found.get("lower_bound")
+        if bounds is None:  # stopped before the bounds: those that cost nothing, and the search's
+            bounds = _search_bounds(self.table, searched)
+        elif searched is not None and searched > bounds.total:  # the search proved more
+            bounds = replace(bounds, total=searched)
+        if optimal is not None:  # proven: the bound is the optimum itself
+            bounds = replace(bounds, total=max(bounds.total, optimal["total"]))
+        opt_total = None if optimal is None else optimal["total"]
+        rows = [
+            CompareRow(
+                name,
+                s.total,
+                s.worst,
+                list(s.histogram),
+                s.secrets,
+                opt_total,
+                bounds.total,
+                self.firsts[name],
+                [rules.code_text(c) for c in s.worst_secrets],
+            )
+            for name, s in self.stats.items()
+        ]
+        heuristic_rows = [r for r in rows if r.secrets == rules.n_codes]
+        return Comparison(
+            rules,
+            rows,
+            optimal,
+            bounds,
+            seconds,
+            best_found=None if optimal is not None else best_found(found, heuristic_rows),
+            stopped=stopped,
+            unfinished=[n for n in self.names if n not in self.stats],
         )
-        for name, s in stats.items()
-    ]
-    heuristic_rows = [r for r in rows if r.secrets == rules.n_codes]
-    chosen = None if optimal is not None else best_found(found, heuristic_rows)
-    seconds = time.perf_counter() - start
-    return Comparison(
-        rules,
-        rows,
-        optimal,
-        bounds,
-        seconds,
-        best_found=chosen,
-        stopped=stopped,
-        unfinished=[n for n in names if n not in stats],
-    )
 
 
 def _bounds_within(

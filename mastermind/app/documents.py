@@ -2,5 +2,6 @@
 
 from __future__ import annotations
 
-TABLES = ("optimal", "game-values")
-"""The tables that ``results`` publishes, each as results/NAME.md and results/NAME.json."""
+TABLES = ("optimal", "game-values", "black-peg")
+"""The tables that ``results`` publishes, each as results/NAME.md and results/NAME.json
+(``black-peg``: the optimal table's rows for black-peg Mastermind)."""

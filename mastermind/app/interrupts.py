@@ -22,8 +22,9 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -37,14 +38,72 @@ START_GRACE = 0.55
 WIND_DOWN = 10.0  # ... once it has said that it is stopping (closing a cluster, printing bounds)
 
 
+class _Watch:
+    """What the watchdog knows of the work under a command's token (the token's
+    :class:`~mastermind.core.cancel.Watcher`): whether work that stops by itself runs, how
+    many blocks of it began, what it can say if it cannot stop in time, and whether it saw
+    the cancel and is reporting."""
+
+    def __init__(self) -> None:
+        # (reentrant: the Ctrl-C handler reads it on the main thread, which may hold it)
+        self._lock = threading.RLock()
+        self.running = 0
+        self.began = 0
+        self._status: list[Callable[[], str]] = []
+        self._winding_down = threading.Event()
+
+    def begin(self, status: Callable[[], str] | None) -> None:
+        with self._lock:
+            self.running += 1
+            self.began += 1
+            if status is not None:
+                self._status.append(status)
+
+    def end(self, status: Callable[[], str] | None) -> None:
+        with self._lock:
+            self.running -= 1
+            if status is not None and status in self._status:
+                self._status.remove(status)
+
+    def wind_down(self) -> None:
+        self._winding_down.set()
+
+    @property
+    def busy(self) -> bool:
+        """Whether work that stops by itself when cancelled runs under the token."""
+        with self._lock:
+            return self.running > 0
+
+    @property
+    def winding_down(self) -> bool:
+        return self._winding_down.is_set()
+
+    def status_lines(self) -> list[str]:
+        """What the running work can say about what it has done so far."""
+        with self._lock:
+            callbacks = list(self._status)
+        lines = []
+        for callback in callbacks:
+            try:
+                lines.append(callback())
+            except Exception:  # pragma: no cover - best effort while exiting
+                pass
+        return lines
+
+
 class _Command:
-    """One command under :func:`interrupt_handling`: the token Ctrl-C cancels (made when the
-    command first asks for it: a command answered from the result cache loads no numpy),
-    the Ctrl-Cs counted, whether one came, and whether the command has returned."""
+    """One command under :func:`interrupt_handling` (or :func:`command_clock`): the token
+    Ctrl-C cancels (made when the command first asks for it: a command answered from the
+    result cache loads no numpy), when the command started and its ``--time-limit`` (see
+    :func:`command_work`); the Ctrl-Cs counted, whether one came, and whether the command
+    has returned."""
 
     def __init__(self) -> None:
         self._token: CancelToken | None = None
         self._lock = threading.Lock()
+        self.watch = _Watch()
+        self.start = time.monotonic()  # (see command_clock)
+        self.limit: float | None = None  # its --time-limit
         self.interrupts = 0
         self.after_answer = 0  # Ctrl-Cs after it (see :func:`answered`)
         # a Ctrl-C came before its work: the blocks of work begun by then (see START_GRACE)
@@ -61,7 +120,7 @@ class _Command:
             if self._token is None:
                 from mastermind.core.cancel import CancelToken
 
-                self._token = CancelToken()
+                self._token = CancelToken(watcher=self.watch)
                 if self.interrupted.is_set():  # a token asked for after Ctrl-C is cancelled at once
                     self._token.cancel()
             return self._token
@@ -75,42 +134,109 @@ class _Command:
 
     @property
     def busy(self) -> bool:
-        """Whether work that stops by itself when cancelled runs under the token."""
-        token = self._token
-        return token is not None and token.busy
+        return self.watch.busy
 
     @property
     def began(self) -> int:
-        """How many blocks of such work began so far (0: none, or no token yet)."""
-        token = self._token
-        return 0 if token is None else token.began
+        """How many blocks of work that stops by itself began so far."""
+        return self.watch.began
 
     @property
     def winding_down(self) -> bool:
-        token = self._token
-        return token is not None and token.winding_down
+        return self.watch.winding_down
 
     def status_lines(self) -> list[str]:
-        token = self._token
-        return [] if token is None else token.status_lines()
+        return self.watch.status_lines()
 
 
-_commands: list[_Command] = []  # the commands running, innermost last
+_commands: list[_Command] = []  # the commands under interrupt_handling, innermost last
+# a command timed by command_clock outside interrupt_handling (another thread, a test)
+_CLOCKED: ContextVar[_Command | None] = ContextVar("command", default=None)
+
+
+def _current() -> _Command | None:
+    return _CLOCKED.get() or (_commands[-1] if _commands else None)
+
+
+@contextmanager
+def command_clock(limit: float | None = None) -> Iterator[None]:
+    """Marks the start of a command, before the imports and checks of its body, with its
+    ``--time-limit`` (``limit``, which the lines saying that it stopped quote): the tokens
+    of its work (:func:`command_work`) count their time limits from here. Under
+    :func:`interrupt_handling`, the command is the one it handles Ctrl-C for; elsewhere,
+    one of this block's own."""
+    if not _commands or _CLOCKED.get() is not None:
+        mark = _CLOCKED.set(_Command())
+        try:
+            _timed(_current(), limit)
+            yield
+        finally:
+            _CLOCKED.reset(mark)
+        return
+    command = _commands[-1]
+    saved = command.start, command.limit
+    _timed(command, limit)
+    try:
+        yield
+    finally:
+        command.start, command.limit = saved
+
+
+def _timed(command: _Command | None, limit: float | None) -> None:
+    assert command is not None
+    command.start, command.limit = time.monotonic(), limit
 
 
 def command_token() -> CancelToken:
     """The cancel token of the running command, which Ctrl-C cancels: what the command hands
-    to the engines it runs. Outside a command, a new token nothing cancels."""
-    if _commands:
-        return _commands[-1].token
+    to the engines it runs (its time limit on a child: :func:`command_work`). Outside a
+    command, a new token nothing cancels."""
+    command = _current()
+    if command is not None:
+        return command.token
     from mastermind.core.cancel import CancelToken
 
     return CancelToken()
 
 
+def command_work(time_limit: float | None = None) -> CancelToken:
+    """The token of the running command's work: a child of its token (Ctrl-C), cancelled
+    ``time_limit`` seconds (its ``--time-limit``, or less: a picture drawn after the work)
+    after the command's start, not from now (reason "time limit"); outside a command, a
+    new token with ``time_limit`` from now. Everything under it reads the time left from it
+    (:meth:`~mastermind.core.cancel.CancelToken.remaining`). Close it (``with``)."""
+    command = _current()
+    if command is None:
+        from mastermind.core.cancel import CancelToken
+
+        return CancelToken(time_limit)
+    return command.token.child(time_limit, start=command.start)
+
+
 def interrupted() -> bool:
     """Whether Ctrl-C reached the running command."""
-    return bool(_commands) and _commands[-1].interrupted.is_set()
+    command = _current()
+    return command is not None and command.interrupted.is_set()
+
+
+def limit_note(stopped: str | None) -> str:
+    """For the line saying that work stopped: where the time limit stopped it, that the
+    limit counts the whole command (its start-up, a file read, the compiling), with how long
+    the command has run, since the work's own seconds may be far less ("stopped (time
+    limit) after 0.07 s" under --time-limit 1 read as a limit not kept); else nothing."""
+    from mastermind.core.cancel import StopReason
+
+    command = _current()
+    if stopped != StopReason.TIME_LIMIT or command is None or command.limit is None:
+        return ""
+    so_far = time.monotonic() - command.start
+    return f" (--time-limit {command.limit:g} s counts the whole command: {so_far:.2f} s so far)"
+
+
+def stopped_text(reason: str | None) -> str:
+    """``stopped (REASON)``, as the lines saying that work stopped begin, with
+    :func:`limit_note`."""
+    return f"stopped ({reason}){limit_note(reason)}"
 
 
 @contextmanager
@@ -132,8 +258,9 @@ def answered() -> None:
     """The running command has printed its whole answer (its one JSON object): a first
     Ctrl-C from now on changes nothing, as the answer may say that nothing stopped (it gave
     exit code 130 and "interrupted" after a complete report)."""
-    if _commands:
-        _commands[-1].answered.set()
+    command = _current()
+    if command is not None:
+        command.answered.set()
 
 
 @contextmanager
@@ -141,7 +268,7 @@ def reading_input() -> Iterator[None]:
     """Inside the block, the command waits for a line typed: Ctrl-C unwinds at once, as
     nothing runs that would stop by itself and report; and one that came before (deferred:
     see :data:`START_GRACE`) unwinds as the block begins."""
-    command = _commands[-1] if _commands else None
+    command = _current()
     if command is None:
         yield
         return
@@ -157,7 +284,9 @@ def reading_input() -> Iterator[None]:
 def stop_if_interrupted(stopped: str | None) -> None:
     """Unwind as Ctrl-C does (``KeyboardInterrupt``) when work that had nothing partial to
     report stopped because of it (``stopped``: the reason it gives, None if it finished)."""
-    if stopped == "interrupted":
+    from mastermind.core.cancel import StopReason
+
+    if stopped == StopReason.INTERRUPTED:
         raise KeyboardInterrupt
 
 

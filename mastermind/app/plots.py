@@ -52,6 +52,7 @@ def plot_format(path: str | os.PathLike, *, stdout: bool = True) -> str:
     and so is a special file without either suffix (``/dev/null``, a pipe: no name to go by).
     ``stdout``: whether the command can write the picture there (the refusal says so).
 
+    >>> from mastermind.app.plots import plot_format
     >>> plot_format("h.PNG"), plot_format("-"), plot_format("/dev/null")
     ('png', 'svg', 'svg')
     """
@@ -98,6 +99,7 @@ def drawing_time_limit(time_limit: float | None) -> float | None:
     """The time the work before a picture may take under ``time_limit`` (the whole
     command's): the drawing's time set aside, half the limit at least.
 
+    >>> from mastermind.app.plots import drawing_time_limit
     >>> drawing_time_limit(10.0), drawing_time_limit(2.0), drawing_time_limit(None)
     (8.5, 1.0, None)
     """

@@ -12,6 +12,7 @@ its answer, as the checkpoints keep theirs; one that cannot be read, is not JSON
 another key or an answer that does not match its checksum (an edited file) is ignored, and
 the answer is computed and stored again.
 
+>>> from mastermind.app.resultcache import ResultCache
 >>> import tempfile
 >>> cache = ResultCache(tempfile.mkdtemp())
 >>> entry = cache.entry("optimal", "p2c3r", {"objective": "total"})

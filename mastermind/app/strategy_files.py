@@ -21,6 +21,7 @@ from mastermind.core.tree import StrategyTree
 def names_a_file(name: str) -> bool:
     """True when ``name`` (an ``-s`` value) means a strategy file rather than a strategy.
 
+    >>> from mastermind.app.strategy_files import names_a_file
     >>> names_a_file("minimax"), names_a_file("trees/knuth.txt"), names_a_file("-")
     (False, True, True)
     """

@@ -1,7 +1,7 @@
-"""Words from a fixed set (an objective, a pool): enum members that are their text too, so
+"""Words from a fixed set (an objective, a pool, why work stopped): enum members that are their text too, so
 that JSON, messages and a caller's string compare, hash and print as the word itself.
 
->>> import enum
+>>> from mastermind.core.choices import Choice
 >>> class Colour(Choice):
 ...     RED = "red"
 >>> Colour("red") is Colour.RED, Colour.RED == "red", f"{Colour.RED}", {"red": 1}[Colour.RED]
@@ -21,3 +21,6 @@ class Choice(str, enum.Enum):
 
     def __format__(self, spec: str) -> str:
         return format(str(self.value), spec)
+
+    def __hash__(self) -> int:  # (as its value's: a key "time limit" finds it)
+        return hash(str(self.value))

@@ -7,6 +7,7 @@ cache (its event API, :mod:`numba.core.event`). Each kernel module has a tiny ca
 ``cache_probe``: a module whose import or probe compiles is cold, and then so are its other
 kernels. A warm probe loads in about a millisecond.
 
+>>> from mastermind.core.compiling import cold_modules
 >>> cold_modules(["mastermind.core.errors"])  # no kernels: nothing to compile
 []
 """

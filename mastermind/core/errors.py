@@ -39,6 +39,7 @@ class DamagedFile(MastermindError):
     not UTF-8): ``verify`` counts it as it counts a cut tree, not a valid strategy (exit 1);
     a file that cannot be opened is bad input (exit 2).
 
+    >>> from mastermind.core.errors import DamagedFile
     >>> str(DamagedFile("cannot read t.gz: a damaged gzip file", "a damaged gzip file"))
     'cannot read t.gz: a damaged gzip file'
     """
@@ -54,6 +55,7 @@ def naming(option: str, kind: type[MastermindError] = MastermindError) -> Iterat
     ``option`` (``--first: code '12345' has 5 pegs...``), as the values the command line
     checks are, unless its message names it already.
 
+    >>> from mastermind.core.errors import MastermindError, naming
     >>> with naming("--first"):
     ...     raise MastermindError("code '12345' has 5 pegs")
     Traceback (most recent call last):

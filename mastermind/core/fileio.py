@@ -12,6 +12,7 @@ The one writer of the project (every ``--out`` goes through :func:`write_atomic`
   its mode; a new file gets the usual mode (``0o666`` minus the umask);
 - a read-only target, a directory or a missing folder is a :class:`MastermindError`.
 
+>>> from mastermind.core.fileio import current_umask, write_atomic
 >>> import os, stat, tempfile
 >>> folder = tempfile.mkdtemp()
 >>> path = os.path.join(folder, "tree.json")
@@ -45,6 +46,7 @@ STDOUT = "-"
 def input_name(path: str | os.PathLike[str]) -> str:
     """A file read as messages and reports name it: ``-`` is standard input.
 
+    >>> from mastermind.core.fileio import input_name
     >>> input_name("-"), input_name("tree.json")
     ('standard input', 'tree.json')
     """
@@ -65,6 +67,7 @@ def folder_lock(folder: str | os.PathLike[str], *, wait: bool = True) -> Iterato
     once when another process holds it. The lock goes with the process, even a killed one.
 
     >>> import tempfile
+    >>> from mastermind.core.fileio import folder_lock
     >>> folder = tempfile.mkdtemp()
     >>> with folder_lock(folder):
     ...     pass
@@ -84,6 +87,7 @@ def gzipped_by_name(path: str | os.PathLike[str], data: str | bytes) -> str | by
     """``data`` gzipped (text as UTF-8) when ``path`` names a ``.gz`` file, as ``verify`` and
     ``--start-from`` read it; else as it is (standard output too).
 
+    >>> from mastermind.core.fileio import gzipped_by_name
     >>> import gzip
     >>> gzip.decompress(gzipped_by_name("tree.json.gz", "{}")), gzipped_by_name("tree.json", "{}")
     (b'{}', '{}')
@@ -110,6 +114,7 @@ def staged_write(path: str | os.PathLike[str], data: str | bytes) -> Iterator[No
     Standard output and special files are written as the block ends.
 
     >>> import os, tempfile
+    >>> from mastermind.core.fileio import staged_write
     >>> path = os.path.join(tempfile.mkdtemp(), "tree.json")
     >>> try:
     ...     with staged_write(path, "{}"):
@@ -253,6 +258,7 @@ twin's name too long, so that such a file could be checked but never written."""
 def _temp_prefix(name: str) -> str:
     """The prefix of the temporary file written beside ``name`` (then renamed over it).
 
+    >>> from mastermind.core.fileio import _temp_prefix, TEMP_NAME_KEPT
     >>> len(_temp_prefix("x" * 255)) <= TEMP_NAME_KEPT + 2, _temp_prefix("t.json")
     (True, '.t.json.')
     """

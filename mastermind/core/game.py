@@ -3,6 +3,7 @@
 Codes are plain ints (the index of the code in lexicographic order); their text form has one
 symbol per peg with 1-based colours, ``1123``; above 9 colours the symbols go on with letters.
 
+>>> from mastermind.core.game import Rules, score
 >>> rules = Rules.parse("p4c6")
 >>> rules, rules.n_codes, len(rules.answers)
 (Rules(pegs=4, colours=6, repeat=True), 1296, 14)
@@ -52,6 +53,8 @@ def rules_grammar(number: str = "([0-9]+)") -> str:
     ``--games`` reads ranges with ``number`` a range. ASCII digits only ("³" is a digit to
     Python but not to int()).
 
+    >>> import re
+    >>> from mastermind.core.game import rules_grammar
     >>> re.fullmatch(rules_grammar(), "4x6nb").groups()
     (None, None, '4', '6', 'n', 'b')
     """
@@ -62,6 +65,7 @@ def rules_grammar(number: str = "([0-9]+)") -> str:
 def rules_schema_pattern() -> str:
     """The pattern of the rules text as written (``str(rules)``): the JSON schemas' ``rules``.
 
+    >>> from mastermind.core.game import rules_schema_pattern
     >>> rules_schema_pattern()
     '^p[0-9]+c[0-9]+[rn](b)?$'
     """
@@ -77,6 +81,7 @@ def count_of(digits: str, what: str, most: int) -> int:
     """The number a run of ASCII digits spells (pegs or colours), refused in words when it
     is far out of range (int() refuses thousands of digits, and the message would quote them).
 
+    >>> from mastermind.core.game import count_of
     >>> count_of("06", "pegs", 10)
     6
     """
@@ -91,6 +96,7 @@ class Rules:
     """A game: ``pegs`` positions, ``colours`` colours, repeated colours allowed or not, and the
     variant that scores it (:mod:`mastermind.core.variant`; a name is read as that variant).
 
+    >>> from mastermind.core.game import Rules
     >>> str(Rules(4, 6)), str(Rules(4, 10, repeat=False)), Rules(3, 5, variant="black-peg")
     ('p4c6r', 'p4c10n', Rules(pegs=3, colours=5, repeat=True, variant='black-peg'))
     """
@@ -143,6 +149,7 @@ class Rules:
         same game written ``4x6``, ``4x6r`` or ``4x6n``; a ``b`` after them is black-peg
         Mastermind (``p4c6b``, ``p4c6nb``, ``4x6b``). See :func:`rules_grammar`.
 
+        >>> from mastermind.core.game import Rules
         >>> Rules.parse("4x6n"), Rules.parse("P5C8"), str(Rules.parse("4x6b"))
         (Rules(pegs=4, colours=6, repeat=False), Rules(pegs=5, colours=8, repeat=True), 'p4c6rb')
         """
@@ -291,6 +298,7 @@ class Rules:
         """The answer indices of :attr:`answers`, in order (the win last): the slots a
         class count needs, where the others stay empty.
 
+        >>> from mastermind.core.game import Rules
         >>> Rules(3, 4).answer_slots, Rules(5, 8, repeat=False).answer_slots[:3]
         ((0, 1, 2, 3, 4, 5, 6, 7, 9), (2, 3, 4))
         """
@@ -301,6 +309,7 @@ class Rules:
         """A feedback this game gives, for examples: one with black and white pegs if any,
         else one with pegs that is not the win, else the win.
 
+        >>> from mastermind.core.game import Rules
         >>> games = ((4, 6), (4, 4, False), (3, 2), (1, 3), (3, 2, True, "b"))
         >>> [str(Rules(*g).feedback_example) for g in games]
         ['1B1W', '1B3W', '1B2W', '1B0W', '1B']
@@ -325,6 +334,7 @@ class Rules:
         counts the impossible feedbacks too, and :attr:`answer_feedbacks` is the feedback of
         every index.
 
+        >>> from mastermind.core.game import Rules
         >>> r = Rules(3, 4)
         >>> len(r.answers), r.n_answer_slots, r.answer_feedbacks[8], r.answers[8]
         (9, 10, Feedback(black=2, white=1), Feedback(black=3, white=0))
@@ -348,6 +358,7 @@ class Rules:
 def score(rules: Rules, secret: Code, guess: Code) -> Feedback:
     """Feedback for ``guess`` when the secret is ``secret``.
 
+    >>> from mastermind.core.game import Rules, score
     >>> rules, black_peg = Rules(4, 6), Rules(4, 6, variant="black-peg")
     >>> str(score(rules, rules.parse_code("1122"), rules.parse_code("1234")))
     '1B1W'
@@ -360,6 +371,7 @@ def score(rules: Rules, secret: Code, guess: Code) -> Feedback:
 def format_bytes(n: int) -> str:
     """Readable sizes; past a thousand TiB only the power of ten matters.
 
+    >>> from mastermind.core.game import format_bytes
     >>> format_bytes(512), format_bytes(3 * 1024**3), format_bytes(72301961339330 * 1024**4)
     ('512 B', '3.0 GiB', 'about 10^14 TiB')
     """
@@ -378,6 +390,7 @@ def format_bytes(n: int) -> str:
 def format_count(n: int) -> str:
     """Exact up to a million, then as a power of ten.
 
+    >>> from mastermind.core.game import format_count
     >>> format_count(1296), format_count(35**20)
     ('1296', 'about 10^31')
     """
@@ -388,6 +401,7 @@ def check_max_guesses(rules: Rules, max_guesses: int) -> None:
     """Raise :class:`MastermindError` unless ``max_guesses`` is between 1 and the number of
     codes of ``rules`` (no strategy needs more guesses than there are codes).
 
+    >>> from mastermind.core.game import Rules, check_max_guesses
     >>> check_max_guesses(Rules(2, 3), 10)
     Traceback (most recent call last):
     ...
@@ -404,6 +418,7 @@ def check_fits(rules: Rules, memory_limit: int, *, full: bool = True) -> None:
     could hold it. Commands check it before answering from their result cache too: the same
     command and limit get the same answer whatever the cache holds.
 
+    >>> from mastermind.core.game import Rules, check_fits
     >>> check_fits(Rules(4, 6), 2 * 1024**2)
     >>> check_fits(Rules(4, 6), 1024**2)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -439,6 +454,7 @@ class CodeTable:
     secret s (symmetric). With ``full=False`` no matrix is built and :meth:`answers`
     computes one row on demand, for games too large for N x N bytes.
 
+    >>> from mastermind.core.game import CodeTable, Rules
     >>> t = CodeTable(Rules(4, 6))
     >>> t.scores.shape, int(t.partition(t.rules.parse_code("1122")).max())
     ((1296, 1296), 256)

@@ -1,5 +1,6 @@
 """Measures of how well a guess splits a candidate set (its answer class sizes).
 
+>>> from mastermind.core.partitions import entropy_bits, expected_size, largest, parts
 >>> counts = [256, 256, 96, 16, 1, 256, 208, 36, 0, 114, 32, 4, 20, 0, 1]
 >>> largest(counts), parts(counts), round(expected_size(counts), 3), round(entropy_bits(counts), 4)
 (256, 13, 204.535, 2.8851)

@@ -1,5 +1,6 @@
 """Which guesses a strategy may make: any code, or only one that could still be the secret.
 
+>>> from mastermind.core.pools import POOLS
 >>> POOLS
 ('all', 'consistent')
 """

@@ -10,6 +10,7 @@ from fractions import Fraction
 def floor_decimal(x: float | Fraction, digits: int = 4) -> str:
     """A lower bound as a decimal, rounded down (what is printed is still a lower bound).
 
+    >>> from mastermind.core.rounding import Fraction, ceil_decimal, floor_decimal
     >>> floor_decimal(Fraction(5442, 1296)), ceil_decimal(Fraction(5442, 1296))
     ('4.1990', '4.1991')
     """

@@ -18,6 +18,7 @@ class Strategy(Protocol):
 
     Anything with ``name``, ``table`` and ``next_guess`` is one:
 
+    >>> from mastermind.core.strategy import Strategy, strategy_tree
     >>> from mastermind.core.game import CodeTable, Rules
     >>> class FirstCandidate:
     ...     name, table = "first", CodeTable(Rules(2, 2))
@@ -42,6 +43,7 @@ def strategy_tree(strategy: Strategy, candidates: np.ndarray | None = None) -> S
 class TreeStrategy:
     """Follows a stored :class:`StrategyTree` (for example the optimal one) along the history.
 
+    >>> from mastermind.core.strategy import TreeStrategy
     >>> from mastermind.core.game import CodeTable, Rules
     >>> from mastermind.core.tree import build_tree
     >>> table = CodeTable(Rules(2, 2))

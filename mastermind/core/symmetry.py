@@ -7,6 +7,7 @@ interchangeable as first guesses and as secrets. Which of them a game keeps is i
 :attr:`~mastermind.core.variant.Variant.permutes_colours`; the standard game and black-peg
 Mastermind keep both): the group of a variant that keeps neither is the identity alone.
 
+>>> from mastermind.core.symmetry import pattern
 >>> from mastermind.core.game import Rules
 >>> r = Rules(4, 6)
 >>> pattern(r.code_digits(r.parse_code("3632")))
@@ -93,6 +94,8 @@ def apply(codes: np.ndarray, position_perm: Sequence[int], colour_perm: Sequence
 def full_group(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """The whole symmetry group of the game: every position permutation, every colour free.
 
+    >>> from mastermind.core.game import Rules
+    >>> from mastermind.core.symmetry import full_group
     >>> perms, cmaps = full_group(Rules(3, 4))
     >>> perms.shape, int(cmaps.max())
     ((6, 3), -1)
@@ -118,6 +121,8 @@ def restrict_group_reference(
     """The elements that map ``guess`` (0-based colours) onto itself, with their colour maps
     extended to the guess's colours. Pure-Python twin of the numba kernel.
 
+    >>> from mastermind.core.game import Rules
+    >>> from mastermind.core.symmetry import full_group, restrict_group_reference
     >>> perms, cmaps = full_group(Rules(4, 6))
     >>> keep, new = restrict_group_reference(perms, cmaps, (0, 0, 1, 2))
     >>> int(keep.sum()), new[keep][:, :3].tolist()
@@ -178,6 +183,8 @@ def is_canonical_reference(
     :func:`colour_blocks`). The smallest image a block's permutations give renames its
     colours in order of first appearance to the block's smallest colours.
 
+    >>> from mastermind.core.game import Rules
+    >>> from mastermind.core.symmetry import full_group, is_canonical_reference
     >>> r = Rules(4, 6)
     >>> perms, cmaps = full_group(r)
     >>> [r.code_text(c) for c in range(r.n_codes)
@@ -257,6 +264,9 @@ def stabilizer_group(rules: Rules, codes: np.ndarray, values: np.ndarray) -> tup
     For games whose full group is too large to enumerate it falls back to the identity,
     which is always correct (only slower to search).
 
+    >>> import numpy as np
+    >>> from mastermind.core.game import Rules
+    >>> from mastermind.core.symmetry import stabilizer_group
     >>> r = Rules(2, 3)
     >>> perms, cmaps = stabilizer_group(r, r.codes_array(), np.arange(9.0))
     >>> len(perms)

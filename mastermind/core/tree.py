@@ -4,6 +4,7 @@ A node holds the number of secrets that reach it, the guess made there and one c
 non-winning answer. The guess solves one secret at the node when it is itself one of the
 secrets that reach it, so ``candidates == solved_here + sum(child.candidates)``.
 
+>>> from mastermind.core.tree import build_tree
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(2, 2))
 >>> tree = build_tree(table, lambda cands, history: int(cands[0]))
@@ -39,6 +40,7 @@ class Node:
     index). Frozen: a tree is built by filling ``children``; a changed node is a new one
     (``dataclasses.replace``) put in its parent's place.
 
+    >>> from mastermind.core.tree import Node
     >>> from mastermind.core.game import Rules
     >>> rules = Rules(2, 2)                   # codes 11 12 21 22 are indices 0 1 2 3
     >>> root = Node(0, 4, {rules.answer_index(rules.parse_feedback("1B0W")): Node(1, 2, {
@@ -67,6 +69,7 @@ class Node:
 class Stats:
     """Guesses needed over all secrets (the final, correct guess counts).
 
+    >>> from mastermind.core.tree import build_tree
     >>> from mastermind.core.game import CodeTable, Rules
     >>> table = CodeTable(Rules(2, 2))
     >>> build_tree(table, lambda cands, history: int(cands[0])).stats(table)
@@ -93,6 +96,8 @@ class Stats:
     def from_depths(cls, depths: np.ndarray) -> Stats:
         """The statistics of the guesses each secret needs.
 
+        >>> import numpy as np
+        >>> from mastermind.core.tree import Stats
         >>> s = Stats.from_depths(np.array([1, 2, 2, 3]))
         >>> s.total, s.worst, s.histogram, s.worst_secrets, s.average
         (8, 3, (1, 2, 1), (3,), 2.0)
@@ -123,6 +128,7 @@ class StrategyTree:
     the ``rules`` and a ``name``. :meth:`stats` replays every secret and checks the counts.
     Frozen, as the results that hold it are: renamed by :func:`dataclasses.replace`.
 
+    >>> from mastermind.core.tree import build_tree
     >>> from mastermind.core.game import CodeTable, Rules
     >>> table = CodeTable(Rules(2, 2))
     >>> tree = build_tree(table, lambda cands, history: int(cands[-1]), name="last")
@@ -251,6 +257,7 @@ class StrategyTree:
     def __repr__(self) -> str:
         """What the tree is, not its nodes (those of p5c8 are megabytes of text).
 
+        >>> from mastermind.core.tree import build_tree
         >>> from mastermind.core.game import CodeTable, Rules
         >>> build_tree(CodeTable(Rules(2, 2)), lambda cands, history: int(cands[-1]), name="last")
         StrategyTree(rules=p2c2r, first_guess='22', nodes=4, name='last')

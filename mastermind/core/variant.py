@@ -11,6 +11,7 @@ right place) and white (right colour, wrong place): the counts are computed once
 its answer, which the score table's lookup (:meth:`Variant.answer_lut`) carries into the
 kernels.
 
+>>> from mastermind.core.variant import BLACK_PEG, STANDARD, find_variant
 >>> STANDARD.score_digits((0, 0, 1, 1), (0, 1, 2, 3)), BLACK_PEG.score_digits((0, 0, 1, 1), (0, 1, 2, 3))
 (Feedback(black=1, white=1), Feedback(black=1, white=0, whites=False))
 >>> str(STANDARD.win(4)), str(BLACK_PEG.win(4)), find_variant("b") is BLACK_PEG
@@ -38,6 +39,7 @@ class Feedback:
     """Black pegs (right colour, right place) and white pegs (right colour, wrong place);
     ``whites`` False for a variant whose answers do not tell white pegs (written ``2B``).
 
+    >>> from mastermind.core.variant import Feedback
     >>> Feedback.parse("BBW."), Feedback.parse("2A1B"), str(Feedback(1, 2)), str(Feedback(2, 0, False))
     (Feedback(black=2, white=1), Feedback(black=2, white=1), '1B2W', '2B')
     >>> [str(Feedback.parse(t)) for t in ("1B", "1w", "0", "B", "W", "-", "1W2B", "2A")]
@@ -117,6 +119,7 @@ def peg_counts(secret: Sequence[int], guess: Sequence[int]) -> tuple[int, int]:
     """Black and white pegs of ``guess`` against ``secret`` (0-based colours): the reference,
     written for obviousness, of the compiled :func:`mastermind.core._kernels.peg_counts`.
 
+    >>> from mastermind.core.variant import peg_counts
     >>> peg_counts((0, 0, 1, 1), (0, 1, 2, 3))
     (1, 1)
     """
@@ -196,6 +199,7 @@ class Variant:
         """The answer to ``guess`` (0-based colours) when the secret is ``secret``: the
         reference of the score table.
 
+        >>> from mastermind.core.variant import BLACK_PEG
         >>> str(BLACK_PEG.score_digits((0, 1, 2), (2, 1, 0)))
         '1B'
         """
@@ -205,6 +209,7 @@ class Variant:
         """uint8 lookup from the peg counts the kernels compute to the answer index:
         ``lut[black * (pegs + 1) + white]`` (255 where black + white exceeds the pegs).
 
+        >>> from mastermind.core.variant import BLACK_PEG
         >>> BLACK_PEG.answer_lut(2).tolist()
         [0, 0, 0, 1, 1, 255, 2, 255, 255]
         """
@@ -221,6 +226,7 @@ class Variant:
 class Standard(Variant):
     """Mastermind: the answer tells the black and the white pegs.
 
+    >>> from mastermind.core.variant import STANDARD
     >>> [str(f) for f in STANDARD.answer_feedbacks(2)]
     ['0B0W', '0B1W', '0B2W', '1B0W', '1B1W', '2B0W']
     """
@@ -274,6 +280,7 @@ class BlackPeg(Variant):
     """Black-peg Mastermind: the answer is the number of black pegs alone, written ``2B``
     and read as ``2``, ``2B`` or ``BB`` (``0`` or ``-``: none).
 
+    >>> from mastermind.core.variant import BLACK_PEG
     >>> [str(f) for f in BLACK_PEG.answer_feedbacks(2)], BLACK_PEG.parse_answer(" 1 ", 2)
     (['0B', '1B', '2B'], Feedback(black=1, white=0, whites=False))
     """
@@ -336,6 +343,7 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in (STANDARD, BLACK_PEG)}
 def find_variant(name: str) -> Variant:
     """The variant of a name or a rules suffix (``black-peg``, ``b``; ``standard`` or empty).
 
+    >>> from mastermind.core.variant import find_variant
     >>> find_variant("Black-Peg"), find_variant("")
     (BlackPeg(), Standard())
     """

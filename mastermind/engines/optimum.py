@@ -10,6 +10,7 @@ reports the heuristic's tree and total as its upper bound (``found_by`` names it
 heuristic never delays an answer: if it has not finished when the search stops, it is
 stopped and left out.
 
+>>> from mastermind.engines.optimum import Fallback
 >>> from mastermind.core.game import CodeTable, Rules
 >>> fallback = Fallback(CodeTable(Rules(2, 3)))
 >>> fallback.wait(10)
@@ -23,7 +24,7 @@ import dataclasses
 import threading
 from typing import TYPE_CHECKING
 
-from mastermind.core.cancel import CancelToken
+from mastermind.core.cancel import CancelToken, StopReason
 from mastermind.core.game import CodeTable
 from mastermind.core.pools import Pool
 from mastermind.core.tree import Stats, StrategyTree
@@ -92,7 +93,7 @@ class Fallback:
             result, status=Status.FEASIBLE, value=total, upper_bound=total, tree=tree, stats=stats
         )
         met = result.lower_bound is not None and total <= result.lower_bound
-        if met and may_prove and result.stopped == "time limit":  # (Ctrl-C stays a stop: exit 130)
+        if met and may_prove and result.stopped == StopReason.TIME_LIMIT:  # (Ctrl-C stays a stop: exit 130)
             return dataclasses.replace(better, status=Status.OPTIMAL, lower_bound=total, stopped=None)
         return dataclasses.replace(better, found_by=self.heuristic)
 

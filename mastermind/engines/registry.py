@@ -4,6 +4,7 @@ Each name maps to one :class:`StrategySpec` that knows which options it takes (`
 ``tie_break``, ``seed``) and how to build the strategy. Commands, reports, export and the
 interactive sessions all ask here; the heuristic and exact engines know no names.
 
+>>> from mastermind.engines.registry import strategy, strategy_tree
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(3, 3))
 >>> strategy("minimax").options
@@ -163,6 +164,7 @@ HEURISTIC_NAMES = tuple(name for name, spec in REGISTRY.items() if spec.kind == 
 def names_text(names: tuple[str, ...] = NAMES, last: str = "or") -> str:
     """``a, b or c`` (one of them), ``a, b and c`` (all of them): names for a help text.
 
+    >>> from mastermind.engines.registry import names_text
     >>> names_text(("simple", "random", "optimal")), names_text(("simple", "random"), "and")
     ('simple, random or optimal', 'simple and random')
     """
@@ -177,6 +179,7 @@ def _check(what: str, value: str, allowed: tuple[str, ...]) -> None:
 def strategy(name: str) -> StrategySpec:
     """The strategy called ``name``; an unknown name is a :class:`MastermindError` listing them.
 
+    >>> from mastermind.engines.registry import strategy
     >>> strategy("knuth")
     Traceback (most recent call last):
     ...
@@ -210,6 +213,7 @@ def make_strategy(name: str, table: CodeTable, **options: Any) -> Strategy:
     heuristics (``pool`` to ``optimal`` too); ``seed`` to ``random`` and to random tie-breaking;
     ``progress`` shows a solver's work. ``optimal`` solves the game exactly.
 
+    >>> from mastermind.engines.registry import make_strategy
     >>> from mastermind.core.game import CodeTable, Rules
     >>> table = CodeTable(Rules(4, 6))
     >>> table.rules.code_text(make_strategy("minimax", table).next_guess(table.all_codes))
@@ -222,6 +226,7 @@ def strategy_tree(name: str, table: CodeTable, **options: Any) -> StrategyTree:
     """The tree of the strategy called ``name``: every secret played (a solver's own tree).
     ``options``: those of :func:`make_strategy`.
 
+    >>> from mastermind.engines.registry import strategy_tree
     >>> from mastermind.core.game import CodeTable, Rules
     >>> table = CodeTable(Rules(2, 3))
     >>> [strategy_tree(name, table).stats(table).total for name in ("simple", "optimal")]

@@ -56,6 +56,7 @@ class Objective(Choice):
 class Status(enum.Enum):
     """How sure a :class:`Result` is.
 
+    >>> from mastermind.engines.result import Status
     >>> Status.OPTIMAL.proven, Status.NO_STRATEGY.proven, Status.FEASIBLE.proven
     (True, True, False)
     >>> Status.of(proven=False, found=False)
@@ -85,6 +86,7 @@ class Counters:
     """The work a search did: nodes expanded, memo hits, work units run (and reused from a
     checkpoint).
 
+    >>> from mastermind.engines.result import Counters
     >>> Counters(nodes=5, units=1) + Counters(nodes=2, reused=1)
     Counters(nodes=7, memo_hits=0, units=1, reused=1)
     """
@@ -173,6 +175,7 @@ class Result(Generic[D]):
     "interrupted"), None when it finished. ``found_by``: the heuristic whose strategy is
     reported, when it is not the engine's own. ``details``: what only this engine reports.
 
+    >>> from mastermind.engines.result import Result, Status
     >>> from mastermind.core.game import Rules
     >>> found = Result(Rules(2, 3), "total", Status.FEASIBLE, 22, 20, 22, stopped="time limit")
     >>> found.proven, found.total, found.to_dict()["stopped"]
@@ -206,6 +209,7 @@ class Result(Generic[D]):
         """The answer in one line: its tree, statistics and details are read from their fields
         (the whole tree was printed, kilobytes of it).
 
+        >>> from mastermind.engines.result import Result, Status
         >>> from mastermind.core.game import Rules
         >>> Result(Rules(2, 3), "total", Status.FEASIBLE, 22, 20, 22, stopped="time limit")
         Result(rules=p2c3r, objective='total', status=FEASIBLE, value=22, lower_bound=20, upper_bound=22, \

@@ -1,9 +1,14 @@
 """The game, written again from its rules alone: codes, their text, and the answer of every
-guess to every secret (black: right colour, right place; white: right colour, wrong place).
+guess to every secret (black: right colour, right place; white: right colour, wrong place;
+in black-peg Mastermind, rules ending in ``b``, the black pegs alone).
 
+>>> from mastermind.proofcheck.game import Game
 >>> game = Game.parse("p3c3")
 >>> game.n, game.code_text(5), game.answer_text(int(game.answers[game.index["123"], game.index["321"]]))
 (27, '123', '1B2W')
+>>> black = Game.parse("p3c3rb")
+>>> str(black), black.answer_text(int(black.answers[black.index["123"], black.index["321"]]))
+('p3c3rb', '1B')
 """
 
 from __future__ import annotations
@@ -15,8 +20,9 @@ from itertools import product
 import numpy as np
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_RULES = re.compile(r"^p([0-9]{1,2})c([0-9]{1,2})([rn]?)$")
+_RULES = re.compile(r"^p([0-9]{1,2})c([0-9]{1,2})([rn]?)(b?)$")
 _ANSWER = re.compile(r"^([0-9]{1,2})B([0-9]{1,2})W$")
+_BLACK_ANSWER = re.compile(r"^([0-9]{1,2})B$")
 
 
 class ProofError(Exception):
@@ -24,12 +30,13 @@ class ProofError(Exception):
 
 
 class Game:
-    """Pegs, colours, repetition; the codes in lexicographic order (index = code)."""
+    """Pegs, colours, repetition, black pegs only; the codes in lexicographic order (index = code)."""
 
-    def __init__(self, pegs: int, colours: int, repetition: bool) -> None:
+    def __init__(self, pegs: int, colours: int, repetition: bool, black_peg: bool = False) -> None:
         if not (1 <= pegs <= 8 and 1 <= colours <= len(SYMBOLS)) or (not repetition and colours < pegs):
             raise ProofError(f"no game of {pegs} pegs and {colours} colours here")
         self.pegs, self.colours, self.repetition = pegs, colours, repetition
+        self.black_peg = black_peg  # (the answer tells the black pegs alone: white counted 0)
         rows = [d for d in product(range(colours), repeat=pegs) if repetition or len(set(d)) == pegs]
         self.codes = np.array(rows, dtype=np.int64).reshape(-1, pegs)
         self.n = len(self.codes)
@@ -45,14 +52,15 @@ class Game:
 
     @classmethod
     def parse(cls, rules: object) -> Game:
-        """``p4c6r`` (repetition, also ``p4c6``) or ``p4c6n`` (no colour twice)."""
+        """``p4c6r`` (repetition, also ``p4c6``) or ``p4c6n`` (no colour twice), then ``b``
+        for black-peg Mastermind (``p4c6rb``)."""
         match = _RULES.match(rules) if isinstance(rules, str) else None
         if match is None:
-            raise ProofError(f"rules: expected such as p4c6r, got {rules!r}")
-        return cls(int(match[1]), int(match[2]), match[3] != "n")
+            raise ProofError(f"rules: expected such as p4c6r or p4c6rb, got {rules!r}")
+        return cls(int(match[1]), int(match[2]), match[3] != "n", match[4] == "b")
 
     def __str__(self) -> str:
-        return f"p{self.pegs}c{self.colours}{'r' if self.repetition else 'n'}"
+        return f"p{self.pegs}c{self.colours}{'r' if self.repetition else 'n'}{'b' if self.black_peg else ''}"
 
     def code_text(self, code: int) -> str:
         return "".join(SYMBOLS[d] for d in self.codes[code])
@@ -64,14 +72,18 @@ class Game:
         return self.index[text.upper()]
 
     def answer_text(self, answer: int) -> str:
+        if self.black_peg:
+            return f"{answer // (self.pegs + 1)}B"
         return f"{answer // (self.pegs + 1)}B{answer % (self.pegs + 1)}W"
 
     def answer(self, text: object) -> int:
-        """The index of an answer written ``1B2W``."""
-        match = _ANSWER.match(text) if isinstance(text, str) else None
-        if match is None or int(match[1]) + int(match[2]) > self.pegs:
+        """The index of an answer written ``1B2W`` (``1B`` in black-peg Mastermind)."""
+        pattern = _BLACK_ANSWER if self.black_peg else _ANSWER
+        match = pattern.match(text) if isinstance(text, str) else None
+        white = 0 if match is None or self.black_peg else int(match[2])
+        if match is None or int(match[1]) + white > self.pegs:
             raise ProofError(f"{text!r} is no answer of {self}")
-        return int(match[1]) * (self.pegs + 1) + int(match[2])
+        return int(match[1]) * (self.pegs + 1) + white
 
     @cached_property
     def answers(self) -> np.ndarray:
@@ -80,6 +92,8 @@ class Game:
         blacks = np.zeros((self.n, self.n), dtype=np.uint8)
         for i in range(self.pegs):
             blacks += codes[:, None, i] == codes[None, :, i]
+        if self.black_peg:  # (answer black * (pegs + 1) + 0)
+            return blacks * np.uint8(self.pegs + 1)
         shared = np.zeros((self.n, self.n), dtype=np.uint8)
         for c in range(self.colours):
             held = (codes == c).sum(axis=1, dtype=np.uint8)

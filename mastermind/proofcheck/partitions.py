@@ -2,6 +2,8 @@
 the orbits of the codes under a group given by generators. Each is compiled with numba and
 has a plain-Python twin, the reference the tests hold the compiled one to.
 
+>>> import numpy as np
+>>> from mastermind.proofcheck.partitions import class_counts_reference, orbit_minima_reference
 >>> answers = np.array([[2, 0], [0, 2]], dtype=np.uint8)
 >>> class_counts_reference(answers, np.array([0, 1]), np.array([1]), 3).tolist()
 [[1, 0, 1]]

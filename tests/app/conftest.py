@@ -46,8 +46,8 @@ def _solver_child_kept_between_commands():
     changes: a child still at work when closed (a job past its time limit, Ctrl-C) is ended
     as before and the next command starts a fresh one; a child never saw the parent's
     monkeypatches anyway (spawned), and the jobs read no environment.
-    tests/engines/models/test_timed.py tests the worker's own life, unpooled."""
-    from mastermind.engines.models.timed import TimedWorker
+    tests/engines/workers/test_timed.py tests the worker's own life, unpooled."""
+    from mastermind.engines.workers.timed import TimedWorker
 
     idle: list[tuple] = []  # (process, connection, stop event): one at most
     start, close, submit, result = (

@@ -14,7 +14,7 @@ from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact import ExactSolver, Problem, solve
-from mastermind.engines.models.timed import TimedWorker
+from mastermind.engines.workers.timed import TimedWorker
 
 # the published table of Knuth's algorithm: worst case, first guess and its largest class
 KNUTH_WORST = {
@@ -69,9 +69,8 @@ def rows():
             for colors in range(2, 7):
                 rules = Rules(pegs, colors)
                 quick = rules.n_codes <= 256
-                out[pegs, colors] = knuth_table_row(
-                    rules, worker, time_limit=60 if quick else 0.001, max_refined=256
-                ).to_dict()
+                with CancelToken(60 if quick else 0.001) as row:  # (the row's time)
+                    out[pegs, colors] = knuth_table_row(rules, worker, token=row, max_refined=256).to_dict()
     return out
 
 

@@ -392,7 +392,7 @@ def test_ctrl_c_lets_a_rows_checkpointed_search_keep_what_it_proved(tmp_path, mo
     from mastermind.app.interrupts import WIND_DOWN, interrupt_handling
     from mastermind.app.publishing import TablesStopped, run_tables
     from mastermind.engines.exact.checkpoint import FILE, RootBounds
-    from mastermind.engines.models import timed
+    from mastermind.engines.workers import timed
 
     # (what is kept, not how fast: a loaded machine gets most of the watchdog's wind-down)
     monkeypatch.setattr(timed, "STOP_WAIT", WIND_DOWN - 2)
@@ -443,7 +443,7 @@ def test_results_json_gives_what_a_stopped_rows_search_kept(tmp_path, monkeypatc
     the bounds its search kept for the next run were on the error stream alone."""
     from mastermind.app.publishing.runner import Runner, SearchStopped
 
-    def stopped_row(self, rules, trees):
+    def stopped_row(self, rules, trees, clock=None):
         raise SearchStopped("p4c5", {**part, "seconds": 12.0})
 
     monkeypatch.setattr(Runner, "warm_up", lambda self: None)

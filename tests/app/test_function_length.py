@@ -7,12 +7,8 @@ from pathlib import Path
 APP = Path(__file__).resolve().parents[2] / "mastermind" / "app"
 LONGEST = 80  # lines, from the def to the function's last line
 
-# being reworked with the stopping and the timed-worker loop (issue 64): split there
-PENDING = {
-    ("comparisons.py", "compare"),
-    ("publishing/tables.py", "run_tables"),
-    ("publishing/runner.py", "optimal_row"),
-}
+# being reworked with the timed-rows loop (issue 64): split there
+PENDING = {("publishing/tables.py", "run_tables")}
 
 
 def _lengths() -> dict[tuple[str, str], int]:

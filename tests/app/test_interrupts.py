@@ -164,3 +164,39 @@ def test_a_ctrl_c_while_the_command_line_is_imported_gives_one_line_and_130():
     )
     proc = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)
     assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted\n")
+
+
+def test_the_watchdog_keeps_its_own_bookkeeping_of_the_work_under_the_command_token():
+    """What the watchdog needs (whether work that stops by itself runs, how many blocks
+    began, their status lines, whether the work is winding down) is the command's, told by
+    the token's hook: the token itself keeps none of it."""
+    from mastermind.app import interrupts
+    from mastermind.core.cancel import CancelToken
+
+    with interrupts.interrupt_handling():
+        command = interrupts._commands[-1]
+        token = interrupts.command_token()
+        assert token.watcher is command.watch and not command.busy and command.began == 0
+        with token.child() as search, search.running(lambda: "3 of 7 done"):
+            assert command.busy and command.began == 1 and command.status_lines() == ["3 of 7 done"]
+            assert not command.winding_down
+            search.wind_down()
+            assert command.winding_down
+        assert not command.busy and command.began == 1 and command.status_lines() == []
+    assert CancelToken().watcher is None  # (a token of no command: nobody to tell)
+    assert not hasattr(CancelToken(), "busy") and not hasattr(CancelToken(), "status_lines")
+
+
+def test_a_command_outside_the_ctrl_c_handling_has_a_token_and_clock_of_its_own():
+    """A command run where Ctrl-C is not handled (another thread, a test): the clock still
+    marks its start and its token is one for the block."""
+    from mastermind.app import interrupts
+
+    assert not interrupts._commands
+    with interrupts.command_clock(30.0):
+        token = interrupts.command_token()
+        assert interrupts.command_token() is token and not interrupts.interrupted()
+        with interrupts.command_work(30.0) as work:
+            token.cancel()
+            assert work.interrupted and interrupts.command_token().cancelled
+    assert interrupts.command_token() is not token

@@ -11,6 +11,7 @@ import pytest
 
 from mastermind.app.cli import main
 from mastermind.app.publishing import (
+    BLACK_PEG_FORMAT,
     FRONTIER,
     GAME_VALUE_FORMAT,
     OPTIMAL_FORMAT,
@@ -30,7 +31,7 @@ from mastermind.core.symmetry import canonical_first_guesses
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 # rows that take well under 10 s each (a second or less on one core)
-QUICK_OPTIMAL = ["p3c4", "p2c6", "p4c4n", "p5c3"]
+QUICK_OPTIMAL = ["p3c4", "p2c6", "p4c4n", "p5c3", "p3c4b", "p4c4nb"]  # (black-peg: results/black-peg.json)
 QUICK_VALUES = ["p3c4", "p2c5", "p3c3"]
 OPTIMAL_FIELDS = (
     "codes",
@@ -71,7 +72,12 @@ def runner():
 @pytest.mark.parametrize("game", QUICK_OPTIMAL)
 def test_quick_optimal_rows_match_the_committed_table(runner, game, tmp_path):
     row = runner.optimal_row(Rules.parse(game), tmp_path)
-    old = committed("optimal", OPTIMAL_FORMAT)[game]
+    black = Rules.parse(game).variant.name == "black-peg"
+    old = (
+        committed("black-peg", BLACK_PEG_FORMAT)[game]
+        if black
+        else committed("optimal", OPTIMAL_FORMAT)[game]
+    )
     assert row["status"] == old["status"] == "proven"
     for field in OPTIMAL_FIELDS:
         assert row[field] == old[field], field
@@ -350,7 +356,7 @@ def test_an_open_rerun_writes_its_tree_only_where_its_row_is_kept(tmp_path, monk
 
     worse = next(r for r in solve_by_first_guess(CodeTable(Rules(3, 3))) if r.total == 86)  # 111 first
 
-    def open_row(self, rules, trees):
+    def open_row(self, rules, trees, clock=None):
         search = {
             "proven": False,
             "total_lower_bound": 70,
@@ -516,7 +522,6 @@ def test_a_checkpointed_row_searches_after_the_quick_path_and_continues_without_
     its own (the quick path had spent the row's, so the search stored nothing and every
     rerun started from the quick bounds), and a game with a search under way goes straight
     to it."""
-    from mastermind.app.deadline import Deadline
     from mastermind.app.publishing import parts
     from mastermind.app.publishing.runner import Runner
     from mastermind.engines.exact import solve
@@ -527,7 +532,7 @@ def test_a_checkpointed_row_searches_after_the_quick_path_and_continues_without_
     def run(self, fn, args, grace=0.0, stoppable=False):
         if fn is parts.optimal_part and args[1] == "total":
             quick.append(args[0])
-            self._row = Deadline(1e-9)  # it spent the row's time and finished nothing
+            self._row.token.cancel("time limit")  # it spent the row's time and finished nothing
             return None
         return real_run(self, fn, args, grace, stoppable)
 
@@ -578,7 +583,7 @@ def test_a_file_of_another_kind_is_refused(tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--table", "nope"], "--table: unknown value 'nope'; use one of optimal, game-values"),
+        (["--table", "nope"], "--table: unknown value 'nope'; use one of optimal, game-values, black-peg"),
         (["--games", "p3x2"], "--games: cannot read 'p3x2'"),
         (["--row-time-limit", "0"], "--row-time-limit: must be a positive number of seconds, got 0"),
         (["--row-time-limit", "inf"], "--row-time-limit: must be a positive number of seconds, got inf"),
@@ -867,7 +872,7 @@ def test_a_version_1_file_is_read_in_the_keys_of_version_2(tmp_path):
 
 
 def test_the_committed_files_speak_the_one_vocabulary():
-    for stem in ("optimal", "game-values"):
+    for stem in ("optimal", "game-values", "black-peg"):
         data = json.loads((RESULTS / f"{stem}.json").read_text())
         assert data["version"] == 2
         keys = {k for row in data["rows"] for k in row} | {
@@ -1123,9 +1128,9 @@ def test_a_row_cut_short_by_the_commands_time_limit_stops_the_run_and_says_so(tm
     from mastermind.app.publishing import TablesStopped
     from mastermind.app.publishing.runner import Runner
 
-    def optimal_row(self, rules, trees):
-        self._start_row()
-        while not self.deadline.passed():  # (the row's work, past the command's limit)
+    def optimal_row(self, rules, trees, clock=None):
+        self._start_row(clock)
+        while not self.token.cancelled:  # (the row's work, past the command's limit)
             time.sleep(0.01)
         row = self._open_row(self._new_row(rules, "optimal"), rules)
         if proved:
@@ -1150,13 +1155,14 @@ def test_a_proven_row_whose_later_parts_the_commands_time_limit_cut_stops_the_ru
     the tie-break unfinished, and said nothing had stopped ("stopped": null)."""
     from mastermind.app.publishing import TablesStopped
     from mastermind.app.publishing.runner import Runner
+    from mastermind.core.cancel import StopReason
 
     real = Runner._run
 
     def run(self, fn, args, grace=0.0, stoppable=False):
         if args[1] == "total":
             return real(self, fn, args, grace, stoppable)
-        self.deadline.end = self.deadline.start  # (the command's time ran out after the optimum)
+        self.token.cancel(StopReason.TIME_LIMIT)  # (the command's time ran out after the optimum)
         return None
 
     monkeypatch.setattr(Runner, "_run", run)
@@ -1263,7 +1269,7 @@ def test_a_first_run_stopped_before_its_first_row_leaves_no_empty_out_folder(tmp
     run interrupted before its first row left it behind, empty."""
     from mastermind.app.publishing import runner
 
-    def interrupted(self, rules, first):
+    def interrupted(self, rules, first, clock=None):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(runner.Runner, "optimal_row", interrupted)
@@ -1281,7 +1287,7 @@ def test_a_run_stopped_before_its_first_tree_leaves_no_empty_trees_folder(tmp_pa
     stopped before writing a tree left it behind, empty (a new user's trial)."""
     from mastermind.app.publishing import runner
 
-    def interrupted(self, rules, first):
+    def interrupted(self, rules, first, clock=None):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(runner.Runner, "optimal_row", interrupted)

@@ -201,7 +201,7 @@ def test_every_command_with_json_has_runs_here():
 def test_the_rows_of_results_validate_as_results_prints_them(validators):
     """The files of results/ hold the rows `results --json` prints: the same vocabulary."""
     tables = {}
-    for stem in ("optimal", "game-values"):
+    for stem in ("optimal", "game-values", "black-peg"):
         tables[stem] = json.loads((SCHEMAS.parent / "results" / f"{stem}.json").read_text())["rows"]
     doc = {
         "out": "results",

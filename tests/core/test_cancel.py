@@ -6,7 +6,7 @@ import time
 import pytest
 
 import mastermind.core.cancel as cancel_module
-from mastermind.core.cancel import INTERRUPTED, TIME_LIMIT, CancelToken, Stopped
+from mastermind.core.cancel import INTERRUPTED, TIME_LIMIT, CancelToken, Stopped, StopReason
 from mastermind.core.errors import MastermindError
 
 
@@ -56,12 +56,31 @@ def test_children_are_cancelled_with_their_parent_not_the_other_way():
     assert late.cancelled and late.reason == INTERRUPTED  # made after the cancel: cancelled at once
 
 
+class Tally:
+    """A watcher that counts the work running under a token (as the Ctrl-C watchdog does)."""
+
+    def __init__(self) -> None:
+        self.running, self.lines, self.winding_down = 0, [], False
+
+    def begin(self, status):
+        self.running += 1
+        self.lines.append(status)
+
+    def end(self, status):
+        self.running -= 1
+        self.lines.remove(status)
+
+    def wind_down(self):
+        self.winding_down = True
+
+
 def test_two_tokens_share_nothing():
-    a, b = CancelToken(), CancelToken()
+    seen_a, seen_b = Tally(), Tally()
+    a, b = CancelToken(watcher=seen_a), CancelToken(watcher=seen_b)
     a.cancel()
     assert not b.cancelled
     with a.running():
-        assert a.busy and not b.busy
+        assert seen_a.running == 1 and seen_b.running == 0
 
 
 def test_a_time_limit_cancels_the_token_with_its_reason():
@@ -119,16 +138,48 @@ def test_bad_time_limits_are_refused(seconds):
         CancelToken(time_limit=seconds)
 
 
-def test_running_work_says_it_is_busy_and_what_it_did():
-    token = CancelToken()
+def test_running_work_tells_the_watcher_of_the_family_what_it_did():
+    seen = Tally()
+    token = CancelToken(watcher=seen)
     child = token.child()
-    assert not token.busy
     with child.running(lambda: "3 of 7 done"):
-        assert token.busy and token.status_lines() == ["3 of 7 done"]
-        assert not token.winding_down
+        assert seen.running == 1 and [line() for line in seen.lines] == ["3 of 7 done"]
+        assert not seen.winding_down
         child.wind_down()
-        assert token.winding_down
-    assert not token.busy and token.status_lines() == []
+        assert seen.winding_down
+    assert seen.running == 0 and seen.lines == []
+
+
+def test_without_a_watcher_running_work_tells_nobody():
+    token = CancelToken()
+    with token.running(lambda: "nothing") as same:
+        token.wind_down()
+        assert same is token and token.watcher is None
+
+
+def test_the_stop_reason_is_an_enum_that_reads_as_its_text():
+    import json
+
+    with CancelToken(time_limit=3600) as token:
+        token.cancel("time limit")  # (given as its text: kept as the enum)
+        assert token.reason is StopReason.TIME_LIMIT and token.reason == "time limit"
+        assert not token.interrupted
+    assert json.dumps({"stopped": token.reason}) == '{"stopped": "time limit"}'
+    assert f"stopped ({StopReason.INTERRUPTED})" == "stopped (interrupted)"
+    other = CancelToken()
+    other.cancel("the search ended")  # (any other reason stays as given)
+    assert other.reason == "the search ended" and not other.interrupted
+
+
+def test_a_time_limit_counts_from_its_start():
+    import time
+
+    start = time.monotonic() - 10.0
+    with CancelToken(time_limit=3600, start=start) as token:
+        assert token.deadline == start + 3600 and not token.cancelled
+    with CancelToken(time_limit=5, start=start) as late:  # (its time was up when it was made)
+        assert late.cancelled and late.reason is StopReason.TIME_LIMIT
+        assert late.remaining() == 0.0 and late.remaining(1e-3) == 1e-3
 
 
 def test_the_module_keeps_no_process_wide_state():

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from mastermind.core.game import CodeTable, Rules
+from mastermind.core.variant import BLACK_PEG, STANDARD
 from mastermind.engines.exact.certify import certify
 from mastermind.proofcheck import ProofError, check_proof
 from mastermind.proofcheck.game import Game
@@ -72,7 +73,7 @@ def test_orbit_minima_matches_its_reference():
         assert np.array_equal(orbit_minima(maps), orbit_minima_reference(maps))
 
 
-@pytest.mark.parametrize("rules", ["p3c4r", "p4c4n", "p2c5r"])
+@pytest.mark.parametrize("rules", ["p3c4r", "p4c4n", "p2c5r", "p3c4rb", "p4c4nb"])
 def test_the_checkers_answers_are_the_games(rules):
     """Its own scoring agrees with the game model's on every pair of codes."""
     game, table = Game.parse(rules), CodeTable(Rules.parse(rules))
@@ -84,12 +85,15 @@ def test_the_checkers_answers_are_the_games(rules):
     assert np.array_equal(ours, np.array(said)[table.scores])
 
 
-def brute_force(pegs: int, colours: int) -> tuple[int, int]:
-    """The optimal total and worst case by plain recursion over every guess and secret set."""
+def brute_force(pegs: int, colours: int, black_peg: bool = False) -> tuple[int, int]:
+    """The optimal total and worst case by plain recursion over every guess and secret set
+    (``black_peg``: the answer is the black pegs alone)."""
     codes = [tuple(int(d) for d in np.base_repr(i, colours).zfill(pegs)) for i in range(colours**pegs)]
 
     def answer(g, s):
         black = sum(a == b for a, b in zip(g, s))
+        if black_peg:
+            return black
         return black, sum(min(g.count(c), s.count(c)) for c in range(colours)) - black
 
     def parts(g, secrets):
@@ -116,10 +120,15 @@ def brute_force(pegs: int, colours: int) -> tuple[int, int]:
     return cost(frozenset(codes))
 
 
-@pytest.mark.parametrize("pegs, colours", [(2, 2), (2, 3), (3, 2), (2, 4)])
-def test_proofs_of_tiny_games_agree_with_brute_force(pegs, colours):
-    total, worst = brute_force(pegs, colours)
-    proof = certify(CodeTable(Rules(pegs, colours)), total, worst)
+@pytest.mark.parametrize(
+    "pegs, colours, black_peg",
+    [(2, 2, False), (2, 3, False), (3, 2, False), (2, 4, False), (2, 3, True), (3, 2, True), (2, 4, True)],
+)
+def test_proofs_of_tiny_games_agree_with_brute_force(pegs, colours, black_peg):
+    total, worst = brute_force(pegs, colours, black_peg)
+    rules = Rules(pegs, colours, variant=BLACK_PEG if black_peg else STANDARD)
+    proof = certify(CodeTable(rules), total, worst)
+    assert proof["rules"] == str(rules)
     outcome = check_proof(copy.deepcopy(proof))
     assert (outcome.total, outcome.worst) == (total, worst)
     facts = proof["facts"]

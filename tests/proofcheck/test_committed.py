@@ -1,5 +1,6 @@
 """Every proof committed under ``results/proofs`` checks, and proves what the published table
-says: the optimal total and, where the proof claims it, the optimal worst case."""
+(optimal.json, or black-peg.json for a black-peg game) says: the optimal total and, where the
+proof claims it, the optimal worst case."""
 
 import json
 from pathlib import Path
@@ -16,7 +17,12 @@ SLOW_BYTES = 30_000
 
 
 def _published() -> dict[str, dict]:
-    rows = json.loads((RESULTS / "optimal.json").read_text())["rows"]
+    """The rows of the tables of optimal rows: the standard game's and black-peg's."""
+    rows = [
+        row
+        for stem in ("optimal", "black-peg")
+        for row in json.loads((RESULTS / f"{stem}.json").read_text())["rows"]
+    ]
     return {row["game"]: row for row in rows}
 
 

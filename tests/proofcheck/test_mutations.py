@@ -20,7 +20,7 @@ from mastermind.proofcheck import ProofError, check_proof
 from mastermind.proofcheck.game import Game
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = ["p3c3", "p3c4", "p4c4"]
+GAMES = ["p3c3", "p3c4", "p4c4", "p3c3b"]  # (and black-peg Mastermind)
 
 
 @cache

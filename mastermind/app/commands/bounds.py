@@ -5,13 +5,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from mastermind.app.commands.common import (
-    Deadline,
     JsonOpt,
     MemoryOpt,
     ProgressOpt,
     RulesOpt,
     TimeLimitOpt,
     command,
+    command_work,
     console,
     exit_if_interrupted,
     floor_decimal,
@@ -75,9 +75,8 @@ def bounds(
 
     check_levels(levels, refined)  # (before the table is built)
     rules = game(rules)
-    deadline = Deadline.of_command(time_limit)
     table = table_for(rules, memory_limit_bytes(memory_limit))
-    with deadline.token() as token, progress_bar(progress_mode(progress, json_output)) as bar:
+    with command_work(time_limit) as token, progress_bar(progress_mode(progress, json_output)) as bar:
         bar.start(2 * levels + (2 if refined else 0), f"bounds of {rules}")
         found = level_bounds(table, levels, refined, cancel=token, advance=bar.advance)
     if json_output:

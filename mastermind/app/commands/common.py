@@ -6,6 +6,7 @@ the options it takes as parameters annotated with the aliases below, the way typ
 them; :func:`command` registers it and turns a :class:`MastermindError` into one line and
 exit code 2.
 
+>>> from mastermind.app.commands.common import parse_games
 >>> parse_games(["p2-3c2,p4c4n"])
 ['p2c2r', 'p3c2r', 'p4c4n']
 """
@@ -23,10 +24,17 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from mastermind.app.deadline import FOREVER, Deadline, command_clock, limit_note, stopped_text  # noqa: F401  - shared by the commands
 from mastermind.app.helpstyle import Command
 from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
-from mastermind.app.interrupts import answered
+from mastermind.app.interrupts import (  # noqa: F401  - shared by the commands
+    answered,
+    command_clock,
+    command_token,
+    command_work,
+    limit_note,
+    stopped_text,
+)
+from mastermind.core.cancel import StopReason
 from mastermind.core.errors import MastermindError, OutOfReach, TableTooLarge, naming
 from mastermind.core.fileio import release_held_pipes
 from mastermind.core.game import (
@@ -399,6 +407,7 @@ def parse_games(texts: Sequence[str]) -> list[str]:
     ``a-b``; the games as rules text (``p4c6r``), each once, in the order given. Without
     repetition a range leaves out the games with fewer colours than pegs.
 
+    >>> from mastermind.app.commands.common import parse_games
     >>> parse_games(["p4c6", "p2c2-3n,p4c6r", "5x8", "p2-3c2b"])
     ['p4c6r', 'p2c2n', 'p2c3n', 'p5c8r', 'p2c2rb', 'p3c2rb']
     """
@@ -478,7 +487,7 @@ def fail_after_report(error: MastermindError | None) -> None:
 def exit_if_interrupted(stopped: str | None) -> None:
     """After the report of work that stopped early: exit code 130 for Ctrl-C (a time limit
     is an answer: exit code 0)."""
-    if stopped == "interrupted":
+    if stopped == StopReason.INTERRUPTED:
         raise typer.Exit(130)
 
 
@@ -584,9 +593,9 @@ def histogram_text(hist: Sequence[int]) -> str:
 
 
 STOP_WORDS = {
-    "time limit": "stopped by the time limit",
-    "interrupted": "interrupted",
-    "iteration limit": "stopped at the iteration limit",
+    StopReason.TIME_LIMIT: "stopped by the time limit",
+    StopReason.INTERRUPTED: "interrupted",
+    StopReason.ITERATION_LIMIT: "stopped at the iteration limit",
 }
 
 
@@ -599,6 +608,7 @@ def nothing_written(path: str | os.PathLike[str], why: str) -> str:
     """The one line every command says when it wrote nothing (``-``: standard output; a
     file: which is left as it was).
 
+    >>> from mastermind.app.commands.common import nothing_written
     >>> nothing_written("-", "no strategy")
     'nothing written to standard output: no strategy'
     >>> nothing_written("t.json", "no strategy")
@@ -612,6 +622,7 @@ def nothing_written(path: str | os.PathLike[str], why: str) -> str:
 def wrote(what: str, path: str) -> str:
     """The one line every command says after writing a file (``-``: standard output).
 
+    >>> from mastermind.app.commands.common import wrote
     >>> wrote("the strategy tree", "-")
     'wrote the strategy tree to standard output'
     """

@@ -43,6 +43,7 @@ from mastermind.app.commands.common import (
     wrote,
 )
 from mastermind.app.interrupts import interrupted
+from mastermind.core.cancel import INTERRUPTED, TIME_LIMIT
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Rules
 from mastermind.core.pools import POOL_WORDS
@@ -121,7 +122,7 @@ def compare(
             progress=bar,
         )
     if interrupted():  # (Ctrl-C as the comparison ended: no picture is begun either, as in plot)
-        result.stopped = "interrupted"
+        result.stopped = INTERRUPTED
     picture, late = (None, None) if plot is None else _picture_of(result, plot)
     data = {**_comparison_dict(result, pool, tie_break, seed), "plot": picture}
     if json_output:
@@ -160,7 +161,7 @@ def _picture_of(result, plot: str) -> tuple[str | None, MastermindError | None]:
     in plot: drawing takes about a second, and Ctrl-C stops within one: the table says what
     was proven."""
     late: MastermindError | None = None
-    if not (result.rows or result.optimal) or result.stopped == "interrupted":
+    if not (result.rows or result.optimal) or result.stopped == INTERRUPTED:
         return None, None
     from mastermind.app.plots import plot_comparison
 
@@ -187,7 +188,7 @@ def _drawn(result, draw: Callable[[], None]) -> bool:
     try:
         draw()
     except KeyboardInterrupt:
-        result.stopped = "interrupted"
+        result.stopped = INTERRUPTED
         return False
     return True
 
@@ -295,7 +296,7 @@ def plot(
             progress=bar,
         )
     if interrupted():  # (Ctrl-C as the comparison ended: no picture is begun either)
-        result.stopped = "interrupted"
+        result.stopped = INTERRUPTED
     series = _series(names, result)
     data = {**_comparison_dict(result, pool, tie_break, seed), "out": None, "drawn": []}
     opt = None if result.optimal is None else result.optimal["total"]
@@ -352,12 +353,12 @@ def _plot_or_why(
     """The picture drawn and written where there is one to draw and no Ctrl-C came: the
     error of a write that failed only now, and why nothing was written (None: written)."""
     if not series:
-        return None, f"{stop_words(result.stopped or 'time limit')} before any strategy was played"
-    if result.stopped == "interrupted":
+        return None, f"{stop_words(result.stopped or TIME_LIMIT)} before any strategy was played"
+    if result.stopped == INTERRUPTED:
         return None, "interrupted before drawing"
     outcome = _draw_plot(rules, series, opt, result, out)
     if isinstance(outcome, str):  # (Ctrl-C while drawing)
-        result.stopped = "interrupted"
+        result.stopped = INTERRUPTED
         return None, outcome
     return outcome, None
 
@@ -471,7 +472,7 @@ def _print_comparison(result, data: dict) -> None:
         strategy_row(row.label, row.total, row.worst, row.histogram, gap, pct)
     console().print(t)
     if opt is None and result.bounds is not None and result.rows:
-        why = "was interrupted" if result.stopped == "interrupted" else "was not proven within --time-limit"
+        why = "was interrupted" if result.stopped == INTERRUPTED else "was not proven within --time-limit"
         typer.echo(
             f"the exact optimum {why}; gaps are to the lower bound: "
             + ", ".join(f"{r.label} {r.gap_to_bound}" for r in result.rows)

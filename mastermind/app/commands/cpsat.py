@@ -5,8 +5,6 @@ from typing import Annotated, Optional
 import typer
 
 from mastermind.app.commands.common import (
-    FOREVER,
-    Deadline,
     JobsOpt,
     JsonOpt,
     MemoryOpt,
@@ -15,6 +13,7 @@ from mastermind.app.commands.common import (
     SeedOpt,
     TimeLimitOpt,
     command,
+    command_work,
     cores,
     draw_seed,
     exit_if_interrupted,
@@ -31,6 +30,7 @@ from mastermind.app.commands.common import (
 from mastermind.app.interrupts import command_token
 from mastermind.core.game import Rules, format_bytes
 from mastermind.core.progress import progress_bar, progress_mode
+from mastermind.engines.workers.timed import wait_for
 
 
 def register(app: typer.Typer) -> None:
@@ -73,17 +73,16 @@ def cpsat(
     from mastermind.engines.models import plan_depth, solve_cpsat
 
     rules = game(rules)
-    deadline = Deadline.of_command(time_limit)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     plan = plan_depth(table, depth, feasible)  # (refused before any bound or model is computed)
     seed, drawn = draw_seed(seed)
-    with progress_bar(progress_mode(progress, json_output)) as bar:
+    with progress_bar(progress_mode(progress, json_output)) as bar, command_work(time_limit) as work:
         bar.start(None, f"CP-SAT strategy tree of {rules} within {plural(plan.depth, 'guess')}")
         answer = solve_cpsat(
             table,
             plan,
             feasible,
-            time_limit=deadline.left() or FOREVER,
+            time_limit=wait_for(work.remaining()),  # (the command's --time-limit)
             workers=cores(jobs),
             seed=seed,
             cancel=command_token(),

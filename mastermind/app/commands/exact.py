@@ -9,7 +9,6 @@ import typer
 from mastermind.app.commands.common import (
     HISTOGRAM_WORDS,
     CheckpointOpt,
-    Deadline,
     JobsOpt,
     JsonOpt,
     MemoryOpt,
@@ -178,7 +177,6 @@ def optimal(
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
-    deadline = Deadline.of_command(time_limit)
     rules = game(rules)
     # every refusal of the options, then the game's size, then the result cache: all before
     # the search and numba are loaded (a second of imports; see test_cached_answers_load_no_numba)
@@ -220,7 +218,7 @@ def optimal(
         by_first_guess,
         out,
         proof,
-        deadline,
+        time_limit,
         jobs,
         backend,
         scheduler,
@@ -415,7 +413,7 @@ def _run_search(
     by_first_guess: bool,
     out: str | None,
     proof: str | None,
-    deadline: Deadline,
+    time_limit: float | None,
     jobs: int,
     backend: str,
     scheduler: str | None,
@@ -428,6 +426,7 @@ def _run_search(
     """The search's document, the error that kept its tree from ``out`` (the tree is
     written only once the search ended: see :func:`write_after_work`), and the optimum's
     tree and statistics (None: by first guess, or no strategy found)."""
+    from mastermind.app.interrupts import command_work
     from mastermind.core.progress import progress_mode
     from mastermind.engines.exact import Execution, Limits, Problem
 
@@ -445,7 +444,8 @@ def _run_search(
     compile_seconds = ensure_compiled(quiet=json_output, json_lines=mode == "json")
     table = table_for(rules, limit)
     # --memory-limit: the score table's and the search's (the engine's memo keeps within it)
-    limits = Limits(time_limit=deadline.left(), memory=limit)
+    with command_work(time_limit) as work:  # (--time-limit: from the command's start)
+        limits = Limits(time_limit=work.remaining(1e-3), memory=limit)
     # the library's choice of work units (a time limit, a checkpoint, another backend, or
     # more jobs than one on a game big enough for them), not one of the command's own
     execution = Execution(jobs=jobs_value(jobs), backend=backend, scheduler=scheduler, checkpoint=checkpoint)

@@ -7,7 +7,6 @@ import typer
 
 from mastermind.app.commands.common import (
     HISTOGRAM_WORDS,
-    Deadline,
     FileRulesOpt,
     JobsOpt,
     JsonOpt,
@@ -21,6 +20,7 @@ from mastermind.app.commands.common import (
     TimeLimitOpt,
     choice,
     command,
+    command_work,
     draw_seed,
     exit_if_interrupted,
     fail_after_report,
@@ -40,6 +40,7 @@ from mastermind.app.commands.common import (
     write_after_work,
 )
 from mastermind.app.strategy_files import check_strategy, names_a_file
+from mastermind.core.cancel import StopReason
 from mastermind.core.errors import DamagedFile, MastermindError, OutOfReach
 from mastermind.core.fileio import (
     check_writable,
@@ -108,7 +109,6 @@ def export(
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
-    deadline = Deadline.of_command(time_limit)
     from mastermind.app.players import draws, tree_of
     from mastermind.core.cancel import Stopped
 
@@ -122,11 +122,11 @@ def export(
     proven = strategy != "optimal"  # (the optimum proven once the search says so)
     late = None
     mode = progress_mode(progress, json_output or out is None)
-    with progress_bar(mode) as bar, deadline.token() as token:
+    with progress_bar(mode) as bar, command_work(time_limit) as token:
         try:
             if strategy == "optimal":  # a search stopped early writes its best strategy
                 tree, proven, stopped, best_found = _optimal_tree(
-                    table, pool, token, bar, deadline.left(), jobs_value(jobs)
+                    table, pool, token, bar, token.remaining(1e-3), jobs_value(jobs)
                 )
             else:
                 bar.start(1, f"export: the tree of {input_name(strategy)}")  # (one tree)
@@ -134,7 +134,7 @@ def export(
                     tree = tree_of(strategy, table, pool=pool, tie_break=tie_break, seed=seed, cancel=token)
                 bar.advance()
         except (Stopped, KeyboardInterrupt):
-            stopped = token.reason or "interrupted"
+            stopped = token.reason or StopReason.INTERRUPTED
     from_file = names_a_file(strategy)
     summary: dict = {
         "rules": str(rules),

@@ -6,7 +6,6 @@ from typing import Annotated
 import typer
 
 from mastermind.app.commands.common import (
-    Deadline,
     JobsOpt,
     JsonOpt,
     MemoryOpt,
@@ -70,8 +69,7 @@ def game_value(
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
-    deadline = Deadline.of_command(time_limit)
-    from mastermind.app.interrupts import command_token
+    from mastermind.app.interrupts import command_work
     from mastermind.engines.gamevalue import game_value as solve_game
 
     rules = game(rules)
@@ -82,6 +80,7 @@ def game_value(
     with (
         CompileNotice(EXACT_KERNELS, "the search kernels", quiet=json_output, json_lines=mode == "json"),
         progress_bar(mode) as bar,
+        command_work(time_limit) as work,  # (Ctrl-C, and --time-limit from the command's start)
     ):
         result = solve_game(
             table,
@@ -89,8 +88,7 @@ def game_value(
             max_iterations=max_iterations,
             jobs=jobs_value(jobs),
             progress=bar,
-            time_limit=deadline.left(),
-            cancel=command_token(),
+            cancel=work,
         )
     data = game_value_document(result)
     if json_output:

@@ -8,7 +8,6 @@ import typer
 from mastermind.app.commands.common import (
     HISTOGRAM_CAPTION,
     HISTOGRAM_WORDS,
-    Deadline,
     JsonOpt,
     LeanMemoryOpt,
     NoCacheOpt,
@@ -22,6 +21,7 @@ from mastermind.app.commands.common import (
     TimeLimitOpt,
     check_reach,
     command,
+    command_work,
     console,
     draw_seed,
     exit_if_interrupted,
@@ -35,6 +35,7 @@ from mastermind.app.commands.common import (
     table_for,
     whole_range,
 )
+from mastermind.core.cancel import StopReason
 from mastermind.core.fileio import input_name
 
 MAX_SECRETS = 10**8  # a minute per million games: more is a typing error
@@ -63,7 +64,6 @@ def heuristics(
     json_output: JsonOpt = False,
     memory_limit: LeanMemoryOpt = None,
 ) -> None:
-    deadline = Deadline.of_command(time_limit)
     rules_given = rules is not None
     rules = game(rules)
     from mastermind.engines.registry import HEURISTIC_NAMES, REGISTRY
@@ -104,7 +104,7 @@ def heuristics(
         table = table_for(rules, limit, full=wants_full_table(rules) and rules.table_bytes() <= limit)
     rows: list[dict] = []
     stopped = _play_all(
-        table, names, {"pool": pool, "tie_break": tie_break, "seed": seed}, deadline, mode, rows
+        table, names, {"pool": pool, "tie_break": tie_break, "seed": seed}, time_limit, mode, rows
     )
     data = {
         "rules": str(rules),
@@ -125,7 +125,7 @@ def heuristics(
     exit_if_interrupted(stopped)
 
 
-def _play_all(table, names: list[str], options: dict, deadline, mode: str, rows: list[dict]) -> str | None:
+def _play_all(table, names: list[str], options: dict, time_limit, mode: str, rows: list[dict]):
     """Every secret played by each strategy in turn, a row each added to ``rows``; why it
     stopped (None: every strategy finished)."""
     from mastermind.app.players import tree_of
@@ -133,7 +133,7 @@ def _play_all(table, names: list[str], options: dict, deadline, mode: str, rows:
     from mastermind.core.progress import progress_bar
 
     rules = table.rules
-    with progress_bar(mode) as bar, deadline.token() as token:
+    with progress_bar(mode) as bar, command_work(time_limit) as token:
         try:  # (from the start line on, Ctrl-C gets the report: before running() it unwinds here)
             bar.start(len(names), f"playing every secret of {rules}")
             with token.running():  # a strategy stops at its next guess: the ones finished are the answer
@@ -144,7 +144,7 @@ def _play_all(table, names: list[str], options: dict, deadline, mode: str, rows:
                     rows.append({"strategy": name, "first_guess": first, **stats.to_dict(rules)})
                     bar.advance()
         except (Stopped, KeyboardInterrupt):  # (before the first strategy too: the same report)
-            return token.reason or "interrupted"
+            return token.reason or StopReason.INTERRUPTED
     return None
 
 
@@ -270,7 +270,6 @@ def simulate(
     from mastermind.app.strategy_files import check_strategy, names_a_file
     from mastermind.core.progress import progress_mode
 
-    deadline = Deadline.of_command(time_limit)
     rules = check_strategy(
         strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break, alone=True
     )
@@ -304,7 +303,7 @@ def simulate(
     seeds = (seed, strategy_seed, secrets_seed)
     options = {"pool": pool, "tie_break": tie_break}
     result, stopped, while_solving = _play(
-        table, strategy, secrets, options, seeds, deadline, mode, json_output
+        table, strategy, secrets, options, seeds, time_limit, mode, json_output
     )
     if result is not None and result.games:
         data.update(_games_fields(result))
@@ -316,7 +315,9 @@ def simulate(
     exit_if_interrupted(stopped)
 
 
-def _play(table, strategy: str, secrets: int, options: dict, seeds: tuple, deadline, mode: str, quiet: bool):
+def _play(
+    table, strategy: str, secrets: int, options: dict, seeds: tuple, time_limit, mode: str, quiet: bool
+):
     """The games (a solver, optimal, solves the whole game first, within the time limit): the
     Monte Carlo result (None if the player was not made), why it stopped, and whether that
     was while the game was solved for the strategy."""
@@ -335,12 +336,12 @@ def _play(table, strategy: str, secrets: int, options: dict, seeds: tuple, deadl
         (EXACT_KERNELS, "the search kernels") if solver else (HEURISTIC_KERNELS, "the scoring kernels")
     )
     tally = _Tally()
-    with deadline.token() as token:
+    with command_work(time_limit) as token:
         try:
             with CompileNotice(kernels, what, quiet=quiet, json_lines=mode == "json"), unwind_on_interrupt():
                 player = make_player(strategy, table, **options, seed=strategy_seed, cancel=token)
         except Stopped:  # (the time limit: Ctrl-C unwinds)
-            return None, "time limit", True
+            return None, StopReason.TIME_LIMIT, True
 
         def status() -> str:  # what Ctrl-C prints if the game being played does not end in time
             mean = f", average {tally.guesses / tally.games:.4f} guesses" if tally.games else ""
@@ -349,7 +350,7 @@ def _play(table, strategy: str, secrets: int, options: dict, seeds: tuple, deadl
         with token.running(status), progress_bar(mode) as bar:
             # (the games stop between games: the games played are the answer)
             result = monte_carlo(player, secrets, secrets_seed, progress=bar, cancel=token, played=tally)
-        return result, ((token.reason or "interrupted") if result.games < secrets else None), False
+        return result, ((token.reason or StopReason.INTERRUPTED) if result.games < secrets else None), False
 
 
 def _games_fields(result) -> dict[str, Any]:

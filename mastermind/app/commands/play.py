@@ -28,6 +28,7 @@ from mastermind.app.commands.common import (
     table_for,
 )
 from mastermind.app.interactive.terminal import Session
+from mastermind.core.cancel import StopReason
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Rules
 from mastermind.core.progress import progress_mode
@@ -161,13 +162,12 @@ def solve(
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
-    from mastermind.app.commands.common import Deadline
+    from mastermind.app.commands.common import command_work
     from mastermind.app.interactive.solve import solve_game
     from mastermind.app.interactive.strategies import load_strategy
     from mastermind.app.players import Cancellable, draws
     from mastermind.core.cancel import Stopped
 
-    deadline = Deadline.of_command(time_limit)
     rules = _check_strategy(strategy, pool, tie_break, rules)
     with naming("SECRET"):
         code = rules.parse_code(secret)
@@ -175,7 +175,7 @@ def solve(
     seed, drawn = draw_seed(seed)
     probes: list = []
     stopped = None
-    with deadline.token() as token:
+    with command_work(time_limit) as token:
         try:
             chosen = load_strategy(
                 strategy,
@@ -189,9 +189,9 @@ def solve(
             with token.running():  # Ctrl-C stops the game at its next guess: the probes made are the answer
                 solve_game(Cancellable(chosen, token), code, probes)
         except Stopped:
-            stopped = token.reason or "interrupted"
+            stopped = token.reason or StopReason.INTERRUPTED
         except KeyboardInterrupt:
-            stopped = "interrupted"
+            stopped = StopReason.INTERRUPTED
     chance = draws(strategy, tie_break)
     if json_output:
         print_json(

@@ -28,13 +28,13 @@ from mastermind.app.commands.common import (
     wrote,
 )
 from mastermind.app.documents import TABLES
+from mastermind.core.cancel import StopReason
 from mastermind.core.errors import MastermindError, naming
-from mastermind.core.game import Rules
-from mastermind.core.variant import STANDARD
 
 HELP = (
     "Recompute the tables of proven optima and game values (results/optimal.md and .json, "
-    "results/game-values.md and .json, strategy trees) for some games or all of them, "
+    "results/game-values.md and .json, results/black-peg.md and .json for black-peg games, "
+    "strategy trees) for some games or all of them, "
     "merging the new rows into the existing files."
 )
 
@@ -49,7 +49,7 @@ TableOpt = Annotated[
         "--table",
         metavar="|".join(TABLES),
         callback=choice(TABLES),
-        help="Only this table (default: both).",
+        help="Only this table (default: every table; a game goes to the tables of its variant).",
         show_default=False,
     ),
 ]
@@ -74,10 +74,12 @@ def results(
     from pathlib import Path
 
     from mastermind.app.publishing import TablesStopped, TablesUnwritten, run_tables
+    from mastermind.app.publishing.scope import check_table_games
     from mastermind.core.progress import progress_bar, progress_mode
 
     start = time.perf_counter()
-    chosen = _standard_games(games)
+    chosen = parse_games(games) if games is not None else None
+    check_table_games(chosen or (), table)  # (each game in a table of its variant)
     limit = memory_limit_bytes(memory_limit)
     store = _check_places(out, checkpoint)
     folder = Path(out)  # (made by run_tables once nothing refuses the run)
@@ -131,20 +133,8 @@ def results(
                 + ("" if kept is None else f"; {kept}"),
                 err=True,
             )
-        if stopped == "interrupted":
+        if stopped == StopReason.INTERRUPTED:
             raise typer.Exit(130)
-
-
-def _standard_games(games: str | None) -> list[str] | None:
-    """``--games``, each a standard game (no table of results holds another variant)."""
-    chosen = parse_games(games) if games is not None else None
-    for game in chosen or ():
-        if (variant := Rules.parse(game).variant) is not STANDARD:
-            raise MastermindError(
-                f"--games: {game} is {variant.name} Mastermind: the tables of results are the "
-                f"standard game's (none is published for {variant.name} yet)"
-            )
-    return chosen
 
 
 def _check_places(out: str, checkpoint: str | None):

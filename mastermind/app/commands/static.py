@@ -5,8 +5,6 @@ from typing import Annotated
 import typer
 
 from mastermind.app.commands.common import (
-    FOREVER,
-    Deadline,
     JobsOpt,
     JsonOpt,
     MemoryOpt,
@@ -15,6 +13,7 @@ from mastermind.app.commands.common import (
     SeedOpt,
     TimeLimitOpt,
     command,
+    command_work,
     cores,
     draw_seed,
     exit_if_interrupted,
@@ -31,6 +30,7 @@ from mastermind.app.interrupts import command_token
 from mastermind.core.game import Rules
 from mastermind.core.progress import progress_bar, progress_mode
 from mastermind.core.variant import BLACK_PEG
+from mastermind.engines.workers.timed import wait_for
 
 
 def register(app: typer.Typer) -> None:
@@ -60,14 +60,13 @@ def static(
     if black_only:  # (black-peg Mastermind is a game of its own, in every command)
         black = Rules(rules.pegs, rules.colors, rules.repeat, BLACK_PEG)
         fail(f"--black-only is gone: black-peg Mastermind is a game of its own, --rules {black}")
-    deadline = Deadline.of_command(time_limit)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     seed, drawn = draw_seed(seed)
-    with progress_bar(progress_mode(progress, json_output)) as bar:
+    with progress_bar(progress_mode(progress, json_output)) as bar, command_work(time_limit) as work:
         bar.start(None, f"CP-SAT static model of {rules}")
         result = static_answer(
             table,
-            time_limit=deadline.left() or FOREVER,
+            time_limit=wait_for(work.remaining()),  # (the command's --time-limit)
             workers=cores(jobs),
             seed=seed,
             cancel=command_token(),

@@ -1,12 +1,12 @@
 """``table``: Knuth's algorithm for many games against lower bounds and the optimum."""
 
 import time
+from typing import TYPE_CHECKING
 
 import typer
 
 from mastermind.app.commands.common import (
     DEFAULT_ROW_SECONDS,
-    Deadline,
     GamesOpt,
     JobsOpt,
     JsonOpt,
@@ -15,6 +15,7 @@ from mastermind.app.commands.common import (
     RowTimeLimitOpt,
     TimeLimitOpt,
     command,
+    command_work,
     cores,
     echo_blocks,
     exit_if_interrupted,
@@ -27,6 +28,10 @@ from mastermind.app.commands.common import (
 )
 from mastermind.core.game import Rules
 from mastermind.core.progress import progress_bar, progress_mode
+
+if TYPE_CHECKING:
+    from mastermind.app.comparisons import TableRow
+    from mastermind.engines.workers.rows import RowTime
 
 
 def register(app: typer.Typer) -> None:
@@ -69,36 +74,31 @@ def table(
     memory_limit: MemoryOpt = None,
 ) -> None:
     from mastermind.app.comparisons import knuth_table_row
-    from mastermind.engines.models.timed import TimedWorker
+    from mastermind.app.publishing.tables import check_fits_all
+    from mastermind.engines.workers.rows import run_rows
+    from mastermind.engines.workers.timed import TimedWorker
 
-    deadline = Deadline.of_command(time_limit)
     start = time.perf_counter()
     limit = memory_limit_bytes(memory_limit)
     chosen = [Rules.parse(g) for g in parse_games(games or [DEFAULT_TABLE_GAMES])]
-    from mastermind.app.publishing.tables import check_fits_all
-
     check_fits_all(chosen, limit)  # refuse sizes beyond memory before any work: tables, searches
-    rows = []
-    stopped = None
-    with progress_bar(progress_mode(progress, json_output)) as bar, TimedWorker() as worker:
+    with (
+        progress_bar(progress_mode(progress, json_output)) as bar,
+        TimedWorker() as worker,
+        command_work(time_limit) as token,
+    ):
         bar.start(len(chosen), "table")
-        try:
-            for rules in chosen:
-                if deadline.passed():
-                    stopped = "time limit"
-                    break
-                row_seconds = min(row_time_limit, deadline.left() or row_time_limit)
-                rows.append(
-                    knuth_table_row(
-                        rules, worker, time_limit=row_seconds, memory_limit=limit, jobs=cores(jobs)
-                    )
-                )
-                bar.advance(1)
-        except KeyboardInterrupt:  # Ctrl-C: the rows finished so far are the answer
-            worker.close(kill=True)
-            stopped = "interrupted"
-    if stopped is None and deadline.passed() and rows and not rows[-1].proven:
-        stopped = "time limit"  # the last row was cut by the command's time limit
+
+        def row(rules: Rules, clock: "RowTime") -> "TableRow":
+            done = knuth_table_row(rules, worker, token=clock.token, memory_limit=limit, jobs=cores(jobs))
+            bar.advance(1)
+            return done
+
+        # (a row cut by the command's time limit stops the table, unless it proved its cells)
+        run = run_rows(
+            chosen, row, token=token, row_time_limit=row_time_limit, worker=worker, finished=_proven
+        )
+    rows, stopped = run.rows, run.stopped
     unfinished = [str(r) for r in chosen[len(rows) :]]
     data = {
         "games": [str(r) for r in chosen],
@@ -122,6 +122,10 @@ def table(
         f"{stopped_text(stopped)}, not computed: " + (", ".join(unfinished) or "none") if stopped else None,
     )
     exit_if_interrupted(stopped)
+
+
+def _proven(row: "TableRow") -> bool:
+    return row.proven
 
 
 def markdown_table(rows: list[dict]) -> str:

@@ -3,6 +3,7 @@
 The session takes one typed line at a time and returns the text to show, so a terminal,
 a pipe and a test drive it alike (see :mod:`mastermind.app.interactive.terminal`).
 
+>>> from mastermind.app.interactive.assistant import Assistant
 >>> from mastermind.core.game import CodeTable, Rules
 >>> class FirstCandidate:
 ...     name, table = "first-candidate", CodeTable(Rules(2, 3))

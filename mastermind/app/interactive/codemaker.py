@@ -1,5 +1,6 @@
 """The computer as codemaker: it picks a seeded secret and answers a person's guesses.
 
+>>> from mastermind.app.interactive.codemaker import Codemaker
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(2, 3))
 >>> game = Codemaker(table, table.rules.parse_code("32"), seed=7)
@@ -52,6 +53,7 @@ def seed_streams(seed: int) -> tuple[int, int]:
     """Two independent seeds from one: the secret's and the hint strategy's. Drawn from the
     same stream, a random strategy's first hint would be the secret itself.
 
+    >>> from mastermind.app.interactive.codemaker import seed_streams
     >>> a, b = seed_streams(7); a != b and seed_streams(7) == (a, b)
     True
     """
@@ -62,6 +64,8 @@ def seed_streams(seed: int) -> tuple[int, int]:
 def pick_secret(rules: Rules, seed: int) -> Code:
     """The secret for ``seed``: the same rules and seed always give the same code.
 
+    >>> from mastermind.app.interactive.codemaker import pick_secret
+    >>> from mastermind.core.game import Rules
     >>> pick_secret(Rules(4, 6), 1) == pick_secret(Rules(4, 6), 1)
     True
     """

@@ -1,5 +1,6 @@
 """Explanations for a person: how a guess splits the candidates, and why answers contradict.
 
+>>> from mastermind.app.interactive.explain import conflicting_turns
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(4, 6))
 >>> r = table.rules

@@ -4,6 +4,7 @@ The optimal strategy is a stored tree. A person may play a different guess than 
 suggested; from then on the tree says nothing, so the remaining candidates are solved
 exactly on the spot (with a progress bar) and play follows the new tree.
 
+>>> from mastermind.app.interactive.optimal import OptimalAdvisor
 >>> from mastermind.core.game import CodeTable, Rules
 >>> from mastermind.core.tree import build_tree
 >>> table = CodeTable(Rules(2, 3))

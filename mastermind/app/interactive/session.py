@@ -7,6 +7,7 @@ known to both (each session says what its suggested guess is and how a step is t
 the other words are the session's own. A line of letters that is neither a command nor a
 move is answered with the words known, not read as a bad code.
 
+>>> from mastermind.app.interactive.session import Session
 >>> from mastermind.core.game import CodeTable, Rules
 >>> class Echo(Session):
 ...     help_text = "say anything"
@@ -57,6 +58,7 @@ def command_help(own: dict[str, str]) -> str:
     """The command lines of a help text: the shared words (``own`` may say them otherwise),
     then the session's own words, then ``quit``, aligned.
 
+    >>> from mastermind.app.interactive.session import command_help
     >>> print(command_help({"undo": "take it back", "give up": "show the secret"}))
       hint     the suggested guess and how many candidates are left
       why      how the suggested guess splits the candidates

@@ -1,5 +1,6 @@
 """One game against a known secret: the probes a strategy makes, as published solvers print them.
 
+>>> from mastermind.app.interactive.solve import solve_game
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(2, 3))
 >>> class FirstCandidate:

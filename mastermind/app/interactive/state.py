@@ -1,5 +1,6 @@
 """The state of one game in progress: the turns played and the candidates after each.
 
+>>> from mastermind.app.interactive.state import GameState
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(2, 3))
 >>> state = GameState(table)

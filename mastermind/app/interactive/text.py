@@ -2,6 +2,7 @@
 
 Plain text on purpose: a session's replies read the same on a terminal, in a pipe and in tests.
 
+>>> from mastermind.app.interactive.text import columns
 >>> print(columns([["turn", "guess"], ["1", "1122"], ["10", "3632"]], right=(0,)))
 turn  guess
    1  1122
@@ -35,6 +36,7 @@ def columns(rows: Sequence[Sequence[str]], right: Iterable[int] = ()) -> str:
 def code_list(rules: Rules, codes: Sequence[Code] | np.ndarray, limit: int = 50, per_line: int = 10) -> str:
     """At most ``limit`` codes, ``per_line`` to a line, and how many were left out.
 
+    >>> from mastermind.app.interactive.text import code_list
     >>> from mastermind.core.game import Rules
     >>> print(code_list(Rules(2, 3), range(9), limit=5, per_line=3))
     11 12 13
@@ -51,6 +53,8 @@ def code_list(rules: Rules, codes: Sequence[Code] | np.ndarray, limit: int = 50,
 def describe(rules: Rules) -> str:
     """The game in words.
 
+    >>> from mastermind.app.interactive.text import describe
+    >>> from mastermind.core.game import Rules
     >>> describe(Rules(4, 6)), describe(Rules(5, 12, repeat=False))
     ('p4c6r: 4 pegs, colours 1-6', 'p5c12n: 5 pegs, colours 1-C, no colour twice')
     >>> describe(Rules(3, 4, variant="black-peg"))
@@ -67,6 +71,8 @@ def examples(rules: Rules) -> dict[str, str]:
     a guess of the game's pegs and colours, one feedback in each spelling the sessions read
     (the variant's), those spellings in a list, and what an answer tells.
 
+    >>> from mastermind.app.interactive.text import examples
+    >>> from mastermind.core.game import Rules
     >>> examples(Rules(4, 6))["code"], examples(Rules(3, 4))["spaced"], examples(Rules(4, 6, False))["code"]
     ('1123', '1 1 2', '1234')
     >>> [examples(Rules(p, 5))[k] for p, k in ((2, "feedback"), (3, "letters"), (5, "pair"))]

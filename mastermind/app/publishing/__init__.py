@@ -12,11 +12,13 @@ recomputed without losing the others.
 The modules: :mod:`.scope` (the games of each table), :mod:`.literature` (the references and
 each row's verdict), :mod:`.parts` (the work in the child), :mod:`.runner` (rows under their
 time limits), :mod:`.files` (reading, upgrading, merging, writing), :mod:`.markdown` and
-:mod:`.tables` (the whole run).
+:mod:`.black_peg` (the black-peg table's header) and :mod:`.tables` (the whole run).
 """
 
 from mastermind.app.documents import TABLES
+from mastermind.app.publishing.black_peg import render_black_peg
 from mastermind.app.publishing.files import (
+    BLACK_PEG_FORMAT,
     FILE_VERSION,
     GAME_VALUE_FORMAT,
     OPTIMAL_FORMAT,
@@ -28,10 +30,19 @@ from mastermind.app.publishing.files import (
 from mastermind.app.publishing.literature import PUBLISHED, QUANTITY_FIELDS, literature
 from mastermind.app.publishing.markdown import render_game_values, render_optimal
 from mastermind.app.publishing.runner import Runner, command_for, search_bounds
-from mastermind.app.publishing.scope import FRONTIER, GAME_VALUE_SCOPE, OPTIMAL_SCOPE, game_id, scope_rules
+from mastermind.app.publishing.scope import (
+    BLACK_PEG_SCOPE,
+    FRONTIER,
+    GAME_VALUE_SCOPE,
+    OPTIMAL_SCOPE,
+    game_id,
+    scope_rules,
+)
 from mastermind.app.publishing.tables import TablesStopped, TablesUnwritten, run_tables
 
 __all__ = [
+    "BLACK_PEG_FORMAT",
+    "BLACK_PEG_SCOPE",
     "FILE_VERSION",
     "FRONTIER",
     "GAME_VALUE_FORMAT",
@@ -49,6 +60,7 @@ __all__ = [
     "literature",
     "merge_rows",
     "read_rows",
+    "render_black_peg",
     "render_game_values",
     "render_optimal",
     "run_tables",

@@ -22,8 +22,10 @@ from mastermind.core.fileio import folder_lock, read_text, staged_write, write_a
 
 OPTIMAL_FORMAT = "mastermind-results"
 GAME_VALUE_FORMAT = "mastermind-game-values"
-OPTIMAL, GAME_VALUES = TABLES
-STEMS = {OPTIMAL_FORMAT: OPTIMAL, GAME_VALUE_FORMAT: GAME_VALUES}  # each table's file name
+BLACK_PEG_FORMAT = "mastermind-black-peg"  # (rows of the optimal table's kind, black-peg games)
+OPTIMAL, GAME_VALUES, BLACK_PEG = TABLES
+STEMS = {OPTIMAL_FORMAT: OPTIMAL, GAME_VALUE_FORMAT: GAME_VALUES, BLACK_PEG_FORMAT: BLACK_PEG}  # file names
+FORMATS = {stem: fmt for fmt, stem in STEMS.items()}  # each table's format
 FILE_VERSION = 2
 ROW_KEYS = {"game", "pegs", "colours", "repetition", "status"}  # what merging and sorting read
 
@@ -53,6 +55,7 @@ def upgrade_row(row: dict) -> dict:
     """A version-1 row in the keys of version 2 (values unchanged; ``--max-seconds`` in the
     command to reproduce it becomes ``--row-time-limit``).
 
+    >>> from mastermind.app.publishing.files import upgrade_row
     >>> upgrade_row({"game": "p4c6", "max_seconds": 60, "bounds": {"lower_total": 5}})
     {'game': 'p4c6', 'row_time_limit': 60, 'bounds': {'total_lower_bound': 5}}
     """
@@ -86,6 +89,7 @@ def tree_stems(game: str) -> dict[str, str]:
     """The stems of a game's trees in ``trees/`` (``STEM.json.gz``), by the row key that
     names each: the best total's strategy and the optimal worst case's.
 
+    >>> from mastermind.app.publishing.files import tree_stems
     >>> tree_stems("p5c8")
     {'tree': 'p5c8', 'worst_tree': 'p5c8.worst'}
     """
@@ -95,6 +99,7 @@ def tree_stems(game: str) -> dict[str, str]:
 def proof_stem(game: str) -> str:
     """The stem of a game's proof file in ``proofs/`` (``STEM.json.gz``).
 
+    >>> from mastermind.app.publishing.files import proof_stem
     >>> proof_stem("p4c6")
     'p4c6.proof'
     """
@@ -128,8 +133,24 @@ def read_rows(path: Path, fmt: str) -> list[dict]:
     rows = [_fractions_in_one_form(_with_decimals(r)) for r in rows]
     for i, row in enumerate(rows):
         _check_kinds(path, i, row)
+        _check_variant(path, fmt, i, row)
         _check_renders(path, fmt, i, row)
     return rows
+
+
+def _check_variant(path: Path, fmt: str, i: int, row: dict) -> None:
+    """Refuse a row of a game of another variant than the table's (a black-peg row in the
+    standard game's table would be compared with the standard game's literature)."""
+    from mastermind.app.publishing.scope import TABLE_VARIANTS
+    from mastermind.core.game import Rules
+
+    variant = TABLE_VARIANTS[STEMS[fmt]]
+    found = Rules.parse(row["game"]).variant
+    if found is not variant:
+        raise MastermindError(
+            f"{path}: row {i + 1} ({row['game']}) is a game of {found.name} Mastermind, "
+            f"this table holds {variant.name} games"
+        )
 
 
 # the kind of each value a row holds, by key at any depth (the one vocabulary: a key means
@@ -153,6 +174,7 @@ _PARTS = frozenset("bounds search tree units worst_tree proof".split())
 def _kind_error(key: str, value: object) -> str | None:
     """What is wrong with ``value`` under ``key`` (None: nothing).
 
+    >>> from mastermind.app.publishing.files import _kind_error
     >>> _kind_error("total", "x"), _kind_error("histogram", [1, 2]), _kind_error("average_fraction", "1/0")
     ("a count (a whole number, at least 0), got 'x'", None, "a fraction such as '905/256', got '1/0'")
     """
@@ -232,6 +254,7 @@ def _with_decimals(row: dict) -> dict:
     game-value's JSON does): ``uniform_average`` and each maker class's ``probability``, from
     the fractions it holds.
 
+    >>> from mastermind.app.publishing.files import _with_decimals
     >>> row = _with_decimals({"uniform_average_fraction": "29/9", "maker": [{"probability_fraction": "1/3"}]})
     >>> row["uniform_average"], row["maker"]
     (3.222222, [{'probability_fraction': '1/3', 'probability': 0.333333}])
@@ -261,6 +284,7 @@ def _fractions_in_one_form(row: dict) -> dict:
     """A row written when a whole number was a fraction without its denominator ("0"; now
     "0/1", the one form of ``fraction_text``).
 
+    >>> from mastermind.app.publishing.files import _fractions_in_one_form
     >>> _fractions_in_one_form({"average_fraction": "2", "maker": [{"per_code_fraction": "0"}]})
     {'average_fraction': '2/1', 'maker': [{'per_code_fraction': '0/1'}]}
     >>> _fractions_in_one_form({"bounds": {"average_lower_bound_fraction": "4"}})
@@ -383,6 +407,7 @@ def _proven_again(new: dict, old: dict) -> dict:
     prove the same optimum. A rerun with a shorter row time dropped those from the
     published row, and wrote ``by_first_guess: null``.
 
+    >>> from mastermind.app.publishing.files import _proven_again
     >>> old = {"total": 5, "optimal_worst": 3, "worst_total": 6, "first_guesses_complete": False}
     >>> _proven_again({"total": 5, "optimal_worst": None, "worst_total": None}, old)["optimal_worst"]
     3
@@ -404,6 +429,7 @@ def _compare(new: dict, old: dict) -> tuple[bool, bool]:
     """Whether the open row ``new`` proves some bound better than ``old``, and some worse (a
     bound not known counts as the weakest).
 
+    >>> from mastermind.app.publishing.files import _compare
     >>> old = {"bounds": {"total_lower_bound": 10819, "total_upper_bound": 11378}}
     >>> _compare({"bounds": None}, old), _compare({"bounds": {"total_lower_bound": 10900}}, old)
     ((False, True), (True, True))
@@ -435,9 +461,10 @@ def write_tables(out: Path, fmt: str, rows: Sequence[dict]) -> None:
 
 def _renderer(fmt: str) -> Callable[[Sequence[dict]], str]:
     """The markdown of table ``fmt``'s rows."""
+    from mastermind.app.publishing.black_peg import render_black_peg
     from mastermind.app.publishing.markdown import render_game_values, render_optimal
 
-    return render_optimal if fmt == OPTIMAL_FORMAT else render_game_values
+    return {OPTIMAL_FORMAT: render_optimal, BLACK_PEG_FORMAT: render_black_peg}.get(fmt, render_game_values)
 
 
 def merge_into(out: Path, fmt: str, new_rows: Sequence[dict]) -> list[dict]:

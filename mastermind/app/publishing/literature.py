@@ -4,6 +4,8 @@ Every number of the tables is computed by the tool; the literature only ever app
 reference with its source, and each row says whether the tool agrees, or that the value is
 new, or that the game lies in the range of a paper whose values are not typed in here.
 
+>>> from mastermind.app.publishing.literature import PUBLISHED, literature_range
+>>> from mastermind.core.game import Rules
 >>> PUBLISHED[("p4c6", "total")]
 Reference(value='5625', source='Koyama and Lai 1993')
 >>> literature_range(Rules(2, 9)), literature_range(Rules(5, 5))
@@ -90,6 +92,7 @@ def _agrees(ref: Reference, computed: Any) -> bool:
     """Equal as published: integers exactly (as numbers: 5625, 5625.0 and "5625/1" are one
     value), decimals after rounding the exact computed value.
 
+    >>> from mastermind.app.publishing.literature import _agrees, Reference
     >>> _agrees(Reference("5625", "x"), 5625.0), _agrees(Reference("2", "x"), "2/1")
     (True, True)
     >>> _agrees(Reference("2.813", "x"), "45/16"), _agrees(Reference("5626", "x"), 5625)

@@ -233,6 +233,7 @@ def _value_bounds(row: dict) -> str:
 def _gap(bounds: dict) -> str:
     """How far apart the total's bounds are, relative to the lower one, rounded up.
 
+    >>> from mastermind.app.publishing.markdown import _gap
     >>> _gap({"total_lower_bound": 35747, "total_upper_bound": 37087}), _gap({})
     ('3.75%', '')
     """

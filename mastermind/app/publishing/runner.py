@@ -16,7 +16,6 @@ from contextlib import nullcontext
 from fractions import Fraction
 from pathlib import Path
 
-from mastermind.app.deadline import FOREVER, Deadline
 from mastermind.app.interrupts import command_token
 from mastermind.app.publishing.files import proof_stem, tree_stems
 from mastermind.app.publishing.literature import literature
@@ -29,14 +28,16 @@ from mastermind.app.publishing.parts import (
     optimal_part,
     proof_part,
 )
-from mastermind.app.publishing.scope import FRONTIER, game_id
+from mastermind.app.publishing.scope import FRONTIER, game_id, optimal_table
 from mastermind.app.version import version_string
-from mastermind.core.cancel import INTERRUPTED
+from mastermind.core.cancel import INTERRUPTED, CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import write_atomic
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, Rules
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.engines.gamevalue import fraction_text
+from mastermind.engines.workers.rows import RowTime
+from mastermind.engines.workers.timed import wait_for
 
 PROOF_MAX_CODES = 2401
 """The largest game whose proven row gets a proof file (4x7: about a minute to write, 13 s
@@ -66,6 +67,7 @@ def command_for(
     with (``--out`` as given, ``--checkpoint`` where the row's search used it,
     ``--memory-limit`` when not the default; not the whole command's ``--time-limit``).
 
+    >>> from mastermind.app.publishing.runner import command_for
     >>> command_for("p5c8", "optimal", jobs=2, row_time_limit=60, memory_limit=8 << 30).split(" --jobs ")[1]
     '2 --row-time-limit 60 --memory-limit 8'
     """
@@ -77,6 +79,29 @@ def command_for(
     if memory_limit != DEFAULT_MEMORY_LIMIT:
         line += ["--memory-limit", f"{memory_limit / 1024**3:g}"]
     return shlex.join(line)
+
+
+def _searched_total(search: dict, only: bool) -> dict:
+    """The optimum as the checkpointed search proved it, as the quick path gives it: its
+    one first guess's cost stands for every first guess when the game has ``only`` one up
+    to symmetry."""
+    by_first_guess = [
+        {
+            "first_guess": search["first_guess"],
+            "total": search["total_upper_bound"],
+            "worst": search["worst_upper_bound"],
+        }
+    ]
+    return {
+        "total": search["total_upper_bound"],
+        "worst": search["worst_upper_bound"],
+        "histogram": search["histogram"],
+        "best_first_guesses": [search["first_guess"]],
+        "by_first_guess": by_first_guess if only else None,
+        "tree": search["tree"],
+        "seconds": search["seconds"],
+        "cpu_seconds": search["cpu_seconds"],
+    }
 
 
 def _base_row(rules: Rules) -> dict:
@@ -104,6 +129,7 @@ class SearchStopped(KeyboardInterrupt):
 def kept_bounds(game: str, part: dict) -> dict:
     """The bounds a search stopped by Ctrl-C kept, keyed as in every report.
 
+    >>> from mastermind.app.publishing.runner import kept_bounds
     >>> kept_bounds("p5c8", {"total_lower_bound": 171232, "total_upper_bound": None, "seconds": 3})
     {'game': 'p5c8', 'total_lower_bound': 171232, 'total_upper_bound': None}
     >>> kept_bounds("p5c8", {"worst_lower_bound": 8})
@@ -119,6 +145,7 @@ def _kept_text(game: str, part: dict) -> str:
     strategy, not the row's bounds (a heuristic's strategy may be cheaper than the search's:
     "kept the total in [36227, 37291]" read as a worse bound than the row's 37087).
 
+    >>> from mastermind.app.publishing.runner import _kept_text
     >>> _kept_text("p5c8", {"total_lower_bound": 171232, "total_upper_bound": 178903})
     "p5c8's checkpointed search kept the total >= 171232 and its strategy of 178903 for the next run"
     >>> _kept_text("p5c8", {"total_lower_bound": 171232, "total_upper_bound": None})
@@ -135,7 +162,8 @@ def _kept_text(game: str, part: dict) -> str:
 
 class Runner:
     """Runs the parts of each row in one child process, a row within ``row_time_limit``
-    seconds (``None``: no limit, in this process) and all of them before ``deadline``."""
+    seconds (``None``: no limit, in this process) and all of them before ``token``'s deadline
+    (the run's: default the command's token, no limit)."""
 
     def __init__(
         self,
@@ -147,9 +175,9 @@ class Runner:
         frontier: Sequence[str] = FRONTIER,
         out: str = "results",
         memory_limit: int = DEFAULT_MEMORY_LIMIT,
-        deadline: Deadline | None = None,
+        token: CancelToken | None = None,
     ) -> None:
-        from mastermind.engines.models.timed import TimedWorker
+        from mastermind.engines.workers.timed import TimedWorker
 
         self.row_time_limit = row_time_limit
         self.jobs = jobs
@@ -160,14 +188,15 @@ class Runner:
         self.solve_options = dict(solve_options or {})
         self.out = out
         self.memory_limit = memory_limit
-        self.deadline = deadline or Deadline(None)
-        self.capped = row_time_limit is not None or self.deadline.seconds is not None
+        self.token = command_token() if token is None else token
+        self.capped = row_time_limit is not None or self.token.deadline is not None
         self.worker = TimedWorker() if self.capped else None
-        self._row = Deadline(None)
+        self._row = RowTime(self.token, None)
         self._lost = 0.0  # wall seconds of the row's parts that gave no answer (see _run)
         self.trees: dict[str, bytes] = {}  # each game's last tree, gzipped (see _write_tree)
 
     def close(self) -> None:
+        self._row.close()
         if self.worker is not None:
             self.worker.close(kill=True)
 
@@ -184,23 +213,20 @@ class Runner:
         else:
             optimal_part("p2c2", "total", 1, {})
 
-    def _start_row(self) -> None:
-        """The row's clock: its own time limit, within what is left of the command's."""
-        limit = self.row_time_limit
-        left = self.deadline.left(0.0)
-        self._cut = left is not None and (limit is None or left < limit)  # by the command's limit
-        if left is not None:
-            limit = left if limit is None else min(limit, left)
-        self._row = Deadline(limit)
+    def _start_row(self, clock: RowTime | None = None) -> None:
+        """The row's clock (``clock``: the one the run of rows made for it): its own time
+        limit, within what is left of the run's."""
+        self._row.close()
+        self._row = RowTime(self.token, self.row_time_limit) if clock is None else clock
 
     @property
     def cut_by_command(self) -> bool:
         """Whether the row under way was given less than its time: what was left of the
         command's --time-limit."""
-        return getattr(self, "_cut", False)
+        return self._row.cut
 
     def _left(self) -> float | None:
-        return self._row.left(0.0)
+        return self._row.remaining()
 
     def _run(self, fn: Callable, args: tuple, grace: float = 0.0, stoppable: bool = False) -> dict | None:
         """``fn(*args)`` within the time left of the row (None: past it, its wall time added
@@ -224,7 +250,7 @@ class Runner:
                 if left is not None and left < MIN_SECONDS:
                     return None
                 began = time.perf_counter()
-                limit = min(FOREVER if left is None else left, FOREVER) + grace
+                limit = wait_for(left) + grace
                 self.worker.submit(fn, args, limit, cancel=token)
                 with running:
                     out = self.worker.result()
@@ -290,11 +316,12 @@ class Runner:
             "command": self._command(game_id(rules), table),
         }
 
-    def optimal_row(self, rules: Rules, trees: Path | None) -> dict:
-        """The optimal-strategy row of one game (an open row when the optimum takes too long)."""
-        self._start_row()
+    def optimal_row(self, rules: Rules, trees: Path | None, clock: RowTime | None = None) -> dict:
+        """The optimal-strategy row of one game (an open row when the optimum takes too long);
+        ``clock``: the row's time, as the run of rows gives it (default: a row's time now)."""
+        self._start_row(clock)
         game = game_id(rules)
-        row = self._new_row(rules, "optimal")
+        row = self._new_row(rules, optimal_table(rules))  # (a black-peg game's: its own table)
         search = None
         only = False  # the game has only one first guess up to symmetry
         options = (game, "total", self.jobs, self.solve_options, self.memory_limit)
@@ -308,28 +335,11 @@ class Runner:
             search = self._frontier(game)
             if search is None or not search["proven"]:
                 return self._open_row(row, rules, search, trees)
-            row["command"] = self._command(game, "optimal", checkpointed=True)
+            row["command"] = self._command(game, optimal_table(rules), checkpointed=True)
             # one run proves the optimum, not every first guess reaching it, unless the game
             # has only one first guess up to symmetry (every game without repeated colours)
             only = len(canonical_first_guesses(rules)) == 1
-            total = {
-                "total": search["total_upper_bound"],
-                "worst": search["worst_upper_bound"],
-                "histogram": search["histogram"],
-                "best_first_guesses": [search["first_guess"]],
-                "by_first_guess": [
-                    {
-                        "first_guess": search["first_guess"],
-                        "total": search["total_upper_bound"],
-                        "worst": search["worst_upper_bound"],
-                    }
-                ]
-                if only
-                else None,
-                "tree": search["tree"],
-                "seconds": search["seconds"],
-                "cpu_seconds": search["cpu_seconds"],
-            }
+            total = _searched_total(search, only)
         seconds, cpu = total["seconds"], total["cpu_seconds"]
         tree_text, tie_broken = total.pop("tree"), False
         complete = search is None or only
@@ -344,21 +354,11 @@ class Runner:
                 seconds += firsts["seconds"]
                 cpu += firsts["cpu_seconds"]
                 complete = firsts["complete"]
-        if worst is not None and worst["total"] == total["total"]:
-            # the worst-case optimum is total-optimal too: no total-optimal strategy has a
-            # smaller worst case, so it serves as the tie-broken tree (fewest secrets at the
-            # worst case aside) and the tie-break search is not needed
-            tie = worst
-        else:
-            tie = self._run(optimal_part, (game, "tie", self.jobs, self.solve_options, self.memory_limit))
-        if tie is worst and tie is not None:
-            tree_text, tie_broken = tie["tree"], True
-            total.update(worst=tie["worst"], histogram=tie["histogram"])
-        elif tie is not None:
-            if tie["total"] != total["total"]:
-                raise AssertionError(f"{game}: tie-break total {tie['total']} != optimum {total['total']}")
-            seconds += tie["seconds"]
-            cpu += tie["cpu_seconds"]
+        tie = self._tie_break(game, total, worst)
+        if tie is not None:
+            if tie is not worst:
+                seconds += tie["seconds"]
+                cpu += tie["cpu_seconds"]
             tree_text, tie_broken = tie["tree"], True
             total.update(worst=tie["worst"], histogram=tie["histogram"])
         t = int(total["total"])
@@ -388,6 +388,19 @@ class Runner:
         row["proof"] = self._proof(trees, game, t, row["optimal_worst"], tree_text)
         row.update(literature(row))
         return row
+
+    def _tie_break(self, game: str, total: dict, worst: dict | None) -> dict | None:
+        """The tie-broken optimum (the least worst case among the total-optimal strategies),
+        None past the row's time."""
+        if worst is not None and worst["total"] == total["total"]:
+            # the worst-case optimum is total-optimal too: no total-optimal strategy has a
+            # smaller worst case, so it serves as the tie-broken tree (fewest secrets at the
+            # worst case aside) and the tie-break search is not needed
+            return worst
+        tie = self._run(optimal_part, (game, "tie", self.jobs, self.solve_options, self.memory_limit))
+        if tie is not None and tie["total"] != total["total"]:
+            raise AssertionError(f"{game}: tie-break total {tie['total']} != optimum {total['total']}")
+        return tie
 
     def _proof(self, trees: Path | None, game: str, total: int, worst: int | None, tree: str) -> dict | None:
         """The row's entry for its proof file ``proofs/GAME.proof.json.gz`` (written beside
@@ -462,11 +475,12 @@ class Runner:
         game = row["game"]
         if search is not None:
             reason = f"checkpointed search stopped after {self._limit_text()}; run again to continue"
-            row["command"] = self._command(game, "optimal", checkpointed=True)
+            row["command"] = self._command(game, optimal_table(rules), checkpointed=True)
             row["search_seconds"] = search.get("checkpoint_seconds")
         elif self.checkpoint is not None:
             reason = f"the checkpointed search gave no answer within {self._limit_text()} and its grace"
-            row["command"] = self._command(game, "optimal", checkpointed=True)  # (the one to continue)
+            # (the one to continue)
+            row["command"] = self._command(game, optimal_table(rules), checkpointed=True)
         elif game in self.frontier:
             reason = "needs the checkpointed search"
         else:
@@ -539,8 +553,8 @@ class Runner:
             write_atomic(trees / f"{stem}.json.gz", data)
         return info
 
-    def game_value_row(self, rules: Rules) -> dict:
-        self._start_row()
+    def game_value_row(self, rules: Rules, clock: RowTime | None = None) -> dict:
+        self._start_row(clock)
         game = game_id(rules)
         row = self._new_row(rules, "game-values")
         # the column generation stops itself at the row's limit; the grace covers its last LP

@@ -7,10 +7,12 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
-from mastermind.app.deadline import Deadline
 from mastermind.app.publishing.files import (
+    BLACK_PEG,
     EARLIER_KEPT,
+    FORMATS,
     GAME_VALUE_FORMAT,
+    OPTIMAL,
     OPTIMAL_FORMAT,
     STEMS,
     combined,
@@ -25,10 +27,23 @@ from mastermind.app.publishing.files import (
 from mastermind.app.publishing.literature import literature
 from mastermind.app.publishing.markdown import _value_bounds
 from mastermind.app.publishing.runner import Runner, SearchStopped
-from mastermind.app.publishing.scope import FRONTIER, GAME_VALUE_SCOPE, OPTIMAL_SCOPE, game_id, scope_rules
+from mastermind.app.publishing.scope import (
+    BLACK_PEG_SCOPE,
+    FRONTIER,
+    GAME_VALUE_SCOPE,
+    OPTIMAL_SCOPE,
+    TABLE_VARIANTS,
+    game_id,
+    scope_rules,
+)
+from mastermind.core.cancel import INTERRUPTED, Stopped
 from mastermind.core.errors import MastermindError, naming
 from mastermind.core.fileio import check_writable, folder_lock, staged_write
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
+from mastermind.engines.workers.rows import Rows, RowTime, run_rows
+
+OPTIMAL_ROWS = (OPTIMAL, BLACK_PEG)
+"""The tables of optimal rows (strategy trees and proofs beside them)."""
 
 
 class TablesStopped(Exception):
@@ -74,8 +89,9 @@ def run_tables(
     progress=None,
     report: Callable[[str], None] = lambda line: None,
 ) -> dict[str, list[dict]]:
-    """Compute the rows of ``tables`` ("optimal", "game-values") for ``games`` (default: each
-    table's scope, smallest first) and merge each into the files as soon as it is done.
+    """Compute the rows of ``tables`` ("optimal", "game-values", "black-peg") for ``games``
+    (each table those of its variant; default: each table's scope, smallest first) and merge
+    each into the files as soon as it is done.
     ``checkpoint``: a folder where the frontier games' searches keep their work (one
     subfolder per game), so that a later run continues them. Stopped by Ctrl-C or by
     ``time_limit`` (seconds, the whole run: in a command, counted from the command's start), it raises
@@ -84,9 +100,123 @@ def run_tables(
     ``out`` is made if missing, once nothing else refuses the run: games that cannot fit in
     ``memory_limit``, files that cannot be merged into or written, a checkpoint folder that
     cannot be used: a refused run leaves no empty folder behind."""
+    from mastermind.app.interrupts import command_work
+
     work = planned_work(tables, games)
-    check_fits_all((rules for _, rules in work), memory_limit)
     named = out_text or str(out)  # (as the user typed it)
+    _refuse_before_work(out, named, tables, work, checkpoint, memory_limit)
+    made = _make_folders(out, named, tables, work)
+    done: dict[str, list[dict]] = {t: [] for t in tables}
+    if progress is not None:
+        progress.start(len(work), "results")
+    working, begun = "starting", None  # (the row under way, or the last one begun)
+    try:
+        with (
+            command_work(time_limit) as token,
+            Runner(
+                row_time_limit=row_time_limit,
+                jobs=jobs,
+                solve_options=solve_options,
+                checkpoint=checkpoint,
+                out=named,
+                memory_limit=memory_limit,
+                token=token,
+            ) as runner,
+        ):
+            runner.warm_up()
+
+            def row(item: tuple[str, Rules], clock: RowTime) -> tuple[str, dict, bool]:
+                nonlocal working, begun
+                table, rules = item
+                begun = item
+                working = f"{game_id(rules)} ({'game value' if table == 'game-values' else 'optimal'})"
+                stored, cut = _table_row(out, runner, table, rules, clock, done, report)
+                if progress is not None:
+                    progress.advance(1)
+                return table, stored, cut
+
+            run = run_rows(
+                work,
+                row,
+                token=token,
+                row_time_limit=row_time_limit,
+                worker=runner.worker,
+                finished=lambda done_row: not done_row[2],
+            )
+    except KeyboardInterrupt:  # (in the warm-up)
+        run = Rows(stopped=INTERRUPTED, interrupt=KeyboardInterrupt())
+    finally:
+        for folder in made:  # stopped before any tree (or none written), or before any row
+            if any(folder.iterdir()):
+                break
+            folder.rmdir()
+    if run.stopped is None:
+        return in_table_order(done)
+    if run.at is not None and run.at is not begun and run.stopped != INTERRUPTED:
+        working = f"{game_id(run.at[1])} ({run.at[0]})"  # (its time was up before the row began)
+    if isinstance(run.interrupt, SearchStopped):  # (what the row's checkpointed search kept)
+        raise TablesStopped(done, working, run.stopped, run.interrupt.kept, run.interrupt.bounds)
+    raise TablesStopped(done, working, run.stopped)
+
+
+def _table_row(
+    out: Path,
+    runner: Runner,
+    table: str,
+    rules: Rules,
+    clock: RowTime,
+    done: dict[str, list[dict]],
+    report: Callable[[str], None],
+) -> tuple[dict, bool]:
+    """One row computed and merged into the files (and into ``done``): the row as the files
+    keep it, and whether the run's time limit cut it short (the run then stops after it).
+    A row that proved nothing in what was left of the run's time is not written: it raises
+    :class:`~mastermind.core.cancel.Stopped`."""
+    row = (
+        runner.optimal_row(rules, None, clock=clock)
+        if table in OPTIMAL_ROWS
+        else runner.game_value_row(rules, clock=clock)
+    )
+    # cut short by the command's --time-limit: stopped, as between rows; and a row that
+    # proved nothing in what was left is not written (it would say less than none) (a proven
+    # row whose later parts it cut, too: `--time-limit 3` on p4c6 left the optimal worst case
+    # unfinished and said nothing had stopped)
+    cut = (
+        (row["status"] == "open" or bool(row.get("unfinished")) or row.get("first_guesses_complete") is False)
+        and runner.cut_by_command
+        and runner.token.cancelled
+    )
+    if cut and row["status"] == "open" and not row.get("bounds"):
+        raise Stopped()
+    line = _optimal_line(row) if table in OPTIMAL_ROWS else _game_value_line(row)
+    try:  # (a file unwritable only now keeps the row's report: see TablesUnwritten)
+        with naming("--out"):
+            if table in OPTIMAL_ROWS:
+                kept = _merge_optimal(out, row, runner.trees, FORMATS[table])
+            else:
+                kept = merge_into(out, GAME_VALUE_FORMAT, [row])
+    except MastermindError as exc:
+        report(line + " (not written)")
+        raise TablesUnwritten(done, {**row, **literature(row)}, exc) from None
+    report(line + _kept_note(row, kept))
+    # what the file keeps of the game (the command's output is the file's row)
+    stored = next(r for r in kept if r["game"] == row["game"])
+    done[table].append({**stored, **literature(stored)})
+    return stored, cut
+
+
+def _refuse_before_work(
+    out: Path,
+    named: str,
+    tables: Sequence[str],
+    work: list[tuple[str, Rules]],
+    checkpoint: Path | None,
+    memory_limit: int,
+) -> None:
+    """What refuses a run before its work (and before its folder is made): games that cannot
+    fit in ``memory_limit``, an ``out`` that is no folder, files that cannot be merged into
+    or written, a checkpoint folder that cannot be used."""
+    check_fits_all((rules for _, rules in work), memory_limit)
     if (out.exists() or out.is_symlink()) and not out.is_dir():
         raise MastermindError(f"--out: {named} is not a folder")
     # files that could not be merged into or written: refused before the work
@@ -104,96 +234,37 @@ def run_tables(
         with naming("--checkpoint", CheckpointFileError):
             make_folder(checkpoint)
         # what the games' folders hold, which a row reads only as it runs
-        _check_checkpoints(checkpoint, [rules for table, rules in work if table == "optimal"])
-    # the folders made for the run, deepest first (trees, out and its missing parents): not
-    # left behind empty
+        _check_checkpoints(checkpoint, [rules for table, rules in work if table in OPTIMAL_ROWS])
+
+
+def _make_folders(out: Path, named: str, tables: Sequence[str], work: list[tuple[str, Rules]]) -> list[Path]:
+    """Make ``out`` and its trees' folder where missing; the folders made, deepest first
+    (trees, out and its missing parents: not left behind empty by a run that stops)."""
     made = [d for d in (out, *out.parents) if not (d.exists() or d.is_symlink())]
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise MastermindError(f"--out: {named}: cannot create the folder ({exc.strerror})") from None
-    deadline = Deadline.of_command(time_limit)
-    done: dict[str, list[dict]] = {t: [] for t in tables}
     trees = out / "trees"
-    if "optimal" in tables and not (trees.exists() or trees.is_symlink()):
+    optimal_rows = any(t in OPTIMAL_ROWS for t in tables)  # (its trees go in trees/)
+    if optimal_rows and not (trees.exists() or trees.is_symlink()):
         try:  # (its trees' folder, made now rather than once the first row is computed)
             trees.mkdir()
             made.insert(0, trees)
         except OSError as exc:
             raise MastermindError(f"--out: {out}: cannot make the folder {trees}: {exc.strerror}") from None
-    if "optimal" in tables and trees.exists() and not trees.is_dir():
+    if optimal_rows and trees.exists() and not trees.is_dir():
         raise MastermindError(f"--out: {out}: {trees} is not a folder (the trees go there)")
     if trees.exists() or trees.is_symlink():  # (and a tree that could not be written: it was
         # refused only once its row was computed)
         with naming("--out"):
             for table, rules in work:
-                if table == "optimal":
+                if table in OPTIMAL_ROWS:
                     for stem in tree_stems(game_id(rules)).values():
                         check_writable(trees / f"{stem}.json.gz")
                     if (out / "proofs").is_dir():
                         check_writable(out / "proofs" / f"{proof_stem(game_id(rules))}.json.gz")
-    if progress is not None:
-        progress.start(len(work), "results")
-    working = "starting"
-    try:
-        with Runner(
-            row_time_limit=row_time_limit,
-            jobs=jobs,
-            solve_options=solve_options,
-            checkpoint=checkpoint,
-            out=named,
-            memory_limit=memory_limit,
-            deadline=deadline,
-        ) as runner:
-            runner.warm_up()
-            for table, rules in work:
-                if deadline.passed():
-                    raise TablesStopped(done, f"{game_id(rules)} ({table})", "time limit")
-                working = f"{game_id(rules)} ({'optimal' if table == 'optimal' else 'game value'})"
-                row = runner.optimal_row(rules, None) if table == "optimal" else runner.game_value_row(rules)
-                # cut short by the command's --time-limit: stopped, as between rows; and a row
-                # that proved nothing in what was left is not written (it would say less than none)
-                # (a proven row whose later parts it cut, too: `--time-limit 3` on p4c6 left the
-                # optimal worst case unfinished and said nothing had stopped)
-                cut = (
-                    (
-                        row["status"] == "open"
-                        or bool(row.get("unfinished"))
-                        or row.get("first_guesses_complete") is False
-                    )
-                    and runner.cut_by_command
-                    and deadline.passed()
-                )
-                if cut and row["status"] == "open" and not row.get("bounds"):
-                    raise TablesStopped(done, working, "time limit")
-                line = _optimal_line(row) if table == "optimal" else _game_value_line(row)
-                try:  # (a file unwritable only now keeps the row's report: see TablesUnwritten)
-                    with naming("--out"):
-                        if table == "optimal":
-                            kept = _merge_optimal(out, row, runner.trees)
-                        else:
-                            kept = merge_into(out, GAME_VALUE_FORMAT, [row])
-                except MastermindError as exc:
-                    report(line + " (not written)")
-                    raise TablesUnwritten(done, {**row, **literature(row)}, exc) from None
-                report(line + _kept_note(row, kept))
-                # what the file keeps of the game (the command's output is the file's row)
-                stored = next(r for r in kept if r["game"] == row["game"])
-                done[table].append({**stored, **literature(stored)})
-                if progress is not None:
-                    progress.advance(1)
-                if cut:
-                    raise TablesStopped(done, working, "time limit")
-    except KeyboardInterrupt as exc:
-        if isinstance(exc, SearchStopped):
-            raise TablesStopped(done, working, "interrupted", exc.kept, exc.bounds) from None
-        raise TablesStopped(done, working, "interrupted") from None
-    finally:
-        for folder in made:  # stopped before any tree (or none written), or before any row
-            if any(folder.iterdir()):
-                break
-            folder.rmdir()
-    return in_table_order(done)
+    return made
 
 
 def planned_work(tables: Sequence[str], games: Sequence[str] | None) -> list[tuple[str, Rules]]:
@@ -205,7 +276,10 @@ def planned_work(tables: Sequence[str], games: Sequence[str] | None) -> list[tup
         ]
     if "game-values" in tables:
         work += [("game-values", r) for r in scope_rules(games if games is not None else GAME_VALUE_SCOPE)]
-    return work
+    if "black-peg" in tables:
+        work += [("black-peg", r) for r in scope_rules(games if games is not None else BLACK_PEG_SCOPE)]
+    # (given games: each table takes those of its variant)
+    return [(table, rules) for table, rules in work if rules.variant is TABLE_VARIANTS[table]]
 
 
 def check_fits_all(games: Iterable[Rules], memory_limit: int) -> None:
@@ -226,14 +300,14 @@ def in_table_order(done: dict[str, list[dict]]) -> dict[str, list[dict]]:
     return {table: sorted(rows, key=row_order) for table, rows in done.items()}
 
 
-def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes]) -> list[dict]:
+def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes], fmt: str = OPTIMAL_FORMAT) -> list[dict]:
     """Merge an optimal row into the files in ``out``, with its trees (taken from ``trees``,
     keyed by stem); all the rows afterwards. The tree goes in only with its row: an open
     row's best strategy must not replace the tree of a proven row the file keeps. Under the
     folder's lock, as :func:`~mastermind.app.publishing.files.merge_into` is."""
     game = row["game"]
     with folder_lock(out), ExitStack() as staged:
-        earlier = read_rows(out / f"{STEMS[OPTIMAL_FORMAT]}.json", OPTIMAL_FORMAT)
+        earlier = read_rows(out / f"{STEMS[fmt]}.json", fmt)
         old = next((r for r in earlier if r["game"] == game), None)
         stored = combined(row, old)
         dropped = []
@@ -249,7 +323,7 @@ def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes]) -> list[dict]:
             elif key == "worst_tree":  # (no longer the row's: not left behind)
                 dropped.append(out / "trees" / f"{stem}.json.gz")
         kept = merge_rows(earlier, [row])
-        write_tables(out, OPTIMAL_FORMAT, kept)
+        write_tables(out, fmt, kept)
         for path in dropped:  # (under the lock: another run's new tree is not removed)
             path.unlink(missing_ok=True)
     return kept
@@ -288,6 +362,7 @@ def _optimal_worst_text(row: dict) -> str:
     """The optimal worst case and its best total, as far as the row's time reached (it said
     "optimal worst None with total None").
 
+    >>> from mastermind.app.publishing.tables import _optimal_worst_text
     >>> _optimal_worst_text({"optimal_worst": 5, "worst_total": 5626})
     'optimal worst 5 with total 5626'
     >>> _optimal_worst_text({"optimal_worst": 5, "worst_total": None})

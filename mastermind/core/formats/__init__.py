@@ -54,6 +54,7 @@ def format_for_path(path: str | os.PathLike[str] | None) -> str | None:
     """The format a file name suggests (``.json``, ``.dot``/``.gv``, ``.txt``, each perhaps
     followed by ``.gz``), else None.
 
+    >>> from mastermind.core.formats import format_for_path
     >>> format_for_path("knuth.txt"), format_for_path("tree.gv"), format_for_path("x.json.gz")
     ('irving', 'dot', 'json')
     """
@@ -67,6 +68,7 @@ def written_format(path: str | os.PathLike[str]) -> str:
     that names no tree format is refused (``tree.png`` was quietly written as JSON), ``.gz``
     alone too (``tree.gz`` was gzipped JSON, where ``tree.xyz.gz`` was refused).
 
+    >>> from mastermind.core.formats import written_format
     >>> written_format("t.dot.gz"), written_format("tree")
     ('dot', 'json')
     >>> written_format("t.gz")  # doctest: +ELLIPSIS
@@ -90,6 +92,7 @@ def tree_suffix(path: str | os.PathLike[str]) -> str:
     """A file name's ending that tells its format, in lower case, a ``.gz`` after it
     passed over ("" for none).
 
+    >>> from mastermind.core.formats import tree_suffix
     >>> tree_suffix("x.JSON.gz"), tree_suffix("tree.png"), tree_suffix("notes")
     ('.json', '.png', '')
     """
@@ -102,6 +105,7 @@ def tree_suffix(path: str | os.PathLike[str]) -> str:
 def detect_format(text: str, path: str | os.PathLike[str] | None = None) -> str:
     """JSON or Irving: from the first character (``{`` or a digit), else from the file name.
 
+    >>> from mastermind.core.formats import detect_format
     >>> detect_format('{"rules": "p4c6"}', "tree.txt"), detect_format(" 1296(1122: ...")
     ('json', 'irving')
     """
@@ -129,6 +133,8 @@ def detect_format(text: str, path: str | os.PathLike[str] | None = None) -> str:
 def write_tree(tree: StrategyTree, fmt: str, stats: Stats | None = None) -> str:
     """The tree as text in ``fmt`` (json, irving, dot or html); JSON and HTML show ``stats``.
 
+    >>> from mastermind.core.formats import write_tree
+    >>> from mastermind.core.game import CodeTable, Rules
     >>> from mastermind.core.tree import build_tree
     >>> table = CodeTable(Rules(2, 3))
     >>> write_tree(build_tree(table, lambda cands, history: int(cands[0])), "irving")
@@ -158,6 +164,7 @@ def irving_game(text: str) -> Rules:
     a text that starts with no root. A root whose count is no game's for its first guess is
     an error that says so: read as p4c6, ``63(123: ...`` was refused for its 3 pegs.
 
+    >>> from mastermind.core.formats import irving_game
     >>> irving_game("63(123: ...")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -191,6 +198,8 @@ def read_tree(
     their root's count and first guess tell, else p4c6); JSON files carry their rules, and a
     different ``rules`` given here is an error.
 
+    >>> from mastermind.core.formats import read_tree
+    >>> from mastermind.core.game import CodeTable, Rules
     >>> tree, header = read_tree("9(11: 0, 0, 4(22); 0, 4(12); 1)", "irving", Rules(2, 3))
     >>> tree.rules.code_text(tree.root.guess), tree.stats(CodeTable(tree.rules)).total, header
     ('11', 24, {})
@@ -255,6 +264,8 @@ def verify_text(
     A wrong tree (syntax, counts, a secret left unsolved, a JSON header whose statistics
     disagree) is reported in ``errors``; bad arguments raise :class:`MastermindError`.
 
+    >>> from mastermind.core.formats import verify_text
+    >>> from mastermind.core.game import Rules
     >>> v = verify_text("9(11: 0, 0, 4(22); 0, 4(12); 1)", "irving", Rules(2, 3))
     >>> v.valid, v.stats.total, v.stats.histogram
     (True, 24, (1, 2, 5, 1))
@@ -293,6 +304,7 @@ def pool_kept(nodes: int, secrets: int) -> str:
     longer be the secret wins none. So every guess is consistent (hard mode) exactly when
     there are as many nodes as secrets.
 
+    >>> from mastermind.core.formats import pool_kept
     >>> pool_kept(4, 4), pool_kept(5, 4)
     ('consistent', 'all')
     """

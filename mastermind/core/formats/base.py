@@ -25,6 +25,7 @@ class WrittenOnly(StrategyFileError):
 def line_column(text: str, offset: int) -> tuple[int, int]:
     """1-based line and column of a character offset.
 
+    >>> from mastermind.core.formats.base import line_column
     >>> line_column("ab\\ncd", 4)
     (2, 2)
     """

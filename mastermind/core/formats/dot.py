@@ -5,6 +5,7 @@ answer in answer order, and one box per secret: reached by the winning answer fr
 guess that solves it, or, when a single secret is left, by the answer that leaves it (its
 guess is then not drawn a second time).
 
+>>> from mastermind.core.formats.dot import write_dot
 >>> from mastermind.core.game import CodeTable, Rules
 >>> from mastermind.core.tree import build_tree
 >>> tree = build_tree(CodeTable(Rules(1, 2)), lambda cands, history: int(cands[0]))

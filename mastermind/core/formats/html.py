@@ -6,6 +6,7 @@ its script and styles are inline and the tree is embedded as compact JSON, a nod
 answer order. The script builds the rows of a level only when it is expanded, so trees of a
 few thousand secrets open at once.
 
+>>> from mastermind.core.formats.html import page_data, write_html
 >>> from mastermind.core.game import CodeTable, Rules
 >>> from mastermind.core.tree import build_tree
 >>> tree = build_tree(CodeTable(Rules(2, 2)), lambda cands, history: int(cands[0]), name="first")

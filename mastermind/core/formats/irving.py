@@ -26,6 +26,7 @@ as on guesses that are not. Whitespace is free.
 Reading replays the candidate sets with a :class:`CodeTable`, so every count is checked
 while the tree is built; errors name the line and column and the path of answers.
 
+>>> from mastermind.core.formats.irving import read_irving, write_irving
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(2, 3))
 >>> tree = read_irving("9(11: 0, 0, 4(22); 0, 4(12); 1)", table)
@@ -352,6 +353,7 @@ _HEAD = re.compile(r"\s*([0-9]{1,40})\s*\(\s*([^\s:;,()]+)")
 def irving_root(text: str) -> tuple[int, str] | None:
     """The count and first guess an Irving text starts with, or None if it starts otherwise.
 
+    >>> from mastermind.core.formats.irving import irving_root
     >>> irving_root(" 1296(1122: ..."), irving_root("{}")
     ((1296, '1122'), None)
     """
@@ -368,6 +370,7 @@ def irving_rules(text: str) -> Rules | None:
     root whose first group (0 black) is one entry is black-peg Mastermind's (the standard
     game's has one per white peg, pegs + 1). None when the root tells no game.
 
+    >>> from mastermind.core.formats.irving import irving_rules
     >>> irving_rules("1296(1122: ..."), irving_rules(" 6720(12345*: ..."), irving_rules("7(12: ...")
     (Rules(pegs=4, colours=6, repeat=True), Rules(pegs=5, colours=8, repeat=False), None)
     >>> irving_rules("9(11: 4(22: 0; 1(12); 2(33); 1); 4(12); 1)")
@@ -396,6 +399,7 @@ def _first_group_entries(text: str) -> int | None:
     """The entries of the root's first group (up to its first ``;`` outside parentheses), or
     None for a root without groups or whose first group does not end (a text cut short).
 
+    >>> from mastermind.core.formats.irving import _first_group_entries
     >>> _first_group_entries("9(11: 0, 1(12), 4(22: 1; 2, 3); 0, 4(12); 1)"), _first_group_entries("2(11)")
     (3, None)
     """
@@ -460,6 +464,7 @@ def _is_bare(node: Node) -> bool:
 def _label_name(i: int) -> str:
     """A, B, ..., Z, AA, AB, ...
 
+    >>> from mastermind.core.formats.irving import _label_name
     >>> [_label_name(i) for i in (0, 25, 26, 27)]
     ['A', 'Z', 'AA', 'AB']
     """

@@ -12,6 +12,7 @@ other than the win (key: the answer as ``1B2W``); a node without children has no
 ``children`` key. The guess solves a secret at the node when ``candidates`` exceeds the sum
 of its children's by one. ``stats`` is optional; when present, reading checks it.
 
+>>> from mastermind.core.formats.jsonfmt import read_json, write_json
 >>> from mastermind.core.game import CodeTable, Rules
 >>> from mastermind.core.tree import build_tree
 >>> table = CodeTable(Rules(2, 2))
@@ -221,6 +222,7 @@ def _average_agrees(stated: float, total: int, secrets: int) -> bool:
     """Whether ``stated`` is the average ``total / secrets`` rounded to its own decimals
     (within :data:`AVERAGE_DECIMALS`); either way at a tie, rounding rules differ.
 
+    >>> from mastermind.core.formats.jsonfmt import _average_agrees
     >>> [_average_agrees(a, 74, 27) for a in (2.7407, 2.74074, 2.740741, 74 / 27, 2.7408, 2.7, 2.741)]
     [True, True, True, True, False, False, False]
     >>> _average_agrees(4.5, 9, 2), _average_agrees(float("nan"), 9, 2), _average_agrees(10**400, 9, 2)

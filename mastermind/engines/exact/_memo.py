@@ -20,6 +20,8 @@ and reads as absent, never as a wrong entry. A table of one thread grows by itse
 table grows only when its owner calls :func:`memo_grow` while no thread uses it (between the
 rounds of a search); its rows sit in a one-element typed list so that they can be replaced.
 
+>>> import numpy as np
+>>> from mastermind.engines.exact._memo import memo_lookup, memo_size, memo_store, new_memo
 >>> memo = new_memo(1 << 10)
 >>> memo_store(memo, np.uint64(5), np.uint64(7), np.float64(12.0), np.int64(3), np.int64(40))
 >>> memo_lookup(memo, np.uint64(5), np.uint64(7))
@@ -47,6 +49,7 @@ def capacity_for(memory_bytes: int) -> int:
     """The most entries a memo of ``memory_bytes`` holds: a power of two, at least one
     window.
 
+    >>> from mastermind.engines.exact._memo import capacity_for
     >>> capacity_for(32 << 20)
     1048576
     >>> capacity_for(1)

@@ -235,6 +235,8 @@ def shares(need: float, classes: list[ClassBound]) -> list[tuple[ClassBound, flo
     least ``need``: shared out by class size, at least one each (costs are whole numbers
     without weights).
 
+    >>> import numpy as np
+    >>> from mastermind.engines.exact.anytime import ClassBound, shares
     >>> group = (np.zeros((1, 4), np.int8), np.zeros((1, 6), np.int8))
     >>> cs = [ClassBound(np.arange(m, dtype=np.int32), group, a, 10.0) for a, m in enumerate((3, 1, 6))]
     >>> [(c.size, b) for c, b in shares(5, cs)]
@@ -266,6 +268,8 @@ def paced_shares(
     and seconds for others (5x8: 563 units, 78 done in 240 s), where 1 more of one class
     was enough.
 
+    >>> import numpy as np
+    >>> from mastermind.engines.exact.anytime import ClassBound, paced_shares
     >>> group = (np.zeros((1, 4), np.int8), np.zeros((1, 6), np.int8))
     >>> cs = [ClassBound(np.arange(m, dtype=np.int32), group, a, 10.0) for a, m in enumerate((3, 1, 6))]
     >>> for c, pace in zip(cs, (2.0, 30.0, None)):
@@ -360,6 +364,7 @@ def next_step(step: float, seconds: float, aim: float = ROUND_SECONDS) -> float:
     """The target's next step: half as large again after a quick round, halved after a slow
     one (a round's cost grows much faster than its step).
 
+    >>> from mastermind.engines.exact.anytime import next_step
     >>> next_step(10, 1.0), next_step(10, 100.0), next_step(10, 15.0), next_step(1, 100.0)
     (15.0, 5.0, 10, 1.0)
     """

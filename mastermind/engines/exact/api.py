@@ -1,5 +1,7 @@
 """Optimal strategies, proven: the public face of the exact search.
 
+>>> from mastermind.engines.exact.api import solve
+>>> from mastermind.engines.exact.options import Problem
 >>> from mastermind.core.game import CodeTable, Rules
 >>> result = solve(CodeTable(Rules(3, 3)))
 >>> result.total, result.worst, result.status
@@ -245,13 +247,16 @@ def _solve_units(
     max_guesses = solver.problem.max_guesses
     r = UNLIMITED if max_guesses is None else max_guesses
     jobs = worker_count(execution.jobs)
+    # the time limit as the token holds it (made from limits.time_limit by solve, within the
+    # caller's): read from there alone, below solve
+    timed = cancel.deadline is not None
     # the strategy search (which knows neither weights nor a cap on the guesses) runs beside
     # the rounds in a run that may stop before its proof, for the best strategy found then;
     # a proof needs none (the rounds find the optimal strategy), and runs faster without
     alongside = (
         solver.uniform
         and max_guesses is None
-        and (limits.time_limit is not None or execution.checkpoint is not None or tuning.start is not None)
+        and (timed or execution.checkpoint is not None or tuning.start is not None)
     )
     if tuning.start is not None and not alongside:
         raise MastermindError(
@@ -263,7 +268,7 @@ def _solve_units(
     # (a search capped in its guesses, as the best total within the worst case is, is asked
     # as a proof is: round by round it took 2.5 times the nodes, p4c8 within 6 guesses
     # 1.79 M against 718 k; see benchmarks/NOTES.md)
-    may_stop = max_guesses is None and (limits.time_limit is not None or execution.checkpoint is not None)
+    may_stop = max_guesses is None and (timed or execution.checkpoint is not None)
     split_size = SPLIT_SIZE if tuning.split_size is None else tuning.split_size
     shared = execution.backend == "threads" and execution.scheduler is None
     budget = MemoryBudget.of(solver.table, limits.memory, 1 if shared else workers)
@@ -318,8 +323,9 @@ def _solve_units(
             eldest=None if may_stop else workers,
         )
         if alongside:
+            left = cancel.remaining()
             strategy = StrategyThread(
-                solver, cancel, budget.strategy_bytes, store, start=tuning.start, time_limit=limits.time_limit
+                solver, cancel, budget.strategy_bytes, store, start=tuning.start, time_limit=left
             )
             strategy.start()
         saving = None
@@ -355,7 +361,7 @@ def _solve_units(
             lower=state.lower,
             counters=counters,
             start=start,
-            stopped=cancel.reason or "interrupted",
+            stopped=cancel.reason or INTERRUPTED,
             startup_seconds=startup,
             checkpoint_seconds=checkpoint_seconds,
         )

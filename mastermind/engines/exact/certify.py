@@ -11,6 +11,7 @@ falls short of the claim, classes are raised to what the search proves of them, 
 first, each by a fact of its own certified the same way (written before the fact that
 refers to it). Only the truth of the search's values matters: the checker derives the rest.
 
+>>> from mastermind.engines.exact.certify import certify
 >>> from mastermind.core.game import CodeTable, Rules
 >>> proof = certify(CodeTable(Rules(3, 3)), 73, 4)
 >>> proof["total"], proof["worst"], len(proof["facts"]) > 0

@@ -59,6 +59,7 @@ class KeptPass(NamedTuple):
 def _signed(half: int) -> int:
     """An unsigned 64-bit key half as SQLite's signed integer (and back: :func:`_unsigned`).
 
+    >>> from mastermind.engines.exact.checkpoint import _signed, _unsigned
     >>> _signed(2**64 - 1), _unsigned(_signed(2**64 - 1)), _signed(5)
     (-1, 18446744073709551615, 5)
     """
@@ -72,6 +73,7 @@ def _unsigned(half: int) -> int:
 class CheckpointError(CheckpointFileError):
     """A checkpoint that cannot be used: wrong place, other problem, damaged.
 
+    >>> from mastermind.engines.exact.checkpoint import check_folder
     >>> check_folder("/dev/null")
     Traceback (most recent call last):
     ...
@@ -84,6 +86,8 @@ class RootBounds:
     """What runs proved about the whole game: ``lower`` <= optimum <= ``upper``, ``tree`` a
     strategy costing ``upper`` (None with ``upper`` infinite).
 
+    >>> from mastermind.core.tree import Node
+    >>> from mastermind.engines.exact.checkpoint import RootBounds
     >>> a = RootBounds(10.0, 14.0, Node(0, 3))
     >>> a.merge(RootBounds(11.0, float("inf"), None))
     RootBounds(lower=11.0, upper=14.0, tree=Node(guess=0, candidates=3, children={}))
@@ -130,6 +134,7 @@ class Paces:
     last ask of each class asked, by :meth:`key`. A continued run paces its first round by
     them, rather than asking every open class (see :func:`.anytime.paced_shares`).
 
+    >>> from mastermind.engines.exact.checkpoint import Paces
     >>> Paces.decode(Paces(3.0, 12.0, {Paces.key(7, 2): 1.5}).encode())
     Paces(seconds=3.0, work=12.0, classes={'7:2': 1.5})
     """

@@ -1,5 +1,6 @@
 """What the exact search reports beyond the common result: its problem, and its work units.
 
+>>> from mastermind.engines.exact.details import no_strategy_text
 >>> from mastermind.core.game import CodeTable, Rules
 >>> from mastermind.engines.exact import Problem, solve
 >>> result = solve(CodeTable(Rules(3, 3)), Problem(max_guesses=4))

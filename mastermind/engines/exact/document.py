@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mastermind.core.cancel import INTERRUPTED
 from mastermind.engines.result import EXACT_SEARCH, Counters
 
 
@@ -109,7 +110,7 @@ def optimum_fields(
         "worst_lower_bound": None if worst_low is None else int(worst_low),
         "worst_upper_bound": None if found is None else found["worst"],
         "best_found": None if proven else found,
-        "stopped": None if proven else (result.stopped or "interrupted"),
+        "stopped": None if proven else (result.stopped or INTERRUPTED),
         "seconds": round(result.seconds, 4),
         **work_fields(result.counters, done, planned),
     }

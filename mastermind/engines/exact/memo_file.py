@@ -165,6 +165,7 @@ def describe(made_for: object) -> str:
     """What a search was made for, for an error message: a fingerprint as a dict or as the
     JSON text a file stores (its problem's long form left out).
 
+    >>> from mastermind.engines.exact.memo_file import describe
     >>> describe({"rules": "p4c6r", "pool": "all"}), describe("[1"), describe('{"unit": 0}')
     ('pool all, rules p4c6r', 'unreadable', 'unit 0')
     """

@@ -5,6 +5,7 @@ The budget is the whole command's (``--memory-limit``): each process of the sear
 score table and a memo, so a backend of processes gives each ``1/jobs`` of it; threads share
 one table and one memo. Work that cannot fit is refused before it starts.
 
+>>> from mastermind.engines.exact.memory import MemoryBudget
 >>> from mastermind.core.game import CodeTable, Rules
 >>> budget = MemoryBudget.of(CodeTable(Rules(4, 7)), 1 << 30, processes=1)
 >>> budget.memo_entries, budget.strategy_bytes >> 20
@@ -83,6 +84,7 @@ def _room(rules: Rules, total: int, processes: int) -> int:
 def _gib(n: int) -> str:
     """Bytes in GiB, rounded up to two decimals.
 
+    >>> from mastermind.engines.exact.memory import _gib
     >>> _gib(1), _gib(1 << 30), _gib(int(1.234 * 2**30))
     ('0.01', '1.00', '1.24')
     """

@@ -12,6 +12,7 @@ Each group of options is a small frozen object, checked when it is made (a one-l
 Only the problem changes the answer: limits can stop the search before it is proven, and
 execution and tuning change how long it takes.
 
+>>> from mastermind.engines.exact.options import Execution, Limits, Problem
 >>> problem = Problem(objective="worst", max_guesses=5)  # (the words, or the members)
 >>> problem.objective, problem.pool, problem.max_guesses
 (<Objective.WORST: 'worst'>, <Pool.ALL: 'all'>, 5)
@@ -62,6 +63,7 @@ def check_scheduler(address: str, backend: str = "dask") -> str:
     """A Dask scheduler address, refused before any work unless it has the form
     ``[PROTOCOL://]HOST:PORT`` (whether it answers is known only when connecting).
 
+    >>> from mastermind.engines.exact.options import check_scheduler
     >>> check_scheduler("tcp://10.0.0.5:8786"), check_scheduler("localhost:8786")
     ('tcp://10.0.0.5:8786', 'localhost:8786')
     >>> check_scheduler("garbage")
@@ -113,6 +115,7 @@ class Problem:
     than others; ``tie_break`` prefers, among optimal strategies, the smaller worst case and
     then fewer secrets at it.
 
+    >>> from mastermind.engines.exact.options import Problem
     >>> Problem().plain, Problem(tie_break=True).plain
     (True, False)
     """
@@ -161,6 +164,7 @@ class Problem:
         """Whether work units can solve it (and so a backend, a scheduler or a checkpoint
         apply): the plain total, or the worst case with no tie-break or fixed opening.
 
+        >>> from mastermind.engines.exact.options import Problem
         >>> Problem(objective="worst").in_units, Problem(first_guess=6).in_units
         (True, False)
         """
@@ -174,6 +178,7 @@ class Limits:
     table, memos and scratch (None: the table's ``memory_limit``, 2 GiB by default); what
     cannot fit is refused before any work.
 
+    >>> from mastermind.engines.exact.options import Limits
     >>> Limits(time_limit=0.5)
     Limits(time_limit=0.5, memory=None)
     """
@@ -210,6 +215,7 @@ class Execution:
     progress with an ETA; of unknown size, more than one job). Work units solve the plain total only: other
     problems always run in this thread.
 
+    >>> from mastermind.engines.exact.options import Execution, Limits
     >>> Execution().wants_units(Limits()), Execution().wants_units(Limits(time_limit=5))
     (False, True)
     >>> two = Execution(jobs=2)
@@ -278,6 +284,7 @@ class Tuning:
     only the classes of the one first guess left, its most promising guesses first, so that
     the workers share a class that would keep one of them busy alone.
 
+    >>> from mastermind.engines.exact.options import Tuning
     >>> Tuning(round_seconds=0)
     Traceback (most recent call last):
     ...

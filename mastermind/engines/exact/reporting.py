@@ -5,6 +5,7 @@ per unit with its size, value and work, and the bounds proven so far; one with `
 only is moved by one per unit; ``finish(fields)``, if it has it, gets the bounds the run ended
 with. The status line is what a run stopped by Ctrl-C can say if it cannot stop in time.
 
+>>> from mastermind.engines.exact.reporting import ProgressReporter
 >>> reporter = ProgressReporter(None)
 >>> reporter.total = 3
 >>> reporter.improve(lower=40, upper=45)

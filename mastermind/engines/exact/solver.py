@@ -4,6 +4,7 @@ root in this thread; and the result a strategy tree gives.
 :func:`mastermind.engines.exact.solve` makes one :class:`ExactSolver` per call; the work units
 of the rounds (:mod:`mastermind.engines.exact.anytime`) and the strategy search share its set-up.
 
+>>> from mastermind.engines.exact.solver import ExactSolver
 >>> from mastermind.core.cancel import CancelToken
 >>> from mastermind.core.game import CodeTable, Rules
 >>> result = ExactSolver(CodeTable(Rules(3, 3))).run(CancelToken())
@@ -269,6 +270,8 @@ class ExactSolver:
         where guesses cost nothing, as :meth:`least_depth` asks, it refutes a cap far sooner
         than the total's search does (p4c7 within 5 guesses: about 1.1 s against 9 s).
 
+        >>> from mastermind.core.cancel import CancelToken
+        >>> from mastermind.engines.exact.solver import ExactSolver
         >>> from mastermind.core.game import CodeTable, Rules
         >>> solver = ExactSolver(CodeTable(Rules(4, 6)))
         >>> solver.fits(4, CancelToken())[0], solver.fits(5, CancelToken())[0]
@@ -306,6 +309,8 @@ class ExactSolver:
         stopped while a depth is undecided still gives a strategy one guess deeper (5x8: 6
         guesses undecided after hours, 7 found in about a second).
 
+        >>> from mastermind.core.cancel import CancelToken
+        >>> from mastermind.engines.exact.solver import ExactSolver, max_depth
         >>> from mastermind.core.game import CodeTable, Rules
         >>> least = ExactSolver(CodeTable(Rules(4, 6))).least_depth(CancelToken())
         >>> least.depth, max_depth(least.tree), least.upper

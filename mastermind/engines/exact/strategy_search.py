@@ -15,6 +15,7 @@ exactly (see :data:`SCHEDULE`); past the schedule, passes polish the strategy fo
 Guesses are canonical under the symmetries that fix the guesses so far, as in the exact
 search, and the pool may be restricted to codes still possible ("hard mode").
 
+>>> from mastermind.engines.exact.strategy_search import StrategySearch
 >>> from mastermind.core.game import CodeTable, Rules
 >>> search = StrategySearch(CodeTable(Rules(3, 4)))
 >>> search.run(passes=1).total
@@ -134,6 +135,7 @@ class Plan:
     (the plan before) left 6x8n in a widening pass for hours (exact solves of 90-100-secret
     sets, 2-52 s each, deep in guesses that did not pay), after polishing had found -80.
 
+    >>> from mastermind.engines.exact.strategy_search import Plan
     >>> plan = Plan()
     >>> plan.after(improved=True).effort().exact_size, plan.after(improved=False).effort().kept_levels
     (90, 0)
@@ -186,6 +188,7 @@ class Plan:
 def effort(pass_no: int, plan: Plan = Plan()) -> Effort:
     """The effort of a pass (0 first): the :data:`SCHEDULE`'s, then that of ``plan``.
 
+    >>> from mastermind.engines.exact.strategy_search import Plan, SCHEDULE, effort
     >>> effort(0)
     Effort(exact_size=2, by_bound=(1,), by_entropy=(0,), kept_levels=0)
     >>> polish = effort(len(SCHEDULE))

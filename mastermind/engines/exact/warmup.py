@@ -5,6 +5,7 @@ call it: from the root, with a fixed first guess, with the tie-break's costs, bu
 tree, planning and splitting a root as the rounds do, and the strategy search's kernels. It never goes through
 :func:`mastermind.engines.exact.solve`, which calls it.
 
+>>> from mastermind.engines.exact.warmup import SEARCH, load_kernels
 >>> from mastermind.engines.exact.warmup import compile_kernels
 >>> compile_kernels()  # a tiny game: every kernel the search uses gets compiled (or loaded)
 >>> load_kernels([SEARCH])  # what one search from the root calls, once in this process

@@ -4,6 +4,7 @@
 is installed and falls back to :func:`search_best_reply`, a plain memoised exhaustive search
 over candidate sets that is fine for tiny games and serves as the reference in tests.
 
+>>> from mastermind.engines.gamevalue.bestreply import search_best_reply
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(2, 2))
 >>> value, tree = search_best_reply(table, [1, 1, 1, 1])

@@ -7,6 +7,7 @@ the value (the breaker minimises), so by default only the Pareto-minimal vectors
 ``pareto=False`` keeps every distinct vector. The matrix game is then solved over single
 codes, with no symmetry assumption, exactly and independently of the column generation.
 
+>>> from mastermind.engines.gamevalue.bruteforce import brute_force_value, depth_vectors
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(2, 2))
 >>> depth_vectors(table).tolist()  # doctest: +NORMALIZE_WHITESPACE

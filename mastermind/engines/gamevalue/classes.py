@@ -4,6 +4,7 @@ Such codes are interchangeable as secrets, so the maker's best mix can be taken 
 class (averaging an optimal mix over the symmetry group keeps it optimal). Under the full
 group a class is a colour pattern.
 
+>>> from mastermind.engines.gamevalue.classes import code_classes
 >>> from mastermind.core.game import CodeTable, Rules
 >>> k = code_classes(CodeTable(Rules(4, 6), full=False))
 >>> list(zip(k.names, k.sizes.tolist()))

@@ -13,6 +13,7 @@ meet, the last LP is solved again in rational arithmetic and the best reply to i
 mix is checked to reach exactly the same value: the breaker's mix then guarantees at most the
 value against every secret and the maker's mix at least the value against every tree.
 
+>>> from mastermind.engines.gamevalue.colgen import game_value
 >>> from mastermind.core.game import CodeTable, Rules
 >>> result = game_value(CodeTable(Rules(2, 2)), solver="search")
 >>> result.value, result.proven, [(m.name, m.probability) for m in result.details.maker]
@@ -174,6 +175,7 @@ def game_value(
     token, cancelled by Ctrl-C at the command line) stop the work: the result then has the
     bounds reached (not proven, ``stopped`` says why).
 
+    >>> from mastermind.engines.gamevalue.colgen import game_value
     >>> from mastermind.core.game import CodeTable, Rules
     >>> found = game_value(CodeTable(Rules(3, 4)))
     >>> found.proven, found.value, found.stopped

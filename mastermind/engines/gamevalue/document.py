@@ -13,6 +13,7 @@ def fraction_text(x: Fraction | int) -> str:
     """An exact number as a fraction, always with its denominator (the one form of every
     ``*_fraction`` key).
 
+    >>> from mastermind.engines.gamevalue.document import Fraction, fraction_text
     >>> fraction_text(Fraction(438, 136)), fraction_text(2)
     ('219/68', '2/1')
     """

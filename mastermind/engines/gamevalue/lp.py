@@ -6,6 +6,7 @@ under a uniformly random symmetry, which spreads its cost evenly within a class)
 ``v`` subject to ``sum_t q_t costs[t][k] <= v * sizes[k]`` for every class. The dual prices of
 those rows are the maker's probabilities per code.
 
+>>> from mastermind.engines.gamevalue.lp import solve_breaker_lp
 >>> sol = solve_breaker_lp([[3, 1], [1, 3]], [1, 1])
 >>> round(sol.value, 9), [round(x, 9) for x in sol.breaker], [round(x, 9) for x in sol.maker]
 (2.0, [0.5, 0.5], [0.5, 0.5])

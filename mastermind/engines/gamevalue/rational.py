@@ -5,6 +5,7 @@ positive the game is the linear program ``max sum z  s.t.  payoff @ z <= 1, z >=
 optimum is ``1 / value``, ``z * value`` is the column player's mix and the dual prices of the
 rows, times the value, are the row player's mix. Bland's rule keeps the simplex from cycling.
 
+>>> from mastermind.engines.gamevalue.rational import solve_matrix_game
 >>> v, rows, cols = solve_matrix_game([[3, 1], [1, 3]])  # matching pennies, shifted
 >>> v, rows, cols
 (Fraction(2, 1), [Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 2), Fraction(1, 2)])

@@ -2,6 +2,8 @@
 
 Strategies are found by name in :mod:`mastermind.engines.registry`; this engine knows classes only.
 
+>>> from mastermind.engines.heuristics.play import play_all
+>>> from mastermind.engines.heuristics.strategies import ScoredStrategy
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(3, 3))
 >>> stats = play_all(ScoredStrategy("minimax", table)).stats(table)

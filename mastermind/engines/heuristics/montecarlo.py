@@ -1,6 +1,7 @@
 """Monte Carlo: play games against uniformly random secrets, for games too big to play
 every secret and for strategies that are random themselves.
 
+>>> from mastermind.engines.heuristics.montecarlo import monte_carlo
 >>> from mastermind.core.game import CodeTable, Rules
 >>> from mastermind.engines.heuristics.strategies import ScoredStrategy
 >>> table = CodeTable(Rules(3, 4))
@@ -38,6 +39,7 @@ def t95(df: int) -> float:
     """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom: the table up
     to 30, then the Cornish-Fisher expansion around the normal (off by less than 1e-7).
 
+    >>> from mastermind.engines.heuristics.montecarlo import Z95, t95
     >>> t95(1), t95(30), round(t95(1000), 4), round(t95(10**9), 6) == round(Z95, 6)
     (12.706205, 2.042272, 1.9623, True)
     """
@@ -106,6 +108,7 @@ class MonteCarloResult:
         the games show no spread (one game, or every game the same length): a width of 0
         would claim a certainty that a few games do not give.
 
+        >>> from mastermind.engines.heuristics.montecarlo import MonteCarloResult
         >>> MonteCarloResult("x", 3, 0, (2, 1), codes=2).ci95  # depths 1, 1, 2: t says -0.10 .. 2.77
         (1.0, 2.0)
         >>> MonteCarloResult("x", 3, 0, (0, 3), codes=9).ci95 is None
@@ -156,6 +159,7 @@ def monte_carlo(
     counts the games finished (``games`` is fewer). ``played``,
     if given, holds the guesses of each finished game as they end (for a status line).
 
+    >>> from mastermind.engines.heuristics.montecarlo import monte_carlo
     >>> from mastermind.core.game import CodeTable, Rules
     >>> from mastermind.engines.heuristics.strategies import SimpleStrategy
     >>> monte_carlo(SimpleStrategy(CodeTable(Rules(2, 2))), 50, seed=3).worst

@@ -7,6 +7,7 @@ enough. Taking the smallest code of each orbit keeps the "lowest index" tie-brea
 and an orbit lies inside the candidate set or outside it as a whole, so "prefer a
 candidate" is kept too.
 
+>>> from mastermind.engines.heuristics.orbits import orbit_minima
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(4, 6))
 >>> reps = orbit_minima(table, [table.rules.parse_code("1122")])

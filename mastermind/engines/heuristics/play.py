@@ -7,6 +7,7 @@ heuristics of this package do), or at least the last one when one remains
 the strategy and splits candidate sets with one sort: the same tree, several times faster
 on the thousands of small nodes near the leaves. The tests check both give equal trees.
 
+>>> from mastermind.engines.heuristics.play import play_all, solve
 >>> from mastermind.core.game import CodeTable, Rules
 >>> from mastermind.engines.heuristics.strategies import SimpleStrategy
 >>> table = CodeTable(Rules(2, 2))
@@ -65,6 +66,7 @@ def play_all(
     ``cancel`` is cancelled, the strategy is asked nothing more and
     :class:`~mastermind.core.cancel.Stopped` is raised (half a tree proves nothing).
 
+    >>> from mastermind.engines.heuristics.play import play_all
     >>> from mastermind.core.game import CodeTable, Rules
     >>> from mastermind.engines.heuristics.strategies import ScoredStrategy
     >>> table = CodeTable(Rules(4, 6))

@@ -6,6 +6,8 @@ classes, all exact in float64; and for entropy the sum of n_i ln n_i (entropy is
 ln n - that / n), compared with :data:`TOLERANCE` so that equal distributions in a
 different order tie.
 
+>>> import numpy as np
+>>> from mastermind.engines.heuristics.scores import guess_keys
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(4, 6))
 >>> firsts = np.array([table.rules.parse_code(t) for t in ("1122", "1123", "1234")])
@@ -40,6 +42,7 @@ def wants_full_table(rules: Rules) -> bool:
     """Whether the heuristics should look answers up in a full table (small games) or
     compute them as they go (:data:`STREAM_ABOVE`).
 
+    >>> from mastermind.engines.heuristics.scores import wants_full_table
     >>> from mastermind.core.game import Rules
     >>> wants_full_table(Rules(4, 6)), wants_full_table(Rules(5, 8))
     (True, False)
@@ -65,6 +68,7 @@ def criterion_code(name: str) -> int:
 def xlogx_table(n: int) -> np.ndarray:
     """``k ln k`` for k = 0..n (0 for k = 0).
 
+    >>> from mastermind.engines.heuristics.scores import xlogx_table
     >>> xlogx_table(3).round(3).tolist()
     [0.0, 0.0, 1.386, 3.296]
     """
@@ -133,6 +137,7 @@ def best_possible_key(criterion: str, n: int, n_answers: int) -> float:
     Every criterion is best for the most even split: ``n_answers`` classes differing in size
     by at most one (all singletons when ``n <= n_answers``).
 
+    >>> from mastermind.engines.heuristics.scores import best_possible_key
     >>> [best_possible_key(c, 30, 14) for c in ("minimax", "expected-size", "most-parts")]
     [3.0, 66.0, -14.0]
     >>> best_possible_key("entropy", 5, 14)
@@ -191,6 +196,8 @@ def sorted_distributions(table: CodeTable, candidates: np.ndarray, guesses: np.n
 def lexicographic_minima(rows: np.ndarray) -> np.ndarray:
     """Indices of the rows equal to the lexicographically smallest row.
 
+    >>> import numpy as np
+    >>> from mastermind.engines.heuristics.scores import lexicographic_minima
     >>> lexicographic_minima(np.array([[3, 1], [2, 2], [3, 0], [2, 2]])).tolist()
     [1, 3]
     """

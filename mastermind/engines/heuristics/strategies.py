@@ -9,6 +9,7 @@ guesses made (:mod:`mastermind.engines.heuristics.orbits`), and two exact shortc
 scans: a candidate that splits as evenly as any code could is chosen at once, and
 otherwise the scan in index order stops at the first code that does.
 
+>>> from mastermind.engines.heuristics.strategies import ScoredStrategy
 >>> from mastermind.core.game import CodeTable, Rules
 >>> table = CodeTable(Rules(4, 6))
 >>> knuth = ScoredStrategy("minimax", table)
@@ -58,6 +59,7 @@ def draw(entropy: int, history: History, count: int) -> int:
     ``heuristics`` build and the single game ``solve`` plays made different choices with the
     same seed (a new user's trial).
 
+    >>> from mastermind.engines.heuristics.strategies import draw
     >>> draw(5, ((3, 1),), 10) == draw(5, ((3, 1),), 10)
     True
     """

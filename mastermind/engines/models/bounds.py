@@ -18,6 +18,11 @@ Every bound here holds for every strategy, adaptive and allowed to guess any cod
   1122: 5513, 1123: 5442, 1234: 5515).
 - *refined* (optional, stronger and slower): each bottom class uses its own branching.
 
+>>> from mastermind.engines.models.bounds import (
+...     counting_worst_bound,
+...     lookahead_total_bound,
+...     perfect_tree_total,
+... )
 >>> from mastermind.core.game import CodeTable, Rules
 >>> t = CodeTable(Rules(3, 3))
 >>> counting_worst_bound(t.rules, 27), perfect_tree_total(t.rules, 27)
@@ -53,6 +58,7 @@ def knuth_first_guess(table: CodeTable) -> tuple[Code, int]:
     The canonical first guess (one per colour pattern) whose largest answer class is smallest,
     ties to the lowest code; its largest class is the smallest possible over all guesses.
 
+    >>> from mastermind.engines.models.bounds import knuth_first_guess
     >>> from mastermind.core.game import CodeTable, Rules
     >>> t = CodeTable(Rules(4, 6))
     >>> g, mu = knuth_first_guess(t)
@@ -71,6 +77,8 @@ def knuth_first_guess(table: CodeTable) -> tuple[Code, int]:
 def crude_worst_bound(rules: Rules, largest_class: int) -> int:
     """Smallest ``n`` with ``k ** (n - 2) >= mu`` (``k`` answers, ``mu`` the largest class).
 
+    >>> from mastermind.core.game import Rules
+    >>> from mastermind.engines.models.bounds import crude_worst_bound
     >>> crude_worst_bound(Rules(4, 6), 256), crude_worst_bound(Rules(4, 4), 46)
     (5, 4)
     """
@@ -97,6 +105,8 @@ def solved_within(rules: Rules, depth: int) -> int:
 def counting_worst_bound(rules: Rules, n: int) -> int:
     """The least worst case for ``n`` secrets allowed by counting alone.
 
+    >>> from mastermind.core.game import Rules
+    >>> from mastermind.engines.models.bounds import counting_worst_bound
     >>> counting_worst_bound(Rules(4, 6), 1296), counting_worst_bound(Rules(4, 6), 14)
     (4, 2)
     """
@@ -113,6 +123,8 @@ def perfect_tree_table(rules: Rules, n_max: int, children: int | None = None) ->
     at most one secret and has at most ``children`` (default ``B``) children (level ``d`` holds
     ``children ** (d - 1)``).
 
+    >>> from mastermind.core.game import Rules
+    >>> from mastermind.engines.models.bounds import perfect_tree_table
     >>> perfect_tree_table(Rules(3, 3), 6, 2).tolist()
     [0, 1, 3, 5, 8, 11, 14]
     """
@@ -131,6 +143,7 @@ def perfect_tree_table(rules: Rules, n_max: int, children: int | None = None) ->
 def perfect_tree_value(n: int, b: int) -> int:
     """Least sum of depths of ``n`` secrets when every node solves one and has ``b`` children.
 
+    >>> from mastermind.engines.models.bounds import perfect_tree_value
     >>> perfect_tree_value(6, 2), perfect_tree_value(6, 5)
     (14, 11)
     """
@@ -159,6 +172,8 @@ def counting_value(n: int, b: int) -> int:
 def perfect_tree_total(rules: Rules, n: int) -> int:
     """Perfect-tree lower bound on the total guesses for ``n`` secrets.
 
+    >>> from mastermind.core.game import Rules
+    >>> from mastermind.engines.models.bounds import perfect_tree_total
     >>> perfect_tree_total(Rules(4, 6), 1296)
     4986
     """

@@ -8,6 +8,7 @@ level every secret must be the guess. The objective, the number of (secret, node
 the total number of guesses. With ``objective="feasible"`` the model only asks whether a
 strategy of that depth exists, so an infeasible answer proves a worst-case lower bound.
 
+>>> from mastermind.engines.models.cpsat_tree import depth_feasible, solve_tree
 >>> from mastermind.core.game import CodeTable, Rules
 >>> t = CodeTable(Rules(2, 2))
 >>> r = solve_tree(t, max_depth=3, time_limit=10, workers=1)
@@ -25,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from mastermind.core.cancel import CancelToken
+from mastermind.core.cancel import TIME_LIMIT, CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, check_max_guesses, format_bytes, format_count
 from mastermind.core.symmetry import canonical_first_guesses
@@ -52,6 +53,7 @@ class ModelSize:
     """The size of the strategy-tree model, counted before building it (it grows as
     answers ** depth, so a large depth must be refused from its count, not its layout).
 
+    >>> from mastermind.engines.models.cpsat_tree import ModelSize
     >>> size = ModelSize.estimate(answers=13, depth=100, secrets=1296, guesses=1296)
     >>> size.describe()
     'about 10^110 nodes, about 10^114 variables, about 10^115 constraints, about 10^107 TiB of memory'
@@ -210,7 +212,7 @@ def solve_tree(
                 model.add(x[0][g] == 0)
     for i in range(n_s):
         if clock.passed():
-            return stopped_result(table, objective, lower_bound, start, why="time limit")
+            return stopped_result(table, objective, lower_bound, start, why=TIME_LIMIT)
         s = int(secrets[i])
         model.add(y[i][0] == 1)
         by_answer: dict[int, list[int]] = {}
@@ -234,7 +236,7 @@ def solve_tree(
     if objective == "total":
         model.minimize(visits)
     if clock.passed():
-        return stopped_result(table, objective, lower_bound, start, why="time limit")
+        return stopped_result(table, objective, lower_bound, start, why=TIME_LIMIT)
     solver = make_solver(clock.left(), workers, seed)
     status, stopped = run_solver(solver, model, cancel)
     seconds = time.perf_counter() - start
@@ -244,7 +246,7 @@ def solve_tree(
         tree = _extract(table, solver, x, y, layout, secrets)
         bound = _bound(solver, lower_bound) if objective == "total" else None
         proven = status == cp_model.OPTIMAL
-        why = None if proven else stopped or "time limit"
+        why = None if proven else stopped or TIME_LIMIT
         return model_result(
             table,
             objective,
@@ -261,7 +263,7 @@ def solve_tree(
     if objective == "total" and status == cp_model.UNKNOWN:
         bound = _bound(solver, lower_bound)
     proven = status == cp_model.INFEASIBLE
-    why = None if proven else stopped or "time limit"
+    why = None if proven else stopped or TIME_LIMIT
     return model_result(
         table, objective, name, value=None, bound=bound, proven=proven, seconds=seconds, stopped=why
     )

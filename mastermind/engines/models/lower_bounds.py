@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from mastermind.core.cancel import CancelToken, Stopped
+from mastermind.core.cancel import CancelToken, Stopped, StopReason
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable, Rules
 from mastermind.core.rounding import floor_float
@@ -71,6 +71,8 @@ def game_bounds(
     The refined two-level bound is used up to ``max_refined`` codes. ``cancel`` stops CP-SAT,
     and then :class:`~mastermind.core.cancel.Stopped` is raised.
 
+    >>> from mastermind.core.game import CodeTable
+    >>> from mastermind.engines.models.lower_bounds import game_bounds
     >>> from mastermind.core.game import Rules
     >>> bounds = game_bounds(CodeTable(Rules(3, 4)))
     >>> bounds.worst, bounds.total  # the optimum: worst case 4, total 206
@@ -126,7 +128,7 @@ class LevelBounds:
     total: dict[str, int]
     by_first_guess: dict[Code, int] = field(default_factory=dict)
     by_first_guess_bound: str | None = None  # the key in ``total`` of the bound it refines
-    stopped: str | None = None
+    stopped: StopReason | str | None = None
     seconds: float = 0.0
 
     @property
@@ -193,7 +195,8 @@ def level_bounds(
     result has the levels finished and no part of the next, with ``stopped`` its reason.
     ``advance`` is called twice per level (``2 * levels``, plus 2 if ``refined``, in all).
 
-    >>> from mastermind.core.game import Rules
+    >>> from mastermind.core.game import CodeTable, Rules
+    >>> from mastermind.engines.models import level_bounds
     >>> found = level_bounds(CodeTable(Rules(3, 4)), 2)
     >>> found.worst_lower_bound, found.total_lower_bound, found.by_first_guess_bound
     (4, 206, 'lookahead_2')
@@ -237,6 +240,6 @@ def level_bounds(
             if refined:
                 level(f"refined_{levels}", levels, True)
         except Stopped:
-            found.stopped = (cancel.reason if cancel is not None else None) or "interrupted"
+            found.stopped = (cancel.reason if cancel is not None else None) or StopReason.INTERRUPTED
     found.seconds = time.perf_counter() - start
     return found

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from mastermind.core.cancel import CancelToken
+from mastermind.core.cancel import INTERRUPTED, CancelToken, StopReason
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.tree import Stats, StrategyTree
@@ -83,7 +83,7 @@ def model_result(
 
 
 def stopped_result(
-    table: CodeTable, objective: str, bound: int | None, start: float, why: str = "interrupted"
+    table: CodeTable, objective: str, bound: int | None, start: float, why: StopReason | str = INTERRUPTED
 ) -> Result[ModelRun]:
     """The result of a run stopped (by Ctrl-C, or its time limit while the model was built)
     before CP-SAT ran: ``bound`` (a lower bound known beforehand) is all it proves."""
@@ -103,6 +103,7 @@ class ModelDeadline:
     """A model's time limit, counted from before the model is built: building a big model
     takes seconds that the solver's own limit does not see.
 
+    >>> from mastermind.engines.models.result import ModelDeadline, check_limits
     >>> check_limits(60.0, workers=1); clock = ModelDeadline(60.0)
     >>> clock.passed(), 59.0 < clock.left() <= 60.0
     (False, True)

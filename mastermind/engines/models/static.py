@@ -9,6 +9,7 @@ Symmetry: mapping a chosen guess to the smallest code of its orbit (a colour and
 permutation applied to the whole set) keeps the set separating, so some optimal set contains
 a canonical first guess; the model asks for one.
 
+>>> from mastermind.engines.models.static import separates, solve_static
 >>> from mastermind.core.game import CodeTable, Rules
 >>> r = solve_static(CodeTable(Rules(2, 3)), time_limit=10, workers=1)
 >>> r.details.status, r.value, r.proven, separates(CodeTable(Rules(2, 3)), r.details.guesses)
@@ -23,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from mastermind.core.cancel import CancelToken
+from mastermind.core.cancel import TIME_LIMIT, CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.symmetry import canonical_first_guesses
@@ -94,7 +95,7 @@ def solve_static(
     u = [model.new_bool_var(f"u{g}") for g in range(n)]
     for s in range(n):
         if clock.passed():
-            return stopped_result(table, "static", least, start, why="time limit")
+            return stopped_result(table, "static", least, start, why=TIME_LIMIT)
         # differs[g, t]: guess g tells s and t apart
         differs = m[:, s][:, None] != m[:, s + 1 :]
         for j in range(differs.shape[1]):
@@ -104,7 +105,7 @@ def solve_static(
     model.add(sum(u) >= least)
     model.minimize(sum(u))
     if clock.passed():
-        return stopped_result(table, "static", least, start, why="time limit")
+        return stopped_result(table, "static", least, start, why=TIME_LIMIT)
     solver = make_solver(clock.left(), workers, seed)
     status, stopped = run_solver(solver, model, cancel)
     seconds = time.perf_counter() - start
@@ -123,7 +124,7 @@ def solve_static(
             proven=proven,
             seconds=seconds,
             guesses=chosen,
-            stopped=None if proven else stopped or "time limit",
+            stopped=None if proven else stopped or TIME_LIMIT,
         )
     proven = status == cp_model.INFEASIBLE
     return model_result(
@@ -134,7 +135,7 @@ def solve_static(
         bound=None if proven else bound,
         proven=proven,
         seconds=seconds,
-        stopped=None if proven else stopped or "time limit",
+        stopped=None if proven else stopped or TIME_LIMIT,
     )
 
 

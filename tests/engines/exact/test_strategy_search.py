@@ -7,8 +7,10 @@ import pytest
 
 from mastermind.core.cancel import INTERRUPTED, TIME_LIMIT, CancelToken, Stopped
 from mastermind.core.game import CodeTable, Rules
-from mastermind.engines.exact import Execution, Limits, Problem, solve
+from mastermind.engines.exact import Problem, solve
 from mastermind.engines.exact.strategy_search import SCHEDULE, Plan, StrategySearch, effort
+
+from .strategy_passes import StopsAfter as _StopsAfter
 
 
 def _replayed(table, found):
@@ -209,58 +211,6 @@ def test_the_thread_is_lowered_only_once_a_strategy_is_held_and_finds_the_same(m
     assert lowered == [(7, True)]  # once, with a strategy held
 
 
-def test_the_strategy_thread_lowers_its_own_priority(monkeypatch):
-    from mastermind.engines.exact import api, strategy_search
-
-    threads: list[str] = []
-    monkeypatch.setattr(
-        strategy_search,
-        "lower_thread_priority",
-        lambda niceness: threads.append(threading.current_thread().name),
-    )
-    table = CodeTable(Rules(4, 5))
-    result = api.solve(table, limits=Limits(time_limit=600), execution=Execution(jobs=1))
-    assert result.total == solve(table).total
-    assert set(threads) <= {"strategy search"}  # (never the caller's thread)
-
-
-class _StopsAfter(StrategySearch):
-    """A search whose token is cancelled once it has searched ``stop_after`` sets."""
-
-    stop_after = 10**9
-    reason = "time limit"
-
-    def _candidates(self, *args):
-        if self.sets_searched >= self.stop_after:
-            self.token.cancel(self.reason)
-        return super()._candidates(*args)
-
-
-def _stopped_in_a_pass(table, passes: int):
-    """A search stopped halfway through the pass after ``passes`` passes; that pass's sets
-    when not stopped and its total."""
-    whole = StrategySearch(table)
-    whole.run(passes=passes)
-    before = whole.sets_searched
-    total = whole.run(passes=1).total
-    in_pass = whole.sets_searched - before
-    cut = _StopsAfter(table, cancel=CancelToken())
-    cut.run(passes=passes)
-    cut.stop_after = cut.sets_searched + in_pass // 2
-    stopped = cut.run(passes=1)
-    assert stopped.passes == passes  # (stopped within the pass)
-    return cut, stopped, in_pass, total
-
-
-@pytest.fixture(scope="module")
-def stopped_in_pass_3():
-    """p4c6 stopped halfway through its third pass (254 sets: 129 to finish it against 250
-    started again; p4c7's, 306 against 592, took a minute on a loaded machine), shared by
-    the tests that read it."""
-    table = CodeTable(Rules(4, 6))
-    return (table, *_stopped_in_a_pass(table, 2))
-
-
 def test_a_pass_stopped_goes_on_where_it_stood_instead_of_starting_again(stopped_in_pass_3):
     table, cut, stopped, in_pass, total = stopped_in_pass_3
     rows = cut.pass_state()
@@ -304,34 +254,6 @@ def test_a_pass_cut_by_ctrl_c_builds_no_tree_and_keeps_what_it_searched():
     assert done[0] and done[0] == done[1]  # the same sets kept for the next run either way
 
 
-def test_the_strategy_thread_keeps_its_pass_in_the_checkpoint_and_goes_on_from_it(
-    tmp_path, stopped_in_pass_3
-):
-    from mastermind.engines.exact.checkpoint import Checkpoint, RootBounds
-    from mastermind.engines.exact.solver import ExactSolver
-    from mastermind.engines.exact.strategy_thread import StrategyThread
-
-    table, cut, stopped, in_pass, total = stopped_in_pass_3
-    store = Checkpoint(tmp_path, {"rules": "p4c6"})
-    store.keep_bounds(RootBounds(0.0, float(stopped.total), stopped.tree.root))
-    store.keep_strategy_passes(stopped.passes)
-    store.keep_strategy_sets(stopped.passes, cut.pass_state())
-    kept = store.strategy_sets()
-    assert kept is not None and kept[0] == stopped.passes and sorted(kept[1]) == sorted(cut.pass_state())
-    solver = ExactSolver(table, Problem())
-    thread = StrategyThread(solver, CancelToken(), 1 << 26, store, passes=1)
-    thread.start()
-    thread._thread.join()  # (its one pass to the end: finish() would stop it)
-    assert thread.finish() is not None
-    assert thread.search.passes == stopped.passes + 1
-    assert thread.search.sets_searched < 0.75 * in_pass
-    # the pass ended: the next run starts the next pass, with every strategy found kept
-    passes, rows, plan = store.strategy_sets()
-    assert plan == thread.search.plan.encode()
-    assert passes == stopped.passes + 1 and rows and not any(done for *_, done in rows)
-    assert store.strategy_passes() == stopped.passes + 1
-
-
 def test_strategy_sets_of_another_key_format_are_not_used(tmp_path):
     import json
 
@@ -373,18 +295,6 @@ def test_a_time_limit_builds_the_pass_cut_short_only_within_its_allowance(allowa
         with pytest.raises(Stopped):
             cut.run(passes=1, on_found=kept.append)
         assert builds == [] and [f.passes for f in kept] == [1]  # (the strategy of pass 1 stands)
-
-
-def test_the_strategy_thread_allows_a_share_of_its_time_limit_for_a_last_build():
-    from mastermind.engines.exact.solver import ExactSolver
-    from mastermind.engines.exact.strategy_thread import BUILD_SHARE, MIN_BUILD_ALLOWANCE, StrategyThread
-
-    solver = ExactSolver(CodeTable(Rules(3, 3)))
-    allowances = []
-    for limit in (None, 1.0, 1000.0):
-        thread = StrategyThread(solver, CancelToken(), 1 << 26, time_limit=limit)
-        allowances.append(thread.search.build_allowance)
-    assert allowances == [None, MIN_BUILD_ALLOWANCE, BUILD_SHARE * 1000.0]
 
 
 def test_a_weak_tree_to_start_from_neither_leads_nor_slows_the_first_pass(monkeypatch):

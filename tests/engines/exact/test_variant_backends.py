@@ -11,8 +11,10 @@ from mastermind.engines.exact import solve
 from mastermind.engines.exact.options import Execution
 
 
+# worker processes of their own, each importing numba and loading the kernels: integration
+@pytest.mark.integration
 @pytest.mark.parametrize("text", ["p3c3b", "p3c4nb"])
-@pytest.mark.parametrize("backend", ["processes", pytest.param("dask", marks=pytest.mark.integration)])
+@pytest.mark.parametrize("backend", ["processes", "dask"])
 def test_workers_of_their_own_solve_the_variant(text, backend):
     table = CodeTable(Rules.parse(text))
     here = solve(table, execution=Execution(units=False))

@@ -16,6 +16,7 @@ fixed list of first guesses of ``solve_by_first_guess``.
   worker processes, or the cluster behind ``scheduler``, one actor per worker running the
   units; the units of a worker that dies are run again by the others.
 
+>>> from mastermind.engines.exact.backends import make_backend
 >>> backend = make_backend("threads", 2)
 >>> backend.submit(sum, [1, 2]).result(), backend.slots
 (3, 2)

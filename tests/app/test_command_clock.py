@@ -1,58 +1,74 @@
 """``--time-limit`` counts the whole command: from the moment the shared command wrapper
-starts it, before the imports and checks of the command's body."""
+starts it, before the imports and checks of the command's body. The time limit is kept by
+the token of the command's work (:func:`~mastermind.app.interrupts.command_work`), nowhere
+else."""
+
+import time
+from types import SimpleNamespace
 
 import pytest
 import typer
 from typer.testing import CliRunner
 
-from mastermind.app import deadline as deadline_module
-from mastermind.app.deadline import Deadline, command_clock
+from mastermind.app import interrupts
+from mastermind.app.interrupts import command_clock, command_work
 
 
 class FakeClock:
-    """The deadlines' clock moved by hand: no test here depends on how fast the machine is."""
+    """The command clock moved by hand (the interrupts module's alone): no test here
+    depends on how fast the machine is."""
 
     def __init__(self) -> None:
-        self.now = 1000.0
+        self.now = time.monotonic()
 
     def __call__(self) -> float:
         return self.now
 
 
-def test_a_command_deadline_counts_from_the_command_start(monkeypatch):
-    clock = FakeClock()
-    monkeypatch.setattr(deadline_module, "_now", clock)
-    with command_clock():
+@pytest.fixture
+def clock(monkeypatch) -> FakeClock:
+    fake = FakeClock()
+    monkeypatch.setattr(interrupts, "time", SimpleNamespace(monotonic=fake))
+    return fake
+
+
+def test_the_work_of_a_command_has_its_deadline_from_the_command_start(clock):
+    with command_clock(10.0):
+        began = clock.now
         clock.now += 3.0  # (the body's imports)
-        whole = Deadline.of_command(10.0)
-        part = Deadline(10.0)  # a part of the command (a row): from now
-        assert whole.left() == 7.0 and whole.elapsed() == 3.0
-        assert part.left() == 10.0
-        clock.now += 7.0
-        assert whole.passed() and not part.passed()
-    assert Deadline.of_command(None).left() is None
+        with command_work(10.0) as whole, whole.child(4.0) as part:
+            assert whole.deadline == began + 10.0  # (the command's: from its start)
+            assert part.deadline is not None and part.deadline <= whole.deadline
+        with command_work(None) as free:
+            assert free.deadline is None and free.remaining() is None
 
 
-def test_outside_a_command_the_deadline_counts_from_now(monkeypatch):
-    clock = FakeClock()
-    monkeypatch.setattr(deadline_module, "_now", clock)
+def test_outside_a_command_the_time_limit_counts_from_now(clock):
     with command_clock():
         clock.now += 5.0
-    assert Deadline.of_command(10.0).left() == 10.0  # (the mark went with its command)
+    before = time.monotonic()
+    with command_work(10.0) as token:  # (the mark went with its command)
+        assert token.deadline is not None and token.deadline >= before + 10.0
 
 
-def test_the_shared_command_wrapper_starts_the_clock(monkeypatch):
+def test_ctrl_c_reaches_the_work_of_the_command():
+    with command_clock(60.0), command_work(60.0) as work:
+        interrupts.command_token().cancel()
+        assert work.cancelled and work.interrupted
+
+
+def test_the_shared_command_wrapper_starts_the_clock(clock):
     from mastermind.app.commands.common import command
 
-    clock = FakeClock()
-    monkeypatch.setattr(deadline_module, "_now", clock)
     app = typer.Typer()
     seen: list[float | None] = []
+    began = clock.now
 
     @command(app, "work", help="Work for a while.")
     def work(seconds: float = 10.0) -> None:
         clock.now += 2.5  # (what the command does before it reads its limit)
-        seen.append(Deadline.of_command(seconds).left())
+        with command_work(seconds) as token:
+            seen.append(token.deadline)
 
     @command(app, "other", help="Nothing.")
     def other() -> None:
@@ -60,24 +76,23 @@ def test_the_shared_command_wrapper_starts_the_clock(monkeypatch):
 
     result = CliRunner().invoke(app, ["work", "--seconds", "4"])
     assert result.exit_code == 0, result.output
-    assert seen == [1.5]
+    assert seen == [began + 4.0]
 
 
-def test_the_stop_note_says_the_limit_counts_the_whole_command(monkeypatch):
-    from mastermind.app.deadline import limit_note, stopped_text
+def test_the_stop_note_says_the_limit_counts_the_whole_command(clock):
+    from mastermind.app.interrupts import limit_note, stopped_text
+    from mastermind.core.cancel import StopReason
 
-    clock = FakeClock()
-    monkeypatch.setattr(deadline_module, "_now", clock)
     assert limit_note("time limit") == ""  # (outside any command)
     with command_clock():
         assert limit_note("time limit") == ""  # (a command without a time limit)
     with command_clock(4.0):
         clock.now += 0.5
-        Deadline.of_command(3.0)  # (a part given less: the note quotes the command's limit)
+        command_work(3.0).close()  # (a part given less: the note quotes the command's limit)
         clock.now += 4.25
         note = " (--time-limit 4 s counts the whole command: 4.75 s so far)"
-        assert limit_note("time limit") == note
-        assert stopped_text("time limit") == "stopped (time limit)" + note
+        assert limit_note("time limit") == note == limit_note(StopReason.TIME_LIMIT)
+        assert stopped_text(StopReason.TIME_LIMIT) == "stopped (time limit)" + note
         assert limit_note("interrupted") == "" and stopped_text("interrupted") == "stopped (interrupted)"
     assert limit_note("time limit") == ""
 

@@ -9,6 +9,7 @@ token: when the token is cancelled (Ctrl-C), the child's job is asked to stop, t
 token of its own, and given :data:`STOP_WAIT` seconds to answer with what it proved (and to
 keep its checkpoint) before the child is ended.
 
+>>> from mastermind.engines.models.timed import TimedWorker
 >>> with TimedWorker() as worker:
 ...     worker.run(pow, (2, 10), time_limit=60), worker.run(max, (3, 4), time_limit=60)
 (1024, 4)
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 
     from mastermind.core.cancel import CancelToken
 
+FOREVER = 2.0e6  # seconds: "no time limit" to a wait (the system's waits take at most 2**31 ms)
 STARTUP_LIMIT = 120.0
 PARENT_POLL = 0.5  # seconds between a worker's looks at whether its parent is still there
 STOP_WAIT = 1.0  # seconds a job asked to stop has to answer (a 5x8 search: about half a second)
@@ -258,6 +260,16 @@ class TimedWorker:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def wait_for(seconds: float | None) -> float:
+    """A job's time limit for ``seconds`` left (None: no limit), as :meth:`TimedWorker.submit`
+    takes it: finite, and at least a moment (a job given none is late at once).
+
+    >>> wait_for(None) == FOREVER, wait_for(2.5), wait_for(0.0)
+    (True, 2.5, 0.001)
+    """
+    return FOREVER if seconds is None else min(max(seconds, 1e-3), FOREVER)
 
 
 def run_with_time_limit(fn: Callable, args: tuple, time_limit: float) -> Any | None:

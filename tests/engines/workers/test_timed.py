@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mastermind.core.errors import MastermindError
-from mastermind.engines.models.timed import TimedWorker, run_with_time_limit
+from mastermind.engines.workers.timed import TimedWorker, run_with_time_limit
 
 
 def _fail(message):
@@ -91,7 +91,7 @@ def test_the_worker_ends_with_its_parent():
 
     code = (
         "import time\n"
-        "from mastermind.engines.models.timed import TimedWorker\n"
+        "from mastermind.engines.workers.timed import TimedWorker\n"
         "worker = TimedWorker()\n"
         "worker.submit(time.sleep, (120,), 200)\n"
         "print(worker._proc.pid, flush=True)\n"
@@ -135,35 +135,50 @@ def _wait_started(path):
         time.sleep(0.01)
 
 
+class _Watcher:
+    """Whoever cancelled the token (the Ctrl-C watchdog), told that the work is reporting."""
+
+    winding_down = False
+
+    def begin(self, status):
+        pass
+
+    def end(self, status):
+        pass
+
+    def wind_down(self):
+        self.winding_down = True
+
+
 def _asked_to_stop(worker, job, path):
     """Start ``job`` with a cancel token, cancel it once started; its answer (None: ended)
-    and the token."""
+    and the token's watcher."""
     from mastermind.core.cancel import CancelToken
 
-    token = CancelToken()
+    token = CancelToken(watcher=_Watcher())
     worker.submit(job, (str(path),), 600, cancel=token)
     _wait_started(path)
     token.cancel()
-    return worker.result(), token
+    return worker.result(), token.watcher
 
 
 def test_a_job_given_a_cancel_token_is_asked_to_stop_and_its_answer_comes_back(tmp_path, monkeypatch):
     from mastermind.core.cancel import CancelToken
-    from mastermind.engines.models import timed
+    from mastermind.engines.workers import timed
 
     monkeypatch.setattr(timed, "STOP_WAIT", 60.0)  # (a loaded machine answers late, not never)
     with TimedWorker() as worker:
         pid = worker.run(os.getpid, (), time_limit=60)
-        answer, token = _asked_to_stop(worker, _until_cancelled, tmp_path / "a")
+        answer, watcher = _asked_to_stop(worker, _until_cancelled, tmp_path / "a")
         assert answer == ("stopped", "interrupted", pid)  # (the same child, not ended)
-        assert token.winding_down  # (a Ctrl-C's watchdog waits for the answer)
+        assert watcher.winding_down  # (a Ctrl-C's watchdog waits for the answer)
         # not cancelled, the job runs as any other, its own token untouched
         assert worker.run(_until_done, (), 60, cancel=CancelToken()) == "not cancelled"
         assert worker.run(os.getpid, (), time_limit=60) == pid
 
 
 def test_a_job_that_does_not_stop_when_asked_is_ended(tmp_path, monkeypatch):
-    from mastermind.engines.models import timed
+    from mastermind.engines.workers import timed
 
     monkeypatch.setattr(timed, "STOP_WAIT", 0.3)
     with TimedWorker() as worker:
