@@ -47,6 +47,7 @@ class StopReason(Choice):
     """Why work stopped before it finished. A str, so that JSON output and text show the
     value itself (``"time limit"``), and it compares equal to it.
 
+    >>> from mastermind.core.cancel import StopReason
     >>> StopReason.TIME_LIMIT == "time limit", f"stopped ({StopReason.INTERRUPTED})"
     (True, 'stopped (interrupted)')
     >>> import json; json.dumps({"stopped": StopReason.ITERATION_LIMIT})
@@ -127,7 +128,7 @@ class CancelToken:
     A token with a time limit runs a timer thread until the limit passes or the token is
     closed (``with token:`` closes it at the end of the block).
 
-    >>> from mastermind.core.cancel import CancelToken
+    >>> from mastermind.core.cancel import CancelToken, StopReason
     >>> import time
     >>> with CancelToken(time_limit=0.05) as token:
     ...     time.sleep(0.2)

@@ -2,6 +2,7 @@
 columns for black-peg Mastermind, under a header of its own (the variant, the games it
 covers and the time they took, the literature on its worst cases).
 
+>>> from mastermind.app.publishing.black_peg import render_black_peg
 >>> text = render_black_peg([])
 >>> text.splitlines()[0], "No game of this file is proven yet." in text
 ('# Optimal strategies for black-peg Mastermind', True)
@@ -44,6 +45,7 @@ def render_black_peg(rows: Sequence[dict]) -> str:
 def _scope(rows: Sequence[dict]) -> list[str]:
     """The games the file holds and the time they took, from its rows.
 
+    >>> from mastermind.app.publishing.black_peg import _scope
     >>> _scope([{"game": "p2c2b", "status": "proven", "seconds": 0.25, "cpu_seconds": 0.2},
     ...         {"game": "p2c3b", "status": "open", "seconds": 1.0, "cpu_seconds": None}])[1]
     '1 proven, 1 open; 1.2 s of wall time over the rows (0.2 s of CPU time in the parts that'

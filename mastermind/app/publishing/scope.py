@@ -96,6 +96,8 @@ TABLE_VARIANTS = {"optimal": STANDARD, "game-values": STANDARD, "black-peg": BLA
 def tables_of(rules: Rules) -> tuple[str, ...]:
     """The tables that can hold a row of this game (none: a variant no table publishes).
 
+    >>> from mastermind.app.publishing.scope import tables_of
+    >>> from mastermind.core.game import Rules
     >>> tables_of(Rules.parse("p4c6")), tables_of(Rules.parse("p4c6b"))
     (('optimal', 'game-values'), ('black-peg',))
     """
@@ -105,6 +107,8 @@ def tables_of(rules: Rules) -> tuple[str, ...]:
 def optimal_table(rules: Rules) -> str:
     """The table whose optimal rows hold this game: ``optimal``, or the variant's own table.
 
+    >>> from mastermind.app.publishing.scope import optimal_table
+    >>> from mastermind.core.game import Rules
     >>> optimal_table(Rules.parse("p4c6")), optimal_table(Rules.parse("p4c6b"))
     ('optimal', 'black-peg')
     """
@@ -115,6 +119,8 @@ def check_table_games(games: Iterable[str], table: str | None) -> None:
     """Refuse, said of ``--games``, a game that no table asked for can hold: a variant no
     table publishes, or a game of another variant than ``table``'s (None: every table).
 
+    >>> from mastermind.app.publishing.scope import check_table_games
+    >>> from mastermind.core.errors import MastermindError
     >>> try:
     ...     check_table_games(["p2c3rb"], "optimal")
     ... except MastermindError as exc:
@@ -136,6 +142,7 @@ def check_table_games(games: Iterable[str], table: str | None) -> None:
 def table_games(table: str, games: Iterable[str]) -> list[str]:
     """The games of ``games`` that ``table`` holds (those of its variant).
 
+    >>> from mastermind.app.publishing.scope import table_games
     >>> table_games("black-peg", ["p2c3", "p2c3b"]), table_games("optimal", ["p2c3", "p2c3b"])
     (['p2c3b'], ['p2c3'])
     """

@@ -6,6 +6,7 @@ The run's token carries the whole run's time limit and Ctrl-C; each row gets a c
 place, and a row cut short by the run's limit says so (:attr:`RowTime.cut`).
 
 >>> from mastermind.core.cancel import CancelToken
+>>> from mastermind.engines.workers.rows import run_rows
 >>> run = run_rows([1, 2, 3], lambda n, clock: n * n, token=CancelToken(), row_time_limit=60)
 >>> run.rows, run.stopped
 ([1, 4, 9], None)
@@ -31,6 +32,8 @@ class RowTime:
     """One row's time: a child of the run's token with the row's ``limit`` (seconds, None:
     none), cancelled at that limit (reason "time limit") or with the run's token.
 
+    >>> from mastermind.core.cancel import CancelToken
+    >>> from mastermind.engines.workers.rows import RowTime
     >>> run = CancelToken(10.0)
     >>> clock = RowTime(run, 60.0)
     >>> clock.cut, 9.0 < clock.remaining() <= 10.0

@@ -9,7 +9,7 @@ token: when the token is cancelled (Ctrl-C), the child's job is asked to stop, t
 token of its own, and given :data:`STOP_WAIT` seconds to answer with what it proved (and to
 keep its checkpoint) before the child is ended.
 
->>> from mastermind.engines.models.timed import TimedWorker
+>>> from mastermind.engines.workers.timed import TimedWorker
 >>> with TimedWorker() as worker:
 ...     worker.run(pow, (2, 10), time_limit=60), worker.run(max, (3, 4), time_limit=60)
 (1024, 4)
@@ -266,6 +266,7 @@ def wait_for(seconds: float | None) -> float:
     """A job's time limit for ``seconds`` left (None: no limit), as :meth:`TimedWorker.submit`
     takes it: finite, and at least a moment (a job given none is late at once).
 
+    >>> from mastermind.engines.workers.timed import FOREVER, wait_for
     >>> wait_for(None) == FOREVER, wait_for(2.5), wait_for(0.0)
     (True, 2.5, 0.001)
     """
