@@ -1,16 +1,18 @@
 """Benchmark of proof files: what writing one adds to the search, how long checking takes,
 and how large it is.
 
-    python benchmarks/bench_proofs.py                        # p4c6 and p4c7, median of 3
-    python benchmarks/bench_proofs.py --games p4c8 --runs 1 --jobs 1
+    python benchmarks/bench_proofs.py                        # p4c6 and p4c7, median of 3, one job
+    python benchmarks/bench_proofs.py --games p4c8 --runs 1
+    python benchmarks/bench_proofs.py --code /tmp/base       # another tree's code (before/after)
 
-Per game, ``mastermind optimal -r GAME --no-cache --json`` runs ``--runs`` times without and
-with ``--proof`` (each in its own process; the first run of all compiles nothing: the kernels
-are compiled by a warm-up run first), and ``mastermind verify PROOF`` as many times. Columns:
-the median search seconds (the JSON's ``seconds``) without and with the proof, the median
-seconds the proof took (its ``proof.seconds``), the overhead (proof seconds over the search's
-median without), the median CPU seconds of the check (user + system of its process: it runs
-on one core) and its wall seconds, the facts and the compressed size.
+Per game and run, a process of its own (on the package in ``--code``) finds the optimum with
+one job (``solve``, as ``mastermind optimal -r GAME -j 1``) and then writes its proof
+(``certify.prove``, as ``--proof`` does), each timed in CPU seconds (user + system of the
+process: the machine is shared, wall seconds say little), after a warm-up proof of 3x3 in the
+same process (the kernels compiled or loaded, out of the timings); then ``mastermind verify``
+checks the file in a process of its own. Columns, each the median of the runs: the search's
+CPU seconds, the proof pass's, their ratio (the target: at most 25%), the check's CPU
+seconds, the facts and the compressed size.
 """
 
 from __future__ import annotations
@@ -22,64 +24,73 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# (run in the measured tree: the library calls ``optimal --proof`` makes, each timed alone)
+WRITE = """
+import gzip, json, resource, sys
+from mastermind.core.game import CodeTable, Rules
+from mastermind.engines.exact import Execution, solve
+from mastermind.engines.exact.certify import prove
 
-def mastermind(*args: str) -> tuple[subprocess.CompletedProcess, float, float]:
-    """The command's result, its wall seconds and its CPU seconds (user + system)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+def cpu():
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+warm = CodeTable(Rules.parse("p3c3"))
+prove(warm, solve(warm, execution=Execution(jobs=1)).tree.root, 73)
+game, path = sys.argv[1], sys.argv[2]
+table = CodeTable(Rules.parse(game))
+began = cpu()
+result = solve(table, execution=Execution(jobs=1))
+searched = cpu()
+document = prove(table, result.tree.root, result.total)
+proved = cpu()
+with gzip.open(path, "wt") as fh:
+    json.dump(document, fh, separators=(",", ":"))
+print(json.dumps({"search": searched - began, "proof": proved - searched, "facts": len(document["facts"])}))
+"""
+
+
+def run(code: Path, *args: str) -> tuple[str, float]:
+    """Standard output of ``python ARGS`` run on the package in ``code``, and its CPU seconds."""
+    env = {**os.environ, "PYTHONPATH": str(code) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     before = os.times()
-    start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "mastermind", *args], capture_output=True, text=True, env=env
-    )
-    wall = time.perf_counter() - start
+    done = subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, cwd=code)
     after = os.times()
     if done.returncode != 0:
-        raise SystemExit(f"mastermind {' '.join(args)} failed: {done.stderr.strip()}")
+        raise SystemExit(f"python {' '.join(args[:3])} failed: {done.stderr.strip()[-2000:]}")
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
-    return done, wall, cpu
+    return done.stdout, cpu
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", default=["p4c6", "p4c7"])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--jobs", type=int, default=0, help="--jobs of the searches (0: every core)")
+    parser.add_argument("--code", type=Path, default=ROOT, help="the source tree whose mastermind runs")
     args = parser.parse_args()
-    print(
-        f"{'game':7} {'search s':>9} {'w/ proof':>9} {'proof s':>8} {'overhead':>9} "
-        f"{'check cpu':>10} {'check s':>8} {'facts':>7} {'bytes':>9}"
-    )
+    code = args.code.resolve()
+    print(f"code: {code}")
+    widths = {"search cpu": 10, "proof cpu": 10, "ratio": 7, "check cpu": 10, "facts": 7, "bytes": 9}
+    print(f"{'game':7} " + " ".join(f"{c:>{w}}" for c, w in widths.items()))
     with tempfile.TemporaryDirectory() as folder:
-        warm = Path(folder) / "warm.proof.json.gz"  # (compiles the kernels, out of the timings)
-        mastermind("optimal", "-r", "p3c3", "--no-cache", "--proof", str(warm), "--json")
-        mastermind("verify", str(warm))
         for game in args.games:
             proof = Path(folder) / f"{game}.proof.json.gz"
-            jobs = ["-j", str(args.jobs)] if args.jobs else []
-            plain, with_proof, proof_seconds, check_cpu, check_wall = [], [], [], [], []
+            search, pass_, check = [], [], []
             for _ in range(args.runs):
-                done, _, _ = mastermind("optimal", "-r", game, "--no-cache", "--json", *jobs)
-                plain.append(json.loads(done.stdout)["seconds"])
-                done, _, _ = mastermind(
-                    "optimal", "-r", game, "--no-cache", "--json", *jobs, "--proof", str(proof)
-                )
-                data = json.loads(done.stdout)
-                with_proof.append(data["seconds"])
-                proof_seconds.append(data["proof"]["seconds"])
-                _, wall, cpu = mastermind("verify", str(proof))
-                check_cpu.append(cpu)
-                check_wall.append(wall)
-            base = statistics.median(plain)
-            extra = statistics.median(proof_seconds)
+                out, _ = run(code, "-c", WRITE, game, str(proof))
+                data = json.loads(out)
+                search.append(data["search"])
+                pass_.append(data["proof"])
+                check.append(run(code, "-m", "mastermind", "verify", str(proof))[1])
+            searched, proved = statistics.median(search), statistics.median(pass_)
             print(
-                f"{game:7} {base:9.2f} {statistics.median(with_proof):9.2f} {extra:8.2f} "
-                f"{100 * extra / base:8.0f}% {statistics.median(check_cpu):10.2f} "
-                f"{statistics.median(check_wall):8.2f} {data['proof']['facts']:7} {proof.stat().st_size:9}"
+                f"{game:7} {searched:10.2f} {proved:10.2f} {100 * proved / searched:6.0f}% "
+                f"{statistics.median(check):10.2f} {data['facts']:7} {proof.stat().st_size:9}",
+                flush=True,
             )
 
 

@@ -182,6 +182,20 @@ def test_the_optimal_worst_case_reports_the_depths_refuted():
 
 
 @pytest.mark.integration
+def test_ctrl_c_in_the_proof_keeps_the_optimum(tmp_path):
+    # Ctrl-C as the pass writing the proof begins (p4c7: seconds of facts after the search):
+    # it printed "interrupted" alone and lost the optimum proven; now the optimum is reported,
+    # no proof is written, and a line says so
+    path = tmp_path / "p4c7.proof.json.gz"
+    point = "mastermind.engines.exact.certify:prove"
+    args = ["optimal", "-r", "p4c7", "-j", "1", "--no-cache", "--proof", str(path)]
+    out, err, _ = interrupted(args, at=call(point), announce=(point,))
+    assert "proven       yes" in out and "\ntotal        " in out and not path.exists()
+    said = f"nothing written to {path}: the proof stopped (interrupted) before it was written"
+    assert said_beside_json(err) == [f"{said}; a file already there is left as it was"]
+
+
+@pytest.mark.integration
 def test_compare_reports_the_strategies_finished(tmp_path):
     # it printed nothing: Ctrl-C once the heuristics played and the bounds are computed, while the
     # exact search of p5c6 (hours) runs on (a new user's trial); the picture, which takes about

@@ -450,7 +450,9 @@ def _run_search(
     # more jobs than one on a game big enough for them), not one of the command's own
     execution = Execution(jobs=jobs_value(jobs), backend=backend, scheduler=scheduler, checkpoint=checkpoint)
     results, recorder, seconds = _solve(table, problem, limits, execution, by_first_guess, start, mode)
-    data, late, found = _answer(table, options, results, recorder, seconds, by_first_guess, out, proof)
+    data, late, found = _answer(
+        table, options, results, recorder, seconds, by_first_guess, out, proof, time_limit
+    )
     data["cached"] = False
     if compile_seconds is not None:
         data["compile_seconds"] = round(compile_seconds, 2)
@@ -501,6 +503,7 @@ def _answer(
     by_first_guess: bool,
     out: str | None,
     proof: str | None,
+    time_limit: float | None = None,
 ) -> tuple[dict, MastermindError | None, tuple | None]:
     """The search's document from its results (the tree written to ``out`` and the proof to
     ``proof``, once the search ended), the error that kept the tree or the proof from its
@@ -536,8 +539,10 @@ def _answer(
     counted = {"done": recorder.done, "planned": recorder.steps}
     data = {**search_document(r, options["objective"], head=base, **counted), "out": written}
     if proof is not None:
-        data["proof"], late_proof = _write_proof(table, r, options["objective"], proof)
+        data["proof"], late_proof, stopped = _write_proof(table, r, options["objective"], proof, time_limit)
         late = late or late_proof
+        if stopped is not None:  # (the optimum stays proven: the pass after it stopped)
+            data["stopped"] = stopped
     return data, late, found
 
 
@@ -587,20 +592,34 @@ def _cached(answer_entry, tree_entry, out: str | None) -> tuple[dict, Mastermind
     return {**answer, "out": None if late is not None else out}, late
 
 
-def _write_proof(table, r, objective: str, path: str) -> tuple[dict | None, MastermindError | None]:
+def _write_proof(
+    table, r, objective: str, path: str, time_limit: float | None
+) -> tuple[dict | None, MastermindError | None, str | None]:
     """The proof file of a proven optimum written to ``path`` (``proof`` of the report: the
-    file, its facts and the seconds it took; None when the search proved nothing), and the
-    error that kept it from the file."""
+    file, its facts and the seconds it took; None when the search proved nothing or the pass
+    stopped), the error that kept it from the file, and why the pass stopped (Ctrl-C, the
+    time left of ``--time-limit``; None: it ended). A pass stopped writes nothing."""
     import json
 
+    from mastermind.app.interrupts import command_work
+    from mastermind.core.cancel import Stopped, StopReason
     from mastermind.engines.result import Status
 
     if r.status is not Status.OPTIMAL or r.tree is None:
-        return None, None
+        return None, None, None
     from mastermind.engines.exact import prove
 
     began = time.perf_counter()
-    document = prove(table, r.tree.root, r.total if objective == "total" else None)
+    # under the command's work token (Ctrl-C, and --time-limit counted from the command's
+    # start): checked between the facts, and its flag stops the pass's searches at once
+    with command_work(time_limit) as token, token.running(lambda: "writing the proof"):
+        left = token.remaining()
+        if token.cancelled or (left is not None and left <= 0):
+            return None, None, token.reason or StopReason.TIME_LIMIT
+        try:
+            document = prove(table, r.tree.root, r.total if objective == "total" else None, token=token)
+        except Stopped:
+            return None, None, token.reason
     text = json.dumps(document, separators=(",", ":"))
     late = write_after_work("--proof", lambda: write_atomic(path, gzipped_by_name(path, text)))
     fields = {
@@ -610,7 +629,7 @@ def _write_proof(table, r, objective: str, path: str) -> tuple[dict | None, Mast
         "facts": len(document["facts"]),
         "seconds": round(time.perf_counter() - began, 4),
     }
-    return (None if late is not None else fields), late
+    return (None if late is not None else fields), late, None
 
 
 def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = ()) -> dict:
@@ -762,7 +781,12 @@ def _print_files(data: dict, out: str | None, proof: str | None, to_stdout_tree:
     if proof is not None:
         written = data["proof"]
         if written is None:
-            typer.echo(nothing_written(proof, "the search stopped before its proof"), err=True)
+            why = (
+                f"the proof stopped ({data['stopped']}) before it was written"
+                if data["proven"]
+                else "the search stopped before its proof"
+            )
+            typer.echo(nothing_written(proof, why), err=True)
             return
         claims = " and ".join(
             f"{name} {written[key]}"

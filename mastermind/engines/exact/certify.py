@@ -26,12 +26,13 @@ from typing import Any
 import numba as nb
 import numpy as np
 
+from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
 from mastermind.core.symmetry import full_group
 from mastermind.core.tree import Node
 from mastermind.engines.exact._dfs import LOWER, memo_get
-from mastermind.engines.exact.search import INF, UNLIMITED, Search
+from mastermind.engines.exact.search import INF, UNLIMITED, Search, compiled_entry
 
 FORMAT = "mastermind-proof"
 VERSION = 1
@@ -71,62 +72,68 @@ def member_floors(scores, cands, guesses, b, win, n_slots):  # pragma: no cover 
     c classes leaves at least 3m - 2 - c, and any other guess at least 3m - min(m, b)."""
     n = cands.shape[0]
     out = np.zeros((guesses.shape[0], n_slots), dtype=np.int64)
+    order = np.empty(n, dtype=np.int64)  # the candidates by answer (a counting sort)
+    ends = np.zeros(n_slots + 1, dtype=np.int64)
+    mark = np.zeros(n_slots, dtype=np.int64)  # answers told by the member ``stamp``
+    stamp = 0
     for k in range(guesses.shape[0]):
         row = scores[guesses[k]]
+        ends[:] = 0
+        for j in range(n):
+            ends[row[cands[j]] + 1] += 1
         for a in range(n_slots):
-            if a == win:
-                continue
-            part = np.empty(n, dtype=np.int64)
-            m = 0
-            for j in range(n):
-                if row[cands[j]] == a:
-                    part[m] = cands[j]
-                    m += 1
-            if m < 3:
-                continue
-            most = 0
-            for x in range(m):
-                told = np.zeros(n_slots, dtype=np.bool_)
-                for y in range(m):
-                    if y != x:
-                        told[scores[part[x], part[y]]] = True
-                most = max(most, int(told.sum()))
-            out[k, a] = min(3 * m - 2 - most, 3 * m - min(m, b))
+            ends[a + 1] += ends[a]
+        for j in range(n):
+            a = row[cands[j]]
+            order[ends[a]] = cands[j]
+            ends[a] += 1
+        lo = 0
+        for a in range(n_slots):  # (``ends[a]``: the end of class a now)
+            hi = ends[a]
+            m = hi - lo
+            if a != win and m >= 3:
+                most = 0
+                for x in range(lo, hi):
+                    stamp += 1
+                    told = 0
+                    near = scores[order[x]]
+                    for y in range(lo, hi):
+                        c = near[order[y]]
+                        if y != x and mark[c] != stamp:
+                            mark[c] = stamp
+                            told += 1
+                    most = max(most, told)
+                out[k, a] = min(3 * m - 2 - most, 3 * m - min(m, b))
+            lo = hi
     return out
 
 
 @nb.njit(cache=True)
-def weigh_guesses(scores, cands, guesses, total, win, n_slots):  # pragma: no cover - compiled
-    """The most non-winning classes any of the guesses makes on ``cands`` (``b``), and per
-    guess what the counting bounds of its classes give (see :func:`perfect_floors`: the
-    set's size plus their sum, ``total``, or 1 plus their most) and its largest class."""
+def weigh_guesses(by_secret, cands, guesses, total, win, n_slots, bound):  # pragma: no cover - compiled
+    """The most non-winning classes any of the guesses makes on ``cands`` (``b``); per guess
+    what the counting bounds of its classes give (see :func:`perfect_floors`: the set's size
+    plus their sum, ``total``, or 1 plus their most) and its largest class; the floors; and
+    the guesses that split the set with less than ``bound`` (their indices, ``weak``) with
+    their class sizes by answer (``counts[i, a]``; the win's left at 0).
+    ``by_secret[s, g]``: the answer of secret s to guess g (the score table, transposed when
+    not symmetric), read a candidate's row at a time; the sums below have no branches (a
+    fact's classes differ from the last one's: branches on them were mispredicted)."""
     n = cands.shape[0]
     g_count = guesses.shape[0]
+    counts = np.zeros((g_count, n_slots), dtype=np.int32)
+    for j in range(n):
+        row = by_secret[cands[j]]
+        for k in range(g_count):
+            counts[k, row[guesses[k]]] += 1
     largest = np.zeros(g_count, dtype=np.int64)
-    derived = np.zeros(g_count, dtype=np.int64)
-    sizes = np.zeros(n_slots, dtype=np.int64)
-    # each guess's classes, as (first answer index in ``seen``, count) runs: O(|S|) a guess
-    seen = np.empty(g_count * min(n, n_slots), dtype=np.int64)
-    runs = np.zeros(g_count + 1, dtype=np.int64)
     most = 0
     for k in range(g_count):
-        row = scores[guesses[k]]
-        start = runs[k]
-        top = start
-        for j in range(n):
-            a = row[cands[j]]
-            if sizes[a] == 0:
-                seen[top] = a
-                top += 1
-            sizes[a] += 1
-        runs[k + 1] = top
-        classes = 0
-        for t in range(start, top):
-            a = seen[t]
-            if a != win:
-                classes += 1
-                largest[k] = max(largest[k], sizes[a])
-            sizes[a] = 0
+        counts[k, win] = 0
+        classes, big = 0, 0
+        for a in range(n_slots):
+            classes += counts[k, a] > 0
+            big = max(big, counts[k, a])
+        largest[k] = big
         most = max(most, classes)
     # the counting bound of 0..n secrets: slot depths 1, then b of depth 2, b**2 of depth 3 ...
     floors = np.zeros(n + 1, dtype=np.int64)
@@ -136,31 +143,76 @@ def weigh_guesses(scores, cands, guesses, total, win, n_slots):  # pragma: no co
             depth, width, filled = depth + 1, width * max(most, 1), 0
         filled += 1
         floors[m] = floors[m - 1] + depth if total else depth
+    derived = np.zeros(g_count, dtype=np.int64)
+    for k in range(g_count):  # (floors[0] = 0: the empty classes add nothing)
+        value = 0
+        for a in range(n_slots):
+            value = value + floors[counts[k, a]] if total else max(value, floors[counts[k, a]])
+        derived[k] = n + value if total else 1 + value
+    weak = np.empty(g_count, dtype=np.int64)
+    n_weak = 0
     for k in range(g_count):
-        row = scores[guesses[k]]
-        for j in range(n):
-            sizes[row[cands[j]]] += 1
-        value = n if total else 1
-        for t in range(runs[k], runs[k + 1]):
-            a = seen[t]
-            if a != win:
-                value = value + floors[sizes[a]] if total else max(value, 1 + floors[sizes[a]])
-            sizes[a] = 0
-        derived[k] = value
-    return most, derived, largest, floors
+        weak[n_weak] = k
+        n_weak += (largest[k] < n) & (derived[k] < bound)
+    weak = weak[:n_weak]
+    short = np.zeros((n_weak, n_slots), dtype=np.int64)
+    for i in range(n_weak):
+        short[i] = counts[weak[i]]
+    return most, derived, largest, floors, weak, short
 
 
 @nb.njit(cache=True)
-def memo_values(memo, parts, starts, r):  # pragma: no cover - compiled
-    """What the memo holds of each part ``parts[starts[i]:starts[i + 1]]`` with ``r`` guesses
-    left: (found, cost, tag) arrays (one call for many sets)."""
-    count = starts.shape[0] - 1
-    found = np.zeros(count, dtype=np.bool_)
-    cost = np.zeros(count, dtype=np.float64)
-    tag = np.zeros(count, dtype=np.int64)
-    for i in range(count):
-        hit, value, kind = memo_get(memo, parts[starts[i] : starts[i + 1]], r)
-        found[i], cost[i], tag[i] = hit, value, kind
+def short_guesses(by_secret, scores, cands, guesses, total, win, n_slots, bound):  # pragma: no cover
+    """The guesses whose classes' own bounds (counting, and member for ``total``: as the
+    checker derives them) leave the claim ``bound`` short, as (guesses, class sizes by
+    answer, the classes' bounds by answer, what they derive): one call a fact (the numpy
+    steps between the kernels cost as much as the kernels)."""
+    n = cands.shape[0]
+    b, _, _, floors, weak, counts = weigh_guesses(by_secret, cands, guesses, total, win, n_slots, bound)
+    weak_guesses = guesses[weak]
+    values = np.zeros(counts.shape, dtype=np.int64)
+    for i in range(counts.shape[0]):
+        for a in range(n_slots):
+            values[i, a] = floors[counts[i, a]]
+    if total and weak.shape[0] > 0:
+        members = member_floors(scores, cands, weak_guesses, b, win, n_slots)
+        for i in range(counts.shape[0]):
+            for a in range(n_slots):
+                values[i, a] = max(values[i, a], members[i, a])
+    derived = np.zeros(counts.shape[0], dtype=np.int64)
+    keep = np.zeros(counts.shape[0], dtype=np.bool_)
+    for i in range(counts.shape[0]):
+        value = 0
+        for a in range(n_slots):
+            value = value + values[i, a] if total else max(value, values[i, a])
+        derived[i] = n + value if total else 1 + value
+        keep[i] = derived[i] < bound
+    return weak_guesses[keep], counts[keep], values[keep], derived[keep]
+
+
+@nb.njit(cache=True)
+def memo_classes(memo, scores, cands, guesses, counts, r, win):  # pragma: no cover - compiled
+    """What the memo holds, with ``r`` guesses left, of each class of three or more secrets
+    (``counts[k, a]``) that ``guesses[k]`` makes of ``cands``: (found, cost, tag) arrays by
+    (k, answer), one call for every class of a fact."""
+    g_count, n_slots = counts.shape
+    n = cands.shape[0]
+    found = np.zeros((g_count, n_slots), dtype=np.bool_)
+    cost = np.zeros((g_count, n_slots), dtype=np.float64)
+    tag = np.zeros((g_count, n_slots), dtype=np.int64)
+    part = np.empty(n, dtype=np.int32)
+    for k in range(g_count):
+        row = scores[guesses[k]]
+        for a in range(n_slots):
+            if a == win or counts[k, a] < 3:
+                continue
+            m = 0
+            for j in range(n):
+                if row[cands[j]] == a:
+                    part[m] = cands[j]
+                    m += 1
+            hit, value, kind = memo_get(memo, part[:m], r)
+            found[k, a], cost[k, a], tag[k, a] = hit, value, kind
     return found, cost, tag
 
 
@@ -169,11 +221,18 @@ class Certifier:
     with memos of their own: the total's, and the one that asks whether a strategy of some
     depth exists) for the values of the sets whose counting bounds fall short."""
 
-    def __init__(self, table: CodeTable, memory: int = 1 << 28) -> None:
+    def __init__(self, table: CodeTable, memory: int = 1 << 28, token: CancelToken | None = None) -> None:
         if table.scores is None:
             raise MastermindError(f"a proof needs the full score table of {table.rules}")
         self.table, self.rules = table, table.rules
         self.scores = table.scores
+        # (scores are symmetric in every variant so far: the table itself, else its transpose)
+        symmetric = np.array_equal(table.scores, table.scores.T)
+        self.by_secret = table.scores if symmetric else np.ascontiguousarray(table.scores.T)
+        # ``token``: checked between facts; its flag stops the searches at once (their
+        # values are then lower bounds only, and the pass raises Stopped)
+        self.token = token
+        stop = None if token is None else token.flag
         self.win = table.rules.win_index
         self.n_slots = table.rules.n_answer_slots
         digits = np.asarray(table.codes, dtype=np.int64)
@@ -184,12 +243,16 @@ class Certifier:
         weights = np.ones(table.n, dtype=np.int64)
         group = full_group(table.rules)
         self.group = group
-        self.totals = Search(table, weights, group, unit=1, memory=memory)
-        self.depths = Search(table, weights, group, unit=0, memory=memory)
+        self.totals = Search(table, weights, group, unit=1, memory=memory, stop=stop)
+        self.depths = Search(table, weights, group, unit=0, memory=memory, stop=stop)
         self.facts: list[Fact] = []
         self.known: dict[tuple[str, bytes], tuple[int, int]] = {}  # (kind, set) -> (bound, id)
-        self._orbits: dict[tuple[bytes, bytes, bytes], tuple[list, np.ndarray]] = {}
+        self._orbits: dict[tuple[bytes, bytes, int], tuple[list, np.ndarray]] = {}
+        self.colour_bits = np.bitwise_or.reduce(1 << digits, axis=1)
+        self.code_texts = [table.rules.code_text(i) for i in range(table.n)]
+        self.answer_texts = [str(f) for f in table.rules.answer_feedbacks]
         self._children: dict[tuple[bytes, bytes, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._memo_classes = None
 
     # ---- symmetry --------------------------------------------------------------------------
     def symmetries(self, cands: np.ndarray, group) -> list[tuple[list[int], list[int]]]:
@@ -224,9 +287,9 @@ class Certifier:
     def orbits(self, cands: np.ndarray, group) -> tuple[list[tuple[list[int], list[int]]], np.ndarray]:
         """The symmetries fixing ``cands`` (see :meth:`symmetries`) and the least code of each
         orbit of the group they generate (kept by group and absent colours)."""
-        present = np.zeros(self.rules.colors, dtype=bool)
-        present[np.unique(self.digits[cands])] = True
-        key = (group[0].tobytes(), group[1].tobytes(), present.tobytes())
+        # (the colours present as one bit mask: np.unique per fact took a tenth of the pass)
+        present = int(np.bitwise_or.reduce(self.colour_bits[cands]))
+        key = (group[0].tobytes(), group[1].tobytes(), present)
         if key not in self._orbits:
             symmetries = self.symmetries(cands, group)
             self._orbits[key] = (symmetries, self.representatives(symmetries))
@@ -264,71 +327,67 @@ class Certifier:
         key = (kind, cands.tobytes())
         if key in self.known and self.known[key][0] >= bound:
             return self.known[key][1]
+        if self.token is not None:
+            self.token.check()
         symmetries, guesses = self.orbits(cands, group)
         n = len(cands)
-        b, derived, largest, floors = weigh_guesses(
-            self.scores, cands, guesses, kind == "total", self.win, self.n_slots
+        guesses, counts, values, derived = short_guesses(
+            self.by_secret, self.scores, cands, guesses, kind == "total", self.win, self.n_slots, bound
         )
-        useful = largest < n
-        weak = np.flatnonzero(useful & (derived < bound))
-        # the guesses the counting bound leaves short, class by class
-        guesses = guesses[weak]
-        answers = self.scores[np.ix_(guesses, cands)].astype(np.int64)
-        rows = np.arange(len(guesses))[:, None] * self.n_slots
-        counts = np.bincount((rows + answers).ravel(), minlength=len(guesses) * self.n_slots)
-        counts = counts.reshape(len(guesses), self.n_slots)
-        counts[:, self.win] = 0
-        values = floors[counts]
-        if kind == "total":  # (as the checker: the member bound where the counting bound is short)
-            members = member_floors(self.scores, cands, guesses, b, self.win, self.n_slots)
-            values = np.maximum(values, members)
-            derived = n + values.sum(axis=1)
-        else:
-            derived = 1 + values.max(axis=1, initial=0)
         fact = Fact(kind, int(bound), path, symmetries)
-        known = self.memo_known(cands, answers, counts) if kind == "total" else {}
-        for k in np.flatnonzero(derived < bound).tolist():
+        if len(guesses) and kind == "total":
+            args = (self.totals.memo, self.scores, cands, guesses, counts, UNLIMITED, self.win)
+            if self._memo_classes is None:  # (then its compiled entry: see compiled_entry)
+                found, cost, tag = memo_classes(*args)
+                self._memo_classes = compiled_entry(memo_classes, args)
+            else:
+                found, cost, tag = self._memo_classes(*args)
+        for k in range(len(guesses)):
             g = int(guesses[k])
             short = bound - int(derived[k])
             order = np.flatnonzero(counts[k])
-            # the total: smallest classes first (as the search explores them); the worst case:
+            # the total: the classes the memo holds first (no search: p4c7 610 searches
+            # against 15819, 21901 facts against 26569), then the smallest; the worst case:
             # the biggest first (the likeliest to need the most guesses)
-            order = order[np.argsort(counts[k][order] * (1 if kind == "total" else -1), kind="stable")]
+            if kind == "total":
+                usable = found[k] & ((tag[k] != LOWER) | (cost[k] >= values[k] + short))
+                order = order[np.lexsort((counts[k][order], ~found[k][order], ~usable[order]))]
+            else:
+                order = order[np.argsort(-counts[k][order], kind="stable")]
             child = self.child_group(group, g)
+            answers = self.scores[g, cands]
             for a in order.tolist():
-                part = cands[answers[k] == a]
                 floor = int(values[k, a])
                 if kind == "total":
-                    if len(part) <= 2:  # (its counting bound is its cost)
+                    if counts[k, a] <= 2:  # (its counting bound is its cost)
                         continue
-                    value = self.least_total(part, floor + short, child, known.get((k, a)))
+                    part = cands[answers == a]
+                    known = (cost[k, a], tag[k, a]) if found[k, a] else None
+                    value = self.least_total(part, floor + short, child, known)
                     if value <= floor:
                         continue
                     claim = min(value, floor + short)
-                elif floor < bound - 1 and self.solvable(part, bound - 2, child):
-                    continue
                 else:
+                    part = cands[answers == a]
+                    if floor < bound - 1 and self.solvable(part, bound - 2, child):
+                        continue
                     claim = bound - 1
                 fact.refs.append((g, a, self.certify(kind, part, claim, (*path, (g, a)), child)))
                 short -= claim - floor
                 if short <= 0:
                     break
             if short > 0:
-                raise AssertionError(f"{kind} >= {bound} of {n} secrets is not what the search proves")
+                self._refuse(kind, bound, n)
         self.facts.append(fact)
         self.known[key] = (int(bound), len(self.facts) - 1)
         return len(self.facts) - 1
 
-    def memo_known(self, cands: np.ndarray, answers: np.ndarray, counts: np.ndarray) -> dict:
-        """What the total's memo holds of the classes of three or more of each guess (row k of
-        ``answers``), by (k, answer), looked up in one call."""
-        where = [(k, a) for k, a in zip(*np.nonzero(counts >= 3))]
-        if not where:
-            return {}
-        parts = [cands[answers[k] == a] for k, a in where]
-        starts = np.concatenate(([0], np.cumsum([len(p) for p in parts])))
-        found, cost, tag = memo_values(self.totals.memo, np.concatenate(parts), starts, UNLIMITED)
-        return {(int(k), int(a)): (c, t) for (k, a), f, c, t in zip(where, found, cost, tag) if f}
+    def _refuse(self, kind: str, bound: int, n: int) -> None:
+        """A claim the search does not prove; or, once the token is cancelled, a stop (the
+        searches' values are then lower bounds only)."""
+        if self.token is not None:
+            self.token.check()
+        raise AssertionError(f"{kind} >= {bound} of {n} secrets is not what the search proves")
 
     def least_total(self, cands: np.ndarray, beta: int, group, known=None) -> int:
         """The least total of ``cands`` if below ``beta``, else a lower bound at least ``beta``:
@@ -346,8 +405,7 @@ class Certifier:
 
     # ---- the file ----------------------------------------------------------------------------
     def fact_json(self, fact: Fact) -> dict[str, Any]:
-        rules = self.rules
-        code, answer = rules.code_text, (lambda a: str(rules.answer_feedbacks[a]))
+        code, answer = self.code_texts.__getitem__, self.answer_texts.__getitem__
         out: dict[str, Any] = {"path": [[code(g), answer(a)] for g, a in fact.path], fact.kind: fact.bound}
         if fact.symmetries:
             out["symmetries"] = [{"pegs": p, "colours": c} for p, c in fact.symmetries]
@@ -406,12 +464,20 @@ def certify(
     return certifier.document(total, worst, strategy, worst_strategy)
 
 
-def prove(table: CodeTable, strategy: Node, total: int | None, memory: int = 1 << 28) -> dict[str, Any]:
+def prove(
+    table: CodeTable,
+    strategy: Node,
+    total: int | None,
+    memory: int = 1 << 28,
+    token: CancelToken | None = None,
+) -> dict[str, Any]:
     """The proof file of an optimum the search has proven: ``total`` (the optimal total,
     ``strategy`` an optimal strategy) and the optimal worst case, which the search that asks
     whether a strategy within some depth exists finds below the strategy's own; or, with
-    ``total`` None, the optimal worst case alone (``strategy``'s, which the search proved)."""
-    certifier = Certifier(table, memory)
+    ``total`` None, the optimal worst case alone (``strategy``'s, which the search proved).
+    Raises :class:`~mastermind.core.cancel.Stopped` once ``token`` is cancelled (Ctrl-C, a
+    time limit): no proof, since a stopped search's values are lower bounds only."""
+    certifier = Certifier(table, memory, token)
     everyone = table.all_codes.astype(np.int32)
     worst = _depth(strategy)
     worst_strategy = None
@@ -422,6 +488,8 @@ def prove(table: CodeTable, strategy: Node, total: int | None, memory: int = 1 <
             worst_strategy = certifier.depths.build(everyone, worst)
         certifier.certify("total", everyone, total)
     certifier.certify("worst", everyone, worst)
+    if token is not None:  # (a search stopped on the way answered lower bounds: no file)
+        token.check()
     return certifier.document(total, worst, strategy, worst_strategy)
 
 

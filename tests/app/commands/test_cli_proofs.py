@@ -6,6 +6,8 @@ import gzip
 import json
 from pathlib import Path
 
+import pytest
+
 from mastermind.app.cli import main
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -99,3 +101,43 @@ def test_results_writes_a_proof_per_proven_row(capsys, tmp_path):
         code, text, _ = run(capsys, "verify", out / row["proof"]["file"])
         assert code == 0 and f"total      {row['total']} is optimal" in text
         assert f"worst case {row['optimal_worst']} is optimal" in text
+
+
+def _stop_the_pass_at_its_fact(monkeypatch, number: int, reason: str) -> None:
+    """Each proof pass's ``number``-th fact cancels the pass's token as it begins (as Ctrl-C
+    or the time limit does: see mastermind.app.interrupts)."""
+    from mastermind.engines.exact.certify import Certifier
+
+    original = Certifier.certify
+
+    def certify(self, *args, **kwargs):
+        begun = vars(self)["facts_begun"] = vars(self).get("facts_begun", 0) + 1  # (this pass's)
+        if begun == number:
+            self.token.cancel(reason)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Certifier, "certify", certify)
+
+
+@pytest.mark.parametrize("reason, code", [("interrupted", 130), ("time limit", 0)])
+def test_a_proof_stopped_keeps_the_optimum_and_writes_nothing(
+    capsys, tmp_path, monkeypatch, validators, reason, code
+):
+    # Ctrl-C in the pass after the search printed "interrupted" alone (exit 130): the
+    # proven optimum was lost; a time limit is an answer (exit 0) as elsewhere
+    _, out, _ = run(capsys, "optimal", "-r", "p4c4", "-j", "1", "--no-cache", "--json")
+    plain = json.loads(out)
+    path = tmp_path / "p4c4.proof.json.gz"
+    _stop_the_pass_at_its_fact(monkeypatch, 5, reason)
+    got, out, err = run(capsys, "optimal", "-r", "p4c4", "-j", "1", "--no-cache", "--proof", path, "--json")
+    data = json.loads(out)
+    validators["optimal"].validate(data)
+    assert got == code and not path.exists()
+    assert data["proven"] is True and data["stopped"] == reason and data["proof"] is None
+    keys = ("total", "worst", "histogram")
+    assert [data[k] for k in keys] == [plain[k] for k in keys]
+    got, out, err = run(capsys, "optimal", "-r", "p4c4", "-j", "1", "--no-cache", "--proof", path)
+    assert got == code and not path.exists()
+    assert f"total        {plain['total']} over" in out and "proven       yes" in out
+    said = f"nothing written to {path}: the proof stopped ({reason}) before it was written"
+    assert err.strip().splitlines() == [f"{said}; a file already there is left as it was"]
