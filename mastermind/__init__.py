@@ -69,7 +69,7 @@ _WHERE = {
     "play_all": "mastermind.engines.heuristics",
     "monte_carlo": "mastermind.engines.heuristics",
     # optimal play, lower bounds and the game value
-    "solve": "mastermind.engines.exact",
+    "solve": "mastermind.engines.optimum",
     "solve_by_first_guess": "mastermind.engines.exact",
     "Problem": "mastermind.engines.exact.options",
     "Limits": "mastermind.engines.exact.options",
@@ -85,7 +85,7 @@ _WHERE = {
     "write_tree": "mastermind.core.formats",
     "verify_text": "mastermind.core.formats",
 }
-_RENAMED = {"STRATEGY_NAMES": "NAMES"}
+_RENAMED = {"STRATEGY_NAMES": "NAMES", "solve": "solve_optimum"}
 
 __all__ = [
     "CancelToken",
@@ -133,12 +133,13 @@ if TYPE_CHECKING:
     from mastermind.core.strategy import Strategy, TreeStrategy
     from mastermind.core.tree import Node, Stats, StrategyTree
     from mastermind.core.variant import Variant, find_variant
-    from mastermind.engines.exact import solve, solve_by_first_guess
+    from mastermind.engines.exact import solve_by_first_guess
     from mastermind.engines.exact.checkpoint import CheckpointError
     from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning
     from mastermind.engines.gamevalue import game_value
     from mastermind.engines.heuristics import monte_carlo, play_all
     from mastermind.engines.models.lower_bounds import game_bounds
+    from mastermind.engines.optimum import solve_optimum as solve
     from mastermind.engines.registry import NAMES as STRATEGY_NAMES
     from mastermind.engines.registry import make_strategy, strategy_tree
     from mastermind.engines.result import Result, Status

@@ -16,8 +16,13 @@ from mastermind.core.cancel import INTERRUPTED, TIME_LIMIT, CancelToken, Stopped
 from mastermind.core.fileio import input_name
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 from mastermind.core.pools import Pool
-from mastermind.engines.models.bounds import knuth_first_guess
-from mastermind.engines.models.lower_bounds import CPSAT_MAX_CODES, MAX_REFINED_CODES, Bounds, game_bounds
+from mastermind.engines.models import (
+    CPSAT_MAX_CODES,
+    MAX_REFINED_CODES,
+    Bounds,
+    game_bounds,
+    knuth_first_guess,
+)
 from mastermind.engines.result import EXACT_SEARCH
 from mastermind.engines.workers.timed import TimedWorker, wait_for
 
@@ -363,7 +368,7 @@ def compare(
     The refined bound (about 1 s on p4c6) runs while the child searches the optimum.
     """
     from mastermind.app.interrupts import command_work
-    from mastermind.engines.exact.memory import MemoryBudget
+    from mastermind.engines.exact import MemoryBudget
     from mastermind.engines.registry import HEURISTIC_NAMES
 
     start = time.perf_counter()
@@ -501,7 +506,7 @@ def _search_bounds(table: CodeTable, total: int | None) -> Bounds:
     """The bounds that cost nothing (counting, crude, perfect tree), with the stopped search's
     lower bound on the total where it has one: what a comparison stopped before its bounds
     were computed still proves."""
-    from mastermind.engines.models.bounds import counting_worst_bound, crude_worst_bound, perfect_tree_total
+    from mastermind.engines.models import counting_worst_bound, crude_worst_bound, perfect_tree_total
 
     rules = table.rules
     _, mu = knuth_first_guess(table)

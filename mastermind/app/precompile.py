@@ -20,7 +20,7 @@ INTERRUPTED = "interrupted: kernels not compiled yet are compiled by the first c
 
 def precompile() -> float:
     """Compile (or load from the cache) the kernels of every command; the seconds it took."""
-    from mastermind.engines.exact.warmup import compile_kernels, plan_root, tiny_table
+    from mastermind.engines.exact import compile_kernels, plan_root, tiny_table
     from mastermind.engines.workers.timed import TimedWorker
 
     start = time.perf_counter()
@@ -30,7 +30,7 @@ def precompile() -> float:
 
         cold_modules(ALL_KERNELS)  # the probes by which commands ask numba whether it must compile
         # imported only now: the heuristics' kernels have signatures, so importing compiles them
-        from mastermind.engines.models.lower_bounds import game_bounds
+        from mastermind.engines.models import game_bounds
         from mastermind.engines.registry import HEURISTIC_NAMES, strategy_tree
 
         table = tiny_table()

@@ -34,16 +34,16 @@ import time
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
+from mastermind.core.choices import Choice
 from mastermind.core.errors import MastermindError
 
 if TYPE_CHECKING:  # the command line loads this module on every start: numpy only when used
     import numpy as np
 
 
-class StopReason(str, Enum):
+class StopReason(Choice):
     """Why work stopped before it finished. A str, so that JSON output and text show the
     value itself (``"time limit"``), and it compares equal to it.
 
@@ -59,15 +59,6 @@ class StopReason(str, Enum):
     INTERRUPTED = "interrupted"  # Ctrl-C, or whoever cancelled the token without a reason
     TIME_LIMIT = "time limit"
     ITERATION_LIMIT = "iteration limit"  # (the game value's column generation: its best replies)
-
-    def __str__(self) -> str:
-        return self.value
-
-    def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
-
-    def __hash__(self) -> int:  # (as its value's: a key "time limit" finds it)
-        return hash(self.value)
 
 
 INTERRUPTED = StopReason.INTERRUPTED

@@ -7,13 +7,18 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from mastermind.core.choices import Choice
 
-Pool = Literal["all", "consistent"]
-"""``all``: any code of the game; ``consistent``: only a code that could still be the secret
-(hard mode)."""
 
-POOLS: tuple[Pool, ...] = ("all", "consistent")
+class Pool(Choice):
+    """``all``: any code of the game; ``consistent``: only a code that could still be the
+    secret (hard mode)."""
+
+    ALL = "all"
+    CONSISTENT = "consistent"
+
+
+POOLS: tuple[str, ...] = tuple(pool.value for pool in Pool)
 
 POOL_WORDS = {
     "consistent": "every guess could still be the secret: hard mode",

@@ -36,8 +36,21 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
 
+from mastermind.core.choices import Choice
 from mastermind.core.game import Code, Rules
 from mastermind.core.tree import Stats, StrategyTree
+
+
+class Objective(Choice):
+    """What an engine optimised (``Result.objective``, the JSON's ``objective``): the total
+    guesses, the worst case (then the total), whether a strategy within a depth exists
+    (CP-SAT), the fewest guesses fixed in advance (static), the game value."""
+
+    TOTAL = "total"
+    WORST = "worst"
+    FEASIBLE = "feasible"
+    STATIC = "static"
+    GAME_VALUE = "game value"
 
 
 class Status(enum.Enum):
@@ -173,7 +186,7 @@ class Result(Generic[D]):
     """
 
     rules: Rules
-    objective: str
+    objective: Objective
     status: Status
     value: Number | None
     lower_bound: Number | None
@@ -188,6 +201,10 @@ class Result(Generic[D]):
     found_by: str | None = None
     details: D | None = None
 
+    def __post_init__(self) -> None:
+        # (an engine may name its objective by its word: "total")
+        object.__setattr__(self, "objective", Objective(self.objective))
+
     def __repr__(self) -> str:
         """The answer in one line: its tree, statistics and details are read from their fields
         (the whole tree was printed, kilobytes of it).
@@ -201,7 +218,7 @@ worst=None, first_guess=None, tree=None, stopped='time limit', found_by=None, se
         first = None if self.first_guess is None else self.rules.code_text(self.first_guess)
         tree = None if self.tree is None else f"<{self.tree.n_nodes()} nodes>"
         return (
-            f"Result(rules={self.rules}, objective={self.objective!r}, status={self.status.name}, "
+            f"Result(rules={self.rules}, objective={self.objective.value!r}, status={self.status.name}, "
             f"value={self.value!r}, lower_bound={self.lower_bound!r}, upper_bound={self.upper_bound!r}, "
             f"worst={self.worst!r}, first_guess={first!r}, tree={tree}, stopped={self.stopped!r}, "
             f"found_by={self.found_by!r}, seconds={round(self.seconds, 3)!r})"

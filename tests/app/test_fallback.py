@@ -7,10 +7,10 @@ import json
 import pytest
 
 from mastermind.app.cli import main
-from mastermind.app.fallback import Fallback, wanted
 from mastermind.core.formats import read_tree
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact import Limits, Problem, solve
+from mastermind.engines.optimum import Fallback, wanted
 from mastermind.engines.registry import strategy_tree
 from mastermind.engines.result import Status
 
@@ -96,14 +96,14 @@ def heuristic_first(monkeypatch):
     """The fallback heuristic finished before the search starts. It runs beside the search and
     counts only if it finished when the time limit stops the search: on a slow or busy
     machine it might not have, which is not what these tests are about."""
-    import mastermind.app.fallback
+    import mastermind.engines.optimum
 
     class Finished(Fallback):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self.wait(600)
 
-    monkeypatch.setattr(mastermind.app.fallback, "Fallback", Finished)
+    monkeypatch.setattr(mastermind.engines.optimum, "Fallback", Finished)
 
 
 def test_optimal_stopped_early_reports_the_heuristics_strategy(capsys, tmp_path, heuristic_first):
@@ -139,3 +139,26 @@ def test_a_stopped_search_with_out_dash_keeps_standard_output_for_the_strategy(c
     assert code == 0 and "lower bound" in err and "proven       no: stopped (time limit)" in err
     tree, _ = read_tree(out, "json", Rules(5, 6))
     assert tree.root.candidates == 7776
+
+
+def test_the_library_and_the_command_agree_where_the_heuristic_proves_the_optimum(capsys, heuristic_first):
+    """The promotion of a heuristic's strategy meeting the proven lower bound was the
+    command's alone: ``mm.solve`` with a time limit said "unknown" where ``optimal`` said
+    "proven". Both now search through :func:`solve_optimum`."""
+    import mastermind as mm
+    from mastermind.core.cancel import CancelToken
+
+    table = CodeTable(Rules(3, 3))
+
+    def stopped_at_once() -> CancelToken:  # (the time limit, passed before the search began)
+        token = CancelToken()
+        token.cancel("time limit")
+        return token
+
+    search = solve(table, limits=Limits(time_limit=600), cancel=stopped_at_once())
+    assert search.status is Status.UNKNOWN and search.lower_bound == 73  # (the quick bound)
+    library = mm.solve(table, limits=Limits(time_limit=600), cancel=stopped_at_once())
+    assert library.status is Status.OPTIMAL and library.total == 73 and library.stopped is None
+    assert main(["optimal", "-r", "p3c3", "--time-limit", "1e-9", "--no-cache", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["proven"] and data["total"] == library.total and data["stopped"] is None

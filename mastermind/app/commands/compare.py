@@ -66,21 +66,24 @@ def register(app: typer.Typer) -> None:
 
 
 # ---- compare -----------------------------------------------------------------------------
+PlotOpt = Annotated[
+    Optional[str],  # not Path: Path("") would be the current folder
+    typer.Option(
+        "--plot",
+        metavar="FILE",
+        help="Also draw the histograms and the gaps into this .png or .svg file (needs matplotlib).",
+        show_default=False,
+    ),
+]
+
+
 def compare(
     rules: StrategyRulesOpt = None,
     strategy: StrategiesOpt = None,
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",
     seed: SeedOpt = None,
-    plot: Annotated[
-        Optional[str],  # not Path: Path("") would be the current folder
-        typer.Option(
-            "--plot",
-            metavar="FILE",
-            help="Also draw the histograms and the gaps into this .png or .svg file (needs matplotlib).",
-            show_default=False,
-        ),
-    ] = None,
+    plot: PlotOpt = None,
     time_limit: TimeLimitOpt = None,
     jobs: JobsOpt = 0,
     progress: ProgressOpt = "auto",
@@ -94,13 +97,9 @@ def compare(
     rules = _game_of_strategies(rules, strategy, pool, tie_break)
     limit = memory_limit_bytes(memory_limit)
     if plot is not None:
-        from mastermind.app.plots import check_plot_target, drawing_time_limit
-        from mastermind.core.fileio import is_stdout
+        from mastermind.app.plots import drawing_time_limit
 
-        if is_stdout(plot):
-            raise MastermindError("--plot - would mix the picture with the table: give a .png or .svg file")
-        with naming("--plot"):
-            check_plot_target(plot, stdout=False)
+        _check_plot(plot)
     table_for(rules, limit)  # size check first: one line, before any work
     seed, drawn = draw_seed(seed)
     from mastermind.core.compiling import ALL_KERNELS, CompileNotice
@@ -124,22 +123,7 @@ def compare(
         )
     if interrupted():  # (Ctrl-C as the comparison ended: no picture is begun either, as in plot)
         result.stopped = INTERRUPTED
-    picture = None
-    late: MastermindError | None = None
-    # (stopped by its time limit: the picture of the strategies finished, as the table shows
-    # them; once Ctrl-C came no picture is begun, as in plot: drawing takes about a second, and
-    # Ctrl-C stops within one: the table says what was proven)
-    if plot is not None and (result.rows or result.optimal) and result.stopped != INTERRUPTED:
-        from mastermind.app.plots import plot_comparison
-
-        def draw() -> None:
-            nonlocal late
-            late = write_after_work(  # (a full disk: known now)
-                "--plot", lambda: plot_comparison(result, plot, before_write=_unless_interrupted)
-            )
-
-        if _drawn(result, draw) and late is None:  # (else Ctrl-C while drawing: the table is the answer)
-            picture = str(plot)
+    picture, late = (None, None) if plot is None else _picture_of(result, plot)
     data = {**_comparison_dict(result, pool, tie_break, seed), "plot": picture}
     if json_output:
         print_json(data)
@@ -157,6 +141,39 @@ def compare(
     _say_stopped(result, json_output)
     fail_after_report(late)
     exit_if_interrupted(result.stopped)
+
+
+def _check_plot(plot: str) -> None:
+    """``--plot``: a picture file, refused before any work."""
+    from mastermind.app.plots import check_plot_target
+    from mastermind.core.fileio import is_stdout
+
+    if is_stdout(plot):
+        raise MastermindError("--plot - would mix the picture with the table: give a .png or .svg file")
+    with naming("--plot"):
+        check_plot_target(plot, stdout=False)
+
+
+def _picture_of(result, plot: str) -> tuple[str | None, MastermindError | None]:
+    """``compare --plot``: the picture drawn and written (its file, None if none), and the
+    error of a write that failed only now. Stopped by its time limit: the picture of the
+    strategies finished, as the table shows them; once Ctrl-C came no picture is begun, as
+    in plot: drawing takes about a second, and Ctrl-C stops within one: the table says what
+    was proven."""
+    late: MastermindError | None = None
+    if not (result.rows or result.optimal) or result.stopped == INTERRUPTED:
+        return None, None
+    from mastermind.app.plots import plot_comparison
+
+    def draw() -> None:
+        nonlocal late
+        late = write_after_work(  # (a full disk: known now)
+            "--plot", lambda: plot_comparison(result, plot, before_write=_unless_interrupted)
+        )
+
+    if _drawn(result, draw) and late is None:  # (else Ctrl-C while drawing: the table is the answer)
+        return str(plot), None
+    return None, late
 
 
 def _unless_interrupted() -> None:
@@ -226,15 +243,16 @@ BEST_FOUND = "best found (not proven)"  # the optimum not proven: the best strat
 
 
 # ---- plot --------------------------------------------------------------------------------
+PictureOpt = Annotated[
+    str, out_option("Picture to write: .png or .svg (- writes SVG to standard output).", show_default=False)
+]
+DrawnOpt = Annotated[Optional[list[str]], strategies_option("Default: optimal and every heuristic.")]
+
+
 def plot(
-    out: Annotated[
-        str,
-        out_option("Picture to write: .png or .svg (- writes SVG to standard output).", show_default=False),
-    ],
+    out: PictureOpt,
     rules: StrategyRulesOpt = None,
-    strategy: Annotated[
-        Optional[list[str]], strategies_option("Default: optimal and every heuristic.")
-    ] = None,
+    strategy: DrawnOpt = None,
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",
     seed: SeedOpt = None,
@@ -247,7 +265,7 @@ def plot(
     """Past --time-limit the optimum's place shows the best strategy found (not proven) and
     the gaps are to the lower bound."""
     from mastermind.app.comparisons import compare as run_compare
-    from mastermind.app.plots import Series, check_plot_target, drawing_time_limit
+    from mastermind.app.plots import check_plot_target, drawing_time_limit
     from mastermind.core.fileio import is_stdout
     from mastermind.engines.registry import HEURISTIC_NAMES
 
@@ -279,34 +297,15 @@ def plot(
         )
     if interrupted():  # (Ctrl-C as the comparison ended: no picture is begun either)
         result.stopped = INTERRUPTED
-    rows = {row.name: row for row in result.rows}
-    series = []
-    for name in names:
-        if name != "optimal":
-            if name in rows:
-                series.append(Series(name, list(rows[name].histogram)))
-        elif result.optimal is not None:
-            series.append(Series(name, list(result.optimal["histogram"])))
-        elif result.best_found is not None:
-            series.append(Series(BEST_FOUND, list(result.best_found["histogram"])))
+    series = _series(names, result)
     data = {**_comparison_dict(result, pool, tie_break, seed), "out": None, "drawn": []}
     opt = None if result.optimal is None else result.optimal["total"]
-    late: MastermindError | None = None
     # once Ctrl-C came, no picture is begun: drawing takes about a second, past the one Ctrl-C
     # is given, and a picture written or not depended on when it came (one while drawing
     # wrote none); the numbers of what was played are the answer. A time limit still draws
     # the strategies finished.
-    if not series:
-        why: str | None = f"{stop_words(result.stopped or TIME_LIMIT)} before any strategy was played"
-    elif result.stopped == INTERRUPTED:
-        why = "interrupted before drawing"
-    else:
-        outcome = _draw_plot(rules, series, opt, result, out)
-        if isinstance(outcome, str):  # (Ctrl-C while drawing)
-            why = outcome
-            result.stopped = data["stopped"] = INTERRUPTED
-        else:
-            late, why = outcome, None
+    late, why = _plot_or_why(rules, series, opt, result, out)
+    data["stopped"] = result.stopped
     say = _plot_words(to_stdout, json_output)
     if why is not None or late is not None:  # nothing written: what was played is the answer
         if json_output:
@@ -323,17 +322,45 @@ def plot(
     if json_output:
         print_json(data)
     else:  # (to standard output too, there on standard error: as optimal and export say it)
-        missing = ""
-        if "optimal" in names and opt is None:
-            missing = " (optimum not proven: " + (
-                "the best strategy found drawn in its place)" if result.best_found else "left out)"
-            )
-        what = f"the plot of {', '.join(s.name for s in series)} for {rules}"
-        say_wrote(what, out, missing, json_lines=mode == "json")
+        _say_plotted(result, series, "optimal" in names and opt is None, out, mode)
     if drawn and _draws_any(data):  # (on stderr where standard output holds the picture)
         say(seed_note(seed, True))
     _say_stopped(result, json_output)
     exit_if_interrupted(result.stopped)
+
+
+def _series(names: list[str], result) -> list:
+    """The histograms to draw, in the order of ``names``: the strategies that played every
+    secret, and the optimum (or, not proven, the best strategy found in its place)."""
+    from mastermind.app.plots import Series
+
+    rows = {row.name: row for row in result.rows}
+    series = []
+    for name in names:
+        if name != "optimal":
+            if name in rows:
+                series.append(Series(name, list(rows[name].histogram)))
+        elif result.optimal is not None:
+            series.append(Series(name, list(result.optimal["histogram"])))
+        elif result.best_found is not None:
+            series.append(Series(BEST_FOUND, list(result.best_found["histogram"])))
+    return series
+
+
+def _plot_or_why(
+    rules: Rules, series: list, opt: int | None, result, out: str
+) -> tuple[MastermindError | None, str | None]:
+    """The picture drawn and written where there is one to draw and no Ctrl-C came: the
+    error of a write that failed only now, and why nothing was written (None: written)."""
+    if not series:
+        return None, f"{stop_words(result.stopped or TIME_LIMIT)} before any strategy was played"
+    if result.stopped == INTERRUPTED:
+        return None, "interrupted before drawing"
+    outcome = _draw_plot(rules, series, opt, result, out)
+    if isinstance(outcome, str):  # (Ctrl-C while drawing)
+        result.stopped = INTERRUPTED
+        return None, outcome
+    return outcome, None
 
 
 def _draw_plot(rules: Rules, series: list, opt: int | None, result, out: str) -> str | MastermindError | None:
@@ -348,6 +375,17 @@ def _draw_plot(rules: Rules, series: list, opt: int | None, result, out: str) ->
         return write_after_work("--out", lambda: write_figure(fig, out, before_write=_unless_interrupted))
     except KeyboardInterrupt:
         return "interrupted while drawing"
+
+
+def _say_plotted(result, series: list, unproven: bool, out: str, mode: str) -> None:
+    """The picture written (``unproven``: the optimum asked for and not proven)."""
+    missing = ""
+    if unproven:
+        missing = " (optimum not proven: " + (
+            "the best strategy found drawn in its place)" if result.best_found else "left out)"
+        )
+    what = f"the plot of {', '.join(s.name for s in series)} for {result.rules}"
+    say_wrote(what, out, missing, json_lines=mode == "json")
 
 
 def _plot_words(to_stdout: bool, json_output: bool) -> Callable[[str], None]:

@@ -187,52 +187,9 @@ def optimal(
     if out is not None and by_first_guess:
         raise MastermindError("--out writes one strategy: use it with --first or alone, not --by-first-guess")
     _refuse_placement(backend, scheduler, checkpoint, by_first_guess, first, objective, tie_break)
-    limit = memory_limit_bytes(memory_limit)
-    check_reach(rules, limit)  # (before the result cache: its answer may not depend on what it holds)
-    from mastermind.engines.exact.memory import MemoryBudget
-
-    MemoryBudget.check(rules, limit)  # (the search's own room too, before the cache)
-    if max_guesses is not None:
-        with naming("--max-guesses"):
-            check_max_guesses(rules, max_guesses)
-    with naming("--first"):
-        first_code = rules.parse_code(first) if first is not None else None
-    start = None
-    if start_from is not None:  # read (and its game checked) before any work
-        from mastermind.app.strategy_files import read_strategy_file
-
-        if by_first_guess or first is not None or objective != "total" or tie_break != "default":
-            raise MastermindError(
-                "--start-from works on the plain optimum "
-                "(not with --by-first-guess, --first, --tie-break worst or --objective worst)"
-            )
-        if max_guesses is not None:
-            raise MastermindError("--start-from works without --max-guesses")
-        with naming("--start-from"):
-            start = read_strategy_file(start_from, rules)
-        if start.rules != rules:
-            named = input_name(start_from)
-            raise MastermindError(f"--start-from: {named} is a strategy for {start.rules}, not {rules}")
-    if out is not None:
-        if is_stdout(out) and json_output:
-            raise MastermindError("--out - and --json both use standard output: give --out a file name")
-        with naming("--out"):
-            if not is_stdout(out):
-                from mastermind.core.formats import written_format
-
-                written_format(out)  # (o.png was written as JSON)
-            check_writable(out)  # before the search: a result is never lost for want of a place
-    if proof is not None:
-        with naming("--proof"):
-            if is_stdout(proof):
-                raise MastermindError("give a file name (a proof is not written to standard output)")
-            plain = max_guesses is None and pool == "all" and first is None and tie_break == "default"
-            if not plain or by_first_guess:
-                raise MastermindError(
-                    "a proof certifies the plain optimum or the optimal worst case: not with "
-                    "--max-guesses, --pool consistent, --first, --by-first-guess or --tie-break worst"
-                )
-            check_writable(proof)  # before the search, as --out
+    limit, first_code = _check_game(rules, memory_limit, max_guesses, first)
+    start = _start_from(start_from, rules, by_first_guess, first, objective, tie_break, max_guesses)
+    _check_files(out, proof, json_output, by_first_guess, max_guesses, pool, first, tie_break)
     options = dict(
         objective=objective,
         max_guesses=max_guesses,
@@ -244,29 +201,16 @@ def optimal(
     # with --out, its tree too (kept beside the answer: a plain answer is read without it);
     # a proof is written by a search, never from the cache
     cache = kept_tree = None
-    if (
-        not no_cache
-        and proof is None
-        and backend == "threads"
-        and scheduler is None
-        and checkpoint is None
-        and start is None
-    ):
-        from mastermind.app.resultcache import ResultCache
+    if not no_cache and proof is None and backend == "threads" and scheduler is None and checkpoint is None:
+        cache, kept_tree = _cache_entries(rules, options, by_first_guess, start)
+    if cache is not None and (answer := _cached(cache, kept_tree if out is not None else None, out)):
+        from mastermind.core.progress import progress_mode, say_answered
 
-        # a time limit, --jobs and --memory-limit do not change a proven answer: only those are kept
-        key = {**options, "by_first_guess": by_first_guess}
-        cache, kept_tree = ResultCache().entry("optimal", str(rules), key), None
-        if not by_first_guess:
-            kept_tree = ResultCache().entry(TREE_ENTRY, str(rules), key)
-        if (answer := _cached(cache, kept_tree if out is not None else None, out)) is not None:
-            from mastermind.core.progress import progress_mode, say_answered
-
-            answer, late = answer
-            say_answered(progress_mode(progress, json_output), "optimal: from the result cache")
-            _report(answer, json_output, out, late is not None)
-            fail_after_report(late)
-            return
+        answer, late = answer
+        say_answered(progress_mode(progress, json_output), "optimal: from the result cache")
+        _report(answer, json_output, out, late is not None)
+        fail_after_report(late)
+        return
     data, late, tree = _search(
         rules,
         options,
@@ -285,14 +229,115 @@ def optimal(
         start,
     )
     if cache is not None and data["proven"] and data.get("exists", True):
-        if kept_tree is not None and tree is not None:  # (first: the answer is never kept without it)
-            kept_tree.store(_tree_entry(*tree))
-        cache.store({k: v for k, v in data.items() if k not in ("compile_seconds", "out")} | {"out": None})
+        _keep(cache, kept_tree, data, tree)
     _report(data, json_output, out, late is not None, proof)
     fail_after_report(late)
     exit_if_interrupted(data["stopped"])
     if data.get("exists", True) is False:  # an answer, not bad input: exit 1
         raise typer.Exit(1)
+
+
+def _check_game(
+    rules: Rules, memory_limit: float | None, max_guesses: int | None, first: str | None
+) -> tuple[int, int | None]:
+    """The game within reach of ``--memory-limit`` (the score table's and the search's), and
+    ``--max-guesses`` and ``--first`` for it: before the result cache, whose answer may not
+    depend on what it holds. The limit in bytes, and the first guess's code (None if not
+    given)."""
+    limit = memory_limit_bytes(memory_limit)
+    check_reach(rules, limit)
+    from mastermind.engines.exact import MemoryBudget
+
+    MemoryBudget.check(rules, limit)  # (the search's own room too)
+    if max_guesses is not None:
+        with naming("--max-guesses"):
+            check_max_guesses(rules, max_guesses)
+    with naming("--first"):
+        return limit, (rules.parse_code(first) if first is not None else None)
+
+
+def _keep(cache, kept_tree, data: dict, tree: tuple | None) -> None:
+    """A proven answer kept in the result cache, its tree first (the answer is never kept
+    without it)."""
+    if kept_tree is not None and tree is not None:
+        kept_tree.store(_tree_entry(*tree))
+    cache.store({k: v for k, v in data.items() if k not in ("compile_seconds", "out")} | {"out": None})
+
+
+def _start_from(
+    start_from: str | None,
+    rules: Rules,
+    by_first_guess: bool,
+    first: str | None,
+    objective: str,
+    tie_break: str,
+    max_guesses: int | None,
+) -> StrategyTree | None:
+    """``--start-from``: the strategy read (and its game checked) before any work."""
+    if start_from is None:
+        return None
+    from mastermind.app.strategy_files import read_strategy_file
+
+    if by_first_guess or first is not None or objective != "total" or tie_break != "default":
+        raise MastermindError(
+            "--start-from works on the plain optimum "
+            "(not with --by-first-guess, --first, --tie-break worst or --objective worst)"
+        )
+    if max_guesses is not None:
+        raise MastermindError("--start-from works without --max-guesses")
+    with naming("--start-from"):
+        start = read_strategy_file(start_from, rules)
+    if start.rules != rules:
+        named = input_name(start_from)
+        raise MastermindError(f"--start-from: {named} is a strategy for {start.rules}, not {rules}")
+    return start
+
+
+def _check_files(
+    out: str | None,
+    proof: str | None,
+    json_output: bool,
+    by_first_guess: bool,
+    max_guesses: int | None,
+    pool: str,
+    first: str | None,
+    tie_break: str,
+) -> None:
+    """``--out`` and ``--proof`` refused before the search: a result is never lost for want
+    of a place."""
+    if out is not None:
+        if is_stdout(out) and json_output:
+            raise MastermindError("--out - and --json both use standard output: give --out a file name")
+        with naming("--out"):
+            if not is_stdout(out):
+                from mastermind.core.formats import written_format
+
+                written_format(out)  # (o.png was written as JSON)
+            check_writable(out)
+    if proof is not None:
+        with naming("--proof"):
+            if is_stdout(proof):
+                raise MastermindError("give a file name (a proof is not written to standard output)")
+            plain = max_guesses is None and pool == "all" and first is None and tie_break == "default"
+            if not plain or by_first_guess:
+                raise MastermindError(
+                    "a proof certifies the plain optimum or the optimal worst case: not with "
+                    "--max-guesses, --pool consistent, --first, --by-first-guess or --tie-break worst"
+                )
+            check_writable(proof)  # before the search, as --out
+
+
+def _cache_entries(rules: Rules, options: dict, by_first_guess: bool, start: StrategyTree | None) -> tuple:
+    """The result cache's entries of a plain search (its answer, and its tree: None by first
+    guess); (None, None) for a search from a strategy given, never kept. A time limit,
+    --jobs and --memory-limit do not change a proven answer: only the options are its key."""
+    if start is not None:
+        return None, None
+    from mastermind.app.resultcache import ResultCache
+
+    key = {**options, "by_first_guess": by_first_guess}
+    kept_tree = None if by_first_guess else ResultCache().entry(TREE_ENTRY, str(rules), key)
+    return ResultCache().entry("optimal", str(rules), key), kept_tree
 
 
 def _refuse_placement(
@@ -310,14 +355,14 @@ def _refuse_placement(
     options' names (the optimal worst case: its depth search keeps its memo in the
     checkpoint, then the best total within that depth runs as the plain optimum's units)."""
     if scheduler is not None:
-        from mastermind.engines.exact.options import check_scheduler
+        from mastermind.engines.exact import check_scheduler
 
         if backend != "dask":
             raise MastermindError("--scheduler needs --backend dask")
         with naming("--scheduler"):  # its form; whether it answers is known when connecting
             check_scheduler(scheduler, backend)
     if checkpoint is not None:  # (sqlite and the checkpoint's module only for a checkpoint)
-        from mastermind.engines.exact.checkpoint import check_folder
+        from mastermind.engines.exact import check_folder
 
         with naming("--checkpoint"):
             check_folder(checkpoint)
@@ -351,9 +396,7 @@ def _refuse_placement(
 def _search(*args: Any, **kwargs: Any) -> tuple[dict, MastermindError | None, tuple | None]:
     """:func:`_run_search`, its errors of the checkpoint and of the strategy to start from
     said of their options."""
-    from mastermind.engines.exact.memo_file import CheckpointFileError
-    from mastermind.engines.exact.options import SchedulerError
-    from mastermind.engines.exact.strategy_search import StartError
+    from mastermind.engines.exact import CheckpointFileError, SchedulerError, StartError
 
     with (
         naming("--checkpoint", CheckpointFileError),
@@ -383,10 +426,9 @@ def _run_search(
     """The search's document, the error that kept its tree from ``out`` (the tree is
     written only once the search ended: see :func:`write_after_work`), and the optimum's
     tree and statistics (None: by first guess, or no strategy found)."""
-    from mastermind.app.interrupts import command_token, command_work
-    from mastermind.core.progress import progress_bar, progress_mode
-    from mastermind.engines.exact import Execution, Limits, Problem, Tuning, solve_by_first_guess
-    from mastermind.engines.result import Status
+    from mastermind.app.interrupts import command_work
+    from mastermind.core.progress import progress_mode
+    from mastermind.engines.exact import Execution, Limits, Problem
 
     problem = Problem(
         objective=options["objective"],
@@ -396,7 +438,7 @@ def _run_search(
         tie_break=options["tie_break"] == "worst",
     )
     mode = progress_mode(progress, json_output)
-    from mastermind.engines.exact.warmup import ensure_compiled
+    from mastermind.engines.exact import ensure_compiled
 
     # a first run compiles here, out of the timed search
     compile_seconds = ensure_compiled(quiet=json_output, json_lines=mode == "json")
@@ -407,13 +449,28 @@ def _run_search(
     # the library's choice of work units (a time limit, a checkpoint, another backend, or
     # more jobs than one on a game big enough for them), not one of the command's own
     execution = Execution(jobs=jobs_value(jobs), backend=backend, scheduler=scheduler, checkpoint=checkpoint)
-    from mastermind.app.fallback import solve_optimum
+    results, recorder, seconds = _solve(table, problem, limits, execution, by_first_guess, start, mode)
+    data, late, found = _answer(
+        table, options, results, recorder, seconds, by_first_guess, out, proof, time_limit
+    )
+    data["cached"] = False
+    if compile_seconds is not None:
+        data["compile_seconds"] = round(compile_seconds, 2)
+    return data, late, found
 
-    recorder = None
+
+def _solve(table, problem, limits, execution, by_first_guess: bool, start: StrategyTree | None, mode: str):
+    """The library's search (one, or one per first guess) under a progress display: the
+    results, the progress recorder and, by first guess, the wall seconds of the searches."""
+    from mastermind.app.interrupts import command_token
+    from mastermind.core.progress import progress_bar
+    from mastermind.engines.exact import Execution, Tuning, solve_by_first_guess
+    from mastermind.engines.optimum import solve_optimum
+
     with progress_bar(mode) as bar:
         recorder = _Recorded(bar)
+        began = time.perf_counter()
         if by_first_guess:
-            began = time.perf_counter()
             results = solve_by_first_guess(
                 table,
                 problem,
@@ -434,42 +491,58 @@ def _run_search(
                     progress=recorder,
                 )
             ]
+    return results, recorder, time.perf_counter() - began
+
+
+def _answer(
+    table,
+    options: dict,
+    results: list,
+    recorder: _Recorded,
+    seconds: float,
+    by_first_guess: bool,
+    out: str | None,
+    proof: str | None,
+    time_limit: float | None = None,
+) -> tuple[dict, MastermindError | None, tuple | None]:
+    """The search's document from its results (the tree written to ``out`` and the proof to
+    ``proof``, once the search ended), the error that kept the tree or the proof from its
+    file, and the optimum's tree and statistics."""
+    from mastermind.engines.exact import search_document
+    from mastermind.engines.result import Status
+
+    rules = table.rules
     # no strategy within --max-guesses: an answer, not bad input (exit 1)
     searched = results
     results = [r for r in results if r.status is not Status.NO_STRATEGY]
     base = {"rules": str(rules), "codes": rules.n_codes, **options}
-    if by_first_guess and results:  # (the first guesses the search left out: none within the cap)
+    if not results:
+        seconds = seconds if by_first_guess else max(r.seconds for r in searched)
+        return {**base, **_no_strategy(options["max_guesses"], seconds, searched)}, None, None
+    if by_first_guess:  # (the first guesses the search left out: none within the cap)
         from mastermind.core.symmetry import canonical_first_guesses
 
         firsts = {r.first_guess for r in results}
         left_out = [rules.code_text(g) for g in canonical_first_guesses(rules) if g not in firsts]
-    if not results:
-        seconds = time.perf_counter() - began if by_first_guess else max(r.seconds for r in searched)
-        return {**base, **_no_strategy(options["max_guesses"], seconds, searched)}, None, None
+        return (
+            {**base, **by_first_guess_fields(results, seconds, left_out, options["max_guesses"])},
+            None,
+            None,
+        )
     written = late = found = None
-    if not by_first_guess:
-        r = results[0]
-        if r.tree is not None:
-            found = (r.tree, r.stats)
-        if out is not None and found is not None:
-            late = _write_tree(out, *found)
-            written = None if late is not None else out
-        data = {**base, **optimum_fields(r, options["objective"], recorder), "out": written}
-        if proof is not None:
-            data["proof"], late_proof, stopped = _write_proof(
-                table, r, options["objective"], proof, time_limit
-            )
-            late = late or late_proof
-            if stopped is not None:  # (the optimum stays proven: the pass after it stopped)
-                data["stopped"] = stopped
-    else:
-        data = {
-            **base,
-            **by_first_guess_fields(results, time.perf_counter() - began, left_out, options["max_guesses"]),
-        }
-    data["cached"] = False
-    if compile_seconds is not None:
-        data["compile_seconds"] = round(compile_seconds, 2)
+    r = results[0]
+    if r.tree is not None:
+        found = (r.tree, r.stats)
+    if out is not None and found is not None:
+        late = _write_tree(out, *found)
+        written = None if late is not None else out
+    counted = {"done": recorder.done, "planned": recorder.steps}
+    data = {**search_document(r, options["objective"], head=base, **counted), "out": written}
+    if proof is not None:
+        data["proof"], late_proof, stopped = _write_proof(table, r, options["objective"], proof, time_limit)
+        late = late or late_proof
+        if stopped is not None:  # (the optimum stays proven: the pass after it stopped)
+            data["stopped"] = stopped
     return data, late, found
 
 
@@ -534,7 +607,7 @@ def _write_proof(
 
     if r.status is not Status.OPTIMAL or r.tree is None:
         return None, None, None
-    from mastermind.engines.exact.certify import prove
+    from mastermind.engines.exact import prove
 
     began = time.perf_counter()
     # under the command's work token (Ctrl-C, and --time-limit counted from the command's
@@ -562,18 +635,10 @@ def _write_proof(
 def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = ()) -> dict:
     """No strategy within --max-guesses: proven (exit 1), with the work of the ``searched``
     results that proved it, as an answer found gives its own (they were left out)."""
-    from mastermind.engines.exact.document import no_strategy_fields
+    from mastermind.engines.exact import no_strategy_fields
 
     counters = sum((r.counters for r in searched), Counters()) if searched else None
     return {**no_strategy_fields(max_guesses, seconds, counters), "out": None, "cached": False}
-
-
-def optimum_fields(r, objective: str, recorder: _Recorded | None = None) -> dict:
-    """One search's answer (the library's layout, :mod:`mastermind.engines.exact.document`),
-    with its work units as the progress display counted them."""
-    from mastermind.engines.exact.document import optimum_fields as fields
-
-    return fields(r, objective, *((None, None) if recorder is None else (recorder.done, recorder.steps)))
 
 
 def by_first_guess_fields(
@@ -582,6 +647,8 @@ def by_first_guess_fields(
     """The table of first guesses, searched in ``seconds`` of wall time (side by side: not
     the sum of theirs); ``none_within``: the first guesses with no strategy within
     ``max_guesses`` (rows saying so: they were left out of the table without a word)."""
+    from mastermind.engines.exact import optimum_fields
+
     rules = results[0].rules
     rows = []
     exists: bool | None = None
@@ -639,66 +706,79 @@ def _report(
     if "by_first_guess" in data:
         _print_by_first_guess(data, printer)
         return
-    header = f"rules        {rules}  ({_options_text(data)})"
-    printer.print(header)
-    work = _work(data)
+    printer.print(f"rules        {rules}  ({_options_text(data)})")
     if data["proven"]:
-        printer.print(f"first guess  {data['first_guess']}")
-        printer.print(
-            f"total        {data['total']} over {plural(data['secrets'], 'secret')}  "
-            f"(average {data['average']:.4f})"
-        )
-        printer.print(f"worst case   {plural(data['worst'], 'guess')}")
-        printer.print(f"histogram    {histogram_text(data['histogram'])}  ({HISTOGRAM_WORDS})")
-        printer.print(f"proven       yes  ({work})")
+        _print_proven(data, printer)
     else:
-        printer.print(
-            f"proven       no: stopped ({data['stopped']}) after {work}{limit_note(data['stopped'])}"
-        )
-        if data["objective"] == "worst":
-            low, total_low = data["worst_lower_bound"], data["total_lower_bound"]
-            if low is not None and low == data["worst_upper_bound"]:  # the depth proven
-                printer.print(f"worst case   {plural(low, 'guess')}  (proven: every smaller one refuted)")
-                if total_low is not None:
-                    printer.print(f"lower bound  total >= {total_low} within {plural(low, 'guess')}")
-            else:
-                printer.print(
-                    "lower bound  "
-                    + (
-                        "none yet"
-                        if low is None
-                        else f"worst case >= {plural(low, 'guess')}  (every smaller one refuted)"
-                    )
-                )
+        _print_stopped(data, printer)
+    if not failed:
+        _print_files(data, out, proof, to_stdout_tree)
+
+
+def _print_proven(data: dict, printer) -> None:
+    printer.print(f"first guess  {data['first_guess']}")
+    printer.print(
+        f"total        {data['total']} over {plural(data['secrets'], 'secret')}  "
+        f"(average {data['average']:.4f})"
+    )
+    printer.print(f"worst case   {plural(data['worst'], 'guess')}")
+    printer.print(f"histogram    {histogram_text(data['histogram'])}  ({HISTOGRAM_WORDS})")
+    printer.print(f"proven       yes  ({_work(data)})")
+
+
+def _print_stopped(data: dict, printer) -> None:
+    """A search stopped early: what it proved, and the best strategy it found."""
+    printer.print(
+        f"proven       no: stopped ({data['stopped']}) after {_work(data)}{limit_note(data['stopped'])}"
+    )
+    if data["objective"] == "worst":
+        low, total_low = data["worst_lower_bound"], data["total_lower_bound"]
+        if low is not None and low == data["worst_upper_bound"]:  # the depth proven
+            printer.print(f"worst case   {plural(low, 'guess')}  (proven: every smaller one refuted)")
+            if total_low is not None:
+                printer.print(f"lower bound  total >= {total_low} within {plural(low, 'guess')}")
         else:
-            low = data["total_lower_bound"]
             printer.print(
                 "lower bound  "
-                + ("none yet" if low is None else f"total >= {low}  (no strategy has a smaller total)")
-            )
-        found = data["best_found"]
-        if found is None:
-            printer.print("best found   none yet")
-        else:
-            by = found["found_by"]
-            printer.print(
-                f"best found   total {found['total']} over {plural(found['secrets'], 'secret')} (average "
-                f"{found['average']:.4f}), worst case {found['worst']}, first guess {found['first_guess']}"
                 + (
-                    ""
-                    if by == EXACT_SEARCH
-                    else " (the --start-from strategy)"
-                    if by == STARTED_FROM
-                    else f" (the {by} heuristic)"
+                    "none yet"
+                    if low is None
+                    else f"worst case >= {plural(low, 'guess')}  (every smaller one refuted)"
                 )
             )
-    if out is not None and not failed:
+    else:
+        low = data["total_lower_bound"]
+        printer.print(
+            "lower bound  "
+            + ("none yet" if low is None else f"total >= {low}  (no strategy has a smaller total)")
+        )
+    found = data["best_found"]
+    if found is None:
+        printer.print("best found   none yet")
+        return
+    by = found["found_by"]
+    printer.print(
+        f"best found   total {found['total']} over {plural(found['secrets'], 'secret')} (average "
+        f"{found['average']:.4f}), worst case {found['worst']}, first guess {found['first_guess']}"
+        + (
+            ""
+            if by == EXACT_SEARCH
+            else " (the --start-from strategy)"
+            if by == STARTED_FROM
+            else f" (the {by} heuristic)"
+        )
+    )
+
+
+def _print_files(data: dict, out: str | None, proof: str | None, to_stdout_tree: bool) -> None:
+    """What became of the tree's file and the proof's."""
+    if out is not None:
         if data["out"] is not None:
             say_wrote("the strategy tree" + ("" if data["proven"] else " (the best found, not proven)"), out)
         else:
             why = f"the search stopped ({data['stopped']}) before it found a strategy"
             typer.echo(nothing_written(out, why), err=True)
-    if proof is not None and not failed:
+    if proof is not None:
         written = data["proof"]
         if written is None:
             why = (
@@ -707,20 +787,20 @@ def _report(
                 else "the search stopped before its proof"
             )
             typer.echo(nothing_written(proof, why), err=True)
-        else:
-            claims = " and ".join(
-                f"{name} {written[key]}"
-                for name, key in (("total", "total"), ("worst case", "worst"))
-                if written[key] is not None
-            )
-            # (on standard error where standard output holds the strategy tree alone)
-            typer.echo(
-                wrote(
-                    f"the proof ({claims}; {plural(written['facts'], 'fact')}, {written['seconds']:.2f} s)",
-                    written["file"],
-                ),
-                err=to_stdout_tree or is_stdout(written["file"]),
-            )
+            return
+        claims = " and ".join(
+            f"{name} {written[key]}"
+            for name, key in (("total", "total"), ("worst case", "worst"))
+            if written[key] is not None
+        )
+        # (on standard error where standard output holds the strategy tree alone)
+        typer.echo(
+            wrote(
+                f"the proof ({claims}; {plural(written['facts'], 'fact')}, {written['seconds']:.2f} s)",
+                written["file"],
+            ),
+            err=to_stdout_tree or is_stdout(written["file"]),
+        )
 
 
 def _work(data: dict) -> str:

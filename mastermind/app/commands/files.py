@@ -89,6 +89,12 @@ def register(app: typer.Typer) -> None:
 
 
 # ---- export -------------------------------------------------------------------------------
+ExportOutOpt = Annotated[
+    Optional[str],  # not Path: Path("") would be the current folder
+    out_option("File to write (atomically); standard output if omitted or -.", show_default=False),
+]
+
+
 def export(
     rules: StrategyRulesOpt = None,
     strategy: StrategyOpt = "minimax",
@@ -96,10 +102,7 @@ def export(
     tie_break: TieBreakOpt = "default",
     seed: SeedOpt = None,
     fmt: FormatOpt = None,
-    out: Annotated[
-        Optional[str],  # not Path: Path("") would be the current folder
-        out_option("File to write (atomically); standard output if omitted or -.", show_default=False),
-    ] = None,
+    out: ExportOutOpt = None,
     time_limit: TimeLimitOpt = None,
     jobs: JobsOpt = 0,
     progress: ProgressOpt = "auto",
@@ -112,23 +115,7 @@ def export(
     rules = check_strategy(
         strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break, alone=True
     )
-    if fmt is not None:
-        fmt = check_format(fmt)
-    elif out is not None and not is_stdout(out):
-        with naming("--out"):
-            try:
-                fmt = written_format(out)
-            except MastermindError as exc:  # (export, unlike optimal, writes any format asked)
-                raise MastermindError(f"{exc}: give --format") from None
-    else:
-        fmt = "json"
-    if out is not None and is_stdout(out):
-        out = None  # the tree is the output
-    if json_output and out is None:
-        raise MastermindError("--json prints a summary of the file written: give --out FILE")
-    if out is not None:
-        with naming("--out"):
-            check_writable(out)
+    fmt, out = _export_file(fmt, out, json_output)
     table = table_for(rules, memory_limit_bytes(memory_limit))
     seed, drawn = draw_seed(seed)
     stopped, tree, best_found = None, None, None
@@ -172,15 +159,7 @@ def export(
     }
     if tree is not None:
         stats = tree.stats(table)
-        text = write_tree(tree, fmt, stats)
-        if out is None:  # (standard output: the tree alone, the line saying so on standard error)
-            sys.stdout.write(text)
-            sys.stdout.flush()
-        else:
-            target = out
-            late = write_after_work(  # (a full disk is known only now)
-                "--out", lambda: write_atomic(target, gzipped_by_name(target, text))
-            )
+        late = _write_export(write_tree(tree, fmt, stats), out)
         written = None if late is not None or out is None else str(out)
         numbers = {k: v for k, v in stats.to_dict(rules).items() if k != "worst_secrets"}
         if strategy == "optimal" and not proven:  # never given as the optimum's numbers
@@ -189,7 +168,53 @@ def export(
             summary.update(out=written, **numbers)
     if json_output:
         print_json(summary)
-    elif tree is None:
+    else:
+        chance = f"; {seed_note(seed, drawn)}" if draws(strategy, tie_break) and drawn else ""
+        _print_export(summary, strategy, out, late, mode, chance, tree is not None, proven)
+    fail_after_report(late)
+    exit_if_interrupted(stopped)
+
+
+def _export_file(fmt: str | None, out: str | None, json_output: bool) -> tuple[str, str | None]:
+    """``--format`` (else the one ``--out``'s name ends with, else JSON) and ``--out`` (None:
+    standard output), refused before any work."""
+    if fmt is not None:
+        fmt = check_format(fmt)
+    elif out is not None and not is_stdout(out):
+        with naming("--out"):
+            try:
+                fmt = written_format(out)
+            except MastermindError as exc:  # (export, unlike optimal, writes any format asked)
+                raise MastermindError(f"{exc}: give --format") from None
+    else:
+        fmt = "json"
+    if out is not None and is_stdout(out):
+        out = None  # the tree is the output
+    if json_output and out is None:
+        raise MastermindError("--json prints a summary of the file written: give --out FILE")
+    if out is not None:
+        with naming("--out"):
+            check_writable(out)
+    return fmt, out
+
+
+def _write_export(text: str, out: str | None) -> MastermindError | None:
+    """The tree's text to ``out`` (None: standard output, the tree alone, the line saying so
+    on standard error); the error that kept it from there (a full disk is known only now)."""
+    if out is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return None
+    return write_after_work("--out", lambda: write_atomic(out, gzipped_by_name(out, text)))
+
+
+def _print_export(
+    summary: dict, strategy: str, out: str | None, late, mode: str, chance: str, written: bool, proven: bool
+) -> None:
+    """What ``export`` says of the tree written (``written``: there is one), or of why there
+    is none; ``chance``: the seed drawn, said where the strategy draws."""
+    rules, stopped, fmt = summary["rules"], summary["stopped"], summary["format"]
+    if not written:
         typer.echo(
             nothing_written(
                 out or "-",
@@ -197,28 +222,25 @@ def export(
             ),
             err=out is None,  # (standard output holds the tree alone, or nothing)
         )
+        return
+    s = summary if summary["best_found"] is None else summary["best_found"]
+    found = "" if proven else f"; not proven optimal: the best found before it {stopped_text(stopped)}"
+    what = f"the {fmt} tree of {input_name(strategy)} for {rules}"
+    detail = f" (total {s['total']}, average {s['average']:.4f}, worst {s['worst']}{found}{chance})"
+    if late is None:
+        say_wrote(what, out or "-", detail, json_lines=mode == "json")
     else:
-        s = summary if summary["best_found"] is None else summary["best_found"]
-        chance = f"; {seed_note(seed, drawn)}" if draws(strategy, tie_break) and drawn else ""
-        found = "" if proven else f"; not proven optimal: the best found before it {stopped_text(stopped)}"
-        what = f"the {fmt} tree of {input_name(strategy)} for {rules}"
-        detail = f" (total {s['total']}, average {s['average']:.4f}, worst {s['worst']}{found}{chance})"
-        if late is None:
-            say_wrote(what, out or "-", detail, json_lines=mode == "json")
-        else:
-            typer.echo(what + detail)
-    fail_after_report(late)
-    exit_if_interrupted(stopped)
+        typer.echo(what + detail)
 
 
 def _optimal_tree(table, pool: str, token, bar, time_limit: float | None, jobs: int):
     """The optimal tree, or (stopped) the best one found, by ``jobs`` threads, searched as
-    ``optimal`` searches it (:func:`~mastermind.app.fallback.solve_optimum`: a heuristic beside
+    ``optimal`` searches it (:func:`~mastermind.engines.optimum.solve_optimum`: a heuristic beside
     a search told of a time limit, whose tree is the best found when the search has none):
     (tree, proven, stopped, the best found as ``optimal --json`` gives it: None when proven)."""
-    from mastermind.app.fallback import solve_optimum
     from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
     from mastermind.engines.exact import Execution, Limits, Problem
+    from mastermind.engines.optimum import solve_optimum
 
     with CompileNotice(
         EXACT_KERNELS, "the search kernels", quiet=True, json_lines=isinstance(bar, JsonProgress)
@@ -233,7 +255,7 @@ def _optimal_tree(table, pool: str, token, bar, time_limit: float | None, jobs: 
             cancel=token,
             progress=bar,
         )
-    from mastermind.engines.exact.document import optimum_fields
+    from mastermind.engines.exact import optimum_fields
 
     return result.tree, result.proven, result.stopped, optimum_fields(result)["best_found"]
 

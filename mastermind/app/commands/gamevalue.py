@@ -29,7 +29,7 @@ from mastermind.app.commands.common import (
     whole_range,
 )
 from mastermind.core.progress import progress_bar, progress_mode
-from mastermind.engines.gamevalue.document import game_value_document
+from mastermind.engines.gamevalue import game_value_document
 
 MAX_ITERATIONS = 10**6  # each best reply solves a game exactly: more is a typing error
 SOLVERS = ("auto", "exact", "search")

@@ -86,12 +86,11 @@ def heuristics(
             say_answered(progress_mode(progress, json_output), "heuristics: from the result cache")
             _report(answer, json_output, seed_drawn=chance and seed is None)
             return
-    from mastermind.app.players import draws, tree_of
+    from mastermind.app.players import draws
     from mastermind.app.strategy_files import check_strategy
-    from mastermind.core.cancel import Stopped
     from mastermind.core.compiling import HEURISTIC_KERNELS, CompileNotice
-    from mastermind.core.progress import progress_bar, progress_mode
-    from mastermind.engines.heuristics.scores import wants_full_table
+    from mastermind.core.progress import progress_mode
+    from mastermind.engines.heuristics import wants_full_table
 
     for name in names:  # every file for the game, before any work
         rules = check_strategy(name, rules, rules_given, pool=pool, tie_break=tie_break)
@@ -103,20 +102,10 @@ def heuristics(
         HEURISTIC_KERNELS, "the scoring kernels", quiet=json_output, json_lines=mode == "json"
     ):
         table = table_for(rules, limit, full=wants_full_table(rules) and rules.table_bytes() <= limit)
-    rows = []
-    stopped = None
-    with progress_bar(mode) as bar, command_work(time_limit) as token:
-        try:  # (from the start line on, Ctrl-C gets the report: before running() it unwinds here)
-            bar.start(len(names), f"playing every secret of {rules}")
-            with token.running():  # a strategy stops at its next guess: the ones finished are the answer
-                for name in names:
-                    tree = tree_of(name, table, pool=pool, tie_break=tie_break, seed=seed, cancel=token)
-                    stats = tree.stats(table)
-                    first = rules.code_text(tree.root.guess)
-                    rows.append({"strategy": name, "first_guess": first, **stats.to_dict(rules)})
-                    bar.advance()
-        except (Stopped, KeyboardInterrupt):  # (before the first strategy too: the same report)
-            stopped = token.reason or StopReason.INTERRUPTED
+    rows: list[dict] = []
+    stopped = _play_all(
+        table, names, {"pool": pool, "tie_break": tie_break, "seed": seed}, time_limit, mode, rows
+    )
     data = {
         "rules": str(rules),
         "codes": rules.n_codes,
@@ -134,6 +123,29 @@ def heuristics(
     chance = drawn and any(draws(n, tie_break) for n in names)
     _report(data, json_output, seed_drawn=chance)
     exit_if_interrupted(stopped)
+
+
+def _play_all(table, names: list[str], options: dict, time_limit, mode: str, rows: list[dict]):
+    """Every secret played by each strategy in turn, a row each added to ``rows``; why it
+    stopped (None: every strategy finished)."""
+    from mastermind.app.players import tree_of
+    from mastermind.core.cancel import Stopped
+    from mastermind.core.progress import progress_bar
+
+    rules = table.rules
+    with progress_bar(mode) as bar, command_work(time_limit) as token:
+        try:  # (from the start line on, Ctrl-C gets the report: before running() it unwinds here)
+            bar.start(len(names), f"playing every secret of {rules}")
+            with token.running():  # a strategy stops at its next guess: the ones finished are the answer
+                for name in names:
+                    tree = tree_of(name, table, **options, cancel=token)
+                    stats = tree.stats(table)
+                    first = rules.code_text(tree.root.guess)
+                    rows.append({"strategy": name, "first_guess": first, **stats.to_dict(rules)})
+                    bar.advance()
+        except (Stopped, KeyboardInterrupt):  # (before the first strategy too: the same report)
+            return token.reason or StopReason.INTERRUPTED
+    return None
 
 
 def _report(data: dict, json_output: bool, seed_drawn: bool) -> None:
@@ -229,19 +241,22 @@ class _Tally:
         self.guesses += guesses
 
 
+SecretsOpt = Annotated[
+    int,
+    typer.Option(
+        "--secrets",
+        "-n",
+        metavar="N",
+        callback=whole_range(1, MAX_SECRETS),
+        help="How many secrets to draw and play (drawn with replacement).",
+    ),
+]
+
+
 def simulate(
     rules: StrategyRulesOpt = None,
     strategy: StrategyOpt = "minimax",
-    secrets: Annotated[
-        int,
-        typer.Option(
-            "--secrets",
-            "-n",
-            metavar="N",
-            callback=whole_range(1, MAX_SECRETS),
-            help="How many secrets to draw and play (drawn with replacement).",
-        ),
-    ] = 1000,
+    secrets: SecretsOpt = 1000,
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",
     seed: SeedOpt = None,
@@ -252,15 +267,8 @@ def simulate(
 ) -> None:
     import numpy as np
 
-    from mastermind.app.interrupts import unwind_on_interrupt
-    from mastermind.app.players import make_player
     from mastermind.app.strategy_files import check_strategy, names_a_file
-    from mastermind.core.cancel import Stopped
-    from mastermind.core.compiling import EXACT_KERNELS, HEURISTIC_KERNELS, CompileNotice
-    from mastermind.core.progress import progress_bar, progress_mode
-    from mastermind.engines.heuristics import monte_carlo
-    from mastermind.engines.registry import NAMES
-    from mastermind.engines.registry import strategy as registry_strategy
+    from mastermind.core.progress import progress_mode
 
     rules = check_strategy(
         strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break, alone=True
@@ -271,18 +279,14 @@ def simulate(
     seed, drawn = draw_seed(seed)
     strategy_seed, secrets_seed = (int(s) for s in np.random.SeedSequence(seed).generate_state(2))
     start = time.perf_counter()
-    solver = strategy in NAMES and registry_strategy(strategy).kind == "solver"
-    kernels, what = (
-        (EXACT_KERNELS, "the search kernels") if solver else (HEURISTIC_KERNELS, "the scoring kernels")
-    )
-    tally = _Tally()
+    file = names_a_file(strategy)
     data: dict[str, Any] = {
         "rules": str(rules),
         "codes": rules.n_codes,
         "strategy": strategy,
         # (a file's tree plays as it is written: no pool, no ties to break)
-        "pool": None if names_a_file(strategy) else pool,
-        "tie_break": None if names_a_file(strategy) else tie_break,
+        "pool": None if file else pool,
+        "tie_break": None if file else tie_break,
         "seed": seed,
         "secrets": 0,
         "secrets_asked": secrets,
@@ -295,54 +299,84 @@ def simulate(
         "stopped": None,
         "seconds": 0.0,
     }
-    stopped, result, while_solving = None, None, False
     mode = progress_mode(progress, json_output)
-    with command_work(time_limit) as token:
-        try:  # a solver (optimal) solves the whole game first, within the time limit
-            with (
-                CompileNotice(kernels, what, quiet=json_output, json_lines=mode == "json"),
-                unwind_on_interrupt(),
-            ):
-                player = make_player(
-                    strategy, table, pool=pool, tie_break=tie_break, seed=strategy_seed, cancel=token
-                )
-        except Stopped:  # (the time limit: Ctrl-C unwinds)
-            stopped, while_solving = StopReason.TIME_LIMIT, True
-        if stopped is None:
-
-            def status() -> str:  # what Ctrl-C prints if the game being played does not end in time
-                mean = f", average {tally.guesses / tally.games:.4f} guesses" if tally.games else ""
-                return f"{tally.games} of {plural(secrets, 'secret')} played{mean} (seed {seed})"
-
-            with token.running(status), progress_bar(mode) as bar:
-                # (the games stop between games: the games played are the answer)
-                result = monte_carlo(player, secrets, secrets_seed, progress=bar, cancel=token, played=tally)
-            stopped = (token.reason or StopReason.INTERRUPTED) if result.games < secrets else None
+    seeds = (seed, strategy_seed, secrets_seed)
+    options = {"pool": pool, "tie_break": tie_break}
+    result, stopped, while_solving = _play(
+        table, strategy, secrets, options, seeds, time_limit, mode, json_output
+    )
     if result is not None and result.games:
-        data.update(
-            secrets=result.games,
-            total=result.total,
-            average=round(result.mean, 6),
-            worst=result.worst,
-            histogram=list(result.histogram),
-        )
-        if result.games > 1:  # one game has no spread: no std
-            data.update(std=round(result.std, 6))
-        if (ci := result.ci95) is not None:  # (none without spread: not one of width 0)
-            data.update(ci95=[round(ci[0], 6), round(ci[1], 6)])
+        data.update(_games_fields(result))
     data.update(stopped=stopped, seconds=round(time.perf_counter() - start, 3))
     if json_output:
         print_json(data)
-        exit_if_interrupted(stopped)
-        return
-    chance = seed_note(seed, drawn)
+    else:
+        _print_simulation(data, strategy, secrets, seed_note(seed, drawn), while_solving)
+    exit_if_interrupted(stopped)
+
+
+def _play(
+    table, strategy: str, secrets: int, options: dict, seeds: tuple, time_limit, mode: str, quiet: bool
+):
+    """The games (a solver, optimal, solves the whole game first, within the time limit): the
+    Monte Carlo result (None if the player was not made), why it stopped, and whether that
+    was while the game was solved for the strategy."""
+    from mastermind.app.interrupts import unwind_on_interrupt
+    from mastermind.app.players import make_player
+    from mastermind.core.cancel import Stopped
+    from mastermind.core.compiling import EXACT_KERNELS, HEURISTIC_KERNELS, CompileNotice
+    from mastermind.core.progress import progress_bar
+    from mastermind.engines.heuristics import monte_carlo
+    from mastermind.engines.registry import NAMES
+    from mastermind.engines.registry import strategy as registry_strategy
+
+    seed, strategy_seed, secrets_seed = seeds
+    solver = strategy in NAMES and registry_strategy(strategy).kind == "solver"
+    kernels, what = (
+        (EXACT_KERNELS, "the search kernels") if solver else (HEURISTIC_KERNELS, "the scoring kernels")
+    )
+    tally = _Tally()
+    with command_work(time_limit) as token:
+        try:
+            with CompileNotice(kernels, what, quiet=quiet, json_lines=mode == "json"), unwind_on_interrupt():
+                player = make_player(strategy, table, **options, seed=strategy_seed, cancel=token)
+        except Stopped:  # (the time limit: Ctrl-C unwinds)
+            return None, StopReason.TIME_LIMIT, True
+
+        def status() -> str:  # what Ctrl-C prints if the game being played does not end in time
+            mean = f", average {tally.guesses / tally.games:.4f} guesses" if tally.games else ""
+            return f"{tally.games} of {plural(secrets, 'secret')} played{mean} (seed {seed})"
+
+        with token.running(status), progress_bar(mode) as bar:
+            # (the games stop between games: the games played are the answer)
+            result = monte_carlo(player, secrets, secrets_seed, progress=bar, cancel=token, played=tally)
+        return result, ((token.reason or StopReason.INTERRUPTED) if result.games < secrets else None), False
+
+
+def _games_fields(result) -> dict[str, Any]:
+    """The games' numbers, as ``simulate --json`` gives them."""
+    fields: dict[str, Any] = {
+        "secrets": result.games,
+        "total": result.total,
+        "average": round(result.mean, 6),
+        "worst": result.worst,
+        "histogram": list(result.histogram),
+    }
+    if result.games > 1:  # one game has no spread: no std
+        fields["std"] = round(result.std, 6)
+    if (ci := result.ci95) is not None:  # (none without spread: not one of width 0)
+        fields["ci95"] = [round(ci[0], 6), round(ci[1], 6)]
+    return fields
+
+
+def _print_simulation(data: dict, strategy: str, secrets: int, chance: str, while_solving: bool) -> None:
+    rules, stopped = data["rules"], data["stopped"]
     if not data["secrets"]:
         when = "while solving the game for the strategy" if while_solving else "before the first game ended"
         typer.echo(
             f"{rules}, {input_name(strategy)}: {stopped_text(stopped)} {when}: "
             f"0 of {plural(secrets, 'secret')} played ({chance})"
         )
-        exit_if_interrupted(stopped)
         return
     count = plural(secrets, "secret")
     if stopped:
@@ -360,4 +394,3 @@ def simulate(
         f"histogram        {histogram_text(data['histogram'])}  ({HISTOGRAM_WORDS})",
     ]
     console().print("\n".join(lines))
-    exit_if_interrupted(stopped)

@@ -43,19 +43,22 @@ def register(app: typer.Typer) -> None:
     command(app, "results", help=HELP)(results)
 
 
+TableOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--table",
+        metavar="|".join(TABLES),
+        callback=choice(TABLES),
+        help="Only this table (default: every table; a game goes to the tables of its variant).",
+        show_default=False,
+    ),
+]
+
+
 def results(
     out: Annotated[str, out_option("Folder of the tables (created if missing).", metavar="DIR")] = "results",
     games: GamesOpt = None,
-    table: Annotated[
-        Optional[str],
-        typer.Option(
-            "--table",
-            metavar="|".join(TABLES),
-            callback=choice(TABLES),
-            help="Only this table (default: every table; a game goes to the tables of its variant).",
-            show_default=False,
-        ),
-    ] = None,
+    table: TableOpt = None,
     row_time_limit: RowTimeLimitOpt = DEFAULT_ROW_SECONDS,
     time_limit: TimeLimitOpt = None,
     jobs: JobsOpt = 0,
@@ -73,22 +76,13 @@ def results(
     from mastermind.app.publishing import TablesStopped, TablesUnwritten, run_tables
     from mastermind.app.publishing.scope import check_table_games
     from mastermind.core.progress import progress_bar, progress_mode
-    from mastermind.engines.exact.checkpoint import check_folder
-    from mastermind.engines.exact.memo_file import CheckpointFileError
 
     start = time.perf_counter()
     chosen = parse_games(games) if games is not None else None
     check_table_games(chosen or (), table)  # (each game in a table of its variant)
     limit = memory_limit_bytes(memory_limit)
-    if not out:
-        raise MastermindError("--out: empty: give a folder, e.g. results/")
-    if out == "-":  # (elsewhere standard output; the tables are files in a folder)
-        raise MastermindError("--out: - would be a folder named '-': give a folder, e.g. results/")
+    store = _check_places(out, checkpoint)
     folder = Path(out)  # (made by run_tables once nothing refuses the run)
-    store = None
-    if checkpoint is not None:
-        with naming("--checkpoint", CheckpointFileError):
-            store = check_folder(checkpoint)
 
     def say(line: str) -> None:
         if not json_output:
@@ -130,12 +124,7 @@ def results(
             if rows:
                 say(wrote(f"{plural(len(rows), 'row')} of the {name} table", f"{folder / name}.json and .md"))
     if error is not None:
-        assert unwritten is not None
-        kept_search = "--checkpoint" in unwritten["command"]  # (its search used the checkpoint)
-        fail(
-            f"{error}; the row of {unwritten['game']} was not written, the files are left as they were"
-            + ("; its search is kept in its checkpoint, and this command continues it" if kept_search else "")
-        )
+        _fail_unwritten(error, unwritten)
     if stopped:
         rows = sum(len(r) for r in done.values())
         if not json_output:  # (with --json, its "stopped" and "kept" say it)
@@ -146,3 +135,27 @@ def results(
             )
         if stopped == StopReason.INTERRUPTED:
             raise typer.Exit(130)
+
+
+def _check_places(out: str, checkpoint: str | None):
+    """``--out`` a folder's name and ``--checkpoint`` a folder (checked: None if not given)."""
+    from mastermind.engines.exact import CheckpointFileError, check_folder
+
+    if not out:
+        raise MastermindError("--out: empty: give a folder, e.g. results/")
+    if out == "-":  # (elsewhere standard output; the tables are files in a folder)
+        raise MastermindError("--out: - would be a folder named '-': give a folder, e.g. results/")
+    if checkpoint is None:
+        return None
+    with naming("--checkpoint", CheckpointFileError):
+        return check_folder(checkpoint)
+
+
+def _fail_unwritten(error, unwritten: dict | None) -> None:
+    """A row that could not be written: one line, and the exit code of a failure."""
+    assert unwritten is not None
+    kept_search = "--checkpoint" in unwritten["command"]  # (its search used the checkpoint)
+    fail(
+        f"{error}; the row of {unwritten['game']} was not written, the files are left as they were"
+        + ("; its search is kept in its checkpoint, and this command continues it" if kept_search else "")
+    )

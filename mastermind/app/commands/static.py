@@ -1,6 +1,5 @@
 """``static``: static Mastermind (CP-SAT), guesses fixed in advance."""
 
-import time
 from typing import Annotated
 
 import typer
@@ -31,7 +30,6 @@ from mastermind.app.interrupts import command_token
 from mastermind.core.game import Rules
 from mastermind.core.progress import progress_bar, progress_mode
 from mastermind.core.variant import BLACK_PEG
-from mastermind.engines.result import CPSAT
 from mastermind.engines.workers.timed import wait_for
 
 
@@ -42,9 +40,6 @@ def register(app: typer.Typer) -> None:
         help="Static Mastermind (CP-SAT): fewest guesses fixed in advance that "
         "identify the secret (final guess not counted).",
     )(static)
-
-
-# ---- table -------------------------------------------------------------------------------
 
 
 def static(
@@ -59,8 +54,7 @@ def static(
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
-    from mastermind.engines.models.result import stopped_result
-    from mastermind.engines.models.static import counting_static_bound, solve_static
+    from mastermind.engines.models import static_answer, static_document
 
     rules = game(rules)
     if black_only:  # (black-peg Mastermind is a game of its own, in every command)
@@ -68,43 +62,21 @@ def static(
         fail(f"--black-only is gone: black-peg Mastermind is a game of its own, --rules {black}")
     table = table_for(rules, memory_limit_bytes(memory_limit))
     seed, drawn = draw_seed(seed)
-    start = time.perf_counter()
-    try:
-        with progress_bar(progress_mode(progress, json_output)) as bar, command_work(time_limit) as work:
-            bar.start(None, f"CP-SAT static model of {rules}")
-            result = solve_static(
-                table,
-                time_limit=wait_for(work.remaining()),  # (the command's --time-limit)
-                workers=cores(jobs),
-                seed=seed,
-                cancel=command_token(),
-            )
-    except KeyboardInterrupt:  # while the model was built: only the counting bound is known
-        least = counting_static_bound(table)
-        result = stopped_result(table, "static", least, start)
-    chosen = result.details.guesses
-    guess_set = None if chosen is None else [rules.code_text(g) for g in chosen]
-    found = (
-        None if guess_set is None else {"guesses": result.value, "guess_set": guess_set, "found_by": CPSAT}
-    )
-    data = {
-        "rules": str(rules),
-        "codes": table.n,
-        "solver_status": result.details.status,
-        "proven": result.proven,
-        "guesses": result.value if result.proven else None,
-        "guess_set": guess_set if result.proven else None,
-        "guesses_lower_bound": result.lower_bound,
-        "guesses_upper_bound": result.value,
-        "best_found": None if result.proven else found,
-        "seed": seed,
-        "stopped": result.stopped,
-        "seconds": round(result.seconds, 3),
-    }
+    with progress_bar(progress_mode(progress, json_output)) as bar, command_work(time_limit) as work:
+        bar.start(None, f"CP-SAT static model of {rules}")
+        result = static_answer(
+            table,
+            time_limit=wait_for(work.remaining()),  # (the command's --time-limit)
+            workers=cores(jobs),
+            seed=seed,
+            cancel=command_token(),
+        )
+    data = static_document(result, seed)
     if json_output:
         print_json(data)
         exit_if_interrupted(result.stopped)
         return
+    guess_set, found = data["guess_set"], data["best_found"]
     kind = rules.variant.description
     how = stopped_text(result.stopped) if result.stopped else f"CP-SAT status {data['solver_status']}"
     chance = f"; {seed_note(seed, drawn)}" if drawn else ""
@@ -125,6 +97,6 @@ def static(
         typer.echo(
             f"{rules} static, {kind}: {how}, not proven: at least {result.lower_bound} and at most "
             f"{plural(result.value, 'guess')} + the final one; best found ({took}{chance}): "
-            f"{' '.join(guess_set)}"
+            f"{' '.join(found['guess_set'])}"
         )
     exit_if_interrupted(result.stopped)

@@ -292,7 +292,7 @@ def _fractions_in_one_form(row: dict) -> dict:
     """
     from fractions import Fraction
 
-    from mastermind.engines.gamevalue.document import fraction_text
+    from mastermind.engines.gamevalue import fraction_text
 
     def one_form(part: object, key: str = "") -> object:
         # (at any depth: the maker's classes, the breaker's strategies, the bounds)

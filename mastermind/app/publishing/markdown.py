@@ -51,6 +51,23 @@ def render_optimal(rows: Sequence[dict]) -> str:
         "the range of a paper whose values are not transcribed here.",
         "",
     ]
+    lines += _proven_section(proven)
+    lines += _open_section(open_rows)
+    skipped = [r for r in proven if r.get("tree") and r["tree"].get("skipped")]
+    if skipped:
+        lines += [
+            "",
+            "Trees left out (too large): "
+            + ", ".join(f"{r['game']} ({r['tree']['skipped']})" for r in skipped)
+            + ".",
+        ]
+    lines += _reproduce(rows)
+    return "\n".join(lines) + "\n"
+
+
+def _proven_section(proven: Sequence[dict]) -> list[str]:
+    """The table of the proven games (a line saying there is none, else)."""
+    lines: list[str] = []
     if proven:
         lines += [
             "- **total**: fewest guesses summed over all secrets (each secret equally likely);",
@@ -90,53 +107,48 @@ def render_optimal(rows: Sequence[dict]) -> str:
             f"| {' '.join(map(str, r['histogram']))} | {_published_cell(r)} | {r['literature']} "
             f"| {_seconds(r)} | {r['jobs']} | {_proof_cell(r)} |"
         )
-    if open_rows:
-        lines += [
-            "",
-            "## Open games",
-            "",
-            "Not proven by this tool yet. *lower*: proven lower bounds (lookahead bounds of",
-            "`mastermind bounds`, or `(search)`: proven by the stopped checkpointed search);",
-            "*upper*: the total and worst case of a strategy played on every secret (a strategy that",
-            "exists, not the optimum): the best heuristic, or `(search)`, the best strategy the",
-            "stopped search found. A frontier game's checkpoint is kept in `checkpoints/GAME/` where",
-            "it is small enough: the command in its JSON entry continues the search from it. The",
-            "search's strategy is in `trees/GAME.json.gz` (`mastermind verify` replays it to its",
-            "total). *gap*: (upper - lower) / lower, rounded up. *worst*: the fewest guesses in",
-            "the worst case; its lower bound counts the depths the depth search refuted, and",
-            "`(depth)` marks a strategy of the least depth that search found",
-            "(`trees/GAME.worst.json.gz`); lower = upper is the optimal worst case.",
-            "",
-            (
-                "| game | pegs | colours | repetition | codes | total lower | total upper | gap "
-                "| worst lower | worst upper | why open | s |"
-            ),
-            "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---:|",
-        ]
-        for r in open_rows:
-            b = r.get("bounds") or {}
-            source = b.get("upper_source", b.get("heuristic"))
-            upper = f"{b['total_upper_bound']} ({source})" if b.get("total_upper_bound") is not None else ""
-            lower = ""  # (none when the bounds did not finish in time)
-            if b.get("total_lower_bound") is not None:
-                lower = f"{b['total_lower_bound']}" + (
-                    " (search)" if b.get("lower_source") == "search" else ""
-                )
-            lines.append(
-                f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} "
-                f"| {lower} | {upper} | {_gap(b)} | {_blank(b.get('worst_lower_bound'))} "
-                f"| {_worst_upper(b)} | {_why_open(r)} | {_seconds(r)} |"
-            )
-    skipped = [r for r in proven if r.get("tree") and r["tree"].get("skipped")]
-    if skipped:
-        lines += [
-            "",
-            "Trees left out (too large): "
-            + ", ".join(f"{r['game']} ({r['tree']['skipped']})" for r in skipped)
-            + ".",
-        ]
-    lines += _reproduce(rows)
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def _open_section(open_rows: Sequence[dict]) -> list[str]:
+    """The table of the open games, with their bounds."""
+    if not open_rows:
+        return []
+    lines = [
+        "",
+        "## Open games",
+        "",
+        "Not proven by this tool yet. *lower*: proven lower bounds (lookahead bounds of",
+        "`mastermind bounds`, or `(search)`: proven by the stopped checkpointed search);",
+        "*upper*: the total and worst case of a strategy played on every secret (a strategy that",
+        "exists, not the optimum): the best heuristic, or `(search)`, the best strategy the",
+        "stopped search found. A frontier game's checkpoint is kept in `checkpoints/GAME/` where",
+        "it is small enough: the command in its JSON entry continues the search from it. The",
+        "search's strategy is in `trees/GAME.json.gz` (`mastermind verify` replays it to its",
+        "total). *gap*: (upper - lower) / lower, rounded up. *worst*: the fewest guesses in",
+        "the worst case; its lower bound counts the depths the depth search refuted, and",
+        "`(depth)` marks a strategy of the least depth that search found",
+        "(`trees/GAME.worst.json.gz`); lower = upper is the optimal worst case.",
+        "",
+        (
+            "| game | pegs | colours | repetition | codes | total lower | total upper | gap "
+            "| worst lower | worst upper | why open | s |"
+        ),
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---:|",
+    ]
+    for r in open_rows:
+        b = r.get("bounds") or {}
+        source = b.get("upper_source", b.get("heuristic"))
+        upper = f"{b['total_upper_bound']} ({source})" if b.get("total_upper_bound") is not None else ""
+        lower = ""  # (none when the bounds did not finish in time)
+        if b.get("total_lower_bound") is not None:
+            lower = f"{b['total_lower_bound']}" + (" (search)" if b.get("lower_source") == "search" else "")
+        lines.append(
+            f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} "
+            f"| {lower} | {upper} | {_gap(b)} | {_blank(b.get('worst_lower_bound'))} "
+            f"| {_worst_upper(b)} | {_why_open(r)} | {_seconds(r)} |"
+        )
+    return lines
 
 
 def _worst_upper(bounds: dict) -> str:

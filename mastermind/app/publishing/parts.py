@@ -23,13 +23,13 @@ def proof_part(
     import json
 
     from mastermind.core.formats import read_tree
-    from mastermind.engines.exact.certify import certify
+    from mastermind.engines.exact import certify_optimum
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules, memory_limit=memory_limit)
     strategy, _ = read_tree(tree, "json", rules)
-    document = certify(table, total, worst, strategy=strategy.root)
+    document = certify_optimum(table, total, worst, strategy=strategy.root)
     return {
         "proof": json.dumps(document, separators=(",", ":")),
         "facts": len(document["facts"]),
@@ -54,9 +54,14 @@ def optimal_part(
     case already found, only that total). ``depth`` and ``worst`` stop after ``time_limit``
     seconds; ``worst`` stopped keeps its worst case, once proven, with ``total`` None."""
     from mastermind.core.formats import write_tree
-    from mastermind.engines.exact import Execution, Limits, Problem, solve, solve_by_first_guess
-    from mastermind.engines.exact.memory import MemoryBudget
-    from mastermind.engines.exact.solver import ExactSolver
+    from mastermind.engines.exact import (
+        ExactSolver,
+        Execution,
+        Limits,
+        MemoryBudget,
+        Problem,
+        solve,
+    )
     from mastermind.engines.result import Status
 
     rules = Rules.parse(game)
@@ -69,30 +74,12 @@ def optimal_part(
         return {**data, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
 
     if part == "total":
-        results = solve_by_first_guess(
-            table, Problem(objective="total", **solve_options), limits=memory, execution=execution
-        )
-        best = min(r.total for r in results)
-        firsts = [
-            {"first_guess": rules.code_text(r.first_guess), "total": int(r.total), "worst": int(r.worst)}
-            for r in results
-        ]
-        chosen = next(r for r in results if r.total == best)
-        return timed(
-            {
-                "total": int(best),
-                "worst": int(chosen.worst),
-                "histogram": list(chosen.histogram),
-                "best_first_guesses": [f["first_guess"] for f in firsts if f["total"] == best],
-                "by_first_guess": firsts,
-                "tree": write_tree(chosen.tree, "json", chosen.stats),
-            }
-        )
+        return timed(_total_part(table, solve_options, memory, execution))
     if part == "depth":
         solver = ExactSolver(table, Problem(**solve_options))
-        memory = MemoryBudget.of(table, memory_limit, 1).search_bytes
+        search_bytes = MemoryBudget.of(table, memory_limit, 1).search_bytes
         with CancelToken().child(time_limit) as token:
-            least = solver.least_depth(token, memory=memory)
+            least = solver.least_depth(token, memory=search_bytes)
         return timed({"worst": least.depth if least.tree is not None else None})
     if part not in ("tie", "worst"):
         raise MastermindError(f"unknown part {part!r}")
@@ -127,6 +114,32 @@ def optimal_part(
     )
 
 
+def _total_part(table: CodeTable, solve_options: dict, memory, execution) -> dict:
+    """The optimum after every canonical first guess: the best total, its tree, and every
+    first guess's total and worst case."""
+    from mastermind.core.formats import write_tree
+    from mastermind.engines.exact import Problem, solve_by_first_guess
+
+    rules = table.rules
+    results = solve_by_first_guess(
+        table, Problem(objective="total", **solve_options), limits=memory, execution=execution
+    )
+    best = min(r.total for r in results)
+    firsts = [
+        {"first_guess": rules.code_text(r.first_guess), "total": int(r.total), "worst": int(r.worst)}
+        for r in results
+    ]
+    chosen = next(r for r in results if r.total == best)
+    return {
+        "total": int(best),
+        "worst": int(chosen.worst),
+        "histogram": list(chosen.histogram),
+        "best_first_guesses": [f["first_guess"] for f in firsts if f["total"] == best],
+        "by_first_guess": firsts,
+        "tree": write_tree(chosen.tree, "json", chosen.stats),
+    }
+
+
 def first_guesses_part(
     game: str,
     jobs: int,
@@ -137,8 +150,7 @@ def first_guesses_part(
     """The exact total and worst case of every canonical first guess but ``known`` (the one
     a proof already costed), stopped after ``time_limit`` seconds: ``by_first_guess`` holds
     those finished, ``complete`` says whether that is all of them."""
-    from mastermind.engines.exact import Execution, Limits, Problem, solve_by_first_guess
-    from mastermind.engines.exact.solver import ExactSolver
+    from mastermind.engines.exact import ExactSolver, Execution, Limits, Problem, solve_by_first_guess
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
@@ -178,8 +190,7 @@ def frontier_part(
     Stopped through ``cancel`` (Ctrl-C), it keeps its checkpoint and answers at once with its
     bounds (``stopped``), without a tree: replaying one takes seconds."""
     from mastermind.core.formats import verify_text, write_tree
-    from mastermind.engines.exact import Execution, Limits, solve
-    from mastermind.engines.exact.memo_file import CheckpointFileError
+    from mastermind.engines.exact import CheckpointFileError, Execution, Limits, solve
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
@@ -228,12 +239,12 @@ def bounds_part(game: str, kind: str, memory_limit: int = DEFAULT_MEMORY_LIMIT) 
     """Quick proven bounds of a game out of reach: ``lower`` (lookahead lower bounds of the
     total and the worst case) or a heuristic's name (its strategy's total and worst case,
     every secret played: a strategy that exists, so an upper bound)."""
-    from mastermind.engines.models.bounds import (
+    from mastermind.engines.models import (
+        MAX_LOOKAHEAD_CODES,
         counting_worst_bound,
         lookahead_total_bound,
         lookahead_worst_bound,
     )
-    from mastermind.engines.models.lower_bounds import MAX_LOOKAHEAD_CODES
     from mastermind.engines.registry import strategy_tree
 
     rules = Rules.parse(game)
@@ -276,10 +287,13 @@ def depth_part(
     (Ctrl-C), it keeps its memo file and answers with the depth proven (``stopped``)."""
     from mastermind.core.formats import verify_text, write_tree
     from mastermind.core.tree import StrategyTree
-    from mastermind.engines.exact.checkpoint import hold_folder
-    from mastermind.engines.exact.memo_file import DEPTH_FILE, CheckpointFileError
-    from mastermind.engines.exact.memory import MemoryBudget
-    from mastermind.engines.exact.solver import ExactSolver
+    from mastermind.engines.exact import (
+        DEPTH_FILE,
+        CheckpointFileError,
+        ExactSolver,
+        MemoryBudget,
+        hold_folder,
+    )
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
@@ -313,8 +327,7 @@ def game_value_part(
 ) -> dict:
     """The game value of ``game`` (the document of ``mastermind game-value --json``), or
     (stopped after ``time_limit`` seconds) its bounds."""
-    from mastermind.engines.gamevalue import game_value
-    from mastermind.engines.gamevalue.document import game_value_document
+    from mastermind.engines.gamevalue import game_value, game_value_document
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()

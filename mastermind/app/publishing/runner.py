@@ -35,7 +35,7 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import write_atomic
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, Rules
 from mastermind.core.symmetry import canonical_first_guesses
-from mastermind.engines.gamevalue.document import fraction_text
+from mastermind.engines.gamevalue import fraction_text
 from mastermind.engines.workers.rows import RowTime
 from mastermind.engines.workers.timed import wait_for
 
@@ -285,9 +285,9 @@ class Runner:
         folder): it goes on from there, rather than spend the row on the quick path first."""
         if self.checkpoint is None:
             return False
-        from mastermind.engines.exact.checkpoint import FILE
+        from mastermind.engines.exact import CHECKPOINT_FILE
 
-        return (self.checkpoint / game / FILE).is_file()
+        return (self.checkpoint / game / CHECKPOINT_FILE).is_file()
 
     def _limit_text(self) -> str:
         if self.cut_by_command:

@@ -229,10 +229,9 @@ def _refuse_before_work(
                         check_writable(out / f"{name}{suffix}")
     if checkpoint is not None:  # (refused before the work, as optimal refuses it, even where
         # no game of the run is searched there)
-        from mastermind.engines.exact import memo_file
-        from mastermind.engines.exact.checkpoint import make_folder
+        from mastermind.engines.exact import CheckpointFileError, make_folder
 
-        with naming("--checkpoint", memo_file.CheckpointFileError):
+        with naming("--checkpoint", CheckpointFileError):
             make_folder(checkpoint)
         # what the games' folders hold, which a row reads only as it runs
         _check_checkpoints(checkpoint, [rules for table, rules in work if table in OPTIMAL_ROWS])
@@ -287,7 +286,7 @@ def check_fits_all(games: Iterable[Rules], memory_limit: int) -> None:
     """Refuse, before any work (and before the folder of the tables is made), a game whose
     table or exact search cannot fit in ``memory_limit`` bytes (a game out of reach said of
     ``--games``, the search's room of ``--memory-limit``)."""
-    from mastermind.engines.exact.memory import MemoryBudget
+    from mastermind.engines.exact import MemoryBudget
 
     for rules in games:
         if rules.table_bytes() > memory_limit:
@@ -393,13 +392,19 @@ def _check_checkpoints(checkpoint: Path, games: list[Rules]) -> None:
     """Refuse, before any work, the checkpoint folder of a game the run will search when it
     holds another game's search or a damaged memo file (a depth search's is read only once
     the row's other search has run, hours at the frontier)."""
-    from mastermind.engines.exact import memo_file
-    from mastermind.engines.exact.checkpoint import check_made_for, search_made_for
+    from mastermind.engines.exact import (
+        DEPTH_FILE,
+        UNITS_FILE,
+        CheckpointFileError,
+        check_intact,
+        check_made_for,
+        search_made_for,
+    )
 
-    with naming("--checkpoint", memo_file.CheckpointFileError):
+    with naming("--checkpoint", CheckpointFileError):
         for rules in games:
             folder = checkpoint / game_id(rules)
             # (a row's search: the plain total over every code; see parts.frontier_part)
             check_made_for(folder, search_made_for(rules, "all", "total"))
-            for name in (memo_file.DEPTH_FILE, memo_file.UNITS_FILE):
-                memo_file.check_intact(folder / name)
+            for name in (DEPTH_FILE, UNITS_FILE):
+                check_intact(folder / name)

@@ -7,57 +7,119 @@
 >>> solve(CodeTable(Rules(2, 3)), Problem(objective="worst"), execution=Execution(jobs=2)).worst
 3
 
-The names below are loaded on first use (PEP 562): importing a light module of the engine
-(:mod:`.memory`, :mod:`.options`, :mod:`.document`) runs this package first, and a command
-answered from its result cache or refusing its options must not load the search and numba
-(a second of imports) for it.
+The names below are the engine's public face, the only names the app uses; each is loaded on
+first use (PEP 562): importing a light module of the engine (:mod:`.memory`, :mod:`.options`,
+:mod:`.document`) runs this package first, and a command answered from its result cache or
+refusing its options must not load the search and numba (a second of imports) for it.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from mastermind.core.lazy import lazy_names
 
 _WHERE = {
-    "ExactSolver": "solver",
-    "Execution": "options",
-    "Limits": "options",
-    "Problem": "options",
-    "SearchDetails": "details",
-    "Tuning": "options",
-    "no_strategy_text": "details",
     "solve": "api",
     "solve_by_first_guess": "api",
+    "ExactSolver": "solver",
+    "Problem": "options",
+    "Limits": "options",
+    "Execution": "options",
+    "Tuning": "options",
+    "SearchDetails": "details",
+    "no_strategy_text": "details",
+    "StartError": "strategy_search",
+    "MemoryBudget": "memory",
+    "SchedulerError": "options",
+    "check_scheduler": "options",
+    "CHECKPOINT_FILE": "checkpoint:FILE",
+    "CheckpointError": "checkpoint",
+    "check_folder": "checkpoint",
+    "make_folder": "checkpoint",
+    "hold_folder": "checkpoint",
+    "check_made_for": "checkpoint",
+    "search_made_for": "checkpoint",
+    "CheckpointFileError": "memo_file",
+    "DEPTH_FILE": "memo_file",
+    "UNITS_FILE": "memo_file",
+    "check_intact": "memo_file",
+    "ensure_compiled": "warmup",
+    "compile_kernels": "warmup",
+    "plan_root": "warmup",
+    "tiny_table": "warmup",
+    "certify_optimum": "certify:certify",
+    "prove": "certify",
+    "no_strategy_fields": "document",
+    "optimum_fields": "document",
+    "search_document": "document",
 }
 
 __all__ = [
+    "CHECKPOINT_FILE",
+    "CheckpointError",
+    "CheckpointFileError",
+    "DEPTH_FILE",
     "ExactSolver",
     "Execution",
     "Limits",
+    "MemoryBudget",
     "Problem",
+    "SchedulerError",
     "SearchDetails",
+    "StartError",
     "Tuning",
+    "UNITS_FILE",
+    "certify_optimum",
+    "check_folder",
+    "check_intact",
+    "check_made_for",
+    "check_scheduler",
+    "compile_kernels",
+    "ensure_compiled",
+    "hold_folder",
+    "make_folder",
+    "no_strategy_fields",
     "no_strategy_text",
+    "optimum_fields",
+    "plan_root",
+    "prove",
+    "search_document",
+    "search_made_for",
     "solve",
     "solve_by_first_guess",
+    "tiny_table",
 ]
 
 if TYPE_CHECKING:
     from mastermind.engines.exact.api import solve, solve_by_first_guess
+    from mastermind.engines.exact.certify import certify as certify_optimum
+    from mastermind.engines.exact.certify import prove
+    from mastermind.engines.exact.checkpoint import (
+        FILE as CHECKPOINT_FILE,
+    )
+    from mastermind.engines.exact.checkpoint import (
+        CheckpointError,
+        check_folder,
+        check_made_for,
+        hold_folder,
+        make_folder,
+        search_made_for,
+    )
     from mastermind.engines.exact.details import SearchDetails, no_strategy_text
-    from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning
+    from mastermind.engines.exact.document import no_strategy_fields, optimum_fields, search_document
+    from mastermind.engines.exact.memo_file import DEPTH_FILE, UNITS_FILE, CheckpointFileError, check_intact
+    from mastermind.engines.exact.memory import MemoryBudget
+    from mastermind.engines.exact.options import (
+        Execution,
+        Limits,
+        Problem,
+        SchedulerError,
+        Tuning,
+        check_scheduler,
+    )
     from mastermind.engines.exact.solver import ExactSolver
+    from mastermind.engines.exact.strategy_search import StartError
+    from mastermind.engines.exact.warmup import compile_kernels, ensure_compiled, plan_root, tiny_table
 
-
-def __getattr__(name: str) -> Any:
-    """Import the public names on first use (PEP 562); a submodule's name is not one of
-    them, so ``from mastermind.engines.exact import memo_file`` imports the module."""
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_names(__name__, _WHERE)

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mastermind.core.cancel import CancelToken, Stopped
+from mastermind.core.pools import Pool
 from mastermind.core.progress import Progress
 from mastermind.core.tree import Node, StrategyTree
 from mastermind.engines.exact._memo import memo_grow
@@ -412,7 +413,7 @@ class RoundSearch:
         self.planner: Search = solver.new_search(cancel=self.token, memo=memo, memory=memory)
         spec = SearchSpec(
             str(solver.rules),
-            solver.pool == "consistent",
+            solver.pool is Pool.CONSISTENT,
             1,
             0,
             len(solver.cands),

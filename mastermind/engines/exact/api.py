@@ -23,6 +23,7 @@ from pathlib import Path
 from mastermind.core.cancel import INTERRUPTED, CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
+from mastermind.core.pools import Pool
 from mastermind.core.progress import Progress
 from mastermind.engines.exact import memo_file
 from mastermind.engines.exact.checkpoint import (
@@ -39,7 +40,7 @@ from mastermind.engines.exact.reporting import ProgressReporter
 from mastermind.engines.exact.search import INF, UNLIMITED
 from mastermind.engines.exact.solver import ExactSolver
 from mastermind.engines.exact.strategy_thread import StrategyThread
-from mastermind.engines.result import STARTED_FROM, Result, Status
+from mastermind.engines.result import STARTED_FROM, Objective, Result, Status
 
 
 def solve(
@@ -126,7 +127,7 @@ def _solve(
     problem = solver.problem
     load_kernels([SEARCH])  # before any search's clock: the rounds load their own
     with (CancelToken() if cancel is None else cancel).child(limits.time_limit) as token:
-        if problem.objective == "total" and problem.max_guesses is not None:
+        if problem.objective is Objective.TOTAL and problem.max_guesses is not None:
             # a cap no strategy meets is refuted first, by the search that only asks whether
             # a strategy exists, rather than by the total's search (p4c7 within 5 guesses:
             # about 1.1 s against 9 s); met, it costs a probe of a few thousand nodes
@@ -144,7 +145,7 @@ def _solve(
         if units:
             if problem.plain:
                 return _solve_units(solver, limits, execution, tuning, token, progress)
-            if problem.objective == "worst" and not problem.tie_break and problem.first_guess is None:
+            if problem.objective is Objective.WORST and not problem.tie_break and problem.first_guess is None:
                 return _solve_worst_units(solver, limits, execution, tuning, token, progress)
         return solver.run(token, progress)
 
@@ -187,7 +188,7 @@ def _solve_worst_units(
                     worst_lower_bound=depth,
                 )
             return solver.result(None, counters=least.counters, start=start)  # none within max_guesses
-        capped = ExactSolver(solver.table, replace(problem, objective="total", max_guesses=depth))
+        capped = ExactSolver(solver.table, replace(problem, objective=Objective.TOTAL, max_guesses=depth))
         result = _solve_units(capped, limits, execution, tuning, cancel, progress, objective="worst")
     if result.tree is None and result.stopped is None:
         raise AssertionError(f"no strategy within {depth} guesses, the least depth found")
@@ -208,7 +209,7 @@ def _solve_worst_units(
     assert result.details is not None
     return replace(
         result,
-        objective="worst",
+        objective=Objective.WORST,
         seconds=time.perf_counter() - start,
         counters=least.counters + result.counters,
         details=replace(
@@ -405,7 +406,7 @@ def _search_key(solver: ExactSolver) -> str:
 
     return SearchSpec(
         str(solver.rules),
-        solver.pool == "consistent",
+        solver.pool is Pool.CONSISTENT,
         1,
         0,
         len(solver.cands),

@@ -125,21 +125,31 @@ def optimum_fields(
     return data
 
 
-def search_document(result) -> dict[str, Any]:
+def search_document(
+    result,
+    objective: str | None = None,
+    *,
+    done: int | None = None,
+    planned: int | None = None,
+    head: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The whole JSON of one exact search: the problem it solved, then its answer (the
-    keys of the ``optimal`` command, less those of its options and files)."""
+    keys of the ``optimal`` command, less those of its options and files). ``objective``,
+    ``done`` and ``planned``: as :func:`optimum_fields` takes them; ``head``: the problem in
+    the caller's words (the ``optimal`` command's options), in place of the result's."""
     details = result.details
     max_guesses = None if details is None else details.max_guesses
-    head = {
-        "rules": str(result.rules),
-        "codes": result.rules.n_codes,
-        "objective": result.objective,
-        "max_guesses": max_guesses,
-        "pool": "all" if details is None else details.pool,
-    }
+    if head is None:
+        head = {
+            "rules": str(result.rules),
+            "codes": result.rules.n_codes,
+            "objective": result.objective,
+            "max_guesses": max_guesses,
+            "pool": "all" if details is None else details.pool,
+        }
     if result.status.name == "NO_STRATEGY":
         return {**head, **no_strategy_fields(max_guesses, result.seconds, result.counters)}
-    data = {**head, **optimum_fields(result)}
+    data = {**head, **optimum_fields(result, objective, done, planned)}
     if details is not None and details.weighted:
         data["guesses_total"] = result.guesses_total
         if result.fraction is not None:

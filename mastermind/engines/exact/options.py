@@ -13,8 +13,9 @@ Only the problem changes the answer: limits can stop the search before it is pro
 execution and tuning change how long it takes.
 
 >>> from mastermind.engines.exact.options import Execution, Limits, Problem
->>> Problem(objective="worst", max_guesses=5)
-Problem(objective='worst', max_guesses=5, pool='all', first_guess=None, tie_break=False)
+>>> problem = Problem(objective="worst", max_guesses=5)  # (the words, or the members)
+>>> problem.objective, problem.pool, problem.max_guesses
+(<Objective.WORST: 'worst'>, <Pool.ALL: 'all'>, 5)
 >>> Execution(jobs=2).wants_units(Limits())
 True
 >>> Problem(objective="average")
@@ -38,9 +39,9 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code
 from mastermind.core.pools import POOLS, Pool
 from mastermind.core.tree import Node
+from mastermind.engines.result import Objective
 
-Objective = Literal["total", "worst"]
-OBJECTIVES: tuple[Objective, ...] = ("total", "worst")
+OBJECTIVES: tuple[str, ...] = (Objective.TOTAL.value, Objective.WORST.value)
 Weights = Union[Sequence[float], np.ndarray]
 BackendName = Literal["threads", "processes", "dask"]
 BACKENDS: tuple[BackendName, ...] = ("threads", "processes", "dask")
@@ -119,9 +120,9 @@ class Problem:
     (True, False)
     """
 
-    objective: Objective = "total"
+    objective: Objective = Objective.TOTAL
     max_guesses: int | None = None
-    pool: Pool = "all"
+    pool: Pool = Pool.ALL
     first_guess: Code | None = None
     weights: Weights | None = field(default=None, repr=False)
     candidates: Sequence[int] | np.ndarray | None = field(default=None, repr=False)
@@ -132,6 +133,9 @@ class Problem:
             raise MastermindError(f"objective must be one of {', '.join(OBJECTIVES)}, got {self.objective!r}")
         if self.pool not in POOLS:
             raise MastermindError(f"pool must be one of {', '.join(POOLS)}, got {self.pool!r}")
+        # (given by their words, "total" and "all", as the commands and JSON spell them)
+        object.__setattr__(self, "objective", Objective(self.objective))
+        object.__setattr__(self, "pool", Pool(self.pool))
         if self.max_guesses is not None and (
             not isinstance(self.max_guesses, numbers.Integral) or isinstance(self.max_guesses, bool)
         ):
@@ -153,7 +157,7 @@ class Problem:
     @property
     def plain(self) -> bool:
         """The plain total (no worst case, tie-break or fixed opening): what work units solve."""
-        return self.objective == "total" and not self.tie_break and self.first_guess is None
+        return self.objective is Objective.TOTAL and not self.tie_break and self.first_guess is None
 
     @property
     def in_units(self) -> bool:
@@ -164,7 +168,7 @@ class Problem:
         >>> Problem(objective="worst").in_units, Problem(first_guess=6).in_units
         (True, False)
         """
-        return self.objective in ("total", "worst") and not self.tie_break and self.first_guess is None
+        return self.objective in OBJECTIVES and not self.tie_break and self.first_guess is None
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ import numpy as np
 from mastermind.core.cancel import CancelToken, Stopped
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
+from mastermind.core.pools import Pool
 from mastermind.core.progress import Progress
 from mastermind.core.symmetry import canonical_codes, full_group, stabilizer_group
 from mastermind.core.tree import Node, Stats, StrategyTree
@@ -34,7 +35,7 @@ from mastermind.engines.exact import memo_file
 from mastermind.engines.exact.details import SearchDetails
 from mastermind.engines.exact.options import Problem
 from mastermind.engines.exact.search import DEFAULT_MEMO_BYTES, INF, UNLIMITED, Search
-from mastermind.engines.result import Counters, Number, Result, Status
+from mastermind.engines.result import Counters, Number, Objective, Result, Status
 
 PROBE_SHARE = 0.5
 """The share of a time-limited depth search that its probes from above may take (see
@@ -135,7 +136,7 @@ class ExactSolver:
         """Refuse a first guess that is no code of the game, or no candidate under pool
         "consistent"."""
         self.rules.check_code(guess)
-        if self.pool == "consistent" and guess not in set(self.cands.tolist()):
+        if self.pool is Pool.CONSISTENT and guess not in set(self.cands.tolist()):
             raise MastermindError(
                 f"first guess {self.rules.code_text(guess)} is not a candidate, "
                 f"which the consistent pool does not allow"
@@ -174,7 +175,7 @@ class ExactSolver:
             self.group,
             unit=guess_cost,
             penalty=penalty,
-            consistent=self.pool == "consistent",
+            consistent=self.pool is Pool.CONSISTENT,
             max_set=len(self.cands),
             stop=None if cancel is None else cancel.flag,
             memory=memory or self.memory or DEFAULT_MEMO_BYTES,
@@ -190,7 +191,7 @@ class ExactSolver:
     def first_guesses(self) -> list[Code]:
         """The first guesses worth comparing: canonical under the game's symmetries."""
         canon = canonical_codes(self.table.codes, *self.group)
-        if self.pool == "consistent":
+        if self.pool is Pool.CONSISTENT:
             canon = np.intersect1d(canon, self.cands)
         return [int(g) for g in canon]
 
@@ -203,7 +204,7 @@ class ExactSolver:
         result says what is proven."""
         problem = self.problem
         first_guess = problem.first_guess if first_guess is None else first_guess
-        worst = problem.objective == "worst"
+        worst = problem.objective is Objective.WORST
         start = time.perf_counter()
         limit = UNLIMITED if problem.max_guesses is None else problem.max_guesses
         only = None if first_guess is None else [first_guess]

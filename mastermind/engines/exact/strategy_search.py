@@ -35,6 +35,7 @@ import numpy as np
 from mastermind.core.cancel import INTERRUPTED, CancelToken, Stopped
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable
+from mastermind.core.pools import Pool
 from mastermind.core.priority import lower_thread_priority
 from mastermind.core.tree import Node, StrategyTree
 from mastermind.engines.exact._dfs import node_guesses, set_key
@@ -414,7 +415,7 @@ class StrategySearch:
         guess and ended at 15289, where the search alone finds 11361."""
         s = self.search
         led = passes > 0
-        consistent = self.solver.pool == "consistent"
+        consistent = self.solver.pool is Pool.CONSISTENT
 
         def walk(node: Node, cands: np.ndarray, group) -> int:
             n = len(cands)

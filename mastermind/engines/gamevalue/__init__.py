@@ -3,6 +3,7 @@
 from mastermind.engines.gamevalue.bestreply import best_reply, search_best_reply
 from mastermind.engines.gamevalue.classes import CodeClasses, code_classes
 from mastermind.engines.gamevalue.colgen import BreakerTree, GameValue, MakerClass, game_value
+from mastermind.engines.gamevalue.document import fraction_text, game_value_document
 
 __all__ = [
     "BreakerTree",
@@ -11,6 +12,8 @@ __all__ = [
     "MakerClass",
     "best_reply",
     "code_classes",
+    "fraction_text",
     "game_value",
+    "game_value_document",
     "search_best_reply",
 ]

@@ -38,7 +38,7 @@ from mastermind.engines.gamevalue.bestreply import best_reply, exact_solver_avai
 from mastermind.engines.gamevalue.classes import CodeClasses, code_classes
 from mastermind.engines.gamevalue.lp import solve_breaker_lp
 from mastermind.engines.gamevalue.rational import solve_matrix_game
-from mastermind.engines.result import Details, Result, Status
+from mastermind.engines.result import Details, Objective, Result, Status
 
 FLOAT_TOLERANCE = 1e-9
 # a tree of a mix, its class totals, its weight
@@ -212,7 +212,7 @@ def game_value(
             upper = reached.upper if math.isfinite(reached.upper) else None
             return Result(
                 rules=table.rules,
-                objective="game value",
+                objective=Objective.GAME_VALUE,
                 status=Status.of(proven=False, found=upper is not None),
                 value=upper,
                 lower_bound=reached.lower,
@@ -372,7 +372,7 @@ def _game_value(
         maker, lower = reached.maker_classes(classes), reached.lower
     return Result(
         rules=table.rules,
-        objective="game value",
+        objective=Objective.GAME_VALUE,
         status=Status.of(proven=proven, found=True),
         value=value,
         lower_bound=value if proven else lower,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from mastermind.engines.heuristics.montecarlo import MonteCarloResult, monte_carlo
 from mastermind.engines.heuristics.play import play_all, solve
-from mastermind.engines.heuristics.scores import CRITERIA, Scorer, guess_keys
+from mastermind.engines.heuristics.scores import CRITERIA, Scorer, guess_keys, wants_full_table
 from mastermind.engines.heuristics.strategies import (
     POOLS,
     TIE_BREAKS,
@@ -37,4 +37,5 @@ __all__ = [
     "monte_carlo",
     "play_all",
     "solve",
+    "wants_full_table",
 ]

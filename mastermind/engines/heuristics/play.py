@@ -33,7 +33,7 @@ from mastermind.core.game import Code, CodeTable
 from mastermind.core.strategy import Strategy
 from mastermind.core.tree import History, Node, Stats, StrategyTree, build_tree
 from mastermind.engines.heuristics.scores import computed_answers
-from mastermind.engines.result import Result, Status
+from mastermind.engines.result import Objective, Result, Status
 
 
 def solve(
@@ -46,7 +46,7 @@ def solve(
     stats = Stats.from_depths(tree.depths(strategy.table, candidates))
     return Result(
         rules=strategy.table.rules,
-        objective="total",
+        objective=Objective.TOTAL,
         status=Status.FEASIBLE,
         value=stats.total,
         lower_bound=None,

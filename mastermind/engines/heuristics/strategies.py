@@ -23,7 +23,7 @@ import numpy as np
 
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
-from mastermind.core.pools import POOLS
+from mastermind.core.pools import POOLS, Pool
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.core.tree import History
 from mastermind.engines.heuristics.orbits import orbit_minima
@@ -98,7 +98,7 @@ class ScoredStrategy:
         check_choice("strategy", criterion, CRITERIA)
         check_choice("pool", pool, POOLS)
         check_choice("tie-break", tie_break, TIE_BREAKS)
-        self.criterion, self.table, self.pool, self.tie_break = criterion, table, pool, tie_break
+        self.criterion, self.table, self.pool, self.tie_break = criterion, table, Pool(pool), tie_break
         self.name = name or criterion
         self.first_of_two = True  # see mastermind.engines.heuristics.play
         self.deterministic = tie_break != "random"
@@ -115,13 +115,18 @@ class ScoredStrategy:
         guesses: np.ndarray | None
         if opening:
             guesses = self._first_guesses
-        elif self.pool == "consistent":
+        elif self.pool is Pool.CONSISTENT:
             guesses = cands
         else:
             guesses = self._symmetric_pool(cands, history)  # None: every code, guesses[j] == j
         pool = self.table.all_codes if guesses is None else guesses
         keys = None
-        if self.pool == "all" and not opening and self.tie_break != "sorted" and 8 * len(cands) <= len(pool):
+        if (
+            self.pool is Pool.ALL
+            and not opening
+            and self.tie_break != "sorted"
+            and 8 * len(cands) <= len(pool)
+        ):
             # a candidate that splits as evenly as any code can wins the tie-break anyway:
             # scoring the candidates alone (n x n) then spares the scan of the whole pool
             cand_keys = self._scorer.keys(cands, cands)
@@ -146,7 +151,7 @@ class ScoredStrategy:
         tied = pool[keys <= limit]
         if self.tie_break == "sorted" and len(tied) > 1:
             tied = tied[lexicographic_minima(sorted_distributions(self.table, cands, tied))]
-        if not opening and self.pool == "all":
+        if not opening and self.pool is Pool.ALL:
             consistent = tied[np.isin(tied, cands)]
             if len(consistent):
                 tied = consistent

@@ -13,7 +13,7 @@ from mastermind.core.cancel import INTERRUPTED, CancelToken, StopReason
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.tree import Stats, StrategyTree
-from mastermind.engines.result import Details, Result, Status
+from mastermind.engines.result import Details, Objective, Result, Status
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,13 @@ class ModelRun(Details):
         }
 
 
+def run_of(result: Result[ModelRun]) -> ModelRun:
+    """The solver's report of a model's result (every model's result has one)."""
+    if result.details is None:
+        raise MastermindError("a CP-SAT result without its solver's status")
+    return result.details
+
+
 def model_result(
     table: CodeTable,
     objective: str,
@@ -62,7 +69,7 @@ def model_result(
     against ``secrets``)."""
     return Result(
         rules=table.rules,
-        objective=objective,
+        objective=Objective(objective),
         status=Status.of(proven=proven, found=value is not None),
         value=value,
         lower_bound=bound,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 import numpy as np
 
@@ -33,10 +34,11 @@ from mastermind.engines.models.result import (
     check_limits,
     make_solver,
     model_result,
+    run_of,
     run_solver,
     stopped_result,
 )
-from mastermind.engines.result import Result
+from mastermind.engines.result import CPSAT, Result
 
 MAX_PAIRS_TERMS = 20_000_000
 
@@ -135,3 +137,45 @@ def solve_static(
         seconds=seconds,
         stopped=None if proven else stopped or TIME_LIMIT,
     )
+
+
+def static_answer(
+    table: CodeTable,
+    *,
+    time_limit: float = 60.0,
+    workers: int = 1,
+    cancel: CancelToken | None = None,
+    seed: int = 0,
+) -> Result[ModelRun]:
+    """:func:`solve_static`, which, stopped by Ctrl-C while the model is built, reports the
+    counting bound, all it knows then."""
+    start = time.perf_counter()
+    try:
+        return solve_static(table, time_limit=time_limit, workers=workers, cancel=cancel, seed=seed)
+    except KeyboardInterrupt:
+        return stopped_result(table, "static", counting_static_bound(table), start)
+
+
+def static_document(result: Result[ModelRun], seed: int) -> dict[str, Any]:
+    """The JSON of ``mastermind static`` (schemas/static.schema.json): the guesses and the
+    set, proven, or their bounds and the best set found."""
+    rules, run = result.rules, run_of(result)
+    chosen = run.guesses
+    guess_set = None if chosen is None else [rules.code_text(g) for g in chosen]
+    found = (
+        None if guess_set is None else {"guesses": result.value, "guess_set": guess_set, "found_by": CPSAT}
+    )
+    return {
+        "rules": str(rules),
+        "codes": rules.n_codes,
+        "solver_status": run.status,
+        "proven": result.proven,
+        "guesses": result.value if result.proven else None,
+        "guess_set": guess_set if result.proven else None,
+        "guesses_lower_bound": result.lower_bound,
+        "guesses_upper_bound": result.value,
+        "best_found": None if result.proven else found,
+        "seed": seed,
+        "stopped": result.stopped,
+        "seconds": round(result.seconds, 3),
+    }

@@ -611,7 +611,7 @@ def test_an_export_to_standard_output_stopped_before_its_tree_leaves_it_empty(ca
     """`export -o -` holds the tree alone: stopped before any tree (the start-up alone
     outlasts the limit), standard output stays empty and the reason goes to standard error.
     (The heuristic beside the search is kept from finishing: its tree would be the best found.)"""
-    from mastermind.app.fallback import Fallback
+    from mastermind.engines.optimum import Fallback
 
     monkeypatch.setattr(Fallback, "_play", lambda self: None)
     code, out, err = run(capsys, "export", "-s", "optimal", "-r", "p4c7", "-o", "-", "--time-limit", "0.001")

@@ -345,7 +345,7 @@ def test_a_stopped_search_that_found_nothing_says_out_is_not_written(capsys, tmp
 
     monkeypatch.setattr(exact, "solve", stopped_before_any_strategy)
     # (no heuristic beside it either: its tree would be written, once it finished in time)
-    monkeypatch.setattr("mastermind.app.fallback.wanted", lambda *args: False)
+    monkeypatch.setattr("mastermind.engines.optimum.wanted", lambda *args: False)
     keep = tmp_path / "keep.json"
     keep.write_text("an earlier tree")
     code, out, err = run(

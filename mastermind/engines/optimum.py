@@ -1,4 +1,6 @@
-"""A heuristic strategy played beside a long exact search, as its fallback.
+"""The optimum as the library and every command search it (:func:`solve_optimum`, which is
+``mastermind.solve``): the exact search, with a heuristic strategy played beside it, as its
+fallback.
 
 A search stopped early (time limit, Ctrl-C) reports the best strategy it found; on a big game
 that may be none at all, since the first guess's subtree must be complete before a strategy
@@ -8,7 +10,7 @@ reports the heuristic's tree and total as its upper bound (``found_by`` names it
 heuristic never delays an answer: if it has not finished when the search stops, it is
 stopped and left out.
 
->>> from mastermind.app.fallback import Fallback
+>>> from mastermind.engines.optimum import Fallback
 >>> from mastermind.core.game import CodeTable, Rules
 >>> fallback = Fallback(CodeTable(Rules(2, 3)))
 >>> fallback.wait(10)
@@ -24,11 +26,12 @@ from typing import TYPE_CHECKING
 
 from mastermind.core.cancel import CancelToken, StopReason
 from mastermind.core.game import CodeTable
+from mastermind.core.pools import Pool
 from mastermind.core.tree import Stats, StrategyTree
-from mastermind.engines.result import Result, Status
+from mastermind.engines.result import Objective, Result, Status
 
 if TYPE_CHECKING:
-    from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning
+    from mastermind.engines.exact import Execution, Limits, Problem, SearchDetails, Tuning
 
 HEURISTIC = "entropy"  # of the six, the lowest totals on the large games (p5c8: 179863)
 MIN_CODES = 4000  # below, the search proves the optimum in seconds (p4c7: 2401 codes, 7 s)
@@ -45,7 +48,7 @@ class Fallback:
         self._thread.start()
 
     def _play(self) -> None:
-        from mastermind.engines.heuristics.play import play_all
+        from mastermind.engines.heuristics import play_all
         from mastermind.engines.registry import make_strategy
 
         try:
@@ -139,9 +142,9 @@ def wanted(table: CodeTable, problem: Problem, limited: bool = False) -> bool:
     time limit gets one too: `optimal -r p4c6 --time-limit 2` stopped before the search's
     first strategy had no upper bound, where `results` reported a heuristic's."""
     plain = (
-        problem.objective == "total"
+        problem.objective is Objective.TOTAL
         and problem.max_guesses is None
-        and problem.pool == "all"
+        and problem.pool is Pool.ALL
         and problem.first_guess is None
     )
     return plain and (table.n >= MIN_CODES or limited)
@@ -149,21 +152,35 @@ def wanted(table: CodeTable, problem: Problem, limited: bool = False) -> bool:
 
 def solve_optimum(
     table: CodeTable,
-    problem: Problem,
+    problem: Problem | None = None,
     *,
-    limits: Limits,
-    execution: Execution,
+    limits: Limits | None = None,
+    execution: Execution | None = None,
     tuning: Tuning | None = None,
     cancel: CancelToken | None = None,
     progress=None,
-) -> Result:
-    """The optimum as every command searches it (``optimal``, ``export -s optimal``): the
-    library's :func:`~mastermind.engines.exact.solve`, with a :class:`Fallback` beside it
-    where :func:`wanted`, so that a search stopped early reports the same best strategy
-    whichever command ran it (export wrote nothing where optimal wrote the heuristic's tree)."""
-    from mastermind.engines.exact import solve
+) -> Result[SearchDetails]:
+    """An optimal strategy for ``problem`` on the game of ``table``, as
+    :func:`mastermind.engines.exact.solve` finds it (the same arguments, the same result),
+    with a :class:`Fallback` beside the search where :func:`wanted`: a search stopped early
+    reports the heuristic's strategy where it has no better one, and, stopped by its time
+    limit with a lower bound the heuristic's total meets, the optimum, proven. Every command
+    that searches an optimum (``optimal``, ``export -s optimal``) calls this: the library
+    and the commands report the same answer for the same search.
 
-    fallback = Fallback(table) if wanted(table, problem, limits.time_limit is not None) else None
+    >>> import mastermind as mm
+    >>> table = mm.CodeTable(mm.Rules.parse("p3c3"))
+    >>> mm.solve(table).total
+    73
+    >>> found = mm.solve(table, limits=mm.Limits(time_limit=60))
+    >>> found.status, found.total
+    (<Status.OPTIMAL: 'optimal'>, 73)
+    """
+    from mastermind.engines.exact import Problem, solve
+
+    problem = Problem() if problem is None else problem
+    limited = limits is not None and limits.time_limit is not None
+    fallback = Fallback(table) if wanted(table, problem, limited) else None
     try:
         result = solve(
             table,
