@@ -24,7 +24,7 @@ from mastermind.engines.models import (
     knuth_first_guess,
 )
 from mastermind.engines.result import EXACT_SEARCH
-from mastermind.engines.workers.timed import TimedWorker, wait_for
+from mastermind.engines.workers import TimedWorker, wait_for
 
 CPSAT_SECONDS = 2.0  # CP-SAT depth refutation of a tiny game's row (within the row's time)
 MIN_SECONDS = 0.05  # a piece of work given less time than this is not started

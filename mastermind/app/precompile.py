@@ -21,7 +21,7 @@ INTERRUPTED = "interrupted: kernels not compiled yet are compiled by the first c
 def precompile() -> float:
     """Compile (or load from the cache) the kernels of every command; the seconds it took."""
     from mastermind.engines.exact import compile_kernels, plan_root, tiny_table
-    from mastermind.engines.workers.timed import TimedWorker
+    from mastermind.engines.workers import TimedWorker
 
     start = time.perf_counter()
     with TimedWorker() as worker:

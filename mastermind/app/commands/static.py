@@ -30,7 +30,7 @@ from mastermind.app.interrupts import command_token
 from mastermind.core.game import Rules
 from mastermind.core.progress import progress_bar, progress_mode
 from mastermind.core.variant import BLACK_PEG
-from mastermind.engines.workers.timed import wait_for
+from mastermind.engines.workers import wait_for
 
 
 def register(app: typer.Typer) -> None:

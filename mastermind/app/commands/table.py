@@ -31,7 +31,7 @@ from mastermind.core.progress import progress_bar, progress_mode
 
 if TYPE_CHECKING:
     from mastermind.app.comparisons import TableRow
-    from mastermind.engines.workers.rows import RowTime
+    from mastermind.engines.workers import RowTime
 
 
 def register(app: typer.Typer) -> None:
@@ -75,8 +75,7 @@ def table(
 ) -> None:
     from mastermind.app.comparisons import knuth_table_row
     from mastermind.app.publishing.tables import check_fits_all
-    from mastermind.engines.workers.rows import run_rows
-    from mastermind.engines.workers.timed import TimedWorker
+    from mastermind.engines.workers import TimedWorker, run_rows
 
     start = time.perf_counter()
     limit = memory_limit_bytes(memory_limit)

@@ -36,8 +36,7 @@ from mastermind.core.fileio import write_atomic
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, Rules
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.engines.gamevalue import fraction_text
-from mastermind.engines.workers.rows import RowTime
-from mastermind.engines.workers.timed import wait_for
+from mastermind.engines.workers import RowTime, wait_for
 
 PROOF_MAX_CODES = 2401
 """The largest game whose proven row gets a proof file (4x7: about a minute to write, 13 s
@@ -177,7 +176,7 @@ class Runner:
         memory_limit: int = DEFAULT_MEMORY_LIMIT,
         token: CancelToken | None = None,
     ) -> None:
-        from mastermind.engines.workers.timed import TimedWorker
+        from mastermind.engines.workers import TimedWorker
 
         self.row_time_limit = row_time_limit
         self.jobs = jobs

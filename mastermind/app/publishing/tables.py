@@ -40,7 +40,7 @@ from mastermind.core.cancel import INTERRUPTED, Stopped
 from mastermind.core.errors import MastermindError, naming
 from mastermind.core.fileio import check_writable, folder_lock, staged_write
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
-from mastermind.engines.workers.rows import Rows, RowTime, run_rows
+from mastermind.engines.workers import Rows, RowTime, run_rows
 
 OPTIMAL_ROWS = (OPTIMAL, BLACK_PEG)
 """The tables of optimal rows (strategy trees and proofs beside them)."""

@@ -91,21 +91,26 @@ def solve_static(
     clock = ModelDeadline(time_limit)
     start = clock.start
     least = counting_static_bound(table)
+    token = CancelToken() if cancel is None else cancel
     model = cp_model.CpModel()
     u = [model.new_bool_var(f"u{g}") for g in range(n)]
-    for s in range(n):
-        if clock.passed():
-            return stopped_result(table, "static", least, start, why=TIME_LIMIT)
-        # differs[g, t]: guess g tells s and t apart
-        differs = m[:, s][:, None] != m[:, s + 1 :]
-        for j in range(differs.shape[1]):
-            model.add_bool_or([u[g] for g in np.flatnonzero(differs[:, j]).tolist()])
+    # the build (seconds on p4c4) is work that stops by itself: Ctrl-C, seen between two
+    # secrets' rows, reports the counting bound at once (the command's watchdog waited for
+    # its unwinding, and ended it with nothing on a loaded machine)
+    with token.running():
+        for s in range(n):
+            if clock.passed() or token.cancelled:
+                return stopped_result(table, "static", least, start, why=token.reason or TIME_LIMIT)
+            # differs[g, t]: guess g tells s and t apart
+            differs = m[:, s][:, None] != m[:, s + 1 :]
+            for j in range(differs.shape[1]):
+                model.add_bool_or([u[g] for g in np.flatnonzero(differs[:, j]).tolist()])
     if n > 1:
         model.add_bool_or([u[g] for g in canonical_first_guesses(table.rules)])
     model.add(sum(u) >= least)
     model.minimize(sum(u))
-    if clock.passed():
-        return stopped_result(table, "static", least, start, why=TIME_LIMIT)
+    if clock.passed() or token.cancelled:
+        return stopped_result(table, "static", least, start, why=token.reason or TIME_LIMIT)
     solver = make_solver(clock.left(), workers, seed)
     status, stopped = run_solver(solver, model, cancel)
     seconds = time.perf_counter() - start

@@ -84,3 +84,39 @@ def test_the_time_limit_counts_the_model_building():
     result = solve_static(table, time_limit=1e-9, workers=1)
     assert result.stopped == "time limit" and not result.proven and result.value is None
     assert result.lower_bound == counting_static_bound(table)
+
+
+def test_a_cancel_while_the_model_is_built_stops_the_build_with_the_counting_bound():
+    """Ctrl-C as p4c4's model is built (seconds) stops the build itself, between two
+    secrets' rows, with the counting bound: the command no longer waits for an unwinding
+    that a loaded machine let its watchdog cut short (test_static_reports_its_bound)."""
+    from mastermind.core.cancel import CancelToken, StopReason
+
+    table = CodeTable(Rules(4, 4))
+    token = CancelToken()
+    calls = []
+
+    class CancelledOnTheTenthRow:
+        def __init__(self, matrix):
+            self.matrix = matrix
+
+        def __array__(self, dtype=None, copy=None):  # (the counting bound's look at it)
+            return self.matrix
+
+        def __getitem__(self, key):
+            calls.append(key)
+            if len(calls) == 10:
+                token.cancel()
+            return self.matrix[key]
+
+    import mastermind.engines.models.static as static
+
+    original = static.answer_matrix
+    static.answer_matrix = lambda t: CancelledOnTheTenthRow(original(t))
+    try:
+        result = solve_static(table, time_limit=600, workers=1, cancel=token)
+    finally:
+        static.answer_matrix = original
+    assert result.stopped == StopReason.INTERRUPTED and not result.proven and result.value is None
+    assert result.lower_bound == counting_static_bound(table)
+    assert 10 <= len(calls) < 2 * 20  # (stopped at the next row, not after all 256)
