@@ -150,6 +150,14 @@ def run_tables(
             if any(folder.iterdir()):
                 break
             folder.rmdir()
+    return _outcome(run, done, working, begun)
+
+
+def _outcome(
+    run: Rows, done: dict[str, list[dict]], working: str, begun: tuple | None
+) -> dict[str, list[dict]]:
+    """The rows of every table when the run ended; else :class:`TablesStopped`, naming the
+    row under way (``working``, the last one ``begun``, or the next one whose time was up)."""
     if run.stopped is None:
         return in_table_order(done)
     if run.at is not None and run.at is not begun and run.stopped != INTERRUPTED:
