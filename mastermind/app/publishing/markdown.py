@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from mastermind.app.publishing.literature import NOT_TRANSCRIBED
+from mastermind.app.publishing.scope import PROOF_MAX_CODES
 from mastermind.core.rounding import ceil_decimal, floor_decimal
 
 
@@ -28,8 +29,15 @@ def _seconds(row: dict) -> str:
 
 
 def _proof_cell(row: dict) -> str:
+    """The row's proof file, or why it has none."""
     proof = row.get("proof") or {}
-    return f"`{proof['file']}`" if proof.get("file") else ""
+    if proof.get("file"):
+        return f"`{proof['file']}`"
+    if row.get("status") != "proven":
+        return "none: not proven"
+    if row.get("codes", 0) > PROOF_MAX_CODES:  # (written by `optimal --proof`)
+        return f"none: over {PROOF_MAX_CODES} codes, see the README"
+    return "none: not written in the row's time"
 
 
 def _published_cell(row: dict) -> str:
@@ -84,7 +92,8 @@ def _proven_section(proven: Sequence[dict]) -> list[str]:
             "  machine, so wall times vary with its load; an open row adds the seconds of its",
             "  checkpointed searches over all runs; trees: `trees/GAME.json.gz`.",
             "- **proof**: a proof file of the optimal total and worst case that `mastermind verify`",
-            "  checks with a checker of its own (`proofs/GAME.proof.json.gz`, docs/proofs.md).",
+            "  checks with a checker of its own (`proofs/GAME.proof.json.gz`, docs/proofs.md), or why",
+            "  the row has none (`results` writes them up to 2401 codes; `optimal --proof` beyond).",
             "",
             (
                 "| game | pegs | colours | repetition | codes | total | average | worst | opt. worst "

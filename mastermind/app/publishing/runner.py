@@ -28,7 +28,7 @@ from mastermind.app.publishing.parts import (
     optimal_part,
     proof_part,
 )
-from mastermind.app.publishing.scope import FRONTIER, game_id, optimal_table
+from mastermind.app.publishing.scope import FRONTIER, PROOF_MAX_CODES, game_id, optimal_table
 from mastermind.app.version import version_string
 from mastermind.core.cancel import INTERRUPTED, CancelToken
 from mastermind.core.errors import MastermindError
@@ -38,9 +38,6 @@ from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.engines.gamevalue import fraction_text
 from mastermind.engines.workers import RowTime, wait_for
 
-PROOF_MAX_CODES = 2401
-"""The largest game whose proven row gets a proof file (4x7: about a minute to write, 13 s
-to check; 4x8 takes far longer, see benchmarks/bench_proofs.py)."""
 TREE_LIMIT = 4 * 1024 * 1024  # bytes of gzipped JSON; larger trees are left out (and said so)
 GAME_VALUE_GRACE = 60.0  # after the game value's own time limit: its last LP, sending the result
 FRONTIER_GRACE = 300.0  # after a frontier search's own time limit: building and sending its tree
@@ -407,7 +404,13 @@ class Runner:
         :data:`PROOF_MAX_CODES` codes on the plain rules; None beyond, or past the row's time."""
         if self.solve_options or Rules.parse(game).n_codes > PROOF_MAX_CODES:
             return None
-        data = self._run(proof_part, (game, total, worst, tree, self.memory_limit), grace=FRONTIER_GRACE)
+        # past the row's own time limit by as much as FRONTIER_GRACE, but never past the
+        # run's (--time-limit: a 180 s run of 4x7n went on for 248 s writing its proof)
+        left, run_left = self._left(), self.token.remaining()
+        grace = FRONTIER_GRACE
+        if run_left is not None:
+            grace = max(0.0, min(grace, run_left - (left or 0.0)))
+        data = self._run(proof_part, (game, total, worst, tree, self.memory_limit), grace=grace)
         if data is None:
             return None
         blob = gzip.compress(data["proof"].encode("utf-8"), mtime=0)

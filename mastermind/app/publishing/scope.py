@@ -16,6 +16,10 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.game import Rules
 from mastermind.core.variant import BLACK_PEG, STANDARD, Variant
 
+PROOF_MAX_CODES = 2401
+"""The largest game whose proven row gets a proof file from ``results`` (4x7: about 5 s of
+CPU to write, 11 s to check; bigger games by ``optimal --proof``: benchmarks/bench_proofs.py)."""
+
 
 def game_id(rules: Rules) -> str:
     """``p4c6`` for a game with repetition, ``p4c10n`` without: a row's name (a variant's
