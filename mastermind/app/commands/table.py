@@ -89,13 +89,18 @@ def table(
         bar.start(len(chosen), "table")
 
         def row(rules: Rules, clock: "RowTime") -> "TableRow":
-            done = knuth_table_row(rules, worker, token=clock.token, memory_limit=limit, jobs=cores(jobs))
-            bar.advance(1)
-            return done
+            return knuth_table_row(rules, worker, token=clock.token, memory_limit=limit, jobs=cores(jobs))
 
-        # (a row cut by the command's time limit stops the table, unless it proved its cells)
+        # (a row cut by the command's time limit stops the table, unless it proved its cells;
+        # the bar steps once the row is kept: Ctrl-C at the step lost the row)
         run = run_rows(
-            chosen, row, token=token, row_time_limit=row_time_limit, worker=worker, finished=_proven
+            chosen,
+            row,
+            token=token,
+            row_time_limit=row_time_limit,
+            worker=worker,
+            finished=_proven,
+            kept=lambda done: bar.advance(1),
         )
     rows, stopped = run.rows, run.stopped
     unfinished = [str(r) for r in chosen[len(rows) :]]

@@ -93,6 +93,7 @@ def run_rows(
     row_time_limit: float | None,
     worker: TimedWorker | None = None,
     finished: Callable[[R], bool] = lambda r: True,
+    kept: Callable[[R], None] = lambda r: None,
 ) -> Rows[T, R]:
     """``row(item, clock)`` for each item in turn, ``clock`` the row's :class:`RowTime`, until
     ``token`` is cancelled (the run's time limit, Ctrl-C).
@@ -104,7 +105,9 @@ def run_rows(
     :class:`~mastermind.core.cancel.Stopped` once ``token`` is cancelled stops it too, the
     row unfinished. A row done once ``token`` is cancelled that is not ``finished`` (cut short
     by the run's time limit) stops the run after it, the row kept. A row that fails (any
-    other exception) ends ``worker``'s child and the error goes up.
+    other exception) ends ``worker``'s child and the error goes up. ``kept(row)`` is called
+    once a row is in the run (a progress bar's step: a Ctrl-C that the step lets through
+    finds the row kept, where one taken before it lost the row).
     """
     run: Rows[T, R] = Rows()
     item: T | None = None
@@ -121,6 +124,7 @@ def run_rows(
                     return _stopped(worker, Rows(run.rows, token.reason, item))
             run.rows.append(done)
             item = None  # (between rows)
+            kept(done)
             if token.cancelled and not finished(done):  # (cut short by the run's time limit)
                 return _stopped(worker, Rows(run.rows, token.reason))
     except KeyboardInterrupt as exc:

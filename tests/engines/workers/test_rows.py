@@ -139,3 +139,18 @@ def test_a_rows_time_is_cut_by_what_is_left_of_the_runs():
             assert long.token.deadline == run.deadline and short.remaining() <= 5.0
     with CancelToken() as unlimited, RowTime(unlimited, 5.0) as row, RowTime(unlimited, None) as free:
         assert not row.cut and not free.cut and free.remaining() is None
+
+
+def test_each_row_is_kept_before_its_step_and_a_ctrl_c_at_the_step_keeps_it():
+    """`table --json` stopped by Ctrl-C as its bar stepped past the first row printed no row:
+    the step came before the row was in the run (test_table_prints_the_rows_finished)."""
+    steps: list[int] = []
+
+    def step(done: int) -> None:
+        steps.append(done)
+        if done == 4:
+            raise KeyboardInterrupt
+
+    run = run_rows([1, 2, 3], lambda n, clock: n * n, token=CancelToken(), row_time_limit=None, kept=step)
+    assert steps == [1, 4] and run.rows == [1, 4] and run.stopped == INTERRUPTED
+    assert run.at is None  # (stopped between rows: none unfinished)
