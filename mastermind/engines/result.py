@@ -303,3 +303,28 @@ worst=None, first_guess=None, tree=None, stopped='time limit', found_by=None, se
             data.update(self.details.json_fields(self))
         ordered = {key: data[key] for key in JSON_ORDER if key in data}
         return ordered | data  # (a key JSON_ORDER lacks comes last)
+
+
+def json_number(x) -> int | float:
+    """A total as JSON gives it: whole numbers as integers."""
+    return int(x) if float(x).is_integer() else float(x)
+
+
+def strategy_fields(result) -> dict[str, Any]:
+    """A strategy's numbers (the result's tree), as every command gives them: with weights,
+    its total and average are weighted, as the bounds are (``guesses_total`` then counts
+    the guesses over the secrets)."""
+    stats = result.stats
+    # (an exact search's details say whether it was weighted; other engines' never are)
+    weighted = bool(getattr(result.details, "weighted", False)) and result.upper_bound is not None
+    total = json_number(result.upper_bound) if weighted else int(stats.total)
+    # (weighted: the result's value, that of its strategy; every weight 0: no average, 0/0)
+    average = result.average if weighted else stats.average
+    return {
+        "total": total,
+        "secrets": stats.secrets,
+        "average": None if average is None else round(average, 6),
+        "worst": stats.worst,
+        "histogram": list(stats.histogram),
+        "first_guess": result.rules.code_text(result.tree.root.guess),
+    }

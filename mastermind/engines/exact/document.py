@@ -7,31 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from mastermind.core.cancel import INTERRUPTED
-from mastermind.engines.result import EXACT_SEARCH, Counters
-
-
-def _number(x) -> int | float:
-    """A total as JSON gives it: whole numbers as integers."""
-    return int(x) if float(x).is_integer() else float(x)
-
-
-def strategy_fields(result) -> dict[str, Any]:
-    """A strategy's numbers (the result's tree), as every command gives them: with weights,
-    its total and average are weighted, as the bounds are (``guesses_total`` then counts
-    the guesses over the secrets)."""
-    stats = result.stats
-    weighted = result.details is not None and result.details.weighted and result.upper_bound is not None
-    total = _number(result.upper_bound) if weighted else int(stats.total)
-    # (weighted: the result's value, that of its strategy; every weight 0: no average, 0/0)
-    average = result.average if weighted else stats.average
-    return {
-        "total": total,
-        "secrets": stats.secrets,
-        "average": None if average is None else round(average, 6),
-        "worst": stats.worst,
-        "histogram": list(stats.histogram),
-        "first_guess": result.rules.code_text(result.tree.root.guess),
-    }
+from mastermind.engines.result import EXACT_SEARCH, Counters, json_number, strategy_fields
 
 
 def work_fields(counters: Counters, done: int | None = None, planned: int | None = None) -> dict[str, Any]:
@@ -105,7 +81,7 @@ def optimum_fields(
         "histogram": [] if headline is None else headline["histogram"],
         "secrets": None if headline is None else headline["secrets"],
         "first_guess": None if headline is None else headline["first_guess"],
-        "total_lower_bound": None if result.lower_bound is None else _number(result.lower_bound),
+        "total_lower_bound": None if result.lower_bound is None else json_number(result.lower_bound),
         "total_upper_bound": None if found is None else found["total"],
         "worst_lower_bound": None if worst_low is None else int(worst_low),
         "worst_upper_bound": None if found is None else found["worst"],

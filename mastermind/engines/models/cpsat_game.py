@@ -15,7 +15,7 @@ from mastermind.core.words import plural
 from mastermind.engines.models.bounds import lookahead_total_bound, lookahead_worst_bound
 from mastermind.engines.models.cpsat_tree import check_model_size, deepest_model, model_size, solve_tree
 from mastermind.engines.models.result import ModelRun, run_of, stopped_result
-from mastermind.engines.result import CPSAT, Objective, Result
+from mastermind.engines.result import CPSAT, Objective, Result, strategy_fields
 
 
 @dataclass(frozen=True)
@@ -99,17 +99,7 @@ class TreeModelAnswer:
 
     def _found(self) -> dict[str, Any] | None:
         result = self.result
-        if result.tree is None or result.stats is None:
-            return None
-        n, rules = result.rules.n_codes, result.rules
-        return {
-            "total": result.stats.total,
-            "secrets": n,
-            "average": round(result.stats.total / n, 6),
-            "worst": result.stats.worst,
-            "histogram": list(result.stats.histogram),
-            "first_guess": rules.code_text(result.tree.root.guess),
-        }
+        return None if result.tree is None or result.stats is None else strategy_fields(result)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``mastermind cpsat`` (schemas/cpsat.schema.json)."""
