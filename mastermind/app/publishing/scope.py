@@ -141,13 +141,3 @@ def check_table_games(games: Iterable[str], table: str | None) -> None:
             kind = "the standard game" if rules.variant is STANDARD else f"{name} Mastermind"
             where = " or ".join(f"--table {t}" for t in holders)
             raise MastermindError(f"--games: {game} is {kind}: its rows go to {where}, not {table}")
-
-
-def table_games(table: str, games: Iterable[str]) -> list[str]:
-    """The games of ``games`` that ``table`` holds (those of its variant).
-
-    >>> from mastermind.app.publishing.scope import table_games
-    >>> table_games("black-peg", ["p2c3", "p2c3b"]), table_games("optimal", ["p2c3", "p2c3b"])
-    (['p2c3b'], ['p2c3'])
-    """
-    return [g for g in games if Rules.parse(g).variant is TABLE_VARIANTS[table]]
