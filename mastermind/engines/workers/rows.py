@@ -57,11 +57,6 @@ class RowTime:
         """Seconds since the row's time began."""
         return time.monotonic() - self.start
 
-    def restart(self) -> None:
-        """A fresh row's time (a second search of the row that gets a row's time of its own)."""
-        self.close()
-        self.__init__(self.run, self.limit)  # type: ignore[misc]
-
     def close(self) -> None:
         self.token.close()
 
