@@ -353,7 +353,7 @@ def test_compare_stopped_reports_the_best_strategy_found(monkeypatch):
     with pytest.raises(RuntimeError):
         comparisons._optimal_job(Rules(2, 2), 1 << 30, time.time() + 1.0)
     # work units: a stopped search reports its bounds and its best strategy
-    assert seen["execution"].wants_units(seen["limits"]) and 0 < seen["limits"].time_limit <= 1.0
+    assert seen["execution"].wants_units(timed=True) and 0 < seen["limits"].time_limit <= 1.0
     assert seen["problem"].pool == "all"  # (the pool the strategies compared keep to)
     # the end is a moment: the child's start-up comes out of the time (compare overran by it)
     with pytest.raises(RuntimeError):

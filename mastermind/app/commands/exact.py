@@ -444,26 +444,29 @@ def _run_search(
     compile_seconds = ensure_compiled(quiet=json_output, json_lines=mode == "json")
     table = table_for(rules, limit)
     # --memory-limit: the score table's and the search's (the engine's memo keeps within it)
-    with command_work(time_limit) as work:  # (--time-limit: from the command's start)
-        limits = Limits(time_limit=work.remaining(1e-3), memory=limit)
+    limits = Limits(memory=limit)
     # the library's choice of work units (a time limit, a checkpoint, another backend, or
     # more jobs than one on a game big enough for them), not one of the command's own
     execution = Execution(jobs=jobs_value(jobs), backend=backend, scheduler=scheduler, checkpoint=checkpoint)
-    answer, recorder = _solve(table, problem, limits, execution, by_first_guess, start, mode)
-    if by_first_guess:  # (no tree, no proof: refused with --by-first-guess)
-        data, late, found = _by_first_guess_answer(table, options, answer), None, None
-    else:
-        data, late, found = _answer(table, options, answer, recorder, out, proof, time_limit)
+    # --time-limit, from the command's start: the deadline of the token the search and the
+    # proof's pass after it are given (Ctrl-C cancels it too), the one place they read it from
+    with command_work(time_limit) as work:
+        answer, recorder = _solve(table, problem, limits, execution, by_first_guess, start, mode, work)
+        if by_first_guess:  # (no tree, no proof: refused with --by-first-guess)
+            data, late, found = _by_first_guess_answer(table, options, answer), None, None
+        else:
+            data, late, found = _answer(table, options, answer, recorder, out, proof, work)
     data["cached"] = False
     if compile_seconds is not None:
         data["compile_seconds"] = round(compile_seconds, 2)
     return data, late, found
 
 
-def _solve(table, problem, limits, execution, by_first_guess: bool, start: StrategyTree | None, mode: str):
-    """The library's search under a progress display: its result (by first guess, the table
-    of every first guess) and the progress recorder."""
-    from mastermind.app.interrupts import command_token
+def _solve(
+    table, problem, limits, execution, by_first_guess: bool, start: StrategyTree | None, mode: str, work
+):
+    """The library's search under a progress display, stopped by the token ``work``: its
+    result (by first guess, the table of every first guess) and the progress recorder."""
     from mastermind.core.progress import progress_bar
     from mastermind.engines.exact import Execution, Tuning, solve_by_first_guess
     from mastermind.engines.optimum import solve_optimum
@@ -476,7 +479,7 @@ def _solve(table, problem, limits, execution, by_first_guess: bool, start: Strat
                 problem,
                 limits=limits,
                 execution=Execution(jobs=execution.jobs),
-                cancel=command_token(),
+                cancel=work,
                 progress=bar,
             )
             return found, recorder
@@ -487,7 +490,7 @@ def _solve(table, problem, limits, execution, by_first_guess: bool, start: Strat
             limits=limits,
             execution=execution,
             tuning=Tuning(start=None if start is None else start.root),
-            cancel=command_token(),
+            cancel=work,
             progress=recorder,
         )
     return result, recorder
@@ -510,11 +513,12 @@ def _answer(
     recorder: _Recorded,
     out: str | None,
     proof: str | None,
-    time_limit: float | None = None,
+    work,
 ) -> tuple[dict, MastermindError | None, tuple | None]:
     """The search's document from its result ``r`` (the tree written to ``out`` and the
-    proof to ``proof``, once the search ended), the error that kept the tree or the proof
-    from its file, and the optimum's tree and statistics."""
+    proof to ``proof``, once the search ended, within what is left of the token ``work``),
+    the error that kept the tree or the proof from its file, and the optimum's tree and
+    statistics."""
     from mastermind.engines.exact import search_document
     from mastermind.engines.result import Status
 
@@ -531,7 +535,7 @@ def _answer(
     counted = {"done": recorder.done, "planned": recorder.steps}
     data = {**search_document(r, options["objective"], head=base, **counted), "out": written}
     if proof is not None:
-        data["proof"], late_proof, stopped = _write_proof(table, r, options["objective"], proof, time_limit)
+        data["proof"], late_proof, stopped = _write_proof(table, r, options["objective"], proof, work)
         late = late or late_proof
         if stopped is not None:  # (the optimum stays proven: the pass after it stopped)
             data["stopped"] = stopped
@@ -585,15 +589,14 @@ def _cached(answer_entry, tree_entry, out: str | None) -> tuple[dict, Mastermind
 
 
 def _write_proof(
-    table, r, objective: str, path: str, time_limit: float | None
+    table, r, objective: str, path: str, token
 ) -> tuple[dict | None, MastermindError | None, str | None]:
     """The proof file of a proven optimum written to ``path`` (``proof`` of the report: the
     file, its facts and the seconds it took; None when the search proved nothing or the pass
-    stopped), the error that kept it from the file, and why the pass stopped (Ctrl-C, the
-    time left of ``--time-limit``; None: it ended). A pass stopped writes nothing."""
+    stopped), the error that kept it from the file, and why the pass stopped (Ctrl-C, or
+    ``token``'s deadline, --time-limit; None: it ended). A pass stopped writes nothing."""
     import json
 
-    from mastermind.app.interrupts import command_work
     from mastermind.core.cancel import Stopped, StopReason
     from mastermind.engines.result import Status
 
@@ -604,7 +607,7 @@ def _write_proof(
     began = time.perf_counter()
     # under the command's work token (Ctrl-C, and --time-limit counted from the command's
     # start): checked between the facts, and its flag stops the pass's searches at once
-    with command_work(time_limit) as token, token.running(lambda: "writing the proof"):
+    with token.running(lambda: "writing the proof"):
         left = token.remaining()
         if token.cancelled or (left is not None and left <= 0):
             return None, None, token.reason or StopReason.TIME_LIMIT

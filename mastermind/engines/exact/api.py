@@ -140,7 +140,7 @@ def _solve(
                 reporter.settle(INF, True, False, INF)
                 reporter.finish(True)
                 return solver.result(None, counters=counters, start=start, opening=problem.first_guess)
-        units = execution.wants_units(limits, len(solver.cands))
+        units = execution.wants_units(token.deadline is not None, len(solver.cands))
         if execution.units is None and tuning.start is not None and problem.plain:
             units = True  # (a strategy to start from is the units' own: one search ignores it)
         if units:
@@ -324,10 +324,7 @@ def _solve_units(
             eldest=None if may_stop else workers,
         )
         if alongside:
-            left = cancel.remaining()
-            strategy = StrategyThread(
-                solver, cancel, budget.strategy_bytes, store, start=tuning.start, time_limit=left
-            )
+            strategy = StrategyThread(solver, cancel, budget.strategy_bytes, store, start=tuning.start)
             strategy.start()
         saving = None
         if units_memo is not None:
