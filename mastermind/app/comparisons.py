@@ -430,7 +430,7 @@ class _Played:
             self.stopped = token.reason or INTERRUPTED
         if not token.cancelled:
             with token.running():  # (Ctrl-C: given up at once, the bounds that cost nothing said)
-                self.bounds = _bounds_within(self.table, max_refined, token.remaining(1e-3), token)
+                self.bounds = _bounds_within(self.table, max_refined, token)
         if token.interrupted:
             raise KeyboardInterrupt
         if self.progress is not None:
@@ -477,11 +477,9 @@ class _Played:
         )
 
 
-def _bounds_within(
-    table: CodeTable, max_refined: int, seconds: float | None, cancel: CancelToken | None = None
-) -> Bounds | None:
-    """The game's lower bounds, or None if they take more than ``seconds`` (None: no limit)
-    or ``cancel`` is cancelled first.
+def _bounds_within(table: CodeTable, max_refined: int, cancel: CancelToken) -> Bounds | None:
+    """The game's lower bounds, or None if ``cancel`` is cancelled first (Ctrl-C, or its
+    deadline: the time left is the token's).
 
     They cannot be stopped (4x8: about 1 s), and a comparison past its time limit waited for
     them, as Ctrl-C did (past the second it is given, ending with "interrupted" alone): they
@@ -493,12 +491,8 @@ def _bounds_within(
         daemon=True,
     )
     worker.start()
-    ends = None if seconds is None else time.monotonic() + seconds
-    while worker.is_alive() and not (cancel is not None and cancel.cancelled):
-        left = BOUNDS_POLL if ends is None else min(BOUNDS_POLL, ends - time.monotonic())
-        if left <= 0:
-            break
-        worker.join(left)
+    while worker.is_alive() and not cancel.cancelled:
+        worker.join(BOUNDS_POLL)
     return done[0] if done else None
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
-TABLES = ("optimal", "game-values", "black-peg")
+from mastermind.core.variant import BLACK_PEG
+
+TABLES = ("optimal", "game-values", BLACK_PEG.name)
 """The tables that ``results`` publishes, each as results/NAME.md and results/NAME.json
-(``black-peg``: the optimal table's rows for black-peg Mastermind)."""
+(``black-peg``: the optimal table's rows for black-peg Mastermind, named after its variant)."""

@@ -179,7 +179,10 @@ def solve_optimum(
     from mastermind.engines.exact import Problem, solve
 
     problem = Problem() if problem is None else problem
-    limited = limits is not None and limits.time_limit is not None
+    # a deadline, asked for here (solve makes it its token's) or on the caller's token already
+    limited = (limits is not None and limits.time_limit is not None) or (
+        isinstance(cancel, CancelToken) and cancel.deadline is not None
+    )
     fallback = Fallback(table) if wanted(table, problem, limited) else None
     try:
         result = solve(

@@ -353,7 +353,7 @@ def test_compare_stopped_reports_the_best_strategy_found(monkeypatch):
     with pytest.raises(RuntimeError):
         comparisons._optimal_job(Rules(2, 2), 1 << 30, time.time() + 1.0)
     # work units: a stopped search reports its bounds and its best strategy
-    assert seen["execution"].wants_units(seen["limits"]) and 0 < seen["limits"].time_limit <= 1.0
+    assert seen["execution"].wants_units(timed=True) and 0 < seen["limits"].time_limit <= 1.0
     assert seen["problem"].pool == "all"  # (the pool the strategies compared keep to)
     # the end is a moment: the child's start-up comes out of the time (compare overran by it)
     with pytest.raises(RuntimeError):
@@ -505,12 +505,17 @@ def test_infeasible_depth_exits_1_as_optimal_does(capsys):
 
 def test_the_lower_bounds_are_waited_for_only_within_the_time_left():
     """They cannot be stopped: a comparison at its time limit waited for them (4x8: about
-    1 s). No time left gives none (the bounds that cost nothing stand in); no limit, all."""
+    1 s). No time left on the token gives none (the bounds that cost nothing stand in); no
+    deadline, all."""
     from mastermind.app.comparisons import _bounds_within
+    from mastermind.core.cancel import CancelToken
 
-    assert _bounds_within(CodeTable(Rules(4, 8)), MAX_REFINED_CODES, 0.0) is None
+    with CancelToken(1e-9) as past:  # (its deadline passed as it was made)
+        assert _bounds_within(CodeTable(Rules(4, 8)), MAX_REFINED_CODES, past) is None
     small = CodeTable(Rules(2, 3))
-    assert _bounds_within(small, MAX_REFINED_CODES, None) == game_bounds(small, max_refined=MAX_REFINED_CODES)
+    assert _bounds_within(small, MAX_REFINED_CODES, CancelToken()) == game_bounds(
+        small, max_refined=MAX_REFINED_CODES
+    )
 
 
 def test_a_proven_optimum_is_the_lower_bound_of_the_comparison():

@@ -27,10 +27,8 @@ from mastermind.app.commands.common import (
     table_for,
     whole_range,
 )
-from mastermind.app.interrupts import command_token
 from mastermind.core.game import Rules, format_bytes
 from mastermind.core.progress import progress_bar, progress_mode
-from mastermind.engines.workers import wait_for
 
 
 def register(app: typer.Typer) -> None:
@@ -82,10 +80,9 @@ def cpsat(
             table,
             plan,
             feasible,
-            time_limit=wait_for(work.remaining()),  # (the command's --time-limit)
             workers=cores(jobs),
             seed=seed,
-            cancel=command_token(),
+            cancel=work,  # (Ctrl-C, and --time-limit from the command's start: its deadline)
         )
     data = answer.to_dict()
     if json_output:

@@ -444,93 +444,89 @@ def _run_search(
     compile_seconds = ensure_compiled(quiet=json_output, json_lines=mode == "json")
     table = table_for(rules, limit)
     # --memory-limit: the score table's and the search's (the engine's memo keeps within it)
-    with command_work(time_limit) as work:  # (--time-limit: from the command's start)
-        limits = Limits(time_limit=work.remaining(1e-3), memory=limit)
+    limits = Limits(memory=limit)
     # the library's choice of work units (a time limit, a checkpoint, another backend, or
     # more jobs than one on a game big enough for them), not one of the command's own
     execution = Execution(jobs=jobs_value(jobs), backend=backend, scheduler=scheduler, checkpoint=checkpoint)
-    results, recorder, seconds = _solve(table, problem, limits, execution, by_first_guess, start, mode)
-    data, late, found = _answer(
-        table, options, results, recorder, seconds, by_first_guess, out, proof, time_limit
-    )
+    # --time-limit, from the command's start: the deadline of the token the search and the
+    # proof's pass after it are given (Ctrl-C cancels it too), the one place they read it from
+    with command_work(time_limit) as work:
+        answer, recorder = _solve(table, problem, limits, execution, by_first_guess, start, mode, work)
+        if by_first_guess:  # (no tree, no proof: refused with --by-first-guess)
+            data, late, found = _by_first_guess_answer(table, options, answer), None, None
+        else:
+            data, late, found = _answer(table, options, answer, recorder, out, proof, work)
     data["cached"] = False
     if compile_seconds is not None:
         data["compile_seconds"] = round(compile_seconds, 2)
     return data, late, found
 
 
-def _solve(table, problem, limits, execution, by_first_guess: bool, start: StrategyTree | None, mode: str):
-    """The library's search (one, or one per first guess) under a progress display: the
-    results, the progress recorder and, by first guess, the wall seconds of the searches."""
-    from mastermind.app.interrupts import command_token
+def _solve(
+    table, problem, limits, execution, by_first_guess: bool, start: StrategyTree | None, mode: str, work
+):
+    """The library's search under a progress display, stopped by the token ``work``: its
+    result (by first guess, the table of every first guess) and the progress recorder."""
     from mastermind.core.progress import progress_bar
     from mastermind.engines.exact import Execution, Tuning, solve_by_first_guess
     from mastermind.engines.optimum import solve_optimum
 
     with progress_bar(mode) as bar:
         recorder = _Recorded(bar)
-        began = time.perf_counter()
-        if by_first_guess:
-            results = solve_by_first_guess(
+        if by_first_guess:  # (the table of every first guess: one result, the library's)
+            found = solve_by_first_guess(
                 table,
                 problem,
                 limits=limits,
                 execution=Execution(jobs=execution.jobs),
-                cancel=command_token(),
+                cancel=work,
                 progress=bar,
             )
-        else:  # (export -s optimal searches by the same call: the same best strategy when stopped)
-            results = [
-                solve_optimum(
-                    table,
-                    problem,
-                    limits=limits,
-                    execution=execution,
-                    tuning=Tuning(start=None if start is None else start.root),
-                    cancel=command_token(),
-                    progress=recorder,
-                )
-            ]
-    return results, recorder, time.perf_counter() - began
+            return found, recorder
+        # (export -s optimal searches by the same call: the same best strategy when stopped)
+        result = solve_optimum(
+            table,
+            problem,
+            limits=limits,
+            execution=execution,
+            tuning=Tuning(start=None if start is None else start.root),
+            cancel=work,
+            progress=recorder,
+        )
+    return result, recorder
+
+
+def _by_first_guess_answer(table, options: dict, answer) -> dict:
+    """The document of ``--by-first-guess``: the command's options, then the library's table
+    (no strategy within --max-guesses for any first guess: an answer, exit 1)."""
+    base = {"rules": str(table.rules), "codes": table.rules.n_codes, **options}
+    data = answer.to_dict(head=base)
+    if not answer.results:
+        data["out"] = None  # (as a search with no strategy says it)
+    return data
 
 
 def _answer(
     table,
     options: dict,
-    results: list,
+    r,
     recorder: _Recorded,
-    seconds: float,
-    by_first_guess: bool,
     out: str | None,
     proof: str | None,
-    time_limit: float | None = None,
+    work,
 ) -> tuple[dict, MastermindError | None, tuple | None]:
-    """The search's document from its results (the tree written to ``out`` and the proof to
-    ``proof``, once the search ended), the error that kept the tree or the proof from its
-    file, and the optimum's tree and statistics."""
+    """The search's document from its result ``r`` (the tree written to ``out`` and the
+    proof to ``proof``, once the search ended, within what is left of the token ``work``),
+    the error that kept the tree or the proof from its file, and the optimum's tree and
+    statistics."""
     from mastermind.engines.exact import search_document
     from mastermind.engines.result import Status
 
     rules = table.rules
-    # no strategy within --max-guesses: an answer, not bad input (exit 1)
-    searched = results
-    results = [r for r in results if r.status is not Status.NO_STRATEGY]
     base = {"rules": str(rules), "codes": rules.n_codes, **options}
-    if not results:
-        seconds = seconds if by_first_guess else max(r.seconds for r in searched)
-        return {**base, **_no_strategy(options["max_guesses"], seconds, searched)}, None, None
-    if by_first_guess:  # (the first guesses the search left out: none within the cap)
-        from mastermind.core.symmetry import canonical_first_guesses
-
-        firsts = {r.first_guess for r in results}
-        left_out = [rules.code_text(g) for g in canonical_first_guesses(rules) if g not in firsts]
-        return (
-            {**base, **by_first_guess_fields(results, seconds, left_out, options["max_guesses"])},
-            None,
-            None,
-        )
+    if r.status is Status.NO_STRATEGY:  # no strategy within --max-guesses: an answer (exit 1)
+        return {**base, **_no_strategy(options["max_guesses"], r.seconds, [r])}, None, None
     written = late = found = None
-    r = results[0]
     if r.tree is not None:
         found = (r.tree, r.stats)
     if out is not None and found is not None:
@@ -539,7 +535,7 @@ def _answer(
     counted = {"done": recorder.done, "planned": recorder.steps}
     data = {**search_document(r, options["objective"], head=base, **counted), "out": written}
     if proof is not None:
-        data["proof"], late_proof, stopped = _write_proof(table, r, options["objective"], proof, time_limit)
+        data["proof"], late_proof, stopped = _write_proof(table, r, options["objective"], proof, work)
         late = late or late_proof
         if stopped is not None:  # (the optimum stays proven: the pass after it stopped)
             data["stopped"] = stopped
@@ -593,15 +589,14 @@ def _cached(answer_entry, tree_entry, out: str | None) -> tuple[dict, Mastermind
 
 
 def _write_proof(
-    table, r, objective: str, path: str, time_limit: float | None
+    table, r, objective: str, path: str, token
 ) -> tuple[dict | None, MastermindError | None, str | None]:
     """The proof file of a proven optimum written to ``path`` (``proof`` of the report: the
     file, its facts and the seconds it took; None when the search proved nothing or the pass
-    stopped), the error that kept it from the file, and why the pass stopped (Ctrl-C, the
-    time left of ``--time-limit``; None: it ended). A pass stopped writes nothing."""
+    stopped), the error that kept it from the file, and why the pass stopped (Ctrl-C, or
+    ``token``'s deadline, --time-limit; None: it ended). A pass stopped writes nothing."""
     import json
 
-    from mastermind.app.interrupts import command_work
     from mastermind.core.cancel import Stopped, StopReason
     from mastermind.engines.result import Status
 
@@ -612,7 +607,7 @@ def _write_proof(
     began = time.perf_counter()
     # under the command's work token (Ctrl-C, and --time-limit counted from the command's
     # start): checked between the facts, and its flag stops the pass's searches at once
-    with command_work(time_limit) as token, token.running(lambda: "writing the proof"):
+    with token.running(lambda: "writing the proof"):
         left = token.remaining()
         if token.cancelled or (left is not None and left <= 0):
             return None, None, token.reason or StopReason.TIME_LIMIT
@@ -639,46 +634,6 @@ def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = (
 
     counters = sum((r.counters for r in searched), Counters()) if searched else None
     return {**no_strategy_fields(max_guesses, seconds, counters), "out": None, "cached": False}
-
-
-def by_first_guess_fields(
-    results: list, seconds: float, none_within: Sequence[str] = (), max_guesses: int | None = None
-) -> dict:
-    """The table of first guesses, searched in ``seconds`` of wall time (side by side: not
-    the sum of theirs); ``none_within``: the first guesses with no strategy within
-    ``max_guesses`` (rows saying so: they were left out of the table without a word)."""
-    from mastermind.engines.exact import optimum_fields
-
-    rules = results[0].rules
-    rows = []
-    exists: bool | None = None
-
-    def row_of(code: str, fields: dict) -> dict:  # (a first guess's row: not the whole run's keys)
-        dropped = ("first_guess", "first_guess_of_tree", "units", "memo_hits", "out", "cached")
-        return {"first_guess": code, **{k: v for k, v in fields.items() if k not in dropped}}
-
-    for r in results:
-        row = row_of(rules.code_text(r.first_guess), optimum_fields(r, r.objective))
-        exists = exists or row["exists"]
-        rows.append(row)
-    rows += [row_of(code, {**_no_strategy(max_guesses, 0.0), "nodes": None}) for code in none_within]
-    rows.sort(key=lambda row: rules.parse_code(row["first_guess"]))
-    proven = [row["total"] for row in rows if row["proven"] and row["total"] is not None]
-    floors = [
-        row["total_lower_bound"] for row in rows if not row["proven"] and row["total_lower_bound"] is not None
-    ]
-    # the best first guesses, once no guess left unfinished could beat them
-    unproven = sum(1 for row in rows if not row["proven"])
-    decided = proven and all(f >= min(proven) for f in floors) and len(floors) == unproven
-    stopped = next((row["stopped"] for row in rows if row["stopped"]), None)
-    return {
-        "exists": exists,
-        "proven": all(row["proven"] for row in rows),
-        "by_first_guess": rows,
-        "best_first_guesses": [row["first_guess"] for row in rows if decided and row["total"] == min(proven)],
-        "stopped": stopped,
-        "seconds": round(seconds, 4),
-    }
 
 
 # ---- the report: text or JSON, from the document alone (also for an answer from the cache) ----

@@ -125,9 +125,7 @@ def export(
     with progress_bar(mode) as bar, command_work(time_limit) as token:
         try:
             if strategy == "optimal":  # a search stopped early writes its best strategy
-                tree, proven, stopped, best_found = _optimal_tree(
-                    table, pool, token, bar, token.remaining(1e-3), jobs_value(jobs)
-                )
+                tree, proven, stopped, best_found = _optimal_tree(table, pool, token, bar, jobs_value(jobs))
             else:
                 bar.start(1, f"export: the tree of {input_name(strategy)}")  # (one tree)
                 with token.running():  # (half a tree is no strategy: nothing is written)
@@ -233,24 +231,25 @@ def _print_export(
         typer.echo(what + detail)
 
 
-def _optimal_tree(table, pool: str, token, bar, time_limit: float | None, jobs: int):
+def _optimal_tree(table, pool: str, token, bar, jobs: int):
     """The optimal tree, or (stopped) the best one found, by ``jobs`` threads, searched as
     ``optimal`` searches it (:func:`~mastermind.engines.optimum.solve_optimum`: a heuristic beside
-    a search told of a time limit, whose tree is the best found when the search has none):
-    (tree, proven, stopped, the best found as ``optimal --json`` gives it: None when proven)."""
+    a search told of a time limit, whose tree is the best found when the search has none),
+    within ``token``'s deadline (--time-limit): (tree, proven, stopped, the best found as
+    ``optimal --json`` gives it: None when proven)."""
     from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
-    from mastermind.engines.exact import Execution, Limits, Problem
+    from mastermind.engines.exact import Execution, Problem
     from mastermind.engines.optimum import solve_optimum
 
     with CompileNotice(
         EXACT_KERNELS, "the search kernels", quiet=True, json_lines=isinstance(bar, JsonProgress)
     ):
-        # (optimal's call and execution: a stopped search reports its best strategy; told of
-        # the time limit, it searches as ``optimal --time-limit`` does, in work units)
+        # (optimal's call and execution: a stopped search reports its best strategy; its
+        # token's deadline, the time limit, makes it search as ``optimal --time-limit`` does,
+        # in work units)
         result = solve_optimum(
             table,
             Problem(pool=pool),
-            limits=Limits(time_limit=time_limit),
             execution=Execution(jobs=jobs),
             cancel=token,
             progress=bar,

@@ -26,11 +26,9 @@ from mastermind.app.commands.common import (
     stopped_text,
     table_for,
 )
-from mastermind.app.interrupts import command_token
 from mastermind.core.game import Rules
 from mastermind.core.progress import progress_bar, progress_mode
 from mastermind.core.variant import BLACK_PEG
-from mastermind.engines.workers import wait_for
 
 
 def register(app: typer.Typer) -> None:
@@ -66,10 +64,9 @@ def static(
         bar.start(None, f"CP-SAT static model of {rules}")
         result = static_answer(
             table,
-            time_limit=wait_for(work.remaining()),  # (the command's --time-limit)
             workers=cores(jobs),
             seed=seed,
-            cancel=command_token(),
+            cancel=work,  # (Ctrl-C, and --time-limit from the command's start: its deadline)
         )
     data = static_document(result, seed)
     if json_output:

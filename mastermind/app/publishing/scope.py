@@ -93,8 +93,9 @@ and 5x4 stayed open (3x7 not proven by 240 s of ``optimal``), 3x9n too, and 4x6 
 further out; 3x8n took 126 s with its 1.8 MB proof, 8x2 56 s with its 2.7 MB one, 4x7n
 over 4 minutes."""
 
-TABLE_VARIANTS = {"optimal": STANDARD, "game-values": STANDARD, "black-peg": BLACK_PEG}
-"""The variant of the games each table holds (its rows are named by :func:`game_id`)."""
+TABLE_VARIANTS = {"optimal": STANDARD, "game-values": STANDARD, BLACK_PEG.name: BLACK_PEG}
+"""The variant of the games each table holds (its rows are named by :func:`game_id`): the
+standard game's tables, then each other variant's optimal table, named after the variant."""
 
 
 def tables_of(rules: Rules) -> tuple[str, ...]:
@@ -109,14 +110,15 @@ def tables_of(rules: Rules) -> tuple[str, ...]:
 
 
 def optimal_table(rules: Rules) -> str:
-    """The table whose optimal rows hold this game: ``optimal``, or the variant's own table.
+    """The table whose optimal rows hold this game: ``optimal``, or the variant's own table,
+    named after it (:attr:`~mastermind.core.variant.Variant.name`, as in :data:`TABLE_VARIANTS`).
 
     >>> from mastermind.app.publishing.scope import optimal_table
     >>> from mastermind.core.game import Rules
     >>> optimal_table(Rules.parse("p4c6")), optimal_table(Rules.parse("p4c6b"))
     ('optimal', 'black-peg')
     """
-    return "black-peg" if rules.variant is BLACK_PEG else "optimal"
+    return "optimal" if rules.variant is STANDARD else rules.variant.name
 
 
 def check_table_games(games: Iterable[str], table: str | None) -> None:

@@ -22,6 +22,7 @@ from mastermind.core.lazy import lazy_names
 _WHERE = {
     "solve": "api",
     "solve_by_first_guess": "api",
+    "ByFirstGuess": "by_first_guess",
     "ExactSolver": "solver",
     "Problem": "options",
     "Limits": "options",
@@ -56,6 +57,7 @@ _WHERE = {
 }
 
 __all__ = [
+    "ByFirstGuess",
     "CHECKPOINT_FILE",
     "CheckpointError",
     "CheckpointFileError",
@@ -93,6 +95,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from mastermind.engines.exact.api import solve, solve_by_first_guess
+    from mastermind.engines.exact.by_first_guess import ByFirstGuess
     from mastermind.engines.exact.certify import certify as certify_optimum
     from mastermind.engines.exact.certify import prove
     from mastermind.engines.exact.checkpoint import (

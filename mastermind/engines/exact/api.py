@@ -26,6 +26,7 @@ from mastermind.core.game import Code, CodeTable
 from mastermind.core.pools import Pool
 from mastermind.core.progress import Progress
 from mastermind.engines.exact import memo_file
+from mastermind.engines.exact.by_first_guess import ByFirstGuess
 from mastermind.engines.exact.checkpoint import (
     RootBounds,
     check_made_for,
@@ -139,7 +140,7 @@ def _solve(
                 reporter.settle(INF, True, False, INF)
                 reporter.finish(True)
                 return solver.result(None, counters=counters, start=start, opening=problem.first_guess)
-        units = execution.wants_units(limits, len(solver.cands))
+        units = execution.wants_units(token.deadline is not None, len(solver.cands))
         if execution.units is None and tuning.start is not None and problem.plain:
             units = True  # (a strategy to start from is the units' own: one search ignores it)
         if units:
@@ -323,10 +324,7 @@ def _solve_units(
             eldest=None if may_stop else workers,
         )
         if alongside:
-            left = cancel.remaining()
-            strategy = StrategyThread(
-                solver, cancel, budget.strategy_bytes, store, start=tuning.start, time_limit=left
-            )
+            strategy = StrategyThread(solver, cancel, budget.strategy_bytes, store, start=tuning.start)
             strategy.start()
         saving = None
         if units_memo is not None:
@@ -423,19 +421,26 @@ def solve_by_first_guess(
     execution: Execution | None = None,
     cancel: CancelToken | None = None,
     progress: Progress | None = None,
-) -> list[Result[SearchDetails]]:
+) -> ByFirstGuess:
     """The optimum of ``problem`` for each canonical first guess (or each of
     ``first_guesses``), best first guesses not favoured: every result is exact. First guesses
-    that cannot finish within ``problem.max_guesses`` are left out. ``execution.jobs`` > 1:
-    one thread per first guess (joblib); no other backend, and no checkpoint.
+    that cannot finish within ``problem.max_guesses`` are left out of the results, and listed
+    as such (``none_within``). ``execution.jobs`` > 1: one thread per first guess; no other
+    backend, and no checkpoint.
 
     When ``limits.time_limit`` passes or ``cancel`` is cancelled, the first guesses not
     finished are results not proven (FEASIBLE or UNKNOWN), with their lower bounds.
 
+    The answer is a sequence of the results, with the table of every first guess and the
+    best ones (see :class:`~mastermind.engines.exact.by_first_guess.ByFirstGuess`).
+
     >>> import mastermind as mm
     >>> table = mm.CodeTable(mm.Rules(3, 3))
-    >>> [(table.rules.code_text(r.first_guess), r.total) for r in mm.solve_by_first_guess(table)]
+    >>> found = mm.solve_by_first_guess(table)
+    >>> [(table.rules.code_text(r.first_guess), r.total) for r in found]
     [('111', 86), ('112', 73), ('123', 80)]
+    >>> [table.rules.code_text(g) for g in found.best_first_guesses], found.proven
+    (['112'], True)
     """
     problem = Problem() if problem is None else problem
     limits = Limits() if limits is None else limits
@@ -448,6 +453,7 @@ def solve_by_first_guess(
         )
     from mastermind.engines.exact.backends import worker_count
 
+    began = time.perf_counter()
     solver = ExactSolver(table, problem)
     firsts = solver.first_guesses() if first_guesses is None else list(first_guesses)
     threads = 1 if execution.jobs == 1 or len(firsts) <= 1 else worker_count(execution.jobs)
@@ -476,4 +482,10 @@ def solve_by_first_guess(
                 results = list(pool.map(lambda g: one(g, token), firsts))
         else:
             results = [one(g, token) for g in firsts]
-    return [r for r in results if r is not None]
+    return ByFirstGuess(
+        table.rules,
+        problem,
+        tuple(r for r in results if r is not None),
+        tuple(g for g, r in zip(firsts, results) if r is None),
+        time.perf_counter() - began,
+    )

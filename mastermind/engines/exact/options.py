@@ -16,7 +16,7 @@ execution and tuning change how long it takes.
 >>> problem = Problem(objective="worst", max_guesses=5)  # (the words, or the members)
 >>> problem.objective, problem.pool, problem.max_guesses
 (<Objective.WORST: 'worst'>, <Pool.ALL: 'all'>, 5)
->>> Execution(jobs=2).wants_units(Limits())
+>>> Execution(jobs=2).wants_units()
 True
 >>> Problem(objective="average")
 Traceback (most recent call last):
@@ -178,6 +178,12 @@ class Limits:
     table, memos and scratch (None: the table's ``memory_limit``, 2 GiB by default); what
     cannot fit is refused before any work.
 
+    The time limit is how a caller asks for one: the entry point (``solve``,
+    ``solve_by_first_guess``) turns it into the deadline of its cancel token (a child of the
+    caller's ``cancel``, the earlier of the two deadlines), and nothing below reads it
+    again: the search reads the time left from the token. A caller holding a token with a
+    deadline already (the command line's) passes that token and no time limit.
+
     >>> from mastermind.engines.exact.options import Limits
     >>> Limits(time_limit=0.5)
     Limits(time_limit=0.5, memory=None)
@@ -210,18 +216,18 @@ class Execution:
     :mod:`mastermind.engines.exact.anytime`), which report progress unit by unit and, when
     stopped, a lower bound and the best strategy found; False, one compiled search from the
     root in this thread; None (the default), work units when they are needed or help: another
-    backend, a scheduler, a checkpoint, a time limit, or a search of at least
+    backend, a scheduler, a checkpoint, a deadline (``timed``), or a search of at least
     :data:`ONE_SEARCH_SECRETS` secrets (with one job too: a long search then shows its
     progress with an ETA; of unknown size, more than one job). Work units solve the plain total only: other
     problems always run in this thread.
 
-    >>> from mastermind.engines.exact.options import Execution, Limits
-    >>> Execution().wants_units(Limits()), Execution().wants_units(Limits(time_limit=5))
+    >>> from mastermind.engines.exact.options import Execution
+    >>> Execution().wants_units(), Execution().wants_units(timed=True)
     (False, True)
     >>> two = Execution(jobs=2)
-    >>> two.wants_units(Limits(), secrets=1296), two.wants_units(Limits(), secrets=2401)
+    >>> two.wants_units(secrets=1296), two.wants_units(secrets=2401)
     (False, True)
-    >>> Execution(jobs=1).wants_units(Limits(), secrets=2401)
+    >>> Execution(jobs=1).wants_units(secrets=2401)
     True
     """
 
@@ -255,13 +261,13 @@ class Execution:
         """Whether anything but this process's threads, or a checkpoint, is asked for."""
         return self.backend != "threads" or self.scheduler is not None or self.checkpoint is not None
 
-    def wants_units(self, limits: Limits, secrets: int | None = None) -> bool:
-        """Whether the plain total runs as work units under these limits, on a search of
-        ``secrets`` secrets (None: as many as it takes for more than one job to ask for
-        units)."""
+    def wants_units(self, timed: bool = False, secrets: int | None = None) -> bool:
+        """Whether the plain total runs as work units, ``timed`` (its cancel token has a
+        deadline: a stopped run reports what its units proved), on a search of ``secrets``
+        secrets (None: as many as it takes for more than one job to ask for units)."""
         if self.units is not None:
             return self.units
-        if self.distributed or limits.time_limit is not None:
+        if self.distributed or timed:
             return True
         if secrets is None:  # (a size not known: more jobs than one want units)
             return self.jobs != 1

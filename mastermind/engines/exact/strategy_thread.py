@@ -38,14 +38,14 @@ class StrategyThread:
         *,
         passes: int | None = None,
         start: Node | None = None,
-        time_limit: float | None = None,
     ) -> None:
         self.token = cancel.child()
         self.search = StrategySearch(
             solver.table, pool=solver.pool, cancel=self.token, memory=memory, niceness=NICENESS
         )
-        if time_limit is not None:  # the search's time limit, overrun by a last build of a tree
-            self.search.build_allowance = max(MIN_BUILD_ALLOWANCE, BUILD_SHARE * time_limit)
+        left = cancel.remaining()  # (the run's deadline, as its token holds it)
+        if left is not None:  # the time left, overrun by a last build of a tree
+            self.search.build_allowance = max(MIN_BUILD_ALLOWANCE, BUILD_SHARE * left)
         self.passes = passes
         self.checkpoint = checkpoint
         seeded = float("inf")

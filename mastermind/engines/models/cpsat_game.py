@@ -141,15 +141,16 @@ def solve_cpsat(
     plan: DepthPlan,
     feasible: bool = False,
     *,
-    time_limit: float = 60.0,
+    time_limit: float | None = None,
     workers: int = 1,
     seed: int = 0,
     cancel: CancelToken | None = None,
 ) -> TreeModelAnswer:
     """The strategy-tree model of the game at ``plan.depth``: the optimal total within it,
     bounded below by the lookahead (two levels up to 256 codes, else one), or, if
-    ``feasible``, whether a strategy within it exists. Stopped (``cancel``, or Ctrl-C before
-    CP-SAT ran), it reports what it proved."""
+    ``feasible``, whether a strategy within it exists. Stopped (``cancel``, its deadline or
+    ``time_limit`` seconds as :func:`solve_tree` takes them, or Ctrl-C before CP-SAT ran),
+    it reports what it proved."""
     objective = Objective.FEASIBLE if feasible else Objective.TOTAL
     start = time.perf_counter()
     lower = None

@@ -32,11 +32,10 @@ from mastermind.core.game import CodeTable, check_max_guesses, format_bytes, for
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.core.tree import Node, StrategyTree
 from mastermind.engines.models.result import (
-    ModelDeadline,
     ModelRun,
-    check_limits,
     make_solver,
     model_result,
+    model_token,
     run_solver,
     stopped_result,
 )
@@ -162,7 +161,7 @@ def solve_tree(
     *,
     objective: str = "total",
     candidates: np.ndarray | None = None,
-    time_limit: float = 60.0,
+    time_limit: float | None = None,
     workers: int = 1,
     lower_bound: int | None = None,
     cancel: CancelToken | None = None,
@@ -174,6 +173,9 @@ def solve_tree(
     ``lower_bound`` (for example a lookahead bound) is added as a bound on the objective; it
     must be a proven bound, or the model may wrongly become infeasible. ``cancel``: a token
     that stops the solver as its time limit does (the result then says why it stopped).
+    ``time_limit``: seconds from now, the model's building counted in (None: ``cancel``'s
+    deadline alone, if any), kept as the deadline of a child of ``cancel``; CP-SAT's own
+    limit is the time that token has left.
     """
     from ortools.sat.python import cp_model
 
@@ -193,80 +195,79 @@ def solve_tree(
     check_model_size(table, max_depth, len(answers), n_s)
     layout = _layout(answers, max_depth)
     n_nodes = len(layout.parent)
-    check_limits(time_limit, workers)  # before the model is built
-    clock = ModelDeadline(time_limit)
-    start = clock.start
-    if objective == "total" and lower_bound is None:
-        lower_bound = n_s  # every secret takes a guess at least: a bound to report if stopped early
-    model = cp_model.CpModel()
-    x = [[model.new_bool_var(f"x{v}_{g}") for g in range(n_g)] for v in range(n_nodes)]
-    y = [[model.new_bool_var(f"y{i}_{v}") for v in range(n_nodes)] for i in range(n_s)]
-    first = set(canonical_first_guesses(rules)) if n_s == table.n else None
-    for v in range(n_nodes):
-        model.add_exactly_one(x[v])
-        # an unreached node guesses code 0: removes symmetric copies of empty subtrees
-        model.add_implication(~x[v][0], _reached(model, y, v, n_s))
-    if first is not None:
-        for g in range(n_g):
-            if g not in first:
-                model.add(x[0][g] == 0)
-    for i in range(n_s):
-        if clock.passed():
-            return stopped_result(table, objective, lower_bound, start, why=TIME_LIMIT)
-        s = int(secrets[i])
-        model.add(y[i][0] == 1)
-        by_answer: dict[int, list[int]] = {}
-        for g in range(n_g):
-            by_answer.setdefault(int(sub[g, i]), []).append(g)
+    start = time.perf_counter()
+    with model_token(cancel, time_limit, workers) as token:  # before the model is built
+        if objective == "total" and lower_bound is None:
+            lower_bound = n_s  # every secret takes a guess at least: a bound to report if stopped early
+        model = cp_model.CpModel()
+        x = [[model.new_bool_var(f"x{v}_{g}") for g in range(n_g)] for v in range(n_nodes)]
+        y = [[model.new_bool_var(f"y{i}_{v}") for v in range(n_nodes)] for i in range(n_s)]
+        first = set(canonical_first_guesses(rules)) if n_s == table.n else None
         for v in range(n_nodes):
-            solved = model.new_bool_var(f"w{i}_{v}")
-            model.add_implication(solved, x[v][s])
-            model.add_implication(solved, y[i][v])
-            kids = layout.children[v]
-            model.add(y[i][v] == solved + sum(y[i][c] for c in kids.values()))
-            for a, c in kids.items():
-                gs = by_answer.get(a, [])
-                if gs:
-                    model.add(y[i][c] <= sum(x[v][g] for g in gs))
-                else:
-                    model.add(y[i][c] == 0)
-    visits = sum(y[i][v] for i in range(n_s) for v in range(n_nodes))
-    if lower_bound is not None:
-        model.add(visits >= int(lower_bound))
-    if objective == "total":
-        model.minimize(visits)
-    if clock.passed():
-        return stopped_result(table, objective, lower_bound, start, why=TIME_LIMIT)
-    solver = make_solver(clock.left(), workers, seed)
-    status, stopped = run_solver(solver, model, cancel)
-    seconds = time.perf_counter() - start
-    name = solver.status_name(status)
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        value = int(sum(solver.value(y[i][v]) for i in range(n_s) for v in range(n_nodes)))
-        tree = _extract(table, solver, x, y, layout, secrets)
-        bound = _bound(solver, lower_bound) if objective == "total" else None
-        proven = status == cp_model.OPTIMAL
+            model.add_exactly_one(x[v])
+            # an unreached node guesses code 0: removes symmetric copies of empty subtrees
+            model.add_implication(~x[v][0], _reached(model, y, v, n_s))
+        if first is not None:
+            for g in range(n_g):
+                if g not in first:
+                    model.add(x[0][g] == 0)
+        for i in range(n_s):
+            if token.cancelled:
+                return stopped_result(table, objective, lower_bound, start, why=token.reason or TIME_LIMIT)
+            s = int(secrets[i])
+            model.add(y[i][0] == 1)
+            by_answer: dict[int, list[int]] = {}
+            for g in range(n_g):
+                by_answer.setdefault(int(sub[g, i]), []).append(g)
+            for v in range(n_nodes):
+                solved = model.new_bool_var(f"w{i}_{v}")
+                model.add_implication(solved, x[v][s])
+                model.add_implication(solved, y[i][v])
+                kids = layout.children[v]
+                model.add(y[i][v] == solved + sum(y[i][c] for c in kids.values()))
+                for a, c in kids.items():
+                    gs = by_answer.get(a, [])
+                    if gs:
+                        model.add(y[i][c] <= sum(x[v][g] for g in gs))
+                    else:
+                        model.add(y[i][c] == 0)
+        visits = sum(y[i][v] for i in range(n_s) for v in range(n_nodes))
+        if lower_bound is not None:
+            model.add(visits >= int(lower_bound))
+        if objective == "total":
+            model.minimize(visits)
+        if token.cancelled:
+            return stopped_result(table, objective, lower_bound, start, why=token.reason or TIME_LIMIT)
+        solver = make_solver(token, workers, seed)
+        status, stopped = run_solver(solver, model, token)
+        seconds = time.perf_counter() - start
+        name = solver.status_name(status)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            value = int(sum(solver.value(y[i][v]) for i in range(n_s) for v in range(n_nodes)))
+            tree = _extract(table, solver, x, y, layout, secrets)
+            bound = _bound(solver, lower_bound) if objective == "total" else None
+            proven = status == cp_model.OPTIMAL
+            why = None if proven else stopped or TIME_LIMIT
+            return model_result(
+                table,
+                objective,
+                name,
+                value=value,
+                bound=bound,
+                proven=proven,
+                seconds=seconds,
+                tree=tree,
+                secrets=secrets,
+                stopped=why,
+            )
+        bound = None
+        if objective == "total" and status == cp_model.UNKNOWN:
+            bound = _bound(solver, lower_bound)
+        proven = status == cp_model.INFEASIBLE
         why = None if proven else stopped or TIME_LIMIT
         return model_result(
-            table,
-            objective,
-            name,
-            value=value,
-            bound=bound,
-            proven=proven,
-            seconds=seconds,
-            tree=tree,
-            secrets=secrets,
-            stopped=why,
+            table, objective, name, value=None, bound=bound, proven=proven, seconds=seconds, stopped=why
         )
-    bound = None
-    if objective == "total" and status == cp_model.UNKNOWN:
-        bound = _bound(solver, lower_bound)
-    proven = status == cp_model.INFEASIBLE
-    why = None if proven else stopped or TIME_LIMIT
-    return model_result(
-        table, objective, name, value=None, bound=bound, proven=proven, seconds=seconds, stopped=why
-    )
 
 
 def _bound(solver: Any, lower_bound: int | None) -> int:
@@ -313,13 +314,14 @@ def depth_feasible(
     depth: int,
     *,
     candidates: np.ndarray | None = None,
-    time_limit: float = 60.0,
+    time_limit: float | None = None,
     workers: int = 1,
     cancel: CancelToken | None = None,
 ) -> Result[ModelRun]:
     """Does a strategy exist that solves every secret within ``depth`` guesses?
 
     ``INFEASIBLE`` (proven) means the optimal worst case is at least ``depth + 1``.
+    ``time_limit`` and ``cancel``: as :func:`solve_tree` takes them.
     """
     return solve_tree(
         table,
@@ -336,7 +338,7 @@ def worst_case_lower_bound(
     table: CodeTable,
     start: int,
     *,
-    time_limit: float = 60.0,
+    time_limit: float | None = None,
     workers: int = 1,
     max_depth: int | None = None,
     cancel: CancelToken | None = None,
@@ -344,21 +346,21 @@ def worst_case_lower_bound(
     """Raise a proven worst-case lower bound ``start`` by refuting depths with CP-SAT.
 
     Returns ``(bound, exact)``: ``exact`` when a strategy of depth ``bound`` was also found.
-    Stops at the first depth the solver cannot settle within ``time_limit`` (shared), or
-    once ``cancel`` is cancelled.
+    Stops at the first depth the solver cannot settle within ``time_limit`` seconds (shared
+    by the depths: the deadline of a child of ``cancel``; None: ``cancel``'s alone), or once
+    ``cancel`` is cancelled.
     """
-    deadline = time.perf_counter() + time_limit
     depth = start
-    while max_depth is None or depth <= max_depth:
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            return depth, False
-        try:
-            r = depth_feasible(table, depth, time_limit=left, workers=workers, cancel=cancel)
-        except MastermindError:
-            return depth, False
-        if r.details is not None and r.details.infeasible:
-            depth += 1
-            continue
-        return depth, r.value is not None
+    with (CancelToken() if cancel is None else cancel).child(time_limit) as token:
+        while max_depth is None or depth <= max_depth:
+            if token.cancelled:
+                return depth, False
+            try:
+                r = depth_feasible(table, depth, workers=workers, cancel=token)
+            except MastermindError:
+                return depth, False
+            if r.details is not None and r.details.infeasible:
+                depth += 1
+                continue
+            return depth, r.value is not None
     return depth, False

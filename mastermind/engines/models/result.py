@@ -99,44 +99,33 @@ def stopped_result(
     )
 
 
-class ModelDeadline:
-    """A model's time limit, counted from before the model is built: building a big model
-    takes seconds that the solver's own limit does not see.
+def model_token(cancel: CancelToken | None, time_limit: float | None, workers: int) -> CancelToken:
+    """The token a model runs under, made before the model is built (building a big model
+    takes seconds that the solver's own limit does not see): a child of ``cancel`` with a
+    deadline ``time_limit`` seconds from now (None: ``cancel``'s, if any), the one place the
+    model's time limit is kept. Limits CP-SAT cannot use are refused first, in one line.
+    Close it (``with``).
 
-    >>> from mastermind.engines.models.result import ModelDeadline, check_limits
-    >>> check_limits(60.0, workers=1); clock = ModelDeadline(60.0)
-    >>> clock.passed(), 59.0 < clock.left() <= 60.0
+    >>> from mastermind.engines.models.result import model_token
+    >>> with model_token(None, 60.0, workers=1) as token:
+    ...     token.cancelled, 59.0 < token.remaining() <= 60.0
     (False, True)
     """
-
-    def __init__(self, time_limit: float) -> None:
-        self.start = time.perf_counter()
-        self.deadline = self.start + time_limit
-
-    def left(self) -> float:
-        """Seconds left for the solver."""
-        return self.deadline - time.perf_counter()
-
-    def passed(self) -> bool:
-        return self.left() <= 0
-
-
-def check_limits(time_limit: float, workers: int) -> None:
-    """Refuse limits CP-SAT cannot use, with a one-line message."""
-    if not time_limit > 0:
-        raise MastermindError(f"time limit must be positive seconds, got {time_limit}")
-    if workers < 1:
+    if not workers >= 1:
         raise MastermindError(f"workers must be at least 1, got {workers}")
+    return (CancelToken() if cancel is None else cancel).child(time_limit)
 
 
-def make_solver(time_limit: float, workers: int, seed: int = 0) -> Any:
-    """A CP-SAT solver with a wall-time limit, a worker count and a seed: the same seed and
-    number of workers give the same answer (unless the time limit stops the search)."""
+def make_solver(token: CancelToken, workers: int, seed: int = 0) -> Any:
+    """A CP-SAT solver with a wall-time limit, the time left on ``token`` (none without a
+    deadline), a worker count and a seed: the same seed and number of workers give the same
+    answer (unless the time limit stops the search)."""
     from ortools.sat.python import cp_model
 
-    check_limits(time_limit, workers)
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = float(time_limit)
+    left = token.remaining(1e-3)  # (a moment at least: the deadline may pass as this runs)
+    if left is not None:
+        solver.parameters.max_time_in_seconds = float(left)
     solver.parameters.num_workers = int(workers)
     solver.parameters.random_seed = int(seed) % 2**31  # (CP-SAT's seed is an int32)
     # workers racing each other return whichever solution one finds first: interleaved, the

@@ -29,11 +29,10 @@ from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.engines.models.result import (
-    ModelDeadline,
     ModelRun,
-    check_limits,
     make_solver,
     model_result,
+    model_token,
     run_of,
     run_solver,
     stopped_result,
@@ -67,7 +66,7 @@ def counting_static_bound(table: CodeTable) -> int:
 def solve_static(
     table: CodeTable,
     *,
-    time_limit: float = 60.0,
+    time_limit: float | None = None,
     workers: int = 1,
     cancel: CancelToken | None = None,
     seed: int = 0,
@@ -76,10 +75,10 @@ def solve_static(
 
     ``value``: the best number found, ``lower_bound``: proven, ``details.guesses``: the
     guesses (the same for the same ``seed`` and ``workers``). ``cancel``: a token that stops
-    the solver as its time limit does.
+    the solver as its time limit does. ``time_limit``: seconds from now, the model's
+    building counted in (None: ``cancel``'s deadline alone, if any), kept as the deadline of
+    a child of ``cancel``; CP-SAT's own limit is the time that token has left.
     """
-    from ortools.sat.python import cp_model
-
     m = answer_matrix(table)
     n = table.n
     if n * (n - 1) // 2 * n > MAX_PAIRS_TERMS:
@@ -87,11 +86,19 @@ def solve_static(
             f"static model for {table.rules} has {n} codes: {n * (n - 1) // 2} pairs x {n} "
             f"guesses is above {MAX_PAIRS_TERMS} terms; use a smaller game"
         )
-    check_limits(time_limit, workers)  # before the model is built
-    clock = ModelDeadline(time_limit)
-    start = clock.start
+    start = time.perf_counter()
+    with model_token(cancel, time_limit, workers) as token:  # before the model is built
+        return _solve_static(table, m, token, workers, seed, start)
+
+
+def _solve_static(
+    table: CodeTable, m: np.ndarray, token: CancelToken, workers: int, seed: int, start: float
+) -> Result[ModelRun]:
+    """:func:`solve_static` under ``token``, which holds its deadline."""
+    from ortools.sat.python import cp_model
+
+    n = table.n
     least = counting_static_bound(table)
-    token = CancelToken() if cancel is None else cancel
     model = cp_model.CpModel()
     u = [model.new_bool_var(f"u{g}") for g in range(n)]
     # the build (seconds on p4c4) is work that stops by itself: Ctrl-C, seen between two
@@ -99,7 +106,7 @@ def solve_static(
     # its unwinding, and ended it with nothing on a loaded machine)
     with token.running():
         for s in range(n):
-            if clock.passed() or token.cancelled:
+            if token.cancelled:
                 return stopped_result(table, "static", least, start, why=token.reason or TIME_LIMIT)
             # differs[g, t]: guess g tells s and t apart
             differs = m[:, s][:, None] != m[:, s + 1 :]
@@ -109,10 +116,10 @@ def solve_static(
         model.add_bool_or([u[g] for g in canonical_first_guesses(table.rules)])
     model.add(sum(u) >= least)
     model.minimize(sum(u))
-    if clock.passed() or token.cancelled:
+    if token.cancelled:
         return stopped_result(table, "static", least, start, why=token.reason or TIME_LIMIT)
-    solver = make_solver(clock.left(), workers, seed)
-    status, stopped = run_solver(solver, model, cancel)
+    solver = make_solver(token, workers, seed)
+    status, stopped = run_solver(solver, model, token)
     seconds = time.perf_counter() - start
     name = solver.status_name(status)
     # a search stopped before its presolve ended reports a bound of 0: the counting bound holds
@@ -147,7 +154,7 @@ def solve_static(
 def static_answer(
     table: CodeTable,
     *,
-    time_limit: float = 60.0,
+    time_limit: float | None = None,
     workers: int = 1,
     cancel: CancelToken | None = None,
     seed: int = 0,

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from mastermind.app.cli import main
+from mastermind.core.game import Rules
+from mastermind.core.variant import STANDARD, VARIANTS
 
 
 def run(capsys, *args, stdin=None, monkeypatch=None):
@@ -383,3 +385,16 @@ def test_the_committed_black_peg_table_agrees_with_a_brute_force():
     }.items():
         least_total, least_worst = brute_optimum(pegs, colours, repeat)
         assert (rows[game]["total"], rows[game]["optimal_worst"]) == (least_total, least_worst), game
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_games_optimal_rows_go_to_the_table_of_its_variant(variant):
+    """The table is read from the variant (its name), not spelt beside it: each variant's
+    optimal rows go to a table ``results`` publishes, and that table holds that variant."""
+    from mastermind.app.documents import TABLES
+    from mastermind.app.publishing.scope import TABLE_VARIANTS, optimal_table, tables_of
+
+    rules = Rules(3, 3, variant=variant)
+    table = optimal_table(rules)
+    assert table in TABLES and TABLE_VARIANTS[table] is rules.variant and table in tables_of(rules)
+    assert table == ("optimal" if rules.variant is STANDARD else rules.variant.name)

@@ -419,11 +419,12 @@ def test_export_of_the_optimum_with_a_time_limit_searches_as_optimal_does(capsys
     tree, export nothing)."""
     import mastermind.engines.exact as exact
 
-    limits = []
+    told = []  # (the time limit the search was given, the time its token had left)
     real_solve = exact.solve
 
     def solve(*args, **kwargs):
-        limits.append(kwargs.get("limits"))
+        limits = kwargs.get("limits")
+        told.append((None if limits is None else limits.time_limit, kwargs["cancel"].remaining()))
         return real_solve(*args, **kwargs)
 
     monkeypatch.setattr(exact, "solve", solve)
@@ -431,9 +432,11 @@ def test_export_of_the_optimum_with_a_time_limit_searches_as_optimal_does(capsys
     argv = ["export", "-r", "p3c3", "-s", "optimal", "--out", str(out)]
     code, _, _ = run(capsys, *argv, "--time-limit", "600")
     assert code == 0 and out.is_file()
-    assert limits and 0 < limits[0].time_limit <= 600
+    # the limit is the deadline of the search's token, counted from the command's start,
+    # and nowhere else
+    assert told and told[0][0] is None and 0 < told[0][1] <= 600
     code, _, _ = run(capsys, *argv)
-    assert code == 0 and limits[1].time_limit is None
+    assert code == 0 and told[1] == (None, None)
 
 
 def test_a_tree_written_to_a_gz_name_is_gzipped_in_the_format_its_name_says(capsys, tmp_path):

@@ -54,9 +54,9 @@ def test_the_command_takes_the_librarys_path(capsys, monkeypatch, extra, units):
     took: list[bool] = []
     real_wants, real_units = api.Execution.wants_units, api._solve_units
 
-    def wants(self, limits, secrets=None):
+    def wants(self, timed=False, secrets=None):
         asked.append(self.units)
-        return real_wants(self, limits, secrets)
+        return real_wants(self, timed, secrets)
 
     def solve_units(*args, **kwargs):
         took.append(True)
@@ -517,3 +517,28 @@ def test_a_time_limit_stop_says_the_limit_counts_the_whole_command(capsys):
     assert code == 0, err
     line = next(x for x in out.splitlines() if x.startswith("proven"))
     assert "stopped (time limit)" in line and "--time-limit 0.001 s counts the whole command" in line
+
+
+@pytest.mark.parametrize("extra", [[], ["--by-first-guess"]])
+def test_the_time_limit_reaches_the_search_as_its_tokens_deadline_alone(capsys, monkeypatch, extra):
+    """--time-limit is stored once: the deadline of the token the library is given (from
+    the command's start), not a number beside it in Limits."""
+    import mastermind.engines.exact as exact
+
+    name = "solve_by_first_guess" if extra else "solve"
+    real = getattr(exact, name)
+    told = []
+
+    def spy(*args, **kwargs):
+        told.append((kwargs["limits"].time_limit, kwargs["cancel"].remaining()))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(exact, name, spy)
+    code, out, err = run(
+        capsys, "optimal", "-r", "p3c3", "--no-cache", "--json", "--time-limit", "600", *extra
+    )
+    assert code == 0, err
+    code, out, err = run(capsys, "optimal", "-r", "p3c3", "--no-cache", "--json", *extra)
+    assert code == 0, err
+    (limited, left), unlimited = told
+    assert limited is None and 0 < left <= 600 and unlimited == (None, None)

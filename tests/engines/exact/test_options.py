@@ -76,35 +76,36 @@ def test_options_are_frozen(options):
 
 
 @pytest.mark.parametrize(
-    "execution, limits, units",
+    "execution, timed, units",
     [
-        (Execution(), Limits(), False),
-        (Execution(jobs=2), Limits(), True),
-        (Execution(jobs=-1), Limits(), True),
-        (Execution(backend="processes"), Limits(), True),
-        (Execution(checkpoint="runs"), Limits(), True),
-        (Execution(), Limits(time_limit=5), True),
-        (Execution(units=True), Limits(), True),
-        (Execution(jobs=2, units=False), Limits(time_limit=5), False),
+        (Execution(), False, False),
+        (Execution(jobs=2), False, True),
+        (Execution(jobs=-1), False, True),
+        (Execution(backend="processes"), False, True),
+        (Execution(checkpoint="runs"), False, True),
+        (Execution(), True, True),
+        (Execution(units=True), False, True),
+        (Execution(jobs=2, units=False), True, False),
     ],
 )
-def test_the_execution_path_follows_the_options(execution, limits, units):
-    assert execution.wants_units(limits) is units
+def test_the_execution_path_follows_the_options(execution, timed, units):
+    """``timed``: the search's token has a deadline (a time limit)."""
+    assert execution.wants_units(timed) is units
 
 
 @pytest.mark.parametrize(
-    "execution, limits, units",
+    "execution, timed, units",
     [
-        (Execution(jobs=2), Limits(), False),
-        (Execution(jobs=1), Limits(), False),
-        (Execution(jobs=-1), Limits(), False),
-        (Execution(jobs=2, units=True), Limits(), True),
-        (Execution(jobs=2), Limits(time_limit=5), True),
-        (Execution(jobs=2, checkpoint="runs"), Limits(), True),
-        (Execution(jobs=2, backend="processes"), Limits(), True),
+        (Execution(jobs=2), False, False),
+        (Execution(jobs=1), False, False),
+        (Execution(jobs=-1), False, False),
+        (Execution(jobs=2, units=True), False, True),
+        (Execution(jobs=2), True, True),
+        (Execution(jobs=2, checkpoint="runs"), False, True),
+        (Execution(jobs=2, backend="processes"), False, True),
     ],
 )
-def test_more_jobs_leave_a_small_search_whole(execution, limits, units):
+def test_more_jobs_leave_a_small_search_whole(execution, timed, units):
     """A search of fewer than ONE_SEARCH_SECRETS secrets, asked for nothing but more jobs,
     is one search: units would cost it several times the work (4x6: 474 nodes in 161 units
     against 128); a time limit, a checkpoint or another backend still want them, and so does a
@@ -112,8 +113,8 @@ def test_more_jobs_leave_a_small_search_whole(execution, limits, units):
     before the library chose)."""
     from mastermind.engines.exact.options import ONE_SEARCH_SECRETS
 
-    assert execution.wants_units(limits, secrets=ONE_SEARCH_SECRETS - 1) is units
-    assert execution.wants_units(limits, secrets=ONE_SEARCH_SECRETS) is True
+    assert execution.wants_units(timed, secrets=ONE_SEARCH_SECRETS - 1) is units
+    assert execution.wants_units(timed, secrets=ONE_SEARCH_SECRETS) is True
 
 
 def test_a_small_game_with_two_jobs_is_one_search():

@@ -148,12 +148,15 @@ def test_the_strategy_thread_keeps_its_pass_in_the_checkpoint_and_goes_on_from_i
 
 
 def test_the_strategy_thread_allows_a_share_of_its_time_limit_for_a_last_build():
+    """The time limit is the run's token's deadline: the thread reads the time left there."""
     solver = ExactSolver(CodeTable(Rules(3, 3)))
     allowances = []
     for limit in (None, 1.0, 1000.0):
-        thread = StrategyThread(solver, CancelToken(), MEMORY, time_limit=limit)
-        allowances.append(thread.search.build_allowance)
-    assert allowances == [None, MIN_BUILD_ALLOWANCE, BUILD_SHARE * 1000.0]
+        with CancelToken(limit) as token:
+            allowances.append(StrategyThread(solver, token, MEMORY).search.build_allowance)
+    assert allowances[:2] == [None, MIN_BUILD_ALLOWANCE]
+    # (the time left when the thread was made: at most the limit, and far above 900 s)
+    assert BUILD_SHARE * 900.0 < allowances[2] <= BUILD_SHARE * 1000.0
 
 
 def test_a_strategy_the_kept_sets_hold_below_the_kept_tree_is_the_first_upper_bound(tmp_path):

@@ -148,3 +148,48 @@ def test_the_time_limit_counts_the_model_building():
     result = solve_tree(table, 4, time_limit=1e-9, workers=1, lower_bound=50)
     assert result.stopped == "time limit" and not result.proven and result.value is None
     assert result.lower_bound == 50
+
+
+def _solver_times(monkeypatch, module):
+    """The ``max_time_in_seconds`` of every CP-SAT run of ``module``, and the time its token
+    had left then."""
+    import mastermind.engines.models.result as result
+
+    seen = []
+
+    def run_solver(solver, model, cancel=None):
+        seen.append((solver.parameters.max_time_in_seconds, cancel.remaining()))
+        return result.run_solver(solver, model, cancel)
+
+    monkeypatch.setattr(module, "run_solver", run_solver)
+    return seen
+
+
+def test_the_solvers_time_limit_is_what_the_token_has_left(monkeypatch):
+    """One store of a time limit: the token's deadline (the caller's, or the earlier of it
+    and ``time_limit``), and CP-SAT's own limit is read from it."""
+    import mastermind.engines.models.cpsat_tree as cpsat_tree
+    from mastermind.core.cancel import CancelToken
+
+    table = CodeTable(Rules(2, 3))
+    seen = _solver_times(monkeypatch, cpsat_tree)
+    with CancelToken(600) as caller:
+        assert solve_tree(table, 3, workers=1, cancel=caller).proven  # the caller's deadline
+        assert solve_tree(table, 3, time_limit=30, workers=1, cancel=caller).proven  # the earlier
+    assert solve_tree(table, 3, workers=1).proven  # none: CP-SAT's own default, no limit
+    (caller_time, caller_left), (own_time, own_left), (free_time, free_left) = seen
+    assert 0 < caller_left <= caller_time <= 600
+    assert 0 < own_left <= own_time <= 30
+    assert (free_time, free_left) == (float("inf"), None)
+
+
+def test_the_depths_share_the_deadline_of_the_token(monkeypatch):
+    """worst_case_lower_bound gives its depths one deadline (time_limit from its start): each
+    CP-SAT run gets what is left of it, never more."""
+    import mastermind.engines.models.cpsat_tree as cpsat_tree
+
+    seen = _solver_times(monkeypatch, cpsat_tree)
+    assert worst_case_lower_bound(CodeTable(Rules(2, 4)), 1, time_limit=30, workers=1) == (4, True)
+    assert len(seen) == 4  # depths 1, 2 and 3 refuted, 4 found
+    times = [t for t, _ in seen]
+    assert all(0 < t <= 30 for t in times) and times == sorted(times, reverse=True)

@@ -120,3 +120,24 @@ def test_a_cancel_while_the_model_is_built_stops_the_build_with_the_counting_bou
     assert result.stopped == StopReason.INTERRUPTED and not result.proven and result.value is None
     assert result.lower_bound == counting_static_bound(table)
     assert 10 <= len(calls) < 2 * 20  # (stopped at the next row, not after all 256)
+
+
+def test_the_solvers_time_limit_is_what_the_token_has_left(monkeypatch):
+    """The caller's token holds the deadline (as the command's does): CP-SAT's own limit is
+    the time it has left, and with no deadline anywhere, none."""
+    import mastermind.engines.models.result as result
+    import mastermind.engines.models.static as static
+    from mastermind.core.cancel import CancelToken
+
+    seen = []
+
+    def run_solver(solver, model, cancel=None):
+        seen.append(solver.parameters.max_time_in_seconds)
+        return result.run_solver(solver, model, cancel)
+
+    monkeypatch.setattr(static, "run_solver", run_solver)
+    table = CodeTable(Rules(2, 3))
+    with CancelToken(600) as caller:
+        assert solve_static(table, workers=1, cancel=caller).proven
+    assert solve_static(table, workers=1).proven
+    assert 0 < seen[0] <= 600 and seen[1] == float("inf")
