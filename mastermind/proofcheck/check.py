@@ -15,13 +15,14 @@ it is no worse), so it is skipped.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 import numpy as np
 
 from mastermind.proofcheck.bounds import depth_floors, total_floors
-from mastermind.proofcheck.game import Game, ProofError
+from mastermind.proofcheck.game import MAX_CODES, Game, ProofError
 from mastermind.proofcheck.partitions import (
     class_counts,
     guess_values,
@@ -29,10 +30,17 @@ from mastermind.proofcheck.partitions import (
     most_classes,
     orbit_minima,
 )
+from mastermind.proofcheck.reading import Facts
 
 FORMAT = "mastermind-proof"
 VERSION = 1
 KINDS = ("total", "worst")
+CACHE_BYTES = 256 << 20
+FACT_BYTES = 1024
+"""Memory each fact checked keeps (its path, its set, its claim): 390 to 570 bytes measured
+on the proofs of 6x4, 4x10n and 4x8; twice that for room."""
+HEADER = ("format", "version", "rules", "total", "worst", "strategy", "worst_strategy")
+"""The keys read before the facts are checked (the writer puts them first)."""
 
 
 @dataclass(frozen=True)
@@ -51,36 +59,66 @@ def is_proof(data: object) -> bool:
     return isinstance(data, dict) and data.get("format") == FORMAT
 
 
-def check_proof(data: Any) -> Outcome:
-    """Check a proof (the parsed JSON object); :class:`ProofError` names what fails."""
-    if not is_proof(data):
+def check_proof(data: Any, rules: str | None = None) -> Outcome:
+    """Check a proof: the parsed JSON object, or its keys and values as
+    :func:`~mastermind.proofcheck.reading.proof_items` reads them from a file (then its facts
+    are checked as they are read). ``rules``: the game the caller expects, if any.
+    :class:`ProofError` names what fails."""
+    if not isinstance(data, (dict, Iterator)):
         raise ProofError(f'not a proof file: no "format": "{FORMAT}"')
-    if data.get("version") != VERSION:
-        raise ProofError(f"proof format version {data.get('version')!r}; this checker reads {VERSION}")
-    game = Game.parse(data.get("rules"))
-    total, worst = data.get("total"), data.get("worst")
+    items = iter(data.items()) if isinstance(data, dict) else data
+    fields: dict[str, Any] = {}
+    for key, value in items:  # up to the facts, once what comes before them is read
+        _keep(fields, key, value)
+        if key == "facts" and all(k in fields for k in HEADER):
+            break
+    if not is_proof(fields):
+        raise ProofError(f'not a proof file: no "format": "{FORMAT}"')
+    if fields.get("version") != VERSION:
+        raise ProofError(f"proof format version {fields.get('version')!r}; this checker reads {VERSION}")
+    if rules is not None and fields.get("rules") != rules:
+        raise ProofError(f"it is a proof for {fields.get('rules')}, not {rules}")
+    game = Game.parse(fields.get("rules"))
+    total, worst = fields.get("total"), fields.get("worst")
     if total is None and worst is None:
         raise ProofError("the proof claims nothing: give total, worst or both")
     if not all(v is None or _count(v) for v in (total, worst)):
         raise ProofError("total and worst must be whole numbers (or null)")
     everyone = np.arange(game.n)
-    got_total, got_worst = replay(game, data.get("strategy"), everyone, "strategy")
+    got_total, got_worst = replay(game, fields.get("strategy"), everyone, "strategy")
     if total is not None and got_total != total:
         raise ProofError(f"strategy: its total is {got_total}, the proof claims {total}")
     if worst is not None and got_worst != worst:
-        got_worst = replay(game, data.get("worst_strategy"), everyone, "worst_strategy")[1]
+        got_worst = replay(game, fields.get("worst_strategy"), everyone, "worst_strategy")[1]
         if got_worst != worst:
             raise ProofError(f"worst_strategy: its worst case is {got_worst}, the proof claims {worst}")
     checker = FactChecker(game)
-    facts = data.get("facts")
-    if not isinstance(facts, list):
+    facts = fields.get("facts")
+    if not isinstance(facts, (list, Facts)):
         raise ProofError("facts: expected a list")
-    for i, fact in enumerate(facts):
-        checker.check(i, fact)
+    count = 0
+    for count, fact in enumerate(facts, 1):
+        checker.check(count - 1, fact)
+    for key, value in items:  # (what follows the facts: read to its end, as JSON)
+        _keep(fields, key, value)
     for kind, value in (("total", total), ("worst", worst)):
         if value is not None and (kind, value) not in checker.root_claims:
             raise ProofError(f"no fact claims {kind} >= {value} of every secret (path [])")
-    return Outcome(str(game), game.n, total, worst, len(facts))
+    return Outcome(str(game), game.n, total, worst, count)
+
+
+def memory_needed(facts: int, codes: int = MAX_CODES) -> int:
+    """The most memory, in bytes, the checker takes on a proof of ``facts`` facts of a game
+    of ``codes`` codes: the table of answers as it is built (five tables of bytes), its two
+    caches, room for Python, numba and the strategy trees, and what each fact keeps."""
+    caches = 2 * min(CACHE_BYTES, facts * 8 * codes)
+    return 5 * codes**2 + caches + (256 << 20) + facts * FACT_BYTES
+
+
+def _keep(fields: dict[str, Any], key: str, value: Any) -> None:
+    if key in fields:  # (a file read piece by piece: json.load would take the last silently)
+        raise ProofError(f"the key {key!r} is given twice")
+    fields[key] = value
 
 
 def _count(value: object) -> bool:
@@ -120,7 +158,9 @@ class FactChecker:
         self.sets: dict[tuple[tuple[int, int], ...], np.ndarray] = {(): np.arange(game.n)}
         self.checked: list[tuple[str, int, np.ndarray]] = []  # (kind, bound, set) by id
         self.root_claims: set[tuple[str, int]] = set()
-        # the image of every code under each symmetry, and the orbits of each list of them
+        # the image of every code under each symmetry, and the orbits of each list of them:
+        # caches of at most CACHE_BYTES each, emptied when full (a big proof names thousands)
+        self.room = max(16, CACHE_BYTES // (8 * game.n))
         self.images: dict[tuple[tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
         self.orbits: dict[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], np.ndarray] = {}
 
@@ -205,7 +245,7 @@ class FactChecker:
         game = self.game
         if not isinstance(raw, list):
             raise ProofError(f"{where}: symmetries: expected a list")
-        keys = []
+        keys, maps = [], []
         inside = np.zeros(game.n, dtype=bool)
         inside[secrets] = True
         for s, sym in enumerate(raw):
@@ -215,16 +255,21 @@ class FactChecker:
                 raise ProofError(f"{where}: symmetry {s}: pegs and colours must be permutations")
             key = (tuple(pegs), tuple(colours))
             if key not in self.images:
+                if len(self.images) >= self.room:
+                    self.images.clear()
                 self.images[key] = game.permute(pegs, colours)
             # (a permutation of the codes: mapping the set into itself, it maps it onto itself)
             if not inside[self.images[key][secrets]].all():
                 raise ProofError(f"{where}: symmetry {s} does not map the set onto itself")
             keys.append(key)
+            maps.append(self.images[key])
         if not keys:
             return np.arange(game.n)
         group = tuple(keys)
         if group not in self.orbits:
-            self.orbits[group] = orbit_minima(np.array([self.images[key] for key in keys]))
+            if len(self.orbits) >= self.room:
+                self.orbits.clear()
+            self.orbits[group] = orbit_minima(np.array(maps))
         return self.orbits[group]
 
     def _refs(self, where: str, raw: object, least: np.ndarray, kind: str) -> list[tuple[int, int, int]]:
