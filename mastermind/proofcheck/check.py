@@ -150,6 +150,9 @@ def replay(game: Game, node: object, secrets: np.ndarray, where: str) -> tuple[i
     return total, worst
 
 
+Symmetry = tuple[tuple[int, ...], tuple[int, ...]]  # (pegs, colours)
+
+
 class FactChecker:
     """Checks facts in order, keeping the set and claim of each one checked."""
 
@@ -162,7 +165,10 @@ class FactChecker:
         # caches of at most CACHE_BYTES each, emptied when full (a big proof names thousands)
         self.room = max(16, CACHE_BYTES // (8 * game.n))
         self.images: dict[tuple[tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
-        self.orbits: dict[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], np.ndarray] = {}
+        self.orbits: dict[
+            tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], tuple[np.ndarray, np.ndarray]
+        ] = {}
+        self.floors: dict[tuple[str, int, int], np.ndarray] = {}
 
     def set_of(self, path: tuple[tuple[int, int], ...]) -> np.ndarray:
         """The secrets that give each answer of the path to its guess, in index order."""
@@ -174,27 +180,36 @@ class FactChecker:
 
     def check(self, i: int, fact: object) -> None:
         """Check fact ``i``; raises :class:`ProofError` naming it and what was derived."""
-        game = self.game
         if not isinstance(fact, dict) or sum(k in fact for k in KINDS) != 1:
             raise ProofError(f"fact {i}: expected an object with a path and one of total, worst")
         kind = "total" if "total" in fact else "worst"
         bound = fact[kind]
         path = self._path(i, fact.get("path"))
-        where = f"fact {i} (path {self._path_text(path)}; claims {kind} >= {bound})"
+        try:
+            secrets = self._weigh(kind, bound, path, fact)
+        except ProofError as exc:  # (the fact named only when it fails: most never do)
+            where = f"fact {i} (path {self._path_text(path)}; claims {kind} >= {bound})"
+            raise ProofError(f"{where}: {exc}") from None
+        self.checked.append((kind, bound, secrets))
+        if not path:
+            self.root_claims.add((kind, bound))
+
+    def _weigh(self, kind: str, bound: Any, path: tuple[tuple[int, int], ...], fact: dict) -> np.ndarray:
+        """The fact's set, once every guess is found to leave at least its bound."""
+        game = self.game
         if not _count(bound):
-            raise ProofError(f"{where}: the bound must be a whole number")
+            raise ProofError("the bound must be a whole number")
         secrets = self.set_of(path)
         if len(secrets) == 0:
-            raise ProofError(f"{where}: no secret gives these answers")
-        least = self._orbits(where, secrets, fact.get("symmetries", []))
-        guesses = np.flatnonzero(least == np.arange(game.n))
+            raise ProofError("no secret gives these answers")
+        least, guesses = self._orbits(secrets, fact.get("symmetries", []))
         b = most_classes(game.answers, secrets, guesses, game.win, game.n_answers)
-        floors = (total_floors if kind == "total" else depth_floors)(len(secrets), b)
+        floors = self._floors(kind, len(secrets), b)
         total = kind == "total"
         derived, useful = guess_values(
             game.answers, secrets, guesses, floors, total, game.win, game.n_answers
         )
-        refs = self._refs(where, fact.get("refs", []), least, kind)
+        refs = self._refs(fact.get("refs", []), least, kind)
         # the guesses the counting bound leaves short, weighed class by class: the member
         # bound (total), then the facts referenced
         short = np.flatnonzero(useful & (derived < bound))
@@ -209,7 +224,7 @@ class FactChecker:
             ref_set = self.checked[ref][2]
             if not np.array_equal(part, ref_set):
                 raise ProofError(
-                    f"{where}: the secrets answering {game.answer_text(answer)} to {game.code_text(guess)} "
+                    f"the secrets answering {game.answer_text(answer)} to {game.code_text(guess)} "
                     f"({len(part)}) are not those of fact {ref} ({len(ref_set)})"
                 )
             k = int(np.searchsorted(guesses[short], guess))
@@ -219,13 +234,20 @@ class FactChecker:
         if np.any(derived < bound):
             k = int(np.flatnonzero(derived < bound)[0])
             raise ProofError(
-                f"{where}: guess {game.code_text(int(guesses[short[k]]))} leaves {kind} >= {int(derived[k])} "
+                f"guess {game.code_text(int(guesses[short[k]]))} leaves {kind} >= {int(derived[k])} "
                 f"only (classes {sorted(counts[k][counts[k] > 0].tolist(), reverse=True)}, "
                 f"at most {b} per guess)"
             )
-        self.checked.append((kind, bound, secrets))
-        if not path:
-            self.root_claims.add((kind, bound))
+        return secrets
+
+    def _floors(self, kind: str, m: int, b: int) -> np.ndarray:
+        """The counting bound of every k <= m secrets (kept: a proof asks the same few often)."""
+        key = (kind, m, b)
+        if key not in self.floors:
+            if len(self.floors) >= 4096:
+                self.floors.clear()
+            self.floors[key] = (total_floors if kind == "total" else depth_floors)(m, b)
+        return self.floors[key]
 
     def _path(self, i: int, raw: object) -> tuple[tuple[int, int], ...]:
         if not isinstance(raw, list) or not all(isinstance(s, list) and len(s) == 2 for s in raw):
@@ -239,12 +261,13 @@ class FactChecker:
         steps = [f"{self.game.code_text(g)} {self.game.answer_text(a)}" for g, a in path]
         return "[" + ", ".join(steps) + "]"
 
-    def _orbits(self, where: str, secrets: np.ndarray, raw: object) -> np.ndarray:
+    def _orbits(self, secrets: np.ndarray, raw: object) -> tuple[np.ndarray, np.ndarray]:
         """The least code of each code's orbit under the symmetries, each checked to be a
-        permutation of the pegs and of the colours that maps the fact's set onto itself."""
+        permutation of the pegs and of the colours that maps the fact's set onto itself, and
+        the codes that are the least of theirs (the guesses weighed)."""
         game = self.game
         if not isinstance(raw, list):
-            raise ProofError(f"{where}: symmetries: expected a list")
+            raise ProofError("symmetries: expected a list")
         keys, maps = [], []
         inside = np.zeros(game.n, dtype=bool)
         inside[secrets] = True
@@ -252,7 +275,7 @@ class FactChecker:
             pegs = sym.get("pegs") if isinstance(sym, dict) else None
             colours = sym.get("colours") if isinstance(sym, dict) else None
             if not _permutation(pegs, game.pegs) or not _permutation(colours, game.colours):
-                raise ProofError(f"{where}: symmetry {s}: pegs and colours must be permutations")
+                raise ProofError(f"symmetry {s}: pegs and colours must be permutations")
             key = (tuple(pegs), tuple(colours))
             if key not in self.images:
                 if len(self.images) >= self.room:
@@ -260,34 +283,33 @@ class FactChecker:
                 self.images[key] = game.permute(pegs, colours)
             # (a permutation of the codes: mapping the set into itself, it maps it onto itself)
             if not inside[self.images[key][secrets]].all():
-                raise ProofError(f"{where}: symmetry {s} does not map the set onto itself")
+                raise ProofError(f"symmetry {s} does not map the set onto itself")
             keys.append(key)
             maps.append(self.images[key])
-        if not keys:
-            return np.arange(game.n)
         group = tuple(keys)
         if group not in self.orbits:
-            if len(self.orbits) >= self.room:
+            if len(self.orbits) >= self.room // 2:  # (two arrays each)
                 self.orbits.clear()
-            self.orbits[group] = orbit_minima(np.array(maps))
+            least = orbit_minima(np.array(maps)) if keys else np.arange(game.n)
+            self.orbits[group] = least, np.flatnonzero(least == np.arange(game.n))
         return self.orbits[group]
 
-    def _refs(self, where: str, raw: object, least: np.ndarray, kind: str) -> list[tuple[int, int, int]]:
+    def _refs(self, raw: object, least: np.ndarray, kind: str) -> list[tuple[int, int, int]]:
         """The references ``[guess, answer, fact]``: one per class at most, each to an
         earlier fact of the same kind, for a guess the check weighs (its orbit's least)."""
         if not isinstance(raw, list):
-            raise ProofError(f"{where}: refs: expected a list")
+            raise ProofError("refs: expected a list")
         out, seen = [], set()
         for item in raw:
             if not (isinstance(item, list) and len(item) == 3):
-                raise ProofError(f"{where}: refs: expected [guess, answer, fact], got {item!r}")
+                raise ProofError(f"refs: expected [guess, answer, fact], got {item!r}")
             guess, answer, ref = self.game.code(item[0]), self.game.answer(item[1]), item[2]
             if not (isinstance(ref, int) and 0 <= ref < len(self.checked)):
-                raise ProofError(f"{where}: refs: {ref!r} is no fact checked before it")
+                raise ProofError(f"refs: {ref!r} is no fact checked before it")
             if least[guess] != guess or (guess, answer) in seen or answer == self.game.win:
-                raise ProofError(f"{where}: refs: {item[0]} {item[1]} is no class the check weighs, or twice")
+                raise ProofError(f"refs: {item[0]} {item[1]} is no class the check weighs, or twice")
             if self.checked[ref][0] != kind:
-                raise ProofError(f"{where}: refs: fact {ref} claims {self.checked[ref][0]}, not {kind}")
+                raise ProofError(f"refs: fact {ref} claims {self.checked[ref][0]}, not {kind}")
             seen.add((guess, answer))
             out.append((guess, answer, ref))
         return out
