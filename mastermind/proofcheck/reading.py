@@ -30,13 +30,11 @@ _READ_ERRORS = (OSError, EOFError, zlib.error)
 
 
 def open_proof(path: str) -> IO[bytes]:
-    """The file's bytes, uncompressed as they are read when it is gzip-compressed."""
-    fh = open(path, "rb")
-    if fh.read(2) != b"\x1f\x8b":
-        fh.seek(0)
-        return fh
-    fh.seek(0)
-    return gzip.GzipFile(fileobj=fh, mode="rb")  # type: ignore[return-value]
+    """The file's bytes, uncompressed as they are read when it is gzip-compressed (a file
+    opened twice: a regular file, not a pipe)."""
+    with open(path, "rb") as fh:
+        compressed = fh.read(2) == b"\x1f\x8b"
+    return gzip.open(path, "rb") if compressed else open(path, "rb")  # type: ignore[return-value]
 
 
 class _Text:

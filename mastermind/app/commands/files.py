@@ -356,10 +356,13 @@ def _is_proof_text(text: str) -> bool:
 def _names_a_proof(file: str) -> bool:
     """A file whose first bytes (uncompressed) say it is a proof file; False for one that
     cannot be read (read_text says why)."""
+    import os
     import zlib
 
     from mastermind.proofcheck import open_proof
 
+    if not os.path.isfile(file):  # (a pipe or a device is read once, whole, by read_text)
+        return False
     try:
         with open_proof(file) as fh:
             head = fh.read(256)
