@@ -285,8 +285,9 @@ def verify(
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
-    """A proof file (told by its content) is checked by the independent checker: exit 0 when
-    it proves its claims, 1 naming the first fact that fails.
+    """A proof file (told by its content) is checked by the independent checker, fact by
+    fact as it is read: exit 0 when it proves its claims, 1 naming the first fact that fails,
+    2 before any work when the check needs more than --memory-limit (about 1 KiB a fact).
 
     Exit 0 for a valid strategy, 1 for one that is not a valid strategy of the game (a
     wrong tree, a tree of another game, bytes that are no text, a dot file or an HTML
