@@ -5,7 +5,29 @@ bound; numpy and numba only). ``docs/proofs.md`` describes the format.
 >>> from mastermind.proofcheck import check_proof
 """
 
-from mastermind.proofcheck.check import FORMAT, VERSION, Outcome, check_proof, is_proof, load_proof
+from mastermind.proofcheck.check import (
+    FORMAT,
+    VERSION,
+    Outcome,
+    check_proof,
+    is_proof,
+    load_proof,
+    memory_needed,
+)
 from mastermind.proofcheck.game import ProofError
+from mastermind.proofcheck.reading import count_facts, open_proof, proof_items, proof_rules
 
-__all__ = ["FORMAT", "VERSION", "Outcome", "ProofError", "check_proof", "is_proof", "load_proof"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "Outcome",
+    "ProofError",
+    "check_proof",
+    "count_facts",
+    "is_proof",
+    "load_proof",
+    "memory_needed",
+    "open_proof",
+    "proof_items",
+    "proof_rules",
+]

@@ -15,13 +15,14 @@ it is no worse), so it is skipped.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 import numpy as np
 
 from mastermind.proofcheck.bounds import depth_floors, total_floors
-from mastermind.proofcheck.game import Game, ProofError
+from mastermind.proofcheck.game import MAX_CODES, Game, ProofError
 from mastermind.proofcheck.partitions import (
     class_counts,
     guess_values,
@@ -29,10 +30,17 @@ from mastermind.proofcheck.partitions import (
     most_classes,
     orbit_minima,
 )
+from mastermind.proofcheck.reading import Facts
 
 FORMAT = "mastermind-proof"
 VERSION = 1
 KINDS = ("total", "worst")
+CACHE_BYTES = 256 << 20
+FACT_BYTES = 1024
+"""Memory each fact checked keeps (its path, its set, its claim): 390 to 570 bytes measured
+on the proofs of 6x4, 4x10n and 4x8; twice that for room."""
+HEADER = ("format", "version", "rules", "total", "worst", "strategy", "worst_strategy")
+"""The keys read before the facts are checked (the writer puts them first)."""
 
 
 @dataclass(frozen=True)
@@ -51,36 +59,66 @@ def is_proof(data: object) -> bool:
     return isinstance(data, dict) and data.get("format") == FORMAT
 
 
-def check_proof(data: Any) -> Outcome:
-    """Check a proof (the parsed JSON object); :class:`ProofError` names what fails."""
-    if not is_proof(data):
+def check_proof(data: Any, rules: str | None = None) -> Outcome:
+    """Check a proof: the parsed JSON object, or its keys and values as
+    :func:`~mastermind.proofcheck.reading.proof_items` reads them from a file (then its facts
+    are checked as they are read). ``rules``: the game the caller expects, if any.
+    :class:`ProofError` names what fails."""
+    if not isinstance(data, (dict, Iterator)):
         raise ProofError(f'not a proof file: no "format": "{FORMAT}"')
-    if data.get("version") != VERSION:
-        raise ProofError(f"proof format version {data.get('version')!r}; this checker reads {VERSION}")
-    game = Game.parse(data.get("rules"))
-    total, worst = data.get("total"), data.get("worst")
+    items = iter(data.items()) if isinstance(data, dict) else data
+    fields: dict[str, Any] = {}
+    for key, value in items:  # up to the facts, once what comes before them is read
+        _keep(fields, key, value)
+        if key == "facts" and all(k in fields for k in HEADER):
+            break
+    if not is_proof(fields):
+        raise ProofError(f'not a proof file: no "format": "{FORMAT}"')
+    if fields.get("version") != VERSION:
+        raise ProofError(f"proof format version {fields.get('version')!r}; this checker reads {VERSION}")
+    if rules is not None and fields.get("rules") != rules:
+        raise ProofError(f"it is a proof for {fields.get('rules')}, not {rules}")
+    game = Game.parse(fields.get("rules"))
+    total, worst = fields.get("total"), fields.get("worst")
     if total is None and worst is None:
         raise ProofError("the proof claims nothing: give total, worst or both")
     if not all(v is None or _count(v) for v in (total, worst)):
         raise ProofError("total and worst must be whole numbers (or null)")
     everyone = np.arange(game.n)
-    got_total, got_worst = replay(game, data.get("strategy"), everyone, "strategy")
+    got_total, got_worst = replay(game, fields.get("strategy"), everyone, "strategy")
     if total is not None and got_total != total:
         raise ProofError(f"strategy: its total is {got_total}, the proof claims {total}")
     if worst is not None and got_worst != worst:
-        got_worst = replay(game, data.get("worst_strategy"), everyone, "worst_strategy")[1]
+        got_worst = replay(game, fields.get("worst_strategy"), everyone, "worst_strategy")[1]
         if got_worst != worst:
             raise ProofError(f"worst_strategy: its worst case is {got_worst}, the proof claims {worst}")
     checker = FactChecker(game)
-    facts = data.get("facts")
-    if not isinstance(facts, list):
+    facts = fields.get("facts")
+    if not isinstance(facts, (list, Facts)):
         raise ProofError("facts: expected a list")
-    for i, fact in enumerate(facts):
-        checker.check(i, fact)
+    count = 0
+    for count, fact in enumerate(facts, 1):
+        checker.check(count - 1, fact)
+    for key, value in items:  # (what follows the facts: read to its end, as JSON)
+        _keep(fields, key, value)
     for kind, value in (("total", total), ("worst", worst)):
         if value is not None and (kind, value) not in checker.root_claims:
             raise ProofError(f"no fact claims {kind} >= {value} of every secret (path [])")
-    return Outcome(str(game), game.n, total, worst, len(facts))
+    return Outcome(str(game), game.n, total, worst, count)
+
+
+def memory_needed(facts: int, codes: int = MAX_CODES) -> int:
+    """The most memory, in bytes, the checker takes on a proof of ``facts`` facts of a game
+    of ``codes`` codes: the table of answers as it is built (five tables of bytes), its two
+    caches, room for Python, numba and the strategy trees, and what each fact keeps."""
+    caches = 2 * min(CACHE_BYTES, facts * 8 * codes)
+    return 5 * codes**2 + caches + (256 << 20) + facts * FACT_BYTES
+
+
+def _keep(fields: dict[str, Any], key: str, value: Any) -> None:
+    if key in fields:  # (a file read piece by piece: json.load would take the last silently)
+        raise ProofError(f"the key {key!r} is given twice")
+    fields[key] = value
 
 
 def _count(value: object) -> bool:
@@ -112,6 +150,9 @@ def replay(game: Game, node: object, secrets: np.ndarray, where: str) -> tuple[i
     return total, worst
 
 
+Symmetry = tuple[tuple[int, ...], tuple[int, ...]]  # (pegs, colours)
+
+
 class FactChecker:
     """Checks facts in order, keeping the set and claim of each one checked."""
 
@@ -120,9 +161,14 @@ class FactChecker:
         self.sets: dict[tuple[tuple[int, int], ...], np.ndarray] = {(): np.arange(game.n)}
         self.checked: list[tuple[str, int, np.ndarray]] = []  # (kind, bound, set) by id
         self.root_claims: set[tuple[str, int]] = set()
-        # the image of every code under each symmetry, and the orbits of each list of them
+        # the image of every code under each symmetry, and the orbits of each list of them:
+        # caches of at most CACHE_BYTES each, emptied when full (a big proof names thousands)
+        self.room = max(16, CACHE_BYTES // (8 * game.n))
         self.images: dict[tuple[tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
-        self.orbits: dict[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], np.ndarray] = {}
+        self.orbits: dict[
+            tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], tuple[np.ndarray, np.ndarray]
+        ] = {}
+        self.floors: dict[tuple[str, int, int], np.ndarray] = {}
 
     def set_of(self, path: tuple[tuple[int, int], ...]) -> np.ndarray:
         """The secrets that give each answer of the path to its guess, in index order."""
@@ -134,27 +180,36 @@ class FactChecker:
 
     def check(self, i: int, fact: object) -> None:
         """Check fact ``i``; raises :class:`ProofError` naming it and what was derived."""
-        game = self.game
         if not isinstance(fact, dict) or sum(k in fact for k in KINDS) != 1:
             raise ProofError(f"fact {i}: expected an object with a path and one of total, worst")
         kind = "total" if "total" in fact else "worst"
         bound = fact[kind]
         path = self._path(i, fact.get("path"))
-        where = f"fact {i} (path {self._path_text(path)}; claims {kind} >= {bound})"
+        try:
+            secrets = self._weigh(kind, bound, path, fact)
+        except ProofError as exc:  # (the fact named only when it fails: most never do)
+            where = f"fact {i} (path {self._path_text(path)}; claims {kind} >= {bound})"
+            raise ProofError(f"{where}: {exc}") from None
+        self.checked.append((kind, bound, secrets))
+        if not path:
+            self.root_claims.add((kind, bound))
+
+    def _weigh(self, kind: str, bound: Any, path: tuple[tuple[int, int], ...], fact: dict) -> np.ndarray:
+        """The fact's set, once every guess is found to leave at least its bound."""
+        game = self.game
         if not _count(bound):
-            raise ProofError(f"{where}: the bound must be a whole number")
+            raise ProofError("the bound must be a whole number")
         secrets = self.set_of(path)
         if len(secrets) == 0:
-            raise ProofError(f"{where}: no secret gives these answers")
-        least = self._orbits(where, secrets, fact.get("symmetries", []))
-        guesses = np.flatnonzero(least == np.arange(game.n))
+            raise ProofError("no secret gives these answers")
+        least, guesses = self._orbits(secrets, fact.get("symmetries", []))
         b = most_classes(game.answers, secrets, guesses, game.win, game.n_answers)
-        floors = (total_floors if kind == "total" else depth_floors)(len(secrets), b)
+        floors = self._floors(kind, len(secrets), b)
         total = kind == "total"
         derived, useful = guess_values(
             game.answers, secrets, guesses, floors, total, game.win, game.n_answers
         )
-        refs = self._refs(where, fact.get("refs", []), least, kind)
+        refs = self._refs(fact.get("refs", []), least, kind)
         # the guesses the counting bound leaves short, weighed class by class: the member
         # bound (total), then the facts referenced
         short = np.flatnonzero(useful & (derived < bound))
@@ -169,7 +224,7 @@ class FactChecker:
             ref_set = self.checked[ref][2]
             if not np.array_equal(part, ref_set):
                 raise ProofError(
-                    f"{where}: the secrets answering {game.answer_text(answer)} to {game.code_text(guess)} "
+                    f"the secrets answering {game.answer_text(answer)} to {game.code_text(guess)} "
                     f"({len(part)}) are not those of fact {ref} ({len(ref_set)})"
                 )
             k = int(np.searchsorted(guesses[short], guess))
@@ -179,13 +234,20 @@ class FactChecker:
         if np.any(derived < bound):
             k = int(np.flatnonzero(derived < bound)[0])
             raise ProofError(
-                f"{where}: guess {game.code_text(int(guesses[short[k]]))} leaves {kind} >= {int(derived[k])} "
+                f"guess {game.code_text(int(guesses[short[k]]))} leaves {kind} >= {int(derived[k])} "
                 f"only (classes {sorted(counts[k][counts[k] > 0].tolist(), reverse=True)}, "
                 f"at most {b} per guess)"
             )
-        self.checked.append((kind, bound, secrets))
-        if not path:
-            self.root_claims.add((kind, bound))
+        return secrets
+
+    def _floors(self, kind: str, m: int, b: int) -> np.ndarray:
+        """The counting bound of every k <= m secrets (kept: a proof asks the same few often)."""
+        key = (kind, m, b)
+        if key not in self.floors:
+            if len(self.floors) >= 4096:
+                self.floors.clear()
+            self.floors[key] = (total_floors if kind == "total" else depth_floors)(m, b)
+        return self.floors[key]
 
     def _path(self, i: int, raw: object) -> tuple[tuple[int, int], ...]:
         if not isinstance(raw, list) or not all(isinstance(s, list) and len(s) == 2 for s in raw):
@@ -199,50 +261,55 @@ class FactChecker:
         steps = [f"{self.game.code_text(g)} {self.game.answer_text(a)}" for g, a in path]
         return "[" + ", ".join(steps) + "]"
 
-    def _orbits(self, where: str, secrets: np.ndarray, raw: object) -> np.ndarray:
+    def _orbits(self, secrets: np.ndarray, raw: object) -> tuple[np.ndarray, np.ndarray]:
         """The least code of each code's orbit under the symmetries, each checked to be a
-        permutation of the pegs and of the colours that maps the fact's set onto itself."""
+        permutation of the pegs and of the colours that maps the fact's set onto itself, and
+        the codes that are the least of theirs (the guesses weighed)."""
         game = self.game
         if not isinstance(raw, list):
-            raise ProofError(f"{where}: symmetries: expected a list")
-        keys = []
+            raise ProofError("symmetries: expected a list")
+        keys, maps = [], []
         inside = np.zeros(game.n, dtype=bool)
         inside[secrets] = True
         for s, sym in enumerate(raw):
             pegs = sym.get("pegs") if isinstance(sym, dict) else None
             colours = sym.get("colours") if isinstance(sym, dict) else None
             if not _permutation(pegs, game.pegs) or not _permutation(colours, game.colours):
-                raise ProofError(f"{where}: symmetry {s}: pegs and colours must be permutations")
+                raise ProofError(f"symmetry {s}: pegs and colours must be permutations")
             key = (tuple(pegs), tuple(colours))
             if key not in self.images:
+                if len(self.images) >= self.room:
+                    self.images.clear()
                 self.images[key] = game.permute(pegs, colours)
             # (a permutation of the codes: mapping the set into itself, it maps it onto itself)
             if not inside[self.images[key][secrets]].all():
-                raise ProofError(f"{where}: symmetry {s} does not map the set onto itself")
+                raise ProofError(f"symmetry {s} does not map the set onto itself")
             keys.append(key)
-        if not keys:
-            return np.arange(game.n)
+            maps.append(self.images[key])
         group = tuple(keys)
         if group not in self.orbits:
-            self.orbits[group] = orbit_minima(np.array([self.images[key] for key in keys]))
+            if len(self.orbits) >= self.room // 2:  # (two arrays each)
+                self.orbits.clear()
+            least = orbit_minima(np.array(maps)) if keys else np.arange(game.n)
+            self.orbits[group] = least, np.flatnonzero(least == np.arange(game.n))
         return self.orbits[group]
 
-    def _refs(self, where: str, raw: object, least: np.ndarray, kind: str) -> list[tuple[int, int, int]]:
+    def _refs(self, raw: object, least: np.ndarray, kind: str) -> list[tuple[int, int, int]]:
         """The references ``[guess, answer, fact]``: one per class at most, each to an
         earlier fact of the same kind, for a guess the check weighs (its orbit's least)."""
         if not isinstance(raw, list):
-            raise ProofError(f"{where}: refs: expected a list")
+            raise ProofError("refs: expected a list")
         out, seen = [], set()
         for item in raw:
             if not (isinstance(item, list) and len(item) == 3):
-                raise ProofError(f"{where}: refs: expected [guess, answer, fact], got {item!r}")
+                raise ProofError(f"refs: expected [guess, answer, fact], got {item!r}")
             guess, answer, ref = self.game.code(item[0]), self.game.answer(item[1]), item[2]
             if not (isinstance(ref, int) and 0 <= ref < len(self.checked)):
-                raise ProofError(f"{where}: refs: {ref!r} is no fact checked before it")
+                raise ProofError(f"refs: {ref!r} is no fact checked before it")
             if least[guess] != guess or (guess, answer) in seen or answer == self.game.win:
-                raise ProofError(f"{where}: refs: {item[0]} {item[1]} is no class the check weighs, or twice")
+                raise ProofError(f"refs: {item[0]} {item[1]} is no class the check weighs, or twice")
             if self.checked[ref][0] != kind:
-                raise ProofError(f"{where}: refs: fact {ref} claims {self.checked[ref][0]}, not {kind}")
+                raise ProofError(f"refs: fact {ref} claims {self.checked[ref][0]}, not {kind}")
             seen.add((guess, answer))
             out.append((guess, answer, ref))
         return out

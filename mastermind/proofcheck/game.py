@@ -20,6 +20,7 @@ from itertools import product
 import numpy as np
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MAX_CODES = 8192
 _RULES = re.compile(r"^p([0-9]{1,2})c([0-9]{1,2})([rn]?)(b?)$")
 _ANSWER = re.compile(r"^([0-9]{1,2})B([0-9]{1,2})W$")
 _BLACK_ANSWER = re.compile(r"^([0-9]{1,2})B$")
@@ -40,8 +41,8 @@ class Game:
         rows = [d for d in product(range(colours), repeat=pegs) if repetition or len(set(d)) == pegs]
         self.codes = np.array(rows, dtype=np.int64).reshape(-1, pegs)
         self.n = len(self.codes)
-        if self.n > 8192:
-            raise ProofError(f"the checker handles at most 8192 codes, {self} has {self.n}")
+        if self.n > MAX_CODES:
+            raise ProofError(f"the checker handles at most {MAX_CODES} codes, {self} has {self.n}")
         self.index = {self.code_text(i): i for i in range(self.n)}
         # every code as a number in base `colours`, and back to its index (-1: no code)
         self.radix = colours ** np.arange(pegs - 1, -1, -1, dtype=np.int64)

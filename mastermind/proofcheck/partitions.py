@@ -1,6 +1,9 @@
 """The checker's inner loops: how many secrets of a set give each answer to each guess, and
 the orbits of the codes under a group given by generators. Each is compiled with numba and
-has a plain-Python twin, the reference the tests hold the compiled one to.
+has a plain-Python twin, the reference the tests hold the compiled one to. The compiled ones
+read the answer of secret s to guess g as ``answers[s, g]`` (the table is symmetric: the
+score of g against s is that of s against g): weighing every guess, in order, on a small set
+then reads the set's few rows from end to end, not one row of the table a guess.
 
 >>> import numpy as np
 >>> from mastermind.proofcheck.partitions import class_counts_reference, orbit_minima_reference
@@ -33,9 +36,9 @@ def class_counts(answers, secrets, guesses, n_answers):  # pragma: no cover - co
     """Compiled twin of :func:`class_counts_reference`."""
     counts = np.zeros((guesses.shape[0], n_answers), dtype=np.int64)
     for k in range(guesses.shape[0]):
-        row = answers[guesses[k]]
+        g = guesses[k]
         for j in range(secrets.shape[0]):
-            counts[k, row[secrets[j]]] += 1
+            counts[k, answers[secrets[j], g]] += 1
     return counts
 
 
@@ -113,15 +116,15 @@ def member_bounds(answers, secrets, guesses, b, win, n_answers):  # pragma: no c
     seen = np.zeros(n_answers, dtype=np.int64)
     stamp = 0
     for k in range(guesses.shape[0]):
-        row = answers[guesses[k]]
+        g = guesses[k]
         starts[:] = 0
         for j in range(n):  # the secrets bucketed by their answer
-            starts[row[secrets[j]] + 1] += 1
+            starts[answers[secrets[j], g] + 1] += 1
         for a in range(n_answers):
             starts[a + 1] += starts[a]
         fill = starts[:-1].copy()
         for j in range(n):
-            a = row[secrets[j]]
+            a = answers[secrets[j], g]
             members[fill[a]] = secrets[j]
             fill[a] += 1
         for a in range(n_answers):
@@ -174,10 +177,10 @@ def most_classes(answers, secrets, guesses, win, n_answers):  # pragma: no cover
     seen = np.zeros(n_answers, dtype=np.int64)
     most = 0
     for k in range(guesses.shape[0]):
-        row = answers[guesses[k]]
+        g = guesses[k]
         classes = 0
         for j in range(secrets.shape[0]):
-            a = row[secrets[j]]
+            a = answers[secrets[j], g]
             if a != win and seen[a] != k + 1:
                 seen[a] = k + 1
                 classes += 1
@@ -195,10 +198,10 @@ def guess_values(answers, secrets, guesses, floors, total, win, n_answers):  # p
     sizes = np.zeros(n_answers, dtype=np.int64)
     given = np.empty(n_answers, dtype=np.int64)
     for k in range(guesses.shape[0]):
-        row = answers[guesses[k]]
+        g = guesses[k]
         count = 0
         for j in range(n):
-            a = row[secrets[j]]
+            a = answers[secrets[j], g]
             if sizes[a] == 0:
                 given[count] = a
                 count += 1

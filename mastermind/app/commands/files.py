@@ -41,7 +41,7 @@ from mastermind.app.commands.common import (
 )
 from mastermind.app.strategy_files import check_strategy, names_a_file
 from mastermind.core.cancel import StopReason
-from mastermind.core.errors import DamagedFile, MastermindError, OutOfReach
+from mastermind.core.errors import DamagedFile, MastermindError, OutOfReach, TableTooLarge
 from mastermind.core.fileio import (
     check_writable,
     gzipped_by_name,
@@ -284,8 +284,9 @@ def verify(
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
 ) -> None:
-    """A proof file (told by its content) is checked by the independent checker: exit 0 when
-    it proves its claims, 1 naming the first fact that fails.
+    """A proof file (told by its content) is checked by the independent checker, fact by
+    fact as it is read: exit 0 when it proves its claims, 1 naming the first fact that fails,
+    2 before any work when the check needs more than --memory-limit (about 1 KiB a fact).
 
     Exit 0 for a valid strategy, 1 for one that is not a valid strategy of the game (a
     wrong tree, a tree of another game, bytes that are no text, a dot file or an HTML
@@ -294,13 +295,16 @@ def verify(
     from mastermind.core.formats import Verification, WrittenOnly, verify_text
 
     limit = memory_limit_bytes(memory_limit)
+    if fmt is None and file != "-" and _names_a_proof(file):  # (read as it is checked: no cap)
+        _verify_proof(file, None, rules, json_output, limit)
+        return
     damaged = None
     try:
         text = read_text(file)
     except DamagedFile as exc:  # (binary, or cut short as a cut tree is): not a valid strategy, exit 1
         text, damaged = "", exc.reason
     if damaged is None and fmt is None and _is_proof_text(text):
-        _verify_proof(file, text, rules, json_output)
+        _verify_proof(file, text.encode("utf-8"), rules, json_output, limit)
         return
     if fmt is not None:
         fmt = check_format(fmt, READABLE)
@@ -349,19 +353,65 @@ def _is_proof_text(text: str) -> bool:
     return head.startswith("{") and '"mastermind-proof"' in head
 
 
-def _verify_proof(file: str, text: str, rules: object, json_output: bool) -> None:
-    """Check a proof file with :mod:`mastermind.proofcheck` (which shares no code with the
-    search): exit 0 when it proves its claims, 1 naming the first fact that fails."""
-    import json
+def _names_a_proof(file: str) -> bool:
+    """A file whose first bytes (uncompressed) say it is a proof file; False for one that
+    cannot be read (read_text says why)."""
+    import os
+    import zlib
 
-    from mastermind.proofcheck import ProofError, check_proof
+    from mastermind.proofcheck import open_proof
 
-    outcome, error = None, None
+    if not os.path.isfile(file):  # (a pipe or a device is read once, whole, by read_text)
+        return False
     try:
-        data = json.loads(text)
-        if rules is not None and data.get("rules") != str(rules):
-            raise ProofError(f"it is a proof for {data.get('rules')}, not {rules}")
-        outcome = check_proof(data)
+        with open_proof(file) as fh:
+            head = fh.read(256)
+    except (OSError, EOFError, zlib.error):
+        return False
+    return _is_proof_text(head.decode("utf-8", errors="replace"))
+
+
+def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool, limit: int) -> None:
+    """Check a proof file (``raw``: its bytes, read from standard input; None: read from the
+    file as it is checked) with :mod:`mastermind.proofcheck` (which shares no code with the
+    search): exit 0 when it proves its claims, 1 naming the first fact that fails. One that
+    would not fit in ``limit`` bytes is refused before any work (exit 2)."""
+    import io
+
+    from mastermind.core.game import format_bytes, format_count
+    from mastermind.proofcheck import (
+        ProofError,
+        check_proof,
+        count_facts,
+        memory_needed,
+        open_proof,
+        proof_items,
+        proof_rules,
+    )
+    from mastermind.proofcheck.game import MAX_CODES, Game
+
+    def stream():
+        return io.BytesIO(raw) if raw is not None else open_proof(file)
+
+    outcome, error, codes = None, None, MAX_CODES
+    try:  # (the game and the facts counted, read without parsing the facts)
+        with stream() as fh:
+            facts = count_facts(fh)
+        with stream() as fh:
+            game = proof_rules(fh)
+        codes = MAX_CODES if game is None else Game.parse(game).n
+    except ProofError as exc:
+        facts, error = 0, str(exc)
+    need = memory_needed(facts, codes)
+    if need > limit:
+        raise TableTooLarge(
+            f"checking {input_name(file)} ({format_count(facts)} facts) needs about {format_bytes(need)}, "
+            f"above the memory limit of {format_bytes(limit)}"
+        )
+    try:
+        if error is None:
+            with stream() as fh:
+                outcome = check_proof(proof_items(fh), None if rules is None else str(rules))
     except ValueError as exc:
         error = f"not JSON ({exc})"
     except ProofError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 from pathlib import Path
 
@@ -141,3 +142,40 @@ def test_a_proof_stopped_keeps_the_optimum_and_writes_nothing(
     assert f"total        {plain['total']} over" in out and "proven       yes" in out
     said = f"nothing written to {path}: the proof stopped ({reason}) before it was written"
     assert err.strip().splitlines() == [f"{said}; a file already there is left as it was"]
+
+
+def test_a_proof_file_is_read_as_checked_not_under_the_strategy_files_cap(capsys, monkeypatch, tmp_path):
+    # (the cap of 256 MiB made small: a proof bigger than it checks; a strategy file and a
+    # proof on standard input, read whole, are still held to it)
+    from mastermind.app.commands import files
+    from mastermind.core.fileio import read_text
+
+    monkeypatch.setattr(files, "read_text", lambda path: read_text(path, limit=500))
+    proof = ROOT / "results" / "proofs" / "p4c5.proof.json.gz"
+    assert len(gzip.decompress(proof.read_bytes())) > 500
+    code, out, err = run(capsys, "verify", proof)
+    assert code == 0 and "total      2463 is optimal" in out and err == ""
+    plain = tmp_path / "p4c5.proof.json"  # (not compressed: told by its content)
+    plain.write_bytes(gzip.decompress(proof.read_bytes()))
+    code, out, err = run(capsys, "verify", plain)
+    assert code == 0 and "total      2463 is optimal" in out
+    tree = ROOT / "tests" / "data" / "p4c6r-knuth.txt"
+    code, out, err = run(capsys, "verify", tree)
+    assert code == 2 and "larger than 500 bytes" in err and err.count("\n") == 1
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(proof.read_bytes())))
+    code, out, err = run(capsys, "verify", "-")
+    assert code == 2 and "larger than 500 bytes" in err and err.count("\n") == 1
+
+
+def test_a_proof_that_would_not_fit_is_refused_before_any_work(capsys, monkeypatch):
+    import mastermind.proofcheck
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the check began")
+
+    monkeypatch.setattr(mastermind.proofcheck, "check_proof", no_work)
+    for extra in ([], ["--json"]):
+        code, out, err = run(capsys, "verify", P4C6, "--memory-limit", "0.1", *extra)
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert err.startswith(f"error: checking {P4C6} (803 facts) needs about ")
+        assert err.endswith("above the memory limit of 102.4 MiB; raise it with --memory-limit\n")
