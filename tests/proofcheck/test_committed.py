@@ -14,6 +14,8 @@ PROOFS = sorted((RESULTS / "proofs").glob("*.proof.json.gz"))
 # a big proof takes seconds to minutes of one core (4x8: about 2 minutes, 8x2's 1.6 MB: 6 s):
 # checked in the slow tier; the quick one checks the small ones, 4x6's among them
 SLOW_BYTES = 30_000
+# 4x9's 13 MB: about 10 minutes of one core, started first (see tests/conftest.py)
+LONGEST_BYTES = 5_000_000
 
 
 def _published() -> dict[str, dict]:
@@ -29,8 +31,11 @@ def _published() -> dict[str, dict]:
 def _cases() -> list:
     cases = []
     for path in PROOFS:
-        slow = path.stat().st_size > SLOW_BYTES
-        cases.append(pytest.param(path, id=path.name.split(".")[0], marks=[pytest.mark.slow] if slow else []))
+        size = path.stat().st_size
+        marks = [pytest.mark.slow] if size > SLOW_BYTES else []
+        if size > LONGEST_BYTES:
+            marks.append(pytest.mark.longest)
+        cases.append(pytest.param(path, id=path.name.split(".")[0], marks=marks))
     return cases
 
 
