@@ -421,3 +421,65 @@ def test_the_guesses_holding_a_split_class_rise_to_their_classes_own_bounds(rule
     finally:
         backend.close()
     assert rose > 0
+
+
+@pytest.mark.parametrize(("text", "split_size"), [("p3c6", 10), ("p4c5n", 5)])
+def test_a_split_class_is_asked_part_of_the_way_to_its_cost_in_the_strategy_known(
+    text, split_size, monkeypatch
+):
+    """In a run that may stop, the guesses of a split class are asked at least a quarter of
+    the way from its bound to what the cheapest strategy known costs on it (a run's first ask
+    of a guess pays for bounding its subtree, whatever the budget; issue 63), never past that
+    cost: the bounds stay below the classes' optima and the run proves the optimum. The
+    strategy offered is a poor one with the optimal first guess, so that its classes cost more
+    than their optima and the asks are stretched."""
+    from mastermind.core.tree import build_tree
+    from mastermind.engines.exact import anytime
+    from mastermind.engines.exact.anytime import RoundSearch
+    from mastermind.engines.exact.backends import ThreadBackend
+
+    table = CodeTable(Rules.parse(text))
+    best = solve(table)
+    first = best.tree.root.guess
+    poor = build_tree(table, lambda cands, history: first if not history else int(cands[0])).root
+    poor_total = float(StrategyTree(table.rules, poor).stats(table).total)
+    assert poor_total > best.total  # (else nothing is stretched)
+    offered = [(poor_total, poor)]
+
+    stretches = []
+
+    def stretched(c, budget):
+        out = plain_stretched(c, budget)
+        stretches.append((out > budget, out <= c.upper or c.upper == INF))
+        return out
+
+    plain_stretched = anytime.stretched
+    monkeypatch.setattr(anytime, "stretched", stretched)
+    solver = ExactSolver(table)
+    oracle = solver.new_search()
+    truth: dict[int, float] = {}
+
+    def each_round(state):
+        for g in state.guesses:
+            for c in g.classes:
+                if c.inner is None:
+                    continue
+                if id(c) not in truth:
+                    truth[id(c)] = float(oracle.solve(c.cands, c.left, INF, c.group))
+                assert c.lower <= truth[id(c)]
+
+    backend = ThreadBackend(1)
+    try:
+        rounds = RoundSearch(solver, backend, split_size=split_size, round_seconds=1e9)
+        state = rounds.run(
+            solver.cands,
+            UNLIMITED,
+            solver.group,
+            fresh=lambda: offered.pop() if offered else None,
+            on_round=each_round,
+        )
+    finally:
+        backend.close()
+    assert truth and any(up for up, _ in stretches) and all(within for _, within in stretches)
+    assert state.proven and state.lower == state.upper == best.total
+    assert StrategyTree(table.rules, state.tree).depths(table, table.all_codes).sum() == best.total
