@@ -59,13 +59,6 @@ FLOOR_SECONDS = 90.0
 to their classes' own bounds (:meth:`RoundSearch._floor_split`), while no unit runs: 6x8n's
 checkpoint rose from 111229 to 111978 in 74 s of them."""
 
-STRETCH = 4
-"""In a run that may stop, a split class's guesses are asked for at least a
-1/``STRETCH`` of the way from the class's bound to what the cheapest strategy known costs on
-it (:func:`stretched`), not only the round's share: a run's first ask of a guess
-pays for bounding its subtree again, whatever the budget (6x7n, a guess of the class of 1590
-secrets: 10.5 s of CPU for 1 more, 0.1 s more for 10 more, 9 s for its exact cost 126 more)."""
-
 ROUND_SECONDS = 20.0
 """A round's wall time that the target's step aims at: short enough that a stop loses
 little, long enough that planning rounds costs little."""
@@ -92,7 +85,6 @@ class ClassBound:
     floored: set[int] = field(default_factory=set)
     left: int = 0  # the guesses left for it (a cap on the worst case, or UNLIMITED)
     whole: bool = False  # found not worth splitting: asked as one unit from then on
-    upper: float = INF  # what the cheapest strategy known costs on it (see RoundSearch._uppers)
     # seconds its last ask took for each unit its bound rose, in this run or one kept in the
     # checkpoint (None: not asked yet)
     pace: float | None = None
@@ -339,24 +331,6 @@ def inner_asks(c: ClassBound, budget: float, eldest: int | None = None) -> list[
     return [(c, budget, g) for g in c.inner if g.lower < budget and not g.exact]
 
 
-def stretched(c: ClassBound, budget: float) -> float:
-    """What the guesses of the split class ``c`` are asked for in a run that may stop: at
-    least a 1/:data:`STRETCH` of the way from its bound to its cost in the cheapest strategy
-    known (``c.upper``), never past that cost; ``budget`` where that is more, or no
-    strategy is known.
-
-    >>> import numpy as np
-    >>> from mastermind.engines.exact.anytime import ClassBound, stretched
-    >>> group = (np.zeros((1, 4), np.int8), np.zeros((1, 6), np.int8))
-    >>> c = ClassBound(np.arange(50, dtype=np.int32), group, 0, 7763.0, upper=7889.0)
-    >>> stretched(c, 7764.0), stretched(c, 7850.0), stretched(ClassBound(c.cands, group, 0, 7763.0), 7764.0)
-    (7795.0, 7850.0, 7764.0)
-    """
-    if c.upper == INF:
-        return budget
-    return max(budget, min(c.upper, c.lower + math.ceil((c.upper - c.lower) / STRETCH)))
-
-
 def plan_round(
     state: RootState, step: float, paced: bool = False, prior: float | None = None
 ) -> RoundPlan | None:
@@ -557,22 +531,8 @@ class RoundSearch:
                 self.split(c)
             if c.exact or c.lower >= budget:
                 continue
-            if c.inner is not None and self.eldest is None:
-                budget = stretched(c, budget)
             out.extend([(c, budget, None)] if c.inner is None else inner_asks(c, budget, self.eldest))
         return out
-
-    def _uppers(self, state: RootState) -> None:
-        """Mark each class of the cheapest strategy's first guess with what that strategy
-        costs on it (:attr:`ClassBound.upper`; the stretch of its asks: :func:`stretched`)."""
-        tree = state.tree
-        first = None if tree is None else next((g for g in state.guesses if g.guess == tree.guess), None)
-        if first is None or tree is None:
-            return
-        for c in first.classes:
-            kid = tree.children.get(c.answer)
-            if not c.exact and kid is not None:
-                c.upper = self.price(kid, c)
 
     def _class_floor(self, c: ClassBound, r: int) -> float:
         """A class's bound one level deeper: the least of the bounds of the guesses its own
@@ -690,7 +650,6 @@ class RoundSearch:
                     if found is not None:
                         state.offer(*found)
                     self._floor_splits(state)
-                    self._uppers(state)
                     reporter.improve(lower=state.lower, upper=state.upper)
                     plan = plan_round(state, step, self.eldest is None, self.prior)
                     if plan is None:
