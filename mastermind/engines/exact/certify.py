@@ -455,13 +455,8 @@ class Certifier:
     ) -> str:
         """The file's text before its first fact: :meth:`document`'s, which ends with the
         facts (the text of a streamed file is the same, the facts written in between)."""
-        facts = []
-        if self.write is None:  # (none kept when streamed)
-            facts, self.facts = self.facts, []
-        try:
-            text = json.dumps(self.document(total, worst, strategy, worst_strategy), separators=SEPARATORS)
-        finally:
-            self.facts = facts
+        assert not self.facts  # (none held: they are written after it)
+        text = json.dumps(self.document(total, worst, strategy, worst_strategy), separators=SEPARATORS)
         assert text.endswith(EMPTY_TAIL)
         return text[: -len(EMPTY_TAIL) + 1]
 
@@ -535,16 +530,16 @@ def write_proof(
     (see :func:`mastermind.core.fileio.streamed_write`)."""
     certifier = Certifier(table, memory, token, write)
     # (the claims and strategies come first in the file, and are known before any fact)
-    worst, worst_strategy = _claims(certifier, strategy, total, token, head=True)
+    worst, worst_strategy = _claims(certifier, strategy, total, token)
     write(TAIL)
     return {"total": total, "worst": worst, "facts": certifier.count}
 
 
 def _claims(
-    certifier: Certifier, strategy: Node, total: int | None, token: CancelToken | None, head: bool = False
+    certifier: Certifier, strategy: Node, total: int | None, token: CancelToken | None
 ) -> tuple[int, Node | None]:
-    """The certificate of :func:`prove`'s claims made (its facts written, after the file's
-    head when ``head``): the optimal worst case, and a strategy meeting it where
+    """The certificate of :func:`prove`'s claims made (its facts written after the file's
+    head when the certifier writes them as it goes): the optimal worst case, and a strategy meeting it where
     ``strategy`` does not (else None)."""
     everyone = certifier.table.all_codes.astype(np.int32)
     worst = _depth(strategy)
@@ -554,7 +549,7 @@ def _claims(
             worst -= 1
         if worst < _depth(strategy):
             worst_strategy = certifier.depths.build(everyone, worst)
-    if head and certifier.write is not None:
+    if certifier.write is not None:
         certifier.write(certifier.head_text(total, worst, strategy, worst_strategy))
     if total is not None:
         certifier.certify("total", everyone, total)
