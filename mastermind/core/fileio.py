@@ -28,7 +28,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import NoReturn, Protocol, TextIO
@@ -106,6 +106,70 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
 
 
 @contextmanager
+def streamed_write(path: str | os.PathLike[str]) -> Iterator[Callable[[str], None]]:
+    """Write ``path`` as :func:`write_atomic` does, from text given piece by piece to the
+    function the block gets (gzip-compressed when the name ends in ``.gz``, as
+    :func:`gzipped_by_name` does): a regular file streams into its temporary twin, put in
+    place only as the block ends without an error (an error or a stop leaves no file and
+    the old one as it was), so that output larger than memory never sits in it. Standard
+    output and special files get the whole text as the block ends (a stop writes nothing).
+
+    >>> import gzip, os, tempfile
+    >>> from mastermind.core.fileio import streamed_write
+    >>> path = os.path.join(tempfile.mkdtemp(), "facts.json.gz")
+    >>> with streamed_write(path) as write:
+    ...     write("[1,")
+    ...     write("2]")
+    >>> gzip.decompress(open(path, "rb").read()), os.listdir(os.path.dirname(path))
+    (b'[1,2]', ['facts.json.gz'])
+    """
+    _refuse_empty(path)
+    shown = os.fspath(path)
+    target = None if is_stdout(path) or _names_a_descriptor(path) else Path(os.path.realpath(path))
+    try:
+        info = None if target is None else os.stat(target)
+    except (FileNotFoundError, NotADirectoryError):  # (the folder is checked below)
+        info = None
+    except OSError as exc:
+        raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise MastermindError(f"cannot write {shown}: it is a directory; give a file name")
+    if target is None or (info is not None and not stat.S_ISREG(info.st_mode)):
+        pieces: list[str] = []  # (written in place, or refused, as the block ends)
+        yield pieces.append
+        write_atomic(path, gzipped_by_name(path, "".join(pieces)))
+        return
+    _refuse_folder_name(shown)
+    fd, tmp, mode = _make_temporary(target, info, shown)
+    try:
+        with os.fdopen(fd, "wb") as raw:
+            if shown.lower().endswith(".gz"):
+                import zlib
+
+                # (gzip.compress's stream, with no name nor time: the same bytes as
+                # gzipped_by_name makes of the whole text)
+                packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+
+                def packed(text: str) -> None:
+                    raw.write(packer.compress(text.encode("utf-8")))
+
+                yield packed
+                raw.write(packer.flush())
+            else:
+
+                def plain(text: str) -> None:
+                    raw.write(text.encode("utf-8"))
+
+                yield plain
+            raw.flush()
+            os.fsync(raw.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException as exc:  # (the block's own error, a stop: the temporary file goes)
+        _failed_write(tmp, shown, exc)
+
+
+@contextmanager
 def staged_write(path: str | os.PathLike[str], data: str | bytes) -> Iterator[None]:
     """Write ``data`` for ``path`` as :func:`write_atomic` does, but put it in place only as
     the block ends without an error, so that a file changes only with what the block writes
@@ -148,15 +212,7 @@ def staged_write(path: str | os.PathLike[str], data: str | bytes) -> Iterator[No
         yield
         _write_in_place(target, shown, data)
         return
-    if info is not None and _read_only(target, info.st_mode):
-        raise MastermindError(f"cannot write {shown}: the file is read-only")
-    folder = target.parent
-    _refuse_no_folder(folder, shown)
-    mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~current_umask()
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(target.name), suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise MastermindError(f"cannot write {shown}: {exc.strerror} (folder {folder})") from None
+    fd, tmp, mode = _make_temporary(target, info, shown)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(_as_bytes(data))
@@ -174,6 +230,22 @@ def staged_write(path: str | os.PathLike[str], data: str | bytes) -> Iterator[No
         os.replace(tmp, target)
     except BaseException as exc:
         _failed_write(tmp, shown, exc)
+
+
+def _make_temporary(target: Path, info: os.stat_result | None, shown: str) -> tuple[int, str, int]:
+    """The temporary twin of the regular file ``target`` (``info``: its stat, None when it
+    is new) made in its folder, open (its descriptor), with its name and the mode the file
+    gets; a read-only file or a missing folder is refused."""
+    if info is not None and _read_only(target, info.st_mode):
+        raise MastermindError(f"cannot write {shown}: the file is read-only")
+    folder = target.parent
+    _refuse_no_folder(folder, shown)
+    mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~current_umask()
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(target.name), suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise MastermindError(f"cannot write {shown}: {exc.strerror} (folder {folder})") from None
+    return fd, tmp, mode
 
 
 def _remove_temporary(tmp: str) -> None:

@@ -217,3 +217,37 @@ def test_a_loop_of_symlinks_is_refused_before_the_work(tmp_path):
     dangling = tmp_path / "dangling"
     dangling.symlink_to(tmp_path / "later.json")
     check_writable(dangling)  # (a link to a file not made yet: written through the link)
+
+
+def test_a_stream_stopped_leaves_no_file_and_the_old_one_as_it_was(tmp_path):
+    from mastermind.core.fileio import streamed_write
+
+    path = tmp_path / "proof.json.gz"
+    for before in (None, b"old"):
+        if before is not None:
+            path.write_bytes(before)
+        with pytest.raises(KeyboardInterrupt), streamed_write(path) as write:
+            write('{"facts":[')
+            assert len(list(tmp_path.iterdir())) == (1 if before is None else 2)  # (its twin)
+            raise KeyboardInterrupt
+        assert list(tmp_path.iterdir()) == ([] if before is None else [path])
+        assert before is None or path.read_bytes() == before
+
+
+def test_a_stream_is_what_the_whole_text_writes(tmp_path, capsys):
+    from mastermind.core.fileio import gzipped_by_name, streamed_write
+
+    pieces = ['{"facts":[', "1", ",2" * 5000, "]}", "é"]
+    for name in ("a.json", "a.json.gz", "-"):
+        path = name if name == "-" else tmp_path / name
+        with streamed_write(path) as write:
+            for piece in pieces:
+                write(piece)
+        whole = gzipped_by_name(path, "".join(pieces))
+        if name == "-":
+            assert capsys.readouterr().out == whole
+        else:
+            assert path.read_bytes() == (whole if isinstance(whole, bytes) else whole.encode())
+            assert mode(path) == 0o666 & ~current_umask()
+    with pytest.raises(MastermindError, match="it is a directory"), streamed_write(tmp_path):
+        pass

@@ -41,7 +41,14 @@ from mastermind.app.commands.common import (
     wrote,
 )
 from mastermind.core.errors import MastermindError
-from mastermind.core.fileio import check_writable, gzipped_by_name, input_name, is_stdout, write_atomic
+from mastermind.core.fileio import (
+    check_writable,
+    gzipped_by_name,
+    input_name,
+    is_stdout,
+    streamed_write,
+    write_atomic,
+)
 from mastermind.core.game import Rules, check_max_guesses
 from mastermind.core.tree import StrategyTree
 from mastermind.engines.result import EXACT_SEARCH, STARTED_FROM, Counters
@@ -594,17 +601,25 @@ def _write_proof(
     """The proof file of a proven optimum written to ``path`` (``proof`` of the report: the
     file, its facts and the seconds it took; None when the search proved nothing or the pass
     stopped), the error that kept it from the file, and why the pass stopped (Ctrl-C, or
-    ``token``'s deadline, --time-limit; None: it ended). A pass stopped writes nothing."""
-    import json
-
+    ``token``'s deadline, --time-limit; None: it ended). The file is written as its facts
+    are made (none held: 5x8n has millions) and put in place only once the pass ended: a
+    pass stopped writes nothing."""
     from mastermind.core.cancel import Stopped, StopReason
     from mastermind.engines.result import Status
 
     if r.status is not Status.OPTIMAL or r.tree is None:
         return None, None, None
-    from mastermind.engines.exact import prove
+    from mastermind.engines.exact import write_proof
 
     began = time.perf_counter()
+    made: dict = {}
+
+    def write() -> None:
+        with streamed_write(path) as put:
+            made.update(
+                write_proof(put, table, r.tree.root, r.total if objective == "total" else None, token=token)
+            )
+
     # under the command's work token (Ctrl-C, and --time-limit counted from the command's
     # start): checked between the facts, and its flag stops the pass's searches at once
     with token.running(lambda: "writing the proof"):
@@ -612,19 +627,13 @@ def _write_proof(
         if token.cancelled or (left is not None and left <= 0):
             return None, None, token.reason or StopReason.TIME_LIMIT
         try:
-            document = prove(table, r.tree.root, r.total if objective == "total" else None, token=token)
+            late = write_after_work("--proof", write)
         except Stopped:
             return None, None, token.reason
-    text = json.dumps(document, separators=(",", ":"))
-    late = write_after_work("--proof", lambda: write_atomic(path, gzipped_by_name(path, text)))
-    fields = {
-        "file": path,
-        "total": document["total"],
-        "worst": document["worst"],
-        "facts": len(document["facts"]),
-        "seconds": round(time.perf_counter() - began, 4),
-    }
-    return (None if late is not None else fields), late, None
+    if late is not None:
+        return None, late, None
+    fields = {"file": path, **made, "seconds": round(time.perf_counter() - began, 4)}
+    return fields, None, None
 
 
 def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = ()) -> dict:

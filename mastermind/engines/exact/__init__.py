@@ -51,6 +51,7 @@ _WHERE = {
     "tiny_table": "warmup",
     "certify_optimum": "certify:certify",
     "prove": "certify",
+    "write_proof": "certify",
     "no_strategy_fields": "document",
     "optimum_fields": "document",
     "search_document": "document",
@@ -91,13 +92,14 @@ __all__ = [
     "solve",
     "solve_by_first_guess",
     "tiny_table",
+    "write_proof",
 ]
 
 if TYPE_CHECKING:
     from mastermind.engines.exact.api import solve, solve_by_first_guess
     from mastermind.engines.exact.by_first_guess import ByFirstGuess
     from mastermind.engines.exact.certify import certify as certify_optimum
-    from mastermind.engines.exact.certify import prove
+    from mastermind.engines.exact.certify import prove, write_proof
     from mastermind.engines.exact.checkpoint import (
         FILE as CHECKPOINT_FILE,
     )

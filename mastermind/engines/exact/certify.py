@@ -20,6 +20,8 @@ refers to it). Only the truth of the search's values matters: the checker derive
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +37,9 @@ from mastermind.engines.exact._dfs import LOWER, memo_get
 from mastermind.engines.exact.search import INF, UNLIMITED, Search, compiled_entry
 
 FORMAT = "mastermind-proof"
+SEPARATORS = (",", ":")  # the file's JSON, as compact as it goes
+EMPTY_TAIL = "[]}"  # the end of a document without facts: its facts, the file's last key
+TAIL = "]}"  # the end of a file after its facts
 VERSION = 1
 
 Path = tuple[tuple[int, int], ...]
@@ -221,7 +226,13 @@ class Certifier:
     with memos of their own: the total's, and the one that asks whether a strategy of some
     depth exists) for the values of the sets whose counting bounds fall short."""
 
-    def __init__(self, table: CodeTable, memory: int = 1 << 28, token: CancelToken | None = None) -> None:
+    def __init__(
+        self,
+        table: CodeTable,
+        memory: int = 1 << 28,
+        token: CancelToken | None = None,
+        write: Callable[[str], None] | None = None,
+    ) -> None:
         if table.scores is None:
             raise MastermindError(f"a proof needs the full score table of {table.rules}")
         self.table, self.rules = table, table.rules
@@ -245,7 +256,11 @@ class Certifier:
         self.group = group
         self.totals = Search(table, weights, group, unit=1, memory=memory, stop=stop)
         self.depths = Search(table, weights, group, unit=0, memory=memory, stop=stop)
+        # ``write``: each fact's text goes to it as the fact is made (after a comma from the
+        # second on), none kept: 5x8n's 4.4 million facts held took about 9 GB; else kept
+        self.write = write
         self.facts: list[Fact] = []
+        self.count = 0  # the facts made: the next one's id
         self.known: dict[tuple[str, bytes], tuple[int, int]] = {}  # (kind, set) -> (bound, id)
         self._orbits: dict[tuple[bytes, bytes, int], tuple[list, np.ndarray]] = {}
         self.colour_bits = np.bitwise_or.reduce(1 << digits, axis=1)
@@ -378,9 +393,16 @@ class Certifier:
                     break
             if short > 0:
                 self._refuse(kind, bound, n)
-        self.facts.append(fact)
-        self.known[key] = (int(bound), len(self.facts) - 1)
-        return len(self.facts) - 1
+        self._emit(fact)
+        self.known[key] = (int(bound), self.count - 1)
+        return self.count - 1
+
+    def _emit(self, fact: Fact) -> None:
+        if self.write is None:
+            self.facts.append(fact)
+        else:
+            self.write(("," if self.count else "") + json.dumps(self.fact_json(fact), separators=SEPARATORS))
+        self.count += 1
 
     def _refuse(self, kind: str, bound: int, n: int) -> None:
         """A claim the search does not prove; or, once the token is cancelled, a stop (the
@@ -427,6 +449,16 @@ class Certifier:
             "worst_strategy": None if worst_strategy is None else self.node_json(worst_strategy),
             "facts": [self.fact_json(f) for f in self.facts],
         }
+
+    def head_text(
+        self, total: int | None, worst: int | None, strategy: Node, worst_strategy: Node | None
+    ) -> str:
+        """The file's text before its first fact: :meth:`document`'s, which ends with the
+        facts (the text of a streamed file is the same, the facts written in between)."""
+        assert not self.facts  # (none held: they are written after it)
+        text = json.dumps(self.document(total, worst, strategy, worst_strategy), separators=SEPARATORS)
+        assert text.endswith(EMPTY_TAIL)
+        return text[: -len(EMPTY_TAIL) + 1]
 
     def node_json(self, node: Node) -> dict[str, Any]:
         out: dict[str, Any] = {"candidates": node.candidates, "guess": self.rules.code_text(node.guess)}
@@ -476,9 +508,40 @@ def prove(
     whether a strategy within some depth exists finds below the strategy's own; or, with
     ``total`` None, the optimal worst case alone (``strategy``'s, which the search proved).
     Raises :class:`~mastermind.core.cancel.Stopped` once ``token`` is cancelled (Ctrl-C, a
-    time limit): no proof, since a stopped search's values are lower bounds only."""
+    time limit): no proof, since a stopped search's values are lower bounds only. Every
+    fact is held: :func:`write_proof` writes the same file as it goes."""
     certifier = Certifier(table, memory, token)
-    everyone = table.all_codes.astype(np.int32)
+    worst, worst_strategy = _claims(certifier, strategy, total, token)
+    return certifier.document(total, worst, strategy, worst_strategy)
+
+
+def write_proof(
+    write: Callable[[str], None],
+    table: CodeTable,
+    strategy: Node,
+    total: int | None,
+    memory: int = 1 << 28,
+    token: CancelToken | None = None,
+) -> dict[str, Any]:
+    """The text of :func:`prove`'s file, the same, given to ``write`` piece by piece as its
+    facts are made (none kept in memory: only the ids of the sets certified, which later
+    facts refer to); answers its ``total``, ``worst`` and count of ``facts``. A stop raises
+    :class:`~mastermind.core.cancel.Stopped` midway: the writer must then drop what it got
+    (see :func:`mastermind.core.fileio.streamed_write`)."""
+    certifier = Certifier(table, memory, token, write)
+    # (the claims and strategies come first in the file, and are known before any fact)
+    worst, worst_strategy = _claims(certifier, strategy, total, token)
+    write(TAIL)
+    return {"total": total, "worst": worst, "facts": certifier.count}
+
+
+def _claims(
+    certifier: Certifier, strategy: Node, total: int | None, token: CancelToken | None
+) -> tuple[int, Node | None]:
+    """The certificate of :func:`prove`'s claims made (its facts written after the file's
+    head when the certifier writes them as it goes): the optimal worst case, and a strategy meeting it where
+    ``strategy`` does not (else None)."""
+    everyone = certifier.table.all_codes.astype(np.int32)
     worst = _depth(strategy)
     worst_strategy = None
     if total is not None:
@@ -486,11 +549,14 @@ def prove(
             worst -= 1
         if worst < _depth(strategy):
             worst_strategy = certifier.depths.build(everyone, worst)
+    if certifier.write is not None:
+        certifier.write(certifier.head_text(total, worst, strategy, worst_strategy))
+    if total is not None:
         certifier.certify("total", everyone, total)
     certifier.certify("worst", everyone, worst)
     if token is not None:  # (a search stopped on the way answered lower bounds: no file)
         token.check()
-    return certifier.document(total, worst, strategy, worst_strategy)
+    return worst, worst_strategy
 
 
 def _depth(node: Node) -> int:

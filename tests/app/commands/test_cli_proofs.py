@@ -70,6 +70,25 @@ def test_optimal_writes_a_proof_that_verify_accepts(capsys, tmp_path, validators
     assert code == 0 and "worst case 4 is optimal" in out and "total " not in out
 
 
+@pytest.mark.parametrize("game", ["p3c3", "p4c4", "p3c4b"])
+def test_the_proof_written_is_the_document_the_pass_holds(capsys, tmp_path, game):
+    # written fact by fact as the pass makes them: the same text as the document held whole
+    from mastermind.core.game import CodeTable, Rules
+    from mastermind.engines.exact import Execution, solve
+    from mastermind.engines.exact.certify import prove
+
+    path = tmp_path / f"{game}.proof.json.gz"
+    code, out, err = run(capsys, "optimal", "-r", game, "-j", "1", "--no-cache", "--proof", path, "--json")
+    assert code == 0, err
+    table = CodeTable(Rules.parse(game))
+    result = solve(table, execution=Execution(jobs=1))
+    held = json.dumps(prove(table, result.tree.root, result.total), separators=(",", ":"))
+    assert gzip.decompress(path.read_bytes()).decode() == held
+    assert json.loads(out)["proof"]["facts"] == len(json.loads(held)["facts"])
+    code, out, _ = run(capsys, "verify", path)
+    assert code == 0 and f"total      {result.total} is optimal" in out
+
+
 def test_bad_input_is_one_line(capsys, tmp_path):
     for args in (
         ["optimal", "-r", "p3c3", "--first", "123", "--proof", tmp_path / "a.gz"],
@@ -142,6 +161,12 @@ def test_a_proof_stopped_keeps_the_optimum_and_writes_nothing(
     assert f"total        {plain['total']} over" in out and "proven       yes" in out
     said = f"nothing written to {path}: the proof stopped ({reason}) before it was written"
     assert err.strip().splitlines() == [f"{said}; a file already there is left as it was"]
+    # the facts before the stop went to a temporary file beside it: gone, and a file
+    # already there is as it was
+    assert list(tmp_path.iterdir()) == []
+    path.write_bytes(b"kept")
+    got, _, _ = run(capsys, "optimal", "-r", "p4c4", "-j", "1", "--no-cache", "--proof", path, "--json")
+    assert got == code and path.read_bytes() == b"kept" and list(tmp_path.iterdir()) == [path]
 
 
 def test_a_proof_file_is_read_as_checked_not_under_the_strategy_files_cap(capsys, monkeypatch, tmp_path):

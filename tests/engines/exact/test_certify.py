@@ -107,3 +107,31 @@ def test_the_searches_of_the_pass_poll_its_token():
     # stopped at once: a lower bound only, far below the optimum of 5625
     assert certifier.totals.solve(everyone, UNLIMITED, 10**9) < 5625
     assert certifier.totals.stopped and certifier.depths.stopped
+
+
+@pytest.mark.parametrize(
+    "game, objective",
+    [("p3c3", "total"), ("p3c4", "total"), ("p4c4", "total"), ("p3c4b", "total"), ("p3c4", "worst")],
+)
+def test_the_streamed_file_is_the_held_one(tmp_path, game, objective):
+    # the file written as its facts are made is the text of the document held whole, byte
+    # for byte (the format does not change: every committed proof and the checker hold)
+    import gzip
+    import json
+
+    from mastermind.core.fileio import gzipped_by_name, streamed_write
+    from mastermind.engines.exact import Execution, solve
+    from mastermind.engines.exact.certify import prove, write_proof
+
+    table = CodeTable(Rules.parse(game))
+    result = solve(table, execution=Execution(jobs=1))
+    total = result.total if objective == "total" else None
+    held = json.dumps(prove(table, result.tree.root, total), separators=(",", ":"))
+    path = tmp_path / "streamed.proof.json.gz"
+    with streamed_write(path) as write:
+        made = write_proof(write, table, result.tree.root, total)
+    assert path.read_bytes() == gzipped_by_name(path, held)  # (what the file was, held whole)
+    assert gzip.decompress(path.read_bytes()).decode() == held
+    document = json.loads(held)
+    assert made == {"total": total, "worst": document["worst"], "facts": len(document["facts"])}
+    assert made["facts"] >= 1 and [p.name for p in tmp_path.iterdir()] == [path.name]
