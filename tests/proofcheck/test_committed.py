@@ -33,8 +33,8 @@ def _cases() -> list:
     for path in PROOFS:
         size = path.stat().st_size
         marks = [pytest.mark.slow] if size > SLOW_BYTES else []
-        if size > LONGEST_BYTES:
-            marks.append(pytest.mark.longest)
+        if size > LONGEST_BYTES:  # (beyond pytest-timeout's 10 minutes on a loaded machine)
+            marks += [pytest.mark.longest, pytest.mark.timeout(1800)]
         cases.append(pytest.param(path, id=path.name.split(".")[0], marks=marks))
     return cases
 

@@ -319,6 +319,13 @@ def verify(
             result = verify_text(text, fmt, rules, name=file, memory_limit=limit)
     else:
         result = Verification(fmt, rules, file, errors=[damaged])
+    _render_verification(result, file, fmt, json_output)
+    if not result.valid:
+        raise typer.Exit(1)
+
+
+def _render_verification(result, file: str, fmt: str, json_output: bool) -> None:
+    """A strategy file's verification: its JSON object, or its lines (or the first error)."""
     numbers = result.to_dict()
     data = {
         "strategy": file,
@@ -343,8 +350,6 @@ def verify(
         typer.echo(f"worst      {stats.worst}")
         typer.echo(f"histogram  {histogram_text(stats.histogram)}  ({HISTOGRAM_WORDS})")
         typer.echo(f"pool       {result.pool}  ({POOL_WORDS[result.pool]})")
-    if not result.valid:
-        raise typer.Exit(1)
 
 
 def _is_proof_text(text: str) -> bool:

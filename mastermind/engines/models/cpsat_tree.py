@@ -37,6 +37,7 @@ from mastermind.engines.models.result import (
     model_result,
     model_token,
     run_solver,
+    stop_seen,
     stopped_result,
 )
 from mastermind.engines.result import Result
@@ -196,7 +197,9 @@ def solve_tree(
     layout = _layout(answers, max_depth)
     n_nodes = len(layout.parent)
     start = time.perf_counter()
-    with model_token(cancel, time_limit, workers) as token:  # before the model is built
+    # made before the model is built, its work marked as running from the start (see
+    # solve_static: a Ctrl-C before the first look at the token printed nothing)
+    with model_token(cancel, time_limit, workers) as token, token.running():
         if objective == "total" and lower_bound is None:
             lower_bound = n_s  # every secret takes a guess at least: a bound to report if stopped early
         model = cp_model.CpModel()
@@ -204,6 +207,8 @@ def solve_tree(
         y = [[model.new_bool_var(f"y{i}_{v}") for v in range(n_nodes)] for i in range(n_s)]
         first = set(canonical_first_guesses(rules)) if n_s == table.n else None
         for v in range(n_nodes):
+            if stop_seen(token):
+                return stopped_result(table, objective, lower_bound, start, why=token.reason or TIME_LIMIT)
             model.add_exactly_one(x[v])
             # an unreached node guesses code 0: removes symmetric copies of empty subtrees
             model.add_implication(~x[v][0], _reached(model, y, v, n_s))
@@ -212,7 +217,7 @@ def solve_tree(
                 if g not in first:
                     model.add(x[0][g] == 0)
         for i in range(n_s):
-            if token.cancelled:
+            if stop_seen(token):
                 return stopped_result(table, objective, lower_bound, start, why=token.reason or TIME_LIMIT)
             s = int(secrets[i])
             model.add(y[i][0] == 1)
@@ -236,7 +241,7 @@ def solve_tree(
             model.add(visits >= int(lower_bound))
         if objective == "total":
             model.minimize(visits)
-        if token.cancelled:
+        if stop_seen(token):
             return stopped_result(table, objective, lower_bound, start, why=token.reason or TIME_LIMIT)
         solver = make_solver(token, workers, seed)
         status, stopped = run_solver(solver, model, token)
@@ -353,7 +358,7 @@ def worst_case_lower_bound(
     depth = start
     with (CancelToken() if cancel is None else cancel).child(time_limit) as token:
         while max_depth is None or depth <= max_depth:
-            if token.cancelled:
+            if stop_seen(token):
                 return depth, False
             try:
                 r = depth_feasible(table, depth, workers=workers, cancel=token)

@@ -99,6 +99,17 @@ def stopped_result(
     )
 
 
+def stop_seen(token: CancelToken) -> bool:
+    """Whether ``token`` is cancelled; if so, the work tells its watcher that it saw the
+    cancel and is reporting, so that a command's watchdog waits for the report rather than
+    ending the process after its grace (on a loaded machine the report took longer, and a
+    Ctrl-C as a model was built printed nothing)."""
+    if not token.cancelled:
+        return False
+    token.wind_down()
+    return True
+
+
 def model_token(cancel: CancelToken | None, time_limit: float | None, workers: int) -> CancelToken:
     """The token a model runs under, made before the model is built (building a big model
     takes seconds that the solver's own limit does not see): a child of ``cancel`` with a

@@ -35,6 +35,7 @@ from mastermind.engines.models.result import (
     model_token,
     run_of,
     run_solver,
+    stop_seen,
     stopped_result,
 )
 from mastermind.engines.result import CPSAT, Result
@@ -79,7 +80,6 @@ def solve_static(
     building counted in (None: ``cancel``'s deadline alone, if any), kept as the deadline of
     a child of ``cancel``; CP-SAT's own limit is the time that token has left.
     """
-    m = answer_matrix(table)
     n = table.n
     if n * (n - 1) // 2 * n > MAX_PAIRS_TERMS:
         raise MastermindError(
@@ -87,8 +87,11 @@ def solve_static(
             f"guesses is above {MAX_PAIRS_TERMS} terms; use a smaller game"
         )
     start = time.perf_counter()
-    with model_token(cancel, time_limit, workers) as token:  # before the model is built
-        return _solve_static(table, m, token, workers, seed, start)
+    # made before the model is built, and the work under it marked as running from the
+    # start: a Ctrl-C then waits for it to stop and report, where one before the first
+    # look at the token (the answer matrix, on a loaded machine) was unwound with nothing
+    with model_token(cancel, time_limit, workers) as token, token.running():
+        return _solve_static(table, answer_matrix(table), token, workers, seed, start)
 
 
 def _solve_static(
@@ -106,7 +109,7 @@ def _solve_static(
     # its unwinding, and ended it with nothing on a loaded machine)
     with token.running():
         for s in range(n):
-            if token.cancelled:
+            if stop_seen(token):
                 return stopped_result(table, "static", least, start, why=token.reason or TIME_LIMIT)
             # differs[g, t]: guess g tells s and t apart
             differs = m[:, s][:, None] != m[:, s + 1 :]
@@ -116,7 +119,7 @@ def _solve_static(
         model.add_bool_or([u[g] for g in canonical_first_guesses(table.rules)])
     model.add(sum(u) >= least)
     model.minimize(sum(u))
-    if token.cancelled:
+    if stop_seen(token):
         return stopped_result(table, "static", least, start, why=token.reason or TIME_LIMIT)
     solver = make_solver(token, workers, seed)
     status, stopped = run_solver(solver, model, token)
