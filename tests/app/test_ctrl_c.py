@@ -187,7 +187,7 @@ def test_ctrl_c_in_the_proof_keeps_the_optimum(tmp_path):
     # it printed "interrupted" alone and lost the optimum proven; now the optimum is reported,
     # no proof is written, and a line says so
     path = tmp_path / "p4c7.proof.json.gz"
-    point = "mastermind.engines.exact.certify:prove"
+    point = "mastermind.engines.exact.certify:write_proof"
     args = ["optimal", "-r", "p4c7", "-j", "1", "--no-cache", "--proof", str(path)]
     out, err, _ = interrupted(args, at=call(point), announce=(point,))
     assert "proven       yes" in out and "\ntotal        " in out and not path.exists()
