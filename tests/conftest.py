@@ -60,6 +60,3 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             name = item.dtest.globs.get("__name__", "")
             if name.startswith("mastermind"):
                 item.dtest.globs = {"__name__": name}
-    # tests marked ``longest`` (minutes of one core) start first: pytest-xdist hands the
-    # rest to the other workers meanwhile, where one left for the end would run alone
-    items.sort(key=lambda item: item.get_closest_marker("longest") is None)
