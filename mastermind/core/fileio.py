@@ -105,6 +105,20 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
         pass
 
 
+def _existing(target: Path, shown: str) -> os.stat_result | None:
+    """What is at the output's ``target`` now (None: nothing yet), refused if a directory or
+    unreadable."""
+    try:
+        info = os.stat(target)
+    except (FileNotFoundError, NotADirectoryError):  # (the folder is checked below)
+        return None
+    except OSError as exc:
+        raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise MastermindError(f"cannot write {shown}: it is a directory; give a file name")
+    return info
+
+
 @contextmanager
 def streamed_write(path: str | os.PathLike[str]) -> Iterator[Callable[[str], None]]:
     """Write ``path`` as :func:`write_atomic` does, from text given piece by piece to the
@@ -126,14 +140,7 @@ def streamed_write(path: str | os.PathLike[str]) -> Iterator[Callable[[str], Non
     _refuse_empty(path)
     shown = os.fspath(path)
     target = None if is_stdout(path) or _names_a_descriptor(path) else Path(os.path.realpath(path))
-    try:
-        info = None if target is None else os.stat(target)
-    except (FileNotFoundError, NotADirectoryError):  # (the folder is checked below)
-        info = None
-    except OSError as exc:
-        raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
-    if info is not None and stat.S_ISDIR(info.st_mode):
-        raise MastermindError(f"cannot write {shown}: it is a directory; give a file name")
+    info = None if target is None else _existing(target, shown)
     if target is None or (info is not None and not stat.S_ISREG(info.st_mode)):
         pieces: list[str] = []  # (written in place, or refused, as the block ends)
         yield pieces.append
@@ -199,14 +206,7 @@ def staged_write(path: str | os.PathLike[str], data: str | bytes) -> Iterator[No
         _write_in_place(Path(path), shown, data)
         return
     target = Path(os.path.realpath(path))  # through symlinks: the link stays, its target changes
-    try:
-        info = os.stat(target)
-    except (FileNotFoundError, NotADirectoryError):  # (the folder is checked below)
-        info = None
-    except OSError as exc:
-        raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
-    if info is not None and stat.S_ISDIR(info.st_mode):
-        raise MastermindError(f"cannot write {shown}: it is a directory; give a file name")
+    info = _existing(target, shown)
     _refuse_folder_name(shown)
     if info is not None and not stat.S_ISREG(info.st_mode):
         yield
