@@ -203,21 +203,21 @@ class FactChecker:
         if len(secrets) == 0:
             raise ProofError("no secret gives these answers")
         least, guesses = self._orbits(secrets, fact.get("symmetries", []))
-        b = most_classes(game.answers, secrets, guesses, game.win, game.n_answers)
+        win = game.win_slot  # (the classes counted by slot: the answers the game has)
+        counts = class_counts(game.slots, secrets, guesses, game.n_slots)
+        b = most_classes(counts, win)
         floors = self._floors(kind, len(secrets), b)
         total = kind == "total"
-        derived, useful = guess_values(
-            game.answers, secrets, guesses, floors, total, game.win, game.n_answers
-        )
+        derived, useful = guess_values(counts, floors, total, win, len(secrets))
         refs = self._refs(fact.get("refs", []), least, kind)
         # the guesses the counting bound leaves short, weighed class by class: the member
         # bound (total), then the facts referenced
         short = np.flatnonzero(useful & (derived < bound))
-        counts = class_counts(game.answers, secrets, guesses[short], game.n_answers)
-        counts[:, game.win] = 0
+        counts = counts[short]
+        counts[:, win] = 0
         values = floors[counts]
         if total:
-            members = member_bounds(game.answers, secrets, guesses[short], b, game.win, game.n_answers)
+            members = member_bounds(game.slots, secrets, guesses[short], b, win, game.n_slots)
             values = np.maximum(values, members)
         for guess, answer, ref in refs:
             part = secrets[game.answers[guess, secrets] == answer]
@@ -229,7 +229,8 @@ class FactChecker:
                 )
             k = int(np.searchsorted(guesses[short], guess))
             if k < len(short) and guesses[short[k]] == guess:
-                values[k, answer] = max(values[k, answer], self.checked[ref][1])
+                slot = game.slot_of[answer]
+                values[k, slot] = max(values[k, slot], self.checked[ref][1])
         derived = len(secrets) + values.sum(axis=1) if total else 1 + values.max(axis=1, initial=0)
         if np.any(derived < bound):
             k = int(np.flatnonzero(derived < bound)[0])

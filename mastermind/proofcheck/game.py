@@ -101,6 +101,28 @@ class Game:
             shared += np.minimum(held[:, None], held[None, :])
         return blacks * np.uint8(self.pegs) + shared
 
+    @cached_property
+    def slot_of(self) -> np.ndarray:
+        """Every answer's place among the answers some two codes give (-1: none gives it):
+        the columns of a guess's class counts, as few as the game has."""
+        given = np.zeros(self.n_answers, dtype=bool)
+        for row in self.answers:
+            given[row] = True
+        return np.where(given, np.cumsum(given) - 1, -1)
+
+    @cached_property
+    def slots(self) -> np.ndarray:
+        """``answers`` with every answer numbered by its slot."""
+        return self.slot_of.astype(np.uint8)[self.answers]
+
+    @property
+    def n_slots(self) -> int:
+        return int(self.slot_of.max()) + 1
+
+    @property
+    def win_slot(self) -> int:
+        return int(self.slot_of[self.win])
+
     def permute(self, pegs: list[int], colours: list[int]) -> np.ndarray:
         """The image of every code under a symmetry: code x goes to y with
         ``y[i] = colours[x[pegs[i]]]`` (an index array over the codes; -1: no code)."""

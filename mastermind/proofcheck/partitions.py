@@ -2,8 +2,9 @@
 the orbits of the codes under a group given by generators. Each is compiled with numba and
 has a plain-Python twin, the reference the tests hold the compiled one to. The compiled ones
 read the answer of secret s to guess g as ``answers[s, g]`` (the table is symmetric: the
-score of g against s is that of s against g): weighing every guess, in order, on a small set
-then reads the set's few rows from end to end, not one row of the table a guess.
+score of g against s is that of s against g): weighing every guess on a small set then reads
+the set's few rows from end to end, not one row of the table a guess; the most classes and
+the guesses' values are then read off the counts of each guess's classes.
 
 >>> import numpy as np
 >>> from mastermind.proofcheck.partitions import class_counts_reference, orbit_minima_reference
@@ -33,12 +34,14 @@ def class_counts_reference(
 
 @nb.njit(cache=True)
 def class_counts(answers, secrets, guesses, n_answers):  # pragma: no cover - compiled
-    """Compiled twin of :func:`class_counts_reference`."""
-    counts = np.zeros((guesses.shape[0], n_answers), dtype=np.int64)
-    for k in range(guesses.shape[0]):
-        g = guesses[k]
-        for j in range(secrets.shape[0]):
-            counts[k, answers[secrets[j], g]] += 1
+    """Compiled twin of :func:`class_counts_reference` (the set's rows read one after the
+    other, each at every guess: a guess's counts are a short row, where reading a guess's
+    answers from the set's rows would jump from row to row)."""
+    counts = np.zeros((guesses.shape[0], n_answers), dtype=np.int32)
+    for j in range(secrets.shape[0]):
+        row = answers[secrets[j]]
+        for k in range(guesses.shape[0]):
+            counts[k, row[guesses[k]]] += 1
     return counts
 
 
@@ -172,48 +175,31 @@ def guess_values_reference(
 
 
 @nb.njit(cache=True)
-def most_classes(answers, secrets, guesses, win, n_answers):  # pragma: no cover - compiled
-    """Compiled twin of :func:`most_classes_reference`."""
-    seen = np.zeros(n_answers, dtype=np.int64)
+def most_classes(counts, win):  # pragma: no cover - compiled
+    """Compiled twin of :func:`most_classes_reference`, from the guesses' :func:`class_counts`."""
     most = 0
-    for k in range(guesses.shape[0]):
-        g = guesses[k]
+    for k in range(counts.shape[0]):
         classes = 0
-        for j in range(secrets.shape[0]):
-            a = answers[secrets[j], g]
-            if a != win and seen[a] != k + 1:
-                seen[a] = k + 1
-                classes += 1
+        for a in range(counts.shape[1]):
+            classes += (counts[k, a] > 0) & (a != win)
         most = max(most, classes)
     return most
 
 
 @nb.njit(cache=True)
-def guess_values(answers, secrets, guesses, floors, total, win, n_answers):  # pragma: no cover
-    """Compiled twin of :func:`guess_values_reference` (each guess in time of the set's size:
-    the answers it gives are listed as they come, and only those are read and cleared)."""
-    n = secrets.shape[0]
-    derived = np.zeros(guesses.shape[0], dtype=np.int64)
-    useful = np.zeros(guesses.shape[0], dtype=np.bool_)
-    sizes = np.zeros(n_answers, dtype=np.int64)
-    given = np.empty(n_answers, dtype=np.int64)
-    for k in range(guesses.shape[0]):
-        g = guesses[k]
-        count = 0
-        for j in range(n):
-            a = answers[secrets[j], g]
-            if sizes[a] == 0:
-                given[count] = a
-                count += 1
-            sizes[a] += 1
+def guess_values(counts, floors, total, win, n):  # pragma: no cover - compiled
+    """Compiled twin of :func:`guess_values_reference`, from the guesses' :func:`class_counts`
+    on a set of ``n`` secrets (an answer no secret gives adds ``floors[0]``, nothing)."""
+    derived = np.zeros(counts.shape[0], dtype=np.int64)
+    useful = np.zeros(counts.shape[0], dtype=np.bool_)
+    for k in range(counts.shape[0]):
         value = n if total else 1
         largest = 0
-        for t in range(count):
-            a = given[t]
+        for a in range(counts.shape[1]):
             if a != win:
-                largest = max(largest, sizes[a])
-                value = value + floors[sizes[a]] if total else max(value, 1 + floors[sizes[a]])
-            sizes[a] = 0
+                m = counts[k, a]
+                largest = max(largest, m)
+                value = value + floors[m] if total else max(value, 1 + floors[m])
         derived[k] = value
         useful[k] = largest < n
     return derived, useful

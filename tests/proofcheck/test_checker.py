@@ -53,18 +53,30 @@ def test_member_bounds_matches_its_reference(rules):
 
 
 @pytest.mark.parametrize("total", [True, False])
-def test_guess_values_and_most_classes_match_their_references(total):
-    game = Game.parse("p3c4r")
+@pytest.mark.parametrize("rules", ["p3c4r", "p3c4n", "p3c4rb"])
+def test_guess_values_and_most_classes_match_their_references(total, rules):
+    game = Game.parse(rules)
     rng = np.random.default_rng(4)
     floors = np.arange(game.n + 1) * 3
     for _ in range(10):
         secrets = np.sort(rng.choice(game.n, size=rng.integers(1, game.n), replace=False))
-        guesses = np.sort(rng.choice(game.n, size=10, replace=False))
-        got = guess_values(game.answers, secrets, guesses, floors, total, game.win, game.n_answers)
+        guesses = np.sort(rng.choice(game.n, size=min(10, game.n), replace=False))
+        counts = class_counts(game.slots, secrets, guesses, game.n_slots)
+        got = guess_values(counts, floors, total, game.win_slot, len(secrets))
         want = guess_values_reference(game.answers, secrets, guesses, floors, total, game.win)
         assert all(np.array_equal(a, b) for a, b in zip(got, want))
-        most = most_classes(game.answers, secrets, guesses, game.win, game.n_answers)
+        most = most_classes(counts, game.win_slot)
         assert most == most_classes_reference(game.answers, secrets, guesses, game.win)
+
+
+@pytest.mark.parametrize("rules", ["p4c6r", "p4c6rb", "p3c3n", "p2c5r"])
+def test_the_slots_number_the_answers_the_game_gives(rules):
+    game = Game.parse(rules)
+    given = sorted({int(a) for a in game.answers.ravel()})
+    assert [int(game.slot_of[a]) for a in given] == list(range(len(given))) == list(range(game.n_slots))
+    assert (game.slot_of >= 0).sum() == game.n_slots
+    assert np.array_equal(game.slots, game.slot_of[game.answers])
+    assert game.win_slot == game.slot_of[game.win]
 
 
 def test_orbit_minima_matches_its_reference():

@@ -31,8 +31,8 @@ def test_its_weighing_and_member_bounds_are_the_checkers(rules):
         b, derived, largest, floors, weak, counts = weigh_guesses(
             table.scores, cands, guesses, True, win, slots, big
         )
-        assert b == most_classes(game.answers, cands.astype(np.int64), guesses, game.win, game.n_answers)
-        theirs = class_counts(game.answers, cands.astype(np.int64), guesses, game.n_answers)
+        theirs = class_counts(game.slots, cands.astype(np.int64), guesses, game.n_slots)
+        assert b == most_classes(theirs, game.win_slot)
         ours_all = class_counts(table.scores, cands.astype(np.int64), guesses, slots)
         # (answers are numbered apart: each guess's class sizes compared as a multiset)
         assert [sorted(row[row > 0].tolist()) for row in ours_all] == [
@@ -43,7 +43,7 @@ def test_its_weighing_and_member_bounds_are_the_checkers(rules):
         assert np.array_equal(largest, others.max(axis=1))
         assert np.array_equal(weak, np.flatnonzero(largest < len(cands)))
         secrets = cands.astype(np.int64)
-        values, _ = guess_values(game.answers, secrets, guesses, floors, True, game.win, game.n_answers)
+        values, _ = guess_values(theirs, floors, True, game.win_slot, len(secrets))
         assert np.array_equal(derived, values)
         assert np.array_equal(floors, perfect_floors(len(cands), b, "total"))
         ours = member_floors(table.scores, cands, guesses, b, win, slots)
