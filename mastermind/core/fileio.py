@@ -232,15 +232,79 @@ def staged_write(path: str | os.PathLike[str], data: str | bytes) -> Iterator[No
         _failed_write(tmp, shown, exc)
 
 
+def _new_mode(target: Path, info: os.stat_result | None, shown: str) -> int:
+    """The mode the regular file ``target`` gets when replaced (``info``: its stat, None
+    when it is new: the usual mode); a read-only file or a missing folder is refused."""
+    if info is not None and _read_only(target, info.st_mode):
+        raise MastermindError(f"cannot write {shown}: the file is read-only")
+    _refuse_no_folder(target.parent, shown)
+    return stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~current_umask()
+
+
+@contextmanager
+def staged_move(path: str | os.PathLike[str], source: str | os.PathLike[str]) -> Iterator[None]:
+    """Put the finished file ``source`` at ``path`` as :func:`staged_write` puts its data
+    (refused before the block as it refuses; in place only as the block ends without an
+    error; the mode of the file it replaces kept), by a rename: a file written by
+    :func:`streamed_write` to a staging place is never read into memory. ``source`` is
+    moved away; it stays where it is when the block fails. On another file system, and for
+    standard output and special files, its bytes are copied.
+
+    >>> import os, tempfile
+    >>> from mastermind.core.fileio import staged_move
+    >>> folder = tempfile.mkdtemp()
+    >>> staged = os.path.join(folder, "staged.json")
+    >>> with open(staged, "w") as fh:
+    ...     _ = fh.write("{}")
+    >>> with staged_move(os.path.join(folder, "proof.json"), staged):
+    ...     pass
+    >>> os.listdir(folder)
+    ['proof.json']
+    """
+    _refuse_empty(path)
+    shown = os.fspath(path)
+    target = None if is_stdout(path) or _names_a_descriptor(path) else Path(os.path.realpath(path))
+    info = None if target is None else _existing(target, shown)
+    if target is None or (info is not None and not stat.S_ISREG(info.st_mode)):
+        with staged_write(path, Path(source).read_bytes()):  # (written in place: no rename)
+            yield
+        return
+    _refuse_folder_name(shown)
+    mode = _new_mode(target, info, shown)
+    yield
+    try:
+        os.chmod(source, mode)
+        os.replace(source, target)
+        return
+    except OSError as exc:
+        if exc.errno != errno.EXDEV:
+            raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
+    _copy_in(source, target, info, shown)  # (another file system: no rename reaches it)
+    _remove_temporary(os.fspath(source))
+
+
+def _copy_in(source: str | os.PathLike[str], target: Path, info: os.stat_result | None, shown: str) -> None:
+    """The file ``source`` copied to ``target`` through its temporary twin, a piece at a time."""
+    import shutil
+
+    fd, tmp, mode = _make_temporary(target, info, shown)
+    try:
+        with os.fdopen(fd, "wb") as fh, open(source, "rb") as src:
+            shutil.copyfileobj(src, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException as exc:
+        _failed_write(tmp, shown, exc)
+
+
 def _make_temporary(target: Path, info: os.stat_result | None, shown: str) -> tuple[int, str, int]:
     """The temporary twin of the regular file ``target`` (``info``: its stat, None when it
     is new) made in its folder, open (its descriptor), with its name and the mode the file
-    gets; a read-only file or a missing folder is refused."""
-    if info is not None and _read_only(target, info.st_mode):
-        raise MastermindError(f"cannot write {shown}: the file is read-only")
+    gets (see :func:`_new_mode`)."""
+    mode = _new_mode(target, info, shown)
     folder = target.parent
-    _refuse_no_folder(folder, shown)
-    mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~current_umask()
     try:
         fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(target.name), suffix=".tmp", dir=folder)
     except OSError as exc:

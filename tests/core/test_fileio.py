@@ -1,5 +1,6 @@
 """The one atomic writer: modes, symlinks, special files, standard output, refusals."""
 
+import errno
 import os
 import stat
 
@@ -251,3 +252,39 @@ def test_a_stream_is_what_the_whole_text_writes(tmp_path, capsys):
             assert mode(path) == 0o666 & ~current_umask()
     with pytest.raises(MastermindError, match="it is a directory"), streamed_write(tmp_path):
         pass
+
+
+def test_a_staged_file_is_moved_in_with_the_mode_it_replaces(tmp_path, monkeypatch):
+    from mastermind.core.fileio import staged_move
+
+    target, staged = tmp_path / "proof.json.gz", tmp_path / "staging" / "proof.json.gz"
+    staged.parent.mkdir()
+    target.write_bytes(b"old")
+    os.chmod(target, 0o640)
+    staged.write_bytes(b"new")
+    with pytest.raises(ValueError), staged_move(target, staged):  # (the block failed: both stay)
+        raise ValueError("the table beside it failed")
+    assert target.read_bytes() == b"old" and staged.read_bytes() == b"new"
+    with staged_move(target, staged):
+        assert target.read_bytes() == b"old"  # (in place only as the block ends)
+    assert target.read_bytes() == b"new" and mode(target) == 0o640 and not staged.exists()
+    # another file system (no rename reaches it): copied through the target's twin
+    real_replace = os.replace
+
+    def across(src, dst):
+        if os.fspath(src) == os.fspath(staged):
+            raise OSError(errno.EXDEV, os.strerror(errno.EXDEV))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", across)
+    staged.write_bytes(b"newer")
+    with staged_move(target, staged):
+        pass
+    assert target.read_bytes() == b"newer" and mode(target) == 0o640
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["proof.json.gz", "staging"]
+    staged.write_bytes(b"x")
+    os.chmod(target, 0o444)
+    ran = []
+    with pytest.raises(MastermindError, match="read-only"), staged_move(target, staged):
+        ran.append(True)
+    assert not ran and staged.exists()  # (refused before the block: the work not done)

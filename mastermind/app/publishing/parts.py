@@ -14,28 +14,23 @@ from mastermind.core.errors import MastermindError, naming
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 
 
-def proof_part(
-    game: str, total: int, worst: int | None, tree: str, memory_limit: int = DEFAULT_MEMORY_LIMIT
-) -> dict:
-    """The proof file of a proven row (``proof``: its JSON text, with its count of ``facts``):
-    the optimal ``total`` and, when known, the optimal ``worst`` case, the row's tree (JSON
-    text) as the strategy (see :mod:`mastermind.engines.exact.certify`)."""
-    import json
-
+def proof_part(game: str, total: int, tree: str, path: str, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> dict:
+    """The proof file of a proven row written to ``path`` as ``optimal --proof`` writes it
+    (:func:`mastermind.engines.exact.write_proof`: streamed fact by fact, none held; the
+    same bytes): the optimal ``total`` and the optimal worst case the pass proves, the
+    row's tree (JSON text) as the strategy. Answers the proof's ``total``, ``worst`` and
+    count of ``facts``."""
+    from mastermind.core.fileio import streamed_write
     from mastermind.core.formats import read_tree
-    from mastermind.engines.exact import certify_optimum
+    from mastermind.engines.exact import write_proof
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules, memory_limit=memory_limit)
     strategy, _ = read_tree(tree, "json", rules)
-    document = certify_optimum(table, total, worst, strategy=strategy.root)
-    return {
-        "proof": json.dumps(document, separators=(",", ":")),
-        "facts": len(document["facts"]),
-        "seconds": time.perf_counter() - start,
-        "cpu_seconds": time.process_time() - cpu,
-    }
+    with streamed_write(path) as put:
+        made = write_proof(put, table, strategy.root, total)
+    return {**made, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
 
 
 def optimal_part(

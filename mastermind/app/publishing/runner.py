@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import gzip
 import shlex
+import shutil
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
@@ -32,7 +34,7 @@ from mastermind.app.publishing.scope import FRONTIER, PROOF_MAX_CODES, game_id, 
 from mastermind.app.version import version_string
 from mastermind.core.cancel import INTERRUPTED, CancelToken
 from mastermind.core.errors import MastermindError
-from mastermind.core.fileio import write_atomic
+from mastermind.core.fileio import staged_move, write_atomic
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, Rules
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.engines.gamevalue import fraction_text
@@ -189,10 +191,14 @@ class Runner:
         self.worker = TimedWorker() if self.capped else None
         self._row = RowTime(self.token, None)
         self._lost = 0.0  # wall seconds of the row's parts that gave no answer (see _run)
-        self.trees: dict[str, bytes] = {}  # each game's last tree, gzipped (see _write_tree)
+        # each game's last tree, gzipped (see _write_tree), and its proof's staged file (_proof)
+        self.trees: dict[str, bytes | Path] = {}
+        self._staged: dict[Path, Path] = {}  # folder of the tables -> its staging folder
 
     def close(self) -> None:
         self._row.close()
+        while self._staged:
+            shutil.rmtree(self._staged.popitem()[1], ignore_errors=True)
         if self.worker is not None:
             self.worker.close(kill=True)
 
@@ -400,8 +406,11 @@ class Runner:
 
     def _proof(self, trees: Path | None, game: str, total: int, worst: int | None, tree: str) -> dict | None:
         """The row's entry for its proof file ``proofs/GAME.proof.json.gz`` (written beside
-        ``trees`` when given, else kept in :attr:`trees` as the tree is), for a game of at most
-        :data:`PROOF_MAX_CODES` codes on the plain rules; None beyond, or past the row's time."""
+        ``trees`` when given, else kept in :attr:`trees` as the tree is: the staged file's
+        path), for a game of at most :data:`PROOF_MAX_CODES` codes on the plain rules; None
+        beyond, or past the row's time. The child streams it to a staging folder beside the
+        tables (never held whole, as ``optimal --proof`` writes it); its worst case must be
+        the row's ``worst`` (the optimal worst case, when the row found it)."""
         if self.solve_options or Rules.parse(game).n_codes > PROOF_MAX_CODES:
             return None
         # past the row's own time limit by as much as FRONTIER_GRACE, but never past the
@@ -410,17 +419,32 @@ class Runner:
         grace = FRONTIER_GRACE
         if run_left is not None:
             grace = max(0.0, min(grace, run_left - (left or 0.0)))
-        data = self._run(proof_part, (game, total, worst, tree, self.memory_limit), grace=grace)
+        stem = proof_stem(game)
+        staged = self._staging(Path(self.out) if trees is None else trees.parent) / f"{stem}.json.gz"
+        data = self._run(proof_part, (game, total, tree, str(staged), self.memory_limit), grace=grace)
         if data is None:
             return None
-        blob = gzip.compress(data["proof"].encode("utf-8"), mtime=0)
-        stem = proof_stem(game)
+        if worst is not None and data["worst"] != worst:
+            raise AssertionError(f"{game}: the proof's worst case {data['worst']} != the row's {worst}")
+        entry = {"file": f"proofs/{stem}.json.gz", "bytes": staged.stat().st_size, "facts": data["facts"]}
         if trees is None:
-            self.trees[stem] = blob
+            self.trees[stem] = staged
         else:
             (trees.parent / "proofs").mkdir(parents=True, exist_ok=True)
-            write_atomic(trees.parent / "proofs" / f"{stem}.json.gz", blob)
-        return {"file": f"proofs/{stem}.json.gz", "bytes": len(blob), "facts": data["facts"]}
+            with staged_move(trees.parent / entry["file"], staged):
+                pass
+        return entry
+
+    def _staging(self, folder: Path) -> Path:
+        """The folder of this runner's staged proofs beside the tables in ``folder`` (made
+        once, removed as the runner closes, with what a child stopped midway left there): a
+        rename from there puts a proof in place without reading it."""
+        if folder not in self._staged:
+            try:
+                self._staged[folder] = Path(tempfile.mkdtemp(prefix=".proofs.", dir=folder))
+            except OSError as exc:
+                raise MastermindError(f"--out: cannot write the proofs in {folder}: {exc.strerror}") from None
+        return self._staged[folder]
 
     def _worst(self, game: str, total: dict, tree_text: str) -> dict | None:
         """The optimal worst case and the best total within it, as far as the row's time

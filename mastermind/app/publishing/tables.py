@@ -38,7 +38,7 @@ from mastermind.app.publishing.scope import (
 )
 from mastermind.core.cancel import INTERRUPTED, Stopped
 from mastermind.core.errors import MastermindError, naming
-from mastermind.core.fileio import check_writable, folder_lock, staged_write
+from mastermind.core.fileio import check_writable, folder_lock, staged_move, staged_write
 from mastermind.core.game import DEFAULT_MEMORY_LIMIT, CodeTable, Rules
 from mastermind.engines.workers import Rows, RowTime, run_rows
 
@@ -308,11 +308,14 @@ def in_table_order(done: dict[str, list[dict]]) -> dict[str, list[dict]]:
     return {table: sorted(rows, key=row_order) for table, rows in done.items()}
 
 
-def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes], fmt: str = OPTIMAL_FORMAT) -> list[dict]:
+def _merge_optimal(
+    out: Path, row: dict, trees: dict[str, bytes | Path], fmt: str = OPTIMAL_FORMAT
+) -> list[dict]:
     """Merge an optimal row into the files in ``out``, with its trees (taken from ``trees``,
-    keyed by stem); all the rows afterwards. The tree goes in only with its row: an open
-    row's best strategy must not replace the tree of a proven row the file keeps. Under the
-    folder's lock, as :func:`~mastermind.app.publishing.files.merge_into` is."""
+    keyed by stem: their bytes, or a staged file's path, moved into place); all the rows
+    afterwards. The tree goes in only with its row: an open row's best strategy must not
+    replace the tree of a proven row the file keeps. Under the folder's lock, as
+    :func:`~mastermind.app.publishing.files.merge_into` is."""
     game = row["game"]
     with folder_lock(out), ExitStack() as staged:
         earlier = read_rows(out / f"{STEMS[fmt]}.json", fmt)
@@ -327,7 +330,11 @@ def _merge_optimal(out: Path, row: dict, trees: dict[str, bytes], fmt: str = OPT
                 (out / tree["file"]).parent.mkdir(parents=True, exist_ok=True)
                 # in place once the tables are written: a tree whose row could not be
                 # written would not be the tree of the row the file keeps
-                staged.enter_context(staged_write(out / tree["file"], data))
+                staged.enter_context(
+                    staged_move(out / tree["file"], data)
+                    if isinstance(data, Path)
+                    else staged_write(out / tree["file"], data)
+                )
             elif key == "worst_tree":  # (no longer the row's: not left behind)
                 dropped.append(out / "trees" / f"{stem}.json.gz")
         kept = merge_rows(earlier, [row])

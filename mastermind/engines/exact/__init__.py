@@ -49,7 +49,6 @@ _WHERE = {
     "compile_kernels": "warmup",
     "plan_root": "warmup",
     "tiny_table": "warmup",
-    "certify_optimum": "certify:certify",
     "prove": "certify",
     "write_proof": "certify",
     "no_strategy_fields": "document",
@@ -73,7 +72,6 @@ __all__ = [
     "StartError",
     "Tuning",
     "UNITS_FILE",
-    "certify_optimum",
     "check_folder",
     "check_intact",
     "check_made_for",
@@ -98,7 +96,6 @@ __all__ = [
 if TYPE_CHECKING:
     from mastermind.engines.exact.api import solve, solve_by_first_guess
     from mastermind.engines.exact.by_first_guess import ByFirstGuess
-    from mastermind.engines.exact.certify import certify as certify_optimum
     from mastermind.engines.exact.certify import prove, write_proof
     from mastermind.engines.exact.checkpoint import (
         FILE as CHECKPOINT_FILE,

@@ -123,6 +123,29 @@ def test_results_writes_a_proof_per_proven_row(capsys, tmp_path):
         assert f"worst case {row['optimal_worst']} is optimal" in text
 
 
+@pytest.mark.parametrize("game", ["p3c4", "p4c4"])
+def test_results_writes_the_proof_optimal_writes(capsys, tmp_path, game):
+    # one writer for both: the row's proof is streamed by the pass optimal --proof runs, to
+    # the byte; staged beside the tables and moved into place, nothing left behind
+    out, alone = tmp_path / "res", tmp_path / f"{game}.proof.json.gz"
+    code, _, err = run(capsys, "results", "--out", out, "--games", game, "--table", "optimal", "-j", "1")
+    assert code == 0, err
+    code, _, err = run(capsys, "optimal", "-r", game, "-j", "1", "--no-cache", "--proof", alone)
+    assert code == 0, err
+    written = out / "proofs" / f"{game}.proof.json.gz"
+    assert written.read_bytes() == alone.read_bytes()
+    [row] = json.loads((out / "optimal.json").read_text())["rows"]
+    held = json.loads(gzip.decompress(alone.read_bytes()))
+    assert row["proof"] == {
+        "file": f"proofs/{game}.proof.json.gz",
+        "bytes": alone.stat().st_size,
+        "facts": len(held["facts"]),
+    }
+    assert held["worst"] == row["optimal_worst"]
+    assert sorted(p.name for p in out.iterdir()) == ["optimal.json", "optimal.md", "proofs", "trees"]
+    assert [p.name for p in (out / "proofs").iterdir()] == [written.name]
+
+
 def _stop_the_pass_at_its_fact(monkeypatch, number: int, reason: str) -> None:
     """Each proof pass's ``number``-th fact cancels the pass's token as it begins (as Ctrl-C
     or the time limit does: see mastermind.app.interrupts)."""
