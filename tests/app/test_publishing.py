@@ -1243,43 +1243,6 @@ def test_an_open_row_counts_the_wall_time_of_a_part_stopped_at_its_limit():
     assert row["seconds"] >= sum(answered) + 0.3 - 0.001
 
 
-def test_an_open_row_after_its_checkpointed_search_runs_within_the_rows_time(tmp_path):
-    """A 240 s row of 6x7n ran 351 s: the search's 343 s (its strategy thread's last build,
-    see test_strategy_search), then the lower bound, the heuristics and the depth search on
-    a row's time of their own. The search now leaves a share of the row to them, and they
-    run on the row's own clock (the clock each part's time limit is read from)."""
-    from mastermind.app.publishing.parts import frontier_part
-    from mastermind.app.publishing.runner import FRONTIER_GRACE, OPEN_SHARE
-
-    parts = []
-
-    class Worker:  # the search answers as stopped at once; every other part runs here
-        def submit(self, fn, args, time_limit, cancel=None):
-            parts.append((fn.__name__, args, runner._row, time_limit))
-            self.job = (fn, args)
-
-        def result(self):
-            fn, args = self.job
-            if fn is frontier_part:
-                return {"proven": False, "total_lower_bound": 70, "seconds": 0.0, "cpu_seconds": 0.0}
-            return fn(*args)
-
-        def close(self, kill=False):
-            pass
-
-    rules = Rules.parse("p3c3")
-    with Runner(row_time_limit=100.0, jobs=1, checkpoint=tmp_path, frontier=("p3c3",)) as runner:
-        runner.worker.close(kill=True)
-        runner.worker = Worker()
-        row = runner.optimal_row(rules, None)
-    assert row["status"] == "open" and row["bounds"]["total_lower_bound"] >= 70
-    (search, *after) = parts
-    assert search[0] == "frontier_part" and [p[0] for p in after][-1] == "depth_part"
-    # its own time limit, a share of the row's, and the part's wall limit what is left of it
-    assert 0 < search[1][3] <= (1.0 - OPEN_SHARE) * 100.0 < search[3] - FRONTIER_GRACE <= 100.0
-    assert all(clock is search[2] for _, _, clock, _ in after)  # the row's clock, not a new one
-
-
 def test_the_hard_mode_reports_are_what_their_trees_replay():
     """results/hard-mode/GAME.json is `optimal --pool consistent --json` of a checkpointed
     run (the command that continues it is in the README); its upper bound is the tree beside

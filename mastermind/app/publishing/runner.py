@@ -47,11 +47,6 @@ DEPTH_SECONDS = 600.0
 """The most an open row gives the search for its optimal worst case (5x6, 6x5 and 6x7n find
 it within 15 s; where it does not finish, the depths refuted still raise the lower bound)."""
 OPEN_HEURISTICS = ("entropy", "expected-size", "most-parts")  # the best total: an open game's upper bound
-OPEN_SHARE = 0.1
-"""Of the row's time left as a checkpointed search begins: what it leaves to the open row's
-quick bounds and depth search after it, so that the row ends within its time limit (a 240 s
-row of 6x7n spent 8 s on them, 5x8's 1800 s row 37 s, 6x5's 240 s row 46 s, its depth search
-since continued from its memo file; they had a row's time of their own, issue 63)."""
 
 
 def command_for(
@@ -273,13 +268,10 @@ class Runner:
         if self.checkpoint is None:
             return None
         folder = self.checkpoint / game
-        # the search stops itself before the row's limit, leaving OPEN_SHARE of the row to the
-        # bounds after it; the grace covers building and sending its tree
-        left = self._left()
-        own = None if left is None else left * (1.0 - OPEN_SHARE)
+        # the search stops itself at the row's limit; the grace covers building and sending its tree
         return self._run(
             frontier_part,
-            (game, self.jobs, str(folder), own, self.memory_limit),
+            (game, self.jobs, str(folder), self._left(), self.memory_limit),
             grace=FRONTIER_GRACE,
             stoppable=True,
         )
@@ -500,10 +492,8 @@ class Runner:
         )
         bounds: dict = {}
         seconds = cpu = 0.0
-        if search is None:
-            # the quick bounds get a time of their own: the quick path, or a search that gave
-            # no answer, spent the row's (a search that answered left them OPEN_SHARE of it)
-            self._start_row()
+        # the quick bounds get a time of their own: the row's may be spent on the search
+        self._start_row()
         for kind in ("lower", *OPEN_HEURISTICS):
             part = self._run(bounds_part, (game, kind, self.memory_limit))
             if part is None:
