@@ -195,6 +195,14 @@ class CancelToken:
         return bool(self.flag[0])
 
     @property
+    def cancel_requested(self) -> bool:
+        """Whether the token was cancelled or its deadline passed, whatever its flag says now
+        (work that holds the flag back while it finishes, see ``StrategySearch._found``)."""
+        if self._reason is not None:
+            return True
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    @property
     def reason(self) -> StopReason | str | None:
         """Why the token was cancelled; :attr:`StopReason.INTERRUPTED` when its flag was set
         directly."""

@@ -26,8 +26,10 @@ search, and the pool may be restricted to codes still possible ("hard mode").
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -55,6 +57,35 @@ a table of every pair of candidates)."""
 class StartError(MastermindError):
     """A strategy to start from that the search cannot take (a code no longer possible in
     the consistent pool)."""
+
+
+FINISHED = "finished"
+"""Why the strategy search is stopped when the run beside it ended (its optimum proven, or
+its time up: the first reason given stays); a run that finished builds no tree of the pass
+cut short."""
+
+
+@contextmanager
+def _flag_at(flag: np.ndarray, until: float | None, expired: threading.Event) -> Iterator[None]:
+    """``flag[0]`` written at ``until`` (a :func:`time.monotonic` moment; None: never) while
+    the block runs, ``expired`` set just before: the compiled search polls the flag, and
+    stops."""
+    if until is None:
+        yield
+        return
+
+    def expire() -> None:
+        expired.set()
+        flag[0] = 1
+
+    timer = threading.Timer(max(0.0, until - time.monotonic()), expire)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        timer.join()  # (not written after the block: the caller sets the flag as it ends)
 
 
 @dataclass(frozen=True)
@@ -260,9 +291,11 @@ class StrategySearch:
         self.lowered = False
         self._root = self._key(self.solver.cands)
         # seconds a tree may take to build once the search is stopped by its time limit
-        # (None: any): a pass cut short is built only if the last build took no longer, else
-        # the last pass finished is the answer (a 4x7 build of 0.5-1.6 s after a 2 s limit
-        # kept `compare --time-limit 2` running past 3 s)
+        # (None: any): a pass cut short is built only if the last build took no longer, and
+        # a build still running that long after the stop is given up, the last pass finished
+        # being the answer (a 4x7 build of 0.5-1.6 s after a 2 s limit kept `compare
+        # --time-limit 2` running past 3 s; a 6x7n build from a resumed pass, 17 s of CPU at
+        # nice 10, kept a 240 s results row running to 343 s: benchmarks/NOTES.md, issue 63)
         self.build_allowance: float | None = None
         self.last_build = 0.0  # seconds the last tree took to build
 
@@ -489,7 +522,11 @@ class StrategySearch:
         if kept is None or kept[0] >= total:
             return None
         self.exact_size = max(self.exact_size, effort(self.passes, self.plan).exact_size)
-        found = self._found(time.perf_counter())
+        # (within the run's time limit and the allowance of a build past it: the build holds
+        # the stop flag back, and the rounds wait for it)
+        deadline = self.token.deadline
+        until = None if deadline is None else deadline + (self.build_allowance or 0.0)
+        found = self._found(time.perf_counter(), until)
         return found if found.total < total else None
 
     # ---- passes and the tree ----------------------------------------------------------------
@@ -522,12 +559,14 @@ class StrategySearch:
                 # Ctrl-C: no tree of the pass cut short (5x8: its build kept the command
                 # 3 s past the stop); what the pass found stays in pass_state, which a
                 # checkpoint keeps for its next run (without one, it is lost with the run)
-                if root not in self.best or self.token.reason == INTERRUPTED:
+                # (a run that finished has proven its optimum: no strategy of ours beats it)
+                if root not in self.best or self.token.reason in (INTERRUPTED, FINISHED):
                     raise
                 allowance = self.build_allowance
                 if allowance is not None and self.last_build > allowance:
                     raise  # (the strategies of the passes finished went to on_found)
-                break
+                until = None if allowance is None else time.monotonic() + allowance
+                return self._found(start, until)
             if self.passes >= len(SCHEDULE):
                 now, begun = self.best.get(root), self.plan.total
                 # (a first strategy counts as an improvement)
@@ -543,29 +582,41 @@ class StrategySearch:
                 break
         return self._found(start)
 
-    def _found(self, start: float) -> Found:
+    def _found(self, start: float, until: float | None = None) -> Found:
+        """The cheapest strategy found, built (see :meth:`tree`) by ``until`` (a
+        :func:`time.monotonic` moment, as a token's deadline; None: however long it takes), else
+        :class:`~mastermind.core.cancel.Stopped`, as on Ctrl-C."""
         # the exact sets of the tree are built by the exact search, which a stop would cut
         # short: the flag is held back while the tree is built (from the memo, mostly). A
         # cancel that comes meanwhile writes the flag again (the run's end: StrategyThread.
         # finish cancels the token the time limit had already cancelled) and would stop the
-        # build: the build goes on, from what the memo holds by then, unless it is Ctrl-C.
+        # build: the build goes on, from what the memo holds by then, unless it is Ctrl-C
+        # or ``until`` has passed (the flag is written then too: the build's own deadline).
         # (Once, a stop's build of 5x8 hard mode's 179957, found in that run, was cut this
         # way, and the run reported the 179960 it started from.)
         held = int(self.stop[0])
         began = time.perf_counter()
+        expired = threading.Event()
         try:
-            while True:
-                self.stop[0] = 0
-                try:
-                    root = self.tree()
-                    break
-                except Stopped:
-                    held = 1
-                    if self.token.reason == INTERRUPTED:
-                        raise
+            with _flag_at(self.stop, until, expired):
+                while True:
+                    if expired.is_set() or (until is not None and time.monotonic() >= until):
+                        raise Stopped()
+                    self.stop[0] = 0
+                    try:
+                        root = self.tree()
+                        break
+                    except Stopped:
+                        if expired.is_set():
+                            raise
+                        held = 1
+                        if self.token.reason == INTERRUPTED:
+                            raise
             tree = StrategyTree(self.table.rules, root, name="strategy search")
         finally:
-            self.stop[0] = max(int(self.stop[0]), held)
+            # as it was, or as a cancel meanwhile left it (not as the build's deadline did)
+            now = int(self.token.cancel_requested) if expired.is_set() else int(self.stop[0])
+            self.stop[0] = max(now, held)
             self.last_build = time.perf_counter() - began
         total = int(tree.stats(self.table).total)
         return Found(tree, total, self.passes, time.perf_counter() - start)

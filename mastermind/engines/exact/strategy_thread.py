@@ -10,7 +10,7 @@ from mastermind.core.cancel import CancelToken, Stopped
 from mastermind.core.tree import Node, StrategyTree
 from mastermind.engines.exact.checkpoint import Checkpoint, CheckpointError
 from mastermind.engines.exact.solver import ExactSolver
-from mastermind.engines.exact.strategy_search import Found, Plan, StrategySearch
+from mastermind.engines.exact.strategy_search import FINISHED, Found, Plan, StrategySearch
 
 NICENESS = 10
 """How far the strategy search's thread lowers its priority once it holds a strategy: on a
@@ -122,7 +122,7 @@ class StrategyThread:
         """Stop the search (if it still runs) and wait for it; the cheapest strategy found,
         whose passes, and where the pass under way stands, the checkpoint (if any) then
         records."""
-        self.token.cancel("finished")
+        self.token.cancel(FINISHED)
         if self._thread.ident is not None:
             self._thread.join()
         if self.checkpoint is not None:

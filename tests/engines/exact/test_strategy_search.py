@@ -2,13 +2,14 @@
 optimum, never worse from one pass to the next, and reach the optimum on small games."""
 
 import threading
+import time
 
 import pytest
 
 from mastermind.core.cancel import INTERRUPTED, TIME_LIMIT, CancelToken, Stopped
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact import Problem, solve
-from mastermind.engines.exact.strategy_search import SCHEDULE, Plan, StrategySearch, effort
+from mastermind.engines.exact.strategy_search import FINISHED, SCHEDULE, Plan, StrategySearch, effort
 
 from .strategy_passes import StopsAfter as _StopsAfter
 
@@ -334,6 +335,58 @@ def test_a_cancel_while_a_stop_builds_its_tree_keeps_the_strategy_found():
     ctrl_c.search.build = interrupted_meanwhile
     with pytest.raises(Stopped):  # Ctrl-C still stops a build
         ctrl_c._found(0.0)
+
+
+def test_a_stops_build_still_running_past_its_allowance_is_given_up():
+    """A 240 s results row of 6x7n ran 343 s: the stop's tree of a pass resumed from the
+    checkpoint took 17 s of CPU, at nice 10 on a loaded machine, and the allowance only
+    decided whether a build began. Now the build's own deadline writes the stop flag (here
+    the first set it solves waits until it has, as a build that outlasts its allowance
+    would find it), and the stop is answered as one past the allowance: no tree, the flag
+    left as the cancel left it. Without the deadline the build never sees the flag."""
+    table = CodeTable(Rules(4, 5))
+    first = StrategySearch(table, pool="consistent").run(passes=4)
+    token = CancelToken()
+    again = StrategySearch(table, pool="consistent", cancel=token)
+    again.seed(first.tree.root, first.passes)
+    again.exact_size = 30  # (sets the build solves, from an empty memo)
+    again.build_allowance = 0.05
+    token.cancel(TIME_LIMIT)
+    build, seen = again.search.build, []
+
+    def outlasting(*args, **kwargs):
+        if not seen:  # (waits for the flag, not for a time: a minute is only a cap)
+            cap = time.monotonic() + 60.0
+            while not again.stop[0] and time.monotonic() < cap:
+                time.sleep(0.01)
+        seen.append(int(again.stop[0]))
+        return build(*args, **kwargs)
+
+    again.search.build = outlasting
+    with pytest.raises(Stopped):
+        again.run(passes=1)
+    assert seen and seen[0] == 1  # the build's deadline wrote the flag as it ran
+    assert again.stop[0] == 1  # (still stopped: the time limit's cancel)
+    # a build within its allowance is kept (the same search, the deadline ample)
+    again.search.build, again.build_allowance = build, None
+    found = again.run(passes=1)
+    assert found.total <= first.total and found.total == _replayed(table, found)
+
+
+def test_a_search_the_finished_run_stops_builds_no_tree():
+    """Once the rounds proved the optimum the thread is stopped "finished": a tree of the
+    pass cut short could not beat the proof, and was built however long it took."""
+    table = CodeTable(Rules(4, 5))
+    first = StrategySearch(table).run(passes=2)
+    token = CancelToken()
+    again = StrategySearch(table, cancel=token)
+    again.seed(first.tree.root, first.passes)
+    token.cancel(FINISHED)
+    builds = []
+    again.tree = lambda: builds.append(1) or StrategySearch.tree(again)
+    with pytest.raises(Stopped):
+        again.run(passes=1)
+    assert builds == []
 
 
 def test_a_weak_tree_to_start_from_neither_leads_nor_slows_the_first_pass(monkeypatch):

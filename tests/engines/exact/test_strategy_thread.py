@@ -181,3 +181,30 @@ def test_a_strategy_the_kept_sets_hold_below_the_kept_tree_is_the_first_upper_bo
     # a kept tree as cheap as the sets: nothing to build
     store.keep_bounds(RootBounds(0.0, float(later.total), later.tree.root))
     assert StrategyThread(solver, CancelToken(), MEMORY, store).fresh() is None
+
+
+def test_the_kept_strategy_is_built_within_the_runs_time_limit(tmp_path):
+    """The kept sets' strategy is built as the run starts, its stop flag held back: past the
+    run's deadline and the allowance of a last build it is not built (the sets keep it for
+    a run with time), where it held the run however long it took."""
+    import time
+
+    table = CodeTable(Rules(4, 5))
+    search = StrategySearch(table, pool="consistent")
+    first = search.run(passes=1)
+    later = search.run(passes=3)
+    assert later.total < first.total
+    store = Checkpoint(tmp_path, {"rules": "p4c5"})
+    store.keep_bounds(RootBounds(0.0, float(first.total), first.tree.root))
+    store.keep_strategy_passes(search.passes)
+    store.keep_strategy_sets(search.passes, search.pass_state(), search.plan.encode())
+    solver = ExactSolver(table, Problem(pool="consistent"))
+    # (a deadline 9 s gone, far beyond the allowance of a last build)
+    with CancelToken(1.0, start=time.monotonic() - 10.0) as late:
+        thread = StrategyThread(solver, late, MEMORY, store)
+        assert thread.search.build_allowance == MIN_BUILD_ALLOWANCE
+        assert thread.fresh() is None
+        assert late.cancelled and thread.search.stop[0] == 1
+    with CancelToken(3600.0) as ample:  # the same kept sets, with time: built
+        fresh = StrategyThread(solver, ample, MEMORY, store).fresh()
+        assert fresh is not None and fresh[0] <= later.total
