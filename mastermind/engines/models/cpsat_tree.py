@@ -26,6 +26,11 @@ from typing import Any
 
 import numpy as np
 
+# (loaded with the module, as the command starts: imported inside the work, its half second,
+# longer on a loaded machine, delayed the work's first look at a Ctrl-C past the watchdog's
+# grace, which then ended the command with nothing printed)
+from ortools.sat.python import cp_model
+
 from mastermind.core.cancel import TIME_LIMIT, CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, check_max_guesses, format_bytes, format_count
@@ -178,8 +183,6 @@ def solve_tree(
     deadline alone, if any), kept as the deadline of a child of ``cancel``; CP-SAT's own
     limit is the time that token has left.
     """
-    from ortools.sat.python import cp_model
-
     if objective not in ("total", "feasible"):
         raise MastermindError(f"objective must be 'total' or 'feasible', got {objective!r}")
     if table.scores is None:
@@ -202,13 +205,22 @@ def solve_tree(
     with model_token(cancel, time_limit, workers) as token, token.running():
         if objective == "total" and lower_bound is None:
             lower_bound = n_s  # every secret takes a guess at least: a bound to report if stopped early
+
+        def stopped_early() -> Result[ModelRun]:
+            return stopped_result(table, objective, lower_bound, start, why=token.reason or TIME_LIMIT)
+
         model = cp_model.CpModel()
-        x = [[model.new_bool_var(f"x{v}_{g}") for g in range(n_g)] for v in range(n_nodes)]
-        y = [[model.new_bool_var(f"y{i}_{v}") for v in range(n_nodes)] for i in range(n_s)]
+        x: list[list[Any]] = []
+        y: list[list[Any]] = []
+        for rows, count, width, name in ((x, n_nodes, n_g, "x{}_{}"), (y, n_s, n_nodes, "y{}_{}")):
+            for r in range(count):  # (tens of thousands of variables: a Ctrl-C seen between rows)
+                if stop_seen(token):
+                    return stopped_early()
+                rows.append([model.new_bool_var(name.format(r, c)) for c in range(width)])
         first = set(canonical_first_guesses(rules)) if n_s == table.n else None
         for v in range(n_nodes):
             if stop_seen(token):
-                return stopped_result(table, objective, lower_bound, start, why=token.reason or TIME_LIMIT)
+                return stopped_early()
             model.add_exactly_one(x[v])
             # an unreached node guesses code 0: removes symmetric copies of empty subtrees
             model.add_implication(~x[v][0], _reached(model, y, v, n_s))
@@ -218,7 +230,7 @@ def solve_tree(
                     model.add(x[0][g] == 0)
         for i in range(n_s):
             if stop_seen(token):
-                return stopped_result(table, objective, lower_bound, start, why=token.reason or TIME_LIMIT)
+                return stopped_early()
             s = int(secrets[i])
             model.add(y[i][0] == 1)
             by_answer: dict[int, list[int]] = {}
@@ -242,7 +254,7 @@ def solve_tree(
         if objective == "total":
             model.minimize(visits)
         if stop_seen(token):
-            return stopped_result(table, objective, lower_bound, start, why=token.reason or TIME_LIMIT)
+            return stopped_early()
         solver = make_solver(token, workers, seed)
         status, stopped = run_solver(solver, model, token)
         seconds = time.perf_counter() - start

@@ -24,6 +24,11 @@ from typing import Any
 
 import numpy as np
 
+# (loaded with the module, as the command starts: imported inside the work, its half second,
+# longer on a loaded machine, delayed the work's first look at a Ctrl-C past the watchdog's
+# grace, which then ended the command with nothing printed)
+from ortools.sat.python import cp_model
+
 from mastermind.core.cancel import TIME_LIMIT, CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
@@ -98,8 +103,6 @@ def _solve_static(
     table: CodeTable, m: np.ndarray, token: CancelToken, workers: int, seed: int, start: float
 ) -> Result[ModelRun]:
     """:func:`solve_static` under ``token``, which holds its deadline."""
-    from ortools.sat.python import cp_model
-
     n = table.n
     least = counting_static_bound(table)
     model = cp_model.CpModel()
