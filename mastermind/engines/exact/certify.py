@@ -43,7 +43,8 @@ EMPTY_TAIL = "[]}"  # the end of a document without facts: its facts, the file's
 TAIL = "]}"  # the end of a file after its facts
 VERSION = 1
 PROOF_MEMORY = 1 << 29
-"""The bytes of a pass given no budget: its memos and its index of the sets certified."""
+"""The bytes of a pass given no budget: its memos and its index of the sets certified, and
+the search's memo handed to it besides."""
 WORST_KEY = 0
 """The guesses left in the index's key of a worst-case fact (the total's: ``UNLIMITED``; the
 memo's key counts at most the set's size plus one, so the two never meet)."""
@@ -288,7 +289,8 @@ class Certifier:
     """Writes the facts of one game's certificate, asking the exact search (two searches:
     the total's, and the one that asks whether a strategy of some depth exists) for the
     values of the sets whose counting bounds fall short. ``memory``: the bytes of the pass
-    (its memos and its index of the sets certified, see :class:`ProofShares`); ``memo``: the
+    (its memos and its index of the sets certified, see :class:`ProofShares`; None:
+    :data:`PROOF_MEMORY` beside the memo handed); ``memo``: the
     memo of the search that proved the plain total (``SearchDetails.memo``), counted within
     ``memory``, which the total's search reads and adds to rather than proving again what
     it holds (p4c7: the pass's searches of classes 1.85 -> 0.67 CPU s)."""
@@ -296,7 +298,7 @@ class Certifier:
     def __init__(
         self,
         table: CodeTable,
-        memory: int = PROOF_MEMORY,
+        memory: int | None = None,
         token: CancelToken | None = None,
         write: Callable[[str], None] | None = None,
         memo: object | None = None,
@@ -323,7 +325,8 @@ class Certifier:
         group = full_group(table.rules)
         self.group = group
         handed = 0 if memo is None else memo_limit(memo) * ENTRY_BYTES
-        self.shares = ProofShares.of(memory, handed)
+        # (no budget: the pass's default beside the memo handed, which was the search's)
+        self.shares = ProofShares.of(PROOF_MEMORY + handed if memory is None else memory, handed)
         self.totals = Search(table, weights, group, unit=1, memory=self.shares.totals, stop=stop, memo=memo)
         self.depths = Search(table, weights, group, unit=0, memory=self.shares.depths, stop=stop)
         # ``write``: each fact's text goes to it as the fact is made (after a comma from the
@@ -576,7 +579,7 @@ def certify(
     worst: int | None,
     strategy: Node | None = None,
     worst_strategy: Node | None = None,
-    memory: int = PROOF_MEMORY,
+    memory: int | None = None,
 ) -> dict[str, Any]:
     """The proof file (a JSON object) that ``total`` is the optimal total and ``worst`` the
     optimal worst case (either None: not claimed) of the game of ``table``. ``strategy``
@@ -602,7 +605,7 @@ def prove(
     table: CodeTable,
     strategy: Node,
     total: int | None,
-    memory: int = PROOF_MEMORY,
+    memory: int | None = None,
     token: CancelToken | None = None,
     memo: object | None = None,
 ) -> dict[str, Any]:
@@ -625,7 +628,7 @@ def write_proof(
     table: CodeTable,
     strategy: Node,
     total: int | None,
-    memory: int = PROOF_MEMORY,
+    memory: int | None = None,
     token: CancelToken | None = None,
     memo: object | None = None,
 ) -> dict[str, Any]:

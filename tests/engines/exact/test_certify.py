@@ -206,7 +206,7 @@ def test_the_pass_keeps_within_its_memory(handed):
     # its memos and its index sized from its budget, the search's memo handed to it counted
     from mastermind.engines.exact import Execution, solve
     from mastermind.engines.exact._memo import ENTRY_BYTES, memo_limit
-    from mastermind.engines.exact.certify import Certifier
+    from mastermind.engines.exact.certify import PROOF_MEMORY, Certifier
 
     table = CodeTable(Rules(4, 4))
     memo = solve(table, execution=Execution(jobs=1, keep_memo=True)).details.memo if handed else None
@@ -218,6 +218,13 @@ def test_the_pass_keeps_within_its_memory(handed):
     used = sum(memo_limit(m) * ENTRY_BYTES for m in memos)
     assert room // 2 < used - (memo_limit(memo) * ENTRY_BYTES if handed else 0) <= room
     assert used <= memory
+    # given no budget, the pass's default is its own, beside the memo handed (which the
+    # search sized: the pass's memos were squeezed to their least beside 4x8's)
+    default = Certifier(table, memo=memo)
+    own = sum(memo_limit(m) * ENTRY_BYTES for m in [default.depths.memo, default.index])
+    if not handed:
+        own += memo_limit(default.totals.memo) * ENTRY_BYTES
+    assert PROOF_MEMORY // 2 < own <= PROOF_MEMORY
 
 
 def test_a_full_index_costs_facts_not_validity(monkeypatch):
