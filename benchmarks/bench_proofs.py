@@ -44,9 +44,14 @@ prove(warm, solve(warm, execution=Execution(jobs=1)).tree.root, 73)
 game, path = sys.argv[1], sys.argv[2]
 table = CodeTable(Rules.parse(game))
 began = cpu()
-result = solve(table, execution=Execution(jobs=1))
+try:  # (the search's memo kept for the pass, as ``optimal --proof`` keeps it, where the tree can)
+    execution = Execution(jobs=1, keep_memo=True)
+except TypeError:
+    execution = Execution(jobs=1)
+result = solve(table, execution=execution)
 searched = cpu()
-document = prove(table, result.tree.root, result.total)
+memo = getattr(result.details, "memo", None)
+document = prove(table, result.tree.root, result.total, **({} if memo is None else {"memo": memo}))
 proved = cpu()
 with gzip.open(path, "wt") as fh:
     json.dump(document, fh, separators=(",", ":"))

@@ -454,7 +454,14 @@ def _run_search(
     limits = Limits(memory=limit)
     # the library's choice of work units (a time limit, a checkpoint, another backend, or
     # more jobs than one on a game big enough for them), not one of the command's own
-    execution = Execution(jobs=jobs_value(jobs), backend=backend, scheduler=scheduler, checkpoint=checkpoint)
+    # (a proof's pass reads the search's memo: kept with the result for it)
+    execution = Execution(
+        jobs=jobs_value(jobs),
+        backend=backend,
+        scheduler=scheduler,
+        checkpoint=checkpoint,
+        keep_memo=proof is not None,
+    )
     # --time-limit, from the command's start: the deadline of the token the search and the
     # proof's pass after it are given (Ctrl-C cancels it too), the one place they read it from
     with command_work(time_limit) as work:
@@ -462,7 +469,7 @@ def _run_search(
         if by_first_guess:  # (no tree, no proof: refused with --by-first-guess)
             data, late, found = _by_first_guess_answer(table, options, answer), None, None
         else:
-            data, late, found = _answer(table, options, answer, recorder, out, proof, work)
+            data, late, found = _answer(table, options, answer, recorder, out, proof, work, limit)
     data["cached"] = False
     if compile_seconds is not None:
         data["compile_seconds"] = round(compile_seconds, 2)
@@ -521,9 +528,11 @@ def _answer(
     out: str | None,
     proof: str | None,
     work,
+    memory: int | None = None,
 ) -> tuple[dict, MastermindError | None, tuple | None]:
     """The search's document from its result ``r`` (the tree written to ``out`` and the
-    proof to ``proof``, once the search ended, within what is left of the token ``work``),
+    proof to ``proof``, once the search ended, within what is left of the token ``work``
+    and within ``memory`` bytes, --memory-limit),
     the error that kept the tree or the proof from its file, and the optimum's tree and
     statistics."""
     from mastermind.engines.exact import search_document
@@ -542,7 +551,7 @@ def _answer(
     counted = {"done": recorder.done, "planned": recorder.steps}
     data = {**search_document(r, options["objective"], head=base, **counted), "out": written}
     if proof is not None:
-        data["proof"], late_proof, stopped = _write_proof(table, r, options["objective"], proof, work)
+        data["proof"], late_proof, stopped = _write_proof(table, r, options["objective"], proof, work, memory)
         late = late or late_proof
         if stopped is not None:  # (the optimum stays proven: the pass after it stopped)
             data["stopped"] = stopped
@@ -596,28 +605,40 @@ def _cached(answer_entry, tree_entry, out: str | None) -> tuple[dict, Mastermind
 
 
 def _write_proof(
-    table, r, objective: str, path: str, token
+    table, r, objective: str, path: str, token, memory: int | None = None
 ) -> tuple[dict | None, MastermindError | None, str | None]:
     """The proof file of a proven optimum written to ``path`` (``proof`` of the report: the
     file, its facts and the seconds it took; None when the search proved nothing or the pass
     stopped), the error that kept it from the file, and why the pass stopped (Ctrl-C, or
     ``token``'s deadline, --time-limit; None: it ended). The file is written as its facts
     are made (none held: 5x8n has millions) and put in place only once the pass ended: a
-    pass stopped writes nothing."""
+    pass stopped writes nothing. The pass reads the search's memo where the result has one
+    (the plain total in this process), and keeps within ``memory`` (None: the table's default)
+    as the search did."""
     from mastermind.core.cancel import Stopped, StopReason
     from mastermind.engines.result import Status
 
     if r.status is not Status.OPTIMAL or r.tree is None:
         return None, None, None
-    from mastermind.engines.exact import write_proof
+    from mastermind.engines.exact import MemoryBudget, write_proof
 
     began = time.perf_counter()
+    room = MemoryBudget.of(table, memory, 1).proof_bytes
+    memo = getattr(r.details, "memo", None)
     made: dict = {}
 
     def write() -> None:
         with streamed_write(path) as put:
             made.update(
-                write_proof(put, table, r.tree.root, r.total if objective == "total" else None, token=token)
+                write_proof(
+                    put,
+                    table,
+                    r.tree.root,
+                    r.total if objective == "total" else None,
+                    memory=room,
+                    token=token,
+                    memo=memo,
+                )
             )
 
     # under the command's work token (Ctrl-C, and --time-limit counted from the command's

@@ -148,7 +148,9 @@ def _solve(
                 return _solve_units(solver, limits, execution, tuning, token, progress)
             if problem.objective is Objective.WORST and not problem.tie_break and problem.first_guess is None:
                 return _solve_worst_units(solver, limits, execution, tuning, token, progress)
-        return solver.run(token, progress)
+        result = solver.run(token, progress)
+        # (the memo of the total's search, which run made: the search keyed (1, 0))
+        return solver.with_memo(result, solver.search().memo) if execution.keep_memo else result
 
 
 def _solve_worst_units(
@@ -373,7 +375,9 @@ def _solve_units(
         startup_seconds=startup,
         checkpoint_seconds=checkpoint_seconds,
     )
-    return solver.checked(result, state.upper)
+    # (threads share one memo, which the proof pass may read: the plain total's alone)
+    kept = memo if objective == "total" and execution.keep_memo else None
+    return solver.with_memo(solver.checked(result, state.upper), kept)
 
 
 def _saving_every(path: Path, memo: object, made_for: dict, cancel: CancelToken) -> Callable[[object], None]:

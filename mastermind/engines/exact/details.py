@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mastermind.core.game import Code, Rules
@@ -27,7 +27,11 @@ class SearchDetails(Details):
     a tree), ``worst_lower_bound`` (a search for the least worst case stopped early: every
     smaller worst case is refuted), and for work units ``startup_seconds`` (starting the
     workers of a backend, outside ``Result.seconds``) and ``checkpoint_seconds`` (every
-    run's search seconds: a checkpointed search's cost; None when not known)."""
+    run's search seconds: a checkpointed search's cost; None when not known). ``memo``: the
+    memo of the one search in this thread that proved a plain total (no weights, cap, pool
+    or opening), for the proof pass (:func:`~mastermind.engines.exact.certify.prove`'s
+    ``memo``) not to search again what it proved; None otherwise, and in a copy pickled to
+    another process (it is this process's memory, up to the search's memo budget)."""
 
     max_guesses: int | None = None
     pool: str = "all"
@@ -36,6 +40,10 @@ class SearchDetails(Details):
     worst_lower_bound: int | None = None
     startup_seconds: float | None = None
     checkpoint_seconds: float | None = None
+    memo: object | None = field(default=None, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "memo": None}
 
     def result_dict(self, result: Result) -> dict[str, Any]:
         # (the optimal command's JSON: one layout, in the library's words too)

@@ -57,6 +57,12 @@ class MemoryBudget:
         (a command answered from its result cache checks this too)."""
         _room(rules, memory, processes)
 
+    @property
+    def proof_bytes(self) -> int:
+        """The bytes of a proof pass after the search in this process (its memos and its
+        index of the sets certified; the search's memo, handed to it, counted within)."""
+        return self.search_bytes + self.strategy_bytes
+
     def first_entries(self, n_codes: int) -> int:
         """The room a shared memo starts with (it grows between rounds, up to its budget):
         enough for small games without touching gigabytes of pages."""

@@ -221,6 +221,11 @@ class Execution:
     progress with an ETA; of unknown size, more than one job). Work units solve the plain total only: other
     problems always run in this thread.
 
+    ``keep_memo``: the result of a plain total proven in this process (one search, or units
+    on threads) carries the search's memo (``details.memo``), for a proof pass to read rather
+    than prove again what the search proved (:func:`~mastermind.engines.exact.certify.prove`);
+    the memo's memory is then held as long as the result.
+
     >>> from mastermind.engines.exact.options import Execution
     >>> Execution().wants_units(), Execution().wants_units(timed=True)
     (False, True)
@@ -236,6 +241,7 @@ class Execution:
     scheduler: str | None = None
     checkpoint: str | os.PathLike[str] | None = None
     units: bool | None = None
+    keep_memo: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.jobs, bool) or not isinstance(self.jobs, numbers.Integral):
@@ -244,6 +250,8 @@ class Execution:
             raise MastermindError(f"jobs must be at most {MAX_JOBS} (a number of workers), got {self.jobs}")
         if self.units is not None and not isinstance(self.units, (bool, np.bool_)):
             raise MastermindError(f"units must be True, False or None, got {self.units!r}")
+        if not isinstance(self.keep_memo, (bool, np.bool_)):
+            raise MastermindError(f"keep_memo must be True or False, got {self.keep_memo!r}")
         if self.checkpoint is not None and not isinstance(self.checkpoint, (str, os.PathLike)):
             raise MastermindError(f"checkpoint must be a folder's path, got {self.checkpoint!r}")
         if self.scheduler is not None and not isinstance(self.scheduler, str):

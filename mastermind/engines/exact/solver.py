@@ -264,6 +264,24 @@ class ExactSolver:
             return self.result(None, counters=counters, start=start, opening=first_guess)
         return self.checked(self.result(root, counters=counters, start=start), value)
 
+    def with_memo(self, result: Result[SearchDetails], memo: object) -> Result[SearchDetails]:
+        """``result`` carrying ``memo``, the memo of the total's search that proved it, where
+        the proof pass asks that search's questions: the plain total of every code with no
+        weights, cap, pool, tie-break or opening (the pass's own total search, see
+        :class:`~mastermind.engines.exact.certify.Certifier`), so that it reads what the
+        search proved rather than proving it again."""
+        problem = self.problem
+        fits = (
+            problem.plain
+            and problem.max_guesses is None
+            and problem.candidates is None
+            and self.original_weights is None
+            and self.pool is Pool.ALL
+        )
+        if not fits or memo is None or result.details is None or not result.proven:
+            return result
+        return replace(result, details=replace(result.details, memo=memo))
+
     def fits(self, depth: int, cancel: CancelToken) -> tuple[bool | None, Counters]:
         """Whether a strategy (with the problem's first guess) solves every candidate within
         ``depth`` guesses (None: stopped first), and the search's counters. Asked of a search

@@ -135,3 +135,109 @@ def test_the_streamed_file_is_the_held_one(tmp_path, game, objective):
     document = json.loads(held)
     assert made == {"total": total, "worst": document["worst"], "facts": len(document["facts"])}
     assert made["facts"] >= 1 and [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+def _searches_of_the_pass(monkeypatch) -> list[int]:
+    """Counts the searches the pass's total search runs (the list's one item)."""
+    from mastermind.engines.exact.certify import Certifier
+
+    seen = [0]
+    original = Certifier.least_total
+
+    def least_total(self, cands, beta, group, known=None):
+        runs = self.totals.nodes
+        value = original(self, cands, beta, group, known)
+        seen[0] += self.totals.nodes > runs
+        return value
+
+    monkeypatch.setattr(Certifier, "least_total", least_total)
+    return seen
+
+
+@pytest.mark.parametrize("game, units", [("p4c4", False), ("p4c5", False), ("p4c5", True)])
+def test_the_pass_reads_the_memo_of_the_search(monkeypatch, game, units):
+    # the memo of the one search (units=False) or of the units on threads: the pass's proof
+    # is valid, and the pass searches less than it does with a memo of its own
+    from mastermind.engines.exact import Execution, solve
+    from mastermind.engines.exact.certify import prove
+    from mastermind.proofcheck import check_proof
+
+    table = CodeTable(Rules.parse(game))
+    result = solve(table, execution=Execution(jobs=1, units=units, keep_memo=True))
+    memo = result.details.memo
+    assert memo is not None
+    searched = _searches_of_the_pass(monkeypatch)
+    alone = prove(table, result.tree.root, result.total)
+    searched_alone, searched[0] = searched[0], 0
+    handed = prove(table, result.tree.root, result.total, memo=memo)
+    assert searched[0] < searched_alone
+    for document in (alone, handed):
+        outcome = check_proof(document, str(table.rules))
+        assert (outcome.total, outcome.worst) == (result.total, result.worst)
+
+
+def test_a_result_carries_its_memo_only_when_asked_and_plain():
+    import pickle
+
+    from mastermind.engines.exact import Execution, Problem, solve
+
+    table = CodeTable(Rules(3, 4))
+    assert solve(table, execution=Execution(jobs=1)).details.memo is None
+    kept = solve(table, execution=Execution(jobs=1, keep_memo=True))
+    assert kept.details.memo is not None
+    # (a copy in another process has none: the memo is this process's memory)
+    assert pickle.loads(pickle.dumps(kept)).details.memo is None
+    assert pickle.loads(pickle.dumps(kept)).total == kept.total
+    # the proof pass asks what the plain total's search answers: no other search's memo
+    for problem in (Problem(objective="worst"), Problem(max_guesses=5), Problem(pool="consistent")):
+        assert solve(table, problem, execution=Execution(jobs=1, keep_memo=True)).details.memo is None
+
+
+def test_keep_memo_is_a_flag():
+    from mastermind.core.errors import MastermindError
+    from mastermind.engines.exact import Execution
+
+    with pytest.raises(MastermindError, match="keep_memo must be True or False"):
+        Execution(keep_memo="yes")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("handed", [False, True])
+def test_the_pass_keeps_within_its_memory(handed):
+    # its memos and its index sized from its budget, the search's memo handed to it counted
+    from mastermind.engines.exact import Execution, solve
+    from mastermind.engines.exact._memo import ENTRY_BYTES, memo_limit
+    from mastermind.engines.exact.certify import PROOF_MEMORY, Certifier
+
+    table = CodeTable(Rules(4, 4))
+    memo = solve(table, execution=Execution(jobs=1, keep_memo=True)).details.memo if handed else None
+    room = 8 << 20
+    memory = room + (memo_limit(memo) * ENTRY_BYTES if handed else 0)
+    certifier = Certifier(table, memory, memo=memo)
+    memos = [certifier.totals.memo, certifier.depths.memo, certifier.index]
+    assert (certifier.totals.memo is memo) == handed
+    used = sum(memo_limit(m) * ENTRY_BYTES for m in memos)
+    assert room // 2 < used - (memo_limit(memo) * ENTRY_BYTES if handed else 0) <= room
+    assert used <= memory
+    # given no budget, the pass's default is its own, beside the memo handed (which the
+    # search sized: the pass's memos were squeezed to their least beside 4x8's)
+    default = Certifier(table, memo=memo)
+    own = sum(memo_limit(m) * ENTRY_BYTES for m in [default.depths.memo, default.index])
+    if not handed:
+        own += memo_limit(default.totals.memo) * ENTRY_BYTES
+    assert PROOF_MEMORY // 2 < own <= PROOF_MEMORY
+
+
+def test_a_full_index_costs_facts_not_validity(monkeypatch):
+    # an index of one window: sets met again are certified again, and the proof still checks
+    from mastermind.engines.exact import Execution, solve
+    from mastermind.engines.exact import certify as module
+    from mastermind.proofcheck import check_proof
+
+    table = CodeTable(Rules(4, 5))
+    result = solve(table, execution=Execution(jobs=1))
+    roomy = module.prove(table, result.tree.root, result.total)
+    tiny = module.ProofShares(1 << 24, 1 << 24, 16 * module.ENTRY_BYTES)
+    monkeypatch.setattr(module.ProofShares, "of", staticmethod(lambda memory, handed: tiny))
+    cramped = module.prove(table, result.tree.root, result.total)
+    assert len(cramped["facts"]) > len(roomy["facts"])
+    assert check_proof(cramped, str(table.rules)).total == result.total
