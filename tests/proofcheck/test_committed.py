@@ -11,11 +11,11 @@ from mastermind.proofcheck import check_proof, open_proof, proof_items
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 PROOFS = sorted((RESULTS / "proofs").glob("*.proof.json.gz"))
-# a big proof takes seconds to minutes of one core (4x8: about 2 minutes, 8x2's 1.6 MB: 6 s):
+# a big proof takes seconds to a minute of one core (4x8: 48 s, 8x2's 1.6 MB: 10 s):
 # checked in the slow tier; the quick one checks the small ones, 4x6's among them
 SLOW_BYTES = 30_000
-# 4x9's 13 MB: about 10 minutes of one core, which CI cannot spare (its run took 23 minutes
-# with it): a tier of its own, run by hand (-m manual)
+# 4x9's 13 MB: 4.5 minutes of one core (10 before its classes were counted once), which CI
+# cannot spare (its run took 23 minutes with it): a tier of its own, run by hand (-m manual)
 LONGEST_BYTES = 5_000_000
 
 
