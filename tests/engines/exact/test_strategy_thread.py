@@ -159,10 +159,9 @@ def test_the_strategy_thread_allows_a_share_of_its_time_limit_for_a_last_build()
     assert BUILD_SHARE * 900.0 < allowances[2] <= BUILD_SHARE * 1000.0
 
 
-def test_a_strategy_the_kept_sets_hold_below_the_kept_tree_is_the_first_upper_bound(tmp_path):
-    """A run stopped by Ctrl-C builds no tree of its pass, but keeps the sets that pass
-    found: the next run builds that strategy as it starts, before any pass (5x8 hard mode's
-    sets held 179957 behind the 179960 its runs published)."""
+def _kept_sets_below_the_kept_tree(tmp_path):
+    """A checkpoint of p4c5 in hard mode keeping the tree of one strategy pass and the sets of
+    three, which hold a cheaper strategy; and that strategy's search."""
     table = CodeTable(Rules(4, 5))
     search = StrategySearch(table, pool="consistent")
     first = search.run(passes=1)
@@ -172,6 +171,14 @@ def test_a_strategy_the_kept_sets_hold_below_the_kept_tree_is_the_first_upper_bo
     store.keep_bounds(RootBounds(0.0, float(first.total), first.tree.root))
     store.keep_strategy_passes(search.passes)
     store.keep_strategy_sets(search.passes, search.pass_state(), search.plan.encode())
+    return table, store, later
+
+
+def test_a_strategy_the_kept_sets_hold_below_the_kept_tree_is_the_first_upper_bound(tmp_path):
+    """A run stopped by Ctrl-C builds no tree of its pass, but keeps the sets that pass
+    found: the next run builds that strategy as it starts, before any pass (5x8 hard mode's
+    sets held 179957 behind the 179960 its runs published)."""
+    table, store, later = _kept_sets_below_the_kept_tree(tmp_path)
     solver = ExactSolver(table, Problem(pool="consistent"))
     thread = StrategyThread(solver, CancelToken(), MEMORY, store)
     fresh = thread.fresh()  # (not started)
@@ -189,15 +196,7 @@ def test_the_kept_strategy_is_built_within_the_runs_time_limit(tmp_path):
     a run with time), where it held the run however long it took."""
     import time
 
-    table = CodeTable(Rules(4, 5))
-    search = StrategySearch(table, pool="consistent")
-    first = search.run(passes=1)
-    later = search.run(passes=3)
-    assert later.total < first.total
-    store = Checkpoint(tmp_path, {"rules": "p4c5"})
-    store.keep_bounds(RootBounds(0.0, float(first.total), first.tree.root))
-    store.keep_strategy_passes(search.passes)
-    store.keep_strategy_sets(search.passes, search.pass_state(), search.plan.encode())
+    table, store, later = _kept_sets_below_the_kept_tree(tmp_path)
     solver = ExactSolver(table, Problem(pool="consistent"))
     # (a deadline 9 s gone, far beyond the allowance of a last build)
     with CancelToken(1.0, start=time.monotonic() - 10.0) as late:
