@@ -49,6 +49,12 @@ WORST_KEY = 0
 """The guesses left in the index's key of a worst-case fact (the total's: ``UNLIMITED``; the
 memo's key counts at most the set's size plus one, so the two never meet)."""
 
+
+def _index_key(kind: str) -> int:
+    """The guesses left in the index's key of a fact of ``kind`` (see :data:`WORST_KEY`)."""
+    return UNLIMITED if kind == "total" else WORST_KEY
+
+
 PROOF_INDEX_LEAST = 1 << 20
 """The least room for a proof pass's index of the sets certified: without it a set met again
 is certified again, with every fact under it (valid, but the file may grow without end)."""
@@ -484,7 +490,7 @@ class Certifier:
             if short > 0:
                 self._refuse(kind, bound, n)
         self._emit(fact)
-        keep = (self.index, cands, UNLIMITED if kind == "total" else WORST_KEY, float(bound), self.count - 1)
+        keep = (self.index, cands, _index_key(kind), float(bound), self.count - 1)
         if self._index_put is None:
             index_put(*keep)
             self._index_put = compiled_entry(index_put, keep)
@@ -494,7 +500,7 @@ class Certifier:
 
     def indexed(self, cands: np.ndarray, kind: str) -> tuple[bool, int, int]:
         """Whether the index holds a ``kind`` fact of ``cands``, with its bound and id."""
-        args = (self.index, cands, UNLIMITED if kind == "total" else WORST_KEY)
+        args = (self.index, cands, _index_key(kind))
         if self._index_get is None:
             held, proved, fact = index_get(*args)
             self._index_get = compiled_entry(index_get, args)
