@@ -35,7 +35,9 @@ GRACE = 0.7  # seconds a command has after Ctrl-C to stop by itself
 # once and reports (with --json, its one object), rather than Ctrl-C unwinding its start-up
 # (imports, reading, the table) with nothing but "interrupted"; else it unwinds then
 START_GRACE = 0.55
-WIND_DOWN = 10.0  # ... once it has said that it is stopping (closing a cluster, printing bounds)
+# ... once it has said that it is stopping (closing a cluster, printing bounds), and while its
+# start-up cannot look at the token (kernels loading: CancelToken.starting)
+WIND_DOWN = 10.0
 
 
 class _Watch:
@@ -51,6 +53,7 @@ class _Watch:
         self.began = 0
         self._status: list[Callable[[], str]] = []
         self._winding_down = threading.Event()
+        self.starting_up = 0  # blocks of start-up under way (see CancelToken.starting)
 
     def begin(self, status: Callable[[], str] | None) -> None:
         with self._lock:
@@ -68,11 +71,27 @@ class _Watch:
     def wind_down(self) -> None:
         self._winding_down.set()
 
+    def begin_start_up(self) -> None:
+        with self._lock:
+            self.starting_up += 1
+
+    def end_start_up(self) -> None:
+        with self._lock:
+            self.starting_up -= 1
+
     @property
     def busy(self) -> bool:
-        """Whether work that stops by itself when cancelled runs under the token."""
+        """Whether work that stops by itself when cancelled runs under the token, or is
+        starting up to run (and then sees the cancel at once)."""
         with self._lock:
-            return self.running > 0
+            return self.running > 0 or self.starting_up > 0
+
+    @property
+    def starting(self) -> bool:
+        """Whether work is in a start-up that cannot look at the token (see
+        :meth:`~mastermind.core.cancel.CancelToken.starting`)."""
+        with self._lock:
+            return self.starting_up > 0
 
     @property
     def winding_down(self) -> bool:
@@ -144,6 +163,10 @@ class _Command:
     @property
     def winding_down(self) -> bool:
         return self.watch.winding_down
+
+    @property
+    def starting(self) -> bool:
+        return self.watch.starting
 
     def status_lines(self) -> list[str]:
         return self.watch.status_lines()
@@ -306,13 +329,20 @@ def _watch_interrupts(reader: socket.socket, farewell: str, command: _Command) -
         command.interrupt()
         start = time.monotonic()
         deadline = start + GRACE
-        unwound = began = False
-        while time.monotonic() < deadline or (
-            command.winding_down and time.monotonic() < deadline + WIND_DOWN
+        unwound = began = starting = False
+        while (
+            time.monotonic() < deadline
+            or (command.winding_down and time.monotonic() < deadline + WIND_DOWN)
+            or (command.starting and time.monotonic() < start + WIND_DOWN)
         ):
             time.sleep(0.02)
             if command.finished.is_set():
                 return
+            if command.starting:
+                starting = True
+            elif starting:  # its start-up (kernels loading) ended: as long to report
+                starting = False
+                deadline = max(deadline, time.monotonic() + GRACE)
             if command.answered.is_set():  # its whole answer is out: it ends by itself, unless
                 deadline = max(deadline, start + WIND_DOWN)  # it hangs (then ended all the same)
                 continue

@@ -113,6 +113,10 @@ class Watcher(Protocol):
 
     def wind_down(self) -> None: ...
 
+    def begin_start_up(self) -> None: ...
+
+    def end_start_up(self) -> None: ...
+
 
 class CancelToken:
     """A request to stop, shared between the work and whoever may stop it.
@@ -268,6 +272,22 @@ class CancelToken:
         bounds): a watcher waiting for it to stop may give it more time."""
         if self.watcher is not None:
             self.watcher.wind_down()
+
+    @contextmanager
+    def starting(self) -> Iterator[CancelToken]:
+        """Mark the start-up of work that then polls this token, for the block: steps that
+        cannot look at the token (loading compiled kernels, warming workers). A watcher that
+        cannot wait for work to stop gives it time to end the block (bounded by the watcher),
+        after which the work sees the cancel and reports."""
+        watcher = self.watcher
+        if watcher is None:
+            yield self
+            return
+        watcher.begin_start_up()
+        try:
+            yield self
+        finally:
+            watcher.end_start_up()
 
     def __repr__(self) -> str:
         state = f"cancelled ({self.reason})" if self.cancelled else "active"

@@ -200,3 +200,48 @@ def test_a_command_outside_the_ctrl_c_handling_has_a_token_and_clock_of_its_own(
             token.cancel()
             assert work.interrupted and interrupts.command_token().cancelled
     assert interrupts.command_token() is not token
+
+
+def _child_outcome(body: str) -> tuple[int, str, str]:
+    """Run ``body`` (indented under a command's Ctrl-C handling) in a fresh Python, where
+    the watchdog may end the process."""
+    child = (
+        "import signal, time\n"
+        "from mastermind.app import interrupts\n"
+        "with interrupts.interrupt_handling():\n"
+        "    token = interrupts.command_token()\n" + body
+    )
+    proc = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_a_ctrl_c_in_a_start_up_that_cannot_look_at_the_token_waits_for_it():
+    """Ctrl-C while kernels load (a start-up that cannot look at the token, marked with
+    ``starting``) longer than GRACE and START_GRACE: the watchdog neither unwinds nor ends
+    the command, whose work then sees the cancel at once and reports (under load the
+    export of the optimum unwound here with "interrupted" alone, no JSON)."""
+    from mastermind.app.interrupts import GRACE, START_GRACE
+
+    pause = 3 * max(GRACE, START_GRACE)
+    body = (
+        "    with token.starting():\n"
+        "        signal.raise_signal(signal.SIGINT)\n"
+        f"        time.sleep({pause})\n"
+        "    with token.child() as work, work.running():\n"
+        "        print('reported', work.cancelled, work.reason)\n"
+    )
+    code, out, err = _child_outcome(body)
+    assert (code, out, err) == (0, "reported True interrupted\n", "")
+
+
+def test_a_start_up_that_hangs_after_a_ctrl_c_is_ended_all_the_same():
+    """The wait for a start-up is bounded (WIND_DOWN): one that hangs is ended with 130."""
+    body = (
+        "    interrupts.WIND_DOWN = 1.0\n"
+        "    with token.starting():\n"
+        "        signal.raise_signal(signal.SIGINT)\n"
+        "        time.sleep(100)\n"
+        "    print('not reached')\n"
+    )
+    code, out, err = _child_outcome(body)
+    assert (code, out, err) == (130, "", "interrupted\n")

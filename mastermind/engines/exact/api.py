@@ -126,8 +126,10 @@ def _solve(
     from mastermind.engines.exact.warmup import SEARCH, load_kernels
 
     problem = solver.problem
-    load_kernels([SEARCH])  # before any search's clock: the rounds load their own
-    with (CancelToken() if cancel is None else cancel).child(limits.time_limit) as token:
+    parent = CancelToken() if cancel is None else cancel
+    with parent.starting():  # (a Ctrl-C meanwhile waits for the kernels, then stops the search)
+        load_kernels([SEARCH])  # before any search's clock: the rounds load their own
+    with parent.child(limits.time_limit) as token:
         if problem.objective is Objective.TOTAL and problem.max_guesses is not None:
             # a cap no strategy meets is refuted first, by the search that only asks whether
             # a strategy exists, rather than by the total's search (p4c7 within 5 guesses:
@@ -296,12 +298,13 @@ def _solve_units(
         pool = make_backend(execution.backend, workers, execution.scheduler)
         pool.warm(str(solver.rules))
         # the rounds' own, and the units' where threads run them; the strategy search's
-        # and a memo file's only where this run has them
-        load_kernels(
-            [SEARCH, ROUNDS]
-            + ([STRATEGY] if alongside else [])
-            + ([MEMO_FILE] if store is not None and pool.shares_memory else [])
-        )
+        # and a memo file's only where this run has them (a Ctrl-C meanwhile waits for them)
+        with cancel.starting():
+            load_kernels(
+                [SEARCH, ROUNDS]
+                + ([STRATEGY] if alongside else [])
+                + ([MEMO_FILE] if store is not None and pool.shares_memory else [])
+            )
         start = time.perf_counter()  # the search's clock: the workers' start-up is timed apart
         if store is not None:
             store.restart_clock()
