@@ -36,6 +36,7 @@ from mastermind.app.publishing.scope import (
     game_id,
     scope_rules,
 )
+from mastermind.app.publishing.written_proofs import with_written_proofs
 from mastermind.core.cancel import INTERRUPTED, Stopped
 from mastermind.core.errors import MastermindError, naming
 from mastermind.core.fileio import check_writable, folder_lock, staged_move, staged_write
@@ -337,7 +338,8 @@ def _merge_optimal(
                 )
             elif key == "worst_tree":  # (no longer the row's: not left behind)
                 dropped.append(out / "trees" / f"{stem}.json.gz")
-        kept = merge_rows(earlier, [row])
+        # (a proof optimal --proof wrote beside the tables names its row: see written_proofs)
+        kept = with_written_proofs(out, merge_rows(earlier, [row]))
         write_tables(out, fmt, kept)
         for path in dropped:  # (under the lock: another run's new tree is not removed)
             path.unlink(missing_ok=True)

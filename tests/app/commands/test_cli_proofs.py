@@ -146,6 +146,36 @@ def test_results_writes_the_proof_optimal_writes(capsys, tmp_path, game):
     assert [p.name for p in (out / "proofs").iterdir()] == [written.name]
 
 
+def test_a_row_results_does_not_certify_names_the_proof_optimal_wrote(capsys, monkeypatch, tmp_path):
+    # a game over the size results certifies (4x8 and up): its proof, written by optimal
+    # --proof into proofs/, is named by the row when it claims the row's values, and only then
+    from mastermind.app.publishing import runner
+
+    monkeypatch.setattr(runner, "PROOF_MAX_CODES", 0)  # (every game "too big" for results)
+    out = tmp_path / "res"
+    (out / "proofs").mkdir(parents=True)
+    written = out / "proofs" / "p2c3.proof.json.gz"
+    code, _, err = run(capsys, "optimal", "-r", "p2c3", "-j", "1", "--no-cache", "--proof", written)
+    assert code == 0, err
+    other = out / "proofs" / "p2c4.proof.json.gz"  # (a proof of another game, under p2c4's name)
+    code, _, err = run(capsys, "optimal", "-r", "p2c3n", "-j", "1", "--no-cache", "--proof", other)
+    assert code == 0, err
+    code, _, err = run(
+        capsys, "results", "--out", out, "--games", "p2c3,p2c4", "--table", "optimal", "-j", "1"
+    )
+    assert code == 0, err
+    rows = {row["game"]: row for row in json.loads((out / "optimal.json").read_text())["rows"]}
+    held = json.loads(gzip.decompress(written.read_bytes()))
+    assert rows["p2c3"]["proof"] == {
+        "file": "proofs/p2c3.proof.json.gz",
+        "bytes": written.stat().st_size,
+        "facts": len(held["facts"]),
+    }
+    assert rows["p2c4"]["proof"] is None
+    markdown = (out / "optimal.md").read_text()
+    assert "| `proofs/p2c3.proof.json.gz` |" in markdown and "`proofs/p2c4" not in markdown
+
+
 def _stop_the_pass_at_its_fact(monkeypatch, number: int, reason: str) -> None:
     """Each proof pass's ``number``-th fact cancels the pass's token as it begins (as Ctrl-C
     or the time limit does: see mastermind.app.interrupts)."""

@@ -1,0 +1,66 @@
+"""Proofs written beside the tables by hand: a proven row the table computed without one
+(over :data:`~mastermind.app.publishing.scope.PROOF_MAX_CODES` codes, which ``results`` does
+not certify in a row's time) names the file ``proofs/GAME.proof.json.gz`` that ``mastermind
+optimal --proof`` wrote there, when the file claims the row's game, total and worst case.
+The claim is read from the file's head; the proof itself is checked by ``mastermind verify``
+(and by the tests of the committed proofs), not here."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from mastermind.app.publishing.files import proof_stem
+from mastermind.core.game import Rules
+
+CLAIM_KEYS = ("rules", "total", "worst")
+
+
+def proof_claim(path: Path) -> dict | None:
+    """The ``rules``, ``total`` and ``worst`` a proof file claims (the keys before its facts),
+    and how many facts it holds; None when it is not a readable proof file."""
+    from mastermind.proofcheck import FORMAT, ProofError, count_facts, open_proof, proof_items
+
+    claim: dict = {}
+    try:
+        with open_proof(str(path)) as stream:
+            for key, value in proof_items(stream):
+                if key == "facts":
+                    break
+                claim[key] = value
+        with open_proof(str(path)) as stream:
+            claim["facts"] = count_facts(stream)
+    except (OSError, ProofError, ValueError):
+        return None
+    return claim if claim.get("format") == FORMAT else None
+
+
+def _claims_row(claim: dict, row: dict) -> bool:
+    """Whether the file's claim is the row's: the same game, the row's total, and its
+    optimal worst case (where the file claims one)."""
+    try:
+        same_game = str(Rules.parse(str(claim.get("rules")))) == str(Rules.parse(row["game"]))
+    except ValueError:
+        return False
+    worst = claim.get("worst")
+    return (
+        same_game
+        and claim.get("total") == row.get("total")
+        and (worst is None or worst == row.get("optimal_worst"))
+    )
+
+
+def with_written_proofs(out: Path, rows: Sequence[dict]) -> list[dict]:
+    """``rows``, where a proven row without a proof entry gets one for the proof file in
+    ``out/proofs`` that claims its values (file, bytes and facts, as ``results`` gives its
+    own); other rows as they are."""
+    kept = []
+    for row in rows:
+        path = out / "proofs" / f"{proof_stem(row['game'])}.json.gz"
+        if row.get("status") == "proven" and not row.get("proof") and path.is_file():
+            claim = proof_claim(path)
+            if claim is not None and _claims_row(claim, row):
+                file = path.relative_to(out).as_posix()
+                row = {**row, "proof": {"file": file, "bytes": path.stat().st_size, "facts": claim["facts"]}}
+        kept.append(row)
+    return kept
