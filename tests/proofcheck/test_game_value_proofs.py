@@ -306,3 +306,28 @@ def test_proofs_of_symmetric_weights_claim_the_brute_force_optimum(rules):
         data["facts"][root]["total"] += 1
         with pytest.raises(ProofError, match=rf"^fact {root} \(path \[\]; claims total >= {total + 1}\)"):
             check_facts(rules, data["facts"], np.asarray(weights))
+
+
+def test_weights_no_symmetry_keeps_are_refused_by_the_writer():
+    """The pass's symmetries are the game's: weights that differ on codes a symmetry maps
+    together are refused before any fact (the checker would refuse the facts)."""
+    from mastermind.core.errors import MastermindError
+
+    table = CodeTable(Rules.parse("p2c3"))
+    weights = [1] * table.n
+    weights[0] = 2  # (code 11 alone: 22 and 33 are of its class)
+    with pytest.raises(MastermindError, match="the same on codes a symmetry maps together"):
+        prove_weighted(table, GameClaims(weights, "1/1", None), 1)
+
+
+def test_a_stopped_pass_writes_nothing():
+    from mastermind.core.cancel import CancelToken, Stopped
+    from mastermind.engines.gamevalue import write_game_value_proof
+
+    table = CodeTable(Rules.parse("p3c4"))
+    result = game_value(table)
+    token = CancelToken()
+    token.cancel()
+    pieces: list[str] = []
+    with pytest.raises(Stopped):
+        write_game_value_proof(pieces.append, table, result, token=token)
