@@ -331,3 +331,39 @@ def test_a_stopped_pass_writes_nothing():
     pieces: list[str] = []
     with pytest.raises(Stopped):
         write_game_value_proof(pieces.append, table, result, token=token)
+
+
+@pytest.mark.parametrize(
+    "key, value, said",
+    [
+        ("weights", "1 1 1", "weights: expected 64 whole numbers"),
+        ("weights", [1] * 63, "weights: expected 64 whole numbers"),
+        ("weights", [-1] + [1] * 63, "weights: expected 64 whole numbers"),
+        ("weights", [0] * 64, "weights: every weight is 0"),
+        ("game_value", "3.22", 'game_value: expected a fraction such as "5600/1290"'),
+        ("game_value", "219/0", "game_value: expected a fraction"),
+        ("worst", 4, "claims the weighted total alone"),
+        ("breaker", {}, "breaker: expected a list of {weight, strategy}"),
+        ("breaker", [{"weight": "1/1"}], "breaker 0: expected {weight, strategy}"),
+        ("breaker", [{"weight": "0/1", "strategy": {}}], "breaker 0: its weight must be above 0"),
+        ("version", 3, "proof format version 3; this checker reads 1 and 2"),
+    ],
+)
+def test_a_malformed_game_value_header_is_one_proof_error(key, value, said):
+    data = proof("p3c4")
+    data[key] = value
+    assert said in refused(data)
+
+
+def test_facts_before_the_weights_are_kept_and_checked_all_the_same():
+    import io
+
+    from mastermind.proofcheck import proof_items
+
+    data = proof("p3c4")
+    reordered = {"facts": data.pop("facts"), **data}
+    outcome = check_proof(proof_items(io.BytesIO(json.dumps(reordered).encode())))
+    assert outcome.game_value == Fraction(219, 68) and outcome.facts == len(reordered["facts"])
+    reordered["facts"][-1]["total"] += 1  # (and still refused where a fact fails)
+    with pytest.raises(ProofError, match=r"^fact \d+ \(path \[\]; claims total >= 220\)"):
+        check_proof(proof_items(io.BytesIO(json.dumps(reordered).encode())))
