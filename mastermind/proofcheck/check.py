@@ -154,9 +154,13 @@ def _game_value_claims(game: Game, fields: dict[str, Any]) -> tuple[np.ndarray, 
     raw = fields.get("weights")
     if not (isinstance(raw, list) and len(raw) == game.n and all(_count(w) for w in raw)):
         raise ProofError(f"weights: expected {game.n} whole numbers, one a code in the codes' order")
-    weights = np.asarray(raw, dtype=np.int64)
-    if weights.sum() <= 0:
+    if sum(raw) == 0:
         raise ProofError("weights: every weight is 0")
+    # (every weighted sum the check makes is at most the weights' sum times the most guesses,
+    # n: kept within 64 bits, where numpy would wrap around silently)
+    if sum(raw) * game.n >= 1 << 62:
+        raise ProofError(f"weights: their sum {sum(raw)} is too large for this checker")
+    weights = np.asarray(raw, dtype=np.int64)
     value = fraction(fields.get("game_value"), "game_value")
     if fields.get("worst") is not None or fields.get("total") is None:
         raise ProofError("a proof of a game value claims the weighted total alone (worst: null)")

@@ -340,6 +340,7 @@ def test_a_stopped_pass_writes_nothing():
         ("weights", [1] * 63, "weights: expected 64 whole numbers"),
         ("weights", [-1] + [1] * 63, "weights: expected 64 whole numbers"),
         ("weights", [0] * 64, "weights: every weight is 0"),
+        ("weights", [1 << 60] * 64, "weights: their sum 73786976294838206464 is too large"),
         ("game_value", "3.22", 'game_value: expected a fraction such as "5600/1290"'),
         ("game_value", "219/0", "game_value: expected a fraction"),
         ("worst", 4, "claims the weighted total alone"),
