@@ -11,17 +11,27 @@ bound (totals: see :func:`~mastermind.proofcheck.partitions.member_bounds_refere
 fact referenced for it (for ``worst``: 1 plus the most over its classes of the counting
 bound or the fact). A guess that leaves S whole is never worth playing (a strategy without
 it is no worse), so it is skipped.
+
+A proof of version 2 certifies the value of the game between code maker and code breaker:
+it gives every code an integer weight (the maker's mix times its common denominator), and
+its facts claim weighted totals (``sum weight * guesses`` over S), checked as above with the
+weight of S for its size, the weighted counting bound
+(:func:`~mastermind.proofcheck.bounds.weighted_floor`) for the counting bound and no member
+bound; every symmetry must keep the weights of S. Its root fact bounds what any strategy
+averages against the maker's mix; the breaker's mix, when given, is replayed against every
+class of secrets.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, TypeGuard
 
 import numpy as np
 
-from mastermind.proofcheck.bounds import depth_floors, total_floors
+from mastermind.proofcheck.bounds import depth_floors, slot_depths, total_floors
 from mastermind.proofcheck.game import MAX_CODES, Game, ProofError
 from mastermind.proofcheck.partitions import (
     class_counts,
@@ -29,11 +39,16 @@ from mastermind.proofcheck.partitions import (
     member_bounds,
     most_classes,
     orbit_minima,
+    weighted_floors,
 )
 from mastermind.proofcheck.reading import Facts
+from mastermind.proofcheck.strategies import breaker_guarantee, fraction, replay
 
 FORMAT = "mastermind-proof"
 VERSION = 1
+GAME_VALUE_VERSION = 2
+"""A proof of the value of the game between code maker and code breaker (weighted facts)."""
+VERSIONS = (VERSION, GAME_VALUE_VERSION)
 KINDS = ("total", "worst")
 CACHE_BYTES = 256 << 20
 FACT_BYTES = 1024
@@ -41,6 +56,8 @@ FACT_BYTES = 1024
 on the proofs of 6x4, 4x10n and 4x8; twice that for room."""
 HEADER = ("format", "version", "rules", "total", "worst", "strategy", "worst_strategy")
 """The keys read before the facts are checked (the writer puts them first)."""
+GAME_VALUE_HEADER = (*HEADER, "weights", "game_value", "breaker")
+"""Those of a proof of a game value: the weight of every code, the value, the breaker's mix."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +69,13 @@ class Outcome:
     total: int | None
     worst: int | None
     facts: int
+    game_value: Fraction | None = None
+    """The value of the game a version-2 proof proves (None: a proof of optimal values)."""
+    weight: int | None = None
+    """The weights' sum: the maker's mix is the weights over it."""
+    breaker: Fraction | None = None
+    """The most the breaker's mix averages on any secret (None: no mix in the file)."""
+    breaker_class: str | None = None
 
 
 def is_proof(data: object) -> bool:
@@ -70,12 +94,14 @@ def check_proof(data: Any, rules: str | None = None) -> Outcome:
     fields: dict[str, Any] = {}
     for key, value in items:  # up to the facts, once what comes before them is read
         _keep(fields, key, value)
-        if key == "facts" and all(k in fields for k in HEADER):
+        header = GAME_VALUE_HEADER if fields.get("version") == GAME_VALUE_VERSION else HEADER
+        if key == "facts" and all(k in fields for k in header):
             break
     if not is_proof(fields):
         raise ProofError(f'not a proof file: no "format": "{FORMAT}"')
-    if fields.get("version") != VERSION:
-        raise ProofError(f"proof format version {fields.get('version')!r}; this checker reads {VERSION}")
+    if fields.get("version") not in VERSIONS:
+        readable = " and ".join(map(str, VERSIONS))
+        raise ProofError(f"proof format version {fields.get('version')!r}; this checker reads {readable}")
     if rules is not None and fields.get("rules") != rules:
         raise ProofError(f"it is a proof for {fields.get('rules')}, not {rules}")
     game = Game.parse(fields.get("rules"))
@@ -85,14 +111,17 @@ def check_proof(data: Any, rules: str | None = None) -> Outcome:
     if not all(v is None or _count(v) for v in (total, worst)):
         raise ProofError("total and worst must be whole numbers (or null)")
     everyone = np.arange(game.n)
-    got_total, got_worst = replay(game, fields.get("strategy"), everyone, "strategy")
+    weights = game_value = None
+    if fields["version"] == GAME_VALUE_VERSION:
+        weights, game_value = _game_value_claims(game, fields)
+    got_total, got_worst = replay(game, fields.get("strategy"), everyone, "strategy", weights)
     if total is not None and got_total != total:
         raise ProofError(f"strategy: its total is {got_total}, the proof claims {total}")
     if worst is not None and got_worst != worst:
         got_worst = replay(game, fields.get("worst_strategy"), everyone, "worst_strategy")[1]
         if got_worst != worst:
             raise ProofError(f"worst_strategy: its worst case is {got_worst}, the proof claims {worst}")
-    checker = FactChecker(game)
+    checker = FactChecker(game, weights)
     facts = fields.get("facts")
     if not isinstance(facts, (list, Facts)):
         raise ProofError("facts: expected a list")
@@ -104,7 +133,43 @@ def check_proof(data: Any, rules: str | None = None) -> Outcome:
     for kind, value in (("total", total), ("worst", worst)):
         if value is not None and (kind, value) not in checker.root_claims:
             raise ProofError(f"no fact claims {kind} >= {value} of every secret (path [])")
-    return Outcome(str(game), game.n, total, worst, count)
+    if weights is None or game_value is None:
+        return Outcome(str(game), game.n, total, worst, count)
+    breaker, breaker_class = None, None
+    if fields.get("breaker") is not None:
+        breaker, breaker_class = breaker_guarantee(game, fields["breaker"])
+        if breaker > game_value:
+            raise ProofError(
+                f"breaker: its mix takes {breaker} guesses on average on a secret of class "
+                f"{breaker_class}, above the game value {game_value} claimed"
+            )
+    weight = int(weights.sum())
+    return Outcome(str(game), game.n, total, worst, count, game_value, weight, breaker, breaker_class)
+
+
+def _game_value_claims(game: Game, fields: dict[str, Any]) -> tuple[np.ndarray, Fraction]:
+    """The weights of a version-2 proof (one whole number a code, in the codes' order) and
+    the game value it claims: its total (the least weighted total of any strategy) over the
+    weights' sum."""
+    raw = fields.get("weights")
+    if not (isinstance(raw, list) and len(raw) == game.n and all(_count(w) for w in raw)):
+        raise ProofError(f"weights: expected {game.n} whole numbers, one a code in the codes' order")
+    if sum(raw) == 0:
+        raise ProofError("weights: every weight is 0")
+    # (every weighted sum the check makes is at most the weights' sum times the most guesses,
+    # n: kept within 64 bits, where numpy would wrap around silently)
+    if sum(raw) * game.n >= 1 << 62:
+        raise ProofError(f"weights: their sum {sum(raw)} is too large for this checker")
+    weights = np.asarray(raw, dtype=np.int64)
+    value = fraction(fields.get("game_value"), "game_value")
+    if fields.get("worst") is not None or fields.get("total") is None:
+        raise ProofError("a proof of a game value claims the weighted total alone (worst: null)")
+    weight = int(weights.sum())
+    if value * weight != fields["total"]:
+        raise ProofError(
+            f"game_value: {value} times the weights' sum {weight} is not the total {fields['total']}"
+        )
+    return weights, value
 
 
 def memory_needed(facts: int, codes: int = MAX_CODES) -> int:
@@ -125,39 +190,15 @@ def _count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def replay(game: Game, node: object, secrets: np.ndarray, where: str) -> tuple[int, int]:
-    """The total and worst case of a strategy tree on ``secrets``; refused unless it finds
-    every one. A node: ``{"guess": "1122", "candidates": N, "children": {"1B0W": node}}``."""
-    if not isinstance(node, dict) or not isinstance(node.get("children", {}), dict):
-        raise ProofError(f"{where}: expected a node {{guess, candidates, children}}")
-    guess = game.code(node.get("guess"))
-    if node.get("candidates", len(secrets)) != len(secrets):
-        raise ProofError(f"{where}: {len(secrets)} secrets reach it, it says {node.get('candidates')}")
-    answers = game.answers[guess, secrets]
-    children = {game.answer(a): child for a, child in node.get("children", {}).items()}
-    given = set(np.unique(answers).tolist()) - {game.win}
-    if set(children) != given:
-        wrong = sorted(set(children) ^ given)[0]
-        raise ProofError(
-            f"{where}: answer {game.answer_text(wrong)} to {game.code_text(guess)} "
-            f"{'has no child' if wrong in given else 'cannot occur'}"
-        )
-    total, worst = len(secrets), 1
-    for answer, child in children.items():
-        part = secrets[answers == answer]
-        t, w = replay(game, child, part, f"{where} {game.code_text(guess)} {game.answer_text(answer)}")
-        total, worst = total + t, max(worst, w + 1)
-    return total, worst
-
-
 Symmetry = tuple[tuple[int, ...], tuple[int, ...]]  # (pegs, colours)
 
 
 class FactChecker:
     """Checks facts in order, keeping the set and claim of each one checked."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, weights: np.ndarray | None = None) -> None:
         self.game = game
+        self.weights = weights  # (a proof of a game value: the weight of every code)
         self.sets: dict[tuple[tuple[int, int], ...], np.ndarray] = {(): np.arange(game.n)}
         self.checked: list[tuple[str, int, np.ndarray]] = []  # (kind, bound, set) by id
         self.root_claims: set[tuple[str, int]] = set()
@@ -203,6 +244,8 @@ class FactChecker:
         if len(secrets) == 0:
             raise ProofError("no secret gives these answers")
         least, guesses = self._orbits(secrets, fact.get("symmetries", []))
+        if self.weights is not None and kind == "total":
+            return self._weigh_weighted(bound, secrets, least, guesses, fact)
         win = game.win_slot  # (the classes counted by slot: the answers the game has)
         counts = class_counts(game.slots, secrets, guesses, game.n_slots)
         b = most_classes(counts, win)
@@ -219,6 +262,41 @@ class FactChecker:
         if total:
             members = member_bounds(game.slots, secrets, guesses[short], b, win, game.n_slots)
             values = np.maximum(values, members)
+        self._raise(refs, secrets, guesses[short], values)
+        derived = len(secrets) + values.sum(axis=1) if total else 1 + values.max(axis=1, initial=0)
+        self._refute(kind, bound, derived, guesses[short], counts, b)
+        return secrets
+
+    def _weigh_weighted(
+        self, bound: int, secrets: np.ndarray, least: np.ndarray, guesses: np.ndarray, fact: dict
+    ) -> np.ndarray:
+        """:meth:`_weigh` of a weighted total: the weight of S for its size, each class's
+        weighted counting bound, and the facts referenced (no member bound)."""
+        game, weights = self.game, self.weights
+        assert weights is not None
+        win = game.win_slot
+        counts = class_counts(game.slots, secrets, guesses, game.n_slots)
+        b = most_classes(counts, win)
+        heaviest = secrets[np.argsort(-weights[secrets], kind="stable")]
+        depths = slot_depths(len(secrets), b)
+        values = weighted_floors(game.slots, heaviest, weights, guesses, depths, game.n_slots)
+        counts[:, win] = 0
+        values[:, win] = 0
+        useful = counts.max(axis=1) < len(secrets)  # (a guess that leaves S whole: skipped)
+        weight = int(weights[secrets].sum())
+        refs = self._refs(fact.get("refs", []), least, "total")
+        short = np.flatnonzero(useful & (weight + values.sum(axis=1) < bound))
+        values = values[short]
+        self._raise(refs, secrets, guesses[short], values)
+        self._refute("total", bound, weight + values.sum(axis=1), guesses[short], counts[short], b)
+        return secrets
+
+    def _raise(
+        self, refs: list[tuple[int, int, int]], secrets: np.ndarray, guesses: np.ndarray, values: np.ndarray
+    ) -> None:
+        """Each class a fact is referenced for raised to its claim (``values[k, slot]`` of
+        the class answering to ``guesses[k]``), once the class is found to be its set."""
+        game = self.game
         for guess, answer, ref in refs:
             part = secrets[game.answers[guess, secrets] == answer]
             ref_set = self.checked[ref][2]
@@ -227,19 +305,22 @@ class FactChecker:
                     f"the secrets answering {game.answer_text(answer)} to {game.code_text(guess)} "
                     f"({len(part)}) are not those of fact {ref} ({len(ref_set)})"
                 )
-            k = int(np.searchsorted(guesses[short], guess))
-            if k < len(short) and guesses[short[k]] == guess:
+            k = int(np.searchsorted(guesses, guess))
+            if k < len(guesses) and guesses[k] == guess:
                 slot = game.slot_of[answer]
                 values[k, slot] = max(values[k, slot], self.checked[ref][1])
-        derived = len(secrets) + values.sum(axis=1) if total else 1 + values.max(axis=1, initial=0)
+
+    def _refute(
+        self, kind: str, bound: int, derived: np.ndarray, guesses: np.ndarray, counts: np.ndarray, b: int
+    ) -> None:
+        """Refuse the fact when some guess leaves less than its bound."""
         if np.any(derived < bound):
             k = int(np.flatnonzero(derived < bound)[0])
             raise ProofError(
-                f"guess {game.code_text(int(guesses[short[k]]))} leaves {kind} >= {int(derived[k])} "
+                f"guess {self.game.code_text(int(guesses[k]))} leaves {kind} >= {int(derived[k])} "
                 f"only (classes {sorted(counts[k][counts[k] > 0].tolist(), reverse=True)}, "
                 f"at most {b} per guess)"
             )
-        return secrets
 
     def _floors(self, kind: str, m: int, b: int) -> np.ndarray:
         """The counting bound of every k <= m secrets (kept: a proof asks the same few often)."""
@@ -285,6 +366,11 @@ class FactChecker:
             # (a permutation of the codes: mapping the set into itself, it maps it onto itself)
             if not inside[self.images[key][secrets]].all():
                 raise ProofError(f"symmetry {s} does not map the set onto itself")
+            # (weighted: a strategy's image must cost what it costs, each secret's weight kept)
+            if self.weights is not None and not np.array_equal(
+                self.weights[self.images[key][secrets]], self.weights[secrets]
+            ):
+                raise ProofError(f"symmetry {s} does not keep the weights of the set")
             keys.append(key)
             maps.append(self.images[key])
         group = tuple(keys)

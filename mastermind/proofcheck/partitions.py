@@ -20,6 +20,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from mastermind.proofcheck.bounds import weighted_floor
+
 
 def class_counts_reference(
     answers: np.ndarray, secrets: np.ndarray, guesses: np.ndarray, n_answers: int
@@ -203,3 +205,36 @@ def guess_values(counts, floors, total, win, n):  # pragma: no cover - compiled
         derived[k] = value
         useful[k] = largest < n
     return derived, useful
+
+
+def weighted_floors_reference(
+    answers: np.ndarray, secrets: np.ndarray, weights: np.ndarray, guesses: np.ndarray, b: int, n_answers: int
+) -> np.ndarray:
+    """``out[k, a]``: the weighted counting bound
+    (:func:`~mastermind.proofcheck.bounds.weighted_floor`) of the class of secrets answering
+    ``a`` to ``guesses[k]``, ``weights[s]`` the weight of secret s."""
+    out = np.zeros((len(guesses), n_answers), dtype=np.int64)
+    for k, g in enumerate(guesses.tolist()):
+        for a in range(n_answers):
+            part = [int(weights[s]) for s in secrets.tolist() if answers[g, s] == a]
+            out[k, a] = weighted_floor(part, b) if part else 0
+    return out
+
+
+@nb.njit(cache=True)
+def weighted_floors(answers, heaviest, weights, guesses, depths, n_answers):  # pragma: no cover - compiled
+    """Compiled twin of :func:`weighted_floors_reference`: ``heaviest`` is the set sorted by
+    weight, heaviest first, and ``depths`` the perfect profile of the set's size
+    (:func:`~mastermind.proofcheck.bounds.slot_depths`): the j-th heaviest secret of a class
+    takes the class's j-th depth (the rows read one secret at a time, as class_counts does)."""
+    out = np.zeros((guesses.shape[0], n_answers), dtype=np.int64)
+    filled = np.zeros((guesses.shape[0], n_answers), dtype=np.int64)
+    for j in range(heaviest.shape[0]):
+        s = heaviest[j]
+        row = answers[s]
+        w = weights[s]
+        for k in range(guesses.shape[0]):
+            a = row[guesses[k]]
+            out[k, a] += w * depths[filled[k, a]]
+            filled[k, a] += 1
+    return out

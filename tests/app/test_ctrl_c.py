@@ -196,6 +196,19 @@ def test_ctrl_c_in_the_proof_keeps_the_optimum(tmp_path):
 
 
 @pytest.mark.integration
+def test_ctrl_c_in_the_proof_keeps_the_game_value(tmp_path):
+    # Ctrl-C as the pass writing the proof of the game value begins (p5c4: seconds of facts
+    # after the column generation): the value is reported, no proof is written, exit 130
+    path = tmp_path / "p5c4.gv.proof.json.gz"
+    point = "mastermind.engines.exact.certify:write_weighted_proof"
+    args = ["game-value", "-r", "p5c4", "-j", "1", "--proof", str(path), "--json"]
+    out, _, _ = interrupted(args, at=call(point), announce=(point,))
+    data = json.loads(out)
+    assert data["proven"] and data["average_fraction"] == "325/84" and not path.exists()
+    assert data["proof"] is None and data["stopped"] == "interrupted"
+
+
+@pytest.mark.integration
 def test_compare_reports_the_strategies_finished(tmp_path):
     # it printed nothing: Ctrl-C once the heuristics played and the bounds are computed, while the
     # exact search of p5c6 (hours) runs on (a new user's trial); the picture, which takes about

@@ -45,6 +45,7 @@ IDEAS = {
     "--checkpoint": (None, {"optimal", "results"}),
     "--format": ("-f", {"export", "verify"}),
     "--max-guesses": (None, {"optimal", "cpsat"}),  # a cap on the guesses (cpsat's --depth before)
+    "--proof": (None, {"optimal", "game-value"}),  # a proof file that verify checks
 }
 # options whose help differs from command to command, and why
 VARIANTS = {
@@ -54,6 +55,7 @@ VARIANTS = {
     "--format": "export writes four formats, verify reads two",
     "--rules": "the same game option; verify's defaults to the game its file names",
     "--max-guesses": "no cap in optimal; cpsat's model needs one, from the lookahead bound",
+    "--proof": "what each proves: optimal's optimum, game-value's value of the game (which may go to -)",
     # (a new user took the limit for ignored where these commands quietly played without the
     # table: their help says so)
     "--memory-limit": "the commands that can go without the score table do, where it does not fit",

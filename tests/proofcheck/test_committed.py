@@ -1,8 +1,10 @@
 """Every proof committed under ``results/proofs`` checks, and proves what the published table
 (optimal.json, or black-peg.json for a black-peg game) says: the optimal total and, where the
-proof claims it, the optimal worst case."""
+proof claims it, the optimal worst case; a game value's proof, the value game-values.json
+gives."""
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -10,7 +12,8 @@ import pytest
 from mastermind.proofcheck import check_proof, open_proof, proof_items
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
-PROOFS = sorted((RESULTS / "proofs").glob("*.proof.json.gz"))
+GAME_VALUE_PROOFS = sorted((RESULTS / "proofs").glob("*.game-value.proof.json.gz"))
+PROOFS = sorted(set((RESULTS / "proofs").glob("*.proof.json.gz")) - set(GAME_VALUE_PROOFS))
 # a big proof takes seconds to a minute of one core (4x8: 48 s, 8x2's 1.6 MB: 10 s):
 # checked in the slow tier; the quick one checks the small ones, 4x6's among them
 SLOW_BYTES = 30_000
@@ -53,3 +56,21 @@ def test_a_committed_proof_checks_and_proves_the_published_values(path):
     assert outcome.total == row["total"]
     assert outcome.worst is None or outcome.worst == row["optimal_worst"]
     assert outcome.facts > 0 or outcome.secrets <= 2
+
+
+def test_a_committed_game_value_proof_proves_the_published_value():
+    """Each game-value row's proof file (those committed: the games of at most 256 codes)
+    proves the row's value, the maker's side and the breaker's."""
+    rows = json.loads((RESULTS / "game-values.json").read_text())["rows"]
+    named = {row["proof"]["file"]: row for row in rows if row.get("proof")}
+    assert {f"proofs/{p.name}" for p in GAME_VALUE_PROOFS} == set(named)
+    assert {row["game"] for row in rows if row["status"] == "proven" and row["codes"] <= 256} <= {
+        row["game"] for row in named.values()
+    }
+    for path in GAME_VALUE_PROOFS:
+        row = named[f"proofs/{path.name}"]
+        with open_proof(str(path)) as fh:
+            outcome = check_proof(proof_items(fh))
+        value = Fraction(row["average_fraction"])
+        assert outcome.rules == row["rules"] and outcome.game_value == value and outcome.breaker == value
+        assert path.stat().st_size == row["proof"]["bytes"] and outcome.facts == row["proof"]["facts"]

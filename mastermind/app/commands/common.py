@@ -659,3 +659,38 @@ def fraction(a: int, b: int):
     from fractions import Fraction  # (imported when needed: the start-up of every command)
 
     return Fraction(a, b)
+
+
+def write_proof_file(
+    path: str, token: Any, make: Callable[[Callable[[str], None]], dict]
+) -> tuple[dict | None, MastermindError | None, str | None]:
+    """A proof file written to ``path`` by ``make`` (given the function that takes the
+    file's text piece by piece; answers the proof's claims and facts), as its facts are made
+    (none held) and put in place only once the pass ended: a pass stopped writes nothing.
+    Under the command's work ``token`` (Ctrl-C, and what is left of --time-limit), checked
+    between the facts. Answers the ``proof`` of the report (the file, what ``make``
+    answered, the seconds it took; None when not written), the error that kept it from the
+    file (see :func:`write_after_work`), and why the pass stopped (None: it ended)."""
+    import time
+
+    from mastermind.core.cancel import Stopped
+    from mastermind.core.fileio import streamed_write
+
+    began = time.perf_counter()
+    made: dict = {}
+
+    def write() -> None:
+        with streamed_write(path) as put:
+            made.update(make(put))
+
+    with token.running(lambda: "writing the proof"):
+        left = token.remaining()
+        if token.cancelled or (left is not None and left <= 0):
+            return None, None, token.reason or StopReason.TIME_LIMIT
+        try:
+            late = write_after_work("--proof", write)
+        except Stopped:
+            return None, None, token.reason
+    if late is not None:
+        return None, late, None
+    return {"file": path, **made, "seconds": round(time.perf_counter() - began, 4)}, None, None

@@ -1,6 +1,5 @@
 """``optimal``: the exact solver at the command line."""
 
-import time
 from collections.abc import Sequence
 from typing import Annotated, Any, Optional
 
@@ -38,6 +37,7 @@ from mastermind.app.commands.common import (
     say_wrote,
     table_for,
     write_after_work,
+    write_proof_file,
     wrote,
 )
 from mastermind.core.errors import MastermindError
@@ -46,7 +46,6 @@ from mastermind.core.fileio import (
     gzipped_by_name,
     input_name,
     is_stdout,
-    streamed_write,
     write_atomic,
 )
 from mastermind.core.game import Rules, check_max_guesses
@@ -615,46 +614,21 @@ def _write_proof(
     pass stopped writes nothing. The pass reads the search's memo where the result has one
     (the plain total in this process), and keeps within ``memory`` (None: the table's default)
     as the search did."""
-    from mastermind.core.cancel import Stopped, StopReason
     from mastermind.engines.result import Status
 
     if r.status is not Status.OPTIMAL or r.tree is None:
         return None, None, None
     from mastermind.engines.exact import MemoryBudget, write_proof
 
-    began = time.perf_counter()
     room = MemoryBudget.of(table, memory, 1).proof_bytes
     memo = getattr(r.details, "memo", None)
-    made: dict = {}
-
-    def write() -> None:
-        with streamed_write(path) as put:
-            made.update(
-                write_proof(
-                    put,
-                    table,
-                    r.tree.root,
-                    r.total if objective == "total" else None,
-                    memory=room,
-                    token=token,
-                    memo=memo,
-                )
-            )
-
+    total = r.total if objective == "total" else None
     # under the command's work token (Ctrl-C, and --time-limit counted from the command's
     # start): checked between the facts, and its flag stops the pass's searches at once
-    with token.running(lambda: "writing the proof"):
-        left = token.remaining()
-        if token.cancelled or (left is not None and left <= 0):
-            return None, None, token.reason or StopReason.TIME_LIMIT
-        try:
-            late = write_after_work("--proof", write)
-        except Stopped:
-            return None, None, token.reason
-    if late is not None:
-        return None, late, None
-    fields = {"file": path, **made, "seconds": round(time.perf_counter() - began, 4)}
-    return fields, None, None
+    tree = r.tree.root
+    return write_proof_file(
+        path, token, lambda put: write_proof(put, table, tree, total, memory=room, token=token, memo=memo)
+    )
 
 
 def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = ()) -> dict:

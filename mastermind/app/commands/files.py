@@ -1,7 +1,7 @@
 """``export`` and ``verify``: strategy trees to and from files (JSON, dot, Irving text, HTML)."""
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -352,6 +352,40 @@ def _render_verification(result, file: str, fmt: str, json_output: bool) -> None
         typer.echo(f"pool       {result.pool}  ({POOL_WORDS[result.pool]})")
 
 
+def _game_value_fields(outcome: Any) -> dict[str, str | None]:
+    """The game value a proof proves, in the keys of ``game-value --json``: the value (null
+    unless both mixes are in the file and proven), the maker's guarantee, the breaker's."""
+    from fractions import Fraction
+
+    def text(x: Fraction | None) -> str | None:
+        return None if x is None else f"{x.numerator}/{x.denominator}"
+
+    value = None if outcome is None else outcome.game_value
+    breaker = None if outcome is None else outcome.breaker
+    return {
+        "average_fraction": text(value) if breaker is not None and breaker == value else None,
+        "average_lower_bound_fraction": text(value),
+        "average_upper_bound_fraction": text(breaker),
+    }
+
+
+def _print_game_value(outcome: Any) -> None:
+    """The line of a proof of a game value: what the maker's mix guarantees, and the
+    breaker's, when the file gives it."""
+    value = outcome.game_value
+    maker = (
+        f"the maker's mix (weights summing to {outcome.weight}) guarantees at least that many guesses "
+        f"on average against every strategy (weighted total {outcome.total} is optimal)"
+    )
+    shown = f"{value} = {float(value):.6f}"
+    if outcome.breaker is None:
+        typer.echo(f"game value at least {shown} is proven: {maker}; the breaker's mix is not in the file")
+    else:  # (the breaker's at most V, and at least V against the maker's mix: exactly V)
+        typer.echo(
+            f"game value {shown} is proven: {maker}, and the breaker's mix at most that against every secret"
+        )
+
+
 def _is_proof_text(text: str) -> bool:
     """A JSON object that says it is a proof file (its format key comes first)."""
     head = text.lstrip("\ufeff \t\r\n")[:200]
@@ -434,6 +468,7 @@ def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool
                 "total": None if outcome is None else outcome.total,
                 "worst": None if outcome is None else outcome.worst,
                 "facts": None if outcome is None else outcome.facts,
+                **_game_value_fields(outcome),
                 "errors": [] if error is None else [error],
             }
         )
@@ -444,7 +479,9 @@ def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool
             f"valid      {input_name(file)}: {outcome.rules} proof, {plural(outcome.secrets, 'secret')}, "
             f"{plural(outcome.facts, 'fact')} checked"
         )
-        if outcome.total is not None:
+        if outcome.game_value is not None:
+            _print_game_value(outcome)
+        elif outcome.total is not None:
             typer.echo(f"total      {outcome.total} is optimal")
         if outcome.worst is not None:
             typer.echo(f"worst      worst case {outcome.worst} is optimal")

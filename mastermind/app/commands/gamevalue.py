@@ -1,7 +1,7 @@
 """``game-value``: the value of the game when the code maker may choose the secret's odds."""
 
 from fractions import Fraction
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -17,17 +17,23 @@ from mastermind.app.commands.common import (
     command,
     console,
     exit_if_interrupted,
+    fail_after_report,
     floor_decimal,
     game,
     jobs_value,
     limit_note,
     memory_limit_bytes,
+    nothing_written,
     plural,
     print_json,
     stop_words,
     table_for,
     whole_range,
+    write_proof_file,
+    wrote,
 )
+from mastermind.core.errors import MastermindError, naming
+from mastermind.core.fileio import check_writable, is_stdout
 from mastermind.core.progress import progress_bar, progress_mode
 from mastermind.engines.gamevalue import game_value_document
 
@@ -37,6 +43,20 @@ HELP = (
     "Value of the zero-sum game: the code maker picks the secret with any probabilities, the "
     "code breaker may randomise over strategies; exact fraction, both optimal mixes."
 )
+
+
+ProofOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--proof",
+        metavar="FILE",
+        help="Write a proof file of the proven value (atomically; gzip-compressed when the name "
+        "ends with .gz; - for standard output): the maker's mix as whole weights with a "
+        "certificate that no strategy averages less against it, and the breaker's mix, that "
+        "`mastermind verify FILE` checks with code of its own (docs/proofs.md).",
+        show_default=False,
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -68,12 +88,21 @@ def game_value(
     progress: ProgressOpt = "auto",
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
+    proof: ProofOpt = None,
 ) -> None:
     from mastermind.app.interrupts import command_work
     from mastermind.engines.gamevalue import game_value as solve_game
 
     rules = game(rules)
-    table = table_for(rules, memory_limit_bytes(memory_limit))
+    if proof is not None:  # (refused before the work: a result is never lost for want of a place)
+        with naming("--proof"):
+            if is_stdout(proof) and json_output:
+                raise MastermindError(
+                    "--proof - and --json both use standard output: give --proof a file name"
+                )
+            check_writable(proof)
+    memory = memory_limit_bytes(memory_limit)
+    table = table_for(rules, memory)
     from mastermind.core.compiling import EXACT_KERNELS, CompileNotice
 
     mode = progress_mode(progress, json_output)
@@ -90,19 +119,59 @@ def game_value(
             progress=bar,
             cancel=work,
         )
+        written, late, stopped = None, None, None
+        if proof is not None and result.proven:
+            written, late, stopped = _write_proof(table, result, proof, work, memory)
     data = game_value_document(result)
+    if proof is not None:
+        data["proof"] = written
+        if stopped is not None:
+            data["stopped"] = stopped
     if json_output:
         print_json(data)
     else:
-        _print(result, data)
-    exit_if_interrupted(result.stopped)
+        _print(result, data, stderr=proof is not None and is_stdout(proof))
+        if proof is not None:
+            _print_proof(proof, data)
+    fail_after_report(late)
+    exit_if_interrupted(data["stopped"])
 
 
-def _print(result, data: dict) -> None:
+def _write_proof(table, result, path: str, token, memory: int | None):
+    """The proof of the proven value written to ``path`` (see
+    :func:`~mastermind.app.commands.common.write_proof_file`), the pass within the memory
+    the exact search would take."""
+    from mastermind.engines.exact import MemoryBudget
+    from mastermind.engines.gamevalue import write_game_value_proof
+
+    room = MemoryBudget.of(table, memory, 1).proof_bytes
+    return write_proof_file(
+        path, token, lambda put: write_game_value_proof(put, table, result, memory=room, token=token)
+    )
+
+
+def _print_proof(path: str, data: dict) -> None:
+    """What became of the proof's file (on standard error where standard output holds it)."""
+    written = data["proof"]
+    if written is None:
+        why = (
+            f"the proof stopped ({data['stopped']}) before it was written"
+            if data["proven"]
+            else "the game value is not proven"
+        )
+        typer.echo(nothing_written(path, why), err=True)
+        return
+    facts = plural(written["facts"], "fact")
+    what = f"the proof (weighted total {written['total']}; {facts}, {written['seconds']:.2f} s)"
+    typer.echo(wrote(what, path), err=is_stdout(path))
+
+
+def _print(result, data: dict, stderr: bool = False) -> None:
+    """The report (``stderr``: on standard error, where standard output holds the proof)."""
     from rich.table import Table
 
     rules, details = result.rules, result.details
-    out = console()
+    out = console(stderr=stderr)
     v = result.value
     if result.proven:
         out.print(f"game value of {rules}: {_number(v)} expected guesses (proven)")

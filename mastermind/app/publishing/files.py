@@ -106,6 +106,16 @@ def proof_stem(game: str) -> str:
     return f"{game}.proof"
 
 
+def game_value_proof_stem(game: str) -> str:
+    """The stem of the proof of a game's value in ``proofs/`` (``STEM.json.gz``).
+
+    >>> from mastermind.app.publishing.files import game_value_proof_stem
+    >>> game_value_proof_stem("p4c6")
+    'p4c6.game-value.proof'
+    """
+    return f"{game}.game-value.proof"
+
+
 def row_order(row: dict) -> tuple:
     """Where a row goes in a table: games with repetition first, then by pegs and colours."""
     return (not row["repetition"], row["pegs"], row["colours"])

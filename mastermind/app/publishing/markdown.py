@@ -40,6 +40,13 @@ def _proof_cell(row: dict) -> str:
     return "none: not written in the row's time"
 
 
+def _game_value_proof_cell(row: dict) -> str:
+    """A proven game value's proof file, or why it has none."""
+    if "proof" not in row:  # (a row computed before results wrote them)
+        return "none: the row predates proofs of game values"
+    return _proof_cell(row)
+
+
 def _published_cell(row: dict) -> str:
     refs = row.get("published") or []
     if refs:
@@ -197,18 +204,21 @@ def render_game_values(rows: Sequence[dict]) -> str:
         "a random colour and position permutation. *s*: wall seconds (CPU seconds in brackets)",
         "on a shared 2-core machine. An open row gives, as its decimal, the interval its run proved",
         "before the row's time limit stopped it (the maker's and the breaker's best mixes so far).",
+        "*proof*: a proof file of the value (the maker's mix as whole weights with a certificate",
+        "that no strategy averages less against it, and the breaker's mix) that `mastermind verify`",
+        "checks with a checker of its own (`proofs/GAME.game-value.proof.json.gz`, docs/proofs.md).",
         "",
         (
             "| game | codes | value | decimal | uniform average | uniform optimal | maker's mix "
-            "(class: probability) | breaker mix | published | status | s | jobs |"
+            "(class: probability) | breaker mix | published | status | s | jobs | proof |"
         ),
-        "|---|---:|---|---:|---|---|---|---:|---|---|---:|---:|",
+        "|---|---:|---|---:|---|---|---|---:|---|---|---:|---:|---|",
     ]
     for r in rows:
         if r["status"] != "proven":
             lines.append(
                 f"| {r['game']} | {r['codes']} | open | {_value_bounds(r)} | | | {_why_open(r)} "
-                f"| | | {r.get('literature', 'open')} | {_seconds(r)} | {r['jobs']} |"
+                f"| | | {r.get('literature', 'open')} | {_seconds(r)} | {r['jobs']} | none: not proven |"
             )
             continue
         # (as a reader writes them: 0, not the JSON's 0/1)
@@ -217,7 +227,7 @@ def render_game_values(rows: Sequence[dict]) -> str:
             f"| {r['game']} | {r['codes']} | {r['average_unreduced']} | {r['average']:.6f} "
             f"| {r['uniform_total']}/{r['codes']} | {'yes' if r['uniform_optimal'] else 'no'} | {mix} "
             f"| {r['breaker_mix_size']} | {_published_cell(r)} | {r['literature']} | {_seconds(r)} "
-            f"| {r['jobs']} |"
+            f"| {r['jobs']} | {_game_value_proof_cell(r)} |"
         )
     lines += _reproduce(rows)
     return "\n".join(lines) + "\n"

@@ -318,18 +318,30 @@ def depth_part(
 
 
 def game_value_part(
-    game: str, jobs: int, time_limit: float | None = None, memory_limit: int = DEFAULT_MEMORY_LIMIT
+    game: str,
+    jobs: int,
+    time_limit: float | None = None,
+    memory_limit: int = DEFAULT_MEMORY_LIMIT,
+    proof: str | None = None,
 ) -> dict:
     """The game value of ``game`` (the document of ``mastermind game-value --json``), or
-    (stopped after ``time_limit`` seconds) its bounds."""
-    from mastermind.engines.gamevalue import game_value, game_value_document
+    (stopped after ``time_limit`` seconds) its bounds. ``proof``: where to write the proof
+    of a value proven, as ``game-value --proof`` writes it (its ``total`` and ``facts`` in
+    ``proof`` of the answer; None when not written)."""
+    from mastermind.core.fileio import streamed_write
+    from mastermind.engines.gamevalue import game_value, game_value_document, write_game_value_proof
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
-    result = game_value(CodeTable(rules, memory_limit=memory_limit), jobs=jobs, time_limit=time_limit)
+    table = CodeTable(rules, memory_limit=memory_limit)
+    result = game_value(table, jobs=jobs, time_limit=time_limit)
     data = game_value_document(result)
-    data["seconds"] = time.perf_counter() - start
+    data["seconds"] = time.perf_counter() - start  # (the value's: the row's time, as ever)
     data["cpu_seconds"] = time.process_time() - cpu
+    data["proof"] = None
+    if proof is not None and result.proven:
+        with streamed_write(proof) as put:
+            data["proof"] = write_game_value_proof(put, table, result)
     data["breaker_first_guesses"] = sorted(
         {rules.code_text(b.tree.root.guess) for b in result.details.breaker}
     )

@@ -19,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from mastermind.app.interrupts import command_token
-from mastermind.app.publishing.files import proof_stem, tree_stems
+from mastermind.app.publishing.files import game_value_proof_stem, proof_stem, tree_stems
 from mastermind.app.publishing.literature import literature
 from mastermind.app.publishing.parts import (
     bounds_part,
@@ -583,10 +583,14 @@ class Runner:
         self._start_row(clock)
         game = game_id(rules)
         row = self._new_row(rules, "game-values")
+        # the proof of a value proven, for games of at most PROOF_MAX_CODES codes: staged
+        # beside the tables, as an optimal row's proof is
+        stem, staged = game_value_proof_stem(game), None
+        if rules.n_codes <= PROOF_MAX_CODES:
+            staged = self._staging(Path(self.out)) / f"{stem}.json.gz"
         # the column generation stops itself at the row's limit; the grace covers its last LP
-        data = self._run(
-            game_value_part, (game, self.jobs, self._left(), self.memory_limit), grace=GAME_VALUE_GRACE
-        )
+        args = (game, self.jobs, self._left(), self.memory_limit, None if staged is None else str(staged))
+        data = self._run(game_value_part, args, grace=GAME_VALUE_GRACE)
         if data is None or not data["proven"]:
             row.update(
                 status="open",
@@ -636,6 +640,11 @@ class Runner:
             cpu_seconds=round(data["cpu_seconds"], 3),
         )
         row["average_unreduced"] = _unreduced(value, row["maker"])
+        row["proof"] = None
+        if staged is not None and data["proof"] is not None:
+            facts = data["proof"]["facts"]
+            row["proof"] = {"file": f"proofs/{stem}.json.gz", "bytes": staged.stat().st_size, "facts": facts}
+            self.trees[stem] = staged
         row.update(literature(row))
         return row
 

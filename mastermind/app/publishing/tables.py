@@ -16,7 +16,7 @@ from mastermind.app.publishing.files import (
     OPTIMAL_FORMAT,
     STEMS,
     combined,
-    merge_into,
+    game_value_proof_stem,
     merge_rows,
     proof_stem,
     read_rows,
@@ -200,10 +200,8 @@ def _table_row(
     line = _optimal_line(row) if table in OPTIMAL_ROWS else _game_value_line(row)
     try:  # (a file unwritable only now keeps the row's report: see TablesUnwritten)
         with naming("--out"):
-            if table in OPTIMAL_ROWS:
-                kept = _merge_optimal(out, row, runner.trees, FORMATS[table])
-            else:
-                kept = merge_into(out, GAME_VALUE_FORMAT, [row])
+            fmt = FORMATS[table] if table in OPTIMAL_ROWS else GAME_VALUE_FORMAT
+            kept = _merge_optimal(out, row, runner.trees, fmt)
     except MastermindError as exc:
         report(line + " (not written)")
         raise TablesUnwritten(done, {**row, **literature(row)}, exc) from None
@@ -273,6 +271,8 @@ def _make_folders(out: Path, named: str, tables: Sequence[str], work: list[tuple
                         check_writable(trees / f"{stem}.json.gz")
                     if (out / "proofs").is_dir():
                         check_writable(out / "proofs" / f"{proof_stem(game_id(rules))}.json.gz")
+                elif (out / "proofs").is_dir():  # (a game value's proof)
+                    check_writable(out / "proofs" / f"{game_value_proof_stem(game_id(rules))}.json.gz")
     return made
 
 
@@ -323,7 +323,12 @@ def _merge_optimal(
         old = next((r for r in earlier if r["game"] == game), None)
         stored = combined(row, old)
         dropped = []
-        for key, stem in {**tree_stems(game), "proof": proof_stem(game)}.items():
+        stems = (
+            {"proof": game_value_proof_stem(game)}
+            if fmt == GAME_VALUE_FORMAT
+            else {**tree_stems(game), "proof": proof_stem(game)}
+        )
+        for key, stem in stems.items():
             tree, data = row.get(key) or {}, trees.pop(stem, None)
             if stored is old or stored.get(key) is not row.get(key):
                 continue  # (the file's tree stays: its row, or its bound, is kept)

@@ -51,6 +51,9 @@ _WHERE = {
     "tiny_table": "warmup",
     "prove": "certify",
     "write_proof": "certify",
+    "GameClaims": "certify",
+    "prove_weighted": "certify",
+    "write_weighted_proof": "certify",
     "no_strategy_fields": "document",
     "optimum_fields": "document",
     "search_document": "document",
@@ -63,6 +66,7 @@ __all__ = [
     "CheckpointFileError",
     "DEPTH_FILE",
     "ExactSolver",
+    "GameClaims",
     "Execution",
     "Limits",
     "MemoryBudget",
@@ -85,18 +89,26 @@ __all__ = [
     "optimum_fields",
     "plan_root",
     "prove",
+    "prove_weighted",
     "search_document",
     "search_made_for",
     "solve",
     "solve_by_first_guess",
     "tiny_table",
     "write_proof",
+    "write_weighted_proof",
 ]
 
 if TYPE_CHECKING:
     from mastermind.engines.exact.api import solve, solve_by_first_guess
     from mastermind.engines.exact.by_first_guess import ByFirstGuess
-    from mastermind.engines.exact.certify import prove, write_proof
+    from mastermind.engines.exact.certify import (
+        GameClaims,
+        prove,
+        prove_weighted,
+        write_proof,
+        write_weighted_proof,
+    )
     from mastermind.engines.exact.checkpoint import (
         FILE as CHECKPOINT_FILE,
     )

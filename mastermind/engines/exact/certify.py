@@ -42,6 +42,8 @@ SEPARATORS = (",", ":")  # the file's JSON, as compact as it goes
 EMPTY_TAIL = "[]}"  # the end of a document without facts: its facts, the file's last key
 TAIL = "]}"  # the end of a file after its facts
 VERSION = 1
+GAME_VALUE_VERSION = 2
+"""The version of a proof of a game value: weighted facts, and the keys of :class:`GameClaims`."""
 PROOF_MEMORY = 1 << 29
 """The bytes of a pass given no budget: its memos and its index of the sets certified, and
 the search's memo handed to it besides."""
@@ -60,6 +62,17 @@ PROOF_INDEX_LEAST = 1 << 20
 is certified again, with every fact under it (valid, but the file may grow without end)."""
 
 Path = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class GameClaims:
+    """What a proof of a game value adds to the file before its facts: the weight of every
+    code, the value (``"p/q"``: the total over the weights' sum) and the breaker's mix
+    (``[{"weight": "p/q", "strategy": node}, ...]``, or None)."""
+
+    weights: list[int]
+    game_value: str
+    breaker: list[tuple[str, Node]] | None  # (weight "p/q", tree)
 
 
 @dataclass(frozen=True)
@@ -243,6 +256,56 @@ def short_guesses(by_secret, scores, cands, guesses, total, win, n_slots, bound)
 
 
 @nb.njit(cache=True)
+def weighted_short_guesses(by_secret, weights, cands, guesses, win, n_slots, bound):  # pragma: no cover
+    """:func:`short_guesses` of a weighted total (a game value's proof): ``cands`` heaviest
+    first (as the weighted search keeps them), every class bounded by the weighted counting
+    bound the checker derives (its heaviest secret at depth 1, the next b at depth 2, b**2 at
+    depth 3 ..., b the most non-winning classes any of the guesses makes; no member bound),
+    a guess deriving the weight of the set plus their sum."""
+    n = cands.shape[0]
+    g_count = guesses.shape[0]
+    counts = np.zeros((g_count, n_slots), dtype=np.int64)
+    for j in range(n):
+        row = by_secret[cands[j]]
+        for k in range(g_count):
+            counts[k, row[guesses[k]]] += 1
+    most = 0
+    largest = np.zeros(g_count, dtype=np.int64)
+    for k in range(g_count):
+        counts[k, win] = 0
+        classes = 0
+        for a in range(n_slots):
+            classes += counts[k, a] > 0
+            largest[k] = max(largest[k], counts[k, a])
+        most = max(most, classes)
+    depths = np.zeros(max(n, 1), dtype=np.int64)
+    depth, width, filled = 1, 1, 0
+    for m in range(n):
+        if filled == width:
+            depth, width, filled = depth + 1, width * max(most, 1), 0
+        filled += 1
+        depths[m] = depth
+    values = np.zeros((g_count, n_slots), dtype=np.int64)
+    taken = np.zeros((g_count, n_slots), dtype=np.int64)
+    weight = 0
+    for j in range(n):  # (heaviest first: the j-th heaviest of a class takes its j-th slot)
+        row = by_secret[cands[j]]
+        w = weights[cands[j]]
+        weight += w
+        for k in range(g_count):
+            a = row[guesses[k]]
+            values[k, a] += w * depths[taken[k, a]]
+            taken[k, a] += 1
+    derived = np.zeros(g_count, dtype=np.int64)
+    keep = np.zeros(g_count, dtype=np.bool_)
+    for k in range(g_count):
+        values[k, win] = 0
+        derived[k] = weight + values[k].sum()
+        keep[k] = (largest[k] < n) & (derived[k] < bound)
+    return guesses[keep], counts[keep], values[keep], derived[keep]
+
+
+@nb.njit(cache=True)
 def index_get(index, cands, r):  # pragma: no cover - compiled
     """``(found, bound, fact id)`` of the fact the index holds for ``cands`` (``r``: the
     kind's key, see :data:`WORST_KEY`)."""
@@ -294,7 +357,9 @@ def memo_classes(memo, index, scores, cands, guesses, counts, r, win):  # pragma
 class Certifier:
     """Writes the facts of one game's certificate, asking the exact search (two searches:
     the total's, and the one that asks whether a strategy of some depth exists) for the
-    values of the sets whose counting bounds fall short. ``memory``: the bytes of the pass
+    values of the sets whose counting bounds fall short. ``weights``: a whole number a code,
+    kept by every symmetry of the game (a game value's proof: its totals are weighted, the
+    sets given heaviest first, see :func:`weighted_short_guesses`); ``memory``: the bytes of the pass
     (its memos and its index of the sets certified, see :class:`ProofShares`; None:
     :data:`PROOF_MEMORY` beside the memo handed); ``memo``: the
     memo of the search that proved the plain total (``SearchDetails.memo``), counted within
@@ -308,6 +373,7 @@ class Certifier:
         token: CancelToken | None = None,
         write: Callable[[str], None] | None = None,
         memo: object | None = None,
+        weights: np.ndarray | None = None,
     ) -> None:
         if table.scores is None:
             raise MastermindError(f"a proof needs the full score table of {table.rules}")
@@ -327,14 +393,18 @@ class Certifier:
         self.radix = table.rules.colors ** np.arange(table.rules.pegs - 1, -1, -1, dtype=np.int64)
         self.by_value = np.full(table.rules.colors**table.rules.pegs, -1, dtype=np.int64)
         self.by_value[digits @ self.radix] = np.arange(table.n)
-        weights = np.ones(table.n, dtype=np.int64)
         group = full_group(table.rules)
+        self.weights = None if weights is None else np.ascontiguousarray(weights, dtype=np.int64)
+        if self.weights is not None:
+            self._check_symmetric(self.weights)
         self.group = group
         handed = 0 if memo is None else memo_limit(memo) * ENTRY_BYTES
         # (no budget: the pass's default beside the memo handed, which was the search's)
         self.shares = ProofShares.of(PROOF_MEMORY + handed if memory is None else memory, handed)
-        self.totals = Search(table, weights, group, unit=1, memory=self.shares.totals, stop=stop, memo=memo)
-        self.depths = Search(table, weights, group, unit=0, memory=self.shares.depths, stop=stop)
+        ones = np.ones(table.n, dtype=np.int64)
+        totals = ones if self.weights is None else self.weights
+        self.totals = Search(table, totals, group, unit=1, memory=self.shares.totals, stop=stop, memo=memo)
+        self.depths = Search(table, ones, group, unit=0, memory=self.shares.depths, stop=stop)
         # ``write``: each fact's text goes to it as the fact is made (after a comma from the
         # second on), none kept: 5x8n's 4.4 million facts held took about 9 GB; else kept
         self.write = write
@@ -353,6 +423,34 @@ class Certifier:
         self._memo_classes = None
 
     # ---- symmetry --------------------------------------------------------------------------
+    def _check_symmetric(self, weights: np.ndarray) -> None:
+        """Weights every symmetry of the game keeps (the group's generators checked): the
+        pass's symmetries are the game's, which the checker must find keep them."""
+        perms, cmaps = full_group(self.rules)
+        colours = self.rules.colors
+        for e in range(len(perms)):
+            cmap = [c if cmaps[e, c] < 0 else int(cmaps[e, c]) for c in range(colours)]
+            moves = [(list(perms[e]), cmap)]
+            free = [c for c in range(colours) if cmaps[e, c] < 0]
+            for a, b in zip(free, free[1:]):
+                swap = list(range(colours))
+                swap[a], swap[b] = b, a
+                moves.append((list(range(self.rules.pegs)), swap))
+            for pegs, cm in moves:
+                image = self.by_value[np.asarray(cm)[self.digits[:, pegs]] @ self.radix]
+                if np.any(image < 0) or not np.array_equal(weights[image], weights):
+                    raise MastermindError(
+                        "the weights of a proof must be the same on codes a symmetry maps together"
+                    )
+
+    def ordered(self, cands: np.ndarray) -> np.ndarray:
+        """``cands`` as the search keeps a set: heaviest first, ties by index (a weighted
+        pass's sets are its root's filtered, so in that order too)."""
+        cands = np.asarray(cands, dtype=np.int32)
+        if self.weights is None:
+            return np.sort(cands)
+        return cands[np.lexsort((cands, -self.weights[cands]))]
+
     def symmetries(self, cands: np.ndarray, group) -> list[tuple[list[int], list[int]]]:
         """Generators of symmetries mapping ``cands`` onto itself: the group fixing the
         guesses so far (its listed elements, and swaps of its free colours) and swaps of the
@@ -429,9 +527,14 @@ class Certifier:
             self.token.check()
         symmetries, guesses = self.orbits(cands, group)
         n = len(cands)
-        guesses, counts, values, derived = short_guesses(
-            self.by_secret, self.scores, cands, guesses, kind == "total", self.win, self.n_slots, bound
-        )
+        if self.weights is not None and kind == "total":
+            guesses, counts, values, derived = weighted_short_guesses(
+                self.by_secret, self.weights, cands, guesses, self.win, self.n_slots, bound
+            )
+        else:
+            guesses, counts, values, derived = short_guesses(
+                self.by_secret, self.scores, cands, guesses, kind == "total", self.win, self.n_slots, bound
+            )
         fact = Fact(kind, int(bound), path, symmetries)
         if len(guesses) and kind == "total":
             args = (self.totals.memo, self.index, self.scores, cands, guesses, counts, UNLIMITED, self.win)
@@ -547,27 +650,42 @@ class Certifier:
         return out
 
     def document(
-        self, total: int | None, worst: int | None, strategy: Node, worst_strategy: Node | None
+        self,
+        total: int | None,
+        worst: int | None,
+        strategy: Node,
+        worst_strategy: Node | None,
+        game: GameClaims | None = None,
     ) -> dict[str, Any]:
-        """The proof file of the facts written so far."""
-        return {
+        """The proof file of the facts written so far (``game``: a game value's, version 2)."""
+        out = {
             "format": FORMAT,
-            "version": VERSION,
+            "version": VERSION if game is None else GAME_VALUE_VERSION,
             "rules": str(self.rules),
             "total": total,
             "worst": worst,
             "strategy": self.node_json(strategy),
             "worst_strategy": None if worst_strategy is None else self.node_json(worst_strategy),
-            "facts": [self.fact_json(f) for f in self.facts],
         }
+        if game is not None:
+            mix = game.breaker
+            breaker = None if mix is None else [{"weight": w, "strategy": self.node_json(t)} for w, t in mix]
+            out.update(weights=game.weights, game_value=game.game_value, breaker=breaker)
+        out["facts"] = [self.fact_json(f) for f in self.facts]
+        return out
 
     def head_text(
-        self, total: int | None, worst: int | None, strategy: Node, worst_strategy: Node | None
+        self,
+        total: int | None,
+        worst: int | None,
+        strategy: Node,
+        worst_strategy: Node | None,
+        game: GameClaims | None = None,
     ) -> str:
         """The file's text before its first fact: :meth:`document`'s, which ends with the
         facts (the text of a streamed file is the same, the facts written in between)."""
         assert not self.facts  # (none held: they are written after it)
-        text = json.dumps(self.document(total, worst, strategy, worst_strategy), separators=SEPARATORS)
+        text = json.dumps(self.document(total, worst, strategy, worst_strategy, game), separators=SEPARATORS)
         assert text.endswith(EMPTY_TAIL)
         return text[: -len(EMPTY_TAIL) + 1]
 
@@ -648,6 +766,56 @@ def write_proof(
     worst, worst_strategy = _claims(certifier, strategy, total, token)
     write(TAIL)
     return {"total": total, "worst": worst, "facts": certifier.count}
+
+
+def prove_weighted(
+    table: CodeTable,
+    game: GameClaims,
+    total: int,
+    strategy: Node | None = None,
+    memory: int | None = None,
+    token: CancelToken | None = None,
+) -> dict[str, Any]:
+    """The proof file (held whole) that ``total`` is the least weighted total
+    (``sum weight * guesses``, ``game.weights`` one whole number a code, kept by the game's
+    symmetries) of any strategy: a game value's proof (version 2). ``strategy`` must meet
+    it (None: the weighted search builds one). A claim the search does not prove raises
+    AssertionError; a stop, :class:`~mastermind.core.cancel.Stopped`."""
+    certifier = Certifier(table, memory, token, weights=np.asarray(game.weights, dtype=np.int64))
+    strategy = _weighted_claims(certifier, game, total, strategy)
+    return certifier.document(total, None, strategy, None, game)
+
+
+def write_weighted_proof(
+    write: Callable[[str], None],
+    table: CodeTable,
+    game: GameClaims,
+    total: int,
+    strategy: Node | None = None,
+    memory: int | None = None,
+    token: CancelToken | None = None,
+) -> dict[str, Any]:
+    """The text of :func:`prove_weighted`'s file, the same, given to ``write`` piece by
+    piece as its facts are made (see :func:`write_proof`); answers its ``total`` and count
+    of ``facts``."""
+    certifier = Certifier(table, memory, token, write, weights=np.asarray(game.weights, dtype=np.int64))
+    _weighted_claims(certifier, game, total, strategy)
+    write(TAIL)
+    return {"total": total, "facts": certifier.count}
+
+
+def _weighted_claims(certifier: Certifier, game: GameClaims, total: int, strategy: Node | None) -> Node:
+    """The facts of a least weighted total made (after the file's head, written first when
+    the certifier writes as it goes); answers the strategy of the file."""
+    everyone = certifier.ordered(certifier.table.all_codes)
+    if strategy is None:
+        strategy = certifier.totals.build(everyone, UNLIMITED)
+    if certifier.write is not None:
+        certifier.write(certifier.head_text(total, None, strategy, None, game))
+    certifier.certify("total", everyone, total)
+    if certifier.token is not None:
+        certifier.token.check()
+    return strategy
 
 
 def _claims(

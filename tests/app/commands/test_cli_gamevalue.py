@@ -104,3 +104,59 @@ def test_the_trees_left_out_of_the_breakers_mix_are_counted(capsys):
     assert m is not None, text
     assert int(m.group(1)) - int(m.group(2) or 0) == len(data["breaker"])
     assert data["uniform_average_fraction"] == str(Fraction(data["uniform_total"], data["codes"]))
+
+
+def test_proof_written_and_verified(capsys, tmp_path, validators):
+    """game-value --proof writes the certificate of both mixes; verify proves the value
+    (text and JSON in the vocabulary of game-value's own keys)."""
+    path = tmp_path / "p3c4.gv.proof.json.gz"
+    assert main(["game-value", "-r", "p3c4", "--proof", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    validators["game-value"].validate(data)
+    value = Fraction(data["average_fraction"])
+    assert data["proof"]["file"] == str(path) and data["proof"]["facts"] > 0
+    assert main(["verify", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert f"game value {value} = {float(value):.6f} is proven: the maker's mix" in text
+    assert "and the breaker's mix at most that against every secret" in text
+    assert main(["verify", str(path), "--json"]) == 0
+    checked = json.loads(capsys.readouterr().out)
+    validators["verify"].validate(checked)
+    assert checked["valid"] and checked["total"] == data["proof"]["total"]
+    assert (
+        checked["average_fraction"],
+        checked["average_lower_bound_fraction"],
+        checked["average_upper_bound_fraction"],
+    ) == (data["average_fraction"],) * 3
+
+
+def test_proof_failing_is_exit_1_naming_the_fact(capsys, tmp_path, validators):
+    import gzip
+
+    path = tmp_path / "p3c4.gv.proof.json.gz"
+    assert main(["game-value", "-r", "p3c4", "--proof", str(path)]) == 0
+    capsys.readouterr()
+    data = json.loads(gzip.decompress(path.read_bytes()))
+    root = next(i for i, f in enumerate(data["facts"]) if not f["path"])
+    data["facts"][root]["total"] += 1
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    assert main(["verify", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {bad} is not a valid proof: fact {root} (path []; claims total >= ")
+    assert main(["verify", str(bad), "--json"]) == 1
+    result = json.loads(capsys.readouterr().out)
+    validators["verify"].validate(result)
+    assert result["average_lower_bound_fraction"] is None and result["errors"][0].startswith(f"fact {root} ")
+
+
+def test_proof_to_standard_output_and_bad_paths(capsys, tmp_path):
+    assert main(["game-value", "-r", "p2c3", "--proof", "-"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["version"] == 2 and "wrote the proof (weighted total " in err
+    for args in (["--proof", "-", "--json"], ["--proof", str(tmp_path / "missing" / "a.gz")]):
+        assert main(["game-value", "-r", "p2c3", *args]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and "--proof" in err
+    assert main(["game-value", "-r", "p4c6", "--max-iterations", "2", "--proof", str(tmp_path / "x.gz")]) == 0
+    assert "nothing written" in capsys.readouterr().err and not (tmp_path / "x.gz").exists()

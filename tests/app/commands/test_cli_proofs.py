@@ -257,3 +257,22 @@ def test_a_proof_that_would_not_fit_is_refused_before_any_work(capsys, monkeypat
         assert code == 2 and out == "" and err.count("\n") == 1, err
         assert err.startswith(f"error: checking {P4C6} (803 facts) needs about ")
         assert err.endswith("above the memory limit of 102.4 MiB; raise it with --memory-limit\n")
+
+
+def test_results_writes_a_proof_per_proven_game_value_row(capsys, tmp_path):
+    out = tmp_path / "res"
+    code, _, err = run(
+        capsys, "results", "--out", out, "--games", "p2c3,p3c3n", "--table", "game-values", "-j", "1"
+    )
+    assert code == 0, err
+    rows = json.loads((out / "game-values.json").read_text())["rows"]
+    assert [row["proof"]["file"] for row in rows] == [
+        "proofs/p2c3.game-value.proof.json.gz",
+        "proofs/p3c3n.game-value.proof.json.gz",
+    ]
+    assert "| `proofs/p2c3.game-value.proof.json.gz` |" in (out / "game-values.md").read_text()
+    assert sorted(p.name for p in out.iterdir()) == ["game-values.json", "game-values.md", "proofs"]
+    for row in rows:
+        assert (out / row["proof"]["file"]).stat().st_size == row["proof"]["bytes"]
+        code, text, _ = run(capsys, "verify", out / row["proof"]["file"])
+        assert code == 0 and f"game value {row['average_fraction']} = " in text and " is proven: " in text
