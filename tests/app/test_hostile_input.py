@@ -208,7 +208,7 @@ def test_version(capsys, monkeypatch):
         (["optimal", "--out", "/"], "--out: cannot write /: it is a directory"),
         (["export", "--out", "/"], "--out: cannot write /: it is a directory"),
         (["optimal", "--proof", "/"], "--proof: cannot write /: it is a directory"),
-        (["optimal", "--proof", "-"], "--proof: give a file name"),
+        (["optimal", "--proof", "-", "--json"], "--proof - and --json both use standard output"),
         (
             ["optimal", "--proof", "p.gz", "--max-guesses", "3"],
             "--proof: a proof certifies the plain optimum",

@@ -116,9 +116,9 @@ ProofOpt = Annotated[
         "--proof",
         metavar="FILE",
         help="Write a proof file of the optimum (atomically; gzip-compressed when the name ends "
-        "with .gz): the strategy and a certificate of the lower bound, and of the optimal worst "
-        "case, that `mastermind verify FILE` checks with code of its own (docs/proofs.md). "
-        "The plain optimum or --objective worst only.",
+        "with .gz; - for standard output): the strategy and a certificate of the lower bound, "
+        "and of the optimal worst case, that `mastermind verify FILE` checks with code of its "
+        "own (docs/proofs.md). The plain optimum or --objective worst only.",
         show_default=False,
     ),
 ]
@@ -322,8 +322,11 @@ def _check_files(
             check_writable(out)
     if proof is not None:
         with naming("--proof"):
-            if is_stdout(proof):
-                raise MastermindError("give a file name (a proof is not written to standard output)")
+            if is_stdout(proof) and (json_output or (out is not None and is_stdout(out))):
+                other = "--json" if json_output else "--out -"
+                raise MastermindError(
+                    f"--proof - and {other} both use standard output: give --proof a file name"
+                )
             plain = max_guesses is None and pool == "all" and first is None and tie_break == "default"
             if not plain or by_first_guess:
                 raise MastermindError(
@@ -648,8 +651,9 @@ def _report(
     if json_output:
         print_json(data)
         return
-    # with --out - standard output holds the strategy alone: the report goes to standard error
-    to_stdout_tree = out is not None and is_stdout(out)
+    # with --out - (or --proof -) standard output holds the strategy (or the proof) alone: the
+    # report goes to standard error
+    to_stdout_tree = any(path is not None and is_stdout(path) for path in (out, proof))
     printer = console(stderr=to_stdout_tree)
     rules = data["rules"]
     if data.get("exists", True) is False:

@@ -92,7 +92,8 @@ def test_the_proof_written_is_the_document_the_pass_holds(capsys, tmp_path, game
 def test_bad_input_is_one_line(capsys, tmp_path):
     for args in (
         ["optimal", "-r", "p3c3", "--first", "123", "--proof", tmp_path / "a.gz"],
-        ["optimal", "-r", "p3c3", "--proof", "-"],
+        ["optimal", "-r", "p3c3", "--proof", "-", "--json"],
+        ["optimal", "-r", "p3c3", "--proof", "-", "--out", "-"],
         ["optimal", "-r", "p3c3", "--proof", tmp_path / "missing" / "a.gz"],
         ["verify", tmp_path / "absent.proof.json.gz"],
     ):
@@ -276,3 +277,18 @@ def test_results_writes_a_proof_per_proven_game_value_row(capsys, tmp_path):
         assert (out / row["proof"]["file"]).stat().st_size == row["proof"]["bytes"]
         code, text, _ = run(capsys, "verify", out / row["proof"]["file"])
         assert code == 0 and f"game value {row['average_fraction']} = " in text and " is proven: " in text
+
+
+def test_a_proof_to_standard_output_is_the_file_alone(capsys, tmp_path):
+    # as game-value --proof -: standard output holds the proof, the report goes to standard error
+    code, out, err = run(capsys, "optimal", "-r", "p3c3", "-j", "1", "--no-cache", "--proof", "-")
+    assert code == 0 and "total        73 over 27 secrets" in err
+    assert "wrote the proof (total 73 and worst case 4; " in err and err.rstrip().endswith(
+        "to standard output"
+    )
+    held = json.loads(out)
+    assert held["format"] == "mastermind-proof" and held["total"] == 73
+    path = tmp_path / "p3c3.proof.json"
+    path.write_text(out)
+    code, text, _ = run(capsys, "verify", path)
+    assert code == 0 and "total      73 is optimal" in text
