@@ -25,7 +25,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from mastermind.app.helpstyle import Command
-from mastermind.app.interactive.text import plural  # noqa: F401  - shared by the commands
+from mastermind.app.interactive.text import plural
 from mastermind.app.interrupts import (  # noqa: F401  - shared by the commands
     answered,
     command_clock,
@@ -627,6 +627,17 @@ def wrote(what: str, path: str) -> str:
     'wrote the strategy tree to standard output'
     """
     return f"wrote {what} to {'standard output' if path == '-' else path}"
+
+
+def say_proof(path: str, written: dict | None, claims: str, why_not: str, err: bool = False) -> None:
+    """The line saying what became of a proof's file (``--proof``): nothing written, and
+    ``why_not``; or what it holds (``claims``, its facts and seconds), on standard error
+    where standard output holds the proof itself (or, ``err``, another file)."""
+    if written is None:
+        typer.echo(nothing_written(path, why_not), err=True)
+        return
+    what = f"the proof ({claims}; {plural(written['facts'], 'fact')}, {written['seconds']:.2f} s)"
+    typer.echo(wrote(what, path), err=err or path == "-")
 
 
 def echo_blocks(*blocks: str | None, err: bool = False) -> None:

@@ -34,11 +34,11 @@ from mastermind.app.commands.common import (
     out_option,
     plural,
     print_json,
+    say_proof,
     say_wrote,
     table_for,
     write_after_work,
     write_proof_file,
-    wrote,
 )
 from mastermind.core.errors import MastermindError
 from mastermind.core.fileio import (
@@ -743,27 +743,18 @@ def _print_files(data: dict, out: str | None, proof: str | None, to_stdout_tree:
             typer.echo(nothing_written(out, why), err=True)
     if proof is not None:
         written = data["proof"]
-        if written is None:
-            why = (
-                f"the proof stopped ({data['stopped']}) before it was written"
-                if data["proven"]
-                else "the search stopped before its proof"
-            )
-            typer.echo(nothing_written(proof, why), err=True)
-            return
+        why = (
+            f"the proof stopped ({data['stopped']}) before it was written"
+            if data["proven"]
+            else "the search stopped before its proof"
+        )
         claims = " and ".join(
             f"{name} {written[key]}"
             for name, key in (("total", "total"), ("worst case", "worst"))
-            if written[key] is not None
+            if written is not None and written[key] is not None
         )
         # (on standard error where standard output holds the strategy tree alone)
-        typer.echo(
-            wrote(
-                f"the proof ({claims}; {plural(written['facts'], 'fact')}, {written['seconds']:.2f} s)",
-                written["file"],
-            ),
-            err=to_stdout_tree or is_stdout(written["file"]),
-        )
+        say_proof(proof, written, claims, why, err=to_stdout_tree)
 
 
 def _work(data: dict) -> str:

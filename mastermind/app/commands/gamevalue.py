@@ -23,14 +23,13 @@ from mastermind.app.commands.common import (
     jobs_value,
     limit_note,
     memory_limit_bytes,
-    nothing_written,
     plural,
     print_json,
+    say_proof,
     stop_words,
     table_for,
     whole_range,
     write_proof_file,
-    wrote,
 )
 from mastermind.core.errors import MastermindError, naming
 from mastermind.core.fileio import check_writable, is_stdout
@@ -153,17 +152,13 @@ def _write_proof(table, result, path: str, token, memory: int | None):
 def _print_proof(path: str, data: dict) -> None:
     """What became of the proof's file (on standard error where standard output holds it)."""
     written = data["proof"]
-    if written is None:
-        why = (
-            f"the proof stopped ({data['stopped']}) before it was written"
-            if data["proven"]
-            else "the game value is not proven"
-        )
-        typer.echo(nothing_written(path, why), err=True)
-        return
-    facts = plural(written["facts"], "fact")
-    what = f"the proof (weighted total {written['total']}; {facts}, {written['seconds']:.2f} s)"
-    typer.echo(wrote(what, path), err=is_stdout(path))
+    why = (
+        f"the proof stopped ({data['stopped']}) before it was written"
+        if data["proven"]
+        else "the game value is not proven"
+    )
+    claims = "" if written is None else f"weighted total {written['total']}"
+    say_proof(path, written, claims, why)
 
 
 def _print(result, data: dict, stderr: bool = False) -> None:

@@ -174,19 +174,13 @@ def member_floors(scores, cands, guesses, b, win, n_slots):  # pragma: no cover 
 
 
 @nb.njit(cache=True)
-def weigh_guesses(by_secret, cands, guesses, total, win, n_slots, bound):  # pragma: no cover - compiled
-    """The most non-winning classes any of the guesses makes on ``cands`` (``b``); per guess
-    what the counting bounds of its classes give (see :func:`perfect_floors`: the set's size
-    plus their sum, ``total``, or 1 plus their most) and its largest class; the floors; and
-    the guesses that split the set with less than ``bound`` (their indices, ``weak``) with
-    their class sizes by answer (``counts[i, a]``; the win's left at 0).
-    ``by_secret[s, g]``: the answer of secret s to guess g (the score table, transposed when
-    not symmetric), read a candidate's row at a time; the sums below have no branches (a
-    fact's classes differ from the last one's: branches on them were mispredicted)."""
-    n = cands.shape[0]
-    g_count = guesses.shape[0]
-    counts = np.zeros((g_count, n_slots), dtype=np.int32)
-    for j in range(n):
+def class_sizes(by_secret, cands, guesses, win, counts):  # pragma: no cover - compiled
+    """Fill ``counts[k, a]`` (zeros, of the caller's width) with the size of the class of
+    ``cands`` answering ``a`` to ``guesses[k]``, the win's left at 0; answers the largest
+    class of each guess and the most non-winning classes any guess makes. ``by_secret[s, g]``:
+    the answer of secret s to guess g, read a candidate's row at a time."""
+    g_count, n_slots = counts.shape
+    for j in range(cands.shape[0]):
         row = by_secret[cands[j]]
         for k in range(g_count):
             counts[k, row[guesses[k]]] += 1
@@ -200,6 +194,23 @@ def weigh_guesses(by_secret, cands, guesses, total, win, n_slots, bound):  # pra
             big = max(big, counts[k, a])
         largest[k] = big
         most = max(most, classes)
+    return largest, most
+
+
+@nb.njit(cache=True)
+def weigh_guesses(by_secret, cands, guesses, total, win, n_slots, bound):  # pragma: no cover - compiled
+    """The most non-winning classes any of the guesses makes on ``cands`` (``b``); per guess
+    what the counting bounds of its classes give (see :func:`perfect_floors`: the set's size
+    plus their sum, ``total``, or 1 plus their most) and its largest class; the floors; and
+    the guesses that split the set with less than ``bound`` (their indices, ``weak``) with
+    their class sizes by answer (``counts[i, a]``; the win's left at 0).
+    ``by_secret[s, g]``: the answer of secret s to guess g (the score table, transposed when
+    not symmetric), read a candidate's row at a time; the sums below have no branches (a
+    fact's classes differ from the last one's: branches on them were mispredicted)."""
+    n = cands.shape[0]
+    g_count = guesses.shape[0]
+    counts = np.zeros((g_count, n_slots), dtype=np.int32)
+    largest, most = class_sizes(by_secret, cands, guesses, win, counts)
     # the counting bound of 0..n secrets: slot depths 1, then b of depth 2, b**2 of depth 3 ...
     floors = np.zeros(n + 1, dtype=np.int64)
     depth, width, filled = 1, 1, 0
@@ -265,19 +276,7 @@ def weighted_short_guesses(by_secret, weights, cands, guesses, win, n_slots, bou
     n = cands.shape[0]
     g_count = guesses.shape[0]
     counts = np.zeros((g_count, n_slots), dtype=np.int64)
-    for j in range(n):
-        row = by_secret[cands[j]]
-        for k in range(g_count):
-            counts[k, row[guesses[k]]] += 1
-    most = 0
-    largest = np.zeros(g_count, dtype=np.int64)
-    for k in range(g_count):
-        counts[k, win] = 0
-        classes = 0
-        for a in range(n_slots):
-            classes += counts[k, a] > 0
-            largest[k] = max(largest[k], counts[k, a])
-        most = max(most, classes)
+    largest, most = class_sizes(by_secret, cands, guesses, win, counts)
     depths = np.zeros(max(n, 1), dtype=np.int64)
     depth, width, filled = 1, 1, 0
     for m in range(n):
