@@ -403,8 +403,11 @@ class FactChecker:
 
 
 def _permutation(values: object, n: int) -> TypeGuard[list[int]]:
-    """A list of the numbers 0..n-1, each once."""
-    return isinstance(values, list) and sorted(v for v in values if type(v) is int) == list(range(n))
+    """A list of the numbers 0..n-1, each once (whole numbers only: a float or a flag
+    would pass the comparison, and a map that is no permutation merges orbits)."""
+    return (
+        isinstance(values, list) and all(type(v) is int for v in values) and sorted(values) == list(range(n))
+    )
 
 
 def load_proof(path: str) -> Any:

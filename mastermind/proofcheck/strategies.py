@@ -59,7 +59,12 @@ def replay(
     """The total (``sum weight * guesses`` with ``weights``, one per code) and worst case of
     a strategy tree on ``secrets``; refused unless it finds every one."""
     taken = guesses_taken(game, node, secrets, where)[secrets]
-    total = int(taken.sum()) if weights is None else int(weights[secrets] @ taken)
+    # (summed in Python's whole numbers: a tree may repeat a useless guess, so its depths are
+    # not bounded by the number of codes, and a weighted sum in int64 could wrap around)
+    if weights is None:
+        total = sum(taken.tolist())
+    else:
+        total = sum(w * t for w, t in zip(weights[secrets].tolist(), taken.tolist()))
     return total, int(taken.max(initial=0))
 
 

@@ -368,3 +368,27 @@ def test_facts_before_the_weights_are_kept_and_checked_all_the_same():
     reordered["facts"][-1]["total"] += 1  # (and still refused where a fact fails)
     with pytest.raises(ProofError, match=r"^fact \d+ \(path \[\]; claims total >= 220\)"):
         check_proof(proof_items(io.BytesIO(json.dumps(reordered).encode())))
+
+
+def test_a_strategy_s_weighted_total_is_counted_without_wrapping_around():
+    # a reviewer's forgery: weights of 2**57 (within the weights' guard) and a strategy that
+    # repeats a useless guess 124 times, so that its weighted total, 33 * 2**59, wrapped
+    # around int64 to 2**59: the file claimed that 2**59 (a game value of 1) was optimal
+    inner: dict = {"guess": "22"}
+    for _ in range(124):
+        inner = {"guess": "11", "children": {"0B0W": inner}}
+    found = {"1B0W": {"guess": "12", "children": {"0B2W": {"guess": "21"}}}, "0B0W": inner}
+    data = {
+        "format": "mastermind-proof",
+        "version": 2,
+        "rules": "p2c2r",
+        "total": 1 << 59,
+        "worst": None,
+        "strategy": {"guess": "11", "children": found},
+        "worst_strategy": None,
+        "weights": [1 << 57] * 4,
+        "game_value": "1",
+        "breaker": None,
+        "facts": [{"path": [], "total": 1 << 59}],
+    }
+    assert refused(data) == f"strategy: its total is {33 << 59}, the proof claims {1 << 59}"

@@ -146,6 +146,25 @@ def test_a_symmetry_that_does_not_hold_is_refused(rules):
     assert failing_fact(message) == i and "must be permutations" in message
 
 
+@pytest.mark.parametrize(
+    "colours",
+    [
+        [0, 0.0, 2, 3, 1],  # (its whole numbers a permutation: colour 1 read as 0.0, merged with 0)
+        [0, 1, 2, 3, 0.5],  # (an entry too many)
+        [1, True, 2, 3, 0],  # (a flag)
+        [0, 1, 2, 3, None],
+    ],
+)
+def test_a_map_that_is_no_permutation_is_refused(colours):
+    # a reviewer's forgery: maps that merge colours put every guess in the orbit of one bad
+    # guess, and a root fact claiming far too much checked (total 266 of 3x4, optimum 206)
+    data = proof("p3c4")
+    i = next(i for i, f in enumerate(data["facts"]) if not f["path"] and "total" in f)
+    data["facts"][i]["symmetries"] = [{"pegs": [0, 1, 2], "colours": colours}]
+    message = refused(data)
+    assert failing_fact(message) == i and "must be permutations" in message
+
+
 @pytest.mark.parametrize("rules", GAMES)
 def test_a_strategy_with_one_guess_more_is_refused(rules):
     data = proof(rules)

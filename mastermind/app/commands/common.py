@@ -636,8 +636,10 @@ def say_proof(path: str, written: dict | None, claims: str, why_not: str, err: b
     if written is None:
         typer.echo(nothing_written(path, why_not), err=True)
         return
+    from mastermind.core.fileio import is_stdout
+
     what = f"the proof ({claims}; {plural(written['facts'], 'fact')}, {written['seconds']:.2f} s)"
-    typer.echo(wrote(what, path), err=err or path == "-")
+    typer.echo(wrote(what, path), err=err or is_stdout(path))
 
 
 def echo_blocks(*blocks: str | None, err: bool = False) -> None:
@@ -650,19 +652,22 @@ def echo_blocks(*blocks: str | None, err: bool = False) -> None:
         typer.echo(text, err=err)
 
 
-def say_wrote(what: str, path: str | os.PathLike[str], detail: str = "", *, json_lines: bool = False) -> None:
+def say_wrote(
+    what: str, path: str | os.PathLike[str], detail: str = "", *, json_lines: bool = False, err: bool = False
+) -> None:
     """The one line every command says after writing ``what`` to ``path`` (``detail``: more of
     it, such as its numbers), whether a file or standard output (``-``): there, on standard
     error, as standard output holds what was written alone (`export --out -` said nothing
     where `optimal --out -` said it wrote the tree), unless standard error carries JSON
-    lines only (``json_lines``: ``--progress json``)."""
+    lines only (``json_lines``: ``--progress json``); ``err``: on standard error all the same
+    (standard output holds another file: ``optimal --out FILE --proof -``)."""
     from mastermind.core.fileio import is_stdout
 
     path = os.fspath(path)
     # (standard output by any name, /dev/stdout too: there the picture or tree is alone)
     stdout = is_stdout(path)
     if not stdout or not json_lines:
-        typer.echo(wrote(what, path) + detail, err=stdout)
+        typer.echo(wrote(what, path) + detail, err=stdout or err)
 
 
 def fraction(a: int, b: int):
@@ -685,7 +690,7 @@ def write_proof_file(
     import time
 
     from mastermind.core.cancel import Stopped
-    from mastermind.core.fileio import streamed_write
+    from mastermind.core.fileio import is_stdout, streamed_write
 
     began = time.perf_counter()
     made: dict = {}
@@ -693,6 +698,8 @@ def write_proof_file(
     def write() -> None:
         with streamed_write(path) as put:
             made.update(make(put))
+            if is_stdout(path):
+                put("\n")  # (the file's last line, where a terminal or a pipe reads it)
 
     with token.running(lambda: "writing the proof"):
         left = token.remaining()

@@ -737,7 +737,8 @@ def _print_files(data: dict, out: str | None, proof: str | None, to_stdout_tree:
     """What became of the tree's file and the proof's."""
     if out is not None:
         if data["out"] is not None:
-            say_wrote("the strategy tree" + ("" if data["proven"] else " (the best found, not proven)"), out)
+            tree = "the strategy tree" + ("" if data["proven"] else " (the best found, not proven)")
+            say_wrote(tree, out, err=to_stdout_tree)
         else:
             why = f"the search stopped ({data['stopped']}) before it found a strategy"
             typer.echo(nothing_written(out, why), err=True)

@@ -13,8 +13,6 @@ from pathlib import Path
 from mastermind.app.publishing.files import proof_stem
 from mastermind.core.game import Rules
 
-CLAIM_KEYS = ("rules", "total", "worst")
-
 
 def proof_claim(path: Path) -> dict | None:
     """The ``rules``, ``total`` and ``worst`` a proof file claims (the keys before its facts),
@@ -36,8 +34,13 @@ def proof_claim(path: Path) -> dict | None:
 
 
 def _claims_row(claim: dict, row: dict) -> bool:
-    """Whether the file's claim is the row's: the same game, the row's total, and its
-    optimal worst case (where the file claims one)."""
+    """Whether the file's claim is the row's: a proof of optimal values (version 1: not a
+    game value's, whose weighted total may equal a plain total by chance) of the same game,
+    with the row's total and its optimal worst case (where the file claims one)."""
+    from mastermind.proofcheck import VERSION
+
+    if claim.get("version") != VERSION:
+        return False
     try:
         same_game = str(Rules.parse(str(claim.get("rules")))) == str(Rules.parse(row["game"]))
     except ValueError:

@@ -160,3 +160,15 @@ def test_proof_to_standard_output_and_bad_paths(capsys, tmp_path):
         assert out == "" and err.count("\n") == 1 and "--proof" in err
     assert main(["game-value", "-r", "p4c6", "--max-iterations", "2", "--proof", str(tmp_path / "x.gz")]) == 0
     assert "nothing written" in capsys.readouterr().err and not (tmp_path / "x.gz").exists()
+
+
+def test_a_proof_to_standard_output_by_its_device_name_is_the_output_alone():
+    # --proof /dev/stdout: the line saying the proof was written went after it, on standard output
+    import subprocess
+    import sys
+
+    args = ["-m", "mastermind", "game-value", "-r", "p2c2", "--proof", "/dev/stdout"]
+    proc = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["version"] == 2 and proc.stdout.endswith("}\n")
+    assert "wrote the proof (weighted total " in proc.stderr

@@ -177,6 +177,24 @@ def test_a_row_results_does_not_certify_names_the_proof_optimal_wrote(capsys, mo
     assert "| `proofs/p2c3.proof.json.gz` |" in markdown and "`proofs/p2c4" not in markdown
 
 
+def test_a_game_value_s_proof_never_names_an_optimal_row(capsys, tmp_path):
+    # its weighted total may equal a plain total by chance: only a proof of optimal values
+    # (version 1) names an optimal row
+    from mastermind.app.publishing.written_proofs import with_written_proofs
+
+    (tmp_path / "proofs").mkdir()
+    path = tmp_path / "proofs" / "p2c2.proof.json.gz"
+    code, _, err = run(capsys, "game-value", "-r", "p2c2", "--proof", path)
+    assert code == 0, err
+    held = json.loads(gzip.decompress(path.read_bytes()))
+    row = {"game": "p2c2", "status": "proven", "total": held["total"], "optimal_worst": None, "proof": None}
+    assert with_written_proofs(tmp_path, [row]) == [row]
+    code, _, err = run(capsys, "optimal", "-r", "p2c2", "-j", "1", "--no-cache", "--proof", path)
+    assert code == 0, err
+    row = {**row, "total": 8, "optimal_worst": 3}
+    assert with_written_proofs(tmp_path, [row])[0]["proof"]["file"] == "proofs/p2c2.proof.json.gz"
+
+
 def _stop_the_pass_at_its_fact(monkeypatch, number: int, reason: str) -> None:
     """Each proof pass's ``number``-th fact cancels the pass's token as it begins (as Ctrl-C
     or the time limit does: see mastermind.app.interrupts)."""
@@ -280,9 +298,15 @@ def test_results_writes_a_proof_per_proven_game_value_row(capsys, tmp_path):
 
 
 def test_a_proof_to_standard_output_is_the_file_alone(capsys, tmp_path):
-    # as game-value --proof -: standard output holds the proof, the report goes to standard error
-    code, out, err = run(capsys, "optimal", "-r", "p3c3", "-j", "1", "--no-cache", "--proof", "-")
-    assert code == 0 and "total        73 over 27 secrets" in err
+    # as game-value --proof -: standard output holds the proof, the report goes to standard
+    # error, the line saying the tree was written to its file too (it followed the proof)
+    tree = tmp_path / "tree.json"
+    args = ["optimal", "-r", "p3c3", "-j", "1", "--no-cache", "--proof", "-", "--out", tree]
+    code, out, err = run(capsys, *args)
+    assert (
+        code == 0 and "total        73 over 27 secrets" in err and f"wrote the strategy tree to {tree}" in err
+    )
+    assert out.endswith("}\n") and out.count("\n") == 1
     assert "wrote the proof (total 73 and worst case 4; " in err and err.rstrip().endswith(
         "to standard output"
     )
