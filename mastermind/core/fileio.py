@@ -328,6 +328,19 @@ def _failed_write(tmp: str, shown: str, exc: BaseException) -> NoReturn:
     raise exc
 
 
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two names of files to write name the same file (either may not exist yet:
+    their real paths compared; standard output is no file here).
+
+    >>> from mastermind.core.fileio import same_file
+    >>> same_file("out/t.json", "out/../out/t.json"), same_file("t.json", "p.json")
+    (True, False)
+    """
+    if is_stdout(a) or is_stdout(b):
+        return False
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
 def is_stdout(path: str | os.PathLike[str]) -> bool:
     """``-``, or a name of this process's standard output (``/dev/stdout``, ``/dev/fd/1``):
     written through ``sys.stdout``, so that it mixes in order with other output."""

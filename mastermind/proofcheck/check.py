@@ -118,6 +118,8 @@ def check_proof(data: Any, rules: str | None = None) -> Outcome:
     if total is not None and got_total != total:
         raise ProofError(f"strategy: its total is {got_total}, the proof claims {total}")
     if worst is not None and got_worst != worst:
+        if fields.get("worst_strategy") is None:  # (null: the strategy's worst case is the claim)
+            raise ProofError(f"strategy: its worst case is {got_worst}, the proof claims {worst}")
         got_worst = replay(game, fields.get("worst_strategy"), everyone, "worst_strategy")[1]
         if got_worst != worst:
             raise ProofError(f"worst_strategy: its worst case is {got_worst}, the proof claims {worst}")
@@ -239,7 +241,7 @@ class FactChecker:
         """The fact's set, once every guess is found to leave at least its bound."""
         game = self.game
         if not _count(bound):
-            raise ProofError("the bound must be a whole number")
+            raise ProofError("the bound must be a whole number, 0 or more")
         secrets = self.set_of(path)
         if len(secrets) == 0:
             raise ProofError("no secret gives these answers")

@@ -42,7 +42,7 @@ class _Text:
 
     def __init__(self, stream: IO[bytes], limit: int) -> None:
         self.stream, self.limit = stream, limit
-        self.decode = codecs.getincrementaldecoder("utf-8")().decode
+        self.decode = codecs.getincrementaldecoder("utf-8-sig")().decode  # (a BOM dropped, as strategy files)
         self.text, self.pos, self.offset, self.eof = "", 0, 0, False
 
     def _more(self, at_least: int) -> None:

@@ -199,3 +199,19 @@ def test_4x6_claiming_5624_is_refused():
     message = refused(data)
     assert message.startswith(f"fact {root} (path []; claims total >= 5626): guess ")
     assert "leaves total >= 5625 only" in message
+
+
+def test_a_worst_case_its_strategy_does_not_have_is_named_as_the_strategy_s():
+    # worst_strategy null (the strategy's worst case is the claim): said of the strategy, not
+    # "worst_strategy: expected a node" (a new user's trial)
+    data = proof("p3c4")
+    data["worst"] -= 1
+    assert (
+        refused(data) == f"strategy: its worst case is {data['worst'] + 1}, the proof claims {data['worst']}"
+    )
+
+
+def test_a_negative_bound_is_named_as_such():
+    data = proof("p3c4")
+    data["facts"][0]["total"] = -5
+    assert refused(data).endswith("the bound must be a whole number, 0 or more")

@@ -46,6 +46,7 @@ from mastermind.core.fileio import (
     gzipped_by_name,
     input_name,
     is_stdout,
+    same_file,
     write_atomic,
 )
 from mastermind.core.game import Rules, check_max_guesses
@@ -116,7 +117,8 @@ ProofOpt = Annotated[
         "--proof",
         metavar="FILE",
         help="Write a proof file of the optimum (atomically; gzip-compressed when the name ends "
-        "with .gz; - for standard output): the strategy and a certificate of the lower bound, "
+        "with .gz; - for standard output, the report then on standard error): the strategy and "
+        "a certificate of the lower bound, "
         "and of the optimal worst case, that `mastermind verify FILE` checks with code of its "
         "own (docs/proofs.md). The plain optimum or --objective worst only.",
         show_default=False,
@@ -334,6 +336,8 @@ def _check_files(
                     "--max-guesses, --pool consistent, --first, --by-first-guess or --tie-break worst"
                 )
             check_writable(proof)  # before the search, as --out
+        if out is not None and same_file(out, proof):  # (the proof replaced the tree)
+            raise MastermindError("--out and --proof name the same file: give each a file of its own")
 
 
 def _cache_entries(rules: Rules, options: dict, by_first_guess: bool, start: StrategyTree | None) -> tuple:

@@ -1,6 +1,8 @@
 """``export`` and ``verify``: strategy trees to and from files (JSON, dot, Irving text, HTML)."""
 
+import re
 import sys
+from collections.abc import Iterable
 from typing import Annotated, Any, Optional
 
 import typer
@@ -295,7 +297,9 @@ def verify(
     from mastermind.core.formats import Verification, WrittenOnly, verify_text
 
     limit = memory_limit_bytes(memory_limit)
-    if fmt is None and file != "-" and _names_a_proof(file):  # (read as it is checked: no cap)
+    # (a proof is JSON: -f json does not make it a strategy file)
+    maybe_proof = fmt is None or fmt == "json"
+    if maybe_proof and file != "-" and _names_a_proof(file):  # (read as it is checked: no cap)
         _verify_proof(file, None, rules, json_output, limit)
         return
     damaged = None
@@ -303,7 +307,7 @@ def verify(
         text = read_text(file)
     except DamagedFile as exc:  # (binary, or cut short as a cut tree is): not a valid strategy, exit 1
         text, damaged = "", exc.reason
-    if damaged is None and fmt is None and _is_proof_text(text):
+    if damaged is None and maybe_proof and _is_proof_text(text):
         _verify_proof(file, text.encode("utf-8"), rules, json_output, limit)
         return
     if fmt is not None:
@@ -386,10 +390,31 @@ def _print_game_value(outcome: Any) -> None:
         )
 
 
+FORMAT_NAMED = re.compile(r'"format"\s*:\s*"([^"\\]*)"')
+CHUNK = 1 << 20  # characters read at a time when telling a file's format
+
+
+def _says_proof(chunks: Iterable[str]) -> bool:
+    """Whether the text (in ``chunks``) is a JSON object whose format is a proof file's. The
+    first format named decides (no node of a strategy or a proof has one, so it is the
+    object's), wherever its key is (any key order is read): a strategy file names its own
+    as it begins, so its rest is seldom read."""
+    text, first = "", True
+    for chunk in chunks:
+        text += chunk
+        if first and not text.lstrip("\ufeff \t\r\n").startswith("{"):
+            return False
+        first = False
+        named = FORMAT_NAMED.search(text)
+        if named is not None:
+            return named.group(1) == "mastermind-proof"
+        text = text[-64:]  # (a key cut by the chunk's end is read with the next one)
+    return False
+
+
 def _is_proof_text(text: str) -> bool:
-    """A JSON object that says it is a proof file (its format key comes first)."""
-    head = text.lstrip("\ufeff \t\r\n")[:200]
-    return head.startswith("{") and '"mastermind-proof"' in head
+    """A JSON object that says it is a proof file."""
+    return _says_proof(text[i : i + CHUNK] for i in range(0, max(len(text), 1), CHUNK))
 
 
 def _names_a_proof(file: str) -> bool:
@@ -404,10 +429,9 @@ def _names_a_proof(file: str) -> bool:
         return False
     try:
         with open_proof(file) as fh:
-            head = fh.read(256)
+            return _says_proof(iter(lambda: fh.read(CHUNK).decode("utf-8", errors="replace"), ""))
     except (OSError, EOFError, zlib.error):
         return False
-    return _is_proof_text(head.decode("utf-8", errors="replace"))
 
 
 def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool, limit: int) -> None:
@@ -417,7 +441,7 @@ def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool
     would not fit in ``limit`` bytes is refused before any work (exit 2)."""
     import io
 
-    from mastermind.core.game import format_bytes, format_count
+    from mastermind.core.game import format_bytes
     from mastermind.proofcheck import (
         ProofError,
         check_proof,
@@ -444,7 +468,7 @@ def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool
     need = memory_needed(facts, codes)
     if need > limit:
         raise TableTooLarge(
-            f"checking {input_name(file)} ({format_count(facts)} facts) needs about {format_bytes(need)}, "
+            f"checking {input_name(file)} ({facts:,} facts) needs about {format_bytes(need)}, "
             f"above the memory limit of {format_bytes(limit)}"
         )
     try:

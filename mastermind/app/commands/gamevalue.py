@@ -50,7 +50,8 @@ ProofOpt = Annotated[
         "--proof",
         metavar="FILE",
         help="Write a proof file of the proven value (atomically; gzip-compressed when the name "
-        "ends with .gz; - for standard output): the maker's mix as whole weights with a "
+        "ends with .gz; - for standard output, the report then on standard error): the maker's "
+        "mix as whole weights with a "
         "certificate that no strategy averages less against it, and the breaker's mix, that "
         "`mastermind verify FILE` checks with code of its own (docs/proofs.md).",
         show_default=False,
@@ -130,7 +131,7 @@ def game_value(
         print_json(data)
     else:
         _print(result, data, stderr=proof is not None and is_stdout(proof))
-        if proof is not None:
+        if proof is not None and late is None:  # (else the line saying why it was not written)
             _print_proof(proof, data)
     fail_after_report(late)
     exit_if_interrupted(data["stopped"])

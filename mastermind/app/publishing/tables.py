@@ -262,6 +262,9 @@ def _make_folders(out: Path, named: str, tables: Sequence[str], work: list[tuple
             raise MastermindError(f"--out: {out}: cannot make the folder {trees}: {exc.strerror}") from None
     if optimal_rows and trees.exists() and not trees.is_dir():
         raise MastermindError(f"--out: {out}: {trees} is not a folder (the trees go there)")
+    proofs = out / "proofs"
+    if (proofs.exists() or proofs.is_symlink()) and not proofs.is_dir():
+        raise MastermindError(f"--out: {out}: {proofs} is not a folder (the proofs go there)")
     if trees.exists() or trees.is_symlink():  # (and a tree that could not be written: it was
         # refused only once its row was computed)
         with naming("--out"):
@@ -343,9 +346,9 @@ def _merge_optimal(
                 )
             elif key == "worst_tree":  # (no longer the row's: not left behind)
                 dropped.append(out / "trees" / f"{stem}.json.gz")
-        kept = merge_rows(earlier, [row])
-        if fmt != GAME_VALUE_FORMAT:  # (a proof optimal --proof wrote names its row: written_proofs)
-            kept = with_written_proofs(out, kept)
+        # (a proof optimal --proof wrote names its row; one deleted is named no more)
+        fresh = "" if stored is old else game  # (its proof, if any, put in place below)
+        kept = with_written_proofs(out, merge_rows(earlier, [row]), fmt != GAME_VALUE_FORMAT, fresh)
         write_tables(out, fmt, kept)
         for path in dropped:  # (under the lock: another run's new tree is not removed)
             path.unlink(missing_ok=True)

@@ -53,14 +53,21 @@ def _claims_row(claim: dict, row: dict) -> bool:
     )
 
 
-def with_written_proofs(out: Path, rows: Sequence[dict]) -> list[dict]:
+def with_written_proofs(out: Path, rows: Sequence[dict], attach: bool = True, fresh: str = "") -> list[dict]:
     """``rows``, where a proven row without a proof entry gets one for the proof file in
     ``out/proofs`` that claims its values (file, bytes and facts, as ``results`` gives its
-    own); other rows as they are."""
+    own; not with ``attach`` False: a game value's table), and a row whose proof file is
+    gone names none (a row kept from an earlier run still named a file deleted since); the
+    row of game ``fresh`` as it is (its own proof is put in place after the tables)."""
     kept = []
     for row in rows:
+        entry = row.get("proof") or {}
         path = out / "proofs" / f"{proof_stem(row['game'])}.json.gz"
-        if row.get("status") == "proven" and not row.get("proof") and path.is_file():
+        if row["game"] == fresh:
+            pass
+        elif entry.get("file") and not (out / entry["file"]).is_file():
+            row = {**row, "proof": None}
+        elif attach and row.get("status") == "proven" and not entry and path.is_file():
             claim = proof_claim(path)
             if claim is not None and _claims_row(claim, row):
                 file = path.relative_to(out).as_posix()

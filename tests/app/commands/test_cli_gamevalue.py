@@ -1,6 +1,9 @@
 import json
 import re
 from fractions import Fraction
+from pathlib import Path
+
+import pytest
 
 from mastermind.app.cli import main
 
@@ -172,3 +175,15 @@ def test_a_proof_to_standard_output_by_its_device_name_is_the_output_alone():
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["version"] == 2 and proc.stdout.endswith("}\n")
     assert "wrote the proof (weighted total " in proc.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+def test_a_proof_that_cannot_be_written_says_so_once(capsys):
+    # the disk full as it is written: one line (it said also that "the proof stopped (None)")
+    assert main(["game-value", "-r", "p2c3", "--proof", "/dev/full"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err.count("\n") == 1
+        and err.startswith("error: --proof: cannot write /dev/full")
+        and "None" not in err
+    )

@@ -94,6 +94,7 @@ def test_bad_input_is_one_line(capsys, tmp_path):
         ["optimal", "-r", "p3c3", "--first", "123", "--proof", tmp_path / "a.gz"],
         ["optimal", "-r", "p3c3", "--proof", "-", "--json"],
         ["optimal", "-r", "p3c3", "--proof", "-", "--out", "-"],
+        ["optimal", "-r", "p3c3", "--proof", tmp_path / "s.json", "--out", tmp_path / "s.json"],
         ["optimal", "-r", "p3c3", "--proof", tmp_path / "missing" / "a.gz"],
         ["verify", tmp_path / "absent.proof.json.gz"],
     ):
@@ -316,3 +317,34 @@ def test_a_proof_to_standard_output_is_the_file_alone(capsys, tmp_path):
     path.write_text(out)
     code, text, _ = run(capsys, "verify", path)
     assert code == 0 and "total      73 is optimal" in text
+
+
+def test_a_proof_is_told_by_its_format_in_any_key_order(capsys, tmp_path):
+    # its format key last (any key order is read) or a BOM before it, with -f json too: checked
+    # as a proof, where it was read as a strategy file (a new user's trial)
+    held = json.loads(gzip.decompress(P4C6.read_bytes()))
+    last = {k: v for k, v in held.items() if k != "format"} | {"format": held["format"]}
+    cases = {
+        "last.json.gz": gzip.compress(json.dumps(last).encode()),
+        "bom.json": ("\ufeff" + json.dumps(held)).encode(),
+    }
+    for name, raw in cases.items():
+        path = tmp_path / name
+        path.write_bytes(raw)
+        for extra in ([], ["-f", "json"]):
+            code, out, err = run(capsys, "verify", path, *extra)
+            assert code == 0 and "total      5625 is optimal" in out, (name, extra, err)
+
+
+@pytest.mark.parametrize("table, suffix", [("game-values", ".game-value"), ("optimal", "")])
+def test_a_row_whose_proof_was_deleted_names_it_no_more(capsys, tmp_path, table, suffix):
+    out = tmp_path / "res"
+    code, _, err = run(capsys, "results", "--out", out, "--table", table, "--games", "p2c3", "-j", "1")
+    assert code == 0, err
+    (out / "proofs" / f"p2c3{suffix}.proof.json.gz").unlink()
+    code, _, err = run(capsys, "results", "--out", out, "--table", table, "--games", "p2c2", "-j", "1")
+    assert code == 0, err
+    rows = {row["game"]: row for row in json.loads((out / f"{table}.json").read_text())["rows"]}
+    assert rows["p2c3"]["proof"] is None
+    assert rows["p2c2"]["proof"]["file"] == f"proofs/p2c2{suffix}.proof.json.gz"
+    assert f"`proofs/p2c3{suffix}" not in (out / f"{table}.md").read_text()
