@@ -276,7 +276,7 @@ class CancelToken:
     @contextmanager
     def starting(self) -> Iterator[CancelToken]:
         """Mark the start-up of work that then polls this token, for the block: steps that
-        cannot look at the token (loading compiled kernels, warming workers). A watcher that
+        cannot look at the token (loading compiled kernels). A watcher that
         cannot wait for work to stop gives it time to end the block (bounded by the watcher),
         after which the work sees the cancel and reports."""
         watcher = self.watcher

@@ -338,7 +338,10 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     """
     if is_stdout(a) or is_stdout(b):
         return False
-    return os.path.realpath(a) == os.path.realpath(b)
+    try:  # (both there: one file by two names, a hard link or a case-blind file system)
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
 
 
 def is_stdout(path: str | os.PathLike[str]) -> bool:

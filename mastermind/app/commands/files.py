@@ -391,7 +391,6 @@ def _print_game_value(outcome: Any) -> None:
 
 
 FORMAT_NAMED = re.compile(r'"format"\s*:\s*"([^"\\]*)"')
-CHUNK = 1 << 20  # characters read at a time when telling a file's format
 
 
 def _says_proof(chunks: Iterable[str]) -> bool:
@@ -414,16 +413,20 @@ def _says_proof(chunks: Iterable[str]) -> bool:
 
 def _is_proof_text(text: str) -> bool:
     """A JSON object that says it is a proof file."""
+    from mastermind.proofcheck.reading import CHUNK
+
     return _says_proof(text[i : i + CHUNK] for i in range(0, max(len(text), 1), CHUNK))
 
 
 def _names_a_proof(file: str) -> bool:
-    """A file whose first bytes (uncompressed) say it is a proof file; False for one that
-    cannot be read (read_text says why)."""
+    """A file whose text (uncompressed) says it is a proof file: read until the first format
+    named, most often in its first bytes; False for one that cannot be read (read_text says
+    why)."""
     import os
     import zlib
 
     from mastermind.proofcheck import open_proof
+    from mastermind.proofcheck.reading import CHUNK
 
     if not os.path.isfile(file):  # (a pipe or a device is read once, whole, by read_text)
         return False

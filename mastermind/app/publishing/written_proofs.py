@@ -15,8 +15,11 @@ from mastermind.core.game import Rules
 
 
 def proof_claim(path: Path) -> dict | None:
-    """The ``rules``, ``total`` and ``worst`` a proof file claims (the keys before its facts),
-    and how many facts it holds; None when it is not a readable proof file."""
+    """The keys of a proof file before its facts (its ``format``, ``version``, ``rules``,
+    ``total`` and ``worst``, where the writer puts them) and ``facts``, how many it holds (its
+    ``"path"`` keys counted: exact for a file that checks); None when it is not a readable
+    proof file, or one whose claims come after its facts (``verify`` still checks it; it is
+    not named here, which would mean reading its facts)."""
     from mastermind.proofcheck import FORMAT, ProofError, count_facts, open_proof, proof_items
 
     claim: dict = {}
@@ -63,8 +66,8 @@ def with_written_proofs(out: Path, rows: Sequence[dict], attach: bool = True, fr
     for row in rows:
         entry = row.get("proof") or {}
         path = out / "proofs" / f"{proof_stem(row['game'])}.json.gz"
-        if row["game"] == fresh:
-            pass
+        if row["game"] == fresh and entry:
+            pass  # (its proof is put in place once the tables are written)
         elif entry.get("file") and not (out / entry["file"]).is_file():
             row = {**row, "proof": None}
         elif attach and row.get("status") == "proven" and not entry and path.is_file():

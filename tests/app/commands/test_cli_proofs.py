@@ -348,3 +348,23 @@ def test_a_row_whose_proof_was_deleted_names_it_no_more(capsys, tmp_path, table,
     assert rows["p2c3"]["proof"] is None
     assert rows["p2c2"]["proof"]["file"] == f"proofs/p2c2{suffix}.proof.json.gz"
     assert f"`proofs/p2c3{suffix}" not in (out / f"{table}.md").read_text()
+
+
+def test_a_row_computed_alone_or_again_names_the_proof_optimal_wrote(capsys, monkeypatch, tmp_path):
+    # the row just merged (alone in its run, or run again) names the file too: not only once
+    # another row's merge came after it
+    from mastermind.app.publishing import runner
+
+    monkeypatch.setattr(runner, "PROOF_MAX_CODES", 0)  # (every game "too big" for results)
+    out = tmp_path / "res"
+    (out / "proofs").mkdir(parents=True)
+    written = out / "proofs" / "p2c3.proof.json.gz"
+    code, _, err = run(capsys, "optimal", "-r", "p2c3", "-j", "1", "--no-cache", "--proof", written)
+    assert code == 0, err
+    for _ in range(2):
+        code, _, err = run(
+            capsys, "results", "--out", out, "--games", "p2c3", "--table", "optimal", "-j", "1"
+        )
+        assert code == 0, err
+        [row] = json.loads((out / "optimal.json").read_text())["rows"]
+        assert row["proof"]["file"] == "proofs/p2c3.proof.json.gz"
