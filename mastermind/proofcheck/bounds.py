@@ -3,7 +3,7 @@ tree). If no guess splits a set S into more than ``b`` non-winning classes, neit
 guess split a subset of S, at any depth: at most one secret of a subset is found with one
 guess, at most b with two, b**2 with three, and so on.
 
->>> from mastermind.proofcheck.bounds import depth_floors, total_floors
+>>> from mastermind.proofcheck.bounds import depth_floors, total_floors, weighted_floor
 >>> total_floors(6, 2).tolist(), depth_floors(6, 2).tolist()
 ([0, 1, 3, 5, 8, 11, 14], [0, 1, 2, 2, 3, 3, 3])
 >>> weighted_floor([1, 5, 0, 2], 2)  # 5 at depth 1, 2 and 1 at depth 2, 0 at depth 3
