@@ -651,7 +651,7 @@ def _no_strategy(max_guesses: int | None, seconds: float, searched: Sequence = (
 def _report(
     data: dict, json_output: bool, out: str | None, failed: bool = False, proof: str | None = None
 ) -> None:
-    """``failed``: the tree could not be written to ``out`` (the line saying so follows)."""
+    """``failed``: the tree or the proof could not be written (the line saying so follows)."""
     if json_output:
         print_json(data)
         return
@@ -678,8 +678,7 @@ def _report(
         _print_proven(data, printer)
     else:
         _print_stopped(data, printer)
-    if not failed:
-        _print_files(data, out, proof, to_stdout_tree)
+    _print_files(data, out, proof, to_stdout_tree, failed)
 
 
 def _print_proven(data: dict, printer) -> None:
@@ -737,16 +736,23 @@ def _print_stopped(data: dict, printer) -> None:
     )
 
 
-def _print_files(data: dict, out: str | None, proof: str | None, to_stdout_tree: bool) -> None:
-    """What became of the tree's file and the proof's."""
-    if out is not None:
+def _print_files(data: dict, out: str | None, proof: str | None, to_stdout_tree: bool, failed: bool) -> None:
+    """What became of the tree's file and the proof's; ``failed``: one of them could not be
+    written (the line saying why follows the report): the file that was not is not spoken of
+    here, the other one is."""
+    # (a proof is written only of an optimum, which has a tree, so a failure there was the
+    # tree's, unless the tree was written; an optimum's proof missing, its pass not stopped:
+    # the proof's)
+    tree_failed = failed and out is not None and data["out"] is None
+    proof_failed = failed and proof is not None and data.get("proof") is None and data["stopped"] is None
+    if out is not None and not tree_failed:
         if data["out"] is not None:
             tree = "the strategy tree" + ("" if data["proven"] else " (the best found, not proven)")
             say_wrote(tree, out, err=to_stdout_tree)
         else:
             why = f"the search stopped ({data['stopped']}) before it found a strategy"
             typer.echo(nothing_written(out, why), err=True)
-    if proof is not None:
+    if proof is not None and not proof_failed:
         written = data["proof"]
         why = (
             f"the proof stopped ({data['stopped']}) before it was written"

@@ -368,3 +368,17 @@ def test_a_row_computed_alone_or_again_names_the_proof_optimal_wrote(capsys, mon
         assert code == 0, err
         [row] = json.loads((out / "optimal.json").read_text())["rows"]
         assert row["proof"]["file"] == "proofs/p2c3.proof.json.gz"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+def test_the_file_written_is_said_when_the_other_could_not_be(capsys, tmp_path):
+    # a proof the disk would not take hid the line saying the tree was written, and the other way
+    for out, proof, said in (
+        (tmp_path / "t.json", "/dev/full", f"wrote the strategy tree to {tmp_path / 't.json'}"),
+        ("/dev/full", tmp_path / "p.json", "wrote the proof (total 21 and worst case 3; "),
+    ):
+        code, text, err = run(
+            capsys, "optimal", "-r", "p2c3", "-j", "1", "--no-cache", "--out", out, "--proof", proof
+        )
+        assert code == 2 and said in text and err.count("error: ") == 1, (text, err)
+        assert "nothing written to /dev/full: the" not in text + err
