@@ -58,6 +58,10 @@ HEADER = ("format", "version", "rules", "total", "worst", "strategy", "worst_str
 """The keys read before the facts are checked (the writer puts them first)."""
 GAME_VALUE_HEADER = (*HEADER, "weights", "game_value", "breaker")
 """Those of a proof of a game value: the weight of every code, the value, the breaker's mix."""
+KEYS = frozenset((*GAME_VALUE_HEADER, "facts"))
+"""Every key a proof file has (a key it does not have is refused: a misspelt key would
+otherwise be read as absent)."""
+FACT_KEYS = frozenset(("path", *KINDS, "symmetries", "refs"))
 
 
 @dataclass(frozen=True)
@@ -132,6 +136,9 @@ def check_proof(data: Any, rules: str | None = None) -> Outcome:
         checker.check(count - 1, fact)
     for key, value in items:  # (what follows the facts: read to its end, as JSON)
         _keep(fields, key, value)
+    extra = sorted(set(fields) - {*HEADER, "facts"})
+    if fields["version"] != GAME_VALUE_VERSION and extra:
+        raise ProofError(f"the key {extra[0]!r} belongs to a proof of a game value (version 2)")
     for kind, value in (("total", total), ("worst", worst)):
         if value is not None and (kind, value) not in checker.root_claims:
             raise ProofError(f"no fact claims {kind} >= {value} of every secret (path [])")
@@ -183,6 +190,8 @@ def memory_needed(facts: int, codes: int = MAX_CODES) -> int:
 
 
 def _keep(fields: dict[str, Any], key: str, value: Any) -> None:
+    if key not in KEYS:
+        raise ProofError(f"the key {key!r} is not one of a proof file")
     if key in fields:  # (a file read piece by piece: json.load would take the last silently)
         raise ProofError(f"the key {key!r} is given twice")
     fields[key] = value
@@ -225,6 +234,9 @@ class FactChecker:
         """Check fact ``i``; raises :class:`ProofError` naming it and what was derived."""
         if not isinstance(fact, dict) or sum(k in fact for k in KINDS) != 1:
             raise ProofError(f"fact {i}: expected an object with a path and one of total, worst")
+        if not FACT_KEYS.issuperset(fact):
+            unknown = sorted(map(str, set(fact) - FACT_KEYS))[0]
+            raise ProofError(f"fact {i}: the key {unknown!r} is not one of a fact")
         kind = "total" if "total" in fact else "worst"
         bound = fact[kind]
         path = self._path(i, fact.get("path"))

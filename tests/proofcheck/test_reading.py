@@ -106,6 +106,29 @@ def test_a_key_given_twice_is_refused():
         check_proof(proof_items(io.BytesIO(text.encode())))
 
 
+@pytest.mark.parametrize(
+    ("where", "key", "message"),
+    [
+        ("top", "worst_strateg", "the key 'worst_strateg' is not one of a proof file"),
+        ("end", "comment", "the key 'comment' is not one of a proof file"),
+        ("top", "breaker", "the key 'breaker' belongs to a proof of a game value"),
+        ("fact", "symmetry", "fact 0: the key 'symmetry' is not one of a fact"),
+    ],
+)
+def test_a_key_the_format_does_not_have_is_refused(where, key, message):
+    """A misspelt key would be read as absent; the file is refused, read whole or streamed."""
+    data = load_proof(str(PROOFS / "p3c3.proof.json.gz"))
+    if where == "fact":
+        data["facts"][0][key] = []
+        changed = data
+    else:
+        changed = {key: None, **data} if where == "top" else {**data, key: None}
+    check_proof(load_proof(str(PROOFS / "p3c3.proof.json.gz")))  # (the file as written passes)
+    for given in (changed, proof_items(_stream(changed))):
+        with pytest.raises(ProofError, match=message):
+            check_proof(given)
+
+
 def test_the_facts_are_counted_without_parsing(monkeypatch):
     monkeypatch.setattr(reading, "CHUNK", 5)  # ("path" cut by a chunk's end counts once)
     for name in ("p3c3", "p4c5"):
