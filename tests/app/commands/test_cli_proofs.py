@@ -148,17 +148,24 @@ def test_results_writes_the_proof_optimal_writes(capsys, tmp_path, game):
     assert [p.name for p in (out / "proofs").iterdir()] == [written.name]
 
 
-def test_a_row_results_does_not_certify_names_the_proof_optimal_wrote(capsys, monkeypatch, tmp_path):
-    # a game over the size results certifies (4x8 and up): its proof, written by optimal
-    # --proof into proofs/, is named by the row when it claims the row's values, and only then
+def _proof_optimal_wrote(capsys, monkeypatch, tmp_path):
+    """A results folder whose proofs/ holds p2c3's proof, written by optimal --proof, for a
+    results that certifies no game (every game "too big" for it)."""
     from mastermind.app.publishing import runner
 
-    monkeypatch.setattr(runner, "PROOF_MAX_CODES", 0)  # (every game "too big" for results)
+    monkeypatch.setattr(runner, "PROOF_MAX_CODES", 0)
     out = tmp_path / "res"
     (out / "proofs").mkdir(parents=True)
     written = out / "proofs" / "p2c3.proof.json.gz"
     code, _, err = run(capsys, "optimal", "-r", "p2c3", "-j", "1", "--no-cache", "--proof", written)
     assert code == 0, err
+    return out, written
+
+
+def test_a_row_results_does_not_certify_names_the_proof_optimal_wrote(capsys, monkeypatch, tmp_path):
+    # a game over the size results certifies (4x8 and up): its proof, written by optimal
+    # --proof into proofs/, is named by the row when it claims the row's values, and only then
+    out, written = _proof_optimal_wrote(capsys, monkeypatch, tmp_path)
     other = out / "proofs" / "p2c4.proof.json.gz"  # (a proof of another game, under p2c4's name)
     code, _, err = run(capsys, "optimal", "-r", "p2c3n", "-j", "1", "--no-cache", "--proof", other)
     assert code == 0, err
@@ -353,14 +360,7 @@ def test_a_row_whose_proof_was_deleted_names_it_no_more(capsys, tmp_path, table,
 def test_a_row_computed_alone_or_again_names_the_proof_optimal_wrote(capsys, monkeypatch, tmp_path):
     # the row just merged (alone in its run, or run again) names the file too: not only once
     # another row's merge came after it
-    from mastermind.app.publishing import runner
-
-    monkeypatch.setattr(runner, "PROOF_MAX_CODES", 0)  # (every game "too big" for results)
-    out = tmp_path / "res"
-    (out / "proofs").mkdir(parents=True)
-    written = out / "proofs" / "p2c3.proof.json.gz"
-    code, _, err = run(capsys, "optimal", "-r", "p2c3", "-j", "1", "--no-cache", "--proof", written)
-    assert code == 0, err
+    out, written = _proof_optimal_wrote(capsys, monkeypatch, tmp_path)
     for _ in range(2):
         code, _, err = run(
             capsys, "results", "--out", out, "--games", "p2c3", "--table", "optimal", "-j", "1"
