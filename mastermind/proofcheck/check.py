@@ -233,10 +233,10 @@ class FactChecker:
     def check(self, i: int, fact: object) -> None:
         """Check fact ``i``; raises :class:`ProofError` naming it and what was derived."""
         if not isinstance(fact, dict) or sum(k in fact for k in KINDS) != 1:
-            raise ProofError(f"fact {i}: expected an object with a path and one of total, worst")
+            raise ProofError(f"fact {i}: expected an object with a path and one of total, worst", i)
         if not FACT_KEYS.issuperset(fact):
             unknown = sorted(map(str, set(fact) - FACT_KEYS))[0]
-            raise ProofError(f"fact {i}: the key {unknown!r} is not one of a fact")
+            raise ProofError(f"fact {i}: the key {unknown!r} is not one of a fact", i)
         kind = "total" if "total" in fact else "worst"
         bound = fact[kind]
         path = self._path(i, fact.get("path"))
@@ -244,7 +244,7 @@ class FactChecker:
             secrets = self._weigh(kind, bound, path, fact)
         except ProofError as exc:  # (the fact named only when it fails: most never do)
             where = f"fact {i} (path {self._path_text(path)}; claims {kind} >= {bound})"
-            raise ProofError(f"{where}: {exc}") from None
+            raise ProofError(f"{where}: {exc}", i) from None
         self.checked.append((kind, bound, secrets))
         if not path:
             self.root_claims.add((kind, bound))
@@ -347,11 +347,11 @@ class FactChecker:
 
     def _path(self, i: int, raw: object) -> tuple[tuple[int, int], ...]:
         if not isinstance(raw, list) or not all(isinstance(s, list) and len(s) == 2 for s in raw):
-            raise ProofError(f"fact {i}: path: expected a list of [guess, answer]")
+            raise ProofError(f"fact {i}: path: expected a list of [guess, answer]", i)
         try:
             return tuple((self.game.code(g), self.game.answer(a)) for g, a in raw)
         except ProofError as exc:
-            raise ProofError(f"fact {i}: path: {exc}") from None
+            raise ProofError(f"fact {i}: path: {exc}", i) from None
 
     def _path_text(self, path: tuple[tuple[int, int], ...]) -> str:
         steps = [f"{self.game.code_text(g)} {self.game.answer_text(a)}" for g, a in path]

@@ -27,7 +27,18 @@ _BLACK_ANSWER = re.compile(r"^([0-9]{1,2})B$")
 
 
 class ProofError(Exception):
-    """The proof is refuted or malformed: the message says where and what was derived."""
+    """The proof is refuted or malformed: the message says where and what was derived.
+    ``fact``: the index of the fact that fails, which the message starts by naming (None:
+    what fails is not one fact).
+
+    >>> error = ProofError("fact 3: path: expected a list of [guess, answer]", fact=3)
+    >>> error.fact, str(error).startswith("fact 3")
+    (3, True)
+    """
+
+    def __init__(self, message: str, fact: int | None = None) -> None:
+        super().__init__(message)
+        self.fact = fact
 
 
 class Game:

@@ -37,16 +37,12 @@ def proof(rules: str) -> dict:
     return data
 
 
-def refused(data: dict) -> str:
+def refused(data: dict) -> ProofError:
+    """The checker's refusal, which names the fact it gives as failing."""
     with pytest.raises(ProofError) as caught:
         check_proof(data)
-    return str(caught.value)
-
-
-def failing_fact(message: str) -> int:
-    match = re.match(r"fact (\d+) \(", message)
-    assert match, message
-    return int(match[1])
+    assert caught.value.fact is None or re.match(rf"fact {caught.value.fact}\b", str(caught.value))
+    return caught.value
 
 
 def referrers(facts: list[dict], i: int) -> list[int]:
@@ -66,7 +62,7 @@ def test_a_bound_raised_by_one_fails_at_that_fact_or_holds(rules):
         try:
             check_proof(data)
         except ProofError as exc:
-            assert failing_fact(str(exc)) == i and f"claims {kind} >= {fact[kind] + 1})" in str(exc)
+            assert exc.fact == i and f"claims {kind} >= {fact[kind] + 1})" in str(exc)
             failed.add(i)
     roots = {i for i, f in enumerate(facts) if not f["path"]}
     assert len(roots) == 2 and roots <= failed
@@ -83,7 +79,7 @@ def test_a_fact_removed_fails_the_fact_resting_on_it(rules):
         for f in data["facts"]:  # (the ids after it renumbered, its references dropped)
             f["refs"] = [[g, a, r - (r > i)] for g, a, r in f.get("refs", []) if r != i]
         first = referrers(facts, i)[0]
-        assert failing_fact(refused(data)) == first - 1
+        assert refused(data).fact == first - 1
 
 
 @pytest.mark.parametrize("rules", GAMES)
@@ -108,7 +104,7 @@ def test_a_secret_dropped_from_a_set_is_caught(rules):
         )
         assert 0 < kept < len(secrets)
         data["facts"][i]["path"].append(step)
-        assert failing_fact(refused(data)) in [i, *referrers(facts, i)]
+        assert refused(data).fact in [i, *referrers(facts, i)]
         checked += 1
     assert checked or rules == "p3c3"
 
@@ -119,7 +115,7 @@ def test_an_answer_changed_in_a_path_is_caught():
     data = proof("p4c4")
     guess, answer = data["facts"][i]["path"][-1]
     data["facts"][i]["path"][-1] = [guess, "0B0W" if answer != "0B0W" else "1B0W"]
-    assert failing_fact(refused(data)) in [i, *referrers(facts, i)]
+    assert refused(data).fact in [i, *referrers(facts, i)]
 
 
 @pytest.mark.parametrize("rules", ["p3c4", "p4c4"])
@@ -137,13 +133,13 @@ def test_a_symmetry_that_does_not_hold_is_refused(rules):
             try:
                 check_proof(data)
             except ProofError as exc:
-                assert failing_fact(str(exc)) == i and "does not map the set onto itself" in str(exc)
+                assert exc.fact == i and "does not map the set onto itself" in str(exc)
                 refusals += 1
     assert refusals > 0
     data = proof(rules)
     data["facts"][i]["symmetries"].append({"pegs": [0] * pegs, "colours": list(range(colours))})
-    message = refused(data)
-    assert failing_fact(message) == i and "must be permutations" in message
+    error = refused(data)
+    assert error.fact == i and "must be permutations" in str(error)
 
 
 @pytest.mark.parametrize(
@@ -161,8 +157,8 @@ def test_a_map_that_is_no_permutation_is_refused(colours):
     data = proof("p3c4")
     i = next(i for i, f in enumerate(data["facts"]) if not f["path"] and "total" in f)
     data["facts"][i]["symmetries"] = [{"pegs": [0, 1, 2], "colours": colours}]
-    message = refused(data)
-    assert failing_fact(message) == i and "must be permutations" in message
+    error = refused(data)
+    assert error.fact == i and "must be permutations" in str(error)
 
 
 @pytest.mark.parametrize("rules", GAMES)
@@ -179,9 +175,11 @@ def test_a_strategy_with_one_guess_more_is_refused(rules):
     node.clear()
     node.update({"candidates": 1, "guess": table.rules.code_text(other), "children": {said: leaf}})
     total = data["total"]
-    assert refused(copy.deepcopy(data)) == f"strategy: its total is {total + 1}, the proof claims {total}"
+    assert (
+        str(refused(copy.deepcopy(data))) == f"strategy: its total is {total + 1}, the proof claims {total}"
+    )
     data["total"] = total + 1
-    assert refused(data) == f"no fact claims total >= {total + 1} of every secret (path [])"
+    assert str(refused(data)) == f"no fact claims total >= {total + 1} of every secret (path [])"
 
 
 def _committed(name: str) -> dict:
@@ -193,10 +191,10 @@ def test_4x6_claiming_5624_is_refused():
     assert check_proof(copy.deepcopy(data)).total == 5625
     lower = copy.deepcopy(data)
     lower["total"] = 5624
-    assert refused(lower) == "strategy: its total is 5625, the proof claims 5624"
+    assert str(refused(lower)) == "strategy: its total is 5625, the proof claims 5624"
     root = next(i for i, f in enumerate(data["facts"]) if not f["path"] and "total" in f)
     data["facts"][root]["total"] = 5626
-    message = refused(data)
+    message = str(refused(data))
     assert message.startswith(f"fact {root} (path []; claims total >= 5626): guess ")
     assert "leaves total >= 5625 only" in message
 
@@ -207,11 +205,12 @@ def test_a_worst_case_its_strategy_does_not_have_is_named_as_the_strategy_s():
     data = proof("p3c4")
     data["worst"] -= 1
     assert (
-        refused(data) == f"strategy: its worst case is {data['worst'] + 1}, the proof claims {data['worst']}"
+        str(refused(data))
+        == f"strategy: its worst case is {data['worst'] + 1}, the proof claims {data['worst']}"
     )
 
 
 def test_a_negative_bound_is_named_as_such():
     data = proof("p3c4")
     data["facts"][0]["total"] = -5
-    assert refused(data).endswith("the bound must be a whole number, 0 or more")
+    assert str(refused(data)).endswith("the bound must be a whole number, 0 or more")

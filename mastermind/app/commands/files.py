@@ -459,7 +459,7 @@ def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool
     def stream():
         return io.BytesIO(raw) if raw is not None else open_proof(file)
 
-    outcome, error, codes = None, None, MAX_CODES
+    outcome, error, failing, codes = None, None, None, MAX_CODES
     try:  # (the game and the facts counted, read without parsing the facts)
         with stream() as fh:
             facts = count_facts(fh)
@@ -481,7 +481,7 @@ def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool
     except ValueError as exc:
         error = f"not JSON ({exc})"
     except ProofError as exc:
-        error = str(exc)
+        error, failing = str(exc), exc.fact
     except RecursionError:
         error = "a strategy tree nested too deep"
     if json_output:
@@ -496,6 +496,7 @@ def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool
                 "worst": None if outcome is None else outcome.worst,
                 "facts": None if outcome is None else outcome.facts,
                 **_game_value_fields(outcome),
+                "failing_fact": failing,
                 "errors": [] if error is None else [error],
             }
         )

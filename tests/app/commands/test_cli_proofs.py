@@ -35,6 +35,7 @@ def test_verify_a_committed_proof(capsys, validators):
         "p4c6r",
         [],
     )
+    assert data["failing_fact"] is None
 
 
 def test_verify_names_the_fact_that_fails(capsys, tmp_path, validators):
@@ -51,7 +52,14 @@ def test_verify_names_the_fact_that_fails(capsys, tmp_path, validators):
     result = json.loads(out)
     validators["verify"].validate(result)
     assert code == 1 and result["valid"] is False and result["total"] is None
-    assert result["errors"][0].startswith(f"fact {root} ")
+    assert result["errors"][0].startswith(f"fact {root} ") and result["failing_fact"] == root
+    data["total"] = 5624  # (the strategy fails first: no fact to name)
+    bad.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "verify", bad, "--json")
+    result = json.loads(out)
+    validators["verify"].validate(result)
+    assert code == 1 and result["failing_fact"] is None
+    assert result["errors"] == ["strategy: its total is 5625, the proof claims 5624"]
 
 
 def test_optimal_writes_a_proof_that_verify_accepts(capsys, tmp_path, validators):
