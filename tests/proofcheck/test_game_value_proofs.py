@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from fractions import Fraction
 from functools import cache
 from itertools import product
@@ -43,14 +42,6 @@ def proof(rules: str) -> dict:
     return data
 
 
-def refused(data: dict) -> ProofError:
-    """The checker's refusal, which names the fact it gives as failing."""
-    with pytest.raises(ProofError) as caught:
-        check_proof(data)
-    assert caught.value.fact is None or re.match(rf"fact {caught.value.fact}\b", str(caught.value))
-    return caught.value
-
-
 def check_facts(rules: str, facts: list[dict], weights: np.ndarray) -> None:
     """The facts alone, under ``weights`` (the file's header left out)."""
     checker = FactChecker(Game.parse(str(Rules.parse(rules))), weights)
@@ -85,7 +76,7 @@ def test_a_weight_lowered_by_one_refutes_the_root(rules):
             check_facts(rules, data["facts"], lowered)
 
 
-def test_a_weight_changed_in_the_file_is_refused():
+def test_a_weight_changed_in_the_file_is_refused(refused):
     data = proof("p3c4")
     data["weights"][5] += 1
     assert "game_value:" in str(refused(data))
@@ -111,7 +102,7 @@ def test_a_bound_raised_by_one_fails_at_that_fact_or_holds(rules):
     assert len(roots) == 1 and roots[0] in failed
 
 
-def test_the_value_claimed_higher_by_one_over_the_denominator_is_refused():
+def test_the_value_claimed_higher_by_one_over_the_denominator_is_refused(refused):
     data = proof("p3c4")
     weight = sum(data["weights"])
     higher = Fraction(data["game_value"]) + Fraction(1, weight)
@@ -154,7 +145,7 @@ def test_a_symmetry_that_does_not_keep_the_weights_is_refused():
     assert refusals > 0
 
 
-def test_a_breaker_mix_that_is_not_optimal_is_refused():
+def test_a_breaker_mix_that_is_not_optimal_is_refused(refused):
     """Each tree of the breaker's p3c4 mix alone: refused when some class of secrets takes
     it more than the value on average (computed here from the game value's class totals)."""
     table = CodeTable(Rules.parse("p3c4"))
@@ -346,7 +337,7 @@ def test_a_stopped_pass_writes_nothing():
         ("version", 3, "proof format version 3; this checker reads 1 and 2"),
     ],
 )
-def test_a_malformed_game_value_header_is_one_proof_error(key, value, said):
+def test_a_malformed_game_value_header_is_one_proof_error(key, value, said, refused):
     data = proof("p3c4")
     data[key] = value
     assert said in str(refused(data))
@@ -366,7 +357,7 @@ def test_facts_before_the_weights_are_kept_and_checked_all_the_same():
         check_proof(proof_items(io.BytesIO(json.dumps(reordered).encode())))
 
 
-def test_a_strategy_s_weighted_total_is_counted_without_wrapping_around():
+def test_a_strategy_s_weighted_total_is_counted_without_wrapping_around(refused):
     # a reviewer's forgery: weights of 2**57 (within the weights' guard) and a strategy that
     # repeats a useless guess 124 times, so that its weighted total, 33 * 2**59, wrapped
     # around int64 to 2**59: the file claimed that 2**59 (a game value of 1) was optimal

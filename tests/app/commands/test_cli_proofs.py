@@ -114,23 +114,26 @@ def test_bad_input_is_one_line(capsys, tmp_path):
     assert code == 1 and "is not a valid proof: not JSON" in err and err.count("\n") == 1
 
 
-def test_results_writes_a_proof_per_proven_row(capsys, tmp_path):
+@pytest.mark.parametrize(("table", "suffix"), [("optimal", ""), ("game-values", ".game-value")])
+def test_results_writes_a_proof_per_proven_row(capsys, tmp_path, table, suffix):
     out = tmp_path / "res"
-    code, _, err = run(
-        capsys, "results", "--out", out, "--games", "p2c3,p3c3n", "--table", "optimal", "-j", "1"
-    )
+    code, _, err = run(capsys, "results", "--out", out, "--games", "p2c3,p3c3n", "--table", table, "-j", "1")
     assert code == 0, err
-    rows = json.loads((out / "optimal.json").read_text())["rows"]
-    assert [row["proof"]["file"] for row in rows] == [
-        "proofs/p2c3.proof.json.gz",
-        "proofs/p3c3n.proof.json.gz",
-    ]
-    markdown = (out / "optimal.md").read_text()
-    assert "| `proofs/p2c3.proof.json.gz` |" in markdown
+    rows = json.loads((out / f"{table}.json").read_text())["rows"]
+    files = [f"proofs/{game}{suffix}.proof.json.gz" for game in ("p2c3", "p3c3n")]
+    assert [row["proof"]["file"] for row in rows] == files
+    assert f"| `{files[0]}` |" in (out / f"{table}.md").read_text()
+    trees = ["trees"] if table == "optimal" else []  # (a game value's row has no tree)
+    assert sorted(p.name for p in out.iterdir()) == [f"{table}.json", f"{table}.md", "proofs", *trees]
     for row in rows:
+        assert (out / row["proof"]["file"]).stat().st_size == row["proof"]["bytes"]
         code, text, _ = run(capsys, "verify", out / row["proof"]["file"])
-        assert code == 0 and f"total      {row['total']} is optimal" in text
-        assert f"worst case {row['optimal_worst']} is optimal" in text
+        assert code == 0, text
+        if table == "optimal":
+            assert f"total      {row['total']} is optimal" in text
+            assert f"worst case {row['optimal_worst']} is optimal" in text
+        else:
+            assert f"game value {row['average_fraction']} = " in text and " is proven: " in text
 
 
 @pytest.mark.parametrize("game", ["p3c4", "p4c4"])
@@ -292,25 +295,6 @@ def test_a_proof_that_would_not_fit_is_refused_before_any_work(capsys, monkeypat
         assert code == 2 and out == "" and err.count("\n") == 1, err
         assert err.startswith(f"error: checking {P4C6} (803 facts) needs about ")
         assert err.endswith("above the memory limit of 102.4 MiB; raise it with --memory-limit\n")
-
-
-def test_results_writes_a_proof_per_proven_game_value_row(capsys, tmp_path):
-    out = tmp_path / "res"
-    code, _, err = run(
-        capsys, "results", "--out", out, "--games", "p2c3,p3c3n", "--table", "game-values", "-j", "1"
-    )
-    assert code == 0, err
-    rows = json.loads((out / "game-values.json").read_text())["rows"]
-    assert [row["proof"]["file"] for row in rows] == [
-        "proofs/p2c3.game-value.proof.json.gz",
-        "proofs/p3c3n.game-value.proof.json.gz",
-    ]
-    assert "| `proofs/p2c3.game-value.proof.json.gz` |" in (out / "game-values.md").read_text()
-    assert sorted(p.name for p in out.iterdir()) == ["game-values.json", "game-values.md", "proofs"]
-    for row in rows:
-        assert (out / row["proof"]["file"]).stat().st_size == row["proof"]["bytes"]
-        code, text, _ = run(capsys, "verify", out / row["proof"]["file"])
-        assert code == 0 and f"game value {row['average_fraction']} = " in text and " is proven: " in text
 
 
 def test_a_proof_to_standard_output_is_the_file_alone(capsys, tmp_path):
