@@ -372,6 +372,9 @@ class FactChecker:
             colours = sym.get("colours") if isinstance(sym, dict) else None
             if not _permutation(pegs, game.pegs) or not _permutation(colours, game.colours):
                 raise ProofError(f"symmetry {s}: pegs and colours must be permutations")
+            if len(sym) != 2:  # (both keys there: any other is one a symmetry does not have)
+                unknown = sorted(map(str, set(sym) - {"pegs", "colours"}))[0]
+                raise ProofError(f"symmetry {s}: the key {unknown!r} is not one of a symmetry")
             key = (tuple(pegs), tuple(colours))
             if key not in self.images:
                 if len(self.images) >= self.room:

@@ -85,7 +85,8 @@ class _Text:
                     return value
             except json.JSONDecodeError as exc:
                 if self.eof:
-                    raise ProofError(f"not JSON ({exc.msg} at character {self.offset + exc.pos})") from None
+                    at = "" if exc.msg.endswith(" at") else " at"  # ("Unterminated string starting at")
+                    raise ProofError(f"not JSON ({exc.msg}{at} character {self.offset + exc.pos})") from None
             pending = len(self.text) - self.pos
             if pending > self.limit:
                 where = self.offset + self.pos

@@ -30,14 +30,23 @@ def guesses_taken(game: Game, node: object, secrets: np.ndarray, where: str) -> 
     return out
 
 
+NODE_KEYS = frozenset(("guess", "candidates", "children"))
+
+
 def _fill(game: Game, node: object, secrets: np.ndarray, where: str, level: int, out: np.ndarray) -> None:
     if not isinstance(node, dict) or not isinstance(node.get("children", {}), dict):
         raise ProofError(f"{where}: expected a node {{guess, candidates, children}}")
-    guess = game.code(node.get("guess"))
+    if not NODE_KEYS.issuperset(node):  # (a misspelt key would be read as absent)
+        unknown = sorted(map(str, set(node) - NODE_KEYS))[0]
+        raise ProofError(f"{where}: the key {unknown!r} is not one of a node")
+    try:
+        guess = game.code(node.get("guess"))
+        children = {game.answer(a): child for a, child in node.get("children", {}).items()}
+    except ProofError as exc:
+        raise ProofError(f"{where}: {exc}") from None
     if node.get("candidates", len(secrets)) != len(secrets):
         raise ProofError(f"{where}: {len(secrets)} secrets reach it, it says {node.get('candidates')}")
     answers = game.answers[guess, secrets]
-    children = {game.answer(a): child for a, child in node.get("children", {}).items()}
     given = set(np.unique(answers).tolist()) - {game.win}
     if set(children) != given:
         wrong = sorted(set(children) ^ given)[0]

@@ -4,6 +4,7 @@ longer than the reader's cap refused."""
 
 from __future__ import annotations
 
+import copy
 import gzip
 import io
 import json
@@ -113,13 +114,19 @@ def test_a_key_given_twice_is_refused():
         ("end", "comment", "the key 'comment' is not one of a proof file"),
         ("top", "breaker", "the key 'breaker' belongs to a proof of a game value"),
         ("fact", "symmetry", "fact 0: the key 'symmetry' is not one of a fact"),
+        ("symmetry", "colors", r"fact 0 \(.*\): symmetry 0: the key 'colors' is not one of a symmetry"),
+        ("node", "guesses", "strategy 112 0B1W: the key 'guesses' is not one of a node"),
     ],
 )
 def test_a_key_the_format_does_not_have_is_refused(where, key, message):
     """A misspelt key would be read as absent; the file is refused, read whole or streamed."""
     data = load_proof(str(PROOFS / "p3c3.proof.json.gz"))
-    if where == "fact":
-        data["facts"][0][key] = []
+    if where in ("fact", "symmetry", "node"):
+        {
+            "fact": data["facts"][0],
+            "symmetry": data["facts"][0]["symmetries"][0],
+            "node": data["strategy"]["children"]["0B1W"],
+        }[where][key] = []
         changed = data
     else:
         changed = {key: None, **data} if where == "top" else {**data, key: None}
@@ -127,6 +134,25 @@ def test_a_key_the_format_does_not_have_is_refused(where, key, message):
     for given in (changed, proof_items(_stream(changed))):
         with pytest.raises(ProofError, match=message):
             check_proof(given)
+
+
+def test_a_strategy_s_bad_code_or_answer_names_its_node():
+    data = load_proof(str(PROOFS / "p3c3.proof.json.gz"))
+    node = data["strategy"]["children"]["0B1W"]
+    node["children"]["9B9W"] = node["children"].pop(next(iter(node["children"])))
+    with pytest.raises(ProofError, match="^strategy 112 0B1W: '9B9W' is no answer of p3c3r$"):
+        check_proof(copy.deepcopy(data))
+    data["strategy"]["guess"] = "119"
+    with pytest.raises(ProofError, match="^strategy: '119' is no code of p3c3r$"):
+        check_proof(data)
+
+
+def test_an_unterminated_string_is_said_once_at_its_start():
+    text = json.dumps(load_proof(str(PROOFS / "p3c3.proof.json.gz")))
+    start = text.index('"rules": "') + 9
+    with pytest.raises(ProofError) as caught:
+        check_proof(proof_items(io.BytesIO(text[: start + 3].encode())))
+    assert str(caught.value) == f"not JSON (Unterminated string starting at character {start})"
 
 
 def test_the_facts_are_counted_without_parsing(monkeypatch):

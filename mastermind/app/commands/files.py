@@ -393,35 +393,38 @@ def _print_game_value(outcome: Any) -> None:
 FORMAT_NAMED = re.compile(r'"format"\s*:\s*"([^"\\]*)"')
 
 
-def _says_proof(chunks: Iterable[str]) -> bool:
-    """Whether the text (in ``chunks``) is a JSON object whose format is a proof file's. The
-    first format named decides (no node of a strategy or a proof has one, so it is the
-    object's), wherever its key is (any key order is read): a strategy file names its own
-    as it begins, so its rest is seldom read."""
+def _format_named(chunks: Iterable[str]) -> str | None:
+    """The format a JSON object (its text in ``chunks``) names: the first one named decides
+    (no node of a strategy or a proof has one, so it is the object's), wherever its key is
+    (any key order is read): a strategy file names its own as it begins, so its rest is
+    seldom read. None: not a JSON object, or one that names none."""
     text, first = "", True
     for chunk in chunks:
         text += chunk
         if first and not text.lstrip("\ufeff \t\r\n").startswith("{"):
-            return False
+            return None
         first = False
         named = FORMAT_NAMED.search(text)
         if named is not None:
-            return named.group(1) == "mastermind-proof"
+            return named.group(1)
         text = text[-64:]  # (a key cut by the chunk's end is read with the next one)
-    return False
+    return None
 
 
 def _is_proof_text(text: str) -> bool:
     """A JSON object that says it is a proof file."""
     from mastermind.proofcheck.reading import CHUNK
 
-    return _says_proof(text[i : i + CHUNK] for i in range(0, max(len(text), 1), CHUNK))
+    chunks = (text[i : i + CHUNK] for i in range(0, max(len(text), 1), CHUNK))
+    return _format_named(chunks) == "mastermind-proof"
 
 
 def _names_a_proof(file: str) -> bool:
     """A file whose text (uncompressed) says it is a proof file: read until the first format
-    named, most often in its first bytes; False for one that cannot be read (read_text says
-    why)."""
+    named, most often in its first bytes. One whose content names no format (damaged, cut
+    short, no JSON object) is a proof when its name says so (``.proof.json``,
+    ``.proof.json.gz``: the checker then says what is wrong with it), else not (read_text
+    says why)."""
     import os
     import zlib
 
@@ -430,11 +433,15 @@ def _names_a_proof(file: str) -> bool:
 
     if not os.path.isfile(file):  # (a pipe or a device is read once, whole, by read_text)
         return False
+    named = None
     try:
         with open_proof(file) as fh:
-            return _says_proof(iter(lambda: fh.read(CHUNK).decode("utf-8", errors="replace"), ""))
+            named = _format_named(iter(lambda: fh.read(CHUNK).decode("utf-8", errors="replace"), ""))
     except (OSError, EOFError, zlib.error):
-        return False
+        pass
+    if named is None:
+        return os.path.basename(file).endswith((".proof.json", ".proof.json.gz"))
+    return named == "mastermind-proof"
 
 
 def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool, limit: int) -> None:

@@ -114,6 +114,29 @@ def test_bad_input_is_one_line(capsys, tmp_path):
     assert code == 1 and "is not a valid proof: not JSON" in err and err.count("\n") == 1
 
 
+def test_a_damaged_proof_is_told_by_its_name(capsys, tmp_path, validators):
+    """Content that names no format (a damaged gzip, cut short, not text) in a file named as
+    a proof is checked as one: refused as a proof, not as a strategy (a new user's trial)."""
+    raw = P4C6.read_bytes()
+    inner = gzip.decompress(raw)
+    for name, content in [
+        ("flipped.proof.json.gz", raw[:30] + bytes(b ^ 0xFF for b in raw[30:60]) + raw[60:]),
+        ("cut.proof.json.gz", raw[: len(raw) // 2]),
+        ("magic.proof.json.gz", b"XX" + raw[2:]),
+        ("cut.proof.json", inner[:5]),
+    ]:
+        (tmp_path / name).write_bytes(content)
+        code, out, err = run(capsys, "verify", tmp_path / name)
+        assert code == 1 and err.startswith(f"error: {tmp_path / name} is not a valid proof: "), err
+        code, out, _ = run(capsys, "verify", tmp_path / name, "--json")
+        result = json.loads(out)
+        validators["verify"].validate(result)
+        assert code == 1 and result["proof"] == str(tmp_path / name) and result["failing_fact"] is None
+    (tmp_path / "damaged.json.gz").write_bytes(raw[: len(raw) // 2])  # (no name of a proof)
+    code, _, err = run(capsys, "verify", tmp_path / "damaged.json.gz")
+    assert code == 1 and "is not a valid strategy: " in err
+
+
 @pytest.mark.parametrize(("table", "suffix"), [("optimal", ""), ("game-values", ".game-value")])
 def test_results_writes_a_proof_per_proven_row(capsys, tmp_path, table, suffix):
     out = tmp_path / "res"
