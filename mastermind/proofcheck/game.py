@@ -31,6 +31,7 @@ class ProofError(Exception):
     ``fact``: the index of the fact that fails, which the message starts by naming (None:
     what fails is not one fact).
 
+    >>> from mastermind.proofcheck import ProofError
     >>> error = ProofError("fact 3: path: expected a list of [guess, answer]", fact=3)
     >>> error.fact, str(error).startswith("fact 3")
     (3, True)
