@@ -32,7 +32,7 @@ from typing import Any, TypeGuard
 import numpy as np
 
 from mastermind.proofcheck.bounds import depth_floors, slot_depths, total_floors
-from mastermind.proofcheck.game import MAX_CODES, Game, ProofError
+from mastermind.proofcheck.game import MAX_CODES, Game, ProofError, unknown_key
 from mastermind.proofcheck.partitions import (
     class_counts,
     guess_values,
@@ -62,6 +62,7 @@ KEYS = frozenset((*GAME_VALUE_HEADER, "facts"))
 """Every key a proof file has (a key it does not have is refused: a misspelt key would
 otherwise be read as absent)."""
 FACT_KEYS = frozenset(("path", *KINDS, "symmetries", "refs"))
+SYMMETRY_KEYS = frozenset(("pegs", "colours"))
 
 
 @dataclass(frozen=True)
@@ -234,8 +235,7 @@ class FactChecker:
         """Check fact ``i``; raises :class:`ProofError` naming it and what was derived."""
         if not isinstance(fact, dict) or sum(k in fact for k in KINDS) != 1:
             raise ProofError(f"fact {i}: expected an object with a path and one of total, worst", i)
-        if not FACT_KEYS.issuperset(fact):
-            unknown = sorted(map(str, set(fact) - FACT_KEYS))[0]
+        if (unknown := unknown_key(fact, FACT_KEYS)) is not None:
             raise ProofError(f"fact {i}: the key {unknown!r} is not one of a fact", i)
         kind = "total" if "total" in fact else "worst"
         bound = fact[kind]
@@ -372,8 +372,7 @@ class FactChecker:
             colours = sym.get("colours") if isinstance(sym, dict) else None
             if not _permutation(pegs, game.pegs) or not _permutation(colours, game.colours):
                 raise ProofError(f"symmetry {s}: pegs and colours must be permutations")
-            if len(sym) != 2:  # (both keys there: any other is one a symmetry does not have)
-                unknown = sorted(map(str, set(sym) - {"pegs", "colours"}))[0]
+            if (unknown := unknown_key(sym, SYMMETRY_KEYS)) is not None:
                 raise ProofError(f"symmetry {s}: the key {unknown!r} is not one of a symmetry")
             key = (tuple(pegs), tuple(colours))
             if key not in self.images:

@@ -42,6 +42,17 @@ class ProofError(Exception):
         self.fact = fact
 
 
+def unknown_key(obj: dict, keys: frozenset[str]) -> str | None:
+    """The first key of ``obj`` (in sorted order) that is not one of ``keys``, else None: a
+    misspelt key would otherwise be read as absent.
+
+    >>> from mastermind.proofcheck.game import unknown_key
+    >>> unknown_key({"pegs": [0], "colors": [0]}, frozenset(("pegs", "colours")))
+    'colors'
+    """
+    return None if keys.issuperset(obj) else sorted(map(str, set(obj) - keys))[0]
+
+
 class Game:
     """Pegs, colours, repetition, black pegs only; the codes in lexicographic order (index = code)."""
 

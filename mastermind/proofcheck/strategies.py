@@ -18,7 +18,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from mastermind.proofcheck.game import Game, ProofError
+from mastermind.proofcheck.game import Game, ProofError, unknown_key
 
 
 def guesses_taken(game: Game, node: object, secrets: np.ndarray, where: str) -> np.ndarray:
@@ -36,8 +36,7 @@ NODE_KEYS = frozenset(("guess", "candidates", "children"))
 def _fill(game: Game, node: object, secrets: np.ndarray, where: str, level: int, out: np.ndarray) -> None:
     if not isinstance(node, dict) or not isinstance(node.get("children", {}), dict):
         raise ProofError(f"{where}: expected a node {{guess, candidates, children}}")
-    if not NODE_KEYS.issuperset(node):  # (a misspelt key would be read as absent)
-        unknown = sorted(map(str, set(node) - NODE_KEYS))[0]
+    if (unknown := unknown_key(node, NODE_KEYS)) is not None:
         raise ProofError(f"{where}: the key {unknown!r} is not one of a node")
     try:
         guess = game.code(node.get("guess"))
