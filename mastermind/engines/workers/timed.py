@@ -25,6 +25,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from multiprocessing.connection import wait as wait_for_any
 from typing import TYPE_CHECKING, Any
 
 from mastermind.core.errors import MastermindError
@@ -136,13 +137,21 @@ class TimedWorker:
             self._proc.start()
         child.close()
         self._conn = parent
-        # wait until the child has started (imports done), so time limits count solver time only
+        # wait until the child has started (imports done), so time limits count solver time only;
+        # a child that dies while starting is told at once, not after the whole limit
+        waited = wait_for_any([parent, self._proc.sentinel], STARTUP_LIMIT)
         try:
-            ready = parent.poll(STARTUP_LIMIT) and parent.recv()[0] == "ready"
+            ready = parent in waited and parent.recv()[0] == "ready"
         except EOFError:
             ready = False
         if not ready:
+            code = None
+            if waited:  # it ended (or closed its end): its exit code, once the system has it
+                self._proc.join(1)
+                code = self._proc.exitcode
             self.close(kill=True)
+            if code is not None:
+                raise MastermindError(f"the solver process ended as it started (exit code {code})")
             raise MastermindError(f"the solver process did not start within {STARTUP_LIMIT} s")
 
     def run(
@@ -236,6 +245,9 @@ class TimedWorker:
     def close(self, kill: bool = False) -> None:
         proc, conn = self._proc, self._conn
         self._proc = self._conn = None
+        # the stop event's semaphores are unlinked when it is freed; one still held when the
+        # process leaves by os._exit (after Ctrl-C) makes the resource tracker warn of leaks
+        self._stop = None
         if self._pending is not None:  # a job still running: do not wait for it
             kill = True
             self._pending = None

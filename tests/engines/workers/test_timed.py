@@ -186,3 +186,39 @@ def test_a_job_that_does_not_stop_when_asked_is_ended(tmp_path, monkeypatch):
         assert _asked_to_stop(worker, _deaf, tmp_path / "b")[0] is None
         assert _gone(pid) or _zombie(pid)
         assert worker.run(max, (1, 2), time_limit=60) == 2  # (a fresh child)
+
+
+def _die_as_it_starts(conn, parent, stop):
+    os._exit(3)
+
+
+def test_a_child_that_dies_as_it_starts_is_told_with_its_exit_code(monkeypatch):
+    """Not after the whole start-up limit (120 s) of waiting for a child that is gone."""
+    from mastermind.engines.workers import timed
+
+    monkeypatch.setattr(timed, "_serve", _die_as_it_starts)
+    with TimedWorker() as worker, pytest.raises(MastermindError, match="ended as it started .exit code 3"):
+        worker.run(max, (1, 2), time_limit=60)
+
+
+@pytest.mark.integration
+def test_a_parent_that_leaves_at_once_after_closing_its_worker_leaks_nothing():
+    """The Ctrl-C path closes the worker, then leaves by os._exit (freeing a big search
+    takes seconds): multiprocessing's resource tracker must find nothing left to clean up
+    (it said "5 leaked semaphore objects", the stop event's, after every Ctrl-C of results)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os\n"
+        "from mastermind.engines.workers.timed import TimedWorker\n"
+        "if __name__ == '__main__':\n"
+        "    worker = TimedWorker()\n"
+        "    print(worker.run(pow, (2, 10), time_limit=60), flush=True)\n"
+        "    worker.close(kill=True)\n"
+        "    os._exit(130)\n"
+    )
+    # (the output is read to its end, so the tracker, which shares stderr, has ended too)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert (done.returncode, done.stdout) == (130, "1024\n")
+    assert "leaked" not in done.stderr, done.stderr
