@@ -139,7 +139,11 @@ class TimedWorker:
         self._conn = parent
         # wait until the child has started (imports done), so time limits count solver time only;
         # a child that dies while starting is told at once, not after the whole limit
-        waited = wait_for_any([parent, self._proc.sentinel], STARTUP_LIMIT)
+        try:
+            waited = wait_for_any([parent, self._proc.sentinel], STARTUP_LIMIT)
+        except BaseException:  # Ctrl-C while it starts: ended before its stop event is freed
+            self.close(kill=True)
+            raise
         try:
             ready = parent in waited and parent.recv()[0] == "ready"
         except EOFError:
@@ -245,9 +249,6 @@ class TimedWorker:
     def close(self, kill: bool = False) -> None:
         proc, conn = self._proc, self._conn
         self._proc = self._conn = None
-        # the stop event's semaphores are unlinked when it is freed; one still held when the
-        # process leaves by os._exit (after Ctrl-C) makes the resource tracker warn of leaks
-        self._stop = None
         if self._pending is not None:  # a job still running: do not wait for it
             kill = True
             self._pending = None
@@ -266,6 +267,11 @@ class TimedWorker:
             proc.kill()
             proc.join()
         conn.close()
+        # the stop event's semaphores are unlinked when it is freed, so only once the child is
+        # gone (a child still starting would fail to open them, with a traceback); one still
+        # held when the process leaves by os._exit (after Ctrl-C) makes the resource tracker
+        # warn of leaked semaphores
+        self._stop = None
 
     def __enter__(self) -> TimedWorker:
         return self
