@@ -193,7 +193,8 @@ def _die_as_it_starts(conn, parent, stop):
 
 
 def test_a_child_that_dies_as_it_starts_is_told_with_its_exit_code(monkeypatch):
-    """Not after the whole start-up limit (120 s) of waiting for a child that is gone."""
+    """Not "did not start within 120 s", which it was told before (and a child that died
+    before it took its end of the pipe was waited for the whole 120 s)."""
     from mastermind.engines.workers import timed
 
     monkeypatch.setattr(timed, "_serve", _die_as_it_starts)
