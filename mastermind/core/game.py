@@ -182,13 +182,34 @@ class Rules:
 
         c, p = self.colors, self.pegs
         if self.repeat:
-            idx = np.arange(self.n_codes, dtype=np.int64)
+            # Code index = digits in base c, so position pos cycles through the colours in
+            # blocks of c**(p-1-pos): strided writes, 6x faster than dividing the indices
+            # (1.3 s of p8c8's 16.7 million codes, none of it stoppable)
             out = np.empty((self.n_codes, p), dtype=np.int8)
-            for pos in range(p - 1, -1, -1):
-                out[:, pos] = idx % c
-                idx //= c
+            colours = np.arange(c, dtype=np.int8)[None, :, None]
+            for pos in range(p):
+                out.reshape(c**pos, c, c ** (p - 1 - pos), p)[:, :, :, pos] = colours
             return out
         return np.array(list(permutations(range(c), p)), dtype=np.int8).reshape(-1, p)
+
+    def colour_counts_array(self) -> np.ndarray:
+        """int8 (n_codes, colors): how often each colour occurs in each code, in index order
+        (``colour_counts(self.codes_array(), self.colors)``, 10x faster with repetition).
+
+        >>> Rules(2, 3).colour_counts_array()[[0, 1, 5]].tolist()
+        [[2, 0, 0], [1, 1, 0], [0, 1, 1]]
+        """
+        import numpy as np
+
+        c, p = self.colors, self.pegs
+        if not self.repeat:
+            return colour_counts(self.codes_array(), c)
+        counts = np.zeros((self.n_codes, c), dtype=np.int8)
+        for pos in range(p):
+            blocks = counts.reshape(c**pos, c, c ** (p - 1 - pos), c)
+            for colour in range(c):
+                blocks[:, colour, :, colour] += 1
+        return counts
 
     def code_digits(self, code: Code) -> tuple[int, ...]:
         """The 0-based colours of ``code``."""
@@ -469,7 +490,7 @@ class CodeTable:
         # --memory-limit bounds its search as well as its table)
         self.memory_limit = memory_limit
         self.codes = rules.codes_array()
-        self.counts = colour_counts(self.codes, rules.colors)
+        self.counts = rules.colour_counts_array()
         self.n = rules.n_codes
         self.scores: np.ndarray | None = None
         if full:
@@ -520,8 +541,11 @@ def colour_counts(codes: np.ndarray, colors: int) -> np.ndarray:
     import numpy as np
 
     counts = np.zeros((codes.shape[0], colors), dtype=np.int8)
+    rows = np.arange(codes.shape[0])
     for pos in range(codes.shape[1]):
-        np.add.at(counts, (np.arange(codes.shape[0]), codes[:, pos]), 1)
+        # (each row occurs once per position, so a plain fancy += adds every peg;
+        # np.add.at did the same 5x slower: 12 s of p8c8's 16.7 million codes)
+        counts[rows, codes[:, pos]] += 1
     return counts
 
 

@@ -13,6 +13,7 @@ from mastermind.core.game import (
     Feedback,
     Rules,
     all_digit_tuples,
+    colour_counts,
     score,
 )
 from mastermind.core.symmetry import canonical_first_guesses
@@ -123,6 +124,14 @@ def test_codes_in_lexicographic_order():
         assert [tuple(r) for r in rules.codes_array().tolist()] == expected
         assert [rules.code_digits(i) for i in range(rules.n_codes)] == expected
         assert all(rules.code_from_digits(d) == i for i, d in enumerate(expected))
+
+
+def test_colour_counts_of_all_codes_count_each_codes_pegs():
+    for rules in [*SMALL_RULES, Rules(1, 5), Rules(5, 1), Rules(3, 7), Rules(3, 6, repeat=False)]:
+        digits = list(all_digit_tuples(rules))
+        expected = [[d.count(colour) for colour in range(rules.colors)] for d in digits]
+        assert rules.colour_counts_array().tolist() == expected
+        assert colour_counts(rules.codes_array(), rules.colors).tolist() == expected
 
 
 @pytest.mark.parametrize(
