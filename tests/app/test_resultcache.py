@@ -308,6 +308,26 @@ def test_a_cached_optimum_and_refused_options_load_no_numba(tmp_path, capsys):
     assert (tmp_path / "t.txt").read_text().startswith("27(")
 
 
+@pytest.mark.integration
+def test_a_checkpoint_folder_another_run_holds_or_another_game_made_loads_no_numba(tmp_path, capsys):
+    """`optimal --checkpoint DIR` with DIR in use by another run was refused after 2.8-4.1 s,
+    one of another game after 1.7-2.0 s (past a --time-limit of 3 s): both were found once
+    the search's kernels were loaded. Both are now refused before the game's table."""
+    from mastermind.engines.exact.checkpoint import hold_folder
+
+    made = tmp_path / "made"
+    assert main(["optimal", "-r", "p3c3", "--checkpoint", str(made), "--no-cache"]) == 0
+    capsys.readouterr()
+    argvs = [
+        ["optimal", "-r", "p3c4", "--checkpoint", str(made), "--no-cache"],  # another game's
+        ["optimal", "-r", "p3c3", "--checkpoint", str(made), "--objective", "worst", "--no-cache"],
+        ["optimal", "-r", "p3c3", "--checkpoint", str(tmp_path / "held"), "--no-cache"],
+    ]
+    with hold_folder(tmp_path / "held"):
+        assert numba_probe(argvs) == [[2, False]] * 3
+    assert main(["optimal", "-r", "p3c3", "--checkpoint", str(tmp_path / "held"), "--no-cache"]) == 0
+
+
 def test_optimal_out_reads_and_keeps_the_cached_answer(tmp_path, capsys):
     """`optimal --out FILE` neither read the result cache nor kept its answer, so a plain
     `optimal` afterwards searched again. Now it keeps its answer and its tree, and is

@@ -194,7 +194,9 @@ def optimal(
         raise MastermindError("give either --first or --by-first-guess, not both")
     if out is not None and by_first_guess:
         raise MastermindError("--out writes one strategy: use it with --first or alone, not --by-first-guess")
-    _refuse_placement(backend, scheduler, checkpoint, by_first_guess, first, objective, tie_break)
+    _refuse_placement(
+        rules, pool, backend, scheduler, checkpoint, by_first_guess, first, objective, tie_break
+    )
     limit, first_code = _check_game(rules, memory_limit, max_guesses, first)
     start = _start_from(start_from, rules, by_first_guess, first, objective, tie_break, max_guesses)
     _check_files(out, proof, json_output, by_first_guess, max_guesses, pool, first, tie_break)
@@ -354,6 +356,8 @@ def _cache_entries(rules: Rules, options: dict, by_first_guess: bool, start: Str
 
 
 def _refuse_placement(
+    rules: Rules,
+    pool: str,
     backend: str,
     scheduler: str | None,
     checkpoint: str | None,
@@ -374,11 +378,6 @@ def _refuse_placement(
             raise MastermindError("--scheduler needs --backend dask")
         with naming("--scheduler"):  # its form; whether it answers is known when connecting
             check_scheduler(scheduler, backend)
-    if checkpoint is not None:  # (sqlite and the checkpoint's module only for a checkpoint)
-        from mastermind.engines.exact import check_folder
-
-        with naming("--checkpoint"):
-            check_folder(checkpoint)
     units = backend != "threads" or checkpoint is not None or scheduler is not None
     in_units = objective in ("total", "worst") and tie_break != "worst" and first is None
     if units and (by_first_guess or not in_units):
@@ -404,6 +403,11 @@ def _refuse_placement(
             f"{' and '.join(given)} cannot go with {' and '.join(against)}: --backend, --scheduler and "
             "--checkpoint work on the optimum and the optimal worst case only"
         )
+    if checkpoint is not None:  # (sqlite and the checkpoint's module only for a checkpoint)
+        from mastermind.engines.exact import check_checkpoint
+
+        with naming("--checkpoint"):  # (another run's, or another game's: before the kernels load)
+            check_checkpoint(checkpoint, rules, pool, objective)
 
 
 def _search(*args: Any, **kwargs: Any) -> tuple[dict, MastermindError | None, tuple | None]:

@@ -30,7 +30,7 @@ _WHERE = {
     "Tuning": "options",
     "SearchDetails": "details",
     "no_strategy_text": "details",
-    "StartError": "strategy_search",
+    "StartError": "options",
     "MemoryBudget": "memory",
     "SchedulerError": "options",
     "check_scheduler": "options",
@@ -40,6 +40,7 @@ _WHERE = {
     "make_folder": "checkpoint",
     "hold_folder": "checkpoint",
     "check_made_for": "checkpoint",
+    "check_checkpoint": "checkpoint",
     "search_made_for": "checkpoint",
     "CheckpointFileError": "memo_file",
     "DEPTH_FILE": "memo_file",
@@ -78,6 +79,7 @@ __all__ = [
     "UNITS_FILE",
     "check_folder",
     "check_intact",
+    "check_checkpoint",
     "check_made_for",
     "check_scheduler",
     "compile_kernels",
@@ -114,6 +116,7 @@ if TYPE_CHECKING:
     )
     from mastermind.engines.exact.checkpoint import (
         CheckpointError,
+        check_checkpoint,
         check_folder,
         check_made_for,
         hold_folder,
@@ -129,11 +132,11 @@ if TYPE_CHECKING:
         Limits,
         Problem,
         SchedulerError,
+        StartError,
         Tuning,
         check_scheduler,
     )
     from mastermind.engines.exact.solver import ExactSolver
-    from mastermind.engines.exact.strategy_search import StartError
     from mastermind.engines.exact.warmup import compile_kernels, ensure_compiled, plan_root, tiny_table
 
 __getattr__, __dir__ = lazy_names(__name__, _WHERE)

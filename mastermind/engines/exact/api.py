@@ -30,6 +30,7 @@ from mastermind.engines.exact.by_first_guess import ByFirstGuess
 from mastermind.engines.exact.checkpoint import (
     RootBounds,
     check_made_for,
+    checkpoint_objective,
     hold_folder,
     make_folder,
     search_made_for,
@@ -77,11 +78,15 @@ def solve(
     tuning = Tuning() if tuning is None else tuning
     _check_options(problem, limits, execution, tuning)
     _check_game(table, problem, cancel, progress)
-    # (the searches in this thread: each within the memory a search of its own gets)
-    solver = ExactSolver(table, problem, memory=MemoryBudget.of(table, limits.memory, 1).search_bytes)
     with contextlib.ExitStack() as held:
-        if execution.checkpoint is not None:  # (one run at a time: refused before any work)
+        if execution.checkpoint is not None:
+            # one run at a time, and the folder of another game or objective refused, before
+            # any work: the solver's modules alone load in 1.5 s
             held.enter_context(hold_folder(execution.checkpoint))
+            objective = checkpoint_objective(problem.objective)
+            check_made_for(execution.checkpoint, search_made_for(table.rules, problem.pool, objective))
+        # (the searches in this thread: each within the memory a search of its own gets)
+        solver = ExactSolver(table, problem, memory=MemoryBudget.of(table, limits.memory, 1).search_bytes)
         return _solve(solver, limits, execution, tuning, cancel, progress)
 
 

@@ -195,6 +195,20 @@ def check_folder(folder: str | os.PathLike) -> Path:
     return path
 
 
+@contextmanager
+def _held(folder: str | os.PathLike, path: Path) -> Iterator[None]:
+    """The folder's lock, or the one-line refusal of a folder another run holds."""
+    with ExitStack() as held:
+        try:
+            held.enter_context(folder_lock(path, wait=False))
+        except BlockingIOError:
+            raise CheckpointError(
+                f"{folder}: the checkpoint folder is in use by another run: wait for it to end, "
+                "or give another folder"
+            ) from None
+        yield
+
+
 def make_folder(folder: str | os.PathLike) -> Path:
     """A checkpoint folder, created if missing, refused (one line) when it cannot be one or
     cannot be written."""
@@ -217,14 +231,7 @@ def hold_folder(folder: str | os.PathLike) -> Iterator[Path]:
     one line before any work. The lock (``flock`` on the folder) goes with the process, even
     a killed one."""
     path = make_folder(folder)
-    with ExitStack() as held:
-        try:
-            held.enter_context(folder_lock(path, wait=False))
-        except BlockingIOError:
-            raise CheckpointError(
-                f"{folder}: the checkpoint folder is in use by another run: wait for it to end, "
-                "or give another folder"
-            ) from None
+    with _held(folder, path):
         yield path
 
 
@@ -232,6 +239,24 @@ def search_made_for(rules: object, pool: str, objective: str) -> dict:
     """The keys of a checkpoint's fingerprint that can be checked before any work (the cap
     and the search's own key come with its solver): its game, pool and objective."""
     return {"rules": str(rules), "pool": pool, "objective": objective}
+
+
+def check_checkpoint(folder: str | os.PathLike, rules: object, pool: str, objective: object) -> None:
+    """Refuse, before any work (the game's table, the kernels), a checkpoint folder this
+    search cannot run in: one that cannot be a folder (:func:`check_folder`), another run's,
+    or one made for another game, pool or objective (:func:`check_made_for`). ``objective``:
+    the problem's (its checkpoint is the plain total's but for the optimal worst case)."""
+    path = check_folder(folder)
+    if path.is_dir():  # (a probe, not held: the run holds it as it starts, see solve)
+        with _held(folder, path):
+            pass
+    check_made_for(folder, search_made_for(rules, pool, checkpoint_objective(objective)))
+
+
+def checkpoint_objective(objective: object) -> str:
+    """The objective a problem's checkpoint is made for: "worst" for the optimal worst case
+    (its depth search, then the best total within it), "total" for every other."""
+    return "worst" if str(getattr(objective, "value", objective)) == "worst" else "total"
 
 
 def check_made_for(folder: str | os.PathLike, expected: dict) -> None:

@@ -55,6 +55,12 @@ def check_backend(name: str) -> str:
     return name
 
 
+class StartError(MastermindError):
+    """A strategy to start from that the search cannot take (a code no longer possible in
+    the consistent pool). (Here, not beside the strategy search: the commands name its
+    errors before the search's kernels load.)"""
+
+
 class SchedulerError(MastermindError):
     """A Dask scheduler address that is no address, or that does not answer."""
 

@@ -44,7 +44,7 @@ from mastermind.engines.exact._dfs import node_guesses, set_key
 from mastermind.engines.exact._kernels import split_classes
 from mastermind.engines.exact._ranking import rank_guesses
 from mastermind.engines.exact.checkpoint import SetRow
-from mastermind.engines.exact.options import Problem
+from mastermind.engines.exact.options import Problem, StartError
 from mastermind.engines.exact.search import INF, UNLIMITED, Search
 from mastermind.engines.exact.solver import ExactSolver
 
@@ -52,11 +52,6 @@ PLAN_SIZE = 2000
 """Sets up to this size are planned as the exact search plans them (refined bounds, one
 guess per partition); larger ones are ranked by the plain bounds alone (the refinement needs
 a table of every pair of candidates)."""
-
-
-class StartError(MastermindError):
-    """A strategy to start from that the search cannot take (a code no longer possible in
-    the consistent pool)."""
 
 
 FINISHED = "finished"

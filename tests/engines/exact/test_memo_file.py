@@ -224,6 +224,30 @@ def test_a_checkpoint_folder_in_use_by_another_run_is_refused_before_any_work(tm
     assert (folder / "checkpoint.sqlite").is_file()
 
 
+def test_check_checkpoint_refuses_a_folder_held_or_made_for_another_search_and_holds_nothing(tmp_path):
+    from mastermind.engines.exact import Execution, check_checkpoint, solve
+    from mastermind.engines.exact.checkpoint import CheckpointError, hold_folder
+
+    folder = tmp_path / "ck"
+    rules = Rules.parse("p3c3")
+    check_checkpoint(folder, rules, "all", "total")  # (none yet: fine, and nothing made)
+    assert not folder.exists()
+    with hold_folder(folder):
+        with pytest.raises(CheckpointError, match="in use by another run"):
+            check_checkpoint(folder, rules, "all", "total")
+    check_checkpoint(folder, rules, "all", "total")
+    check_checkpoint(folder, rules, "all", "total")  # (the probe let it go)
+    solve(CodeTable(rules), Problem(), execution=Execution(units=True, checkpoint=str(folder)))
+    check_checkpoint(folder, rules, "all", "total")
+    for other in [
+        (Rules.parse("p3c4"), "all", "total"),
+        (rules, "consistent", "total"),
+        (rules, "all", "worst"),
+    ]:
+        with pytest.raises(CheckpointError, match="made for another search"):
+            check_checkpoint(folder, *other)
+
+
 def test_the_file_says_how_long_every_run_on_it_searched(tmp_path):
     from mastermind.engines.exact.memo_file import seconds_spent
 
