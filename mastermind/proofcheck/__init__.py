@@ -8,6 +8,7 @@ bound; numpy and numba only). ``docs/proofs.md`` describes the format.
 from mastermind.proofcheck.check import (
     FORMAT,
     VERSION,
+    CheckStopped,
     Outcome,
     check_proof,
     is_proof,
@@ -20,6 +21,7 @@ from mastermind.proofcheck.reading import count_facts, open_proof, proof_items, 
 __all__ = [
     "FORMAT",
     "VERSION",
+    "CheckStopped",
     "Outcome",
     "ProofError",
     "check_proof",

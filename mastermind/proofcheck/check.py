@@ -24,7 +24,7 @@ class of secrets.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeGuard
@@ -83,16 +83,26 @@ class Outcome:
     breaker_class: str | None = None
 
 
+class CheckStopped(Exception):
+    """The check was told to stop (see :func:`check_proof`) before its end: ``facts`` were
+    checked by then, none of them failing; the proof's claims are not established."""
+
+    def __init__(self, facts: int) -> None:
+        super().__init__(f"stopped after {facts} facts checked")
+        self.facts = facts
+
+
 def is_proof(data: object) -> bool:
     """True for an object that says it is a proof file."""
     return isinstance(data, dict) and data.get("format") == FORMAT
 
 
-def check_proof(data: Any, rules: str | None = None) -> Outcome:
+def check_proof(data: Any, rules: str | None = None, stop: Callable[[], bool] | None = None) -> Outcome:
     """Check a proof: the parsed JSON object, or its keys and values as
     :func:`~mastermind.proofcheck.reading.proof_items` reads them from a file (then its facts
     are checked as they are read). ``rules``: the game the caller expects, if any.
-    :class:`ProofError` names what fails."""
+    :class:`ProofError` names what fails. ``stop``: asked before the strategy is replayed and
+    before every fact; once it says True, :class:`CheckStopped` ends the check."""
     if not isinstance(data, (dict, Iterator)):
         raise ProofError(f'not a proof file: no "format": "{FORMAT}"')
     items = iter(data.items()) if isinstance(data, dict) else data
@@ -115,6 +125,8 @@ def check_proof(data: Any, rules: str | None = None) -> Outcome:
         raise ProofError("the proof claims nothing: give total, worst or both")
     if not all(v is None or _count(v) for v in (total, worst)):
         raise ProofError("total and worst must be whole numbers (or null)")
+    if stop is not None and stop():
+        raise CheckStopped(0)
     everyone = np.arange(game.n)
     weights = game_value = None
     if fields["version"] == GAME_VALUE_VERSION:
@@ -134,6 +146,8 @@ def check_proof(data: Any, rules: str | None = None) -> Outcome:
         raise ProofError("facts: expected a list")
     count = 0
     for count, fact in enumerate(facts, 1):
+        if stop is not None and stop():
+            raise CheckStopped(count - 1)
         checker.check(count - 1, fact)
     for key, value in items:  # (what follows the facts: read to its end, as JSON)
         _keep(fields, key, value)

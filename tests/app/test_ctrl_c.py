@@ -209,6 +209,28 @@ def test_ctrl_c_in_the_proof_keeps_the_game_value(tmp_path):
 
 
 @pytest.mark.integration
+@pytest.mark.parametrize("json_output", [True, False])
+def test_verify_of_a_proof_reports_the_facts_checked(json_output):
+    # Ctrl-C at the 300th fact of 4x8's proof (183,338 facts, a minute of one core): it said
+    # "interrupted" alone (with --json, no object); now how many facts were checked, none
+    # failing, and that the proof is not checked to its end
+    point = "mastermind.proofcheck.check:FactChecker.check"
+    proof = "results/proofs/p4c8.proof.json.gz"
+    args = ["verify", proof, *(["--json"] if json_output else [])]
+    out, err, _ = interrupted(args, at=call(point, 300), announce=(point,))
+    said = said_beside_json(err)
+    if json_output:
+        data = json.loads(out)
+        assert not data["valid"] and data["rules"] is None and data["errors"] == []
+        assert 299 <= data["facts"] < 183_338 and not said
+        return
+    assert out == "" and len(said) == 1
+    assert said[0].startswith("stopped (interrupted) after ") and said[0].endswith(
+        f" of 183338 facts checked, none failing: {proof} is not checked to its end"
+    )
+
+
+@pytest.mark.integration
 def test_compare_reports_the_strategies_finished(tmp_path):
     # it printed nothing: Ctrl-C once the heuristics played and the bounds are computed, while the
     # exact search of p5c6 (hours) runs on (a new user's trial); the picture, which takes about

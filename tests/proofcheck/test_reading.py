@@ -166,3 +166,30 @@ def test_the_facts_are_counted_without_parsing(monkeypatch):
 
 def test_memory_needed_grows_with_the_facts_and_the_game():
     assert memory_needed(0, 27) < memory_needed(1000, 27) < memory_needed(10**6, 27) < memory_needed(10**6)
+
+
+def test_a_check_told_to_stop_says_how_many_facts_it_had_checked():
+    """``stop`` is asked before the strategy's replay and before every fact: the check ends
+    at the first True, saying how many facts it had checked (none failing)."""
+    from mastermind.proofcheck import CheckStopped
+
+    proof = Path(__file__).resolve().parents[2] / "results" / "proofs" / "p3c6.proof.json.gz"
+    with open_proof(proof) as fh:
+        whole = check_proof(proof_items(fh), stop=lambda: False)
+    assert whole.facts > 11
+
+    def stopping_at(asks: int):
+        asked: list[int] = []
+
+        def stop() -> bool:
+            asked.append(1)
+            return len(asked) == asks
+
+        return stop
+
+    for asks in (1, 2, 12, whole.facts + 1):
+        with open_proof(proof) as fh, pytest.raises(CheckStopped) as stopped:
+            check_proof(proof_items(fh), stop=stopping_at(asks))
+        assert stopped.value.facts == max(asks - 2, 0)
+    with open_proof(proof) as fh:
+        assert check_proof(proof_items(fh)) == whole

@@ -451,8 +451,10 @@ def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool
     would not fit in ``limit`` bytes is refused before any work (exit 2)."""
     import io
 
+    from mastermind.app.interrupts import command_work
     from mastermind.core.game import format_bytes
     from mastermind.proofcheck import (
+        CheckStopped,
         ProofError,
         check_proof,
         count_facts,
@@ -467,6 +469,7 @@ def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool
         return io.BytesIO(raw) if raw is not None else open_proof(file)
 
     outcome, error, failing, codes = None, None, None, MAX_CODES
+    stopped, checked = None, None  # (Ctrl-C: why, and the facts checked by then)
     try:  # (the game and the facts counted, read without parsing the facts)
         with stream() as fh:
             facts = count_facts(fh)
@@ -483,8 +486,12 @@ def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool
         )
     try:
         if error is None:
-            with stream() as fh:
-                outcome = check_proof(proof_items(fh), None if rules is None else str(rules))
+            # (Ctrl-C stops the check between two facts, which then says how far it got)
+            with command_work() as token, token.running(), stream() as fh:
+                expected = None if rules is None else str(rules)
+                outcome = check_proof(proof_items(fh), expected, stop=lambda: token.cancelled)
+    except CheckStopped as exc:
+        stopped, checked = token.reason or StopReason.INTERRUPTED, exc.facts
     except ValueError as exc:
         error = f"not JSON ({exc})"
     except ProofError as exc:
@@ -501,11 +508,18 @@ def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool
                 "secrets": None if outcome is None else outcome.secrets,
                 "total": None if outcome is None else outcome.total,
                 "worst": None if outcome is None else outcome.worst,
-                "facts": None if outcome is None else outcome.facts,
+                "facts": checked if outcome is None else outcome.facts,
                 **_game_value_fields(outcome),
                 "failing_fact": failing,
                 "errors": [] if error is None else [error],
+                "stopped": stopped,
             }
+        )
+    elif stopped is not None:
+        typer.echo(
+            f"{stopped_text(stopped)} after {checked} of {plural(facts, 'fact')} checked, none failing: "
+            f"{input_name(file)} is not checked to its end",
+            err=True,
         )
     elif outcome is None:
         typer.echo(f"error: {input_name(file)} is not a valid proof: {error}", err=True)
@@ -520,5 +534,6 @@ def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool
             typer.echo(f"total      {outcome.total} is optimal")
         if outcome.worst is not None:
             typer.echo(f"worst      worst case {outcome.worst} is optimal")
+    exit_if_interrupted(stopped)
     if outcome is None:
         raise typer.Exit(1)
