@@ -100,6 +100,29 @@ def check_file_options(name: str, **options: tuple[str, str]) -> None:
             )
 
 
+def check_tie_break_taken(names: list[str] | tuple[str, ...], tie_break: str) -> None:
+    """Refuse a --tie-break that no strategy of ``names`` takes: it would be reported as
+    used (``"tie_break": "sorted"``) and change nothing. Strategy files take none (refused
+    apart: :func:`check_file_options`). A --pool is never refused: the strategies that take
+    none, simple and random, play only codes still possible, --pool consistent's own rule."""
+    from mastermind.engines.registry import strategy
+
+    if tie_break == "default":
+        return
+    heuristics = [name for name in names if not names_a_file(name)]
+    if any(strategy(name).takes("tie_break") for name in heuristics):
+        return
+    if len(names) == 1:
+        solver = " (the command optimal takes --tie-break worst)" if names[0] == "optimal" else ""
+        raise MastermindError(
+            f"--tie-break {tie_break}: the strategy {names[0]} takes no --tie-break{solver}"
+        )
+    given = ", ".join(map(input_name, names))
+    raise MastermindError(
+        f"--tie-break {tie_break}: none of the strategies given ({given}) takes a --tie-break"
+    )
+
+
 def check_strategy(
     name: str,
     rules: Rules,
@@ -113,18 +136,12 @@ def check_strategy(
     work; the game to play: ``rules``, or a strategy file's own when none was given.
     ``alone``: the command plays this one strategy, which must take the --tie-break given
     (among several, each takes what applies to it)."""
-    from mastermind.engines.registry import check_names, strategy
+    from mastermind.engines.registry import check_names
 
     if not names_a_file(name):
         check_names([name], pool=pool, tie_break=tie_break)
         if alone:  # (solve -s optimal --tie-break random said "tie_break": "random", unused)
-            # (a --pool is never refused: the strategies that take none, simple and random,
-            # play only codes still possible, --pool consistent's own rule)
-            if tie_break != "default" and not strategy(name).takes("tie_break"):
-                solver = " (the command optimal takes --tie-break worst)" if name == "optimal" else ""
-                raise MastermindError(
-                    f"--tie-break {tie_break}: the strategy {name} takes no --tie-break{solver}"
-                )
+            check_tie_break_taken([name], tie_break)
         return rules
     check_file_options(name, pool=(pool, "all"), tie_break=(tie_break, "default"))
     with naming("--strategy"):

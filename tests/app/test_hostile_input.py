@@ -895,6 +895,10 @@ def test_a_bad_code_argument_is_named(argv, named, monkeypatch, capsys):
         ["simulate", "-s", "random", "--tie-break", "sorted"],
         ["assist", "-s", "simple", "--tie-break", "random"],
         ["play", "-s", "random", "--tie-break", "sorted"],
+        # (commands of several strategies given one: they took it, 0, as if it were used)
+        ["heuristics", "-s", "simple", "--tie-break", "sorted"],
+        ["compare", "-s", "random", "--tie-break", "random"],
+        ["plot", "-o", "never.png", "-s", "optimal", "--tie-break", "sorted"],
     ],
 )
 def test_one_strategy_refuses_an_option_it_does_not_take(argv, monkeypatch, capsys):
@@ -906,6 +910,16 @@ def test_one_strategy_refuses_an_option_it_does_not_take(argv, monkeypatch, caps
     assert err.startswith(
         f"error: {option} {value}: the strategy {argv[argv.index('-s') + 1]} takes no {option}"
     )
+
+
+@pytest.mark.parametrize("command", ["heuristics", "compare", "plot"])
+def test_several_strategies_none_of_which_takes_the_tie_break_refuse_it(command, monkeypatch, capsys):
+    argv = [command, "-s", "simple", "-s", "random", "-s", "optimal", "--tie-break", "sorted"]
+    argv += ["-o", "never.png"] if command == "plot" else []
+    code, out, err = run([*argv, "-r", "p3c3"], monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, argv)
+    given = "simple, random, optimal"
+    assert err == f"error: --tie-break sorted: none of the strategies given ({given}) takes a --tie-break\n"
 
 
 def test_several_strategies_take_each_the_options_that_apply(capsys, tmp_path):

@@ -209,12 +209,14 @@ def _say_stopped(result, json_output: bool) -> None:
 
 def _game_of_strategies(rules: Rules | None, names, pool: str, tie_break: str) -> Rules:
     """The game: --rules, else the one a strategy file names; every name and file checked."""
-    from mastermind.app.strategy_files import check_strategy
+    from mastermind.app.strategy_files import check_strategy, check_tie_break_taken
 
     given, chosen = rules is not None, game(rules)
     for name in names or []:
         chosen = check_strategy(name, chosen, given, pool=pool, tie_break=tie_break)
         given = True
+    if names:  # (none given: the heuristics and the optimum, some of which take it)
+        check_tie_break_taken(names, tie_break)
     return chosen
 
 

@@ -69,6 +69,9 @@ def heuristics(
     from mastermind.engines.registry import HEURISTIC_NAMES, REGISTRY
 
     names = list(dict.fromkeys(strategy or HEURISTIC_NAMES))  # each once, in the order given
+    from mastermind.app.strategy_files import check_tie_break_taken
+
+    check_tie_break_taken(names, tie_break)  # (before the result cache: refused, not answered)
     limit = memory_limit_bytes(memory_limit)
     check_reach(rules, limit, full=False)  # (before the result cache, as optimal does)
     cache = None
