@@ -100,6 +100,21 @@ def check_file_options(name: str, **options: tuple[str, str]) -> None:
             )
 
 
+def game_option(rules_given: bool, names: list[str] | tuple[str, ...] | str | None) -> str:
+    """What named the game, for a refusal of its size: ``--rules`` when given (or nothing
+    did: the default game), else the strategy file whose game it is, said as its other
+    refusals are (``--strategy: FILE``).
+
+    >>> game_option(True, ["tree.json"]), game_option(False, ["minimax", "tree.json"])
+    ('--rules', '--strategy: tree.json')
+    """
+    if not rules_given:
+        for name in [names] if isinstance(names, str) else names or []:
+            if names_a_file(name):
+                return f"--strategy: {input_name(name)}"
+    return "--rules"
+
+
 def check_tie_break_taken(names: list[str] | tuple[str, ...], tie_break: str) -> None:
     """Refuse a --tie-break that no strategy of ``names`` takes: it would be reported as
     used (``"tie_break": "sorted"``) and change nothing. Strategy files take none (refused

@@ -962,3 +962,35 @@ def test_a_value_of_the_wrong_type_is_said_as_every_refusal_is(argv, said, monke
     code, out, err = run(argv, monkeypatch=monkeypatch, capsys=capsys)
     assert_one_line_error(code, err, argv)
     assert err == f"error: {said}\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["export", "-o", "never.json"],
+        ["compare"],
+        ["plot", "-o", "never.png"],
+        ["solve", "123456789"],
+        ["assist"],
+        ["heuristics"],
+    ],
+)
+def test_a_game_out_of_reach_named_by_a_strategy_file_is_said_of_the_file(
+    argv, tmp_path, monkeypatch, capsys
+):
+    """`export -s FILE` of a 9x9 tree (no --rules) said "--rules: p9c9r is out of reach",
+    naming an option not given; the game is the file's, and the refusal now says so."""
+    tree = tmp_path / "p9c9.json"
+    root = {"candidates": 9**9, "guess": "123456789"}
+    tree.write_text(
+        json.dumps({"format": "mastermind-strategy", "version": 1, "rules": "p9c9r", "tree": root})
+    )
+    command = [argv[0], "-s", str(tree), *argv[1:]]
+    code, out, err = run(command, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, command)
+    if argv[0] == "heuristics":  # (plays without the score table: its codes alone are too many)
+        assert err.startswith("error: p9c9r needs about 6.5 GiB for its codes"), err
+        return
+    assert err.startswith(f"error: --strategy: {tree}: p9c9r is out of reach: "), err
+    code, out, err = run([*command, "-r", "p9c9"], monkeypatch=monkeypatch, capsys=capsys)
+    assert err.startswith("error: --rules: p9c9r is out of reach: "), err

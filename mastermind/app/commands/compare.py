@@ -93,14 +93,16 @@ def compare(
     """Past --time-limit: the strategies played, the lower bound and the best strategy found
     (the exact search's or the best strategy played), not proven."""
     from mastermind.app.comparisons import compare as run_compare
+    from mastermind.app.strategy_files import game_option
 
+    named_by = game_option(rules is not None, strategy)
     rules = _game_of_strategies(rules, strategy, pool, tie_break)
     limit = memory_limit_bytes(memory_limit)
     if plot is not None:
         from mastermind.app.plots import drawing_time_limit
 
         _check_plot(plot)
-    table_for(rules, limit)  # size check first: one line, before any work
+    table_for(rules, limit, option=named_by)  # size check first: one line, before any work
     seed, drawn = draw_seed(seed)
     from mastermind.core.compiling import ALL_KERNELS, CompileNotice
 
@@ -268,10 +270,12 @@ def plot(
     the gaps are to the lower bound."""
     from mastermind.app.comparisons import compare as run_compare
     from mastermind.app.plots import check_plot_target, drawing_time_limit
+    from mastermind.app.strategy_files import game_option
     from mastermind.core.fileio import is_stdout
     from mastermind.engines.registry import HEURISTIC_NAMES
 
     names = list(dict.fromkeys(strategy)) if strategy else ["optimal", *HEURISTIC_NAMES]
+    named_by = game_option(rules is not None, names)
     rules = _game_of_strategies(rules, names, pool, tie_break)
     limit = memory_limit_bytes(memory_limit)
     # standard output holds the picture alone ("-", /dev/stdout): every word goes to stderr
@@ -280,7 +284,7 @@ def plot(
         raise MastermindError("--json prints a summary of the picture written: give --out FILE")
     with naming("--out"):
         check_plot_target(out)
-    table_for(rules, limit)
+    table_for(rules, limit, option=named_by)
     seed, drawn = draw_seed(seed)
     # the optimum comes from the comparison's own exact run (under --time-limit), not twice
     others = [n for n in names if n != "optimal"]

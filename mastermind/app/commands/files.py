@@ -41,7 +41,7 @@ from mastermind.app.commands.common import (
     table_for,
     write_after_work,
 )
-from mastermind.app.strategy_files import check_strategy, names_a_file
+from mastermind.app.strategy_files import check_strategy, game_option, names_a_file
 from mastermind.core.cancel import StopReason
 from mastermind.core.errors import DamagedFile, MastermindError, OutOfReach, TableTooLarge
 from mastermind.core.fileio import (
@@ -114,11 +114,12 @@ def export(
     from mastermind.app.players import draws, tree_of
     from mastermind.core.cancel import Stopped
 
+    named_by = game_option(rules is not None, strategy)
     rules = check_strategy(
         strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break, alone=True
     )
     fmt, out = _export_file(fmt, out, json_output)
-    table = table_for(rules, memory_limit_bytes(memory_limit))
+    table = table_for(rules, memory_limit_bytes(memory_limit), option=named_by)
     seed, drawn = draw_seed(seed)
     stopped, tree, best_found = None, None, None
     proven = strategy != "optimal"  # (the optimum proven once the search says so)

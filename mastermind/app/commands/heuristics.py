@@ -90,11 +90,12 @@ def heuristics(
             _report(answer, json_output, seed_drawn=chance and seed is None)
             return
     from mastermind.app.players import draws
-    from mastermind.app.strategy_files import check_strategy
+    from mastermind.app.strategy_files import check_strategy, game_option
     from mastermind.core.compiling import HEURISTIC_KERNELS, CompileNotice
     from mastermind.core.progress import progress_mode
     from mastermind.engines.heuristics import wants_full_table
 
+    named_by = game_option(rules_given, names)
     for name in names:  # every file for the game, before any work
         rules = check_strategy(name, rules, rules_given, pool=pool, tie_break=tie_break)
         rules_given = True
@@ -104,7 +105,8 @@ def heuristics(
     with CompileNotice(
         HEURISTIC_KERNELS, "the scoring kernels", quiet=json_output, json_lines=mode == "json"
     ):
-        table = table_for(rules, limit, full=wants_full_table(rules) and rules.table_bytes() <= limit)
+        full = wants_full_table(rules) and rules.table_bytes() <= limit
+        table = table_for(rules, limit, full=full, option=named_by)
     rows: list[dict] = []
     stopped = _play_all(
         table, names, {"pool": pool, "tie_break": tie_break, "seed": seed}, time_limit, mode, rows
@@ -270,15 +272,16 @@ def simulate(
 ) -> None:
     import numpy as np
 
-    from mastermind.app.strategy_files import check_strategy, names_a_file
+    from mastermind.app.strategy_files import check_strategy, game_option, names_a_file
     from mastermind.core.progress import progress_mode
 
+    named_by = game_option(rules is not None, strategy)
     rules = check_strategy(
         strategy, game(rules), rules is not None, pool=pool, tie_break=tie_break, alone=True
     )
     limit = memory_limit_bytes(memory_limit)
     # too big for the N x N table: answers are computed as needed (slower, same results)
-    table = table_for(rules, limit, full=rules.table_bytes() <= limit)
+    table = table_for(rules, limit, full=rules.table_bytes() <= limit, option=named_by)
     seed, drawn = draw_seed(seed)
     strategy_seed, secrets_seed = (int(s) for s in np.random.SeedSequence(seed).generate_state(2))
     start = time.perf_counter()

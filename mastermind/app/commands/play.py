@@ -28,6 +28,7 @@ from mastermind.app.commands.common import (
     table_for,
 )
 from mastermind.app.interactive.terminal import Session
+from mastermind.app.strategy_files import game_option
 from mastermind.core.cancel import StopReason
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Rules
@@ -90,10 +91,11 @@ def assist(
     from mastermind.app.interactive.terminal import run_session
     from mastermind.app.players import draws
 
+    named_by = game_option(rules is not None, strategy)
     rules = _check_strategy(strategy, pool, tie_break, rules, session=True)
     seed, drawn = draw_seed(seed)
     chance = draws(strategy, tie_break)
-    table = table_for(rules, memory_limit_bytes(memory_limit))
+    table = table_for(rules, memory_limit_bytes(memory_limit), option=named_by)
     chosen = load_strategy(
         strategy,
         table,
@@ -127,16 +129,17 @@ def play(
     from mastermind.app.interactive.strategies import load_strategy
     from mastermind.app.interactive.terminal import run_session
 
+    named_by = game_option(rules is not None, strategy)
     rules = _check_strategy(strategy, pool, tie_break, rules, session=True)
     seed, _ = draw_seed(seed)
     limit = memory_limit_bytes(memory_limit)
     # answering needs no N x N table; the strategy behind hint builds one when first asked
-    table = table_for(rules, limit, full=False)
+    table = table_for(rules, limit, full=False, option=named_by)
 
     def hint_strategy():
         return load_strategy(
             strategy,
-            table_for(rules, limit),
+            table_for(rules, limit, option=named_by),
             pool=pool,
             tie_break=tie_break,
             seed=seed_streams(seed)[1],  # not the secret's stream: a random hint is no give-away
@@ -168,10 +171,11 @@ def solve(
     from mastermind.app.players import Cancellable, draws
     from mastermind.core.cancel import Stopped
 
+    named_by = game_option(rules is not None, strategy)
     rules = _check_strategy(strategy, pool, tie_break, rules)
     with naming("SECRET"):
         code = rules.parse_code(secret)
-    table = table_for(rules, memory_limit_bytes(memory_limit))
+    table = table_for(rules, memory_limit_bytes(memory_limit), option=named_by)
     seed, drawn = draw_seed(seed)
     probes: list = []
     stopped = None
