@@ -5,7 +5,9 @@ Every command lives in a module of :mod:`mastermind.app.commands` with a ``regis
 
 from __future__ import annotations
 
+import errno
 import importlib
+import io
 import os
 import signal
 import sys
@@ -127,11 +129,59 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _open_closed_streams() -> None:
-    """A standard stream closed by the caller (``<&-``, ``>&-``) is None in Python: read it as
-    empty and write it to nowhere, as if it were /dev/null, rather than fail on first use."""
-    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
-        if getattr(sys, name) is None:
-            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))
+    """A standard stream closed by the caller (``<&-``, ``>&-``; None in Python), or open
+    only for reading (what a wrapper script may leave), is read as empty; standard error is
+    written to nowhere (the exit code still tells); standard output, which holds the answer,
+    fails at its first write as a full disk does ("cannot write the output", exit 2): it
+    exited 0 with the answer lost. The descriptor itself is given /dev/null first, so that
+    no file this command opens takes its number (and with it, whatever a library writes
+    there)."""
+    for fd in (0, 1, 2):  # (each os.open takes the lowest free number: this one)
+        if not _fd_open(fd):
+            os.open(os.devnull, os.O_RDWR)
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")
+    if sys.stderr is None or not _writable(sys.stderr):
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")
+    if sys.stdout is None or not _writable(sys.stdout):
+        sys.stdout = _ClosedOutput()
+
+
+def _fd_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+def _writable(stream: Any) -> bool:
+    """Whether a standard stream's descriptor takes writes (True where there is none to ask:
+    a test's capture)."""
+    try:
+        import fcntl
+
+        flags = fcntl.fcntl(stream.fileno(), fcntl.F_GETFL)
+    except (OSError, ValueError, AttributeError, ImportError):
+        return True
+    return flags & os.O_ACCMODE != os.O_RDONLY
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output that the caller closed: every write fails, as writing to a closed
+    descriptor does (EBADF), said in words."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        return 1  # (/dev/null: given it by _open_closed_streams)
 
 
 def _main(argv: list[str]) -> int:

@@ -690,18 +690,31 @@ def shell(command: str, **kwargs) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize(
-    "command",
+    ("command", "code", "said"),
     [
-        "mastermind play -r p2c2 --seed 1 <&-",  # standard input closed: like an empty one
-        "mastermind assist -r p2c2 <&-",
-        "mastermind export -r p2c2 --out - >&-",  # standard output closed: nowhere to write
+        ("mastermind play -r p2c2 --seed 1 <&-", 0, None),  # standard input closed: like an empty one
+        ("mastermind assist -r p2c2 <&-", 0, None),
+        # standard output closed: the answer cannot be written, as on a full disk (exit 0, lost)
+        (
+            "mastermind export -r p2c2 --out - >&-",
+            2,
+            "error: cannot write the output: standard output is closed\n",
+        ),
+        ("mastermind info >&-", 2, "error: cannot write the output: standard output is closed\n"),
+        ("mastermind info --json 1</dev/null", 2, None),  # (open for reading only: the same)
+        # standard error closed: the refusal goes nowhere, its exit code stays (it gave 1 where
+        # a wrapper script left the descriptor open for reading only)
+        ("mastermind info --bogus 2>&-", 2, None),
+        ("mastermind info --bogus 2</dev/null", 2, None),
     ],
 )
 @pytest.mark.integration
-def test_closed_standard_streams(command):
+def test_closed_standard_streams(command, code, said):
     result = shell(command)
     assert "Traceback" not in result.stderr and "internal error" not in result.stderr, result.stderr
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == code, result.stderr
+    if said is not None:
+        assert result.stderr == said
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
