@@ -655,6 +655,25 @@ def test_a_checkpoint_folder_holding_another_games_search_is_refused_before_any_
     assert not (out / "trees").exists()
 
 
+def test_a_checkpoint_folder_another_run_holds_is_refused_before_any_row(tmp_path, capsys):
+    """It was refused only when its row came, after the kernels loaded (2.3 s for one row)."""
+    from mastermind.engines.exact import hold_folder
+
+    folder, out = tmp_path / "ck", tmp_path / "out"
+    out.mkdir()
+    args = ["results", "--out", str(out), "--table", "optimal", "--games", "p2c2,p2c3", "--checkpoint"]
+    with hold_folder(folder / "p2c3"):
+        assert main([*args, str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err
+        == f"error: --checkpoint: {folder / 'p2c3'}: the checkpoint folder is in use by another run: "
+        + ("wait for it to end, or give another folder\n")
+    )
+    assert list(out.iterdir()) == [] and list(folder.iterdir()) == [folder / "p2c3"]
+    assert main([*args, str(folder)]) == 0
+
+
 @pytest.mark.slow
 def test_a_frontier_game_stopped_is_open_with_search_bounds_and_continues_from_its_checkpoint(tmp_path):
     """p4c7 (11228) as a stand-in frontier game: stopped after 1 s it is an open row whose

@@ -415,22 +415,21 @@ def _game_value_line(row: dict) -> str:
 
 
 def _check_checkpoints(checkpoint: Path, games: list[Rules]) -> None:
-    """Refuse, before any work, the checkpoint folder of a game the run will search when it
-    holds another game's search or a damaged memo file (a depth search's is read only once
-    the row's other search has run, hours at the frontier)."""
+    """Refuse, before any work, the checkpoint folder of a game the run will search when
+    another run holds it, or it holds another game's search or a damaged memo file (a depth
+    search's is read only once the row's other search has run, hours at the frontier)."""
     from mastermind.engines.exact import (
         DEPTH_FILE,
         UNITS_FILE,
         CheckpointFileError,
+        check_checkpoint,
         check_intact,
-        check_made_for,
-        search_made_for,
     )
 
     with naming("--checkpoint", CheckpointFileError):
         for rules in games:
             folder = checkpoint / game_id(rules)
             # (a row's search: the plain total over every code; see parts.frontier_part)
-            check_made_for(folder, search_made_for(rules, "all", "total"))
+            check_checkpoint(folder, rules, "all", "total")
             for name in (DEPTH_FILE, UNITS_FILE):
                 check_intact(folder / name)
