@@ -366,3 +366,14 @@ def test_optimal_out_without_a_kept_tree_searches_and_keeps_it(capsys, tmp_path)
         run_json(["optimal", "-r", "p3c3", "--out", str(out), "--json", "--no-cache"], capsys)["cached"]
         is False
     )
+
+
+@pytest.mark.parametrize("by_first_guess", [True, False])
+def test_a_cached_optimum_validates_as_the_searched_one_does(by_first_guess, capsys, validators):
+    """A cached answer by first guess said "out": null, a key its schema's branch does not
+    have (the cache kept every answer with one)."""
+    argv = ["optimal", "-r", "p3c3", "--json", *(["--by-first-guess"] if by_first_guess else [])]
+    searched, cached = run_json(argv, capsys), run_json(argv, capsys)
+    assert (searched["cached"], cached["cached"]) == (False, True)
+    assert set(cached) == set(searched) and ("out" in cached) is not by_first_guess
+    validators["optimal"].validate(cached)

@@ -271,7 +271,9 @@ def _keep(cache, kept_tree, data: dict, tree: tuple | None) -> None:
     without it)."""
     if kept_tree is not None and tree is not None:
         kept_tree.store(_tree_entry(*tree))
-    cache.store({k: v for k, v in data.items() if k not in ("compile_seconds", "out")} | {"out": None})
+    # (the file this run wrote is not the next run's; an answer by first guess has no "out")
+    kept = {k: v for k, v in data.items() if k != "compile_seconds"}
+    cache.store(kept | ({"out": None} if "out" in kept else {}))
 
 
 def _start_from(
