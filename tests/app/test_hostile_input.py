@@ -1007,3 +1007,15 @@ def test_a_game_out_of_reach_named_by_a_strategy_file_is_said_of_the_file(
     assert err.startswith(f"error: --strategy: {tree}: p9c9r is out of reach: "), err
     code, out, err = run([*command, "-r", "p9c9"], monkeypatch=monkeypatch, capsys=capsys)
     assert err.startswith("error: --rules: p9c9r is out of reach: "), err
+
+
+@pytest.mark.parametrize("command", ["assist", "play"])
+def test_a_session_s_help_does_not_offer_standard_input_for_its_strategy(command, monkeypatch, capsys):
+    """Their --help said "- reads standard input" of --strategy, which they refuse (standard
+    input holds the session's moves)."""
+    assert main([command, "--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.replace("│", " ").split())
+    assert "strategy file (JSON or Irving text)" in help_text and "- reads standard input" not in help_text
+    code, out, err = run([command, "-s", "-"], monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, [command, "-s", "-"])
+    assert "standard input holds this session's moves" in err

@@ -296,6 +296,17 @@ StrategyOpt = Annotated[
         "text; - reads standard input).",
     ),
 ]
+SessionStrategyOpt = Annotated[
+    str,
+    typer.Option(
+        "--strategy",
+        "-s",
+        metavar=STRATEGY_METAVAR,
+        callback=_strategy_check,
+        # (not -: standard input holds the session's moves)
+        help="Strategy: a name (see `mastermind strategies`) or a strategy file (JSON or Irving text).",
+    ),
+]
 
 
 def strategies_option(default: str) -> Any:

@@ -11,6 +11,7 @@ from mastermind.app.commands.common import (
     PoolOpt,
     ProgressOpt,
     SeedOpt,
+    SessionStrategyOpt,
     StrategyOpt,
     StrategyRulesOpt,
     TieBreakOpt,
@@ -78,7 +79,7 @@ def _finish(code: int) -> None:
 
 def assist(
     rules: StrategyRulesOpt = None,
-    strategy: StrategyOpt = "minimax",
+    strategy: SessionStrategyOpt = "minimax",
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",
     seed: SeedOpt = None,
@@ -116,7 +117,7 @@ def assist(
 
 def play(
     rules: StrategyRulesOpt = None,
-    strategy: StrategyOpt = "minimax",
+    strategy: SessionStrategyOpt = "minimax",
     pool: PoolOpt = "all",
     tie_break: TieBreakOpt = "default",
     seed: SeedOpt = None,
