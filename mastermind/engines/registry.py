@@ -48,6 +48,9 @@ class StrategySpec:
     summary: str
     options: tuple[str, ...]
     factory: Callable[..., Strategy]
+    stoppable: bool = False
+    """Whether its factory takes ``cancel``: a heuristic whose one guess can take minutes
+    (every code scored over millions of candidates) stops inside it."""
 
     def make(
         self,
@@ -68,6 +71,8 @@ class StrategySpec:
         kwargs: dict[str, Any] = {k: v for k, v in given.items() if k in self.options}
         if self.kind == "solver":
             kwargs.update(progress=progress, time_limit=time_limit, cancel=cancel)
+        elif self.stoppable:
+            kwargs.update(cancel=cancel)
         return self.factory(table, **kwargs)
 
     def takes(self, option: str) -> bool:
@@ -81,10 +86,12 @@ class StrategySpec:
 
 # ---- factories: the engines are imported only when a strategy is built ---------------------
 def _scored(criterion: str) -> Callable[..., Strategy]:
-    def build(table: CodeTable, *, pool: str, tie_break: str, seed: int | None) -> Strategy:
+    def build(
+        table: CodeTable, *, pool: str, tie_break: str, seed: int | None, cancel: CancelToken | None = None
+    ) -> Strategy:
         from mastermind.engines.heuristics.strategies import ScoredStrategy
 
-        return ScoredStrategy(criterion, table, pool=pool, tie_break=tie_break, seed=seed)
+        return ScoredStrategy(criterion, table, pool=pool, tie_break=tie_break, seed=seed, cancel=cancel)
 
     return build
 
@@ -133,7 +140,7 @@ def _optimal(
 
 _SPECS = (
     StrategySpec(
-        "minimax", "heuristic", "smallest largest answer class (Knuth)", OPTIONS, _scored("minimax")
+        "minimax", "heuristic", "smallest largest answer class (Knuth)", OPTIONS, _scored("minimax"), True
     ),
     StrategySpec(
         "expected-size",
@@ -141,11 +148,14 @@ _SPECS = (
         "smallest expected class size (Irving)",
         OPTIONS,
         _scored("expected-size"),
+        True,
     ),
     StrategySpec(
-        "entropy", "heuristic", "largest entropy of the answer classes", OPTIONS, _scored("entropy")
+        "entropy", "heuristic", "largest entropy of the answer classes", OPTIONS, _scored("entropy"), True
     ),
-    StrategySpec("most-parts", "heuristic", "most non-empty answer classes", OPTIONS, _scored("most-parts")),
+    StrategySpec(
+        "most-parts", "heuristic", "most non-empty answer classes", OPTIONS, _scored("most-parts"), True
+    ),
     StrategySpec("simple", "heuristic", "the first code still possible", (), _simple),
     StrategySpec("random", "heuristic", "a random code still possible (seeded)", ("seed",), _random),
     StrategySpec("optimal", "solver", "least total guesses, solved exactly", ("pool",), _optimal),

@@ -19,7 +19,7 @@ from typing import Protocol
 
 import numpy as np
 
-from mastermind.core.cancel import CancelToken
+from mastermind.core.cancel import CancelToken, Stopped
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable, Rules
 from mastermind.core.progress import NoProgress, Progress
@@ -155,8 +155,9 @@ def monte_carlo(
 
     A deterministic strategy (``strategy.deterministic``, true unless said otherwise) is
     asked once per position: games that share their first guesses share the work. A
-    cancelled ``cancel`` token ends the run after the game being played: the result then
-    counts the games finished (``games`` is fewer). ``played``,
+    cancelled ``cancel`` token ends the run after the game being played, or inside it when
+    the strategy stops on the same token (:class:`~mastermind.core.cancel.Stopped`): the
+    result then counts the games finished (``games`` is fewer). ``played``,
     if given, holds the guesses of each finished game as they end (for a status line).
 
     >>> from mastermind.engines.heuristics.montecarlo import monte_carlo
@@ -190,7 +191,13 @@ def monte_carlo(
         while True:
             node = memo.get(history) if memo is not None else None
             if node is None:
-                node = (int(strategy.next_guess(cands, history)), cands)
+                try:
+                    guess = strategy.next_guess(cands, history)
+                except Stopped:  # (a strategy stopped by the same token: this game is not counted)
+                    if cancel is None or not cancel.cancelled:
+                        raise
+                    break
+                node = (int(guess), cands)
                 if memo is not None:
                     memo[history] = node
             guess, cands = node
@@ -207,6 +214,9 @@ def monte_carlo(
                     f"not split {len(cands)} candidates: the game would never end"
                 )
             cands = left
+        if cancel is not None and cancel.cancelled and (not history or history[-1][1] != win):
+            finished = k  # (stopped inside this game)
+            break
         guesses = len(history)
         counts.extend([0] * (guesses - len(counts)))
         counts[guesses - 1] += 1

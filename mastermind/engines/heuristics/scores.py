@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import CodeTable, Rules
 
@@ -30,6 +31,7 @@ CRITERIA = ("minimax", "expected-size", "entropy", "most-parts")
 TOLERANCE = 1e-6
 """Keys within this distance of the best tie (integer keys differ by at least 1)."""
 
+STOP_WORK = 50_000_000  # guesses x candidates between two looks at a cancel token (about 0.1 s)
 PARALLEL_WORK = 100_000  # guesses x candidates (about 0.2 ms of work) above which two threads pay off
 
 
@@ -88,11 +90,11 @@ class Scorer:
     is built cost little beyond the kernel itself.
     """
 
-    def __init__(self, table: CodeTable, criterion: str) -> None:
+    def __init__(self, table: CodeTable, criterion: str, cancel: CancelToken | None = None) -> None:
         from mastermind.engines.heuristics import _kernels
 
         self._kernels = _kernels
-        self.table, self.criterion = table, criterion
+        self.table, self.criterion, self.cancel = table, criterion, cancel
         scores = _EMPTY_SCORES if table.scores is None else table.scores
         # peg- and colour-major copies: the kernel reads a run of guesses' pegs in place
         self._args = (
@@ -117,12 +119,26 @@ class Scorer:
         out = np.empty(len(gs), dtype=np.float64)
         if len(gs) == 0:
             return out
+        if self.cancel is None:
+            self._keys(cands, gs, out)
+            return out
+        # a cancel token asked between parts of about STOP_WORK pairs: a guess of p8c8 scored
+        # every code over millions of candidates in one call, half a minute past a time limit;
+        # parts of two blocks at least (the threads' share) while they stay under a second
+        step = max(1, STOP_WORK // max(1, len(cands)))
+        if 2 * self._kernels.BLOCK * len(cands) <= 8 * STOP_WORK:
+            step = max(step, 2 * self._kernels.BLOCK)
+        for start in range(0, len(gs), step):
+            self.cancel.check()
+            self._keys(cands, gs[start : start + step], out[start : start + step])
+        return out
+
+    def _keys(self, cands: np.ndarray, gs: np.ndarray, out: np.ndarray) -> None:
         k = self._kernels
         if len(gs) * len(cands) >= PARALLEL_WORK and len(gs) > k.BLOCK:
             k.score_guesses_parallel(*self._args, cands, gs, *self._tail, out)
         else:
             k.score_guess_range(*self._args, cands, gs, *self._tail, 0, len(gs), out)
-        return out
 
 
 def guess_keys(table: CodeTable, candidates: np.ndarray, guesses: np.ndarray, criterion: str) -> np.ndarray:

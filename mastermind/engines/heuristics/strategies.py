@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mastermind.core.cancel import CancelToken
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Code, CodeTable
 from mastermind.core.pools import POOLS, Pool
@@ -94,6 +95,7 @@ class ScoredStrategy:
         tie_break: str = "default",
         seed: int | None = None,
         name: str | None = None,
+        cancel: CancelToken | None = None,
     ) -> None:
         check_choice("strategy", criterion, CRITERIA)
         check_choice("pool", pool, POOLS)
@@ -104,7 +106,8 @@ class ScoredStrategy:
         self.deterministic = tie_break != "random"
         self._entropy = seed_entropy(seed)
         self._first_guesses = np.array(canonical_first_guesses(table.rules), dtype=np.int32)
-        self._scorer = Scorer(table, criterion)
+        # (cancelled, a guess being chosen stops within a fraction of a second: Stopped)
+        self._scorer = Scorer(table, criterion, cancel=cancel)
         self._n_answers = len(table.rules.answers)
 
     def next_guess(self, candidates: np.ndarray, history: History = ()) -> Code:

@@ -254,3 +254,55 @@ def test_no_games_is_refused_in_the_library_words():
 
     with pytest.raises(MastermindError, match="^games must be at least 1, got 0$"):
         monte_carlo(SimpleStrategy(CodeTable(Rules(2, 2))), 0)
+
+
+def test_a_strategy_stopped_inside_a_game_ends_the_run_with_the_games_finished():
+    """simulate -r p8c8 --time-limit 5 ran past 90 s: the run stopped only between games,
+    and one guess of the game being played scores every code over millions of candidates.
+    The scorer now stops inside that guess (Stopped), and the run counts the games finished
+    before it."""
+    from mastermind.core.cancel import CancelToken
+    from mastermind.engines.heuristics.strategies import ScoredStrategy
+
+    table = CodeTable(Rules(4, 6))
+    token = CancelToken()
+    played: list[int] = []
+    strategy = ScoredStrategy("entropy", table, cancel=token)
+    strategy.deterministic = False  # every position asked: the fourth game asks the scorer
+    scorer_keys = strategy._scorer.keys
+
+    def keys(cands, guesses):
+        if len(played) == 3 and len(cands) < table.n:  # inside the fourth game, past its opening
+            token.cancel()
+        return scorer_keys(cands, guesses)
+
+    strategy._scorer.keys = keys
+    result = monte_carlo(strategy, 50, seed=2, cancel=token, played=played)
+    assert result.games == 3 == len(played) and sum(result.histogram) == 3
+    full = monte_carlo(ScoredStrategy("entropy", table), 3, seed=2)
+    assert result.histogram == full.histogram
+
+
+def test_a_scorer_given_a_token_scores_in_parts_as_one_call_does(monkeypatch):
+    from mastermind.core.cancel import CancelToken, Stopped
+    from mastermind.engines.heuristics import scores
+    from mastermind.engines.heuristics.scores import Scorer
+
+    table = CodeTable(Rules(4, 6))
+    rng = np.random.default_rng(5)
+    cands = np.sort(rng.choice(table.n, size=300, replace=False)).astype(np.int32)
+    # parts of 7 guesses (two blocks of 512 would be too long a part), then of two blocks
+    for work, parts_asked in ((300 * 7, -(-1296 // 7)), (300 * 128, 2)):
+        monkeypatch.setattr(scores, "STOP_WORK", work)
+        for criterion in ("minimax", "expected-size", "entropy", "most-parts"):
+            whole = Scorer(table, criterion).keys(cands, table.all_codes)
+            asked: list[int] = []
+            token = CancelToken()
+            token.check = lambda asked=asked: asked.append(1)  # type: ignore[method-assign]
+            parts = Scorer(table, criterion, cancel=token).keys(cands, table.all_codes)
+            assert np.array_equal(parts, whole) and len(asked) == parts_asked
+    monkeypatch.setattr(scores, "STOP_WORK", 1)  # (parts of one guess at least)
+    cancelled = CancelToken()
+    cancelled.cancel()
+    with pytest.raises(Stopped):
+        Scorer(table, "minimax", cancel=cancelled).keys(cands, table.all_codes)
