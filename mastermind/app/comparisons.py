@@ -110,6 +110,7 @@ def knuth_table_row(
     worker: TimedWorker,
     *,
     token: CancelToken,
+    run: CancelToken | None = None,
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
     jobs: int = 1,
     max_refined: int = MAX_REFINED_CODES,
@@ -117,10 +118,11 @@ def knuth_table_row(
     """One row of the table of Knuth's algorithm, with bounds and (time permitting) the optimum.
 
     ``token``: the row's, whose deadline is the whole row's (the least total, then the least
-    worst case); the bounds stop only for Ctrl-C (the command's token).
+    worst case); Knuth's tree stops with ``run`` (the run's time limit, Ctrl-C: Stopped, the
+    row unfinished); the bounds stop only for Ctrl-C (the command's token).
     """
     from mastermind.app.interrupts import command_token, unwind_on_interrupt
-    from mastermind.engines.registry import strategy_tree
+    from mastermind.engines.registry import make_strategy, player_tree
 
     start = time.perf_counter()
     table = CodeTable(rules, memory_limit=memory_limit)
@@ -128,7 +130,8 @@ def knuth_table_row(
     worker.submit(_exact_job, (rules, "total", memory_limit, jobs), wait_for(token.remaining()))
     try:
         first, mu = knuth_first_guess(table)
-        knuth = strategy_tree("minimax", table).stats(table)
+        # (p5c8's took 28 s, past a --time-limit of 5: it stops with the run now)
+        knuth = player_tree(make_strategy("minimax", table, cancel=run), "minimax", run).stats(table)
         cpsat = (
             min(CPSAT_SECONDS, token.remaining(1e-3) or CPSAT_SECONDS) if table.n <= CPSAT_MAX_CODES else 0.0
         )

@@ -74,6 +74,22 @@ def rows():
     return out
 
 
+def test_knuths_tree_in_a_table_row_stops_with_the_run():
+    """`table -g p5c8 --time-limit 5` took 34-51 s: Knuth's tree (28 s of p5c8) did not look
+    at the run's time limit. It stops with the run's token now (Stopped: the row unfinished,
+    which run_rows reports as not computed), at its first guess here."""
+    from mastermind.core.cancel import Stopped, StopReason
+    from mastermind.engines.registry import strategy_tree
+
+    run = CancelToken()
+    with TimedWorker() as worker, CancelToken(60) as row:
+        knuth = strategy_tree("minimax", CodeTable(Rules(3, 3))).stats(CodeTable(Rules(3, 3))).total
+        assert knuth_table_row(Rules(3, 3), worker, token=row, run=run).knuth_total == knuth == 74
+        run.cancel(StopReason.TIME_LIMIT)
+        with pytest.raises(Stopped):
+            knuth_table_row(Rules(3, 3), worker, token=row, run=run)
+
+
 def test_published_columns(rows):
     for (pegs, colors), row in rows.items():
         rules = Rules(pegs, colors)

@@ -89,7 +89,9 @@ def table(
         bar.start(len(chosen), "table")
 
         def row(rules: Rules, clock: "RowTime") -> "TableRow":
-            return knuth_table_row(rules, worker, token=clock.token, memory_limit=limit, jobs=cores(jobs))
+            return knuth_table_row(
+                rules, worker, token=clock.token, run=clock.run, memory_limit=limit, jobs=cores(jobs)
+            )
 
         # (a row cut by the command's time limit stops the table, unless it proved its cells;
         # the bar steps once the row is kept: Ctrl-C at the step lost the row)
