@@ -285,28 +285,23 @@ def _strategy_help(default: str) -> str:
 
 
 STRATEGY_METAVAR = "NAME|FILE"
-StrategyOpt = Annotated[
-    str,
-    typer.Option(
+
+
+def _strategy_option(stdin: bool) -> Any:
+    """``-s NAME|FILE``: one strategy; ``stdin``, whether ``-`` reads it from standard input
+    (not in a session, whose moves come from there)."""
+    return typer.Option(
         "--strategy",
         "-s",
         metavar=STRATEGY_METAVAR,
         callback=_strategy_check,
         help="Strategy: a name (see `mastermind strategies`) or a strategy file (JSON or Irving "
-        "text; - reads standard input).",
-    ),
-]
-SessionStrategyOpt = Annotated[
-    str,
-    typer.Option(
-        "--strategy",
-        "-s",
-        metavar=STRATEGY_METAVAR,
-        callback=_strategy_check,
-        # (not -: standard input holds the session's moves)
-        help="Strategy: a name (see `mastermind strategies`) or a strategy file (JSON or Irving text).",
-    ),
-]
+        + ("text; - reads standard input)." if stdin else "text)."),
+    )
+
+
+StrategyOpt = Annotated[str, _strategy_option(stdin=True)]
+SessionStrategyOpt = Annotated[str, _strategy_option(stdin=False)]
 
 
 def strategies_option(default: str) -> Any:
