@@ -192,8 +192,6 @@ def optimal(
         backend = "threads" if scheduler is None else "dask"
     if first is not None and by_first_guess:
         raise MastermindError("give either --first or --by-first-guess, not both")
-    if out is not None and by_first_guess:
-        raise MastermindError("--out writes one strategy: use it with --first or alone, not --by-first-guess")
     _refuse_placement(
         rules, pool, backend, scheduler, checkpoint, by_first_guess, first, objective, tie_break
     )
@@ -317,6 +315,8 @@ def _check_files(
 ) -> None:
     """``--out`` and ``--proof`` refused before the search: a result is never lost for want
     of a place."""
+    if out is not None and by_first_guess:
+        raise MastermindError("--out writes one strategy: use it with --first or alone, not --by-first-guess")
     if out is not None:
         if is_stdout(out) and json_output:
             raise MastermindError("--out - and --json both use standard output: give --out a file name")

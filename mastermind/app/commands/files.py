@@ -445,32 +445,15 @@ def _names_a_proof(file: str) -> bool:
     return named == "mastermind-proof"
 
 
-def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool, limit: int) -> None:
-    """Check a proof file (``raw``: its bytes, read from standard input; None: read from the
-    file as it is checked) with :mod:`mastermind.proofcheck` (which shares no code with the
-    search): exit 0 when it proves its claims, 1 naming the first fact that fails. One that
-    would not fit in ``limit`` bytes is refused before any work (exit 2)."""
-    import io
-
-    from mastermind.app.interrupts import command_work
+def _proof_size(stream: Any, file: str, limit: int) -> tuple[int, str | None]:
+    """The facts of a proof (``stream()`` opens it), counted without parsing them, and what
+    makes it no proof (None: nothing yet); one whose check would not fit in ``limit`` bytes
+    is refused before any work (exit 2)."""
     from mastermind.core.game import format_bytes
-    from mastermind.proofcheck import (
-        CheckStopped,
-        ProofError,
-        check_proof,
-        count_facts,
-        memory_needed,
-        open_proof,
-        proof_items,
-        proof_rules,
-    )
+    from mastermind.proofcheck import ProofError, count_facts, memory_needed, proof_rules
     from mastermind.proofcheck.game import MAX_CODES, Game
 
-    def stream():
-        return io.BytesIO(raw) if raw is not None else open_proof(file)
-
-    outcome, error, failing, codes = None, None, None, MAX_CODES
-    stopped, checked = None, None  # (Ctrl-C: why, and the facts checked by then)
+    codes, error = MAX_CODES, None
     try:  # (the game and the facts counted, read without parsing the facts)
         with stream() as fh:
             facts = count_facts(fh)
@@ -485,6 +468,25 @@ def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool
             f"checking {input_name(file)} ({facts:,} facts) needs about {format_bytes(need)}, "
             f"above the memory limit of {format_bytes(limit)}"
         )
+    return facts, error
+
+
+def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool, limit: int) -> None:
+    """Check a proof file (``raw``: its bytes, read from standard input; None: read from the
+    file as it is checked) with :mod:`mastermind.proofcheck` (which shares no code with the
+    search): exit 0 when it proves its claims, 1 naming the first fact that fails. One that
+    would not fit in ``limit`` bytes is refused before any work (exit 2)."""
+    import io
+
+    from mastermind.app.interrupts import command_work
+    from mastermind.proofcheck import CheckStopped, ProofError, check_proof, open_proof, proof_items
+
+    def stream():
+        return io.BytesIO(raw) if raw is not None else open_proof(file)
+
+    outcome, failing = None, None
+    stopped, checked = None, None  # (Ctrl-C: why, and the facts checked by then)
+    facts, error = _proof_size(stream, file, limit)
     try:
         if error is None:
             # (Ctrl-C stops the check between two facts, which then says how far it got)
