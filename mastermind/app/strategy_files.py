@@ -105,6 +105,7 @@ def game_option(rules_given: bool, names: list[str] | tuple[str, ...] | str | No
     did: the default game), else the strategy file whose game it is, said as its other
     refusals are (``--strategy: FILE``).
 
+    >>> from mastermind.app.strategy_files import game_option
     >>> game_option(True, ["tree.json"]), game_option(False, ["minimax", "tree.json"])
     ('--rules', '--strategy: tree.json')
     """

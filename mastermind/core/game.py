@@ -196,6 +196,7 @@ class Rules:
         """int8 (n_codes, colors): how often each colour occurs in each code, in index order
         (``colour_counts(self.codes_array(), self.colors)``, 10x faster with repetition).
 
+        >>> from mastermind.core.game import Rules
         >>> Rules(2, 3).colour_counts_array()[[0, 1, 5]].tolist()
         [[2, 0, 0], [1, 1, 0], [0, 1, 1]]
         """

@@ -69,9 +69,11 @@ def heuristics(
     from mastermind.engines.registry import HEURISTIC_NAMES, REGISTRY
 
     names = list(dict.fromkeys(strategy or HEURISTIC_NAMES))  # each once, in the order given
-    from mastermind.app.strategy_files import check_tie_break_taken
+    if tie_break != "default":  # (before the result cache: refused, not answered; and only
+        # then its module, which loads numpy: a cached answer loads neither numpy nor numba)
+        from mastermind.app.strategy_files import check_tie_break_taken
 
-    check_tie_break_taken(names, tie_break)  # (before the result cache: refused, not answered)
+        check_tie_break_taken(names, tie_break)
     limit = memory_limit_bytes(memory_limit)
     check_reach(rules, limit, full=False)  # (before the result cache, as optimal does)
     cache = None
