@@ -183,9 +183,8 @@ def _solve_worst_units(
         # (a checkpoint keeps its memo too: a run stopped in it goes on where it was)
         store = None
         if execution.checkpoint is not None:
+            # (a folder of another search was refused by solve, before the depth search)
             store = make_folder(execution.checkpoint) / memo_file.DEPTH_FILE
-            # a folder of another search is refused before the depth search, not after it
-            check_made_for(execution.checkpoint, _made_for(solver, "worst"))
         least = solver.least_depth(cancel, limit=limit, progress=progress, store=store)
         depth, shallow = least.depth, least.tree
         if shallow is None:
