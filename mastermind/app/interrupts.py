@@ -89,9 +89,10 @@ class _Watch:
     @property
     def starting(self) -> bool:
         """Whether work is in a start-up that cannot look at the token (see
-        :meth:`~mastermind.core.cancel.CancelToken.starting`)."""
+        :meth:`~mastermind.core.cancel.CancelToken.starting`), with none of it running yet:
+        once a block runs, it sees the cancel itself and has the usual grace to report."""
         with self._lock:
-            return self.starting_up > 0
+            return self.starting_up > 0 and self.running == 0
 
     @property
     def winding_down(self) -> bool:

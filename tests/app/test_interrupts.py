@@ -245,3 +245,25 @@ def test_a_start_up_that_hangs_after_a_ctrl_c_is_ended_all_the_same():
     )
     code, out, err = _child_outcome(body)
     assert (code, out, err) == (130, "", "interrupted\n")
+
+
+def test_work_running_inside_a_start_up_has_the_usual_grace():
+    """A start-up that holds the whole of a search's set-up (the exact solve marks itself from
+    its entry) waits past START_GRACE for the search; once the search runs, one that does not
+    stop is ended after GRACE, not after the start-up's WIND_DOWN (set to a minute here)."""
+    from mastermind.app.interrupts import GRACE, START_GRACE
+
+    pause = 3 * max(GRACE, START_GRACE)
+    body = (
+        "    interrupts.WIND_DOWN = 60.0\n"
+        "    with token.starting():\n"
+        "        signal.raise_signal(signal.SIGINT)\n"
+        f"        time.sleep({pause})\n"
+        "        print('still starting', flush=True)\n"
+        "        with token.child() as work, work.running(lambda: 'searched a little'):\n"
+        "            time.sleep(100)\n"
+    )
+    start = time.monotonic()
+    code, out, err = _child_outcome(body)
+    assert (code, out, err) == (130, "still starting\n", "searched a little\ninterrupted\n")
+    assert time.monotonic() - start < 40  # (WIND_DOWN would have kept it 60 s)

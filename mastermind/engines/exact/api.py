@@ -78,7 +78,11 @@ def solve(
     tuning = Tuning() if tuning is None else tuning
     _check_options(problem, limits, execution, tuning)
     _check_game(table, problem, cancel, progress)
-    with contextlib.ExitStack() as held:
+    cancel = CancelToken() if cancel is None else cancel
+    # one start-up from here to the search (the kernels load, the workers start, the memo is
+    # made): a Ctrl-C meanwhile waits for it, then stops the search, which reports what it
+    # proved; its gaps unmarked, a Ctrl-C that fell in one unwound with nothing said
+    with contextlib.ExitStack() as held, cancel.starting():
         if execution.checkpoint is not None:
             # one run at a time, and the folder of another game or objective refused, before
             # any work: the solver's modules alone load in 1.5 s
@@ -125,16 +129,14 @@ def _solve(
     limits: Limits,
     execution: Execution,
     tuning: Tuning,
-    cancel: CancelToken | None,
+    cancel: CancelToken,
     progress: Progress | None,
 ) -> Result[SearchDetails]:
     from mastermind.engines.exact.warmup import SEARCH, load_kernels
 
     problem = solver.problem
-    parent = CancelToken() if cancel is None else cancel
-    with parent.starting():  # (a Ctrl-C meanwhile waits for the kernels, then stops the search)
-        load_kernels([SEARCH])  # before any search's clock: the rounds load their own
-    with parent.child(limits.time_limit) as token:
+    load_kernels([SEARCH])  # before any search's clock: the rounds load their own
+    with cancel.child(limits.time_limit) as token:
         if problem.objective is Objective.TOTAL and problem.max_guesses is not None:
             # a cap no strategy meets is refuted first, by the search that only asks whether
             # a strategy exists, rather than by the total's search (p4c7 within 5 guesses:
@@ -302,13 +304,13 @@ def _solve_units(
         pool = make_backend(execution.backend, workers, execution.scheduler)
         pool.warm(str(solver.rules))
         # the rounds' own, and the units' where threads run them; the strategy search's
-        # and a memo file's only where this run has them (a Ctrl-C meanwhile waits for them)
-        with cancel.starting():
-            load_kernels(
-                [SEARCH, ROUNDS]
-                + ([STRATEGY] if alongside else [])
-                + ([MEMO_FILE] if store is not None and pool.shares_memory else [])
-            )
+        # and a memo file's only where this run has them (a Ctrl-C meanwhile waits for them:
+        # solve's start-up)
+        load_kernels(
+            [SEARCH, ROUNDS]
+            + ([STRATEGY] if alongside else [])
+            + ([MEMO_FILE] if store is not None and pool.shares_memory else [])
+        )
         start = time.perf_counter()  # the search's clock: the workers' start-up is timed apart
         if store is not None:
             store.restart_clock()
@@ -462,9 +464,24 @@ def solve_by_first_guess(
         raise MastermindError(
             "the optimum by first guess runs on threads: no backend, scheduler or checkpoint"
         )
+    began = time.perf_counter()
+    cancel = CancelToken() if cancel is None else cancel
+    with cancel.starting():  # (a Ctrl-C meanwhile stops the searches as they begin: see solve)
+        return _by_first_guess(table, problem, first_guesses, limits, execution, cancel, progress, began)
+
+
+def _by_first_guess(
+    table: CodeTable,
+    problem: Problem,
+    first_guesses: Sequence[Code] | None,
+    limits: Limits,
+    execution: Execution,
+    cancel: CancelToken,
+    progress: Progress | None,
+    began: float,
+) -> ByFirstGuess:
     from mastermind.engines.exact.backends import worker_count
 
-    began = time.perf_counter()
     solver = ExactSolver(table, problem)
     firsts = solver.first_guesses() if first_guesses is None else list(first_guesses)
     threads = 1 if execution.jobs == 1 or len(firsts) <= 1 else worker_count(execution.jobs)
@@ -481,7 +498,7 @@ def solve_by_first_guess(
             progress.advance(1)
         return None if result.status is Status.NO_STRATEGY else result
 
-    with (CancelToken() if cancel is None else cancel).child(limits.time_limit) as token:
+    with cancel.child(limits.time_limit) as token:
         jobs = execution.jobs
         if jobs is not None and jobs != 1 and len(firsts) > 1:
             # (threads of the standard library: joblib's leave semaphores registered, which

@@ -188,18 +188,38 @@ def game_value(
         raise MastermindError(f"max iterations must be a whole number of at least 2, got {max_iterations!r}")
     from mastermind.engines.models.bounds import perfect_tree_total
 
-    # the maker's uniform mix forces at least the perfect-tree bound of the plain game,
-    # before any best reply is known
-    classes = code_classes(table)
-    uniform = (Fraction(1, table.n),) * len(classes.sizes)
-    reached = _Reached(Fraction(perfect_tree_total(table.rules, table.n), table.n), maker=uniform)
+    parent = CancelToken() if cancel is None else cancel
+    with parent.starting():  # (a Ctrl-C meanwhile stops the columns as they begin, which report)
+        # the maker's uniform mix forces at least the perfect-tree bound of the plain game,
+        # before any best reply is known
+        classes = code_classes(table)
+        uniform = (Fraction(1, table.n),) * len(classes.sizes)
+        reached = _Reached(Fraction(perfect_tree_total(table.rules, table.n), table.n), maker=uniform)
+        return _columns(
+            table, classes, solver, max_iterations, jobs, smoothing, progress, parent, reached, time_limit
+        )
+
+
+def _columns(
+    table: CodeTable,
+    classes: CodeClasses,
+    solver: str,
+    max_iterations: int,
+    jobs: int,
+    smoothing: float,
+    progress: Progress | None,
+    parent: CancelToken,
+    reached: _Reached,
+    time_limit: float | None,
+) -> Result[GameValue]:
+    """:func:`game_value` once set up: the columns under a token of the time limit, and
+    stopped, the bounds reached."""
 
     def status() -> str:
         low, high = float(reached.lower), float(reached.upper)
         return f"game value of {table.rules}: between {low:.6f} and {high:.6f}"
 
     start = time.perf_counter()
-    parent = CancelToken() if cancel is None else cancel
     with parent.child(time_limit) as token, token.running(status):
         try:
             return _game_value(
