@@ -70,6 +70,9 @@ def answer_of(codes, counts, lut, g, s):  # pragma: no cover - compiled
     return lut[key[0]]
 
 
+ANSWER_BLOCK = 4096  # candidates per gather of answers_of: its scratch stays in the L1/L2 cache
+
+
 @nb.njit(
     "void(int8[:, ::1], int8[:, ::1], uint8[::1], int64, int32[::1], uint8[::1])",
     cache=True,
@@ -78,10 +81,31 @@ def answer_of(codes, counts, lut, g, s):  # pragma: no cover - compiled
 )
 def answers_of(codes, counts, lut, guess, candidates, out):  # pragma: no cover - compiled
     """``out[i]``: the answer index of ``guess`` against ``candidates[i]``, computed (games
-    without a score table)."""
-    for i in range(candidates.shape[0]):
-        # (int64 indices in every caller: one compiled signature, the one precompiled)
-        out[i] = answer_of(codes, counts, lut, np.int64(guess), np.int64(candidates[i]))
+    without a score table).
+
+    The candidates are gathered ANSWER_BLOCK at a time into transposed scratch, where
+    :func:`peg_keys` runs over contiguous bytes, as the score table's rows do: one call of
+    :func:`answer_of` per candidate cost 300 ns (small arrays made for each), 5 s for a
+    partition of p8c8's 16.7 million codes."""
+    p = codes.shape[1]
+    width = max(1, min(ANSWER_BLOCK, candidates.shape[0]))  # (none: a step of one all the same)
+    codes_t = np.empty((p, width), dtype=np.int8)
+    counts_t = np.empty((counts.shape[1], width), dtype=np.int8)
+    key = np.empty(width, dtype=np.uint16)  # (as score_matrix's: wide enough past 15 pegs)
+    black = np.empty(width, dtype=np.int8)
+    common = np.empty(width, dtype=np.int8)
+    own, own_counts = codes[guess], counts[guess]
+    for start in range(0, candidates.shape[0], width):
+        w = min(width, candidates.shape[0] - start)
+        for j in range(w):
+            s = candidates[start + j]
+            for k in range(p):
+                codes_t[k, j] = codes[s, k]
+            for k in range(counts.shape[1]):
+                counts_t[k, j] = counts[s, k]
+        peg_keys(own, own_counts, codes_t, counts_t, 0, w, np.int64(p), key, black, common)
+        for j in range(w):
+            out[start + j] = lut[key[j]]
 
 
 @nb.njit(cache=True, nogil=True)

@@ -244,6 +244,22 @@ def test_filter_and_partition_without_table():
     assert len(kept) == full.partition(g)[r.answer_index(fb)]
 
 
+@pytest.mark.parametrize("rules", [Rules(5, 6), Rules(5, 7, repeat=False), Rules(5, 6, variant="black-peg")])
+def test_answers_without_the_table_over_many_blocks_are_the_tables(rules):
+    # the computed answers are gathered ANSWER_BLOCK candidates at a time: every code (7776,
+    # 2520: one and two blocks), and subsets whose sizes fall on and beside the block's edge
+    from mastermind.core._kernels import ANSWER_BLOCK
+
+    full, lazy = CodeTable(rules), CodeTable(rules, full=False)
+    rng = np.random.default_rng(11)
+    for guess in rng.choice(full.n, 4).tolist():
+        assert np.array_equal(lazy.answer_indices(guess), full.scores[guess])
+        for size in (0, 1, ANSWER_BLOCK - 1, ANSWER_BLOCK, ANSWER_BLOCK + 1, 2 * ANSWER_BLOCK + 5):
+            cands = rng.choice(full.n, size).astype(np.int32)
+            assert np.array_equal(lazy.answer_indices(guess, cands), full.scores[guess, cands])
+        assert np.array_equal(lazy.partition(guess), full.partition(guess))
+
+
 def test_memory_limit_refuses_with_estimate():
     with pytest.raises(MastermindError, match="GiB"):
         CodeTable(Rules(6, 9), memory_limit=2 * 1024**3)
