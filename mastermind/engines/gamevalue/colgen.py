@@ -22,6 +22,7 @@ value against every secret and the maker's mix at least the value against every 
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections.abc import Sequence
@@ -189,38 +190,21 @@ def game_value(
     from mastermind.engines.models.bounds import perfect_tree_total
 
     parent = CancelToken() if cancel is None else cancel
-    with parent.starting():  # (a Ctrl-C meanwhile stops the columns as they begin, which report)
+    # (a Ctrl-C in the set-up stops the columns as they begin, which report)
+    with parent.starting(), contextlib.ExitStack() as held:
         # the maker's uniform mix forces at least the perfect-tree bound of the plain game,
         # before any best reply is known
         classes = code_classes(table)
         uniform = (Fraction(1, table.n),) * len(classes.sizes)
         reached = _Reached(Fraction(perfect_tree_total(table.rules, table.n), table.n), maker=uniform)
-        return _columns(
-            table, classes, solver, max_iterations, jobs, smoothing, progress, parent, reached, time_limit
-        )
 
+        def status() -> str:
+            low, high = float(reached.lower), float(reached.upper)
+            return f"game value of {table.rules}: between {low:.6f} and {high:.6f}"
 
-def _columns(
-    table: CodeTable,
-    classes: CodeClasses,
-    solver: str,
-    max_iterations: int,
-    jobs: int,
-    smoothing: float,
-    progress: Progress | None,
-    parent: CancelToken,
-    reached: _Reached,
-    time_limit: float | None,
-) -> Result[GameValue]:
-    """:func:`game_value` once set up: the columns under a token of the time limit, and
-    stopped, the bounds reached."""
-
-    def status() -> str:
-        low, high = float(reached.lower), float(reached.upper)
-        return f"game value of {table.rules}: between {low:.6f} and {high:.6f}"
-
-    start = time.perf_counter()
-    with parent.child(time_limit) as token, token.running(status):
+        start = time.perf_counter()
+        token = held.enter_context(parent.child(time_limit))
+        held.enter_context(token.running(status))
         try:
             return _game_value(
                 table, classes, solver, max_iterations, jobs, smoothing, progress, token, reached
