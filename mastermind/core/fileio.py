@@ -24,6 +24,7 @@ The one writer of the project (every ``--out`` goes through :func:`write_atomic`
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
 import sys
@@ -199,7 +200,7 @@ def staged_write(path: str | os.PathLike[str], data: str | bytes) -> Iterator[No
     shown = os.fspath(path)
     if is_stdout(path):
         yield
-        _write_stdout(data)
+        write_stdout(data)
         return
     if _names_a_descriptor(path):
         yield
@@ -391,14 +392,34 @@ def _as_bytes(data: str | bytes) -> bytes:
     return data.encode("utf-8") if isinstance(data, str) else data
 
 
-def _write_stdout(data: str | bytes) -> None:
-    if isinstance(data, str):
-        sys.stdout.write(data)
+def write_stdout(data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8, or bytes) to standard output, every byte or an error:
+    a reader that leaves part-way raises ``BrokenPipeError``. Python's buffered writer took
+    the short write of a pipe whose reader had gone for the whole (69632 of 138847 bytes,
+    and ``export --out -`` then said it wrote the tree), so the descriptor is written here
+    until done; a stream with none (a test's capture, a closed standard output) is written
+    as it is."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    # (the descriptor's file object: under the buffer, or the buffer itself unbuffered, -u)
+    raw = buffer if isinstance(buffer, io.FileIO) else getattr(buffer, "raw", None)
+    if not isinstance(raw, io.FileIO):
+        if isinstance(data, str):
+            sys.stdout.write(data)
+        else:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
         sys.stdout.flush()
-    else:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        return
+    sys.stdout.flush()  # (what went before, in order)
+    view = memoryview(_as_bytes(data))
+    while view:
+        written = raw.write(view)
+        if written is None:  # (a descriptor left non-blocking, full: wait until it takes more)
+            import select
+
+            select.select([], [raw.fileno()], [])
+            continue
+        view = view[written:]
 
 
 TEMP_NAME_KEPT = 200

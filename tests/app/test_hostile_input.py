@@ -7,6 +7,7 @@ itself, so a new command or option is covered without editing this file.
 
 from __future__ import annotations
 
+import fcntl
 import io
 import json
 import os
@@ -773,6 +774,30 @@ def test_a_reader_that_left_is_no_error(args):
     finally:
         os.close(write)
     assert (proc.returncode, proc.stderr) == (0, "")
+
+
+@pytest.mark.parametrize("out", [["--out", "-"], []])
+@pytest.mark.parametrize("unbuffered", ["1", ""])
+@pytest.mark.integration
+def test_a_file_on_standard_output_whose_reader_left_part_way_is_not_said_written(out, unbuffered):
+    """`export --out - | (read 1000 bytes; exit)`: the write came back short (the part the pipe
+    took) and Python's writer took it for the whole, so export said it wrote the tree. Now the
+    rest of the tree meets the closed pipe: the reader left, exit code 0 and nothing said."""
+    read, write = os.pipe()
+    if hasattr(fcntl, "F_SETPIPE_SZ"):
+        fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, 4096)  # (far less than the tree, on any machine)
+    env = {**ENV, "PYTHONUNBUFFERED": unbuffered}
+    args = [sys.executable, "-m", "mastermind", "export", "-r", "p4c6", "-s", "minimax", *out]
+    try:
+        proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=write, stderr=subprocess.PIPE, text=True)
+    finally:
+        os.close(write)
+    try:
+        assert len(os.read(read, 1000)) > 0  # (the tree began: the command is writing it)
+    finally:
+        os.close(read)
+    _, err = proc.communicate(timeout=120)
+    assert (proc.returncode, err) == (0, "")
 
 
 @pytest.mark.skipif(not os.path.isdir("/sys/kernel"), reason="needs /sys, where nobody may create a file")

@@ -569,8 +569,9 @@ def print_json(obj: dict) -> None:
     """The one JSON object a command prints (see ``schemas/``)."""
     if not isinstance(obj, dict):  # pragma: no cover - every command prints one object
         raise TypeError("a command's JSON is one object")
-    sys.stdout.write(json.dumps(obj, indent=2) + "\n")
-    sys.stdout.flush()
+    from mastermind.core.fileio import write_stdout
+
+    write_stdout(json.dumps(obj, indent=2) + "\n")
     answered()
 
 

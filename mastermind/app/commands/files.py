@@ -1,7 +1,6 @@
 """``export`` and ``verify``: strategy trees to and from files (JSON, dot, Irving text, HTML)."""
 
 import re
-import sys
 from collections.abc import Iterable
 from typing import Annotated, Any, Optional
 
@@ -51,6 +50,7 @@ from mastermind.core.fileio import (
     is_stdout,
     read_text,
     write_atomic,
+    write_stdout,
 )
 from mastermind.core.formats import (
     FORMATS,
@@ -203,8 +203,7 @@ def _write_export(text: str, out: str | None) -> MastermindError | None:
     """The tree's text to ``out`` (None: standard output, the tree alone, the line saying so
     on standard error); the error that kept it from there (a full disk is known only now)."""
     if out is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        write_stdout(text)
         return None
     return write_after_work("--out", lambda: write_atomic(out, gzipped_by_name(out, text)))
 
