@@ -97,12 +97,18 @@ def is_proof(data: object) -> bool:
     return isinstance(data, dict) and data.get("format") == FORMAT
 
 
-def check_proof(data: Any, rules: str | None = None, stop: Callable[[], bool] | None = None) -> Outcome:
+def check_proof(
+    data: Any,
+    rules: str | None = None,
+    stop: Callable[[], bool] | None = None,
+    checked: Callable[[int], None] | None = None,
+) -> Outcome:
     """Check a proof: the parsed JSON object, or its keys and values as
     :func:`~mastermind.proofcheck.reading.proof_items` reads them from a file (then its facts
     are checked as they are read). ``rules``: the game the caller expects, if any.
     :class:`ProofError` names what fails. ``stop``: asked before the strategy is replayed and
-    before every fact; once it says True, :class:`CheckStopped` ends the check."""
+    before every fact; once it says True, :class:`CheckStopped` ends the check. ``checked``:
+    told the number of facts checked after each one (a progress bar)."""
     if not isinstance(data, (dict, Iterator)):
         raise ProofError(f'not a proof file: no "format": "{FORMAT}"')
     items = iter(data.items()) if isinstance(data, dict) else data
@@ -149,6 +155,8 @@ def check_proof(data: Any, rules: str | None = None, stop: Callable[[], bool] | 
         if stop is not None and stop():
             raise CheckStopped(count - 1)
         checker.check(count - 1, fact)
+        if checked is not None:
+            checked(count)
     for key, value in items:  # (what follows the facts: read to its end, as JSON)
         _keep(fields, key, value)
     extra = sorted(set(fields) - {*HEADER, "facts"})

@@ -5,12 +5,14 @@ from __future__ import annotations
 import io
 import json
 import sys
+from pathlib import Path
 
 import pytest
 import typer
 
 from mastermind.app.cli import build_app, main
 
+PROOFS = Path(__file__).resolve().parents[2] / "results" / "proofs"
 ARGS = {
     "assist": ["-r", "p2c2", "-s", "optimal"],
     "play": ["-r", "p2c2", "-s", "optimal"],
@@ -27,6 +29,7 @@ ARGS = {
     "game-value": ["-r", "p2c2"],
     "optimal": ["-r", "p2c2", "--no-cache"],
     "results": ["--out", "{tmp}", "--games", "p2c2", "--table", "optimal"],
+    "verify": [str(PROOFS / "p3c3.proof.json.gz")],
 }
 NEEDS = {"plot": "matplotlib", "cpsat": "ortools", "static": "ortools"}
 STDIN = {"play": "hint\n"}  # (play solves its strategy when a hint is first asked)
@@ -105,3 +108,30 @@ def test_a_bar_asked_by_name_is_drawn_off_a_terminal(name, capsys):
     assert main([name, *ARGS[name], "--progress", "bar"]) == 0
     err = capsys.readouterr().err
     assert "\x1b[" in err and "0:00:00" in err, err  # (drawn, with its clock)
+
+
+@pytest.mark.parametrize("proof", ["p3c3.proof.json.gz", "p4c6.proof.json.gz"])
+def test_verify_counts_the_facts_checked_in_about_200_steps(proof, capsys):
+    # verify showed nothing while it checked (a new user's trial: 11 s for 4x7's proof);
+    # a line a fact would be 183,338 lines for 4x8's
+    code = main(["verify", str(PROOFS / proof), "--progress", "json"])
+    events = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    facts = events[0]["steps"]
+    assert code == 0 and events[0]["event"] == "start" and facts > 0
+    done = [e["done"] for e in events if e["event"] == "advance"]
+    assert done == sorted(done) and done[-1] == facts and len(done) <= 201
+    assert events[-1] == {
+        "event": "end",
+        "description": "verify: facts checked",
+        "done": facts,
+        "steps": facts,
+    }
+
+
+def test_verify_of_a_strategy_file_starts_and_ends(tmp_path, capsys):
+    path = tmp_path / "t.json"
+    assert main(["export", "-r", "p3c3", "-s", "minimax", "--out", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(path), "--progress", "json"]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    assert [e["event"] for e in events] == ["start", "end"]

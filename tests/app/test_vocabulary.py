@@ -38,7 +38,9 @@ IDEAS = {
     "--strategy": ("-s", PLAYS),  # NAME or FILE
     "--pool": (None, PLAYS | {"optimal"}),
     "--tie-break": (None, PLAYS | {"optimal"}),
-    "--progress": (None, (LONG - {"table"}) | {"table", "assist", "play"}),
+    # (verify shows the facts it checks, with no --time-limit: a check cut short proves nothing,
+    # and exit code 0, a time limit's, would read as valid)
+    "--progress": (None, (LONG - {"table"}) | {"table", "assist", "play", "verify"}),
     "--memory-limit": (None, TABLES),
     "--no-cache": (None, {"optimal", "heuristics"}),  # the commands with a result cache
     "--out": ("-o", {"export", "optimal", "plot", "results"}),

@@ -1,7 +1,7 @@
 """``export`` and ``verify``: strategy trees to and from files (JSON, dot, Irving text, HTML)."""
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Annotated, Any, Optional
 
 import typer
@@ -285,10 +285,12 @@ def verify(
     ] = None,
     json_output: JsonOpt = False,
     memory_limit: MemoryOpt = None,
+    progress: ProgressOpt = "auto",
 ) -> None:
     """A proof file (told by its content) is checked by the independent checker, fact by
-    fact as it is read: exit 0 when it proves its claims, 1 naming the first fact that fails,
-    2 before any work when the check needs more than --memory-limit (about 1 KiB a fact).
+    fact as it is read (a bar of the facts checked on a terminal): exit 0 when it proves its
+    claims, 1 naming the first fact that fails, 2 before any work when the check needs more
+    than --memory-limit (about 1 KiB a fact).
 
     Exit 0 for a valid strategy, 1 for one that is not a valid strategy of the game (a
     wrong tree, a tree of another game, bytes that are no text, a dot file or an HTML
@@ -297,10 +299,11 @@ def verify(
     from mastermind.core.formats import Verification, WrittenOnly, verify_text
 
     limit = memory_limit_bytes(memory_limit)
+    mode = progress_mode(progress, json_output)
     # (a proof is JSON: -f json does not make it a strategy file)
     maybe_proof = fmt is None or fmt == "json"
     if maybe_proof and file != "-" and _names_a_proof(file):  # (read as it is checked: no cap)
-        _verify_proof(file, None, rules, json_output, limit)
+        _verify_proof(file, None, rules, json_output, limit, mode)
         return
     damaged = None
     try:
@@ -308,7 +311,7 @@ def verify(
     except DamagedFile as exc:  # (binary, or cut short as a cut tree is): not a valid strategy, exit 1
         text, damaged = "", exc.reason
     if damaged is None and maybe_proof and _is_proof_text(text):
-        _verify_proof(file, text.encode("utf-8"), rules, json_output, limit)
+        _verify_proof(file, text.encode("utf-8"), rules, json_output, limit, mode)
         return
     if fmt is not None:
         fmt = check_format(fmt, READABLE)
@@ -319,7 +322,11 @@ def verify(
             fmt, damaged = exc.format, damaged or exc.reason
     if damaged is None:
         # (a game out of reach: said of --rules, or of the file that names it)
-        with naming("--rules" if rules is not None else input_name(file), OutOfReach):
+        with (
+            naming("--rules" if rules is not None else input_name(file), OutOfReach),
+            progress_bar(mode) as bar,
+        ):
+            bar.start(None, "verify: the strategy replayed")  # (one step, of unknown length)
             result = verify_text(text, fmt, rules, name=file, memory_limit=limit)
     else:
         result = Verification(fmt, rules, file, errors=[damaged])
@@ -470,11 +477,27 @@ def _proof_size(stream: Any, file: str, limit: int) -> tuple[int, str | None]:
     return facts, error
 
 
-def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool, limit: int) -> None:
+def _in_steps(bar: Any, facts: int, steps: int = 200) -> Callable[[int], None]:
+    """Told the facts checked after each one, advances ``bar`` in about ``steps`` steps (a
+    line a fact was 183,338 lines of --progress json for 4x8's proof), and at the last fact."""
+    step, shown = max(1, facts // steps), [0]
+
+    def checked(count: int) -> None:
+        if count - shown[0] >= step or count == facts:
+            bar.advance(count - shown[0])
+            shown[0] = count
+
+    return checked
+
+
+def _verify_proof(
+    file: str, raw: bytes | None, rules: object, json_output: bool, limit: int, mode: str = "none"
+) -> None:
     """Check a proof file (``raw``: its bytes, read from standard input; None: read from the
     file as it is checked) with :mod:`mastermind.proofcheck` (which shares no code with the
-    search): exit 0 when it proves its claims, 1 naming the first fact that fails. One that
-    would not fit in ``limit`` bytes is refused before any work (exit 2)."""
+    search), the facts checked shown as ``mode`` says (see :func:`progress_bar`): exit 0 when
+    it proves its claims, 1 naming the first fact that fails. One that would not fit in
+    ``limit`` bytes is refused before any work (exit 2)."""
     import io
 
     from mastermind.app.interrupts import command_work
@@ -489,9 +512,12 @@ def _verify_proof(file: str, raw: bytes | None, rules: object, json_output: bool
     try:
         if error is None:
             # (Ctrl-C stops the check between two facts, which then says how far it got)
-            with command_work() as token, token.running(), stream() as fh:
+            with command_work() as token, token.running(), stream() as fh, progress_bar(mode) as bar:
                 expected = None if rules is None else str(rules)
-                outcome = check_proof(proof_items(fh), expected, stop=lambda: token.cancelled)
+                bar.start(facts, "verify: facts checked")
+                outcome = check_proof(
+                    proof_items(fh), expected, stop=lambda: token.cancelled, checked=_in_steps(bar, facts)
+                )
     except CheckStopped as exc:
         stopped, checked = token.reason or StopReason.INTERRUPTED, exc.facts
     except ValueError as exc:
