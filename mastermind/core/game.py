@@ -91,6 +91,16 @@ def count_of(digits: str, what: str, most: int) -> int:
     return int(digits)
 
 
+LEAN_WORK_BYTES = 10
+"""Bytes a code of the work over every code without the answer matrix (see
+:meth:`Rules.lean_bytes`): int32 candidates (4), their answers (1), a mask (1), the candidates
+kept (4)."""
+
+PASS_CODES = 1 << 20
+"""Codes a pass over every code takes at a time (:meth:`CodeTable.partition`): its temporary
+arrays stay a few MiB, not ~13 bytes a code of the game (p8c8: 16.7 million codes)."""
+
+
 @dataclass(frozen=True)
 class Rules:
     """A game: ``pegs`` positions, ``colours`` colours, repeated colours allowed or not, and the
@@ -376,6 +386,14 @@ class Rules:
         n = self.n_codes
         return n * n + n * (self.pegs + self.colors)
 
+    def lean_bytes(self) -> int:
+        """Memory of a :class:`CodeTable` without the answer matrix, and of the work over all
+        its codes: the codes and their colour counts, then :data:`LEAN_WORK_BYTES` a code
+        (the codes as a set of candidates, their answers to a guess, the mask of one answer
+        and the candidates it keeps). The codes alone were the estimate, and partition and
+        simulate on p8c8 peaked at twice it."""
+        return self.n_codes * (self.pegs + self.colors + LEAN_WORK_BYTES)
+
 
 def score(rules: Rules, secret: Code, guess: Code) -> Feedback:
     """Feedback for ``guess`` when the secret is ``secret``.
@@ -447,10 +465,10 @@ def check_fits(rules: Rules, memory_limit: int, *, full: bool = True) -> None:
     ...
     mastermind.core.errors.TableTooLarge: p4c6r needs about 1.6 MiB for its score table ...
     """
-    need = rules.table_bytes() if full else rules.n_codes * (rules.pegs + rules.colors)
+    need = rules.table_bytes() if full else rules.lean_bytes()
     if need <= memory_limit:
         return
-    what = "its score table" if full else "its codes"  # (without the table, codes alone)
+    what = "its score table" if full else "its codes and the work over them"  # (without the table)
     if need > 1024**5:  # no --memory-limit helps: say so instead of suggesting one
         raise OutOfReach(
             f"{rules} is out of reach: {format_count(rules.n_codes)} codes, {what} "
@@ -522,10 +540,18 @@ class CodeTable:
         return out
 
     def partition(self, guess: Code, candidates: np.ndarray | None = None) -> np.ndarray:
-        """Class sizes: how many candidates give each answer index to ``guess``."""
+        """Class sizes: how many candidates give each answer index to ``guess`` (all codes if
+        omitted: counted :data:`PASS_CODES` at a time, without the table)."""
         import numpy as np
 
-        return np.bincount(self.answer_indices(guess, candidates), minlength=self.rules.n_answer_slots)
+        slots = self.rules.n_answer_slots
+        if candidates is not None or self.scores is not None:
+            return np.bincount(self.answer_indices(guess, candidates), minlength=slots)
+        sizes = np.zeros(slots, dtype=np.int64)
+        for start in range(0, self.n, PASS_CODES):
+            part = np.arange(start, min(start + PASS_CODES, self.n), dtype=np.int32)
+            sizes += np.bincount(self.answer_indices(guess, part), minlength=slots)
+        return sizes
 
     def filter(self, candidates: np.ndarray, guess: Code, fb: Feedback) -> np.ndarray:
         """The candidates that answer ``fb`` to ``guess``."""

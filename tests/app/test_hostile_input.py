@@ -1027,7 +1027,7 @@ def test_a_game_out_of_reach_named_by_a_strategy_file_is_said_of_the_file(
     code, out, err = run(command, monkeypatch=monkeypatch, capsys=capsys)
     assert_one_line_error(code, err, command)
     if argv[0] == "heuristics":  # (plays without the score table: its codes alone are too many)
-        assert err.startswith("error: p9c9r needs about 6.5 GiB for its codes"), err
+        assert err.startswith("error: p9c9r needs about 10.1 GiB for its codes and the work over them"), err
         return
     assert err.startswith(f"error: --strategy: {tree}: p9c9r is out of reach: "), err
     code, out, err = run([*command, "-r", "p9c9"], monkeypatch=monkeypatch, capsys=capsys)

@@ -260,6 +260,29 @@ def test_answers_without_the_table_over_many_blocks_are_the_tables(rules):
         assert np.array_equal(lazy.partition(guess), full.partition(guess))
 
 
+def test_a_partition_of_every_code_without_the_table_is_counted_in_passes(monkeypatch):
+    # counted PASS_CODES at a time (p8c8's one bincount held 8 bytes a code): the same sizes
+    from mastermind.core import game
+
+    rules = Rules(5, 6)
+    full, lazy = CodeTable(rules), CodeTable(rules, full=False)
+    monkeypatch.setattr(game, "PASS_CODES", 1000)  # (7776 codes: 8 passes, the last short)
+    for guess in (0, 1234, 7775):
+        assert np.array_equal(lazy.partition(guess), full.partition(guess))
+        assert lazy.partition(guess).sum() == rules.n_codes
+
+
+def test_the_memory_of_a_game_without_the_table_counts_the_work_over_its_codes():
+    from mastermind.core.game import LEAN_WORK_BYTES, TableTooLarge, check_fits
+
+    rules = Rules(5, 8)  # 32768 codes
+    need = rules.n_codes * (5 + 8 + LEAN_WORK_BYTES)
+    assert rules.lean_bytes() == need
+    check_fits(rules, need, full=False)
+    with pytest.raises(TableTooLarge, match="for its codes and the work over them"):
+        check_fits(rules, need - 1, full=False)
+
+
 def test_memory_limit_refuses_with_estimate():
     with pytest.raises(MastermindError, match="GiB"):
         CodeTable(Rules(6, 9), memory_limit=2 * 1024**3)

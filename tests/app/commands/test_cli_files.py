@@ -572,7 +572,7 @@ def test_a_memory_limit_below_the_score_table_plays_without_it(capsys, argv):
     can compute answers as needed (a new user took it for ignored); the numbers are the same."""
     code, out, err = run(capsys, *argv)
     assert code == 0, err
-    code2, out2, err2 = run(capsys, *argv, "--memory-limit", "0.000001")
+    code2, out2, err2 = run(capsys, *argv, "--memory-limit", "0.000002")
     assert code2 == 0, err2
     drop = ("seconds", "cached")
     a, b = json.loads(out), json.loads(out2)
