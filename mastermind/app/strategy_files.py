@@ -9,6 +9,7 @@ its root tells (its count and first guess).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from mastermind.core.errors import MastermindError, naming
@@ -88,10 +89,19 @@ def game_of(name: str, rules: Rules, rules_given: bool) -> Rules:
     return rules
 
 
+def check_files_found(names: list[str] | tuple[str, ...] | str) -> None:
+    """A strategy file that is not there is said first, as reading it says it: a refusal of
+    an option for it ("the strategy nonexist.json takes no --tie-break") hid the typo."""
+    for name in [names] if isinstance(names, str) else names:
+        if name != "-" and names_a_file(name) and not os.path.lexists(name):
+            raise MastermindError(f"--strategy: file not found: {name}")
+
+
 def check_file_options(name: str, **options: tuple[str, str]) -> None:
     """Refuse options that shape a heuristic (``pool="consistent"``) for a strategy file,
     which plays its tree as it is; ``options`` maps each option to its value and default,
     as ``pool=("consistent", "all")``."""
+    check_files_found(name)
     for option, (value, default) in options.items():
         if value != default:
             flag = "--" + option.replace("_", "-")
@@ -125,6 +135,7 @@ def check_tie_break_taken(names: list[str] | tuple[str, ...], tie_break: str) ->
 
     if tie_break == "default":
         return
+    check_files_found(names)
     heuristics = [name for name in names if not names_a_file(name)]
     if any(strategy(name).takes("tie_break") for name in heuristics):
         return

@@ -530,9 +530,23 @@ def _refuse_folder_name(shown: str) -> None:
         )
 
 
+def not_a_folder(path: str | os.PathLike[str]) -> str:
+    """What ``path``, there and no folder, is: "a file", "a device" (``/dev/full``, which was
+    called a file) or "a special file" (a FIFO, a socket).
+
+    >>> from mastermind.core.fileio import not_a_folder
+    >>> not_a_folder("/dev/null")
+    'a device'
+    """
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode):
+        return "a file"
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file"
+
+
 def _refuse_no_folder(folder: Path, shown: str) -> None:
     if folder.exists() and not folder.is_dir():
-        raise MastermindError(f"cannot write {shown}: {folder} is a file, not a folder")
+        raise MastermindError(f"cannot write {shown}: {folder} is {not_a_folder(folder)}, not a folder")
     if not folder.is_dir():
         raise MastermindError(f"cannot write {shown}: folder {folder} does not exist")
 

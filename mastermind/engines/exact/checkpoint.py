@@ -187,7 +187,9 @@ def check_folder(folder: str | os.PathLike) -> Path:
         raise CheckpointError("- would be a folder named '-': give a folder, e.g. runs/p4c7")
     path = Path(folder)
     if path.exists() and not path.is_dir():
-        raise CheckpointError(f"{folder} is a file, not a checkpoint folder")
+        from mastermind.core.fileio import not_a_folder
+
+        raise CheckpointError(f"{folder} is {not_a_folder(path)}, not a checkpoint folder")
     store = path / FILE
     if store.exists() and not store.is_file():
         # (else sqlite said "damaged: unable to open database file")

@@ -844,3 +844,20 @@ def test_every_command_says_what_it_wrote_to_standard_output_as_to_a_file(capsys
     assert "wrote " not in out
     to_stdout = [line for line in err.splitlines() if line.startswith("wrote ")]
     assert to_stdout == [said[0].replace(str(path), "standard output")]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["heuristics", "-r", "p3c3", "--tie-break", "random"],
+        ["compare", "-r", "p3c3", "--tie-break", "random"],
+        ["simulate", "-r", "p3c3", "--tie-break", "random"],
+        ["simulate", "-r", "p3c3", "--pool", "consistent"],
+        ["export", "-r", "p3c3", "--pool", "consistent"],
+    ],
+)
+def test_a_strategy_file_not_there_is_said_before_an_option_it_would_refuse(capsys, tmp_path, argv):
+    # "--tie-break random: the strategy nonexist.json takes no --tie-break" hid the typo
+    missing = str(tmp_path / "nonexist.json")
+    code, out, err = run(capsys, *argv, "-s", missing)
+    assert (code, out, err) == (2, "", f"error: --strategy: file not found: {missing}\n")

@@ -415,6 +415,9 @@ def test_a_checkpoint_must_be_a_writable_folder(tmp_path, capsys):
     afile.write_text("x")
     code, _, err = run(capsys, "optimal", "-r", "p3c5", "--checkpoint", str(afile))
     assert code == 2 and "is a file, not a checkpoint folder" in err and err.count("\n") == 1
+    if os.path.exists("/dev/full"):  # (a device was called a file)
+        code, _, err = run(capsys, "optimal", "-r", "p3c5", "--checkpoint", "/dev/full")
+        assert (code, err) == (2, "error: --checkpoint: /dev/full is a device, not a checkpoint folder\n")
     code, _, err = run(capsys, "optimal", "-r", "p3c5", "--checkpoint", str(afile / "below"))
     assert code == 2 and err.count("\n") == 1
     # a folder where the checkpoint's database would be (it read as a damaged database)
