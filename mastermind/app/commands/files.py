@@ -60,6 +60,7 @@ from mastermind.core.formats import (
     write_tree,
     written_format,
 )
+from mastermind.core.game import Rules
 from mastermind.core.pools import POOL_WORDS
 from mastermind.core.progress import JsonProgress, progress_bar, progress_mode
 
@@ -451,21 +452,23 @@ def _names_a_proof(file: str) -> bool:
     return named == "mastermind-proof"
 
 
-def _proof_size(stream: Any, file: str, limit: int) -> tuple[int, str | None]:
-    """The facts of a proof (``stream()`` opens it), counted without parsing them, and what
-    makes it no proof (None: nothing yet); one whose check would not fit in ``limit`` bytes
-    is refused before any work (exit 2)."""
+def _proof_size(stream: Any, file: str, limit: int) -> tuple[int, str | None, Rules | None]:
+    """The facts of a proof (``stream()`` opens it), counted without parsing them, what
+    makes it no proof (None: nothing yet), and the game its header names (None: none that
+    is a game); one whose check would not fit in ``limit`` bytes is refused before any work
+    (exit 2)."""
     from mastermind.core.game import format_bytes
     from mastermind.proofcheck import ProofError, count_facts, memory_needed, proof_rules
     from mastermind.proofcheck.game import MAX_CODES, Game
 
-    codes, error = MAX_CODES, None
+    codes, error, named = MAX_CODES, None, None
     try:  # (the game and the facts counted, read without parsing the facts)
         with stream() as fh:
             facts = count_facts(fh)
         with stream() as fh:
             game = proof_rules(fh)
         codes = MAX_CODES if game is None else Game.parse(game).n
+        named = _game_named(game)
     except ProofError as exc:
         facts, error = 0, str(exc)
     need = memory_needed(facts, codes)
@@ -474,7 +477,15 @@ def _proof_size(stream: Any, file: str, limit: int) -> tuple[int, str | None]:
             f"checking {input_name(file)} ({facts:,} facts) needs about {format_bytes(need)}, "
             f"above the memory limit of {format_bytes(limit)}"
         )
-    return facts, error
+    return facts, error, named
+
+
+def _game_named(text: object) -> Rules | None:
+    """The game a proof's header names, if it is one (a failed check still says it)."""
+    try:
+        return Rules.parse(text) if isinstance(text, str) else None
+    except MastermindError:
+        return None
 
 
 def _in_steps(bar: Any, facts: int, steps: int = 200) -> Callable[[int], None]:
@@ -508,7 +519,7 @@ def _verify_proof(
 
     outcome, failing = None, None
     stopped, checked = None, None  # (Ctrl-C: why, and the facts checked by then)
-    facts, error = _proof_size(stream, file, limit)
+    facts, error, named = _proof_size(stream, file, limit)
     try:
         if error is None:
             # (Ctrl-C stops the check between two facts, which then says how far it got)
@@ -532,8 +543,9 @@ def _verify_proof(
                 "proof": file,
                 "valid": outcome is not None,
                 "format": "proof",
-                "rules": None if outcome is None else outcome.rules,
-                "secrets": None if outcome is None else outcome.secrets,
+                # (a check that failed: the game its header names, as a strategy's verify says)
+                "rules": (None if named is None else str(named)) if outcome is None else outcome.rules,
+                "secrets": (None if named is None else named.n_codes) if outcome is None else outcome.secrets,
                 "total": None if outcome is None else outcome.total,
                 "worst": None if outcome is None else outcome.worst,
                 "facts": checked if outcome is None else outcome.facts,

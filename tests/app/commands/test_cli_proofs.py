@@ -53,6 +53,8 @@ def test_verify_names_the_fact_that_fails(capsys, tmp_path, validators):
     validators["verify"].validate(result)
     assert code == 1 and result["valid"] is False and result["total"] is None
     assert result["errors"][0].startswith(f"fact {root} ") and result["failing_fact"] == root
+    # the game its header names is said all the same (it was null: a new user's trial)
+    assert (result["rules"], result["secrets"]) == ("p4c6r", 1296)
     data["total"] = 5624  # (the strategy fails first: no fact to name)
     bad.write_text(json.dumps(data))
     code, out, _ = run(capsys, "verify", bad, "--json")
