@@ -278,7 +278,9 @@ class Rules:
         raw = text.strip()
         # (split as typed: a message names a colour in the user's own case)
         if re.search(r"[\s,]", raw):
-            parts = [t for t in re.split(r"[\s,]+", raw) if t]
+            parts = re.split(r"\s*,\s*|\s+", raw)
+            if "" in parts:  # ("1,,2,3,4" read as 1234: a colour left out, or a comma too many)
+                raise MastermindError(f"code {quoted(raw)}: a comma with no colour on one side")
         else:
             parts = list(raw)
         allowed = SYMBOLS[: self.colors]

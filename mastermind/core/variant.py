@@ -72,11 +72,13 @@ class Feedback:
         cannot be read.
         """
         raw = text.strip()
-        s = raw.upper().replace(" ", ",")
+        # (a comma with spaces beside it, or spaces alone, separate the two numbers once:
+        # "1,,2" was read as 1B2W)
+        s = re.sub(r"\s*,\s*|\s+", ",", raw.upper())
         if re.search("[A-Z]", s):  # letters: the spaces are only spacing ("1B 2W", "B B W")
             s = re.sub(r"[\s,]+", "", s)
         n = "([0-9]{1,3})"  # ASCII digits: int() refuses "³" and very long numbers
-        if m := re.fullmatch(f"{n}B{n}W", s) or re.fullmatch(f"{n}A{n}B", s) or re.fullmatch(f"{n},+{n}", s):
+        if m := re.fullmatch(f"{n}B{n}W", s) or re.fullmatch(f"{n}A{n}B", s) or re.fullmatch(f"{n},{n}", s):
             fb = cls(int(m.group(1)), int(m.group(2)))
         elif m := re.fullmatch(f"{n}W{n}B", s):
             fb = cls(int(m.group(2)), int(m.group(1)))

@@ -323,6 +323,9 @@ def test_possible_answers_match_enumeration():
         ("1B 2W", 1, 2),
         ("B B W", 2, 1),
         ("b, w", 1, 1),
+        ("1, 2", 1, 2),
+        ("1 , 2", 1, 2),
+        ("1\t2", 1, 2),
     ],
 )
 def test_feedback_as_people_type_it(typed, black, white):
@@ -449,3 +452,17 @@ def test_a_table_too_large_is_said_with_numbers_that_differ(game, short):
     shown = re.search(r"needs about (.+) for .*above the memory limit of (.+)$", str(caught.value))
     assert shown is not None, str(caught.value)
     assert shown.group(1) != shown.group(2), str(caught.value)
+
+
+@pytest.mark.parametrize("typed", ["1,,2,3,4", ",1,2,3,4", "1,2,3,4,", "1, ,2,3,4"])
+def test_a_code_with_a_comma_and_no_colour_beside_it_is_refused(typed):
+    # "1,,2,3,4" was read as 1234: a colour left out, or a comma too many
+    with pytest.raises(MastermindError, match="a comma with no colour on one side"):
+        Rules(4, 6).parse_code(typed)
+    assert Rules(4, 6).parse_code("1, 2 ,3 , 4") == Rules(4, 6).parse_code("1234")
+
+
+@pytest.mark.parametrize("typed", ["1,,2", ",1,2", "1,2,"])
+def test_feedback_with_a_comma_and_no_number_beside_it_is_refused(typed):
+    with pytest.raises(MastermindError, match="cannot read feedback"):
+        Rules(4, 6).parse_feedback(typed)
