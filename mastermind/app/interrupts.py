@@ -54,11 +54,13 @@ class _Watch:
         self._status: list[Callable[[], str]] = []
         self._winding_down = threading.Event()
         self.starting_up = 0  # blocks of start-up under way (see CancelToken.starting)
+        self.awaiting = False  # work stopped early, its report on the way (see work_follows)
 
     def begin(self, status: Callable[[], str] | None) -> None:
         with self._lock:
             self.running += 1
             self.began += 1
+            self.awaiting = False
             if status is not None:
                 self._status.append(status)
 
@@ -84,7 +86,7 @@ class _Watch:
         """Whether work that stops by itself when cancelled runs under the token, or is
         starting up to run (and then sees the cancel at once)."""
         with self._lock:
-            return self.running > 0 or self.starting_up > 0
+            return self.running > 0 or self.starting_up > 0 or self.awaiting
 
     @property
     def starting(self) -> bool:
@@ -92,7 +94,7 @@ class _Watch:
         :meth:`~mastermind.core.cancel.CancelToken.starting`), with none of it running yet:
         once a block runs, it sees the cancel itself and has the usual grace to report."""
         with self._lock:
-            return self.starting_up > 0 and self.running == 0
+            return (self.starting_up > 0 or self.awaiting) and self.running == 0
 
     @property
     def winding_down(self) -> bool:
@@ -303,6 +305,17 @@ def reading_input() -> Iterator[None]:
         yield
     finally:
         command.reading -= 1
+
+
+def work_follows() -> None:
+    """Work of the running command stopped early (the score table's build) and the rest of
+    its work follows, which sees the cancel at once and reports: until that work begins, a
+    Ctrl-C waits for it as for a start-up (its set-up in between, imports and kernels, gave
+    "interrupted" alone when it outlasted the watchdog's GRACE)."""
+    command = _current()
+    if command is not None:
+        with command.watch._lock:
+            command.watch.awaiting = True
 
 
 def stop_if_interrupted(stopped: str | None) -> None:

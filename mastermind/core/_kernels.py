@@ -40,23 +40,26 @@ def peg_keys(own, own_counts, codes_t, counts_t, off, width, pegs, key, black, c
         key[j] = black[j] * pegs + common[j]
 
 
-@nb.njit("uint8[:, :](int8[:, :], int8[:, :], uint8[:])", parallel=True, cache=True, nogil=True)
-def score_matrix(codes, counts, lut):  # pragma: no cover - compiled
-    """All-pairs answer index: ``out[g, s]`` for guess g and secret s, the keys of
-    :func:`peg_keys` looked up in the variant's ``lut``."""
+@nb.njit(
+    "void(int8[:, :], int8[:, :], int8[:, ::1], int8[:, ::1], uint8[:], int64, int64, uint8[:, :])",
+    parallel=True,
+    cache=True,
+    nogil=True,
+)
+def score_rows(codes, counts, codes_t, counts_t, lut, first, last, out):  # pragma: no cover - compiled
+    """Rows ``first`` to ``last`` of the all-pairs answer index: ``out[g, s]`` for guess g and
+    secret s, the keys of :func:`peg_keys` looked up in the variant's ``lut``. ``codes_t`` and
+    ``counts_t``: the codes and colour counts transposed (contiguous, so that the inner loops
+    run over secrets: SIMD). The caller goes block by block, looking at its cancel token in
+    between (a flag read inside the parallel loop was read once: the build did not stop)."""
     n, p = codes.shape
-    # column-major copies so that the inner loops run over secrets contiguously (SIMD)
-    codes_t = np.ascontiguousarray(codes.T)
-    counts_t = np.ascontiguousarray(counts.T)
-    out = np.empty((n, n), dtype=np.uint8)
-    for g in nb.prange(n):
+    for g in nb.prange(first, last):
         key = np.empty(n, dtype=np.uint16)  # (p * (p + 1) passes a byte from 16 pegs)
         black = np.empty(n, dtype=np.int8)
         common = np.empty(n, dtype=np.int8)
         peg_keys(codes[g], counts[g], codes_t, counts_t, 0, n, np.int64(p), key, black, common)
         for s in range(n):
             out[g, s] = lut[key[s]]
-    return out
 
 
 @nb.njit(cache=True, nogil=True)

@@ -32,6 +32,8 @@ from mastermind.core.words import plural, quoted
 if TYPE_CHECKING:  # numpy is imported where it is used: rules and codes alone need none
     import numpy as np  # (the command line answers from its result cache without it)
 
+    from mastermind.core.cancel import CancelToken
+
 Code: TypeAlias = int
 """A code: its index in the lexicographic enumeration of the game's codes."""
 AnswerIndex: TypeAlias = int
@@ -502,7 +504,14 @@ class CodeTable:
     ((1296, 1296), 256)
     """
 
-    def __init__(self, rules: Rules, *, full: bool = True, memory_limit: int = DEFAULT_MEMORY_LIMIT) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        full: bool = True,
+        memory_limit: int = DEFAULT_MEMORY_LIMIT,
+        cancel: CancelToken | None = None,
+    ) -> None:
         if not isinstance(rules, Rules):
             raise MastermindError(f"rules must be a Rules (Rules.parse('p4c6')), got {type(rules).__name__}")
         self.rules = rules
@@ -515,9 +524,7 @@ class CodeTable:
         self.n = rules.n_codes
         self.scores: np.ndarray | None = None
         if full:
-            from mastermind.core._kernels import score_matrix
-
-            self.scores = score_matrix(self.codes, self.counts, rules.answer_lut)
+            self.scores = score_matrix(self.codes, self.counts, rules.answer_lut, cancel)
 
     @cached_property
     def all_codes(self) -> np.ndarray:
@@ -563,6 +570,38 @@ class CodeTable:
         if self.scores is not None:
             return self.rules.answer_feedbacks[int(self.scores[guess, secret])]
         return score(self.rules, secret, guess)
+
+
+SCORE_BLOCKS = 64
+"""Blocks of rows :func:`score_matrix` builds, its cancel token looked at in between: p5c8's
+1 GiB took 1.4-2.5 s and p6c6's 2 GiB 5 s, whatever a Ctrl-C or a time limit said."""
+
+
+def score_matrix(
+    codes: np.ndarray, counts: np.ndarray, lut: np.ndarray, cancel: CancelToken | None = None
+) -> np.ndarray:
+    """uint8 (N, N): the answer index of every guess (row) against every secret, from the
+    codes, their colour counts and the variant's answer lookup (``Rules.answer_lut``);
+    :class:`~mastermind.core.cancel.Stopped` once ``cancel`` is cancelled.
+
+    >>> from mastermind.core.game import Rules, score_matrix
+    >>> rules = Rules(2, 2)
+    >>> score_matrix(rules.codes_array(), rules.colour_counts_array(), rules.answer_lut).tolist()
+    [[5, 3, 3, 0], [3, 5, 2, 3], [3, 2, 5, 3], [0, 3, 3, 5]]
+    """
+    import numpy as np
+
+    from mastermind.core._kernels import score_rows
+
+    n = codes.shape[0]
+    out = np.empty((n, n), dtype=np.uint8)
+    codes_t, counts_t = np.ascontiguousarray(codes.T), np.ascontiguousarray(counts.T)
+    rows = max(1, -(-n // SCORE_BLOCKS))
+    for first in range(0, n, rows):
+        if cancel is not None:
+            cancel.check()
+        score_rows(codes, counts, codes_t, counts_t, lut, first, min(first + rows, n), out)
+    return out
 
 
 def colour_counts(codes: np.ndarray, colors: int) -> np.ndarray:

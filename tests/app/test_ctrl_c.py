@@ -143,6 +143,25 @@ def test_ctrl_c_in_the_start_up_still_gives_the_json():
 
 
 @pytest.mark.integration
+@pytest.mark.parametrize("command", ["simulate"])
+def test_ctrl_c_while_the_score_table_is_built_still_gives_the_json(command):
+    # Ctrl-C in the build of p5c8's score table (1 GiB, seconds): it said "interrupted" alone
+    # (a new user's trial); the build stops within a row, and the commands that can go
+    # without the table get the codes alone: their work stops at once and reports
+    args = [command, "-r", "p5c8", "-s", "entropy", "--json"] + (
+        ["--no-cache"] if command == "heuristics" else []
+    )
+    point = "mastermind.core._kernels:score_rows"
+    out, err, elapsed = interrupted(args, at=call(point), announce=(point,))
+    data = json.loads(out)
+    assert data["stopped"] == "interrupted"
+    if command == "heuristics":
+        assert data["strategies"] == [] and data["unfinished"] == ["entropy"]
+    else:
+        assert data["secrets"] == 0
+
+
+@pytest.mark.integration
 def test_heuristics_report_the_strategies_finished():
     # Ctrl-C once simple has played every secret of p5c8; entropy takes many seconds more
     args = ["heuristics", "-r", "p5c8", "-s", "simple", "-s", "entropy", "--json", "--no-cache"]

@@ -267,3 +267,22 @@ def test_work_running_inside_a_start_up_has_the_usual_grace():
     code, out, err = _child_outcome(body)
     assert (code, out, err) == (130, "still starting\n", "searched a little\ninterrupted\n")
     assert time.monotonic() - start < 40  # (WIND_DOWN would have kept it 60 s)
+
+
+def test_work_that_follows_a_stopped_build_is_waited_for():
+    """The score table's build stopped by Ctrl-C (work_follows): the set-up before the work
+    that reports (imports, kernels) is waited for past START_GRACE, then the work sees the
+    cancel; it gave "interrupted" alone when that set-up outlasted GRACE."""
+    from mastermind.app.interrupts import GRACE, START_GRACE
+
+    pause = 3 * max(GRACE, START_GRACE)
+    body = (
+        "    with token.child() as build, build.running():\n"
+        "        signal.raise_signal(signal.SIGINT)\n"
+        "    interrupts.work_follows()\n"
+        f"    time.sleep({pause})\n"
+        "    with token.child() as work, work.running():\n"
+        "        print('reported', work.cancelled, work.reason)\n"
+    )
+    code, out, err = _child_outcome(body)
+    assert (code, out, err) == (0, "reported True interrupted\n", "")

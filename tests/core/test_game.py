@@ -466,3 +466,27 @@ def test_a_code_with_a_comma_and_no_colour_beside_it_is_refused(typed):
 def test_feedback_with_a_comma_and_no_number_beside_it_is_refused(typed):
     with pytest.raises(MastermindError, match="cannot read feedback"):
         Rules(4, 6).parse_feedback(typed)
+
+
+def test_the_score_table_build_stops_between_its_blocks():
+    # a flag read inside the compiled parallel loop was read once: p5c8's 1 GiB was built to
+    # its end whatever the token said; now the token is looked at between blocks of rows
+    from mastermind.core.cancel import CancelToken, Stopped
+    from mastermind.core.game import SCORE_BLOCKS
+
+    class CancelledAtItsThirdLook(CancelToken):
+        looks = 0
+
+        def check(self) -> None:
+            self.looks += 1
+            if self.looks == 3:
+                self.cancel()
+            super().check()
+
+    rules = Rules(4, 6)
+    token = CancelledAtItsThirdLook()
+    with pytest.raises(Stopped):
+        CodeTable(rules, cancel=token)
+    assert token.looks == 3 < SCORE_BLOCKS
+    built = CodeTable(rules, cancel=CancelToken())
+    assert np.array_equal(built.scores, CodeTable(rules).scores)

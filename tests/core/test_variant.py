@@ -10,7 +10,7 @@ from typing import ClassVar
 import numpy as np
 import pytest
 
-from mastermind.core._kernels import peg_keys, score_matrix
+from mastermind.core._kernels import peg_keys
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import (
     CodeTable,
@@ -19,6 +19,7 @@ from mastermind.core.game import (
     colour_counts,
     rules_grammar,
     rules_schema_pattern,
+    score_matrix,
 )
 from mastermind.core.symmetry import canonical_first_guesses, full_group, stabilizer_group
 from mastermind.core.variant import (

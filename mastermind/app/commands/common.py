@@ -551,12 +551,32 @@ class one_line_errors:
 
 
 def table_for(
-    rules: Rules, memory_limit: int = DEFAULT_MEMORY_LIMIT, full: bool = True, *, option: str = "--rules"
+    rules: Rules,
+    memory_limit: int = DEFAULT_MEMORY_LIMIT,
+    full: bool = True,
+    *,
+    option: str = "--rules",
+    without: bool = False,
+    time_limit: float | None = None,
 ) -> CodeTable:
     """The game's table of codes, a game out of reach said of ``option`` (the one that named
-    the game: ``--games`` in the commands that take several)."""
+    the game: ``--games`` in the commands that take several). ``without``: the command can
+    do without the score table (it computes answers as needed), so the table's build stops
+    with the command (Ctrl-C, or ``time_limit`` from the command's start), which then gets
+    the codes alone: its work stops at once and reports (a Ctrl-C in p5c8's 2.5 s of table
+    gave "interrupted" alone, and --time-limit 1 waited for it)."""
+    from mastermind.app.interrupts import work_follows
+    from mastermind.core.cancel import Stopped
+
     with naming(option, OutOfReach):
-        return CodeTable(rules, full=full, memory_limit=memory_limit)
+        if not (full and without):
+            return CodeTable(rules, full=full, memory_limit=memory_limit)
+        with command_work(time_limit) as token, token.running():
+            try:
+                return CodeTable(rules, full=True, memory_limit=memory_limit, cancel=token)
+            except Stopped:
+                work_follows()  # (the command's work reports: a Ctrl-C waits for it)
+        return CodeTable(rules, full=False, memory_limit=memory_limit)
 
 
 def check_reach(rules: Rules, memory_limit: int, *, full: bool = True, option: str = "--rules") -> None:

@@ -108,7 +108,7 @@ def heuristics(
         HEURISTIC_KERNELS, "the scoring kernels", quiet=json_output, json_lines=mode == "json"
     ):
         full = wants_full_table(rules) and rules.table_bytes() <= limit
-        table = table_for(rules, limit, full=full, option=named_by)
+        table = table_for(rules, limit, full=full, option=named_by, without=True, time_limit=time_limit)
     rows: list[dict] = []
     stopped = _play_all(
         table, names, {"pool": pool, "tie_break": tie_break, "seed": seed}, time_limit, mode, rows
@@ -283,7 +283,8 @@ def simulate(
     )
     limit = memory_limit_bytes(memory_limit)
     # too big for the N x N table: answers are computed as needed (slower, same results)
-    table = table_for(rules, limit, full=rules.table_bytes() <= limit, option=named_by)
+    full = rules.table_bytes() <= limit
+    table = table_for(rules, limit, full=full, option=named_by, without=True, time_limit=time_limit)
     seed, drawn = draw_seed(seed)
     strategy_seed, secrets_seed = (int(s) for s in np.random.SeedSequence(seed).generate_state(2))
     start = time.perf_counter()
