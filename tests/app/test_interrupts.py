@@ -215,18 +215,33 @@ def _child_outcome(body: str) -> tuple[int, str, str]:
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def test_a_ctrl_c_in_a_start_up_that_cannot_look_at_the_token_waits_for_it():
-    """Ctrl-C while kernels load (a start-up that cannot look at the token, marked with
-    ``starting``) longer than GRACE and START_GRACE: the watchdog neither unwinds nor ends
-    the command, whose work then sees the cancel at once and reports (under load the
-    export of the optimum unwound here with "interrupted" alone, no JSON)."""
-    from mastermind.app.interrupts import GRACE, START_GRACE
-
-    pause = 3 * max(GRACE, START_GRACE)
-    body = (
+WAITS = {
+    # kernels loading: a start-up that cannot look at the token, marked with ``starting``
+    "start-up": (
         "    with token.starting():\n"
         "        signal.raise_signal(signal.SIGINT)\n"
-        f"        time.sleep({pause})\n"
+        "        time.sleep({pause})\n"
+    ),
+    # the score table's build stopped, the work that reports to follow (work_follows): its
+    # set-up in between (imports, kernels) gave "interrupted" alone when it outlasted GRACE
+    "work follows": (
+        "    with token.child() as build, build.running():\n"
+        "        signal.raise_signal(signal.SIGINT)\n"
+        "    interrupts.work_follows()\n"
+        "    time.sleep({pause})\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("wait", sorted(WAITS))
+def test_a_ctrl_c_in_a_start_up_that_cannot_look_at_the_token_waits_for_it(wait):
+    """Ctrl-C while the work is on its way (kernels loading; a stopped build's work to follow)
+    longer than GRACE and START_GRACE: the watchdog neither unwinds nor ends the command,
+    whose work then sees the cancel at once and reports (under load the export of the optimum
+    unwound here with "interrupted" alone, no JSON)."""
+    from mastermind.app.interrupts import GRACE, START_GRACE
+
+    body = WAITS[wait].format(pause=3 * max(GRACE, START_GRACE)) + (
         "    with token.child() as work, work.running():\n"
         "        print('reported', work.cancelled, work.reason)\n"
     )
@@ -267,22 +282,3 @@ def test_work_running_inside_a_start_up_has_the_usual_grace():
     code, out, err = _child_outcome(body)
     assert (code, out, err) == (130, "still starting\n", "searched a little\ninterrupted\n")
     assert time.monotonic() - start < 40  # (WIND_DOWN would have kept it 60 s)
-
-
-def test_work_that_follows_a_stopped_build_is_waited_for():
-    """The score table's build stopped by Ctrl-C (work_follows): the set-up before the work
-    that reports (imports, kernels) is waited for past START_GRACE, then the work sees the
-    cancel; it gave "interrupted" alone when that set-up outlasted GRACE."""
-    from mastermind.app.interrupts import GRACE, START_GRACE
-
-    pause = 3 * max(GRACE, START_GRACE)
-    body = (
-        "    with token.child() as build, build.running():\n"
-        "        signal.raise_signal(signal.SIGINT)\n"
-        "    interrupts.work_follows()\n"
-        f"    time.sleep({pause})\n"
-        "    with token.child() as work, work.running():\n"
-        "        print('reported', work.cancelled, work.reason)\n"
-    )
-    code, out, err = _child_outcome(body)
-    assert (code, out, err) == (0, "reported True interrupted\n", "")
