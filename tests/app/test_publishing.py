@@ -185,6 +185,9 @@ def test_tables_cover_the_frontier_as_open_rows():
                 assert row["optimal_worst"] <= row["worst"]
             replay = _replayed(row["tree"]["file"])
             assert replay.valid and (replay.stats.total, replay.stats.worst) == (row["total"], row["worst"])
+            if row.get("worst_tree"):  # the optimal worst case's own tree
+                replay = _replayed(row["worst_tree"]["file"])
+                assert replay.valid and replay.stats.worst == row["optimal_worst"]
             continue
         assert row["status"] == "open" and row["literature"] == "open"
         b = row["bounds"] or {}
@@ -1434,3 +1437,18 @@ def test_a_game_proven_again_in_less_time_keeps_what_the_file_knew_and_reads_bac
     assert read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)[0]["by_first_guess"] is None
     [other] = merge_rows([published], [{**rerun, "total": 34665}])  # another optimum: the new row
     assert other["total"] == 34665 and other["optimal_worst"] is None
+
+
+@pytest.mark.integration
+def test_a_proven_row_keeps_the_tree_of_its_optimal_worst_case(tmp_path):
+    """p4c6: the optimum's tree has worst case 6, the optimal worst case is 5. The row kept
+    no tree of worst case 5 (a proven 6x7n dropped the one its open row had published)."""
+    from mastermind.core.formats import verify_text
+
+    run_tables(tmp_path, tables=("optimal",), games=["p4c6"], row_time_limit=None, jobs=1)
+    (row,) = read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)
+    assert row["status"] == "proven" and (row["worst"], row["optimal_worst"]) == (6, 5)
+    assert row["worst_tree"]["file"] == "trees/p4c6.worst.json.gz"
+    text = gzip.decompress((tmp_path / row["worst_tree"]["file"]).read_bytes()).decode()
+    replay = verify_text(text, "json")
+    assert replay.valid and (replay.stats.worst, replay.stats.total) == (5, row["worst_total"]) == (5, 5626)

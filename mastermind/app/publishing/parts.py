@@ -48,7 +48,8 @@ def optimal_part(
     (the optimal worst case and the best total within it; given ``depth``, the optimal worst
     case already found, only that total). ``depth`` and ``worst`` stop after ``time_limit``
     seconds; ``worst`` stopped keeps its worst case, once proven, with ``total`` None."""
-    from mastermind.core.formats import write_tree
+    from mastermind.core.formats import verify_text, write_tree
+    from mastermind.core.tree import StrategyTree
     from mastermind.engines.exact import (
         ExactSolver,
         Execution,
@@ -75,7 +76,16 @@ def optimal_part(
         search_bytes = MemoryBudget.of(table, memory_limit, 1).search_bytes
         with CancelToken().child(time_limit) as token:
             least = solver.least_depth(token, memory=search_bytes)
-        return timed({"worst": least.depth if least.tree is not None else None})
+        if least.tree is None:
+            return timed({"worst": None})
+        # (its tree: the row's tree of the optimal worst case when the total's search within
+        # that depth does not finish; a proven 6x7n lost its tree of worst case 7)
+        tree = StrategyTree(rules, least.tree, name="least depth")
+        text = write_tree(tree, "json", tree.stats(table))
+        replay = verify_text(text, "json", memory_limit=memory_limit)
+        if not replay.valid or replay.stats is None or replay.stats.worst != least.depth:
+            raise AssertionError(f"{game}: the depth search's tree does not replay to {least.depth}")
+        return timed({"worst": least.depth, "tree": text})
     if part not in ("tie", "worst"):
         raise MastermindError(f"unknown part {part!r}")
     if part == "tie":

@@ -387,6 +387,9 @@ class Runner:
             unfinished=_unfinished(worst, tie),
         )
         row["tree"] = self._write_tree(trees, game, tree_text)
+        if worst is not None and worst.get("tree") and worst["worst"] < total["worst"]:
+            # the optimal worst case's own tree (the row's tree has a larger worst case)
+            row["worst_tree"] = self._write_tree(trees, tree_stems(game)["worst_tree"], worst["tree"])
         row["proof"] = self._proof(trees, game, t, row["optimal_worst"], tree_text)
         row.update(literature(row))
         return row
@@ -466,6 +469,8 @@ class Runner:
             worst = self._run(optimal_part, args, grace=FRONTIER_GRACE) or {"worst": d, "total": None}
             if worst["worst"] != d:
                 raise AssertionError(f"{game}: the best total within {d} guesses needs {worst['worst']}")
+            if worst.get("tree") is None:  # (its total not reached: the depth search's tree)
+                worst = {**worst, "tree": depth.get("tree")}
         return {
             **worst,
             "seconds": depth["seconds"] + worst.get("seconds", 0.0),
