@@ -48,13 +48,10 @@ def optimal_part(
     (the optimal worst case and the best total within it; given ``depth``, the optimal worst
     case already found, only that total). ``depth`` and ``worst`` stop after ``time_limit``
     seconds; ``worst`` stopped keeps its worst case, once proven, with ``total`` None."""
-    from mastermind.core.formats import verify_text, write_tree
-    from mastermind.core.tree import StrategyTree
+    from mastermind.core.formats import write_tree
     from mastermind.engines.exact import (
-        ExactSolver,
         Execution,
         Limits,
-        MemoryBudget,
         Problem,
         solve,
     )
@@ -72,20 +69,7 @@ def optimal_part(
     if part == "total":
         return timed(_total_part(table, solve_options, memory, execution))
     if part == "depth":
-        solver = ExactSolver(table, Problem(**solve_options))
-        search_bytes = MemoryBudget.of(table, memory_limit, 1).search_bytes
-        with CancelToken().child(time_limit) as token:
-            least = solver.least_depth(token, memory=search_bytes)
-        if least.tree is None:
-            return timed({"worst": None})
-        # (its tree: the row's tree of the optimal worst case when the total's search within
-        # that depth does not finish; a proven 6x7n lost its tree of worst case 7)
-        tree = StrategyTree(rules, least.tree, name="least depth")
-        text = write_tree(tree, "json", tree.stats(table))
-        replay = verify_text(text, "json", memory_limit=memory_limit)
-        if not replay.valid or replay.stats is None or replay.stats.worst != least.depth:
-            raise AssertionError(f"{game}: the depth search's tree does not replay to {least.depth}")
-        return timed({"worst": least.depth, "tree": text})
+        return timed(_least_depth(table, solve_options, memory_limit, time_limit))
     if part not in ("tie", "worst"):
         raise MastermindError(f"unknown part {part!r}")
     if part == "tie":
@@ -117,6 +101,28 @@ def optimal_part(
             "tree": write_tree(r.tree, "json", r.stats),
         }
     )
+
+
+def _least_depth(table: CodeTable, solve_options: dict, memory_limit: int, time_limit: float | None) -> dict:
+    """The optimal worst case alone (``worst``: None if stopped first) and its tree, replayed:
+    the row's tree of the optimal worst case when the total's search within that depth does
+    not finish (a proven 6x7n lost its tree of worst case 7)."""
+    from mastermind.core.formats import verify_text, write_tree
+    from mastermind.core.tree import StrategyTree
+    from mastermind.engines.exact import ExactSolver, MemoryBudget, Problem
+
+    solver = ExactSolver(table, Problem(**solve_options))
+    search_bytes = MemoryBudget.of(table, memory_limit, 1).search_bytes
+    with CancelToken().child(time_limit) as token:
+        least = solver.least_depth(token, memory=search_bytes)
+    if least.tree is None:
+        return {"worst": None}
+    tree = StrategyTree(table.rules, least.tree, name="least depth")
+    text = write_tree(tree, "json", tree.stats(table))
+    replay = verify_text(text, "json", memory_limit=memory_limit)
+    if not replay.valid or replay.stats is None or replay.stats.worst != least.depth:
+        raise AssertionError(f"{table.rules}: the depth search's tree does not replay to {least.depth}")
+    return {"worst": least.depth, "tree": text}
 
 
 def _total_part(table: CodeTable, solve_options: dict, memory, execution) -> dict:
