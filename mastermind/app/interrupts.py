@@ -73,6 +73,12 @@ class _Watch:
     def wind_down(self) -> None:
         self._winding_down.set()
 
+    def await_work(self) -> None:
+        """Work stopped early and the rest follows (see :func:`work_follows`): a start-up
+        until the next block begins."""
+        with self._lock:
+            self.awaiting = True
+
     def begin_start_up(self) -> None:
         with self._lock:
             self.starting_up += 1
@@ -314,8 +320,7 @@ def work_follows() -> None:
     "interrupted" alone when it outlasted the watchdog's GRACE)."""
     command = _current()
     if command is not None:
-        with command.watch._lock:
-            command.watch.awaiting = True
+        command.watch.await_work()
 
 
 def stop_if_interrupted(stopped: str | None) -> None:
