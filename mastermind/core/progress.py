@@ -68,10 +68,11 @@ class RichProgress:
             self._show_bounds(fields)
 
     def _count(self, fields: dict[str, Any]) -> bool:
-        """The search's own count of what is done, if it gives one: what its report says."""
-        done = fields.get("done")
+        """The search's own count of what is done, if it gives one: what its report says
+        (and of its steps: a proven search no longer plans the units it dropped)."""
+        done, steps = fields.get("done"), fields.get("steps")
         if isinstance(done, int):
-            self._bar.update(self._task, completed=done)
+            self._bar.update(self._task, completed=done, **({"total": steps} if isinstance(steps, int) else {}))
         return isinstance(done, int)
 
     def _show_bounds(self, fields: dict[str, Any]) -> None:

@@ -675,7 +675,7 @@ class RoundSearch:
                     # big classes first: they take longest, and the small ones fill in the gaps
                     asks.sort(key=lambda ask: -ask[0].size)
                     began = time.perf_counter()
-                    self._round(state, asks)
+                    self._round(state, asks, fresh)
                     self._keep_paces(state)
                     self.rounds += 1
                     if on_round is not None:
@@ -695,7 +695,9 @@ class RoundSearch:
         reporter.finish(state.proven or state.lower == INF)  # (INF: proven that no strategy exists)
         return state
 
-    def _round(self, state: RootState, asks: list[Ask]) -> None:
+    def _round(self, state: RootState, asks: list[Ask], fresh: Fresh | None = None) -> None:
+        """Send ``asks`` as units and raise the classes by their answers, as each comes; once
+        the root is decided (proven, or no strategy at all), the units still out are dropped."""
         reporter = self.reporter
         reporter.total += len(asks)
         reporter.start(reporter.total, "optimal: work units")
@@ -705,10 +707,11 @@ class RoundSearch:
             sent.append((c, budget, g, self.units.submit(c.cands, c.left, budget, c.group, guess, floor)))
         began = {id(c): c.lower for c, _, _ in asks}
         spent: dict[int, float] = {}
-        for c, budget, g, pending in sent:
+        for i, (c, budget, g, pending) in enumerate(sent):
             result = self.units.collect(pending)
             spent[id(c)] = spent.get(id(c), 0.0) + result.seconds
             exact = result.proven and result.value < budget and result.tree is not None
+            was_exact = c.exact
             if g is not None:
                 g.floor = max(g.floor, float(result.value))
                 if exact:
@@ -717,6 +720,9 @@ class RoundSearch:
                 c.lower, c.exact, c.node = float(result.value), True, result.tree
             else:
                 c.lower = max(c.lower, float(result.value))
+            if self._decided(state, c, was_exact, fresh):
+                self.units.drop([p for *_, p in sent[i + 1 :]])  # (they cannot change it)
+                break
         self._settle(state)
         for c, _, _ in asks:
             if id(c) in spent:
@@ -726,6 +732,21 @@ class RoundSearch:
                 self._paced[0] += seconds
                 self._paced[1] += c.size * rise
         reporter.improve(lower=state.lower, upper=state.upper)
+
+    @staticmethod
+    def _decided(state: RootState, c: ClassBound, was_exact: bool, fresh: Fresh | None) -> bool:
+        """Whether the root is decided now that class ``c`` has its answer (or a cheaper
+        strategy came from ``fresh``): ``c`` settled, and the strategy known mended when
+        ``c`` became exact (a full :meth:`_settle` after every unit would price trees again
+        and again)."""
+        c.settle()
+        if c.exact and not was_exact:
+            state.offer_exact()
+            state.mend_kept()
+        found = None if fresh is None else fresh()
+        if found is not None:
+            state.offer(*found)
+        return state.proven or state.lower == INF
 
     def _split_kept(self, state: RootState) -> None:
         """In a continued run that may stop, split every class that earlier runs asked

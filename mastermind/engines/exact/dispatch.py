@@ -11,7 +11,9 @@ The rounds of the search (:mod:`mastermind.engines.exact.anytime`) ask for units
   the search waits for a long unit;
 * waits for units in slices of 0.1 s, so that a cancel (Ctrl-C, a time limit) is seen at once;
   once cancelled, the units still queued are withdrawn and units on other processes are told
-  to stop (their backend is closed).
+  to stop (their backend is closed);
+* drops the units still out once the root is decided (:meth:`Dispatcher.drop`), the run's
+  token left alone: the run ends proven, not stopped.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ from mastermind.engines.exact.units import (
 )
 from mastermind.engines.result import Counters
 
+DECIDED = "root decided"
+"""Why :meth:`Dispatcher.drop` stopped the units still out (their run goes on to its end)."""
 POLL = 0.1  # seconds between looks at the cancel token while waiting for units
 CUT_SECONDS = 10.0
 """A class whose unit a stop cut short after it ran this long is asked through its guesses
@@ -95,6 +99,9 @@ class Dispatcher:
         self._stored: dict[str, tuple[float, bool]] = {}
         self._queued: dict[int, Future] = {}  # the futures handed out and not collected yet
         self._withdrawn = False  # whether the stop withdrew the units still queued
+        # what units on threads poll: cancelled with the run's token, or alone by drop()
+        self._units_token = CancelToken(parent=cancel)
+        self.dropped = False
 
     # ---- a run ---------------------------------------------------------------------------------
     def start_run(self, table: CodeTable) -> None:
@@ -102,7 +109,7 @@ class Dispatcher:
         see the cancel token's flag as their run's flag."""
         if self.backend.shares_memory:
             share_table(table)
-            set_run_flag(self.run_id, self.token.flag)
+            set_run_flag(self.run_id, self._units_token.flag)
             if self.memo is not None:
                 set_run_memo(self.run_id, self.memo)
 
@@ -124,6 +131,28 @@ class Dispatcher:
             for future in list(self._queued.values()):
                 future.cancel()  # (False, and nothing done, for a unit already running)
         return True
+
+    def drop(self, rest: Collection[Pending]) -> None:
+        """Stop every unit handed out and not collected (``rest``: those of the round), the
+        run's token left alone: the root is decided, and what they would prove is not needed
+        (6x7n's last round ran on for an hour of both cores after its root met the
+        strategy's total). Units queued are withdrawn, units on threads see their flag, and
+        units in other processes are stopped with their backend, which the run does not use
+        again. They are not waited for, and those of ``rest`` not counted yet are no longer
+        planned: the progress of a proven run ends with every unit planned done."""
+        self.take_finished()
+        unneeded = [pending for pending in rest if not pending.reported]
+        for pending in unneeded:
+            pending.reported = True  # (one that finishes all the same is kept, not counted)
+        self.reporter.total -= len(unneeded)
+        self.dropped = True
+        for future in list(self._queued.values()):
+            future.cancel()  # (False, and nothing done, for a unit already running)
+        self._queued.clear()
+        self._units_token.cancel(DECIDED)
+        if not self.backend.shares_memory:  # other processes do not see the flag
+            self.backend.stop_run(self.run_id)
+            self.backend.close(kill=True)
 
     # ---- units ---------------------------------------------------------------------------------
     def known(
@@ -185,7 +214,7 @@ class Dispatcher:
             else:
                 stored = None  # a bound below this budget: run it again
         if stored is None:
-            if self.stopping():
+            if self.stopping() or self.dropped:
                 future.set_result(UnitResult(float(floor), False, None))
             else:
                 future = self.backend.submit(run_unit, self.spec, self.run_id, unit)

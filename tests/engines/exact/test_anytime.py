@@ -28,6 +28,7 @@ from mastermind.engines.exact.backends import ThreadBackend
 from mastermind.engines.exact.checkpoint import Checkpoint
 from mastermind.engines.exact.search import INF, UNLIMITED
 from mastermind.engines.exact.solver import ExactSolver
+from mastermind.engines.exact.units import UnitResult
 
 from .reference import reference_solve
 
@@ -157,6 +158,70 @@ def test_the_rounds_prove_the_brute_force_optimum_with_a_strategy_of_that_cost(t
     by_guess = {r.first_guess: r.total for r in solve_by_first_guess(table)}
     for g in state.guesses:
         assert g.lower <= by_guess[g.guess] and (not g.exact or g.lower == by_guess[g.guess])
+
+
+class _Units:
+    """A round's units answered from a list, in the order sent; what was collected, and how
+    many had been when the round dropped the rest."""
+
+    def __init__(self, answers: list[UnitResult]) -> None:
+        self.answers = answers
+        self.sent = 0
+        self.collected: list[int] = []
+        self.dropped_after: int | None = None
+
+    def submit(self, cands, r, budget, group, guess, floor):
+        self.sent += 1
+        return self.sent - 1
+
+    def collect(self, pending):
+        self.collected.append(pending)
+        return self.answers[pending]
+
+    def drop(self, rest):
+        assert rest == list(range(len(self.collected), self.sent))  # every one not collected
+        self.dropped_after = len(self.collected)
+
+
+@pytest.mark.parametrize("upper, dropped", [(30.0, True), (40.0, False)])
+def test_a_round_drops_its_units_still_out_once_the_root_is_proven(upper, dropped):
+    """6x7n's last round ran on for an hour of both cores after the root's bound met the
+    strategy's total: the round collected every unit it had sent before it looked."""
+    table = CodeTable(Rules.parse("p2c3"))
+    backend = ThreadBackend(1)
+    try:
+        rounds = RoundSearch(ExactSolver(table), backend)
+    finally:
+        backend.close()
+    big, small = _classes((6, 3), lower=5.0)
+    state = RootState(9, [GuessBound(0, 9.0, [big, small])], upper=upper, tree=Node(0, 9))
+    units = _Units([UnitResult(16.0, True, None), UnitResult(8.0, True, None)])
+    rounds.units = units  # type: ignore[assignment]
+    rounds._round(state, [(big, 16.0, None), (small, 8.0, None)])
+    # the first answer lifts the first guess to 9 + 16 + 5 = 30
+    if dropped:
+        assert units.collected == [0] and units.dropped_after == 1
+        assert state.proven and state.lower == 30
+    else:
+        assert units.collected == [0, 1] and units.dropped_after is None
+        assert not state.proven and state.lower == 33
+
+
+def test_a_cheaper_strategy_found_during_a_round_decides_it_too():
+    table = CodeTable(Rules.parse("p2c3"))
+    backend = ThreadBackend(1)
+    try:
+        rounds = RoundSearch(ExactSolver(table), backend)
+    finally:
+        backend.close()
+    big, small = _classes((6, 3), lower=5.0)
+    state = RootState(9, [GuessBound(0, 9.0, [big, small])], upper=40.0, tree=Node(0, 9))
+    units = _Units([UnitResult(16.0, True, None), UnitResult(8.0, True, None)])
+    rounds.units = units  # type: ignore[assignment]
+    offers = iter([(30.0, Node(1, 9))])
+    rounds._round(state, [(big, 16.0, None), (small, 8.0, None)], fresh=lambda: next(offers, None))
+    assert units.collected == [0] and units.dropped_after == 1  # (the answer and the offer: 30)
+    assert state.proven and state.upper == 30 and state.tree.guess == 1
 
 
 def test_a_stopped_run_keeps_its_bounds_and_a_continued_one_proves_the_optimum(tmp_path):

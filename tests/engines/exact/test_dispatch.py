@@ -5,6 +5,7 @@ queued and answers each unit with the bound known before it; a failed unit is on
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import Future
 
 import numpy as np
@@ -287,3 +288,49 @@ def test_units_run_on_threads_answer_as_the_plain_search_does(text):
         units.end_run()
         backend.close()
     assert units.counters.units == len(classes) and units.counters.nodes > 0
+
+
+def test_a_drop_stops_the_units_out_and_leaves_the_run_alone():
+    """Once the root is decided the rest of a round is dropped: the units queued are
+    withdrawn, those in other processes are stopped with their backend, and the run's token
+    is not cancelled (the run ends proven, not stopped)."""
+    token = CancelToken()
+    backend = HeldBackend(shares_memory=False)
+    units = _dispatcher(backend, token=token)
+    running = units.submit(_cands(0), UNLIMITED, 30, GROUP, None, 5)
+    queued = units.submit(_cands(1), UNLIMITED, 30, GROUP, None, 5)
+    backend.futures[0].set_running_or_notify_cancel()  # sent: it cannot be withdrawn
+    units.reporter.total = 3  # (the round counts what it asks: these two and one collected)
+    units.drop([running, queued])
+    assert queued.future.cancelled() and not running.future.cancelled()
+    assert units.reporter.total == 1  # (no longer planned: a proven run ends with all done)
+    assert backend.stopped == [units.run_id] and backend.closed == [True]
+    assert not token.cancelled and not units.stopping()
+    # nothing more is sent: a unit asked now gets its floor at once
+    late = units.submit(_cands(2), UNLIMITED, 30, GROUP, None, 6)
+    assert len(backend.futures) == 2 and units.collect(late) == UnitResult(6, False, None)
+
+
+def test_a_drop_stops_a_unit_running_on_a_thread_and_not_the_run():
+    """A unit of minutes (the whole of 5x6) stops as soon as it is dropped, short of proof,
+    while the run's token stays as it was."""
+    table = CodeTable(Rules.parse("p5c6"))
+    spec = SearchSpec(str(table.rules), False, 1, 0, table.n)
+    group = (
+        np.arange(table.rules.pegs, dtype=np.int8)[None, :],
+        np.arange(table.rules.colors, dtype=np.int8)[None, :],
+    )
+    token, backend = CancelToken(), ThreadBackend(1)
+    units = Dispatcher(backend, spec, token, ProgressReporter(None))
+    units.start_run(table)
+    try:
+        pending = units.submit(table.all_codes.astype(np.int32), UNLIMITED, INF, group, None, 0)
+        while not pending.future.running() and not pending.future.done():
+            time.sleep(0.01)  # (a unit not started yet would be withdrawn, not stopped)
+        units.drop([pending])
+        result = pending.future.result(timeout=120)  # (minutes, had it not stopped)
+    finally:
+        units.end_run()
+        backend.close()
+    assert not result.proven
+    assert not token.cancelled

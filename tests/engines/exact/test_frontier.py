@@ -812,12 +812,12 @@ def test_a_continued_run_plans_each_round_from_the_split_classes_kept(tmp_path, 
         targets.append(INF if plan is None else plan.target)
         return plan
 
-    def each_round(self, state, asks):
+    def each_round(self, state, asks, fresh=None):
         asked = {id(c) for c, _, _ in asks}
         late.extend(
             g.lower for g in state.guesses if g.lower >= targets[-1] and asked & {id(c) for c in g.classes}
         )
-        plain_round(self, state, asks)
+        plain_round(self, state, asks, fresh)
 
     monkeypatch.setattr(anytime, "plan_round", plan_round)
     monkeypatch.setattr(anytime.RoundSearch, "_round", each_round)
