@@ -71,8 +71,10 @@ class RichProgress:
         """The search's own count of what is done, if it gives one: what its report says
         (and of its steps: a proven search no longer plans the units it dropped)."""
         done, steps = fields.get("done"), fields.get("steps")
-        if isinstance(done, int):
-            self._bar.update(self._task, completed=done, **({"total": steps} if isinstance(steps, int) else {}))
+        if isinstance(done, int) and isinstance(steps, int):
+            self._bar.update(self._task, completed=done, total=steps)
+        elif isinstance(done, int):
+            self._bar.update(self._task, completed=done)
         return isinstance(done, int)
 
     def _show_bounds(self, fields: dict[str, Any]) -> None:

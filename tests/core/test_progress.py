@@ -25,6 +25,9 @@ def test_a_new_total_for_the_same_work_keeps_its_count_and_another_description_s
     progress.report({"done": 12, "steps": 85})
     progress.finish({"done": 14, "steps": 85})
     assert bar.tasks[0].completed == 14
+    # a proven search drops the units still out: its last line plans fewer, all done
+    progress.finish({"done": 80, "steps": 80})
+    assert (bar.tasks[0].completed, bar.tasks[0].total) == (80, 80)
     progress.start(None, "other work")
     (task,) = bar.tasks
     assert (task.description, task.completed, task.total) == ("other work", 0, None)

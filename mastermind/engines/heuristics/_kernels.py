@@ -13,7 +13,7 @@ from mastermind.core._kernels import peg_keys
 MINIMAX, SUM_SQUARES, SUM_XLOGX, NEG_PARTS = 0, 1, 2, 3
 BLOCK = 512  # guesses scored together (and per parallel work item)
 
-# scores, codes_t, counts_t, lut, candidates, guesses, n_slots, criterion, xlogx
+# scores, codes, counts, lut, candidates, guesses, n_slots, criterion, xlogx
 _COMMON = (
     "uint8[:, ::1], int8[:, ::1], int8[:, ::1], uint8[::1], int32[::1], int32[::1], "
     "int64, int64, float64[::1]"
@@ -22,22 +22,22 @@ _COMMON = (
 
 @nb.njit("void(" + _COMMON + ", int64, int64, float64[::1])", cache=True, nogil=True, boundscheck=False)
 def score_guess_range(
-    scores, codes_t, counts_t, lut, candidates, guesses, n_slots, criterion, xlogx, start, stop, out
+    scores, codes, counts, lut, candidates, guesses, n_slots, criterion, xlogx, start, stop, out
 ):  # pragma: no cover - compiled
     """``out[j]`` for ``j`` in ``start..stop``: the key of ``guesses[j]`` over ``candidates``.
 
     Keys: MINIMAX the largest class, SUM_SQUARES sum n_a^2, SUM_XLOGX sum n_a ln n_a,
     NEG_PARTS minus the number of non-empty classes. With an empty ``scores`` matrix the
-    answers are computed from the transposed codes and colour counts ``codes_t[peg, code]``
-    and ``counts_t[colour, code]`` (games too large for the N x N table) as peg counts,
-    which the variant's ``lut`` (:attr:`mastermind.core.game.Rules.answer_lut`) folds into
-    its answers; otherwise they are looked up. The table is symmetric, so each candidate's
-    row is read: over a run of consecutive guesses that is one sequential read.
+    answers are computed from the codes and colour counts ``codes[code, peg]`` and
+    ``counts[code, colour]`` (games too large for the N x N table) as peg counts, which the
+    variant's ``lut`` (:attr:`mastermind.core.game.Rules.answer_lut`) folds into its
+    answers; otherwise they are looked up. The table is symmetric, so each candidate's row
+    is read: over a run of consecutive guesses that is one sequential read.
     """
     n = candidates.shape[0]
     use_table = scores.shape[0] > 0
-    pegs = codes_t.shape[0]
-    colors = counts_t.shape[0]
+    pegs = codes.shape[1]
+    colors = counts.shape[1]
     # Computed answers are counted under black * pegs + common (black and white in one
     # number without the answer table, whose lookup would stop the loop vectorising);
     # only the slots with black <= common <= pegs are ever hit, and they are folded into
@@ -59,9 +59,10 @@ def score_guess_range(
     res = np.zeros(blk, dtype=np.float64)
     top = np.zeros(blk, dtype=np.int32)
     ans = np.zeros(blk, dtype=np.uint16)  # black * pegs + common exceeds 255 from 16 pegs
-    # without the table: the block's guesses peg- and colour-major, so that the answers of
-    # one candidate to the whole block are a few loops over contiguous bytes, which the
-    # compiler vectorises; a run of consecutive guesses is read in place
+    # without the table: the block's guesses gathered peg- and colour-major, so that the
+    # answers of one candidate to the whole block are a few loops over contiguous bytes,
+    # which the compiler vectorises (a gather a block, against a pass over every candidate;
+    # transposed copies of every code cost p8c8 268 MB beyond its --memory-limit)
     g_codes = np.zeros((pegs, blk), dtype=np.int8)
     g_counts = np.zeros((colors, blk), dtype=np.int8)
     black = np.zeros(blk, dtype=np.int8)
@@ -74,15 +75,13 @@ def score_guess_range(
             if guesses[lo + j] != g0 + j:
                 run = False
                 break
-        src_codes, src_counts, off = codes_t, counts_t, g0
-        if not use_table and not run:
+        if not use_table:
             for j in range(width):
                 g = guesses[lo + j]
                 for k in range(pegs):
-                    g_codes[k, j] = codes_t[k, g]
+                    g_codes[k, j] = codes[g, k]
                 for k in range(colors):
-                    g_counts[k, j] = counts_t[k, g]
-            src_codes, src_counts, off = g_codes, g_counts, 0
+                    g_counts[k, j] = counts[g, k]
         for i in range(n):
             c = candidates[i]
             if use_table:
@@ -94,9 +93,7 @@ def score_guess_range(
                     for j in range(width):
                         ans[j] = line[guesses[lo + j]]
             else:
-                peg_keys(
-                    codes_t[:, c], counts_t[:, c], src_codes, src_counts, off, width, pegs, ans, black, common
-                )
+                peg_keys(codes[c], counts[c], g_codes, g_counts, 0, width, pegs, ans, black, common)
             for j in range(width):
                 cnt[np.intp(ans[j]) * blk + j] += 1
         counted = cnt
@@ -137,7 +134,7 @@ def score_guess_range(
 
 @nb.njit("void(" + _COMMON + ", float64[::1])", cache=True, nogil=True, parallel=True)
 def score_guesses_parallel(
-    scores, codes_t, counts_t, lut, candidates, guesses, n_slots, criterion, xlogx, out
+    scores, codes, counts, lut, candidates, guesses, n_slots, criterion, xlogx, out
 ):  # pragma: no cover - compiled
     """:func:`score_guess_range` over all guesses, blocks of guesses spread over threads."""
     total = guesses.shape[0]
@@ -146,8 +143,8 @@ def score_guesses_parallel(
         stop = min(total, (b + 1) * BLOCK)
         score_guess_range(
             scores,
-            codes_t,
-            counts_t,
+            codes,
+            counts,
             lut,
             candidates,
             guesses,

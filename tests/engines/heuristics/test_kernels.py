@@ -112,8 +112,8 @@ def test_parallel_driver_matches_serial(criterion, full, rules):
     guesses = np.concatenate([table.all_codes, rng.choice(table.n, 77).astype(np.int32)])
     args = (
         scores,
-        np.ascontiguousarray(table.codes.T),
-        np.ascontiguousarray(table.counts.T),
+        np.ascontiguousarray(table.codes),
+        np.ascontiguousarray(table.counts),
         table.rules.answer_lut,
         cands,
         guesses,
@@ -126,6 +126,18 @@ def test_parallel_driver_matches_serial(criterion, full, rules):
     _kernels.score_guesses_parallel(*args, parallel)
     np.testing.assert_array_equal(serial, parallel)
     np.testing.assert_allclose(serial, guess_keys_numpy(table, cands, guesses, criterion), atol=1e-9)
+
+
+@pytest.mark.parametrize("full", [True, False], ids=["table", "computed"])
+def test_the_scorer_reads_the_tables_codes_without_copying_them(full):
+    """Transposed copies of every code and colour count cost 16 bytes a code of p8c8 (268 MB),
+    beyond what --memory-limit counts: `simulate -r p8c8 --memory-limit 0.44` peaked at 792
+    MB."""
+    from mastermind.engines.heuristics.scores import Scorer
+
+    table = CodeTable(Rules.parse("p4c6"), full=full)
+    scorer = Scorer(table, "minimax")
+    assert scorer._args[1] is table.codes and scorer._args[2] is table.counts
 
 
 def test_keys_agree_with_the_partition_measures():
