@@ -649,6 +649,8 @@ class RoundSearch:
                     found = None if fresh is None else fresh()
                     if found is not None:
                         state.offer(*found)
+                    if state.proven or state.lower == INF:
+                        break  # (decided: raising split classes' floors would be for nothing)
                     self._floor_splits(state)
                     reporter.improve(lower=state.lower, upper=state.upper)
                     plan = plan_round(state, step, self.eldest is None, self.prior)

@@ -224,6 +224,28 @@ def test_a_cheaper_strategy_found_during_a_round_decides_it_too():
     assert state.proven and state.upper == 30 and state.tree.guess == 1
 
 
+def test_a_run_whose_checkpoint_is_proven_searches_nothing_more(tmp_path, monkeypatch):
+    """A root decided before a round (its checkpoint proven, or a strategy offered that meets
+    its bound) plans nothing: the floors of split classes were raised first, up to 90 s."""
+    table = CodeTable(Rules(3, 4))
+    store = Checkpoint(tmp_path, {"rules": str(table.rules)})
+    backend = ThreadBackend(1)
+    try:
+        first = RoundSearch(ExactSolver(table), backend, checkpoint=store)
+        proven = first.run(first.solver.cands, UNLIMITED, first.solver.group)
+        assert proven.proven
+
+        def no_floors(self, state):
+            raise AssertionError("floors raised for a root already proven")
+
+        monkeypatch.setattr(RoundSearch, "_floor_splits", no_floors)
+        again = RoundSearch(ExactSolver(table), backend, checkpoint=store)
+        state = again.run(again.solver.cands, UNLIMITED, again.solver.group)
+    finally:
+        backend.close()
+    assert state.proven and state.upper == proven.upper and again.rounds == 0
+
+
 def test_a_stopped_run_keeps_its_bounds_and_a_continued_one_proves_the_optimum(tmp_path):
     table = CodeTable(Rules(4, 5))
     optimum = solve(table).total  # (the plain search, in this thread)
