@@ -562,6 +562,28 @@ class CodeTable:
             sizes += np.bincount(self.answer_indices(guess, part), minlength=slots)
         return sizes
 
+    def classes(self, guess: Code, candidates: np.ndarray) -> list[tuple[AnswerIndex, np.ndarray]]:
+        """The candidates that give each answer to ``guess``: (answer index, those candidates
+        as int32 in their order) for each answer some candidate gives, by answer index. The
+        classes are views of one array of the candidates grouped (4 bytes a candidate): an
+        argsort's int64 indices, and ``np.bincount``'s int64 copy of the answers, took twice
+        that, and p8c8's heuristics past --memory-limit.
+
+        >>> from mastermind.core.game import CodeTable, Rules
+        >>> table = CodeTable(Rules(2, 2))
+        >>> answers = table.rules.answer_feedbacks
+        >>> [(str(answers[a]), part.tolist()) for a, part in table.classes(1, [0, 1, 2, 3])]
+        [('0B2W', [2]), ('1B0W', [0, 3]), ('2B0W', [1])]
+        """
+        import numpy as np
+
+        from mastermind.core._kernels import group_by_answer
+
+        cands = np.ascontiguousarray(candidates, dtype=np.int32)
+        answers = np.ascontiguousarray(self.answer_indices(guess, cands))
+        grouped, starts, sizes = group_by_answer(answers, cands, self.rules.n_answer_slots)
+        return [(a, grouped[starts[a] : starts[a] + sizes[a]]) for a in np.flatnonzero(sizes).tolist()]
+
     def filter(self, candidates: np.ndarray, guess: Code, fb: Feedback) -> np.ndarray:
         """The candidates that answer ``fb`` to ``guess``."""
         return candidates[self.answer_indices(guess, candidates) == self.rules.answer_index(fb)]

@@ -281,21 +281,16 @@ def build_tree(
 
     def grow(cands: np.ndarray, history: tuple[tuple[Code, AnswerIndex], ...]) -> Node:
         guess = int(next_guess(cands, history))
-        answers = table.answer_indices(guess, cands)
         node = Node(guess, len(cands))
-        order = np.argsort(answers, kind="stable")
-        sorted_answers = answers[order]
-        bounds = np.flatnonzero(np.diff(sorted_answers)) + 1
-        for part in np.split(order, bounds):
-            a = int(answers[part[0]])
+        for a, part in table.classes(guess, cands):
             if a == win:
                 continue
-            if len(part) == len(cands) and guess not in cands.tolist():
+            if len(part) == len(cands):
                 raise MastermindError(
                     f"strategy guessed {table.rules.code_text(guess)}, which does not split "
                     f"{len(cands)} candidates: it would never finish"
                 )
-            node.children[a] = grow(cands[part], (*history, (guess, a)))
+            node.children[a] = grow(part, (*history, (guess, a)))
         return node
 
     return StrategyTree(table.rules, grow(cands, ()), name)

@@ -260,6 +260,37 @@ def test_answers_without_the_table_over_many_blocks_are_the_tables(rules):
         assert np.array_equal(lazy.partition(guess), full.partition(guess))
 
 
+@given(
+    st.sampled_from([Rules(3, 4), Rules(4, 6), Rules(4, 5, repeat=False), Rules(3, 5, variant="black-peg")]),
+    st.data(),
+)
+@settings(max_examples=60, deadline=None)
+def test_the_classes_of_a_guess_are_the_candidates_grouped_as_a_stable_sort_groups_them(rules, data):
+    """CodeTable.classes groups by a compiled counting sort (no int64 indices: p8c8's
+    heuristics went past --memory-limit on an argsort's); its twin is the stable argsort."""
+    full, lazy = _tables(rules)
+    guess = data.draw(st.integers(0, full.n - 1))
+    cands = np.array(sorted(data.draw(st.sets(st.integers(0, full.n - 1), max_size=200))), dtype=np.int64)
+    for table in (full, lazy):
+        answers = full.scores[guess, cands]
+        twin = cands[np.argsort(answers, kind="stable")]
+        classes = table.classes(guess, cands)
+        assert [a for a, _ in classes] == sorted(set(answers.tolist()))
+        for a, part in classes:  # each class int32, and every one of its candidates gives its answer
+            assert part.dtype == np.int32 and set(full.scores[guess, part].tolist()) == {a}
+        grouped = np.concatenate([part for _, part in classes]) if classes else np.zeros(0, np.int32)
+        assert np.array_equal(grouped, twin)
+
+
+_TABLES: dict = {}
+
+
+def _tables(rules):
+    if rules not in _TABLES:
+        _TABLES[rules] = (CodeTable(rules), CodeTable(rules, full=False))
+    return _TABLES[rules]
+
+
 def test_a_partition_of_every_code_without_the_table_is_counted_in_passes(monkeypatch):
     # counted PASS_CODES at a time (p8c8's one bincount held 8 bytes a code): the same sizes
     from mastermind.core import game

@@ -98,7 +98,7 @@ def _recorder(
     strategy: Strategy, next_guess: Callable[..., Code], table: CodeTable, pairs: bool
 ) -> Callable[[np.ndarray, tuple], Node]:
     scores = table.scores
-    slots, win = table.rules.n_answer_slots, table.rules.win_index
+    win = table.rules.win_index
 
     if scores is None:
 
@@ -117,21 +117,16 @@ def _recorder(
             first, second = int(cands[0]), int(cands[1])
             return Node(first, 2, {int(answers_to(first, cands[1:])[0]): Node(second, 1)})
         guess = int(next_guess(cands, history))
-        answers = answers_to(guess, cands)
         node = Node(guess, n)
-        order = np.argsort(answers, kind="stable")
-        sizes = np.bincount(answers, minlength=slots)
-        stop = 0
-        for answer in np.flatnonzero(sizes).tolist():
-            start, stop = stop, stop + int(sizes[answer])
+        for answer, part in table.classes(guess, cands):
             if answer == win:
                 continue
-            if stop - start == n:
+            if len(part) == n:
                 raise MastermindError(
                     f"strategy {strategy.name} guessed {table.rules.code_text(guess)}, which does "
                     f"not split {n} candidates: it would never finish"
                 )
-            node.children[answer] = grow(cands[order[start:stop]], (*history, (guess, answer)))
+            node.children[answer] = grow(part, (*history, (guess, answer)))
         return node
 
     return grow
