@@ -98,6 +98,11 @@ LEAN_WORK_BYTES = 10
 :meth:`Rules.lean_bytes`): int32 candidates (4), their answers (1), a mask (1), the candidates
 kept (4)."""
 
+GUESS_KEYS_BYTES = 9
+"""Bytes a code that choosing a guess among every code adds to :data:`LEAN_WORK_BYTES` (a
+heuristic strategy without the table): the float64 key of each code as a guess, and a mask of
+the best (heuristics p8c8 at --memory-limit 0.44 peaked at 629 MB, of which 134 MB keys)."""
+
 PASS_CODES = 1 << 20
 """Codes a pass over every code takes at a time (:meth:`CodeTable.partition`): its temporary
 arrays stay a few MiB, not ~13 bytes a code of the game (p8c8: 16.7 million codes)."""
@@ -390,13 +395,14 @@ class Rules:
         n = self.n_codes
         return n * n + n * (self.pegs + self.colors)
 
-    def lean_bytes(self) -> int:
+    def lean_bytes(self, work: int = LEAN_WORK_BYTES) -> int:
         """Memory of a :class:`CodeTable` without the answer matrix, and of the work over all
-        its codes: the codes and their colour counts, then :data:`LEAN_WORK_BYTES` a code
-        (the codes as a set of candidates, their answers to a guess, the mask of one answer
-        and the candidates it keeps). The codes alone were the estimate, and partition and
+        its codes: the codes and their colour counts, then ``work`` bytes a code (by default
+        :data:`LEAN_WORK_BYTES`: the codes as a set of candidates, their answers to a guess,
+        the mask of one answer and the candidates it keeps; a heuristic adds
+        :data:`GUESS_KEYS_BYTES`). The codes alone were the estimate, and partition and
         simulate on p8c8 peaked at twice it."""
-        return self.n_codes * (self.pegs + self.colors + LEAN_WORK_BYTES)
+        return self.n_codes * (self.pegs + self.colors + work)
 
 
 def score(rules: Rules, secret: Code, guess: Code) -> Feedback:
@@ -456,11 +462,12 @@ def check_max_guesses(rules: Rules, max_guesses: int) -> None:
         raise MastermindError(f"must be between 1 and the number of codes ({n}), got {max_guesses}")
 
 
-def check_fits(rules: Rules, memory_limit: int, *, full: bool = True) -> None:
+def check_fits(rules: Rules, memory_limit: int, *, full: bool = True, work: int = LEAN_WORK_BYTES) -> None:
     """Raise :class:`TableTooLarge` if the score table of ``rules`` (``full``; else its codes
-    alone) needs more than ``memory_limit`` bytes, or :class:`MastermindError` if no limit
-    could hold it. Commands check it before answering from their result cache too: the same
-    command and limit get the same answer whatever the cache holds.
+    alone and ``work`` bytes a code: :meth:`Rules.lean_bytes`) needs more than
+    ``memory_limit`` bytes, or :class:`MastermindError` if no limit could hold it. Commands
+    check it before answering from their result cache too: the same command and limit get
+    the same answer whatever the cache holds.
 
     >>> from mastermind.core.game import Rules, check_fits
     >>> check_fits(Rules(4, 6), 2 * 1024**2)
@@ -469,7 +476,7 @@ def check_fits(rules: Rules, memory_limit: int, *, full: bool = True) -> None:
     ...
     mastermind.core.errors.TableTooLarge: p4c6r needs about 1.6 MiB for its score table ...
     """
-    need = rules.table_bytes() if full else rules.lean_bytes()
+    need = rules.table_bytes() if full else rules.lean_bytes(work)
     if need <= memory_limit:
         return
     what = "its score table" if full else "its codes and the work over them"  # (without the table)
@@ -511,11 +518,12 @@ class CodeTable:
         full: bool = True,
         memory_limit: int = DEFAULT_MEMORY_LIMIT,
         cancel: CancelToken | None = None,
+        work: int = LEAN_WORK_BYTES,
     ) -> None:
         if not isinstance(rules, Rules):
             raise MastermindError(f"rules must be a Rules (Rules.parse('p4c6')), got {type(rules).__name__}")
         self.rules = rules
-        check_fits(rules, memory_limit, full=full)
+        check_fits(rules, memory_limit, full=full, work=work)
         # (the searches on the table keep within it unless told otherwise: a command's
         # --memory-limit bounds its search as well as its table)
         self.memory_limit = memory_limit

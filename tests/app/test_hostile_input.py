@@ -1034,6 +1034,19 @@ def test_a_game_out_of_reach_named_by_a_strategy_file_is_said_of_the_file(
     assert err.startswith("error: --rules: p9c9r is out of reach: "), err
 
 
+@pytest.mark.parametrize("argv", [["heuristics"], ["simulate", "-s", "minimax", "-n", "1"]])
+def test_a_heuristic_without_the_table_counts_the_keys_of_every_code(argv, monkeypatch, capsys):
+    """A heuristic keys every code as a guess (a float64 each): p8c8 at --memory-limit 0.44
+    peaked at 629 MB of RSS, past the 416 MiB its codes and their work were counted."""
+    from mastermind.core.game import GUESS_KEYS_BYTES, LEAN_WORK_BYTES, Rules
+
+    command = [*argv, "-r", "p8c8", "--memory-limit", "0.44", "--json"]
+    code, out, err = run(command, monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_line_error(code, err, command)
+    need = Rules(8, 8).lean_bytes(LEAN_WORK_BYTES + GUESS_KEYS_BYTES) / 1024**2
+    assert err.startswith(f"error: p8c8r needs about {need:.1f} MiB for its codes and the work"), err
+
+
 @pytest.mark.parametrize("command", ["assist", "play"])
 def test_a_session_s_help_does_not_offer_standard_input_for_its_strategy(command, monkeypatch, capsys):
     """Their --help said "- reads standard input" of --strategy, which they refuse (standard

@@ -312,6 +312,13 @@ def test_the_memory_of_a_game_without_the_table_counts_the_work_over_its_codes()
     check_fits(rules, need, full=False)
     with pytest.raises(TableTooLarge, match="for its codes and the work over them"):
         check_fits(rules, need - 1, full=False)
+    # more work a code (a heuristic keys every code as a guess): more memory, and refused
+    more = rules.lean_bytes(LEAN_WORK_BYTES + 9)
+    assert more == need + 9 * rules.n_codes
+    with pytest.raises(TableTooLarge):
+        check_fits(rules, more - 1, full=False, work=LEAN_WORK_BYTES + 9)
+    with pytest.raises(TableTooLarge):
+        CodeTable(rules, full=False, memory_limit=more - 1, work=LEAN_WORK_BYTES + 9)
 
 
 def test_memory_limit_refuses_with_estimate():

@@ -550,6 +550,14 @@ class one_line_errors:
         return False
 
 
+def heuristic_work(playing_heuristic: bool) -> int | None:
+    """The bytes a code of a command's work without the table (see :func:`table_for`): a
+    heuristic strategy keys every code as a guess; a strategy file only replays its tree."""
+    from mastermind.core.game import GUESS_KEYS_BYTES, LEAN_WORK_BYTES
+
+    return LEAN_WORK_BYTES + GUESS_KEYS_BYTES if playing_heuristic else None
+
+
 def table_for(
     rules: Rules,
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
@@ -558,31 +566,40 @@ def table_for(
     option: str = "--rules",
     without: bool = False,
     time_limit: float | None = None,
+    work: int | None = None,
 ) -> CodeTable:
     """The game's table of codes, a game out of reach said of ``option`` (the one that named
     the game: ``--games`` in the commands that take several). ``without``: the command can
     do without the score table (it computes answers as needed), so the table's build stops
     with the command (Ctrl-C, or ``time_limit`` from the command's start), which then gets
     the codes alone: its work stops at once and reports (a Ctrl-C in p5c8's 2.5 s of table
-    gave "interrupted" alone, and --time-limit 1 waited for it)."""
+    gave "interrupted" alone, and --time-limit 1 waited for it). ``work``: the bytes a code
+    of the work without the table (:meth:`~mastermind.core.game.Rules.lean_bytes`; None:
+    the usual)."""
     from mastermind.app.interrupts import work_follows
     from mastermind.core.cancel import Stopped
+    from mastermind.core.game import LEAN_WORK_BYTES
 
+    lean = LEAN_WORK_BYTES if work is None else work
     with naming(option, OutOfReach):
         if not (full and without):
-            return CodeTable(rules, full=full, memory_limit=memory_limit)
+            return CodeTable(rules, full=full, memory_limit=memory_limit, work=lean)
         with command_work(time_limit) as token, token.running():
             try:
                 return CodeTable(rules, full=True, memory_limit=memory_limit, cancel=token)
             except Stopped:
                 work_follows()  # (the command's work reports: a Ctrl-C waits for it)
-        return CodeTable(rules, full=False, memory_limit=memory_limit)
+        return CodeTable(rules, full=False, memory_limit=memory_limit, work=lean)
 
 
-def check_reach(rules: Rules, memory_limit: int, *, full: bool = True, option: str = "--rules") -> None:
+def check_reach(
+    rules: Rules, memory_limit: int, *, full: bool = True, option: str = "--rules", work: int | None = None
+) -> None:
     """:func:`~mastermind.core.game.check_fits`, a game out of reach said of ``option``."""
+    from mastermind.core.game import LEAN_WORK_BYTES
+
     with naming(option, OutOfReach):
-        check_fits(rules, memory_limit, full=full)
+        check_fits(rules, memory_limit, full=full, work=LEAN_WORK_BYTES if work is None else work)
 
 
 def print_json(obj: dict) -> None:

@@ -26,6 +26,7 @@ from mastermind.app.commands.common import (
     draw_seed,
     exit_if_interrupted,
     game,
+    heuristic_work,
     histogram_text,
     memory_limit_bytes,
     plural,
@@ -75,7 +76,9 @@ def heuristics(
 
         check_tie_break_taken(names, tie_break)
     limit = memory_limit_bytes(memory_limit)
-    check_reach(rules, limit, full=False)  # (before the result cache, as optimal does)
+    # (before the result cache, as optimal does; a heuristic keys every code as a guess)
+    work = heuristic_work(any(name in REGISTRY for name in names))
+    check_reach(rules, limit, full=False, work=work)
     cache = None
     if not no_cache and all(name in REGISTRY for name in names):  # (a file may change: not kept)
         # the same table asked again is answered from the result cache
@@ -108,7 +111,9 @@ def heuristics(
         HEURISTIC_KERNELS, "the scoring kernels", quiet=json_output, json_lines=mode == "json"
     ):
         full = wants_full_table(rules) and rules.table_bytes() <= limit
-        table = table_for(rules, limit, full=full, option=named_by, without=True, time_limit=time_limit)
+        table = table_for(
+            rules, limit, full=full, option=named_by, without=True, time_limit=time_limit, work=work
+        )
     rows: list[dict] = []
     stopped = _play_all(
         table, names, {"pool": pool, "tie_break": tie_break, "seed": seed}, time_limit, mode, rows
@@ -284,7 +289,10 @@ def simulate(
     limit = memory_limit_bytes(memory_limit)
     # too big for the N x N table: answers are computed as needed (slower, same results)
     full = rules.table_bytes() <= limit
-    table = table_for(rules, limit, full=full, option=named_by, without=True, time_limit=time_limit)
+    work = heuristic_work(not names_a_file(strategy))
+    table = table_for(
+        rules, limit, full=full, option=named_by, without=True, time_limit=time_limit, work=work
+    )
     seed, drawn = draw_seed(seed)
     strategy_seed, secrets_seed = (int(s) for s in np.random.SeedSequence(seed).generate_state(2))
     start = time.perf_counter()
