@@ -53,6 +53,17 @@ def register(app: typer.Typer) -> None:
 
 
 # ---- heuristics ---------------------------------------------------------------------------
+def _cache_entry(rules, names: list[str], pool: str, tie_break: str, seed: int | None):
+    """The result cache's entry of this table: the same table asked again is answered from it."""
+    from mastermind.app.resultcache import ResultCache
+    from mastermind.engines.registry import REGISTRY
+
+    chance = any(REGISTRY[name].draws(tie_break) for name in names)
+    # a drawn seed is any seed: the answer kept, with the seed it was computed with, serves
+    options = dict(strategies=names, pool=pool, tie_break=tie_break, seed=seed if chance else None)
+    return ResultCache().entry("heuristics", str(rules), options)
+
+
 def heuristics(
     rules: StrategyRulesOpt = None,
     strategy: StrategiesOpt = None,
@@ -81,17 +92,12 @@ def heuristics(
     check_reach(rules, limit, full=False, work=work)
     cache = None
     if not no_cache and all(name in REGISTRY for name in names):  # (a file may change: not kept)
-        # the same table asked again is answered from the result cache
-        from mastermind.app.resultcache import ResultCache
-
-        chance = any(REGISTRY[name].draws(tie_break) for name in names)
-        # a drawn seed is any seed: the answer kept, with the seed it was computed with, serves
-        options = dict(strategies=names, pool=pool, tie_break=tie_break, seed=seed if chance else None)
-        cache = ResultCache().entry("heuristics", str(rules), options)
+        cache = _cache_entry(rules, names, pool, tie_break, seed)
         if (answer := cache.load()) is not None:
             from mastermind.core.progress import progress_mode, say_answered
 
             say_answered(progress_mode(progress, json_output), "heuristics: from the result cache")
+            chance = any(REGISTRY[name].draws(tie_break) for name in names)
             _report(answer, json_output, seed_drawn=chance and seed is None)
             return
     from mastermind.app.players import draws
