@@ -556,9 +556,12 @@ class CodeTable:
         answers_of(self.codes, self.counts, self.rules.answer_lut, int(guess), cands, out)
         return out
 
-    def partition(self, guess: Code, candidates: np.ndarray | None = None) -> np.ndarray:
+    def partition(
+        self, guess: Code, candidates: np.ndarray | None = None, cancel: CancelToken | None = None
+    ) -> np.ndarray:
         """Class sizes: how many candidates give each answer index to ``guess`` (all codes if
-        omitted: counted :data:`PASS_CODES` at a time, without the table)."""
+        omitted: counted :data:`PASS_CODES` at a time without the table, ``cancel`` looked
+        at between passes: :class:`~mastermind.core.cancel.Stopped`)."""
         import numpy as np
 
         slots = self.rules.n_answer_slots
@@ -566,6 +569,8 @@ class CodeTable:
             return np.bincount(self.answer_indices(guess, candidates), minlength=slots)
         sizes = np.zeros(slots, dtype=np.int64)
         for start in range(0, self.n, PASS_CODES):
+            if cancel is not None:
+                cancel.check()
             part = np.arange(start, min(start + PASS_CODES, self.n), dtype=np.int32)
             sizes += np.bincount(self.answer_indices(guess, part), minlength=slots)
         return sizes

@@ -162,6 +162,17 @@ def test_ctrl_c_while_the_score_table_is_built_still_gives_the_json(command):
 
 
 @pytest.mark.integration
+def test_a_partition_without_the_table_stops_at_once():
+    """p8c8 counts 16.7 million codes a guess, seconds of passes: a Ctrl-C in them let the
+    command go on as in a start-up, and it printed its whole table with exit code 0 when it
+    finished within the half second a start-up gets (a new user's trial)."""
+    args = ["partition", "12345671", "11223344", "12341234", "11112222", "-r", "p8c8b", "--json"]
+    point = "mastermind.core._kernels:answers_of"
+    out, err, elapsed = interrupted(args, at=call(point, 2), announce=(point,))
+    assert out == "" and err.strip().endswith("interrupted")
+
+
+@pytest.mark.integration
 def test_heuristics_report_the_strategies_finished():
     # Ctrl-C once simple has played every secret of p5c8; entropy takes many seconds more
     args = ["heuristics", "-r", "p5c8", "-s", "simple", "-s", "entropy", "--json", "--no-cache"]

@@ -303,6 +303,19 @@ def test_a_partition_of_every_code_without_the_table_is_counted_in_passes(monkey
         assert lazy.partition(guess).sum() == rules.n_codes
 
 
+def test_a_partition_of_every_code_without_the_table_stops_between_its_passes(monkeypatch):
+    from mastermind.core import game
+    from mastermind.core.cancel import CancelToken, Stopped
+
+    lazy = CodeTable(Rules(5, 6), full=False)
+    monkeypatch.setattr(game, "PASS_CODES", 1000)
+    token = CancelToken()
+    assert lazy.partition(7, cancel=token).sum() == lazy.n  # (not cancelled: every pass)
+    token.cancel()
+    with pytest.raises(Stopped):
+        lazy.partition(7, cancel=token)
+
+
 def test_the_memory_of_a_game_without_the_table_counts_the_work_over_its_codes():
     from mastermind.core.game import LEAN_WORK_BYTES, TableTooLarge, check_fits
 
