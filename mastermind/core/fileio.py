@@ -509,7 +509,8 @@ def check_writable(path: str | os.PathLike[str]) -> None:
         if stat.S_ISFIFO(target.stat().st_mode):  # written in place, if something reads it
             _hold_pipe(target, shown)
             return
-        if not target.is_file():  # a device: written in place
+        if not target.is_file():  # a device: written in place, if it opens for writing now
+            _probe_device(target, shown)
             return
         if _read_only(target, target.stat().st_mode):
             raise MastermindError(f"cannot write {shown}: the file is read-only")
@@ -519,6 +520,15 @@ def check_writable(path: str | os.PathLike[str]) -> None:
     why = unwritable(target.parent, target.name)
     if why is not None:
         raise MastermindError(f"cannot write {shown}: folder {target.parent} is {why}")
+
+
+def _probe_device(target: Path, shown: str) -> None:
+    """Refuse a device that does not open for writing (``/dev/tty`` without a terminal: the
+    search ran, then its tree could not be written); opened without blocking, and closed."""
+    try:
+        os.close(os.open(target, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0)))
+    except OSError as exc:
+        raise MastermindError(f"cannot write {shown}: {exc.strerror}") from None
 
 
 def _refuse_folder_name(shown: str) -> None:

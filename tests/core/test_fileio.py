@@ -147,6 +147,19 @@ def test_device_is_written_in_place():
     assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev
 
 
+def test_a_special_file_that_does_not_open_for_writing_is_refused_before_the_work(tmp_path):
+    """`export -o /dev/tty` without a terminal ran its search, then could not write the tree
+    (a new user's trial); a socket is such a file on every machine."""
+    import socket
+
+    path = tmp_path / "a.sock"
+    with socket.socket(socket.AF_UNIX) as listening:
+        listening.bind(str(path))
+        with pytest.raises(MastermindError, match=r"cannot write .*a\.sock: "):
+            check_writable(path)
+    check_writable("/dev/null")  # (a device that opens: written in place, after the work)
+
+
 def test_dev_stdout_symlink_is_not_replaced(capfd):
     if not os.path.islink("/dev/stdout"):
         pytest.skip("/dev/stdout is not a symlink on this system")
