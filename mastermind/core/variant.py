@@ -312,13 +312,15 @@ class BlackPeg(Variant):
     def parse_answer(self, text: str, pegs: int | None = None, example: Feedback | None = None) -> Feedback:
         raw = text.strip()
         s = re.sub(r"\s+", "", raw.upper())
-        if m := re.fullmatch("([0-9]{1,3})B?", s):
+        # ("1 0", the standard game's 1B0W, read as 10 once the spaces went)
+        apart = re.search(r"[0-9]\s+[0-9]", raw) is not None
+        if not apart and (m := re.fullmatch("([0-9]{1,3})B?", s)):
             black = int(m.group(1))
-        elif re.fullmatch(r"[B.\-]+", s) or s == "NONE":
+        elif not apart and (re.fullmatch(r"[B.\-]+", s) or s == "NONE"):
             black = s.count("B")
         else:
             shown = "2" if example is None else str(example.black)
-            hint = " (black-peg answers tell no white pegs)" if "W" in s else ""
+            hint = " (black-peg answers tell no white pegs)" if "W" in s or apart else ""
             raise MastermindError(
                 f"cannot read feedback {quoted(raw)}: use the number of black pegs, e.g. {shown}, "
                 f"{shown}B or {'B' * int(shown) or '-'}{hint}"

@@ -198,9 +198,12 @@ def test_assist_takes_answers_as_numbers(capsys, monkeypatch):
     assert "Solved: the secret is 21, found in 3 guesses." in out
 
 
-def test_assist_refuses_white_pegs_in_black_peg(capsys, monkeypatch):
-    code, out, err = run(capsys, "assist", "-r", "p2c3b", stdin="1B1W\nquit\n", monkeypatch=monkeypatch)
-    assert code == 0 and "black-peg answers tell no white pegs" in out
+@pytest.mark.parametrize("answer", ["1B1W", "1 0", "0 1"])
+def test_assist_refuses_white_pegs_in_black_peg(answer, capsys, monkeypatch):
+    """ "1 0" (the standard game's 1B0W as a pair) was read as 10 black pegs once its spaces
+    went: "impossible feedback 10B" (a new user's trial)."""
+    code, out, err = run(capsys, "assist", "-r", "p4c6b", stdin=f"{answer}\nquit\n", monkeypatch=monkeypatch)
+    assert code == 0 and "black-peg answers tell no white pegs" in out and "impossible" not in out
 
 
 def test_play_answers_black_pegs(capsys, monkeypatch):
