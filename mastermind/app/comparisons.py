@@ -86,6 +86,7 @@ class TableRow:
             "pegs": r.pegs,
             "colours": r.colors,
             "repetition": r.repeat,
+            "variant": r.variant.name,  # (as info gives it; the markdown's column)
             "codes": r.n_codes,
             "answers": self.answers,
             "knuth_first_guess": self.knuth_first_guess,

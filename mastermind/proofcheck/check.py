@@ -459,5 +459,6 @@ def load_proof(path: str) -> Any:
         raw = gzip.decompress(raw)
     try:
         return json.loads(raw)
-    except ValueError as exc:
-        raise ProofError(f"{path}: not JSON ({exc})") from None
+    except ValueError as exc:  # (Python's int() refuses numbers past 4300 digits)
+        why = "a number too long to read" if "digits" in str(exc) else str(exc).splitlines()[0]
+        raise ProofError(f"{path}: not JSON ({why})") from None

@@ -87,6 +87,11 @@ class _Text:
                 if self.eof:
                     at = "" if exc.msg.endswith(" at") else " at"  # ("Unterminated string starting at")
                     raise ProofError(f"not JSON ({exc.msg}{at} character {self.offset + exc.pos})") from None
+            except ValueError as exc:  # Python's int() refuses numbers past 4300 digits
+                if "digits" not in str(exc):
+                    raise
+                where = self.offset + self.pos
+                raise ProofError(f"not JSON (a number too long to read, at character {where})") from None
             pending = len(self.text) - self.pos
             if pending > self.limit:
                 where = self.offset + self.pos

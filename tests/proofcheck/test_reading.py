@@ -54,6 +54,8 @@ def test_the_reader_gives_what_json_gives_whatever_the_chunks(monkeypatch, chunk
         (b"[1, 2]", "not JSON (expected {"),
         (b'{"a": "\xff"}', "not UTF-8 text"),
         (b'{"a": 12', "not JSON (expected , or }"),
+        # (Python's int() refuses past 4300 digits, and its message advised sys.set_int_max_str_digits)
+        (b'{"total": ' + b"7" * 5000 + b"}", "not JSON (a number too long to read, at character 10)"),
     ],
 )
 def test_bad_json_is_one_proof_error(monkeypatch, raw, said):

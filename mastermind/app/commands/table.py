@@ -137,7 +137,7 @@ def _proven(row: "TableRow") -> bool:
 def markdown_table(rows: list[dict]) -> str:
     """The rows as a markdown table; unproven optimum cells show the lower bound as ``>= b``;
     a column of variants where some game is not the standard one."""
-    variants = [Rules.parse(d["rules"]).variant.name for d in rows]
+    variants = [d["variant"] for d in rows]
     shown = any(v != "standard" for v in variants)
     headers = TABLE_HEADERS[:3] + ["variant"] * shown + TABLE_HEADERS[3:]
     lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---:" for _ in headers) + "|"]

@@ -233,6 +233,11 @@ def test_table_names_the_variant_of_each_row(capsys, validators):
     assert "| standard |" in standard and "| black-peg |" in black
     plain = run(capsys, "table", "-g", "p2c3", "-j", "1")[1]
     assert "variant" not in plain
+    # its JSON names it too, as info's does (its rows had no "variant": a new user's trial)
+    code, out, err = run(capsys, "table", "-g", "p2c3,p2c3b", "-j", "1", "--json")
+    data = json.loads(out)
+    validators["table"].validate(data)
+    assert [row["variant"] for row in data["rows"]] == ["standard", "black-peg"]
 
 
 # ---- results: the black-peg table (results/black-peg.md and .json) ---------------------------
