@@ -167,8 +167,10 @@ def test_the_schema_holds_the_grammar_of_the_rules():
     """One grammar: the schemas' pattern is the one the rules text is written in."""
     schema = json.loads((SCHEMAS / "common.schema.json").read_text())
     assert schema["$defs"]["rules"]["pattern"] == rules_schema_pattern()
-    info = json.loads((SCHEMAS / "info.schema.json").read_text())
-    assert info["properties"]["variant"]["enum"] == list(VARIANTS)
+    assert schema["$defs"]["variant"]["enum"] == list(VARIANTS)
+    for name in ("info", "table"):  # (their variant is the common one)
+        text = (SCHEMAS / f"{name}.schema.json").read_text()
+        assert '"$ref": "common.schema.json#/$defs/variant"' in text
     assert re.fullmatch(rules_grammar(), "p2-4c2-6nb") is None  # (ranges are --games' only)
     assert re.fullmatch(rules_grammar(r"([0-9]+)(?:-([0-9]+))?"), "p2-4c2-6nb")
 

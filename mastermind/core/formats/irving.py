@@ -517,7 +517,10 @@ def write_irving(tree: StrategyTree, width: int = 100) -> str:
     """The tree in the Irving format; the root's nested children go after it under labels."""
     writer = _Writer(tree.rules)
     root = tree.root
-    if _is_bare(root) or all(_is_bare(c) for c in root.children.values()):
+    # another variant's root is written whole, whatever its size: its groups are what tell
+    # the variant (irving_rules); p2c2b's "4(11)" was read back as the standard game's
+    whole = tree.rules.variant is not STANDARD and bool(root.children)
+    if not whole and (_is_bare(root) or all(_is_bare(c) for c in root.children.values())):
         first = writer.entry(root)
     else:
         first = f"{root.candidates}({writer.body(root, labels=True)})"
