@@ -70,3 +70,27 @@ def test_the_search_is_marked_busy_from_entry_to_answer(run):
     run(CancelToken(watcher=busy))
     assert busy.events >= 4 and busy.blocks == 0  # (a start-up and a search, each ended)
     assert busy.gaps == 1  # the count fell to 0 once: at the very end
+
+
+@pytest.mark.parametrize("reason, loads", [("interrupted", False), ("time limit", True)])
+def test_a_search_stopped_by_ctrl_c_before_it_began_says_so_without_loading_its_kernels(
+    reason, loads, monkeypatch
+):
+    """A Ctrl-C at 1 s of `optimal -r p5c6` was answered at 1.2 s on a busy machine: the
+    search loaded its kernels, started its workers and made its memo, then stopped. A time
+    limit still gives the bounds a search knows at once."""
+    from mastermind.engines.exact import warmup
+
+    loaded: list = []
+    real = warmup.load_kernels
+
+    def counted(parts=warmup.PARTS):
+        loaded.append(parts)
+        real(parts)
+
+    monkeypatch.setattr(warmup, "load_kernels", counted)
+    token = CancelToken()
+    token.cancel(reason)
+    result = solve(CodeTable(Rules(3, 3)), Problem(), cancel=token)
+    assert result.stopped == reason and result.tree is None and result.total is None
+    assert bool(loaded) == loads

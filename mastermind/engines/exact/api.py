@@ -135,7 +135,11 @@ def _solve(
     from mastermind.engines.exact.warmup import SEARCH, load_kernels
 
     problem = solver.problem
+    if (stopped := _stopped_before_work(solver, execution, tuning, cancel)) is not None:
+        return stopped
     load_kernels([SEARCH])  # before any search's clock: the rounds load their own
+    if (stopped := _stopped_before_work(solver, execution, tuning, cancel)) is not None:
+        return stopped
     with cancel.child(limits.time_limit) as token:
         if problem.objective is Objective.TOTAL and problem.max_guesses is not None:
             # a cap no strategy meets is refuted first, by the search that only asks whether
@@ -160,6 +164,24 @@ def _solve(
         result = solver.run(token, progress)
         # (the memo of the total's search, which run made: the search keyed (1, 0))
         return solver.with_memo(result, solver.search().memo) if execution.keep_memo else result
+
+
+def _stopped_before_work(
+    solver: ExactSolver, execution: Execution, tuning: Tuning, cancel: CancelToken
+) -> Result[SearchDetails] | None:
+    """The result of a search stopped by Ctrl-C in its start-up, before it searched
+    anything: said at once, rather than after loading the kernels, starting the workers and
+    making the memo (a Ctrl-C at 1 s of `optimal -r p5c6` answered at 1.2 s on a busy
+    machine). Not after a time limit, whose report gives the bounds a search knows at once
+    (the worst case's by counting), nor with a checkpoint or a strategy to start from, whose
+    bounds the search's own stop reports."""
+    if cancel.reason != INTERRUPTED or execution.checkpoint is not None or tuning.start is not None:
+        return None
+    from mastermind.engines.result import Counters
+
+    return solver.result(
+        None, counters=Counters(), start=time.perf_counter(), stopped=cancel.reason or INTERRUPTED
+    )
 
 
 def _solve_worst_units(
