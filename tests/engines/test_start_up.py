@@ -89,8 +89,12 @@ def test_a_search_stopped_by_ctrl_c_before_it_began_says_so_without_loading_its_
         real(parts)
 
     monkeypatch.setattr(warmup, "load_kernels", counted)
-    token = CancelToken()
+    token = CancelToken(watcher=Busy())  # (the command line's: its watchdog gives a second)
     token.cancel(reason)
     result = solve(CodeTable(Rules(3, 3)), Problem(), cancel=token)
     assert result.stopped == reason and result.tree is None and result.total is None
     assert bool(loaded) == loads
+    # a library caller's token, without a watcher: the bounds known at once, as before
+    plain = CancelToken()
+    plain.cancel(reason)
+    assert solve(CodeTable(Rules(3, 3)), Problem(), cancel=plain).lower_bound is not None

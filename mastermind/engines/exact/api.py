@@ -172,10 +172,13 @@ def _stopped_before_work(
     """The result of a search stopped by Ctrl-C in its start-up, before it searched
     anything: said at once, rather than after loading the kernels, starting the workers and
     making the memo (a Ctrl-C at 1 s of `optimal -r p5c6` answered at 1.2 s on a busy
-    machine). Not after a time limit, whose report gives the bounds a search knows at once
-    (the worst case's by counting), nor with a checkpoint or a strategy to start from, whose
+    machine). Only under a watcher that gives the stop a second (the command line's Ctrl-C):
+    a time limit's report, and a library caller's, give the bounds a search knows at once
+    (the worst case's by counting); nor with a checkpoint or a strategy to start from, whose
     bounds the search's own stop reports."""
-    if cancel.reason != INTERRUPTED or execution.checkpoint is not None or tuning.start is not None:
+    if cancel.reason != INTERRUPTED or cancel.watcher is None:
+        return None
+    if execution.checkpoint is not None or tuning.start is not None:
         return None
     from mastermind.engines.result import Counters
 
