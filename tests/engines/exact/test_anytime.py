@@ -183,10 +183,9 @@ class _Units:
         self.dropped_after = len(self.collected)
 
 
-@pytest.mark.parametrize("upper, dropped", [(30.0, True), (40.0, False)])
-def test_a_round_drops_its_units_still_out_once_the_root_is_proven(upper, dropped):
-    """6x7n's last round ran on for an hour of both cores after the root's bound met the
-    strategy's total: the round collected every unit it had sent before it looked."""
+def _two_class_round(upper: float) -> tuple[RoundSearch, RootState, _Units, ClassBound, ClassBound]:
+    """A round over one first guess (own cost 9) of two classes at 5, whose units answer
+    16 and 8, the strategy known costing ``upper``."""
     table = CodeTable(Rules.parse("p2c3"))
     backend = ThreadBackend(1)
     try:
@@ -197,6 +196,14 @@ def test_a_round_drops_its_units_still_out_once_the_root_is_proven(upper, droppe
     state = RootState(9, [GuessBound(0, 9.0, [big, small])], upper=upper, tree=Node(0, 9))
     units = _Units([UnitResult(16.0, True, None), UnitResult(8.0, True, None)])
     rounds.units = units  # type: ignore[assignment]
+    return rounds, state, units, big, small
+
+
+@pytest.mark.parametrize("upper, dropped", [(30.0, True), (40.0, False)])
+def test_a_round_drops_its_units_still_out_once_the_root_is_proven(upper, dropped):
+    """6x7n's last round ran on for an hour of both cores after the root's bound met the
+    strategy's total: the round collected every unit it had sent before it looked."""
+    rounds, state, units, big, small = _two_class_round(upper)
     rounds._round(state, [(big, 16.0, None), (small, 8.0, None)])
     # the first answer lifts the first guess to 9 + 16 + 5 = 30
     if dropped:
@@ -208,16 +215,7 @@ def test_a_round_drops_its_units_still_out_once_the_root_is_proven(upper, droppe
 
 
 def test_a_cheaper_strategy_found_during_a_round_decides_it_too():
-    table = CodeTable(Rules.parse("p2c3"))
-    backend = ThreadBackend(1)
-    try:
-        rounds = RoundSearch(ExactSolver(table), backend)
-    finally:
-        backend.close()
-    big, small = _classes((6, 3), lower=5.0)
-    state = RootState(9, [GuessBound(0, 9.0, [big, small])], upper=40.0, tree=Node(0, 9))
-    units = _Units([UnitResult(16.0, True, None), UnitResult(8.0, True, None)])
-    rounds.units = units  # type: ignore[assignment]
+    rounds, state, units, big, small = _two_class_round(40.0)
     offers = iter([(30.0, Node(1, 9))])
     rounds._round(state, [(big, 16.0, None), (small, 8.0, None)], fresh=lambda: next(offers, None))
     assert units.collected == [0] and units.dropped_after == 1  # (the answer and the offer: 30)
