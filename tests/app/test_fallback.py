@@ -59,11 +59,16 @@ def test_a_heuristic_strategy_meeting_the_proven_lower_bound_is_the_optimum(caps
     assert not fallback.improve(below).proven and fallback.improve(below).upper_bound == heuristic
     assert not fallback.improve(stopped, may_prove=False).proven
     assert not fallback.improve(dataclasses.replace(stopped, stopped="interrupted")).proven
-    # at the command line (the search, warm, may also finish within the millisecond it gets)
+    # at the command line: wherever the bounds it reports meet, it says proven. (Whether they
+    # meet depends on the machine: the search, warm, may finish within the nanosecond it
+    # gets, and on a loaded machine the heuristic's thread may not have finished when the
+    # search stops, which then reports no upper bound.)
     assert main(["optimal", "-r", "p3c3", "--time-limit", "1e-9", "--no-cache", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    if data["total_lower_bound"] == heuristic:  # (the quick bound: 73 on 3x3)
+    if data["total_lower_bound"] == data["total_upper_bound"]:
         assert data["proven"] and data["total"] == proven.total and data["stopped"] is None
+    else:
+        assert not data["proven"] and data["stopped"] == "time limit"
 
 
 def test_a_heuristic_stopped_before_it_finished_gives_nothing():
