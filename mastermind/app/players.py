@@ -43,9 +43,14 @@ def make_player(
     progress: Any = None,
 ) -> Any:
     """The strategy ``name`` (a registry name or a strategy file) for the game of ``table``;
-    a solver stopped by ``cancel`` (a cancel token) raises :class:`~mastermind.core.cancel.Stopped`."""
+    a solver stopped by ``cancel`` (a cancel token) raises :class:`~mastermind.core.cancel.Stopped`,
+    as does any strategy asked for once ``cancel`` is cancelled: a command whose table's build
+    the time limit stopped got the codes alone, which a solver cannot use (``simulate -s
+    optimal --time-limit 1`` said "needs the full score table", exit 2, on a loaded machine)."""
     from mastermind.engines.registry import make_strategy
 
+    if cancel is not None:
+        cancel.check()
     if names_a_file(name):
         return file_strategy(name, table, pool=pool)
     return make_strategy(

@@ -150,6 +150,20 @@ def check_tie_break_taken(names: list[str] | tuple[str, ...], tie_break: str) ->
     )
 
 
+def played_options(name: str, pool: str, tie_break: str) -> dict[str, str | None]:
+    """The ``pool`` and ``tie_break`` a report gives for strategy ``name``: null for a file,
+    whose tree plays as it is written (no pool, no ties to break).
+
+    >>> played_options("minimax", "all", "sorted")
+    {'pool': 'all', 'tie_break': 'sorted'}
+    >>> played_options("-", "all", "default")
+    {'pool': None, 'tie_break': None}
+    """
+    if names_a_file(name):
+        return {"pool": None, "tie_break": None}
+    return {"pool": pool, "tie_break": tie_break}
+
+
 def check_strategy(
     name: str,
     rules: Rules,

@@ -40,7 +40,7 @@ from mastermind.app.commands.common import (
     table_for,
     write_after_work,
 )
-from mastermind.app.strategy_files import check_strategy, game_option, names_a_file
+from mastermind.app.strategy_files import check_strategy, game_option, played_options
 from mastermind.core.cancel import StopReason
 from mastermind.core.errors import DamagedFile, MastermindError, OutOfReach, TableTooLarge
 from mastermind.core.fileio import (
@@ -137,14 +137,11 @@ def export(
                 bar.advance()
         except (Stopped, KeyboardInterrupt):
             stopped = token.reason or StopReason.INTERRUPTED
-    from_file = names_a_file(strategy)
     summary: dict = {
         "rules": str(rules),
         "codes": rules.n_codes,  # (the game's, tree or none: as optimal gives it)
         "strategy": strategy,
-        # (a file's tree is written as it is: no pool, no ties to break, as simulate says)
-        "pool": None if from_file else pool,
-        "tie_break": None if from_file else tie_break,
+        **played_options(strategy, pool, tie_break),
         "format": fmt,
         "out": None,
         "seed": seed if draws(strategy, tie_break) else None,  # (null: a strategy that draws nothing)

@@ -285,7 +285,7 @@ def simulate(
 ) -> None:
     import numpy as np
 
-    from mastermind.app.strategy_files import check_strategy, game_option, names_a_file
+    from mastermind.app.strategy_files import check_strategy, game_option, names_a_file, played_options
     from mastermind.core.progress import progress_mode
 
     named_by = game_option(rules is not None, strategy)
@@ -302,14 +302,11 @@ def simulate(
     seed, drawn = draw_seed(seed)
     strategy_seed, secrets_seed = (int(s) for s in np.random.SeedSequence(seed).generate_state(2))
     start = time.perf_counter()
-    file = names_a_file(strategy)
     data: dict[str, Any] = {
         "rules": str(rules),
         "codes": rules.n_codes,
         "strategy": strategy,
-        # (a file's tree plays as it is written: no pool, no ties to break)
-        "pool": None if file else pool,
-        "tie_break": None if file else tie_break,
+        **played_options(strategy, pool, tie_break),
         "seed": seed,
         "secrets": 0,
         "secrets_asked": secrets,
@@ -363,8 +360,8 @@ def _play(
         try:
             with CompileNotice(kernels, what, quiet=quiet, json_lines=mode == "json"), unwind_on_interrupt():
                 player = make_player(strategy, table, **options, seed=strategy_seed, cancel=token)
-        except Stopped:  # (the time limit: Ctrl-C unwinds)
-            return None, StopReason.TIME_LIMIT, True
+        except Stopped:  # (the time limit, or Ctrl-C during the table's build: its work reports)
+            return None, token.reason or StopReason.TIME_LIMIT, True
 
         def status() -> str:  # what Ctrl-C prints if the game being played does not end in time
             mean = f", average {tally.guesses / tally.games:.4f} guesses" if tally.games else ""

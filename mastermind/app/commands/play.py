@@ -29,7 +29,7 @@ from mastermind.app.commands.common import (
     table_for,
 )
 from mastermind.app.interactive.terminal import Session
-from mastermind.app.strategy_files import game_option
+from mastermind.app.strategy_files import game_option, played_options
 from mastermind.core.cancel import StopReason
 from mastermind.core.errors import MastermindError
 from mastermind.core.game import Rules
@@ -111,7 +111,8 @@ def assist(
     code = run_session(session, stdout=sys.stderr if json_output else sys.stdout)
     if json_output and code in (0, 130):
         used_seed = seed if chance else None  # (null: nothing drawn, as solve says)
-        print_json({**session.to_dict(), "seed": used_seed, "stopped": _stopped(code, session)})
+        options = played_options(strategy, pool, tie_break)
+        print_json({**session.to_dict(), **options, "seed": used_seed, "stopped": _stopped(code, session)})
     _finish(code)
 
 
@@ -150,7 +151,9 @@ def play(
     session = Codemaker(table, pick_secret(rules, seed), seed=seed, hint_strategy=hint_strategy)
     code = run_session(session, stdout=sys.stderr if json_output else sys.stdout)
     if json_output and code in (0, 130):
-        print_json({**session.to_dict(), "strategy": strategy, "stopped": _stopped(code, session)})
+        # (the strategy behind hint: its pool and tie-break, as assist gives them)
+        options = played_options(strategy, pool, tie_break)
+        print_json({**session.to_dict(), "strategy": strategy, **options, "stopped": _stopped(code, session)})
     _finish(code)
 
 
@@ -204,8 +207,7 @@ def solve(
                 "rules": str(rules),
                 "secret": rules.code_text(code),
                 "strategy": strategy,
-                "pool": pool,
-                "tie_break": tie_break,
+                **played_options(strategy, pool, tie_break),
                 "seed": seed if draws(strategy, tie_break) else None,  # (null: nothing drawn)
                 # (the record of a game: turns, as play and assist give it)
                 "turns": [{"turn": k, **p.to_dict()} for k, p in enumerate(probes, 1)],

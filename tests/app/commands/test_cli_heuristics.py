@@ -180,6 +180,18 @@ def test_simulate_time_limit_covers_solving_the_game(capsys):
     assert data["stopped"] is None and sum(data["histogram"]) == 50 and data["worst"] <= 4
 
 
+@pytest.mark.parametrize("command", [["simulate", "-n", "10"], ["heuristics", "-s", "minimax"]])
+def test_a_solver_asked_for_once_the_time_limit_stopped_the_table_reports_stopped(capsys, command):
+    """With the score table's build stopped by the time limit (a loaded machine, or a limit
+    shorter than the build), the command got the codes alone, and the optimal strategy then
+    refused them: "the exact solver needs the full score table", exit 2. It stops instead."""
+    code, out, err = run(capsys, *command, "-r", "p4c6", "-s", "optimal", "--time-limit", "1e-9", "--json")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert data["stopped"] == "time limit"
+    assert data.get("secrets", 0) == 0 and not data.get("strategies")
+
+
 def test_what_applies_to_nothing_drawn_or_a_file_is_null(capsys, tmp_path):
     """A seed was reported for strategies that draw nothing, and a pool and a tie-break for a
     strategy file, which plays as it is written (a new user's trial)."""

@@ -61,6 +61,7 @@ def test_assist_end_of_input_and_json(cli):
     code, out, err = cli(["assist", "--json", "--rules", "p3c3"], "\n0B0W\n\n3B0W\n")
     data = json.loads(out)  # standard output holds the record only
     assert code == 0 and data["solved"] and data["secret"] == "333" and data["guesses"] == 2
+    assert (data["pool"], data["tie_break"]) == ("all", "default")  # (as solve and simulate say them)
     assert "Turn 1 - 27 candidates" in err
 
 
@@ -83,6 +84,10 @@ def test_a_guess_of_your_own_off_a_strategy_files_tree_goes_on_by_a_heuristic(cl
     by = f"(by {OFF_TREE}: the game left the tree of {knuth})"
     assert f"Turn 2 - {len(after)} candidates - suggested guess: {expected} {by}" in err
     assert [t["guess"] for t in json.loads(out)["turns"]] == ["6543", expected]
+    # a file's tree plays as it is written: no pool, no tie-break (solve said "all", "default")
+    assert (json.loads(out)["pool"], json.loads(out)["tie_break"]) == (None, None)
+    code, out, err = cli(["solve", "-s", knuth, "3632", "--json"], "")
+    assert code == 0 and (json.loads(out)["pool"], json.loads(out)["tie_break"]) == (None, None)
     code, out, err = cli(["play", "-s", knuth, "--seed", "1"], "6543\nhint\nquit\n")
     assert code == 0 and f"strategy {OFF_TREE}: the game left the tree of {knuth})" in out
 
@@ -103,6 +108,7 @@ def test_play_give_up_and_json(cli):
     code, out, err = cli(["play", "--seed", "4", "--rules", "p3c5n", "--json"], "give up\n")
     data = json.loads(out)
     assert code == 0 and data["gave_up"] and data["secret"] == r.code_text(pick_secret(r, 4))
+    assert (data["strategy"], data["pool"], data["tie_break"]) == ("minimax", "all", "default")  # (hint's)
     assert "The secret was" in err
 
 
