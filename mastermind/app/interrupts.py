@@ -256,19 +256,26 @@ def limit_note(stopped: str | None) -> str:
     limit counts the whole command (its start-up, a file read, the compiling), with how long
     the command has run, since the work's own seconds may be far less ("stopped (time
     limit) after 0.07 s" under --time-limit 1 read as a limit not kept); else nothing."""
+    words = _limit_words(stopped)
+    return f" ({words})" if words else ""
+
+
+def _limit_words(stopped: str | None) -> str:
     from mastermind.core.cancel import StopReason
 
     command = _current()
     if stopped != StopReason.TIME_LIMIT or command is None or command.limit is None:
         return ""
     so_far = time.monotonic() - command.start
-    return f" (--time-limit {command.limit:g} s counts the whole command: {so_far:.2f} s so far)"
+    return f"--time-limit {command.limit:g} s counts the whole command: {so_far:.2f} s so far"
 
 
 def stopped_text(reason: str | None) -> str:
     """``stopped (REASON)``, as the lines saying that work stopped begin, with
-    :func:`limit_note`."""
-    return f"stopped ({reason}){limit_note(reason)}"
+    :func:`limit_note` inside the brackets ("stopped (time limit) (--time-limit ...)" read
+    as two asides)."""
+    words = _limit_words(reason)
+    return f"stopped ({reason}{'; ' + words if words else ''})"
 
 
 @contextmanager

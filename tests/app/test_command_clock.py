@@ -92,7 +92,8 @@ def test_the_stop_note_says_the_limit_counts_the_whole_command(clock):
         clock.now += 4.25
         note = " (--time-limit 4 s counts the whole command: 4.75 s so far)"
         assert limit_note("time limit") == note == limit_note(StopReason.TIME_LIMIT)
-        assert stopped_text(StopReason.TIME_LIMIT) == "stopped (time limit)" + note
+        # (the note inside the reason's brackets: "(time limit) (--time-limit ...)" read as two asides)
+        assert stopped_text(StopReason.TIME_LIMIT) == f"stopped (time limit; {note[2:-1]})"
         assert limit_note("interrupted") == "" and stopped_text("interrupted") == "stopped (interrupted)"
     assert limit_note("time limit") == ""
 

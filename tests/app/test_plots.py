@@ -218,7 +218,7 @@ def test_a_plot_stopped_by_its_time_limit_says_so(tmp_path, capsys, monkeypatch)
     assert main(["plot", "-r", "p3c3", "-s", "minimax", "--time-limit", "60", "--out", str(out)]) == 0
     captured = capsys.readouterr()
     assert "wrote the plot of minimax" in captured.out
-    said = "stopped (time limit) (--time-limit 60 s counts the whole command: "
+    said = "stopped (time limit; --time-limit 60 s counts the whole command: "
     assert captured.err.startswith(said)
     assert captured.err.strip().endswith("s so far): the optimum not proven; 1 strategy played every secret")
 

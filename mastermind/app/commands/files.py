@@ -538,7 +538,8 @@ def _verify_proof(
         print_json(
             {
                 "proof": file,
-                "valid": outcome is not None,
+                # (a check stopped before its end has not found the proof valid, nor invalid)
+                "valid": None if stopped is not None else outcome is not None,
                 "format": "proof",
                 # (a check that failed: the game its header names, as a strategy's verify says)
                 "rules": (None if named is None else str(named)) if outcome is None else outcome.rules,

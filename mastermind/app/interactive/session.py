@@ -138,7 +138,7 @@ class Session:
                 return self.move(text)
             except MastermindError:
                 if self._a_word(text):  # (a command mistyped or of the other session: say the words)
-                    return self.unknown(word)
+                    return self.unknown(word, code_length=len(text) == self.rules.pegs)
                 raise
         except MastermindError as exc:
             return f"{exc}"
@@ -158,10 +158,12 @@ class Session:
             return True
         return False
 
-    def unknown(self, word: str) -> str:
-        """The answer to a word the session does not know: the words it knows."""
+    def unknown(self, word: str, code_length: bool = False) -> str:
+        """The answer to a word the session does not know: the words it knows. A word as
+        long as a code may have been meant as one (``abc`` in p3c3): the game is said too."""
         known = ", ".join([*self.commands(), QUIT_WORDS[0], HELP_WORDS[0]])
-        return f"{word!r} is not a command; the commands: {known}"
+        nor = f", nor a code of {self.rules}" if code_length else ""
+        return f"{word!r} is not a command{nor}; the commands: {known}"
 
     # ---- the commands both sessions know -------------------------------------------------
     def history_text(self) -> str:

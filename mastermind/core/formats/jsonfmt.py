@@ -79,7 +79,9 @@ def read_json(text: str) -> tuple[StrategyTree, dict[str, Any]]:
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
-        raise StrategyFileError(f"line {exc.lineno} column {exc.colno}: not valid JSON: {exc.msg}") from None
+        # (json's "Unterminated string starting at" means the position said first)
+        why = exc.msg.removesuffix(" at")
+        raise StrategyFileError(f"line {exc.lineno} column {exc.colno}: not valid JSON: {why}") from None
     except RecursionError:
         raise StrategyFileError("the JSON is nested too deeply") from None
     except ValueError as exc:  # Python's int() refuses numbers past 4300 digits

@@ -619,7 +619,7 @@ def test_an_export_to_standard_output_stopped_before_its_tree_leaves_it_empty(ca
     monkeypatch.setattr(Fallback, "_play", lambda self: None)
     code, out, err = run(capsys, "export", "-s", "optimal", "-r", "p4c7", "-o", "-", "--time-limit", "0.001")
     assert code == 0 and out == ""
-    assert "nothing written to standard output: stopped (time limit)" in err
+    assert "nothing written to standard output: stopped (time limit; " in err
     assert "--time-limit 0.001 s counts the whole command" in err
 
 

@@ -225,7 +225,8 @@ def test_history_and_hint_as_play_has_them(table46):
 def test_an_unknown_word_is_answered_with_the_words_known(table46):
     a = Assistant(FirstCandidate(table46))
     known = "the commands: hint, why, list, history, undo, quit, help"
-    assert a.handle("lsit") == f"'lsit' is not a command; {known}"
+    # (as long as a code: perhaps meant as one, so the game is said too)
+    assert a.handle("lsit") == f"'lsit' is not a command, nor a code of p4c6r; {known}"
     assert a.handle("Give Up") == f"'give up' is not a command; {known}"  # (play's: there is no secret)
     a.handle("")
     assert a.handle("banana") == f"'banana' is not a command; {known}"  # at the feedback prompt too

@@ -201,3 +201,11 @@ def test_damaged_json_gives_a_tree_error(data):
         tree.stats(table)
     except TreeError as exc:
         assert "\n" not in str(exc)
+
+
+def test_a_file_cut_off_in_a_string_says_where_the_string_starts():
+    """json's message ends "starting at" and gives the position apart: the message ended
+    "...starting at" with nothing after it (a new user's trial)."""
+    with pytest.raises(StrategyFileError) as info:
+        read_json('{"rules": "p2c2", "tree": {"gu')
+    assert str(info.value) == "line 1 column 28: not valid JSON: Unterminated string starting"
