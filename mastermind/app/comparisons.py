@@ -6,7 +6,6 @@ as ``None`` and the reports show the best proven bounds in its place.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -28,7 +27,6 @@ from mastermind.engines.workers import TimedWorker, wait_for
 
 CPSAT_SECONDS = 2.0  # CP-SAT depth refutation of a tiny game's row (within the row's time)
 MIN_SECONDS = 0.05  # a piece of work given less time than this is not started
-BOUNDS_POLL = 0.05  # seconds between looks at the cancel token while the bounds are computed
 
 
 def _exact_job(rules: Rules, objective: str, memory_limit: int, jobs: int = 1) -> dict:
@@ -488,16 +486,9 @@ def _bounds_within(table: CodeTable, max_refined: int, cancel: CancelToken) -> B
     They cannot be stopped (4x8: about 1 s), and a comparison past its time limit waited for
     them, as Ctrl-C did (past the second it is given, ending with "interrupted" alone): they
     run in a thread of their own, left to finish unheeded."""
-    done: list[Bounds] = []
-    worker = threading.Thread(
-        target=lambda: done.append(game_bounds(table, max_refined=max_refined)),
-        name="lower bounds",
-        daemon=True,
-    )
-    worker.start()
-    while worker.is_alive() and not cancel.cancelled:
-        worker.join(BOUNDS_POLL)
-    return done[0] if done else None
+    from mastermind.app.interrupts import unless_cancelled
+
+    return unless_cancelled(lambda: game_bounds(table, max_refined=max_refined), cancel, "lower bounds")
 
 
 def _search_bounds(table: CodeTable, total: int | None) -> Bounds:

@@ -25,10 +25,12 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from mastermind.core.cancel import CancelToken
+
+T = TypeVar("T")
 
 GRACE = 0.7  # seconds a command has after Ctrl-C to stop by itself
 # seconds a command not yet at its work has after Ctrl-C to reach it: its work then stops at
@@ -276,6 +278,37 @@ def stopped_text(reason: str | None) -> str:
     as two asides)."""
     words = _limit_words(reason)
     return f"stopped ({reason}{'; ' + words if words else ''})"
+
+
+POLL = 0.05  # seconds between looks at the cancel token while work that cannot stop runs
+
+
+def unless_cancelled(work: Callable[[], T], cancel: CancelToken, name: str) -> T | None:
+    """``work()``, for work that cannot be stopped (a strategy file read and replayed, the
+    lower bounds), in a thread of its own: its value, or None as soon as ``cancel`` is
+    cancelled, the thread left to finish unheeded (a daemon, ended with the process). Its
+    exception, if it raises one first, is raised here.
+
+    >>> from mastermind.core.cancel import CancelToken
+    >>> unless_cancelled(lambda: 6 * 7, CancelToken(), "answer")
+    42
+    """
+    done: list[T] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            done.append(work())
+        except BaseException as exc:  # (raised again in the command's thread)
+            failed.append(exc)
+
+    worker = threading.Thread(target=run, name=name, daemon=True)
+    worker.start()
+    while worker.is_alive() and not cancel.cancelled:
+        worker.join(POLL)
+    if failed:
+        raise failed[0]
+    return done[0] if done else None
 
 
 @contextmanager

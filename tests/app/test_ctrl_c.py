@@ -240,6 +240,32 @@ def test_ctrl_c_in_the_proof_keeps_the_game_value(tmp_path):
 
 @pytest.mark.integration
 @pytest.mark.parametrize("json_output", [True, False])
+def test_verify_of_a_strategy_stopped_says_so(json_output):
+    # Ctrl-C while 5x8's tree (33852 nodes, 2 s) is read: it said "interrupted" alone (with
+    # --json, no object: a new user's trial); now the strategy's report, valid null, stopped
+    point = "mastermind.core.formats.jsonfmt:_read_node"
+    tree = "results/trees/p5c8.json.gz"
+    out, err, _ = interrupted(
+        ["verify", tree, *(["--json"] if json_output else [])], at=call(point, 2000), announce=(point,)
+    )
+    # (the reading goes on unheeded in its thread as the command reports: its announcements,
+    # some cut by the report's lines, are left out)
+    said = [line for line in said_beside_json(err) if point not in line]
+    if json_output:
+        data = json.loads(out)
+        assert (data["strategy"], data["valid"], data["stopped"], data["total"]) == (
+            tree,
+            None,
+            "interrupted",
+            None,
+        )
+        assert not said
+        return
+    assert out == "" and said == [f"stopped (interrupted): {tree} is not replayed to its end"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("json_output", [True, False])
 def test_verify_of_a_proof_reports_the_facts_checked(json_output):
     # Ctrl-C at the 300th fact of 4x8's proof (183,338 facts, a minute of one core): it said
     # "interrupted" alone (with --json, no object); now how many facts were checked, none

@@ -294,7 +294,7 @@ def verify(
     wrong tree, a tree of another game, bytes that are no text, a dot file or an HTML
     page), 2 for a file that cannot be opened or bad options. The game: --rules, else the one
     a JSON file names (for Irving text, the one its root tells, else p4c6)."""
-    from mastermind.core.formats import Verification, WrittenOnly, verify_text
+    from mastermind.core.formats import Verification, WrittenOnly
 
     limit = memory_limit_bytes(memory_limit)
     mode = progress_mode(progress, json_output)
@@ -318,36 +318,60 @@ def verify(
             fmt = detect_format(text, None if file == "-" else file)
         except WrittenOnly as exc:  # (dot, HTML: no strategy to read in it) not a valid one, exit 1
             fmt, damaged = exc.format, damaged or exc.reason
+    stopped = None
     if damaged is None:
-        # (a game out of reach: said of --rules, or of the file that names it)
-        with (
-            naming("--rules" if rules is not None else input_name(file), OutOfReach),
-            progress_bar(mode) as bar,
-        ):
-            bar.start(None, "verify: the strategy replayed")  # (one step, of unknown length)
-            result = verify_text(text, fmt, rules, name=file, memory_limit=limit)
+        result, stopped = _replay(text, fmt, rules, file, limit, mode)
     else:
         result = Verification(fmt, rules, file, errors=[damaged])
-    _render_verification(result, file, fmt, json_output)
+    _render_verification(result, file, fmt, json_output, stopped)
+    exit_if_interrupted(stopped)
     if not result.valid:
         raise typer.Exit(1)
 
 
-def _render_verification(result, file: str, fmt: str, json_output: bool) -> None:
-    """A strategy file's verification: its JSON object, or its lines (or the first error)."""
+def _replay(text: str, fmt: str, rules, file: str, limit: int, mode: str):
+    """A strategy file's tree read and every secret replayed through it: the verification,
+    and why it stopped before its end (None: it did not)."""
+    from mastermind.app.interrupts import unless_cancelled
+    from mastermind.core.formats import Verification, verify_text
+
+    # (a game out of reach: said of --rules, or of the file that names it)
+    with (
+        naming("--rules" if rules is not None else input_name(file), OutOfReach),
+        progress_bar(mode) as bar,
+        command_work() as token,
+    ):
+        bar.start(None, "verify: the strategy replayed")  # (one step, of unknown length)
+        # (Ctrl-C in the reading or the replay, which do not stop, p5c8's 2 s: it said
+        # "interrupted" alone)
+        with token.running():
+            done = unless_cancelled(
+                lambda: verify_text(text, fmt, rules, name=file, memory_limit=limit), token, "replay"
+            )
+    if done is None:
+        return Verification(fmt, rules, file), token.reason or StopReason.INTERRUPTED
+    return done, None
+
+
+def _render_verification(result, file: str, fmt: str, json_output: bool, stopped: str | None) -> None:
+    """A strategy file's verification: its JSON object, or its lines (or the first error);
+    ``stopped``: why it ended before its end (valid null, as a proof's check stopped says)."""
     numbers = result.to_dict()
     data = {
         "strategy": file,
-        "valid": result.valid,
+        "valid": None if stopped is not None else result.valid,
         "format": fmt,
         "rules": numbers["rules"],
         **{k: numbers[k] for k in ("total", "secrets", "average", "worst", "histogram", "pool")},
         "errors": result.errors,
+        "stopped": stopped,
     }
     if data["histogram"] is None:
         data["histogram"] = []
     if json_output:
         print_json(data)
+    elif stopped is not None:
+        typer.echo(f"{stopped_text(stopped)}: {input_name(file)} is not replayed to its end", err=True)
     elif result.errors:
         typer.echo(f"error: {input_name(file)} is not a valid strategy: {result.errors[0]}", err=True)
     else:
