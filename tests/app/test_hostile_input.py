@@ -210,6 +210,11 @@ def test_version(capsys, monkeypatch):
         (["export", "--out", "/"], "--out: cannot write /: it is a directory"),
         (["optimal", "--proof", "/"], "--proof: cannot write /: it is a directory"),
         (["optimal", "--proof", "-", "--json"], "--proof - and --json both use standard output"),
+        # (one refusal for the same mistake: export and plot said "--json prints a summary ...")
+        (["export", "-r", "p2c2", "--json"], "--out - and --json both use standard output"),
+        (["export", "-r", "p2c2", "--out", "-", "--json"], "--out - and --json both use standard output"),
+        (["optimal", "-r", "p2c2", "--out", "-", "--json"], "--out - and --json both use standard output"),
+        (["game-value", "-r", "p2c2", "--proof", "-", "--json"], "--proof - and --json both use standard"),
         (
             ["optimal", "--proof", "p.gz", "--max-guesses", "3"],
             "--proof: a proof certifies the plain optimum",
@@ -386,7 +391,7 @@ def test_plot_refusals(tmp_path, monkeypatch, capsys):
     pytest.importorskip("matplotlib", reason="--plot needs the plot extra")
     for target, needle in (
         (tmp_path, "is a directory"),
-        ("-", "would mix the picture with the table"),
+        ("-", "--plot - and the table both use standard output: give --plot a .png or .svg file"),
         (tmp_path / "h.txt", "name it .png or .svg"),
     ):
         argv = ["compare", "-r", "p2c2", "--plot", str(target)]

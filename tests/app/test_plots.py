@@ -117,7 +117,8 @@ def test_plot_command(tmp_path, capsys, drawn):
         (["plot", "-r", "p2c3", "-s", "best", "--out", "x.png"], "--strategy: unknown value 'best'"),
         (["plot", "-r", "p2c3x", "--out", "x.png"], "cannot read rules"),
         (["plot", "-r", "p2c3", "--out", "/nonexistent/dir/x.svg"], "does not exist"),
-        (["compare", "-r", "p2c3", "--plot", "-"], "give a .png or .svg file"),
+        (["compare", "-r", "p2c3", "--plot", "-"], "give --plot a .png or .svg file"),
+        (["plot", "-r", "p2c3", "--out", "-", "--json"], "--out - and --json both use standard output"),
     ],
 )
 def test_bad_input_is_one_line(args, message, capsys):

@@ -464,6 +464,15 @@ def _span(low: str, high: str | None, what: str, most: int, item: str) -> range:
     return range(a, b + 1)
 
 
+def both_on_stdout(option: str, other: str, instead: str = "a file name") -> MastermindError:
+    """The one refusal of two outputs on standard output (``--out -`` with ``--json``, say).
+
+    >>> print(both_on_stdout("--out", "--json"))
+    --out - and --json both use standard output: give --out a file name
+    """
+    return MastermindError(f"{option} - and {other} both use standard output: give {option} {instead}")
+
+
 def fail(message: str, code: int = 2) -> None:
     """Print one line to standard error and exit."""
     typer.echo(f"error: {message}", err=True)

@@ -17,6 +17,7 @@ from mastermind.app.commands.common import (
     StrategyRulesOpt,
     TieBreakOpt,
     TimeLimitOpt,
+    both_on_stdout,
     command,
     console,
     cores,
@@ -151,7 +152,7 @@ def _check_plot(plot: str) -> None:
     from mastermind.core.fileio import is_stdout
 
     if is_stdout(plot):
-        raise MastermindError("--plot - would mix the picture with the table: give a .png or .svg file")
+        raise both_on_stdout("--plot", "the table", "a .png or .svg file")
     with naming("--plot"):
         check_plot_target(plot, stdout=False)
 
@@ -281,7 +282,7 @@ def plot(
     # standard output holds the picture alone ("-", /dev/stdout): every word goes to stderr
     to_stdout = is_stdout(out)
     if json_output and to_stdout:
-        raise MastermindError("--json prints a summary of the picture written: give --out FILE")
+        raise both_on_stdout("--out", "--json")
     with naming("--out"):
         check_plot_target(out)
     table_for(rules, limit, option=named_by)

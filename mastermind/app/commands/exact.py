@@ -18,6 +18,7 @@ from mastermind.app.commands.common import (
     RulesOpt,
     StartFromOpt,
     TimeLimitOpt,
+    both_on_stdout,
     check_reach,
     choice,
     command,
@@ -319,7 +320,7 @@ def _check_files(
         raise MastermindError("--out writes one strategy: use it with --first or alone, not --by-first-guess")
     if out is not None:
         if is_stdout(out) and json_output:
-            raise MastermindError("--out - and --json both use standard output: give --out a file name")
+            raise both_on_stdout("--out", "--json")
         with naming("--out"):
             if not is_stdout(out):
                 from mastermind.core.formats import written_format
@@ -330,9 +331,7 @@ def _check_files(
         with naming("--proof"):
             if is_stdout(proof) and (json_output or (out is not None and is_stdout(out))):
                 other = "--json" if json_output else "--out -"
-                raise MastermindError(
-                    f"--proof - and {other} both use standard output: give --proof a file name"
-                )
+                raise both_on_stdout("--proof", other)
             plain = max_guesses is None and pool == "all" and first is None and tie_break == "default"
             if not plain or by_first_guess:
                 raise MastermindError(

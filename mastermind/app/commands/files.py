@@ -19,6 +19,7 @@ from mastermind.app.commands.common import (
     StrategyRulesOpt,
     TieBreakOpt,
     TimeLimitOpt,
+    both_on_stdout,
     choice,
     command,
     command_work,
@@ -190,7 +191,8 @@ def _export_file(fmt: str | None, out: str | None, json_output: bool) -> tuple[s
     if out is not None and is_stdout(out):
         out = None  # the tree is the output
     if json_output and out is None:
-        raise MastermindError("--json prints a summary of the file written: give --out FILE")
+        # (no --out is standard output, as --out - is)
+        raise both_on_stdout("--out", "--json")
     if out is not None:
         with naming("--out"):
             check_writable(out)

@@ -12,6 +12,7 @@ from mastermind.app.commands.common import (
     ProgressOpt,
     RulesOpt,
     TimeLimitOpt,
+    both_on_stdout,
     ceil_decimal,
     choice,
     command,
@@ -31,7 +32,7 @@ from mastermind.app.commands.common import (
     whole_range,
     write_proof_file,
 )
-from mastermind.core.errors import MastermindError, naming
+from mastermind.core.errors import naming
 from mastermind.core.fileio import check_writable, is_stdout
 from mastermind.core.progress import progress_bar, progress_mode
 from mastermind.engines.gamevalue import game_value_document
@@ -97,9 +98,7 @@ def game_value(
     if proof is not None:  # (refused before the work: a result is never lost for want of a place)
         with naming("--proof"):
             if is_stdout(proof) and json_output:
-                raise MastermindError(
-                    "--proof - and --json both use standard output: give --proof a file name"
-                )
+                raise both_on_stdout("--proof", "--json")
             check_writable(proof)
     memory = memory_limit_bytes(memory_limit)
     table = table_for(rules, memory)
