@@ -210,13 +210,16 @@ def test_version(capsys, monkeypatch):
         (["export", "--out", "/"], "--out: cannot write /: it is a directory"),
         (["optimal", "--proof", "/"], "--proof: cannot write /: it is a directory"),
         (["optimal", "--proof", "-", "--json"], "--proof - and --json both use standard output"),
+        # (a proof went into any name as JSON, where --out refuses an ending that names no format)
+        (["optimal", "-r", "p2c2", "--proof", "x.txt"], "--proof: x.txt: .txt names no proof file"),
+        (["game-value", "-r", "p2c2", "--proof", "v.svg.gz"], "--proof: v.svg.gz: .svg.gz names no proof"),
         # (one refusal for the same mistake: export and plot said "--json prints a summary ...")
         (["export", "-r", "p2c2", "--json"], "--out - and --json both use standard output"),
         (["export", "-r", "p2c2", "--out", "-", "--json"], "--out - and --json both use standard output"),
         (["optimal", "-r", "p2c2", "--out", "-", "--json"], "--out - and --json both use standard output"),
         (["game-value", "-r", "p2c2", "--proof", "-", "--json"], "--proof - and --json both use standard"),
         (
-            ["optimal", "--proof", "p.gz", "--max-guesses", "3"],
+            ["optimal", "--proof", "p.json.gz", "--max-guesses", "3"],
             "--proof: a proof certifies the plain optimum",
         ),
         (["plot", "-r", "p2c2", "--out", "/"], "--out: cannot write /: it is a directory"),

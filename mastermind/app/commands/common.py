@@ -473,6 +473,30 @@ def both_on_stdout(option: str, other: str, instead: str = "a file name") -> Mas
     return MastermindError(f"{option} - and {other} both use standard output: give {option} {instead}")
 
 
+def check_proof_name(path: str) -> None:
+    """A proof file's name (``--proof``): JSON, gzip-compressed when it ends in ``.gz``; an
+    ending that names no proof file is refused, as ``--out`` refuses one that names no
+    format (``--proof x.txt`` wrote JSON); ``-`` and a name without an ending are taken.
+
+    >>> check_proof_name("p4c6.proof.json.gz"), check_proof_name("-")
+    (None, None)
+    >>> check_proof_name("p.txt")
+    Traceback (most recent call last):
+    ...
+    mastermind.core.errors.MastermindError: p.txt: .txt names no proof file (.json, perhaps .gz)
+    """
+    from mastermind.core.fileio import is_stdout
+
+    name = os.path.basename(path).lower()
+    if is_stdout(path) or name.endswith((".json", ".json.gz")):
+        return
+    stem, ending = os.path.splitext(name)
+    if ending == ".gz":
+        ending = os.path.splitext(stem)[1] + ending
+    if ending:  # (a name without one is JSON, as --out takes it: /dev/full, a pipe)
+        raise MastermindError(f"{path}: {ending} names no proof file (.json, perhaps .gz)")
+
+
 def fail(message: str, code: int = 2) -> None:
     """Print one line to standard error and exit."""
     typer.echo(f"error: {message}", err=True)

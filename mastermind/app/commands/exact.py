@@ -19,6 +19,7 @@ from mastermind.app.commands.common import (
     StartFromOpt,
     TimeLimitOpt,
     both_on_stdout,
+    check_proof_name,
     check_reach,
     choice,
     command,
@@ -338,6 +339,7 @@ def _check_files(
                     "a proof certifies the plain optimum or the optimal worst case: not with "
                     "--max-guesses, --pool consistent, --first, --by-first-guess or --tie-break worst"
                 )
+            check_proof_name(proof)
             check_writable(proof)  # before the search, as --out
         if out is not None and same_file(out, proof):  # (the proof replaced the tree)
             raise MastermindError("--out and --proof name the same file: give each a file of its own")

@@ -14,6 +14,7 @@ from mastermind.app.commands.common import (
     TimeLimitOpt,
     both_on_stdout,
     ceil_decimal,
+    check_proof_name,
     choice,
     command,
     console,
@@ -99,6 +100,7 @@ def game_value(
         with naming("--proof"):
             if is_stdout(proof) and json_output:
                 raise both_on_stdout("--proof", "--json")
+            check_proof_name(proof)
             check_writable(proof)
     memory = memory_limit_bytes(memory_limit)
     table = table_for(rules, memory)

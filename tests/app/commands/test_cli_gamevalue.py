@@ -157,12 +157,13 @@ def test_proof_to_standard_output_and_bad_paths(capsys, tmp_path):
     assert main(["game-value", "-r", "p2c3", "--proof", "-"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["version"] == 2 and "wrote the proof (weighted total " in err
-    for args in (["--proof", "-", "--json"], ["--proof", str(tmp_path / "missing" / "a.gz")]):
+    for args in (["--proof", "-", "--json"], ["--proof", str(tmp_path / "missing" / "a.json.gz")]):
         assert main(["game-value", "-r", "p2c3", *args]) == 2
         out, err = capsys.readouterr()
         assert out == "" and err.count("\n") == 1 and "--proof" in err
-    assert main(["game-value", "-r", "p4c6", "--max-iterations", "2", "--proof", str(tmp_path / "x.gz")]) == 0
-    assert "nothing written" in capsys.readouterr().err and not (tmp_path / "x.gz").exists()
+    proof = tmp_path / "x.json.gz"
+    assert main(["game-value", "-r", "p4c6", "--max-iterations", "2", "--proof", str(proof)]) == 0
+    assert "nothing written" in capsys.readouterr().err and not proof.exists()
 
 
 def test_a_proof_to_standard_output_by_its_device_name_is_the_output_alone():

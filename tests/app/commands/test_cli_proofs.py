@@ -101,11 +101,11 @@ def test_the_proof_written_is_the_document_the_pass_holds(capsys, tmp_path, game
 
 def test_bad_input_is_one_line(capsys, tmp_path):
     for args in (
-        ["optimal", "-r", "p3c3", "--first", "123", "--proof", tmp_path / "a.gz"],
+        ["optimal", "-r", "p3c3", "--first", "123", "--proof", tmp_path / "a.json.gz"],
         ["optimal", "-r", "p3c3", "--proof", "-", "--json"],
         ["optimal", "-r", "p3c3", "--proof", "-", "--out", "-"],
         ["optimal", "-r", "p3c3", "--proof", tmp_path / "s.json", "--out", tmp_path / "s.json"],
-        ["optimal", "-r", "p3c3", "--proof", tmp_path / "missing" / "a.gz"],
+        ["optimal", "-r", "p3c3", "--proof", tmp_path / "missing" / "a.json.gz"],
         ["verify", tmp_path / "absent.proof.json.gz"],
     ):
         code, out, err = run(capsys, *args)
