@@ -289,6 +289,7 @@ def unless_cancelled(work: Callable[[], T], cancel: CancelToken, name: str) -> T
     cancelled, the thread left to finish unheeded (a daemon, ended with the process). Its
     exception, if it raises one first, is raised here.
 
+    >>> from mastermind.app.interrupts import unless_cancelled
     >>> from mastermind.core.cancel import CancelToken
     >>> unless_cancelled(lambda: 6 * 7, CancelToken(), "answer")
     42

@@ -154,6 +154,7 @@ def played_options(name: str, pool: str, tie_break: str) -> dict[str, str | None
     """The ``pool`` and ``tie_break`` a report gives for strategy ``name``: null for a file,
     whose tree plays as it is written (no pool, no ties to break).
 
+    >>> from mastermind.app.strategy_files import played_options
     >>> played_options("minimax", "all", "sorted")
     {'pool': 'all', 'tie_break': 'sorted'}
     >>> played_options("-", "all", "default")

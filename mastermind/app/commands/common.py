@@ -467,6 +467,7 @@ def _span(low: str, high: str | None, what: str, most: int, item: str) -> range:
 def both_on_stdout(option: str, other: str, instead: str = "a file name") -> MastermindError:
     """The one refusal of two outputs on standard output (``--out -`` with ``--json``, say).
 
+    >>> from mastermind.app.commands.common import both_on_stdout
     >>> print(both_on_stdout("--out", "--json"))
     --out - and --json both use standard output: give --out a file name
     """
@@ -478,6 +479,7 @@ def check_proof_name(path: str) -> None:
     ending that names no proof file is refused, as ``--out`` refuses one that names no
     format (``--proof x.txt`` wrote JSON); ``-`` and a name without an ending are taken.
 
+    >>> from mastermind.app.commands.common import check_proof_name
     >>> check_proof_name("p4c6.proof.json.gz"), check_proof_name("-")
     (None, None)
     >>> check_proof_name("p.txt")

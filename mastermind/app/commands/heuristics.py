@@ -357,6 +357,8 @@ def _play(
     )
     tally = _Tally()
     with command_work(time_limit) as token:
+        if token.cancelled:  # (the table's build stopped, by Ctrl-C or the time limit: no game played)
+            return None, token.reason, solver
         try:
             with CompileNotice(kernels, what, quiet=quiet, json_lines=mode == "json"), unwind_on_interrupt():
                 player = make_player(strategy, table, **options, seed=strategy_seed, cancel=token)
