@@ -362,8 +362,8 @@ def _play(
         try:
             with CompileNotice(kernels, what, quiet=quiet, json_lines=mode == "json"), unwind_on_interrupt():
                 player = make_player(strategy, table, **options, seed=strategy_seed, cancel=token)
-        except Stopped:  # (the time limit, or Ctrl-C during the table's build: its work reports)
-            return None, token.reason or StopReason.TIME_LIMIT, True
+        except Stopped:  # (the time limit: Ctrl-C unwinds; one during the table's build returned above)
+            return None, StopReason.TIME_LIMIT, True
 
         def status() -> str:  # what Ctrl-C prints if the game being played does not end in time
             mean = f", average {tally.guesses / tally.games:.4f} guesses" if tally.games else ""
