@@ -35,15 +35,19 @@ if TYPE_CHECKING:
 
 HEURISTIC = "entropy"  # of the six, the lowest totals on the large games (p5c8: 179863)
 MIN_CODES = 4000  # below, the search proves the optimum in seconds (p4c7: 2401 codes, 7 s)
+SMALL_GAME_DELAY = 1.0
+"""Seconds a small game's fallback waits before it plays (see :func:`fallback_delay`)."""
 
 
 class Fallback:
-    """Plays :data:`HEURISTIC` on every secret in a daemon thread (started at once)."""
+    """Plays :data:`HEURISTIC` on every secret in a daemon thread (started at once), after
+    ``delay`` seconds unless it is stopped first."""
 
-    def __init__(self, table: CodeTable, heuristic: str = HEURISTIC) -> None:
-        self.table, self.heuristic = table, heuristic
+    def __init__(self, table: CodeTable, heuristic: str = HEURISTIC, delay: float = 0.0) -> None:
+        self.table, self.heuristic, self.delay = table, heuristic, delay
         self._found: tuple[StrategyTree, Stats] | None = None
         self._cancel = CancelToken()  # the heuristic's: stopped when the search ends
+        self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._play, name="fallback", daemon=True)
         self._thread.start()
 
@@ -51,6 +55,8 @@ class Fallback:
         from mastermind.engines.heuristics import play_all
         from mastermind.engines.registry import make_strategy
 
+        if self.delay > 0 and self._stopped.wait(self.delay):
+            return  # (the search ended first: nothing played)
         try:
             tree = play_all(make_strategy(self.heuristic, self.table), cancel=self._cancel)
             self._found = (tree, tree.stats(self.table))
@@ -62,7 +68,13 @@ class Fallback:
 
     def stop(self) -> None:
         """Stop the heuristic at its next guess, if it is still being played."""
+        self._stopped.set()
         self._cancel.cancel("the search ended")
+
+    @property
+    def running(self) -> bool:
+        """Whether the heuristic's thread is still waiting or playing."""
+        return self._thread.is_alive()
 
     def done(self) -> tuple[StrategyTree, Stats] | None:
         """The heuristic's tree and statistics, or None while it is still being played."""
@@ -135,19 +147,33 @@ class _Bounded:
             inner(self._fallback.fill(fields))
 
 
-def wanted(table: CodeTable, problem: Problem, limited: bool = False) -> bool:
-    """Whether a search for ``problem`` is big enough, or ``limited`` in time, and plain
-    enough, for a fallback: the total over every secret with every code as a guess and no
-    cap or fixed opening (what a heuristic's tree is a strategy for). A small game given a
-    time limit gets one too: `optimal -r p4c6 --time-limit 2` stopped before the search's
-    first strategy had no upper bound, where `results` reported a heuristic's."""
-    plain = (
+def wanted(problem: Problem) -> bool:
+    """Whether a search for ``problem`` is plain enough for a fallback: the total over every
+    secret with every code as a guess and no cap or fixed opening (what a heuristic's tree
+    is a strategy for)."""
+    return (
         problem.objective is Objective.TOTAL
         and problem.max_guesses is None
         and problem.pool is Pool.ALL
         and problem.first_guess is None
     )
-    return plain and (table.n >= MIN_CODES or limited)
+
+
+def fallback_delay(table: CodeTable, limited: bool = False) -> float:
+    """Seconds the fallback of a search on ``table`` waits before it plays: none for a big
+    game, or one ``limited`` in time (`optimal -r p4c6 --time-limit 2` stopped before the
+    search's first strategy had no upper bound, where `results` reported a heuristic's);
+    :data:`SMALL_GAME_DELAY` for the others, which the search mostly proves sooner (every
+    game of fewer than 1300 codes within 0.3 s of one core, but the black-peg ones), so that
+    their heuristic is never played; a longer search, stopped by Ctrl-C, still reports a
+    strategy (`optimal -r p4c5b` searches for minutes: Ctrl-C said "best found none yet").
+
+    >>> from mastermind.core.game import CodeTable, Rules
+    >>> from mastermind.engines.optimum import fallback_delay
+    >>> fallback_delay(CodeTable(Rules(4, 6))), fallback_delay(CodeTable(Rules(4, 6)), limited=True)
+    (1.0, 0.0)
+    """
+    return 0.0 if table.n >= MIN_CODES or limited else SMALL_GAME_DELAY
 
 
 def solve_optimum(
@@ -183,7 +209,7 @@ def solve_optimum(
     limited = (limits is not None and limits.time_limit is not None) or (
         isinstance(cancel, CancelToken) and cancel.deadline is not None
     )
-    fallback = Fallback(table) if wanted(table, problem, limited) else None
+    fallback = Fallback(table, delay=fallback_delay(table, limited)) if wanted(problem) else None
     try:
         result = solve(
             table,

@@ -10,7 +10,7 @@ from mastermind.app.cli import main
 from mastermind.core.formats import read_tree
 from mastermind.core.game import CodeTable, Rules
 from mastermind.engines.exact import Limits, Problem, solve
-from mastermind.engines.optimum import Fallback, wanted
+from mastermind.engines.optimum import Fallback, fallback_delay, wanted
 from mastermind.engines.registry import strategy_tree
 from mastermind.engines.result import Status
 
@@ -81,11 +81,11 @@ def test_a_heuristic_stopped_before_it_finished_gives_nothing():
     assert fallback.improve(result) is result
 
 
-def test_only_big_or_time_limited_plain_searches_get_one():
+def test_plain_searches_get_one_at_once_when_big_or_time_limited():
     big, small = CodeTable(Rules(4, 8), full=False), CodeTable(Rules(4, 7), full=False)
-    assert wanted(big, Problem()) and not wanted(small, Problem())
-    assert wanted(small, Problem(), limited=True)  # (a time limit may stop it before its first)
-    assert not wanted(small, Problem(objective="worst"), limited=True)
+    assert wanted(Problem())
+    assert fallback_delay(big) == 0 and fallback_delay(small, limited=True) == 0
+    assert fallback_delay(small) > 0  # (a small game's search mostly proves first)
     opening = big.rules.parse_code("1123")
     for options in (
         {"objective": "worst"},
@@ -93,7 +93,21 @@ def test_only_big_or_time_limited_plain_searches_get_one():
         {"pool": "consistent"},
         {"first_guess": opening},
     ):
-        assert not wanted(big, Problem(**options))
+        assert not wanted(Problem(**options))
+
+
+def test_a_delayed_fallback_stopped_first_plays_nothing():
+    fallback = Fallback(CodeTable(Rules(2, 3)), delay=60)
+    fallback.stop()
+    fallback.wait(10)
+    assert not fallback.running and fallback.done() is None
+
+
+def test_a_delayed_fallback_plays_once_its_delay_has_passed():
+    fallback = Fallback(CodeTable(Rules(2, 3)), delay=0.01)
+    fallback.wait(60)
+    found = fallback.done()
+    assert found is not None and found[1].total == 21
 
 
 @pytest.fixture

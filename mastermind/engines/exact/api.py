@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -37,7 +38,7 @@ from mastermind.engines.exact.checkpoint import (
 )
 from mastermind.engines.exact.details import SearchDetails
 from mastermind.engines.exact.memory import MemoryBudget
-from mastermind.engines.exact.options import Execution, Limits, Problem, Tuning
+from mastermind.engines.exact.options import ONE_SEARCH_NODES, Execution, Limits, Problem, Tuning
 from mastermind.engines.exact.reporting import ProgressReporter
 from mastermind.engines.exact.search import INF, UNLIMITED
 from mastermind.engines.exact.solver import ExactSolver
@@ -161,9 +162,53 @@ def _solve(
                 return _solve_units(solver, limits, execution, tuning, token, progress)
             if problem.objective is Objective.WORST and not problem.tie_break and problem.first_guess is None:
                 return _solve_worst_units(solver, limits, execution, tuning, token, progress)
-        result = solver.run(token, progress)
+        if execution.units is None and problem.plain:
+            result = _one_search(solver, token, progress)
+            if result is None:  # (outgrown: the units take over)
+                return _solve_units(solver, limits, execution, tuning, token, progress)
+        else:
+            result = solver.run(token, progress)
         # (the memo of the total's search, which run made: the search keyed (1, 0))
         return solver.with_memo(result, solver.search().memo) if execution.keep_memo else result
+
+
+OUTGROWN = "outgrown"
+"""Why :func:`_one_search` stopped its search: past :data:`ONE_SEARCH_NODES` nodes."""
+OUTGROWN_POLL = 0.02
+"""Seconds between two looks at the one search's count of nodes."""
+
+
+def _one_search(
+    solver: ExactSolver, cancel: CancelToken, progress: Progress | None
+) -> Result[SearchDetails] | None:
+    """The plain total as one compiled search in this thread, or None once that search has
+    searched :data:`~mastermind.engines.exact.options.ONE_SEARCH_NODES` nodes without its
+    proof: a long search goes on as work units, which show an ETA and report what they proved
+    when stopped (one search stopped knows only its root's first bound). Its nodes are counted
+    by a thread that reads the search's counters as it runs (the search holds no lock)."""
+    with cancel.child() as probe:
+        search = solver.search(cancel=probe)
+        first = search.nodes
+        done = threading.Event()
+
+        def watch() -> None:
+            while not done.wait(OUTGROWN_POLL):
+                if search.nodes - first >= ONE_SEARCH_NODES:
+                    probe.cancel(OUTGROWN)
+                    return
+
+        watcher = threading.Thread(target=watch, name="one-search-nodes", daemon=True)
+        watcher.start()
+        try:
+            result = solver.run(probe, progress)
+        finally:
+            done.set()
+            watcher.join()
+            solver.search(cancel=cancel)  # (every search of the solver polls the run's token again)
+    if probe.reason == OUTGROWN:  # (a Ctrl-C meanwhile: the units stop at once and report it)
+        solver.drop_searches()  # (the units make memos of their own, within the budget)
+        return None
+    return result
 
 
 def _stopped_before_work(

@@ -107,6 +107,14 @@ nothing but its jobs asks for work units (see :meth:`Execution.wants_units`): it
 fraction of a second what the rounds of units prove with several times the work (4x6: 128
 nodes in 0.08 CPU s, against 474 nodes and 161 units in 0.30 CPU s with 2 jobs; see
 benchmarks/NOTES.md)."""
+ONE_SEARCH_NODES = 100_000
+"""A plain total run as one search (see :data:`ONE_SEARCH_SECRETS`) that has searched this
+many nodes without its proof goes on as work units (when :attr:`Execution.units` is None):
+the small games prove within a few thousand (4x6 128, 6x6n 4833, 3x6b 51015, about a second
+of one core), but a black-peg game of a few hundred codes can search for minutes (4x5b:
+about 400 s), and only units show an ETA, use every job and report their bounds when
+stopped. A count of nodes, not of seconds, so that the same game takes the same road on any
+machine."""
 
 
 @dataclass(frozen=True, eq=False)

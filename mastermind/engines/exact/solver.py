@@ -158,6 +158,11 @@ class ExactSolver:
             search.state = search.state._replace(stop=self._stop)
         return search
 
+    def drop_searches(self) -> None:
+        """Forget the searches made so far, and their memos (their work handed on: the memory
+        back for what takes over)."""
+        self._searches.clear()
+
     def new_search(
         self,
         guess_cost: int = 1,
@@ -248,6 +253,8 @@ class ExactSolver:
                 if search.stopped or tree_search.stopped:
                     root = None
         if refuted or (root is None and value < INF):  # stopped while searching, or building the tree
+            if not worst:  # (stopped at once, the search's value is below its root's own floor)
+                value = max(value, self._root_floor(search, cands, limit, only))
             return self.result(
                 shallow if shallow is not None else shallowest,
                 # (worst: the best total within the depth, once the depth is proven)
@@ -263,6 +270,17 @@ class ExactSolver:
         if root is None:  # only under max_guesses: without it every game has a strategy
             return self.result(None, counters=counters, start=start, opening=first_guess)
         return self.checked(self.result(root, counters=counters, start=start), value)
+
+    @staticmethod
+    def _root_floor(search: Search, cands: np.ndarray, limit: int, only: list[Code] | None) -> float:
+        """The least bound of the root's guesses (``only``'s, when given) before any search,
+        as the search plans them: what a search stopped at its start has proven (one stopped
+        before it weighed them said 1249 for a first guess of 4x5b, where every strategy
+        needs 3371)."""
+        guesses = None if only is None else np.asarray(only, dtype=np.int32)
+        plan = search.plan(cands, limit, INF, guesses=guesses)
+        found = [*plan.bounds, plan.rest_min] + ([plan.exact_value] if plan.exact_guess >= 0 else [])
+        return float(min(found))
 
     def with_memo(self, result: Result[SearchDetails], memo: object) -> Result[SearchDetails]:
         """``result`` carrying ``memo``, the memo of the total's search that proved it, where

@@ -107,3 +107,18 @@ def test_the_best_first_guess_is_named_once_no_unfinished_one_can_beat_it(p3c3, 
     assert (row["first_guess"], row["proven"], row["total_lower_bound"]) == ("123", False, floor)
     assert (found.proven, found.stopped) == (False, StopReason.TIME_LIMIT)
     assert found.to_dict()["best_first_guesses"] == best
+
+
+def test_a_stop_leaves_each_first_guess_at_least_the_bound_of_its_plan():
+    """`optimal -r p4c5b --by-first-guess --time-limit 8` said ">= 1249" for the first guesses
+    whose searches had not begun (2 guesses per secret, about), where every strategy needs
+    3371 (the counting bound the whole game's search has at once): a search stopped before
+    it weighed its root now says at least the least bound its root's guesses have."""
+    table = CodeTable(Rules.parse("p4c5b"))
+    stopped = CancelToken()
+    stopped.cancel(StopReason.TIME_LIMIT)
+    whole = solve(table, cancel=stopped)
+    found = solve_by_first_guess(table, cancel=stopped)
+    assert not found.proven and whole.lower_bound is not None and whole.lower_bound >= 3 * table.n
+    for result in found:
+        assert result.lower_bound is not None and result.lower_bound >= whole.lower_bound
