@@ -22,22 +22,31 @@ from mastermind.engines.models import (
     game_bounds,
     knuth_first_guess,
 )
-from mastermind.engines.result import EXACT_SEARCH
+from mastermind.engines.result import EXACT_SEARCH, Objective
 from mastermind.engines.workers import TimedWorker, wait_for
 
 CPSAT_SECONDS = 2.0  # CP-SAT depth refutation of a tiny game's row (within the row's time)
 MIN_SECONDS = 0.05  # a piece of work given less time than this is not started
 
 
-def _exact_job(rules: Rules, objective: str, memory_limit: int, jobs: int = 1) -> dict:
-    from mastermind.engines.exact import Execution, Problem, solve
+def _exact_job(rules: Rules, objective: str, memory_limit: int, jobs: int, ends_at: float | None) -> dict:
+    """The exact optimum of ``objective`` (``total``, ``worst``, ``proven``), or, stopped at
+    ``ends_at`` (a ``time.time()``), the least worst case it proved (``worst_lower_bound``)."""
+    from mastermind.engines.exact import Execution, Limits, Problem, solve
 
     table = CodeTable(rules, memory_limit=memory_limit)
-    result = solve(table, Problem(objective=objective), execution=Execution(jobs=jobs))
+    result = solve(
+        table,
+        Problem(objective=Objective(objective)),
+        limits=Limits(time_limit=None if ends_at is None else max(ends_at - time.time(), MIN_SECONDS)),
+        execution=Execution(jobs=jobs),
+    )
+    details, stats = result.details, result.stats
     return {
-        "total": int(result.stats.total),
-        "worst": int(result.worst),
+        "total": None if stats is None else int(stats.total),
+        "worst": None if stats is None else int(stats.worst),
         "proven": bool(result.proven),
+        "worst_lower_bound": None if details is None else details.worst_lower_bound,
         "seconds": round(result.seconds, 3),
     }
 
@@ -46,14 +55,22 @@ def exact_with_limit(
     worker: TimedWorker,
     rules: Rules,
     objective: str,
-    time_limit: float,
+    time_limit: float | None,
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
     jobs: int = 1,
 ) -> dict | None:
-    """The exact optimum (``total``, ``worst``, ``proven``) or None past ``time_limit`` seconds."""
+    """The exact search's answer within ``time_limit`` seconds (None: no limit; see
+    :func:`_exact_job`: the optimum, or stopped, what it proved), None when it is not started
+    (too little time) or its child did not answer in time."""
+    if time_limit is None:
+        return cast(
+            "dict | None",
+            worker.run(_exact_job, (rules, objective, memory_limit, jobs, None), wait_for(None)),
+        )
     if time_limit < MIN_SECONDS:
         return None
-    return _proven(worker.run(_exact_job, (rules, objective, memory_limit, jobs), wait_for(time_limit)))
+    job = (rules, objective, memory_limit, jobs, time.time() + time_limit)
+    return cast("dict | None", worker.run(_exact_job, job, wait_for(time_limit) + optimal_grace(time_limit)))
 
 
 def _proven(result: dict | None) -> dict | None:
@@ -72,6 +89,7 @@ class TableRow:
     optimal_worst: int | None
     optimal_total: int | None
     seconds: float = 0.0
+    searched_worst: int | None = None  # (the least worst case a stopped search proved)
 
     @property
     def proven(self) -> bool:
@@ -92,7 +110,7 @@ class TableRow:
             "knuth_worst": self.knuth_worst,
             "knuth_total": self.knuth_total,
             "crude_worst_lower_bound": self.bounds.crude,
-            "worst_lower_bound": max(self.bounds.worst, self.optimal_worst or 0),
+            "worst_lower_bound": max(self.bounds.worst, self.optimal_worst or 0, self.searched_worst or 0),
             "total_lower_bound": max(self.bounds.total, self.optimal_total or 0),
             "optimal_worst": self.optimal_worst,
             "optimal_total": self.optimal_total,
@@ -125,8 +143,15 @@ def knuth_table_row(
 
     start = time.perf_counter()
     table = CodeTable(rules, memory_limit=memory_limit)
-    # the exact solver works in the child while the bounds are computed here
-    worker.submit(_exact_job, (rules, "total", memory_limit, jobs), wait_for(token.remaining()))
+    # the exact solver works in the child while the bounds are computed here, until the row's
+    # end: stopped there, it answers with the lower bound it proved (killed, it said nothing)
+    # (a row given less than MIN_SECONDS searches nothing, as exact_with_limit does)
+    left = token.remaining()
+    searching = left is None or left >= MIN_SECONDS
+    if searching:
+        ends_at = None if left is None else time.time() + left
+        wait = wait_for(left) + (0.0 if left is None else optimal_grace(left))
+        worker.submit(_optimal_job, (rules, memory_limit, ends_at, jobs), wait)
     try:
         first, mu = knuth_first_guess(table)
         # (p5c8's took 28 s, past a --time-limit of 5: it stops with the run now)
@@ -141,11 +166,16 @@ def knuth_table_row(
     except BaseException:
         worker.close(kill=True)
         raise
-    total = _proven(worker.result())
+    found = worker.result() if searching else None
+    total = _proven(found)
+    searched = None if found is None or total is not None else found.get("lower_bound")
+    if searched is not None and searched > bounds.total:  # (the search proved more)
+        bounds = replace(bounds, total=searched)
     left = token.remaining()
-    worst = exact_with_limit(
-        worker, rules, "worst", wait_for(None) if left is None else left, memory_limit, jobs
-    )
+    found = exact_with_limit(worker, rules, "worst", left, memory_limit, jobs)
+    worst = _proven(found)
+    # (stopped: every smaller worst case it refuted)
+    refuted = None if found is None or worst is not None else found.get("worst_lower_bound")
     return TableRow(
         rules,
         len(rules.answers),
@@ -154,9 +184,10 @@ def knuth_table_row(
         knuth.worst,
         knuth.total,
         bounds,
-        met(None if worst is None else worst["worst"], bounds.worst, knuth.worst),
+        met(None if worst is None else worst["worst"], max(bounds.worst, refuted or 0), knuth.worst),
         met(None if total is None else total["total"], bounds.total, knuth.total),
         time.perf_counter() - start,
+        refuted,
     )
 
 

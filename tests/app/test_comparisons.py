@@ -151,7 +151,12 @@ def test_table_open_cells_show_bounds(capsys):
     knuth = f"| 4 | 5 | yes | 625 | 14 | 1122 | 120 | 5 | {knuth_total} |"
     # (Knuth's worst case meets the lower bound there: the optimal worst case, proven)
     worst = str(low) if low == 5 else f">= {low}"
-    assert f"{knuth} {bounds.crude} | {low} | {worst} | >= {total} | >= {average} |" in out
+    # (the total's cell: the bound, or more where the exact search, stopped, proved more)
+    row = re.search(
+        re.escape(f"{knuth} {bounds.crude} | {low} | {worst} | ") + r">= (\d+) \| >= ([\d.]+) \|", out
+    )
+    assert row is not None and total <= int(row.group(1)) < 2463  # (not proven: 2463 is the optimum)
+    assert Fraction(row.group(2)) >= Fraction(average)
     assert "not proven within the row's time" in out and "p4c5r" in out
 
 
@@ -182,6 +187,11 @@ def test_a_cell_whose_lower_bound_meets_knuths_strategy_is_proven(capsys):
         (["compare", "-r", "p2c3", "--plot", "/nonexistent/dir/plot.png"], "plot"),
         (["cpsat", "-r", "p2c2", "--depth", "0"], "--max-guesses: must be at least 1, got 0"),
         (["static", "-r", "p4c6"], "static model for p4c6r"),
+        # (models beyond --memory-limit, refused before they are built: p4c4's static model
+        # peaked at 804 MB and p3c4's tree model at 469 MB under a limit of 51 MiB)
+        (["static", "-r", "p4c4", "--memory-limit", "0.05"], "the static model of p4c4r needs about"),
+        (["cpsat", "-r", "p3c4", "--memory-limit", "0.05"], "model of p3c4r with depth 4 needs about"),
+        (["cpsat", "-r", "p3c4", "--memory-limit", "0.05", "--max-guesses", "4"], "above the memory limit"),
     ],
 )
 def test_bad_input_is_one_line(args, message, capsys):
@@ -580,3 +590,42 @@ def test_a_table_cut_short_begins_with_its_first_block_not_a_blank_line(capsys, 
     else:
         table, note = out.split("\n\n")
         assert table.startswith("| pegs |") and len(table.splitlines()) == 3 and note == stopped + "\n"
+
+
+class _AnsweringWorker:
+    """A worker whose exact searches answer as stopped ones do: ``total_job``'s answer to
+    the submitted total, ``worst_job``'s to the worst case run after it."""
+
+    def __init__(self, total_job: dict, worst_job: dict) -> None:
+        self.total_job, self.worst_job = total_job, worst_job
+
+    def submit(self, fn, args, time_limit, **kwargs) -> None:
+        pass
+
+    def result(self) -> dict:
+        return self.total_job
+
+    def run(self, fn, args, time_limit, **kwargs) -> dict:
+        return self.worst_job
+
+    def close(self, kill: bool = False) -> None:
+        pass
+
+
+def test_a_row_shows_the_bounds_its_stopped_search_proved():
+    """`table --games p4c5b --row-time-limit 10` said total >= 3486 (the game's bounds) where
+    the exact search had proved 3591 by then: the search stopped at the row's end now answers
+    with its bounds (it was killed), and the row shows the greater."""
+    rules = Rules.parse("p4c4")  # (Knuth's total, 919, above the game's bound, 903, and +1)
+    bounds = game_bounds(CodeTable(rules), max_refined=MAX_REFINED_CODES)
+    stopped_total = {"proven": False, "lower_bound": bounds.total + 1}
+    stopped_worst = {"proven": False, "worst_lower_bound": bounds.worst + 1}
+    with CancelToken(60) as row:
+        data = knuth_table_row(rules, _AnsweringWorker(stopped_total, stopped_worst), token=row).to_dict()
+    assert data["total_lower_bound"] == bounds.total + 1 and data["optimal_total"] is None
+    assert data["worst_lower_bound"] == bounds.worst + 1
+    # (below the game's bounds, the bounds stand)
+    weaker = ({"proven": False, "lower_bound": 1}, {"proven": False, "worst_lower_bound": 1})
+    with CancelToken(60) as row:
+        data = knuth_table_row(rules, _AnsweringWorker(*weaker), token=row).to_dict()
+    assert data["total_lower_bound"] == bounds.total and data["worst_lower_bound"] == bounds.worst

@@ -32,7 +32,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from mastermind.core.cancel import TIME_LIMIT, CancelToken
-from mastermind.core.errors import MastermindError
+from mastermind.core.errors import MastermindError, TableTooLarge
 from mastermind.core.game import CodeTable, check_max_guesses, format_bytes, format_count
 from mastermind.core.symmetry import canonical_first_guesses
 from mastermind.core.tree import Node, StrategyTree
@@ -132,9 +132,15 @@ def deepest_model(table: CodeTable, up_to: int) -> int:
     """The largest depth, at most ``up_to``, whose model (every secret, every answer) is
     within reach; 0 if none is. (The size grows with the depth: the first too large ends it.)"""
     depth = 0
-    while depth < up_to and model_size(table, depth + 1).terms <= MAX_MODEL_SIZE:
+    while depth < up_to and within_reach(table, model_size(table, depth + 1)):
         depth += 1
     return depth
+
+
+def within_reach(table: CodeTable, size: ModelSize) -> bool:
+    """Whether a model of ``size`` can be built: at most :data:`MAX_MODEL_SIZE` terms, and
+    its memory within the table's limit (``--memory-limit``)."""
+    return size.terms <= MAX_MODEL_SIZE and size.bytes <= table.memory_limit
 
 
 def check_model_size(
@@ -157,6 +163,12 @@ def check_model_size(
         raise MastermindError(
             f"the strategy-tree model of {rules} with depth {max_depth} is out of reach: "
             f"{size.describe()} (limit {MAX_MODEL_SIZE} node x secret x guess terms); {advice}"
+        )
+    if size.bytes > table.memory_limit:  # (refused before the model is built)
+        limit = format_bytes(table.memory_limit)
+        raise TableTooLarge(
+            f"the strategy-tree model of {rules} with depth {max_depth} needs about "
+            f"{format_bytes(size.bytes)}, above the memory limit of {limit}; {advice}"
         )
     return size
 
