@@ -1169,7 +1169,9 @@ def test_a_row_cut_short_by_the_commands_time_limit_stops_the_run_and_says_so(tm
     with pytest.raises(TablesStopped) as stop:
         games = ["p2c2", "p2c3"]
         run_tables(tmp_path, tables=("optimal",), games=games, row_time_limit=60, jobs=1, time_limit=1)
-    assert stop.value.why == "time limit" and stop.value.working == "p2c2 (optimal)"
+    # (a row cut short is written with what it proved, or not at all when that is nothing)
+    written_cut = ", written as far as it got" if proved else ""
+    assert stop.value.why == "time limit" and stop.value.working == f"during p2c2 (optimal){written_cut}"
     written = read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)
     assert stop.value.done["optimal"] == written
     assert [(r["game"], r["status"], r["bounds"]) for r in written] == (
@@ -1195,7 +1197,8 @@ def test_a_proven_row_whose_later_parts_the_commands_time_limit_cut_stops_the_ru
     monkeypatch.setattr(Runner, "_run", run)
     with pytest.raises(TablesStopped) as stop:
         run_tables(tmp_path, tables=("optimal",), games=["p3c3"], row_time_limit=None, jobs=1, time_limit=600)
-    assert stop.value.why == "time limit" and stop.value.working == "p3c3 (optimal)"
+    assert stop.value.why == "time limit"
+    assert stop.value.working == "during p3c3 (optimal), written as far as it got"
     written = read_rows(tmp_path / "optimal.json", OPTIMAL_FORMAT)
     assert stop.value.done["optimal"] == written
     assert [(r["game"], r["status"]) for r in written] == [("p3c3", "proven")] and written[0]["unfinished"]
@@ -1452,3 +1455,24 @@ def test_a_proven_row_keeps_the_tree_of_its_optimal_worst_case(tmp_path):
     text = gzip.decompress((tmp_path / row["worst_tree"]["file"]).read_bytes()).decode()
     replay = verify_text(text, "json")
     assert replay.valid and (replay.stats.worst, replay.stats.total) == (5, row["worst_total"]) == (5, 5626)
+
+
+def test_a_stop_between_rows_names_the_row_it_did_not_begin(tmp_path, monkeypatch):
+    """`results --games p4c4,p4c5,p4c6` stopped by Ctrl-C just after p4c5's row said "stopped
+    (interrupted) during p4c5 (optimal)", a row finished and written: it named the last row
+    begun, not where the run was."""
+    from mastermind.app.publishing import TablesStopped
+    from mastermind.app.publishing.runner import Runner
+
+    real = Runner.optimal_row
+
+    def optimal_row(self, rules, trees, clock=None):
+        row = real(self, rules, trees, clock=clock)
+        self.token.cancel()  # (Ctrl-C once the row is done)
+        return row
+
+    monkeypatch.setattr(Runner, "optimal_row", optimal_row)
+    with pytest.raises(TablesStopped) as stop:
+        run_tables(tmp_path, tables=("optimal",), games=["p2c2", "p2c3"], row_time_limit=60, jobs=1)
+    assert stop.value.why == "interrupted" and stop.value.working == "before p2c3 (optimal)"
+    assert [row["game"] for row in stop.value.done["optimal"]] == ["p2c2"]

@@ -126,10 +126,10 @@ def results(
     if error is not None:
         _fail_unwritten(error, unwritten)
     if stopped:
-        rows = sum(len(r) for r in done.values())
+        written = sum(len(r) for r in done.values())
         if not json_output:  # (with --json, its "stopped" and "kept" say it)
             typer.echo(
-                f"{stopped_text(stopped)} during {working}: {plural(rows, 'row')} finished and written"
+                f"{stopped_text(stopped)} {working}: {plural(written, 'row')} written"
                 + ("" if kept is None else f"; {kept}"),
                 err=True,
             )

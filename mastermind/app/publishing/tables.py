@@ -12,6 +12,7 @@ from mastermind.app.publishing.files import (
     EARLIER_KEPT,
     FORMATS,
     GAME_VALUE_FORMAT,
+    GAME_VALUES,
     OPTIMAL,
     OPTIMAL_FORMAT,
     STEMS,
@@ -49,7 +50,8 @@ OPTIMAL_ROWS = (OPTIMAL, BLACK_PEG)
 
 class TablesStopped(Exception):
     """The run stopped (Ctrl-C, or its time limit) before every row: the rows finished
-    (already in the files), why, and the game it was working on."""
+    (already in the files), why, and where it was (``working``: "during p4c6 (optimal)",
+    "between rows" ...)."""
 
     def __init__(
         self,
@@ -110,7 +112,6 @@ def run_tables(
     done: dict[str, list[dict]] = {t: [] for t in tables}
     if progress is not None:
         progress.start(len(work), "results")
-    working, begun = "starting", None  # (the row under way, or the last one begun)
     try:
         with (
             command_work(time_limit) as token,
@@ -126,15 +127,12 @@ def run_tables(
         ):
             runner.warm_up()
 
-            def row(item: tuple[str, Rules], clock: RowTime) -> tuple[str, dict, bool]:
-                nonlocal working, begun
+            def row(item: tuple[str, Rules], clock: RowTime) -> tuple[tuple[str, Rules], bool]:
                 table, rules = item
-                begun = item
-                working = f"{game_id(rules)} ({'game value' if table == 'game-values' else 'optimal'})"
-                stored, cut = _table_row(out, runner, table, rules, clock, done, report)
+                _, cut = _table_row(out, runner, table, rules, clock, done, report)
                 if progress is not None:
                     progress.advance(1)
-                return table, stored, cut
+                return item, cut
 
             run = run_rows(
                 work,
@@ -142,7 +140,7 @@ def run_tables(
                 token=token,
                 row_time_limit=row_time_limit,
                 worker=runner.worker,
-                finished=lambda done_row: not done_row[2],
+                finished=lambda done_row: not done_row[1],
             )
     except KeyboardInterrupt:  # (in the warm-up)
         run = Rows(stopped=INTERRUPTED, interrupt=KeyboardInterrupt())
@@ -151,21 +149,31 @@ def run_tables(
             if any(folder.iterdir()):
                 break
             folder.rmdir()
-    return _outcome(run, done, working, begun)
+    return _outcome(run, done)
 
 
-def _outcome(
-    run: Rows, done: dict[str, list[dict]], working: str, begun: tuple | None
-) -> dict[str, list[dict]]:
-    """The rows of every table when the run ended; else :class:`TablesStopped`, naming the
-    row under way (``working``, the last one ``begun``, or the next one whose time was up)."""
+def _row_name(table: str, rules: Rules) -> str:
+    """A row as the stop's line names it: ``p4c6 (optimal)``, ``p4c6 (game value)``."""
+    return f"{game_id(rules)} ({'game value' if table == GAME_VALUES else 'optimal'})"
+
+
+def _outcome(run: Rows, done: dict[str, list[dict]]) -> dict[str, list[dict]]:
+    """The rows of every table when the run ended; else :class:`TablesStopped`, saying where
+    the run was: during the row under way, before the next one (stopped between rows), during
+    the last row written (cut short: written with what it proved), or while it started."""
     if run.stopped is None:
         return in_table_order(done)
-    if run.at is not None and run.at is not begun and run.stopped != INTERRUPTED:
-        working = f"{game_id(run.at[1])} ({run.at[0]})"  # (its time was up before the row began)
+    if run.at is not None:
+        where = f"{'during' if run.begun else 'before'} {_row_name(*run.at)}"
+    elif run.rows and run.rows[-1][1]:  # (the last row kept, cut short)
+        where = f"during {_row_name(*run.rows[-1][0])}, written as far as it got"
+    elif run.rows:  # (a Ctrl-C as a row was kept)
+        where = "between rows"
+    else:
+        where = "while starting"
     if isinstance(run.interrupt, SearchStopped):  # (what the row's checkpointed search kept)
-        raise TablesStopped(done, working, run.stopped, run.interrupt.kept, run.interrupt.bounds)
-    raise TablesStopped(done, working, run.stopped)
+        raise TablesStopped(done, where, run.stopped, run.interrupt.kept, run.interrupt.bounds)
+    raise TablesStopped(done, where, run.stopped)
 
 
 def _table_row(

@@ -71,13 +71,15 @@ class RowTime:
 class Rows(Generic[T, R]):
     """What a run of rows did: the ``rows`` finished, in order; why it ``stopped`` (None: every
     row done); the item it was at when it stopped (None: it stopped between rows or
-    finished); and the Ctrl-C that stopped it (a subclass of ``KeyboardInterrupt`` may say
-    what the row kept)."""
+    finished), and whether that item's row had ``begun`` (not: the stop came before it);
+    and the Ctrl-C that stopped it (a subclass of ``KeyboardInterrupt`` may say what the row
+    kept)."""
 
     rows: list[R] = field(default_factory=list)
     stopped: StopReason | str | None = None
     at: T | None = None
     interrupt: KeyboardInterrupt | None = None
+    begun: bool = True
 
 
 def run_rows(
@@ -109,7 +111,7 @@ def run_rows(
     try:
         for item in items:
             if token.cancelled:
-                return _stopped(worker, Rows(run.rows, token.reason, item))
+                return _stopped(worker, Rows(run.rows, token.reason, item, begun=False))
             with RowTime(token, row_time_limit) as clock:
                 try:
                     done = row(item, clock)
