@@ -149,13 +149,16 @@ class _Bounded:
 
 def wanted(problem: Problem) -> bool:
     """Whether a search for ``problem`` is plain enough for a fallback: the total over every
-    secret with every code as a guess and no cap or fixed opening (what a heuristic's tree
-    is a strategy for)."""
+    secret, unweighted, with every code as a guess and no cap or fixed opening (what a
+    heuristic's tree and its total are a strategy and a cost of: weighted, its unweighted
+    total was offered as the upper bound, and met a weighted lower bound as "optimal")."""
     return (
         problem.objective is Objective.TOTAL
         and problem.max_guesses is None
         and problem.pool is Pool.ALL
         and problem.first_guess is None
+        and problem.weights is None
+        and problem.candidates is None
     )
 
 

@@ -92,6 +92,8 @@ def test_plain_searches_get_one_at_once_when_big_or_time_limited():
         {"max_guesses": 6},
         {"pool": "consistent"},
         {"first_guess": opening},
+        {"weights": [1] * big.n},  # (its unweighted total is no cost of a weighted game)
+        {"candidates": [0, 1, 2]},
     ):
         assert not wanted(Problem(**options))
 

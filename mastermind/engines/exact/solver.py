@@ -254,7 +254,8 @@ class ExactSolver:
                     root = None
         if refuted or (root is None and value < INF):  # stopped while searching, or building the tree
             if not worst:  # (stopped at once, the search's value is below its root's own floor)
-                value = max(value, self._root_floor(search, cands, limit, only))
+                floor = self._root_floor(search, cands, limit)
+                value = max(value, floor) if floor < INF else value
             return self.result(
                 shallow if shallow is not None else shallowest,
                 # (worst: the best total within the depth, once the depth is proven)
@@ -272,13 +273,14 @@ class ExactSolver:
         return self.checked(self.result(root, counters=counters, start=start), value)
 
     @staticmethod
-    def _root_floor(search: Search, cands: np.ndarray, limit: int, only: list[Code] | None) -> float:
-        """The least bound of the root's guesses (``only``'s, when given) before any search,
-        as the search plans them: what a search stopped at its start has proven (one stopped
-        before it weighed them said 1249 for a first guess of 4x5b, where every strategy
-        needs 3371)."""
-        guesses = None if only is None else np.asarray(only, dtype=np.int32)
-        plan = search.plan(cands, limit, INF, guesses=guesses)
+    def _root_floor(search: Search, cands: np.ndarray, limit: int) -> float:
+        """The least bound of every guess at the root before any search, as the search plans
+        them: what a search stopped at its start has proven, with any first guess (one
+        stopped before it weighed them said 1249 for a first guess of 4x5b, where every
+        strategy needs 3371). Over every guess, a fixed opening's too: planned alone, a
+        guess's bound takes its own classes for the most any guess makes, which is not a
+        bound (4x6 opening 1111: 7832, where 6318 is its optimum)."""
+        plan = search.plan(cands, limit, INF)
         found = [*plan.bounds, plan.rest_min] + ([plan.exact_value] if plan.exact_guess >= 0 else [])
         return float(min(found))
 
