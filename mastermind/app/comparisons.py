@@ -29,26 +29,23 @@ CPSAT_SECONDS = 2.0  # CP-SAT depth refutation of a tiny game's row (within the 
 MIN_SECONDS = 0.05  # a piece of work given less time than this is not started
 
 
-def _exact_job(rules: Rules, objective: str, memory_limit: int, jobs: int, ends_at: float | None) -> dict:
-    """The exact optimum of ``objective`` (``total``, ``worst``, ``proven``), or, stopped at
-    ``ends_at`` (a ``time.time()``), the least worst case it proved (``worst_lower_bound``)."""
-    from mastermind.engines.exact import Execution, Limits, Problem, solve
-
-    table = CodeTable(rules, memory_limit=memory_limit)
-    result = solve(
-        table,
-        Problem(objective=Objective(objective)),
-        limits=Limits(time_limit=None if ends_at is None else max(ends_at - time.time(), MIN_SECONDS)),
-        execution=Execution(jobs=jobs),
-    )
-    details, stats = result.details, result.stats
-    return {
-        "total": None if stats is None else int(stats.total),
-        "worst": None if stats is None else int(stats.worst),
-        "proven": bool(result.proven),
-        "worst_lower_bound": None if details is None else details.worst_lower_bound,
-        "seconds": round(result.seconds, 3),
-    }
+def _submit_exact(
+    worker: TimedWorker,
+    rules: Rules,
+    objective: str,
+    time_limit: float | None,
+    memory_limit: int = DEFAULT_MEMORY_LIMIT,
+    jobs: int = 1,
+) -> bool:
+    """Start the exact search of ``objective`` in ``worker``'s child (see :func:`_optimal_job`),
+    to stop within ``time_limit`` seconds (None: no limit) and answer with what it proved;
+    False, and nothing started, when that is less than :data:`MIN_SECONDS`."""
+    if time_limit is not None and time_limit < MIN_SECONDS:
+        return False
+    ends_at = None if time_limit is None else time.time() + time_limit
+    wait = wait_for(time_limit) + (0.0 if time_limit is None else optimal_grace(time_limit))
+    worker.submit(_optimal_job, (rules, memory_limit, ends_at, jobs, "all", objective), wait)
+    return True
 
 
 def exact_with_limit(
@@ -60,17 +57,11 @@ def exact_with_limit(
     jobs: int = 1,
 ) -> dict | None:
     """The exact search's answer within ``time_limit`` seconds (None: no limit; see
-    :func:`_exact_job`: the optimum, or stopped, what it proved), None when it is not started
-    (too little time) or its child did not answer in time."""
-    if time_limit is None:
-        return cast(
-            "dict | None",
-            worker.run(_exact_job, (rules, objective, memory_limit, jobs, None), wait_for(None)),
-        )
-    if time_limit < MIN_SECONDS:
+    :func:`_optimal_job`: the optimum, or stopped, what it proved), None when it is not
+    started (too little time) or its child did not answer in time."""
+    if not _submit_exact(worker, rules, objective, time_limit, memory_limit, jobs):
         return None
-    job = (rules, objective, memory_limit, jobs, time.time() + time_limit)
-    return cast("dict | None", worker.run(_exact_job, job, wait_for(time_limit) + optimal_grace(time_limit)))
+    return cast("dict | None", worker.result())
 
 
 def _proven(result: dict | None) -> dict | None:
@@ -145,13 +136,7 @@ def knuth_table_row(
     table = CodeTable(rules, memory_limit=memory_limit)
     # the exact solver works in the child while the bounds are computed here, until the row's
     # end: stopped there, it answers with the lower bound it proved (killed, it said nothing)
-    # (a row given less than MIN_SECONDS searches nothing, as exact_with_limit does)
-    left = token.remaining()
-    searching = left is None or left >= MIN_SECONDS
-    if searching:
-        ends_at = None if left is None else time.time() + left
-        wait = wait_for(left) + (0.0 if left is None else optimal_grace(left))
-        worker.submit(_optimal_job, (rules, memory_limit, ends_at, jobs), wait)
+    searching = _submit_exact(worker, rules, "total", token.remaining(), memory_limit, jobs)
     try:
         first, mu = knuth_first_guess(table)
         # (p5c8's took 28 s, past a --time-limit of 5: it stops with the run now)
@@ -323,11 +308,17 @@ def optimal_grace(seconds: float) -> float:
 
 
 def _optimal_job(
-    rules: Rules, memory_limit: int, ends_at: float | None = None, jobs: int = 1, pool: str = "all"
+    rules: Rules,
+    memory_limit: int,
+    ends_at: float | None = None,
+    jobs: int = 1,
+    pool: str = "all",
+    objective: str = "total",
 ) -> dict:
-    """The exact optimum with guesses from ``pool`` (the strategies compared play from the
-    same), or (stopped at ``ends_at``, a ``time.time()``) its proven lower bound and the best
-    strategy found so far, if any (as ``optimal`` reports it).
+    """The exact optimum of ``objective`` with guesses from ``pool`` (the strategies compared
+    play from the same), or (stopped at ``ends_at``, a ``time.time()``) its proven lower bound
+    (``lower_bound``; the worst case's, every smaller one refuted: ``worst_lower_bound``) and
+    the best strategy found so far, if any (as ``optimal`` reports it).
 
     The end is a moment, not a number of seconds: the child's start (a process, the kernels
     loaded, the score table) came out of the command's time, which overran by as much."""
@@ -339,13 +330,14 @@ def _optimal_job(
     # its bounds and best strategy; a small game without one is one search)
     result = solve(
         table,
-        problem=Problem(pool=cast(Pool, pool)),
+        problem=Problem(pool=cast(Pool, pool), objective=Objective(objective)),
         limits=Limits(time_limit=time_limit),
         execution=Execution(jobs=jobs),
     )
     data: dict = {
         "proven": bool(result.proven),
         "lower_bound": None if result.lower_bound is None else int(result.lower_bound),
+        "worst_lower_bound": None if result.details is None else result.details.worst_lower_bound,
     }
     if result.stats is not None:
         data.update(
