@@ -46,16 +46,18 @@ LOWER_WORD = 1  # the low word of a lower bound's info: its tag (-2, ``_dfs.LOWE
 
 
 def capacity_for(memory_bytes: int) -> int:
-    """The most entries a memo of ``memory_bytes`` holds: a power of two, at least one
-    window.
+    """The most entries a memo within ``memory_bytes`` may grow to: a power of two, at least
+    one window. A table grows by doubling, and while it does the old half lives beside the
+    new table, so the limit is the largest power of two whose table and half fit together
+    (a 6x5 run of 12 GiB peaked at 15.5 GB when only the full table was counted).
 
     >>> from mastermind.engines.exact._memo import capacity_for
-    >>> capacity_for(32 << 20)
+    >>> capacity_for(48 << 20)
     1048576
     >>> capacity_for(1)
     16
     """
-    entries = max(WINDOW, int(memory_bytes) // ENTRY_BYTES)
+    entries = max(WINDOW, int(memory_bytes) * 2 // (3 * ENTRY_BYTES))
     return 1 << (entries.bit_length() - 1)
 
 

@@ -9,7 +9,7 @@ one table and one memo. Work that cannot fit is refused before it starts.
 >>> from mastermind.core.game import CodeTable, Rules
 >>> budget = MemoryBudget.of(CodeTable(Rules(4, 7)), 1 << 30, processes=1)
 >>> budget.memo_entries, budget.strategy_bytes >> 20
-(16777216, 190)
+(8388608, 190)
 >>> budget.first_entries(2401)
 1048576
 """
