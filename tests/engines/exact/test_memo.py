@@ -120,7 +120,8 @@ def test_a_memo_filled_past_its_limit_stays_within_its_budget_while_it_grows():
     import sys
 
     budget = 128 << 20  # (the old rule: a table of all of it, 192 MiB while it doubled)
-    out = subprocess.run([sys.executable, "-c", _FILL, str(budget)], capture_output=True, text=True, check=True)
+    command = [sys.executable, "-c", _FILL, str(budget)]
+    out = subprocess.run(command, capture_output=True, text=True, check=True)
     grew, held = map(int, out.stdout.split())
     assert held == capacity_for(budget) * ENTRY_BYTES  # it did grow to its limit
     assert grew <= budget
