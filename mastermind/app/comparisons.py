@@ -36,15 +36,17 @@ def _submit_exact(
     time_limit: float | None,
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
     jobs: int = 1,
+    pool: str = "all",
 ) -> bool:
-    """Start the exact search of ``objective`` in ``worker``'s child (see :func:`_optimal_job`),
-    to stop within ``time_limit`` seconds (None: no limit) and answer with what it proved;
-    False, and nothing started, when that is less than :data:`MIN_SECONDS`."""
+    """Start the exact search of ``objective`` with guesses from ``pool`` in ``worker``'s
+    child (see :func:`_optimal_job`), to stop within ``time_limit`` seconds (None: no limit)
+    and answer with what it proved; False, and nothing started, when that is less than
+    :data:`MIN_SECONDS`."""
     if time_limit is not None and time_limit < MIN_SECONDS:
         return False
     ends_at = None if time_limit is None else time.time() + time_limit
     wait = wait_for(time_limit) + (0.0 if time_limit is None else optimal_grace(time_limit))
-    worker.submit(_optimal_job, (rules, memory_limit, ends_at, jobs, "all", objective), wait)
+    worker.submit(_optimal_job, (rules, memory_limit, ends_at, jobs, pool, objective), wait)
     return True
 
 
@@ -409,13 +411,10 @@ def compare(
     try:
         with TimedWorker() as worker, command_work(time_limit) as token:
             # the exact optimum is searched in the child while strategies and bounds run here
-            left = token.remaining(1e-3)
-            ends_at = None if left is None else time.time() + left
             # (the game's lower bounds hold in hard mode too: it only forbids strategies)
-            wait = wait_for(left) + optimal_grace(wait_for(left))
-            worker.submit(_optimal_job, (rules, memory_limit, ends_at, jobs, pool), wait)
+            searching = _submit_exact(worker, rules, "total", token.remaining(), memory_limit, jobs, pool)
             played.play(token, max_refined)
-            played.found = worker.result()
+            played.found = worker.result() if searching else None
             # (its answer is in: ended at once, not after the second its graceful exit takes)
             worker.close(kill=True)
     except KeyboardInterrupt:  # Ctrl-C: the strategies played so far (perhaps none) are the answer
