@@ -95,20 +95,24 @@ def test_capacity_is_a_power_of_two_within_the_budget():
 
 
 _FILL = """
-import resource, sys
+import sys
 import numpy as np
-from mastermind.engines.exact._memo import capacity_for, memo_bytes, memo_store, new_memo
+from mastermind.engines.exact._memo import capacity_for, memo_bytes, memo_import, new_memo
 budget = int(sys.argv[1])
-warm = new_memo(64)
-memo_store(warm, np.uint64(1), np.uint64(2), 1.0, 1, 3)
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+memo_import(new_memo(64), np.array([[1, 2, (4 + 3) | (3 << 32), 0]], dtype=np.int64))  # compiled
+n = 2 * capacity_for(budget)
+rows = np.zeros((n, 4), dtype=np.int64)
+rows[:, :2] = np.random.default_rng(1).integers(1, 2**62, size=(n, 2))
+rows[:, 2] = (1 + 3) | (9 << 32)
+def peak():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+open("/proc/self/clear_refs", "w").write("5")  # the peak from here on
+before = peak()
 memo = new_memo(capacity_for(budget))
-keys = np.random.default_rng(1).integers(1, 2**63, size=(2 * capacity_for(budget), 2), dtype=np.uint64)
-before += keys.nbytes
-for a, b in keys:
-    memo_store(memo, a, b, 1.0, 1, 9)
-after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-print(after - before, memo_bytes(memo))
+memo_import(memo, rows)
+print(peak() - before, memo_bytes(memo))
 """
 
 
