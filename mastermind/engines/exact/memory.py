@@ -2,8 +2,9 @@
 transposition table, see :mod:`._memo`), the strategy search's memo and some room for scratch.
 
 The budget is the whole command's (``--memory-limit``): each process of the search holds the
-score table and a memo, so a backend of processes gives each ``1/jobs`` of it; threads share
-one table and one memo. Work that cannot fit is refused before it starts.
+score table and a memo, so a backend of processes gives each ``1/workers`` of it (the jobs,
+less one where the strategy search runs beside the units); threads share one table and one
+memo. Work that cannot fit is refused before it starts.
 
 >>> from mastermind.engines.exact.memory import MemoryBudget
 >>> from mastermind.core.game import CodeTable, Rules

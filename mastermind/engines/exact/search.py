@@ -59,7 +59,8 @@ from mastermind.engines.exact._memo import capacity_for, memo_limit, memo_size, 
 INF = math.inf
 UNLIMITED = 1 << 20
 DEFAULT_MEMO_BYTES = 1 << 30
-"""The memo's budget when none is given: 32 M entries, most of a long run's worth."""
+"""The memo's budget when none is given: 16 M entries (a table of 512 MiB, 768 MiB while it
+doubles; see ``_memo.capacity_for``), most of a long run's worth."""
 
 
 @dataclass
