@@ -41,29 +41,17 @@ def _submit_exact(
     """Start the exact search of ``objective`` with guesses from ``pool`` in ``worker``'s
     child (see :func:`_optimal_job`), to stop within ``time_limit`` seconds (None: no limit)
     and answer with what it proved; False, and nothing started, when that is less than
-    :data:`MIN_SECONDS`."""
+    :data:`MIN_SECONDS`. The child has ``memory_limit`` less what this process holds (an
+    interpreter, the score table of the strategies it plays meanwhile)."""
+    from mastermind.engines.exact import parent_bytes
+
     if time_limit is not None and time_limit < MIN_SECONDS:
         return False
+    memory_limit = max(memory_limit // 2, memory_limit - parent_bytes(rules))
     ends_at = None if time_limit is None else time.time() + time_limit
     wait = wait_for(time_limit) + (0.0 if time_limit is None else optimal_grace(time_limit))
     worker.submit(_optimal_job, (rules, memory_limit, ends_at, jobs, pool, objective), wait)
     return True
-
-
-def exact_with_limit(
-    worker: TimedWorker,
-    rules: Rules,
-    objective: str,
-    time_limit: float | None,
-    memory_limit: int = DEFAULT_MEMORY_LIMIT,
-    jobs: int = 1,
-) -> dict | None:
-    """The exact search's answer within ``time_limit`` seconds (None: no limit; see
-    :func:`_optimal_job`: the optimum, or stopped, what it proved), None when it is not
-    started (too little time) or its child did not answer in time."""
-    if not _submit_exact(worker, rules, objective, time_limit, memory_limit, jobs):
-        return None
-    return cast("dict | None", worker.result())
 
 
 def _proven(result: dict | None) -> dict | None:
@@ -155,11 +143,13 @@ def knuth_table_row(
         raise
     found = worker.result() if searching else None
     total = _proven(found)
-    searched = None if found is None or total is not None else found.get("lower_bound")
+    searched = None if found is None or total is not None else found.get("total_lower_bound")
     if searched is not None and searched > bounds.total:  # (the search proved more)
         bounds = replace(bounds, total=searched)
     left = token.remaining()
-    found = exact_with_limit(worker, rules, "worst", left, memory_limit, jobs)
+    # (None: not started, too little time left, or its child did not answer in time)
+    searching = _submit_exact(worker, rules, "worst", left, memory_limit, jobs)
+    found = cast("dict | None", worker.result()) if searching else None
     worst = _proven(found)
     # (stopped: every smaller worst case it refuted)
     refuted = None if found is None or worst is not None else found.get("worst_lower_bound")
@@ -318,9 +308,11 @@ def _optimal_job(
     objective: str = "total",
 ) -> dict:
     """The exact optimum of ``objective`` with guesses from ``pool`` (the strategies compared
-    play from the same), or (stopped at ``ends_at``, a ``time.time()``) its proven lower bound
-    (``lower_bound``; the worst case's, every smaller one refuted: ``worst_lower_bound``) and
-    the best strategy found so far, if any (as ``optimal`` reports it).
+    play from the same), or (stopped at ``ends_at``, a ``time.time()``) its proven lower bounds
+    (the total's, ``total_lower_bound``, of the objective total only: a search of the least
+    worst case bounds the best total within it, no bound of every strategy's; the worst
+    case's, every smaller one refuted: ``worst_lower_bound``) and the best strategy found so
+    far, if any (as ``optimal`` reports it).
 
     The end is a moment, not a number of seconds: the child's start (a process, the kernels
     loaded, the score table) came out of the command's time, which overran by as much."""
@@ -338,7 +330,9 @@ def _optimal_job(
     )
     data: dict = {
         "proven": bool(result.proven),
-        "lower_bound": None if result.lower_bound is None else int(result.lower_bound),
+        "total_lower_bound": (
+            None if result.lower_bound is None or objective != "total" else int(result.lower_bound)
+        ),
         "worst_lower_bound": None if result.details is None else result.details.worst_lower_bound,
     }
     if result.stats is not None:
@@ -358,7 +352,7 @@ def best_found(found: dict | None, rows: Sequence[CompareRow]) -> dict | None:
 
     >>> from mastermind.app.comparisons import CompareRow, best_found
     >>> row = CompareRow("entropy", 5722, 6, [1, 2], 1296, None, None)
-    >>> best_found({"proven": False, "lower_bound": 5600}, [row])["found_by"]
+    >>> best_found({"proven": False, "total_lower_bound": 5600}, [row])["found_by"]
     'entropy'
     >>> best_found({"proven": False, "total": 5700, "worst": 6, "found_by": "x"}, [row])["total"]
     5700
@@ -395,7 +389,7 @@ def compare(
     The refined bound (about 1 s on p4c6) runs while the child searches the optimum.
     """
     from mastermind.app.interrupts import command_work
-    from mastermind.engines.exact import MemoryBudget
+    from mastermind.engines.exact import MemoryBudget, parent_bytes
     from mastermind.engines.registry import HEURISTIC_NAMES
 
     start = time.perf_counter()
@@ -404,7 +398,8 @@ def compare(
         n for n in dict.fromkeys(HEURISTIC_NAMES if strategies is None else strategies) if n != "optimal"
     ]
     table = CodeTable(rules, memory_limit=memory_limit)
-    MemoryBudget.of(table, memory_limit, 1)  # (the child's search, refused before any work)
+    # (the child's search beside this process, refused before any work)
+    MemoryBudget.check(rules, memory_limit, jobs, parent=parent_bytes(rules))
     if progress is not None:
         progress.start(len(names) + 2, f"compare {rules}")
     played = _Played(table, names, dict(pool=pool, tie_break=tie_break, seed=seed), progress)
@@ -466,7 +461,7 @@ class _Played:
         stopped = self.stopped
         if optimal is None and stopped is None:
             stopped = TIME_LIMIT  # (the search stopped at the limit: compare stopped with no marker)
-        searched = None if found is None or optimal is not None else found.get("lower_bound")
+        searched = None if found is None or optimal is not None else found.get("total_lower_bound")
         if bounds is None:  # stopped before the bounds: those that cost nothing, and the search's
             bounds = _search_bounds(self.table, searched)
         elif searched is not None and searched > bounds.total:  # the search proved more

@@ -352,12 +352,12 @@ def test_compare_stopped_reports_the_best_strategy_found(monkeypatch):
         CompareRow("simple", 7471, 9, [1], 1296, None, None),
     ]
     # the search stopped without a strategy: the best strategy played stands in
-    found = best_found({"proven": False, "lower_bound": 5600}, rows)
+    found = best_found({"proven": False, "total_lower_bound": 5600}, rows)
     assert (found["total"], found["found_by"]) == (5722, "entropy")
     # the search's own, where it is better
     own = {
         "proven": False,
-        "lower_bound": 5600,
+        "total_lower_bound": 5600,
         "total": 5700,
         "worst": 6,
         "histogram": [1],
@@ -385,6 +385,25 @@ def test_compare_stopped_reports_the_best_strategy_found(monkeypatch):
     with pytest.raises(RuntimeError):
         comparisons._optimal_job(Rules(2, 2), 1 << 30, time.time() - 5.0)
     assert seen["limits"].time_limit == comparisons.MIN_SECONDS
+
+
+def test_a_stopped_search_of_the_worst_case_bounds_no_total(monkeypatch):
+    """A search of the least worst case bounds the best total within that worst case, not
+    every strategy's total: its answer gives no total_lower_bound (it was one key for both)."""
+    from types import SimpleNamespace
+
+    import mastermind.engines.exact as exact
+    from mastermind.app import comparisons
+
+    def solve(table, **options):
+        details = SimpleNamespace(worst_lower_bound=4)
+        return SimpleNamespace(proven=False, lower_bound=99, details=details, stats=None)
+
+    monkeypatch.setattr(exact, "solve", solve)
+    worst = comparisons._optimal_job(Rules(2, 2), 1 << 30, None, objective="worst")
+    total = comparisons._optimal_job(Rules(2, 2), 1 << 30, None, objective="total")
+    assert (worst["total_lower_bound"], worst["worst_lower_bound"]) == (None, 4)
+    assert total["total_lower_bound"] == 99
 
 
 def test_finished_bounds_are_proven(capsys):
@@ -617,14 +636,14 @@ def test_a_row_shows_the_bounds_its_stopped_search_proved():
     with its bounds (it was killed), and the row shows the greater."""
     rules = Rules.parse("p4c4")  # (Knuth's total, 919, above the game's bound, 903, and +1)
     bounds = game_bounds(CodeTable(rules), max_refined=MAX_REFINED_CODES)
-    stopped_total = {"proven": False, "lower_bound": bounds.total + 1}
+    stopped_total = {"proven": False, "total_lower_bound": bounds.total + 1}
     stopped_worst = {"proven": False, "worst_lower_bound": bounds.worst + 1}
     with CancelToken(60) as row:
         data = knuth_table_row(rules, _AnsweringWorker(stopped_total, stopped_worst), token=row).to_dict()
     assert data["total_lower_bound"] == bounds.total + 1 and data["optimal_total"] is None
     assert data["worst_lower_bound"] == bounds.worst + 1
     # (below the game's bounds, the bounds stand)
-    weaker = ({"proven": False, "lower_bound": 1}, {"proven": False, "worst_lower_bound": 1})
+    weaker = ({"proven": False, "total_lower_bound": 1}, {"proven": False, "worst_lower_bound": 1})
     with CancelToken(60) as row:
         data = knuth_table_row(rules, _AnsweringWorker(*weaker), token=row).to_dict()
     assert data["total_lower_bound"] == bounds.total and data["worst_lower_bound"] == bounds.worst

@@ -1179,6 +1179,47 @@ def test_a_row_cut_short_by_the_commands_time_limit_stops_the_run_and_says_so(tm
     )
 
 
+@pytest.mark.parametrize(
+    "phase, where",
+    [
+        ("warm_up", "while starting"),
+        ("second_row", "during p2c3 (optimal)"),
+        ("close", "after the last row, as the run closed"),
+    ],
+)
+def test_a_ctrl_c_is_said_where_it_fell(tmp_path, monkeypatch, phase, where):
+    """A Ctrl-C as the runner closed, after every row, was said "while starting"; each
+    phase of a run is named, and the rows written before it are kept."""
+    from mastermind.app.publishing import TablesStopped
+    from mastermind.app.publishing.runner import Runner
+    from mastermind.app.publishing.scope import game_id
+
+    real_row, real_close = Runner.optimal_row, Runner.close
+
+    def warm_up(self):
+        if phase == "warm_up":
+            raise KeyboardInterrupt
+
+    def optimal_row(self, rules, trees, clock=None):
+        if phase == "second_row" and game_id(rules) == "p2c3":
+            raise KeyboardInterrupt
+        return real_row(self, rules, trees, clock=clock)
+
+    def close(self):
+        real_close(self)
+        if phase == "close":
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(Runner, "warm_up", warm_up)
+    monkeypatch.setattr(Runner, "optimal_row", optimal_row)
+    monkeypatch.setattr(Runner, "close", close)
+    with pytest.raises(TablesStopped) as stop:
+        run_tables(tmp_path, tables=("optimal",), games=["p2c2", "p2c3"], row_time_limit=None, jobs=1)
+    assert (stop.value.why, stop.value.working) == ("interrupted", where)
+    kept = {"warm_up": [], "second_row": ["p2c2"], "close": ["p2c2", "p2c3"]}[phase]
+    assert [r["game"] for r in stop.value.done["optimal"]] == kept
+
+
 def test_a_proven_row_whose_later_parts_the_commands_time_limit_cut_stops_the_run(tmp_path, monkeypatch):
     """`results --time-limit 3` on p4c6 proved the optimum, left the optimal worst case and
     the tie-break unfinished, and said nothing had stopped ("stopped": null)."""

@@ -197,7 +197,7 @@ def optimal(
     _refuse_placement(
         rules, pool, backend, scheduler, checkpoint, by_first_guess, first, objective, tie_break
     )
-    limit, first_code = _check_game(rules, memory_limit, max_guesses, first)
+    limit, first_code = _check_game(rules, memory_limit, max_guesses, first, jobs, backend)
     start = _start_from(start_from, rules, by_first_guess, first, objective, tie_break, max_guesses)
     _check_files(out, proof, json_output, by_first_guess, max_guesses, pool, first, tie_break)
     options = dict(
@@ -248,7 +248,12 @@ def optimal(
 
 
 def _check_game(
-    rules: Rules, memory_limit: float | None, max_guesses: int | None, first: str | None
+    rules: Rules,
+    memory_limit: float | None,
+    max_guesses: int | None,
+    first: str | None,
+    jobs: int,
+    backend: str,
 ) -> tuple[int, int | None]:
     """The game within reach of ``--memory-limit`` (the score table's and the search's), and
     ``--max-guesses`` and ``--first`` for it: before the result cache, whose answer may not
@@ -258,7 +263,7 @@ def _check_game(
     check_reach(rules, limit)
     from mastermind.engines.exact import MemoryBudget
 
-    MemoryBudget.check(rules, limit)  # (the search's own room too)
+    MemoryBudget.check(rules, limit, jobs_value(jobs), shared=backend == "threads")  # (the search's room too)
     if max_guesses is not None:
         with naming("--max-guesses"):
             check_max_guesses(rules, max_guesses)
@@ -634,7 +639,7 @@ def _write_proof(
         return None, None, None
     from mastermind.engines.exact import MemoryBudget, write_proof
 
-    room = MemoryBudget.of(table, memory, 1).proof_bytes
+    room = MemoryBudget.of(table, memory).proof_bytes
     memo = getattr(r.details, "memo", None)
     total = r.total if objective == "total" else None
     # under the command's work token (Ctrl-C, and --time-limit counted from the command's

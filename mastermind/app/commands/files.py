@@ -58,6 +58,7 @@ from mastermind.core.formats import (
     READABLE,
     check_format,
     detect_format,
+    format_for_path,
     write_tree,
     written_format,
 )
@@ -177,9 +178,16 @@ def export(
 
 def _export_file(fmt: str | None, out: str | None, json_output: bool) -> tuple[str, str | None]:
     """``--format`` (else the one ``--out``'s name ends with, else JSON) and ``--out`` (None:
-    standard output), refused before any work."""
+    standard output), refused before any work; a name ending in another format than the one
+    asked too (``--format irving --out tree.json`` wrote Irving text into a .json file)."""
     if fmt is not None:
         fmt = check_format(fmt)
+        named = None if out is None or is_stdout(out) else format_for_path(out)
+        if named is not None and named != fmt:
+            raise MastermindError(
+                f"--out: {out} names the {named} format, --format asks for {fmt}: "
+                "give the file a name that agrees, or leave --format out"
+            )
     elif out is not None and not is_stdout(out):
         with naming("--out"):
             try:
@@ -571,6 +579,8 @@ def _verify_proof(
                 "rules": (None if named is None else str(named)) if outcome is None else outcome.rules,
                 "secrets": (None if named is None else named.n_codes) if outcome is None else outcome.secrets,
                 "total": None if outcome is None else outcome.total,
+                # (a game value's total is over the weights, not the secrets: 5600 / 1290)
+                "weight_sum": None if outcome is None else outcome.weight,
                 "worst": None if outcome is None else outcome.worst,
                 "facts": checked if outcome is None else outcome.facts,
                 **_game_value_fields(outcome),

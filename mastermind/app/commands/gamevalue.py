@@ -145,7 +145,7 @@ def _write_proof(table, result, path: str, token, memory: int | None):
     from mastermind.engines.exact import MemoryBudget
     from mastermind.engines.gamevalue import write_game_value_proof
 
-    room = MemoryBudget.of(table, memory, 1).proof_bytes
+    room = MemoryBudget.of(table, memory).proof_bytes
     return write_proof_file(
         path, token, lambda put: write_game_value_proof(put, table, result, memory=room, token=token)
     )
@@ -188,9 +188,12 @@ def _print(result, data: dict, stderr: bool = False) -> None:
             f"game value of {rules}: between {_between(result.lower_bound, v)} expected "
             f"guesses ({why}; the maker's mix below forces the lower bound, the breaker's keeps to the upper)"
         )
+    # (the total over the codes, as 5625/1296 is written; and reduced, as --json gives it)
+    uniform = Fraction(details.uniform_total, rules.n_codes)
+    reduced = "" if uniform.denominator == rules.n_codes else f"{uniform.numerator}/{uniform.denominator} = "
     out.print(
-        f"uniformly random secret instead: {details.uniform_total}/{rules.n_codes} = "
-        f"{details.uniform_total / rules.n_codes:.6f}"
+        f"uniformly random secret instead: {details.uniform_total}/{rules.n_codes} = {reduced}"
+        f"{float(uniform):.6f}"
     )
     t = Table(title="code maker: probability per class of codes (equal within a class)")
     for col, just in (

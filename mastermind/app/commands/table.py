@@ -80,7 +80,8 @@ def table(
     start = time.perf_counter()
     limit = memory_limit_bytes(memory_limit)
     chosen = [Rules.parse(g) for g in parse_games(games or [DEFAULT_TABLE_GAMES])]
-    check_fits_all(chosen, limit)  # refuse sizes beyond memory before any work: tables, searches
+    # refuse sizes beyond memory before any work: tables, searches (in a child beside this)
+    check_fits_all(chosen, limit, cores(jobs), parent_plays=True)
     with (
         progress_bar(progress_mode(progress, json_output)) as bar,
         TimedWorker() as worker,

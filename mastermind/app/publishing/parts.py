@@ -112,7 +112,7 @@ def _least_depth(table: CodeTable, solve_options: dict, memory_limit: int, time_
     from mastermind.engines.exact import ExactSolver, MemoryBudget, Problem
 
     solver = ExactSolver(table, Problem(**solve_options))
-    search_bytes = MemoryBudget.of(table, memory_limit, 1).search_bytes
+    search_bytes = MemoryBudget.of(table, memory_limit).search_bytes
     with CancelToken().child(time_limit) as token:
         least = solver.least_depth(token, memory=search_bytes)
     if least.tree is None:
@@ -309,7 +309,7 @@ def depth_part(
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
     table = CodeTable(rules, memory_limit=memory_limit)
-    memory = MemoryBudget.of(table, memory_limit, 1).search_bytes
+    memory = MemoryBudget.of(table, memory_limit).search_bytes
     with contextlib.ExitStack() as held, (cancel or CancelToken()).child(time_limit) as token:
         store = None
         with naming("--checkpoint", CheckpointFileError):

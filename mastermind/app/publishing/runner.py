@@ -185,7 +185,12 @@ class Runner:
         # forwarded to solve / solve_by_first_guess (e.g. a checkpoint once the search has one)
         self.solve_options = dict(solve_options or {})
         self.out = out
-        self.memory_limit = memory_limit
+        self.memory_limit = memory_limit  # (the command's: --memory-limit in a continue command)
+        from mastermind.engines.exact import parent_bytes
+
+        # the rows' children share it with this process (which waits, holding no table);
+        # a row too big for what is left was refused before the run (check_fits_all)
+        self.row_memory = max(memory_limit // 2, memory_limit - parent_bytes())
         self.token = command_token() if token is None else token
         self.capped = row_time_limit is not None or self.token.deadline is not None
         self.worker = TimedWorker() if self.capped else None
@@ -277,7 +282,7 @@ class Runner:
         # the search stops itself at the row's limit; the grace covers building and sending its tree
         return self._run(
             frontier_part,
-            (game, self.jobs, str(folder), self._left(), self.memory_limit),
+            (game, self.jobs, str(folder), self._left(), self.row_memory),
             grace=FRONTIER_GRACE,
             stoppable=True,
         )
@@ -326,7 +331,7 @@ class Runner:
         row = self._new_row(rules, optimal_table(rules))  # (a black-peg game's: its own table)
         search = None
         only = False  # the game has only one first guess up to symmetry
-        options = (game, "total", self.jobs, self.solve_options, self.memory_limit)
+        options = (game, "total", self.jobs, self.solve_options, self.row_memory)
         quick = game not in self.frontier and not self._continues(game)
         total = self._run(optimal_part, options) if quick else None
         if total is None:  # a frontier game, or every first guess did not finish within the row's time
@@ -402,7 +407,7 @@ class Runner:
             # smaller worst case, so it serves as the tie-broken tree (fewest secrets at the
             # worst case aside) and the tie-break search is not needed
             return worst
-        tie = self._run(optimal_part, (game, "tie", self.jobs, self.solve_options, self.memory_limit))
+        tie = self._run(optimal_part, (game, "tie", self.jobs, self.solve_options, self.row_memory))
         if tie is not None and tie["total"] != total["total"]:
             raise AssertionError(f"{game}: tie-break total {tie['total']} != optimum {total['total']}")
         return tie
@@ -424,7 +429,7 @@ class Runner:
             grace = max(0.0, min(grace, run_left - (left or 0.0)))
         stem = proof_stem(game)
         staged = self._staging(Path(self.out) if trees is None else trees.parent) / f"{stem}.json.gz"
-        data = self._run(proof_part, (game, total, tree, str(staged), self.memory_limit), grace=grace)
+        data = self._run(proof_part, (game, total, tree, str(staged), self.row_memory), grace=grace)
         if data is None:
             return None
         if worst is not None and data["worst"] != worst:
@@ -455,7 +460,7 @@ class Runner:
         when the optimal tree already stays within it, the best total within that depth is
         the optimum and that tree is the answer; else the total's search capped at the
         depth (stopped: the depth alone, ``total`` None). None: not even the depth."""
-        args = (game, "depth", self.jobs, self.solve_options, self.memory_limit, self._left())
+        args = (game, "depth", self.jobs, self.solve_options, self.row_memory, self._left())
         depth = self._run(optimal_part, args, grace=FRONTIER_GRACE)
         if depth is None:
             return None
@@ -465,7 +470,7 @@ class Runner:
         if d == total["worst"]:
             worst = {"worst": d, "total": total["total"], "histogram": total["histogram"], "tree": tree_text}
         else:
-            args = (game, "worst", self.jobs, self.solve_options, self.memory_limit, self._left(), d)
+            args = (game, "worst", self.jobs, self.solve_options, self.row_memory, self._left(), d)
             worst = self._run(optimal_part, args, grace=FRONTIER_GRACE) or {"worst": d, "total": None}
             if worst["worst"] != d:
                 raise AssertionError(f"{game}: the best total within {d} guesses needs {worst['worst']}")
@@ -484,7 +489,7 @@ class Runner:
         [proven] = total["best_first_guesses"]
         firsts = self._run(
             first_guesses_part,
-            (game, self.jobs, proven, self._left(), self.memory_limit),
+            (game, self.jobs, proven, self._left(), self.row_memory),
             grace=FRONTIER_GRACE,
         )
         if firsts is None or not firsts["complete"]:
@@ -524,7 +529,7 @@ class Runner:
         # the quick bounds get a time of their own: the row's may be spent on the search
         self._start_row()
         for kind in ("lower", *OPEN_HEURISTICS):
-            part = self._run(bounds_part, (game, kind, self.memory_limit))
+            part = self._run(bounds_part, (game, kind, self.row_memory))
             if part is None:
                 continue
             seconds += part.pop("seconds")
@@ -547,7 +552,7 @@ class Runner:
         folder = None if self.checkpoint is None else str(self.checkpoint / game)
         depth = self._run(
             depth_part,
-            (game, share, self.memory_limit, folder),
+            (game, share, self.row_memory, folder),
             grace=FRONTIER_GRACE,
             stoppable=folder is not None,  # (what it proved is kept only in a checkpoint)
         )
@@ -594,7 +599,7 @@ class Runner:
         if rules.n_codes <= PROOF_MAX_CODES:
             staged = self._staging(Path(self.out)) / f"{stem}.json.gz"
         # the column generation stops itself at the row's limit; the grace covers its last LP
-        args = (game, self.jobs, self._left(), self.memory_limit, None if staged is None else str(staged))
+        args = (game, self.jobs, self._left(), self.row_memory, None if staged is None else str(staged))
         data = self._run(game_value_part, args, grace=GAME_VALUE_GRACE)
         if data is None or not data["proven"]:
             row.update(

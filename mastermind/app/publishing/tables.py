@@ -107,11 +107,12 @@ def run_tables(
 
     work = planned_work(tables, games)
     named = out_text or str(out)  # (as the user typed it)
-    _refuse_before_work(out, named, tables, work, checkpoint, memory_limit)
+    _refuse_before_work(out, named, tables, work, checkpoint, memory_limit, jobs)
     made = _make_folders(out, named, tables, work)
     done: dict[str, list[dict]] = {t: [] for t in tables}
     if progress is not None:
         progress.start(len(work), "results")
+    run: Rows | None = None  # (None: still starting; else the rows, as the runner closes)
     try:
         with (
             command_work(time_limit) as token,
@@ -142,8 +143,11 @@ def run_tables(
                 worker=runner.worker,
                 finished=lambda done_row: not done_row[1],
             )
-    except KeyboardInterrupt:  # (in the warm-up)
-        run = Rows(stopped=INTERRUPTED, interrupt=KeyboardInterrupt())
+    except KeyboardInterrupt:  # in the warm-up, or as the runner closed after the rows
+        if run is None:
+            run = Rows(stopped=INTERRUPTED, interrupt=KeyboardInterrupt())
+        elif run.stopped is None:  # (every row done and written: only the closing stopped)
+            run = Rows(run.rows, INTERRUPTED, None, KeyboardInterrupt(), closing=True)
     finally:
         for folder in made:  # stopped before any tree (or none written), or before any row
             if any(folder.iterdir()):
@@ -163,7 +167,9 @@ def _outcome(run: Rows, done: dict[str, list[dict]]) -> dict[str, list[dict]]:
     the last row written (cut short: written with what it proved), or while it started."""
     if run.stopped is None:
         return in_table_order(done)
-    if run.at is not None:
+    if run.closing:
+        where = "after the last row, as the run closed"
+    elif run.at is not None:
         where = f"{'during' if run.begun else 'before'} {_row_name(*run.at)}"
     elif run.rows and run.rows[-1][1]:  # (the last row kept, cut short)
         where = f"during {_row_name(*run.rows[-1][0])}, written as far as it got"
@@ -227,11 +233,12 @@ def _refuse_before_work(
     work: list[tuple[str, Rules]],
     checkpoint: Path | None,
     memory_limit: int,
+    jobs: int,
 ) -> None:
     """What refuses a run before its work (and before its folder is made): games that cannot
     fit in ``memory_limit``, an ``out`` that is no folder, files that cannot be merged into
     or written, a checkpoint folder that cannot be used."""
-    check_fits_all((rules for _, rules in work), memory_limit)
+    check_fits_all((rules for _, rules in work), memory_limit, jobs)
     if (out.exists() or out.is_symlink()) and not out.is_dir():
         raise MastermindError(f"--out: {named} is not a folder")
     # files that could not be merged into or written: refused before the work
@@ -302,17 +309,22 @@ def planned_work(tables: Sequence[str], games: Sequence[str] | None) -> list[tup
     return [(table, rules) for table, rules in work if rules.variant is TABLE_VARIANTS[table]]
 
 
-def check_fits_all(games: Iterable[Rules], memory_limit: int) -> None:
+def check_fits_all(
+    games: Iterable[Rules], memory_limit: int, jobs: int = 1, *, parent_plays: bool = False
+) -> None:
     """Refuse, before any work (and before the folder of the tables is made), a game whose
     table or exact search cannot fit in ``memory_limit`` bytes (a game out of reach said of
-    ``--games``, the search's room of ``--memory-limit``)."""
-    from mastermind.engines.exact import MemoryBudget
+    ``--games``, the search's room of ``--memory-limit``: with ``jobs``, in a child process
+    beside this one, which holds the game's table too where it ``parent_plays`` on it)."""
+    from mastermind.engines.exact import MemoryBudget, parent_bytes
 
     for rules in games:
         if rules.table_bytes() > memory_limit:
             with naming("--games"):
                 CodeTable(rules, memory_limit=memory_limit)
-        MemoryBudget.check(rules, memory_limit)  # (said of --memory-limit, which it names)
+        # (said of --memory-limit, which it names)
+        parent = parent_bytes(rules if parent_plays else None)
+        MemoryBudget.check(rules, memory_limit, jobs, parent=parent)
 
 
 def in_table_order(done: dict[str, list[dict]]) -> dict[str, list[dict]]:

@@ -32,6 +32,7 @@ _WHERE = {
     "no_strategy_text": "details",
     "StartError": "options",
     "MemoryBudget": "memory",
+    "parent_bytes": "memory",
     "SchedulerError": "options",
     "check_scheduler": "options",
     "CHECKPOINT_FILE": "checkpoint:FILE",
@@ -71,6 +72,7 @@ __all__ = [
     "Execution",
     "Limits",
     "MemoryBudget",
+    "parent_bytes",
     "Problem",
     "SchedulerError",
     "SearchDetails",
@@ -126,7 +128,7 @@ if TYPE_CHECKING:
     from mastermind.engines.exact.details import SearchDetails, no_strategy_text
     from mastermind.engines.exact.document import no_strategy_fields, optimum_fields, search_document
     from mastermind.engines.exact.memo_file import DEPTH_FILE, UNITS_FILE, CheckpointFileError, check_intact
-    from mastermind.engines.exact.memory import MemoryBudget
+    from mastermind.engines.exact.memory import MemoryBudget, parent_bytes
     from mastermind.engines.exact.options import (
         Execution,
         Limits,

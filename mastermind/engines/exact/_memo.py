@@ -297,6 +297,20 @@ def memo_limit(memo) -> int:
     return int(memo[1][LIMIT])
 
 
+def memo_reach(memo) -> int:
+    """The most bytes the table may take from now on: its limit's, and half that again while
+    it doubles up to it by itself (see :func:`capacity_for`; a shared table grows only
+    between rounds, with nothing else searching).
+
+    >>> from mastermind.engines.exact._memo import memo_reach, new_memo
+    >>> memo_reach(new_memo(1 << 16)) >> 20, memo_reach(new_memo(1 << 16, first=1 << 16)) >> 20
+    (3, 2)
+    """
+    full = memo_limit(memo) * ENTRY_BYTES
+    growing = memo[1][SELF_GROWING] != 0 and memo_bytes(memo) < full
+    return full * 3 // 2 if growing else full
+
+
 @nb.njit(cache=True)
 def cache_probe():
     """Loaded from numba's cache, or compiled with this module's other kernels (see

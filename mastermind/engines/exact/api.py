@@ -91,7 +91,7 @@ def solve(
             objective = checkpoint_objective(problem.objective)
             check_made_for(execution.checkpoint, search_made_for(table.rules, problem.pool, objective))
         # (the searches in this thread: each within the memory a search of its own gets)
-        solver = ExactSolver(table, problem, memory=MemoryBudget.of(table, limits.memory, 1).search_bytes)
+        solver = ExactSolver(table, problem, memory=MemoryBudget.of(table, limits.memory).search_bytes)
         return _solve(solver, limits, execution, tuning, cancel, progress)
 
 
@@ -358,7 +358,7 @@ def _solve_units(
     may_stop = max_guesses is None and (timed or execution.checkpoint is not None)
     split_size = SPLIT_SIZE if tuning.split_size is None else tuning.split_size
     shared = execution.backend == "threads" and execution.scheduler is None
-    budget = MemoryBudget.of(solver.table, limits.memory, 1 if shared else workers)
+    budget = MemoryBudget.of(solver.table, limits.memory, workers, shared=shared)
     store = None
     if execution.checkpoint is not None:
         from mastermind.engines.exact.checkpoint import Checkpoint
@@ -562,7 +562,7 @@ def _by_first_guess(
     firsts = solver.first_guesses() if first_guesses is None else list(first_guesses)
     threads = 1 if execution.jobs == 1 or len(firsts) <= 1 else worker_count(execution.jobs)
     # the threads share one process: each one's searches get a share of the memory
-    solver.memory = MemoryBudget.of(table, limits.memory, 1).search_bytes // threads
+    solver.memory = MemoryBudget.of(table, limits.memory, threads - 1).search_bytes // threads
     for guess in firsts:
         solver.check_first_guess(guess)
     if progress is not None:

@@ -34,7 +34,7 @@ from mastermind.core.game import CodeTable
 from mastermind.core.symmetry import full_group
 from mastermind.core.tree import Node
 from mastermind.engines.exact._dfs import LOWER, memo_get, set_key
-from mastermind.engines.exact._memo import ENTRY_BYTES, capacity_for, memo_limit, memo_store, new_memo
+from mastermind.engines.exact._memo import capacity_for, memo_reach, memo_store, new_memo
 from mastermind.engines.exact.search import INF, UNLIMITED, Search, compiled_entry
 
 FORMAT = "mastermind-proof"
@@ -397,7 +397,7 @@ class Certifier:
         if self.weights is not None:
             self._check_symmetric(self.weights)
         self.group = group
-        handed = 0 if memo is None else memo_limit(memo) * ENTRY_BYTES
+        handed = 0 if memo is None else memo_reach(memo)
         # (no budget: the pass's default beside the memo handed, which was the search's)
         self.shares = ProofShares.of(PROOF_MEMORY + handed if memory is None else memory, handed)
         ones = np.ones(table.n, dtype=np.int64)

@@ -1,39 +1,46 @@
-"""How the exact search shares out its memory: the score table first, then the memo (a
-transposition table, see :mod:`._memo`), the strategy search's memo and some room for scratch.
+"""How the exact search shares out its memory: the score tables first, an interpreter and
+scratch for each process and search, then the memos (transposition tables, see
+:mod:`._memo`) and the strategy search's memo.
 
-The budget is the whole command's (``--memory-limit``): each process of the search holds the
-score table and a memo, so a backend of processes gives each ``1/workers`` of it (the jobs,
-less one where the strategy search runs beside the units); threads share one table and one
-memo. Work that cannot fit is refused before it starts.
+The budget is the whole command's (``--memory-limit``): threads share one table and one
+memo; a backend of processes gives each worker its own table and memo beside the main
+process's (which has its planner's memo and the strategy search's); a command whose own
+process waits for a child's search (compare, results) counts what it holds too. Work that
+cannot fit is refused before it starts.
 
 >>> from mastermind.engines.exact.memory import MemoryBudget
 >>> from mastermind.core.game import CodeTable, Rules
->>> budget = MemoryBudget.of(CodeTable(Rules(4, 7)), 1 << 30, processes=1)
+>>> budget = MemoryBudget.of(CodeTable(Rules(4, 7)), 1 << 30)
 >>> budget.memo_entries, budget.strategy_bytes >> 20
-(8388608, 190)
+(8388608, 282)
 >>> budget.first_entries(2401)
 1048576
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from mastermind.core.errors import TableTooLarge
 from mastermind.core.game import CodeTable, Rules
 
-RESERVE = 256 << 20
-"""Room kept for everything but the table and the memos: the refined bound's table of
-answers between candidates (at most 64 MiB a search), the cache of canonical guesses (at
-most 64 MiB a search, ``_dfs.MASK_CACHE_BYTES``), node plans, trees, Python."""
+INTERPRETER = 224 << 20
+"""A process's own memory beside its tables: Python, numpy, numba and the compiled kernels
+(measured: 180 MiB after a search of 4x6 in a process of the command line)."""
+SCRATCH = 128 << 20
+"""Each search's scratch beside the memo: the refined bound's table of answers between
+candidates (at most 64 MiB, ``_dfs.REFINE_PAIRS_MAX``), the cache of canonical guesses (at
+most 64 MiB, ``_dfs.MASK_CACHE_BYTES``); node plans and trees are small beside them."""
 LEAST = 16 << 20
-"""The least memory left for the memos once the table is counted."""
+"""The least memory left for each process's memo once the rest is counted."""
 
 
 @dataclass(frozen=True)
 class MemoryBudget:
     """Bytes for one process of the search: its memo (``memo_entries`` when threads share
-    it, ``search_bytes`` for a memo of its own) and the strategy search's memo."""
+    it, ``search_bytes`` for a memo of its own) and the strategy search's memo (in this
+    process)."""
 
     total: int
     memo_entries: int
@@ -41,22 +48,40 @@ class MemoryBudget:
     strategy_bytes: int
 
     @staticmethod
-    def of(table: CodeTable, memory: int | None, processes: int) -> MemoryBudget:
+    def of(
+        table: CodeTable, memory: int | None, workers: int = 0, *, shared: bool = True, parent: int = 0
+    ) -> MemoryBudget:
         """The budget of a search on ``table`` within ``memory`` bytes (None: the table's own
-        ``memory_limit``, 2 GiB by default) over ``processes`` processes that each hold the table."""
-        total = table.memory_limit if memory is None else int(memory)
-        free = _room(table.rules, total, processes)
-        from mastermind.engines.exact._memo import capacity_for  # (numba: only once a search runs)
+        ``memory_limit``, 2 GiB by default): this process's own search and ``workers``
+        more at once, threads of this process that share its table and memo (``shared``), or
+        processes that each hold the table and a memo beside this one (which holds its own,
+        its planner's, and the strategy search's). ``parent``: bytes held by a process that
+        waits for this one (see :func:`parent_bytes`), counted within ``memory``.
 
-        memo = free * 3 // 4
-        return MemoryBudget(total, capacity_for(memo), memo, free - memo)
+        What the memos are given is what they may reach while they double (see
+        ``_memo.capacity_for``); what the powers of two leave goes to the strategy search."""
+        # (numba: only once a search runs)
+        from mastermind.engines.exact._memo import ENTRY_BYTES, capacity_for
+
+        total = table.memory_limit if memory is None else int(memory)
+        processes = _processes(workers, shared)
+        free = _room(table.rules, total, workers, shared, parent)
+        each = free * 3 // (4 * processes)
+        entries = capacity_for(each)
+        held = processes * (3 * entries * ENTRY_BYTES // 2)
+        return MemoryBudget(total, entries, each, free - held)  # (at least a quarter of free)
 
     @staticmethod
-    def check(rules: Rules, memory: int, processes: int = 1) -> None:
-        """Refuse (:class:`TableTooLarge`), before any work, a game whose exact search cannot
-        fit in ``memory`` bytes over ``processes`` processes; nothing is built or compiled
-        (a command answered from its result cache checks this too)."""
-        _room(rules, memory, processes)
+    def check(
+        rules: Rules, memory: int, jobs: int = 1, *, shared: bool = True, parent: int = 0
+    ) -> None:
+        """Refuse (:class:`TableTooLarge`), before any work, a game whose exact search with
+        ``jobs`` (below 1: every core, the most ``--jobs`` can mean) cannot fit in ``memory``
+        bytes (see :meth:`of`: as many workers as jobs, the most a search of them has);
+        nothing is built or compiled (a command answered from its result cache checks this
+        too)."""
+        workers = jobs if jobs >= 1 else max(1, os.cpu_count() or 1)
+        _room(rules, memory, 0 if workers == 1 else workers, shared, parent)
 
     @property
     def proof_bytes(self) -> int:
@@ -71,15 +96,28 @@ class MemoryBudget:
         return min(self.memo_entries, 1 << (want - 1).bit_length())
 
 
-def _room(rules: Rules, total: int, processes: int) -> int:
-    """The bytes one process of the search has for its memos and scratch, within ``total``
-    bytes over ``processes`` processes; :class:`TableTooLarge` if that is less than ``LEAST``."""
-    share = total // max(1, processes)
-    free = share - rules.table_bytes() - RESERVE
-    if free < LEAST:
+def parent_bytes(rules: Rules | None = None) -> int:
+    """What a command's own process holds while a child process searches for it: an
+    interpreter, and ``rules``' score table where it plays on it meanwhile (compare)."""
+    return INTERPRETER + (0 if rules is None else rules.table_bytes())
+
+
+def _processes(workers: int, shared: bool) -> int:
+    """The processes that hold a score table and a memo (see :meth:`MemoryBudget.of`)."""
+    return 1 if shared else workers + 1
+
+
+def _room(rules: Rules, total: int, workers: int, shared: bool, parent: int) -> int:
+    """The bytes left for the memos of every process of the search and the strategy search's,
+    within ``total`` bytes; :class:`TableTooLarge` if that is less than ``LEAST`` a process."""
+    processes = _processes(workers, shared)
+    searches = workers + 1
+    held = parent + processes * (rules.table_bytes() + INTERPRETER) + searches * SCRATCH
+    free = total - held
+    if free < LEAST * processes:
         # (the amount needed, rounded up: "more than 0.01 GiB: its table takes 0.01 GiB"
         # named neither what was given nor what is needed)
-        least = (rules.table_bytes() + RESERVE + LEAST) * max(1, processes)
+        least = held + LEAST * processes
         each = "" if processes <= 1 else f" ({processes} processes, each with its own score table)"
         raise TableTooLarge(
             f"the exact search of {rules} needs at least {_gib(least)} GiB of memory{each}, "
@@ -99,4 +137,4 @@ def _gib(n: int) -> str:
     return f"{hundredths / 100:.2f}"
 
 
-__all__ = ["MemoryBudget"]
+__all__ = ["MemoryBudget", "parent_bytes"]

@@ -73,13 +73,14 @@ class Rows(Generic[T, R]):
     row done); the item it was at when it stopped (None: it stopped between rows or
     finished), and whether that item's row had ``begun`` (not: the stop came before it);
     and the Ctrl-C that stopped it (a subclass of ``KeyboardInterrupt`` may say what the row
-    kept)."""
+    kept); ``closing``: it came after every row, as the run's worker closed."""
 
     rows: list[R] = field(default_factory=list)
     stopped: StopReason | str | None = None
     at: T | None = None
     interrupt: KeyboardInterrupt | None = None
     begun: bool = True
+    closing: bool = False
 
 
 def run_rows(

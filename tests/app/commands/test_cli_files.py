@@ -447,7 +447,7 @@ def test_a_tree_written_to_a_gz_name_is_gzipped_in_the_format_its_name_says(caps
         (["optimal", "-r", "p3c4"], "o.json.gz", "{"),
         (["export", "-r", "p3c4", "-s", "optimal"], "e.json.gz", "{"),
         (["export", "-r", "p3c4", "-s", "optimal"], "e.txt.gz", "64("),
-        (["export", "-r", "p3c4", "-s", "minimax", "-f", "dot"], "d.json.gz", "digraph"),
+        (["export", "-r", "p3c4", "-s", "minimax", "-f", "dot"], "d.gv.gz", "digraph"),
     ):
         path = tmp_path / name
         code, _, _ = run(capsys, *argv, "--out", str(path))
@@ -723,6 +723,19 @@ def test_a_gz_name_with_a_format_given_is_written_gzipped(capsys, tmp_path):
     code, _, err = run(capsys, "export", "-r", "p2c3", "--out", path, "--format", "irving")
     assert code == 0, err
     assert gzip.decompress(path.read_bytes()).decode().startswith("9(")
+
+
+@pytest.mark.parametrize("name", ["tree.json", "tree.dot.gz", "tree.HTML"])
+def test_a_name_that_names_another_format_than_asked_is_refused(capsys, tmp_path, name):
+    """`export --format irving --out x.json` wrote Irving text into a .json file unsaid."""
+    path = tmp_path / name
+    code, out, err = run(capsys, "export", "-r", "p2c3", "--format", "irving", "--out", path)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"error: --out: {path} names the ") and "--format asks for irving" in err
+    assert not path.exists()
+    for agrees in ("tree.txt", "tree.txt.gz", "tree.text", "tree"):  # (a name of no format: as asked)
+        code, _, err = run(capsys, "export", "-r", "p2c3", "--format", "irving", "--out", tmp_path / agrees)
+        assert code == 0, err
 
 
 def test_export_json_says_the_pool_and_tie_break(capsys, tmp_path, data_dir):

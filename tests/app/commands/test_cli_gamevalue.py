@@ -40,6 +40,11 @@ def test_text_output_and_json_agree(capsys):
     assert main(["game-value", "-r", "p3c2", "--solver", "search", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert f"{data['average_fraction']} = " in text
+    # the uniform secret's total over the codes, and the fraction --json gives (206/64 beside
+    # 103/32 read as two values)
+    uniform = next(line for line in text.splitlines() if line.startswith("uniformly random secret"))
+    assert f": {data['uniform_total']}/{data['codes']} = " in uniform
+    assert f"{data['uniform_average_fraction']} = {data['uniform_average']:.6f}" in uniform
     assert "aab" in text and "first guess" in text and "best replies" in text
 
 
@@ -126,6 +131,8 @@ def test_proof_written_and_verified(capsys, tmp_path, validators):
     checked = json.loads(capsys.readouterr().out)
     validators["verify"].validate(checked)
     assert checked["valid"] and checked["total"] == data["proof"]["total"]
+    # (the total is over the maker's weights, not the secrets: it gave 5600 beside 1296)
+    assert Fraction(checked["total"], checked["weight_sum"]) == value and checked["secrets"] == 64
     assert (
         checked["average_fraction"],
         checked["average_lower_bound_fraction"],

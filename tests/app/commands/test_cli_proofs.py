@@ -35,7 +35,7 @@ def test_verify_a_committed_proof(capsys, validators):
         "p4c6r",
         [],
     )
-    assert data["failing_fact"] is None
+    assert data["failing_fact"] is None and data["weight_sum"] is None  # (not a game value's)
 
 
 def test_verify_names_the_fact_that_fails(capsys, tmp_path, validators):

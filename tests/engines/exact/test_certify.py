@@ -204,19 +204,24 @@ def test_keep_memo_is_a_flag():
 @pytest.mark.parametrize("handed", [False, True])
 def test_the_pass_keeps_within_its_memory(handed):
     # its memos and its index sized from its budget, the search's memo handed to it counted
+    # at what it may reach: doubling by itself to its limit, half that again (it was counted
+    # at its limit)
     from mastermind.engines.exact import Execution, solve
-    from mastermind.engines.exact._memo import ENTRY_BYTES, memo_limit
+    from mastermind.engines.exact._memo import ENTRY_BYTES, memo_bytes, memo_limit, memo_reach
     from mastermind.engines.exact.certify import PROOF_MEMORY, Certifier
 
     table = CodeTable(Rules(4, 4))
     memo = solve(table, execution=Execution(jobs=1, keep_memo=True)).details.memo if handed else None
+    if handed:  # (a small game's memo is far below its limit: it may still double)
+        assert memo_bytes(memo) < memo_limit(memo) * ENTRY_BYTES
+        assert memo_reach(memo) == memo_limit(memo) * ENTRY_BYTES * 3 // 2
     room = 8 << 20
-    memory = room + (memo_limit(memo) * ENTRY_BYTES if handed else 0)
+    handed_bytes = memo_reach(memo) if handed else 0
+    memory = room + handed_bytes
     certifier = Certifier(table, memory, memo=memo)
     memos = [certifier.totals.memo, certifier.depths.memo, certifier.index]
     assert (certifier.totals.memo is memo) == handed
     # a memo at its peak: doubling to its limit, its old half beside it
-    handed_bytes = memo_limit(memo) * ENTRY_BYTES if handed else 0
     peak = sum(memo_limit(m) * ENTRY_BYTES * 3 // 2 for m in memos if m is not memo)
     assert room // 2 < peak <= room
     assert peak + handed_bytes <= memory
@@ -231,12 +236,13 @@ def test_a_full_index_costs_facts_not_validity(monkeypatch):
     # an index of one window: sets met again are certified again, and the proof still checks
     from mastermind.engines.exact import Execution, solve
     from mastermind.engines.exact import certify as module
+    from mastermind.engines.exact._memo import ENTRY_BYTES
     from mastermind.proofcheck import check_proof
 
     table = CodeTable(Rules(4, 5))
     result = solve(table, execution=Execution(jobs=1))
     roomy = module.prove(table, result.tree.root, result.total)
-    tiny = module.ProofShares(1 << 24, 1 << 24, 16 * module.ENTRY_BYTES)
+    tiny = module.ProofShares(1 << 24, 1 << 24, 16 * ENTRY_BYTES)
     monkeypatch.setattr(module.ProofShares, "of", staticmethod(lambda memory, handed: tiny))
     cramped = module.prove(table, result.tree.root, result.total)
     assert len(cramped["facts"]) > len(roomy["facts"])
