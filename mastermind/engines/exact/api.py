@@ -358,7 +358,7 @@ def _solve_units(
     may_stop = max_guesses is None and (timed or execution.checkpoint is not None)
     split_size = SPLIT_SIZE if tuning.split_size is None else tuning.split_size
     shared = execution.backend == "threads" and execution.scheduler is None
-    budget = MemoryBudget.of(solver.table, limits.memory, workers, shared=shared)
+    budget = MemoryBudget.of(solver.table, limits.memory, workers, shared=shared, alongside=alongside)
     store = None
     if execution.checkpoint is not None:
         from mastermind.engines.exact.checkpoint import Checkpoint

@@ -4,9 +4,9 @@ scratch for each process and search, then the memos (transposition tables, see
 
 The budget is the whole command's (``--memory-limit``): threads share one table and one
 memo; a backend of processes gives each worker its own table and memo beside the main
-process's (which has its planner's memo and the strategy search's); a command whose own
-process waits for a child's search (compare, results) counts what it holds too. Work that
-cannot fit is refused before it starts.
+process's (its planner's memo, and the strategy search's), each an equal share; a command
+whose own process waits for a child's search (compare, table, results) counts what it holds
+too. Work that cannot fit is refused before it starts.
 
 >>> from mastermind.engines.exact.memory import MemoryBudget
 >>> from mastermind.core.game import CodeTable, Rules
@@ -38,56 +38,64 @@ LEAST = 16 << 20
 
 @dataclass(frozen=True)
 class MemoryBudget:
-    """Bytes for one process of the search: its memo (``memo_entries`` when threads share
-    it, ``search_bytes`` for a memo of its own) and the strategy search's memo (in this
-    process)."""
+    """What the search's memos get within the whole command's memory (``total``): the memo
+    of each process (``memo_entries`` when threads share it, ``search_bytes`` for a memo of
+    its own), the strategy search's (``strategy_bytes``), and all a process has for its
+    memos (``process_bytes``, what a proof pass after the search may use)."""
 
     total: int
     memo_entries: int
     search_bytes: int
     strategy_bytes: int
+    process_bytes: int
 
     @staticmethod
     def of(
-        table: CodeTable, memory: int | None, workers: int = 0, *, shared: bool = True, parent: int = 0
+        table: CodeTable,
+        memory: int | None,
+        workers: int = 0,
+        *,
+        shared: bool = True,
+        alongside: bool = False,
+        parent: int = 0,
     ) -> MemoryBudget:
         """The budget of a search on ``table`` within ``memory`` bytes (None: the table's own
-        ``memory_limit``, 2 GiB by default): this process's own search and ``workers``
-        more at once, threads of this process that share its table and memo (``shared``), or
-        processes that each hold the table and a memo beside this one (which holds its own,
-        its planner's, and the strategy search's). ``parent``: bytes held by a process that
-        waits for this one (see :func:`parent_bytes`), counted within ``memory``.
+        ``memory_limit``, 2 GiB by default): this process's own search (its planner's, in a
+        run of work units) and ``workers`` more at once, threads of this process that share
+        its table and memo (``shared``), or processes that each hold the table and a memo
+        beside this one; and the strategy search in this process where it runs
+        ``alongside``. ``parent``: bytes held by a process that waits for this one (see
+        :func:`parent_bytes`), counted within ``memory``.
 
-        What the memos are given is what they may reach while they double (see
-        ``_memo.capacity_for``); what the powers of two leave goes to the strategy search."""
+        Each process has an equal share for its memos: its memo is given what it may reach
+        while it doubles (see ``_memo.capacity_for``), and what the power of two leaves of
+        this process's share goes to the strategy search."""
         # (numba: only once a search runs)
         from mastermind.engines.exact._memo import ENTRY_BYTES, capacity_for
 
         total = table.memory_limit if memory is None else int(memory)
         processes = _processes(workers, shared)
-        free = _room(table.rules, total, workers, shared, parent)
-        each = free * 3 // (4 * processes)
+        share = _room(table.rules, total, workers, shared, alongside, parent) // processes
+        each = share * 3 // 4
         entries = capacity_for(each)
-        held = processes * (3 * entries * ENTRY_BYTES // 2)
-        return MemoryBudget(total, entries, each, free - held)  # (at least a quarter of free)
+        strategy = share - 3 * entries * ENTRY_BYTES // 2  # (at least a quarter of the share)
+        return MemoryBudget(total, entries, each, strategy, share)
 
     @staticmethod
-    def check(
-        rules: Rules, memory: int, jobs: int = 1, *, shared: bool = True, parent: int = 0
-    ) -> None:
+    def check(rules: Rules, memory: int, jobs: int = 1, *, shared: bool = True, parent: int = 0) -> None:
         """Refuse (:class:`TableTooLarge`), before any work, a game whose exact search with
-        ``jobs`` (below 1: every core, the most ``--jobs`` can mean) cannot fit in ``memory``
-        bytes (see :meth:`of`: as many workers as jobs, the most a search of them has);
-        nothing is built or compiled (a command answered from its result cache checks this
-        too)."""
+        ``jobs`` (below 1: every core, the most ``--jobs`` can mean) may not fit in ``memory``
+        bytes: counted as :meth:`of` counts the most a search of them runs (as many workers
+        as jobs, the strategy search beside them); nothing is built or compiled (a command
+        answered from its result cache checks this too)."""
         workers = jobs if jobs >= 1 else max(1, os.cpu_count() or 1)
-        _room(rules, memory, 0 if workers == 1 else workers, shared, parent)
+        _room(rules, memory, workers, shared, True, parent)
 
     @property
     def proof_bytes(self) -> int:
-        """The bytes of a proof pass after the search in this process (its memos and its
-        index of the sets certified; the search's memo, handed to it, counted within)."""
-        return self.search_bytes + self.strategy_bytes
+        """The bytes of a proof pass after the search in this process: all its memos had
+        (the search's memo, handed to it, counted within)."""
+        return self.process_bytes
 
     def first_entries(self, n_codes: int) -> int:
         """The room a shared memo starts with (it grows between rounds, up to its budget):
@@ -103,15 +111,16 @@ def parent_bytes(rules: Rules | None = None) -> int:
 
 
 def _processes(workers: int, shared: bool) -> int:
-    """The processes that hold a score table and a memo (see :meth:`MemoryBudget.of`)."""
+    """The processes that hold a score table and memos (see :meth:`MemoryBudget.of`)."""
     return 1 if shared else workers + 1
 
 
-def _room(rules: Rules, total: int, workers: int, shared: bool, parent: int) -> int:
-    """The bytes left for the memos of every process of the search and the strategy search's,
-    within ``total`` bytes; :class:`TableTooLarge` if that is less than ``LEAST`` a process."""
+def _room(rules: Rules, total: int, workers: int, shared: bool, alongside: bool, parent: int) -> int:
+    """The bytes left for the memos of every process of the search (the strategy search's
+    among them), within ``total`` bytes; :class:`TableTooLarge` if that is less than
+    ``LEAST`` a process."""
     processes = _processes(workers, shared)
-    searches = workers + 1
+    searches = workers + 1 + int(alongside)
     held = parent + processes * (rules.table_bytes() + INTERPRETER) + searches * SCRATCH
     free = total - held
     if free < LEAST * processes:
