@@ -20,7 +20,9 @@ from itertools import product
 import numpy as np
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-MAX_CODES = 8192
+MAX_CODES = 32768
+"""5 pegs x 8 colours: its table of answers, five n x n tables of bytes while it is built, is
+5 GiB (``check.memory_needed`` counts it against ``verify --memory-limit``)."""
 _RULES = re.compile(r"^p([0-9]{1,2})c([0-9]{1,2})([rn]?)(b?)$")
 _ANSWER = re.compile(r"^([0-9]{1,2})B([0-9]{1,2})W$")
 _BLACK_ANSWER = re.compile(r"^([0-9]{1,2})B$")

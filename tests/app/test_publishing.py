@@ -1074,6 +1074,57 @@ def test_an_open_row_gives_the_optimal_worst_case_with_a_tree_of_its_own(tmp_pat
     assert "| 5 | 5 (depth) |" in render_optimal([row])
 
 
+def test_an_open_row_whose_worst_case_is_proven_gets_its_proof(tmp_path):
+    """An open game's optimal worst case comes with the proof of it alone (no total
+    claimed), checked by the independent checker and named in the table (6x5's was
+    proven and had none)."""
+    from mastermind.app.publishing.parts import optimal_part
+    from mastermind.app.publishing.written_proofs import with_written_proofs
+    from mastermind.proofcheck import check_proof, load_proof
+
+    rules = Rules.parse("p4c5")
+    search = _stopped_search(optimal_part("p4c5", "total", 1, {}, 1 << 30))
+    trees = tmp_path / "trees"
+    with Runner(row_time_limit=None, jobs=1) as runner:
+        row = runner._open_row(runner._new_row(rules, "optimal"), rules, search, trees)
+    assert row["bounds"]["optimal_worst"] == 5
+    entry = row["worst_proof"]
+    assert entry["file"] == "proofs/p4c5.worst.proof.json.gz" and entry["facts"] > 1
+    path = tmp_path / entry["file"]
+    outcome = check_proof(load_proof(str(path)), "p4c5r")
+    assert (outcome.total, outcome.worst, outcome.facts) == (None, 5, entry["facts"])
+    assert f"| of the worst case 5: `{entry['file']}` |\n" in render_optimal([row])
+    # a row that does not name it (an earlier run's) gets it from the file, and loses it
+    # once the file is gone
+    bare = {**row, "worst_proof": None}
+    assert with_written_proofs(tmp_path, [bare])[0]["worst_proof"] == entry
+    path.unlink()
+    assert with_written_proofs(tmp_path, [row])[0]["worst_proof"] is None
+
+
+def test_the_worst_case_proof_is_not_tried_in_less_time_than_its_depth_search_took(monkeypatch, tmp_path):
+    """The proof pass redoes the depth search's work: where that took (over every run on
+    its memo file) more than the time left, it is not started (5x8's took hours), and the
+    part says so with no file; given the time, the same part writes it."""
+    from dataclasses import replace
+
+    from mastermind.app.publishing.parts import depth_part
+    from mastermind.engines.exact.solver import ExactSolver
+
+    least_depth = ExactSolver.least_depth
+
+    def slow(self, *args, **kwargs):  # (as if its memo file held hours of earlier runs)
+        return replace(least_depth(self, *args, **kwargs), searched_seconds=10_000.0)
+
+    path = tmp_path / "p4c5.worst.proof.json.gz"
+    monkeypatch.setattr(ExactSolver, "least_depth", slow)
+    part = depth_part("p4c5", 60.0, 1 << 30, None, str(path))
+    assert part["optimal_worst"] == 5 and part["worst_proof"] is None and not path.exists()
+    monkeypatch.setattr(ExactSolver, "least_depth", least_depth)
+    part = depth_part("p4c5", 60.0, 1 << 30, None, str(path))
+    assert part["worst_proof"]["worst"] == 5 and path.is_file()
+
+
 def _stop_after_first_probe(monkeypatch):
     """Every search stops from its second ask on: the depth search keeps its first probe's
     strategy (from above) and refutes nothing."""

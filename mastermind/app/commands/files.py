@@ -490,15 +490,16 @@ def _proof_size(stream: Any, file: str, limit: int) -> tuple[int, str | None, Ru
     (exit 2)."""
     from mastermind.core.game import format_bytes
     from mastermind.proofcheck import ProofError, count_facts, memory_needed, proof_rules
-    from mastermind.proofcheck.game import MAX_CODES, Game
+    from mastermind.proofcheck.game import Game
 
-    codes, error, named = MAX_CODES, None, None
+    codes, error, named = 0, None, None
     try:  # (the game and the facts counted, read without parsing the facts)
         with stream() as fh:
             facts = count_facts(fh)
         with stream() as fh:
             game = proof_rules(fh)
-        codes = MAX_CODES if game is None else Game.parse(game).n
+        # (a header naming no game fails before any table is built)
+        codes = 0 if game is None else Game.parse(game).n
         named = _game_named(game)
     except ProofError as exc:
         facts, error = 0, str(exc)

@@ -106,6 +106,17 @@ def proof_stem(game: str) -> str:
     return f"{game}.proof"
 
 
+def worst_proof_stem(game: str) -> str:
+    """The stem of the proof of an open game's optimal worst case alone in ``proofs/``
+    (``STEM.json.gz``; its total is not claimed).
+
+    >>> from mastermind.app.publishing.files import worst_proof_stem
+    >>> worst_proof_stem("p6c5")
+    'p6c5.worst.proof'
+    """
+    return f"{game}.worst.proof"
+
+
 def game_value_proof_stem(game: str) -> str:
     """The stem of the proof of a game's value in ``proofs/`` (``STEM.json.gz``).
 
@@ -178,7 +189,7 @@ _FLAGS = frozenset("repetition tie_broken agrees beaten first_guesses_complete u
 _TEXTS = frozenset("game rules status command version first_guess".split())
 _TEXT_LISTS = frozenset("best_first_guesses breaker_first_guesses maker_support unfinished".split())
 _ROW_LISTS = frozenset("by_first_guess maker published".split())
-_PARTS = frozenset("bounds search tree units worst_tree proof".split())
+_PARTS = frozenset("bounds search tree units worst_tree proof worst_proof".split())
 
 
 def _kind_error(key: str, value: object) -> str | None:

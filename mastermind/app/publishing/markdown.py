@@ -34,7 +34,10 @@ def _proof_cell(row: dict) -> str:
     if proof.get("file"):
         return f"`{proof['file']}`"
     if row.get("status") != "proven":
-        return "none: not proven"
+        worst = row.get("worst_proof") or {}
+        if worst.get("file"):  # (its optimal worst case proven: that alone)
+            return f"of the worst case {row['bounds']['optimal_worst']}: `{worst['file']}`"
+        return "none"
     if row.get("codes", 0) > PROOF_MAX_CODES:  # (written by `optimal --proof`)
         return f"none: over {PROOF_MAX_CODES} codes, see the README"
     return "none: not written in the row's time"
@@ -144,13 +147,14 @@ def _open_section(open_rows: Sequence[dict]) -> list[str]:
         "total). *gap*: (upper - lower) / lower, rounded up. *worst*: the fewest guesses in",
         "the worst case; its lower bound counts the depths the depth search refuted, and",
         "`(depth)` marks a strategy of the least depth that search found",
-        "(`trees/GAME.worst.json.gz`); lower = upper is the optimal worst case.",
+        "(`trees/GAME.worst.json.gz`); lower = upper is the optimal worst case. *proof*: the",
+        "proof file of that worst case alone, where it is proven (`mastermind verify` checks it).",
         "",
         (
             "| game | pegs | colours | repetition | codes | total lower | total upper | gap "
-            "| worst lower | worst upper | why open | s |"
+            "| worst lower | worst upper | why open | s | proof |"
         ),
-        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---:|",
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---|",
     ]
     for r in open_rows:
         b = r.get("bounds") or {}
@@ -162,7 +166,7 @@ def _open_section(open_rows: Sequence[dict]) -> list[str]:
         lines.append(
             f"| {r['game']} | {r['pegs']} | {r['colours']} | {_repetition(r)} | {r['codes']} "
             f"| {lower} | {upper} | {_gap(b)} | {_blank(b.get('worst_lower_bound'))} "
-            f"| {_worst_upper(b)} | {_why_open(r)} | {_seconds(r)} |"
+            f"| {_worst_upper(b)} | {_why_open(r)} | {_seconds(r)} | {_proof_cell(r)} |"
         )
     return lines
 

@@ -285,6 +285,7 @@ def depth_part(
     time_limit: float | None,
     memory_limit: int = DEFAULT_MEMORY_LIMIT,
     checkpoint: str | None = None,
+    proof: str | None = None,
     cancel: CancelToken | None = None,
 ) -> dict:
     """The optimal worst case of an open game, as far as ``time_limit`` seconds allow: the
@@ -295,7 +296,11 @@ def depth_part(
     ``checkpoint``: the game's checkpoint folder, where that search keeps its memo between
     runs (so that each run goes on where the last one stopped); ``depth_search_seconds``:
     how long every run on it searched, this one included. Stopped through ``cancel``
-    (Ctrl-C), it keeps its memo file and answers with the depth proven (``stopped``)."""
+    (Ctrl-C), it keeps its memo file and answers with the depth proven (``stopped``).
+    ``proof``: where to write, once the optimal worst case is proven and within the same
+    time, the proof of that worst case alone (its total not claimed; ``worst_proof``: its
+    ``worst`` and count of ``facts``, None when nothing was written: the time left was less
+    than the depth search had taken, or ran out first)."""
     from mastermind.core.formats import verify_text, write_tree
     from mastermind.core.tree import StrategyTree
     from mastermind.engines.exact import (
@@ -305,6 +310,8 @@ def depth_part(
         MemoryBudget,
         hold_folder,
     )
+
+    written: dict | None = None
 
     rules = Rules.parse(game)
     start, cpu = time.perf_counter(), time.process_time()
@@ -316,6 +323,14 @@ def depth_part(
             if checkpoint is not None:  # (one run at a time on the folder)
                 store = held.enter_context(hold_folder(checkpoint)) / DEPTH_FILE
             least = ExactSolver(table).least_depth(token, memory=memory, store=store)
+        # the pass redoes the depth search's work at least (it is handed none of its memo):
+        # tried only where that took, over every run, no more than the time left (5x8's
+        # took hours: its pass would only spend the row's share and stop)
+        spent = time.perf_counter() - start if least.searched_seconds is None else least.searched_seconds
+        left = token.remaining()
+        if proof is not None and least.tree is not None and least.shallowest is not None:
+            if left is None or spent <= left:
+                written = _worst_proof(table, least.shallowest, proof, token, memory_limit)
     data: dict = {"worst_lower_bound": int(least.depth)}
     if least.searched_seconds is not None:  # (every run on the folder's memo file)
         data["depth_search_seconds"] = round(least.searched_seconds, 3)
@@ -330,7 +345,28 @@ def depth_part(
         data.update(worst_upper_bound=int(least.upper), worst_tree=text)
         if least.tree is not None:
             data["optimal_worst"] = int(least.depth)
+            if proof is not None:
+                data["worst_proof"] = written
     return {**data, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu}
+
+
+def _worst_proof(
+    table: CodeTable, tree: object, path: str, token: CancelToken, memory_limit: int
+) -> dict | None:
+    """The proof of the optimal worst case of ``tree`` alone, streamed to ``path`` as
+    ``optimal --proof`` writes one (``facts``: its count); None, and nothing written, when
+    ``token`` stopped it first."""
+    from mastermind.core.cancel import Stopped
+    from mastermind.core.fileio import streamed_write
+    from mastermind.engines.exact import MemoryBudget, write_proof
+
+    room = MemoryBudget.of(table, memory_limit).proof_bytes
+    try:
+        with streamed_write(path) as put:
+            made = write_proof(put, table, tree, None, memory=room, token=token)
+    except Stopped:
+        return None
+    return {"facts": made["facts"], "worst": made["worst"]}
 
 
 def game_value_part(

@@ -19,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from mastermind.app.interrupts import command_token
-from mastermind.app.publishing.files import game_value_proof_stem, proof_stem, tree_stems
+from mastermind.app.publishing.files import game_value_proof_stem, proof_stem, tree_stems, worst_proof_stem
 from mastermind.app.publishing.literature import literature
 from mastermind.app.publishing.parts import (
     bounds_part,
@@ -436,7 +436,13 @@ class Runner:
             return None
         if worst is not None and data["worst"] != worst:
             raise AssertionError(f"{game}: the proof's worst case {data['worst']} != the row's {worst}")
-        entry = {"file": f"proofs/{stem}.json.gz", "bytes": staged.stat().st_size, "facts": data["facts"]}
+        return self._staged_proof(trees, stem, staged, data["facts"])
+
+    def _staged_proof(self, trees: Path | None, stem: str, staged: Path, facts: int) -> dict:
+        """The row's entry for the proof staged at ``staged``, ``proofs/STEM.json.gz``: moved
+        beside ``trees`` when given, else kept in :attr:`trees` under its stem, put in place
+        with its row."""
+        entry = {"file": f"proofs/{stem}.json.gz", "bytes": staged.stat().st_size, "facts": facts}
         if trees is None:
             self.trees[stem] = staged
         else:
@@ -552,9 +558,16 @@ class Runner:
         left = self._left()
         share = DEPTH_SECONDS if left is None else min(left, DEPTH_SECONDS)
         folder = None if self.checkpoint is None else str(self.checkpoint / game)
+        # the proof of the optimal worst case alone, once proven, in the same share of time
+        # (a game the checker takes, on the plain rules: hard mode's strategies are fewer)
+        from mastermind.proofcheck.game import MAX_CODES as CHECKER_MAX_CODES
+
+        stem, staged = worst_proof_stem(game), None
+        if not self.solve_options and rules.n_codes <= CHECKER_MAX_CODES:
+            staged = self._staging(Path(self.out) if trees is None else trees.parent) / f"{stem}.json.gz"
         depth = self._run(
             depth_part,
-            (game, share, self.row_memory, folder),
+            (game, share, self.row_memory, folder, None if staged is None else str(staged)),
             grace=FRONTIER_GRACE,
             stoppable=folder is not None,  # (what it proved is kept only in a checkpoint)
         )
@@ -573,6 +586,9 @@ class Runner:
             if bounds["worst_lower_bound"] == bounds.get("worst_upper_bound"):  # (the bounds met:
                 # the depth search's proof, or its strategy meeting another lower bound)
                 bounds["optimal_worst"] = bounds["worst_lower_bound"]
+            made = depth.get("worst_proof")
+            if staged is not None and made is not None and made["worst"] == bounds.get("optimal_worst"):
+                row["worst_proof"] = self._staged_proof(trees, stem, staged, made["facts"])
         row.update(bounds=bounds or None, seconds=round(seconds + self._lost, 3), cpu_seconds=round(cpu, 3))
         return row
 

@@ -23,6 +23,7 @@ from mastermind.app.publishing.files import (
     read_rows,
     row_order,
     tree_stems,
+    worst_proof_stem,
     write_tables,
 )
 from mastermind.app.publishing.literature import literature
@@ -349,7 +350,7 @@ def _merge_optimal(
         stems = (
             {"proof": game_value_proof_stem(game)}
             if fmt == GAME_VALUE_FORMAT
-            else {**tree_stems(game), "proof": proof_stem(game)}
+            else {**tree_stems(game), "proof": proof_stem(game), "worst_proof": worst_proof_stem(game)}
         )
         for key, stem in stems.items():
             tree, data = row.get(key) or {}, trees.pop(stem, None)

@@ -1,7 +1,9 @@
 """Proofs written beside the tables by hand: a proven row the table computed without one
 (over :data:`~mastermind.app.publishing.scope.PROOF_MAX_CODES` codes, which ``results`` does
 not certify in a row's time) names the file ``proofs/GAME.proof.json.gz`` that ``mastermind
-optimal --proof`` wrote there, when the file claims the row's game, total and worst case.
+optimal --proof`` wrote there, when the file claims the row's game, total and worst case; an
+open row whose optimal worst case is proven names ``proofs/GAME.worst.proof.json.gz``, the
+proof of that worst case alone, when the file claims it (and no total).
 The claim is read from the file's head; the proof itself is checked by ``mastermind verify``
 (and by the tests of the committed proofs), not here."""
 
@@ -10,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from mastermind.app.publishing.files import proof_stem
+from mastermind.app.publishing.files import proof_stem, worst_proof_stem
 from mastermind.core.game import Rules
 
 
@@ -64,6 +66,7 @@ def with_written_proofs(out: Path, rows: Sequence[dict], attach: bool = True, fr
     row of game ``fresh`` as it is (its own proof is put in place after the tables)."""
     kept = []
     for row in rows:
+        row = _with_worst_proof(out, row, attach, fresh)
         entry = row.get("proof") or {}
         path = out / "proofs" / f"{proof_stem(row['game'])}.json.gz"
         if row["game"] == fresh and entry:
@@ -77,3 +80,23 @@ def with_written_proofs(out: Path, rows: Sequence[dict], attach: bool = True, fr
                 row = {**row, "proof": {"file": file, "bytes": path.stat().st_size, "facts": claim["facts"]}}
         kept.append(row)
     return kept
+
+
+def _with_worst_proof(out: Path, row: dict, attach: bool, fresh: str) -> dict:
+    """An open row with the proof of its optimal worst case alone named (``worst_proof``),
+    where the file claims that worst case and no total; none where its file is gone."""
+    entry = row.get("worst_proof") or {}
+    worst = (row.get("bounds") or {}).get("optimal_worst")
+    path = out / "proofs" / f"{worst_proof_stem(row['game'])}.json.gz"
+    if row["game"] == fresh and entry:
+        return row  # (its proof is put in place once the tables are written)
+    if entry.get("file") and not (out / entry["file"]).is_file():
+        return {**row, "worst_proof": None}
+    if not attach or row.get("status") != "open" or entry or worst is None or not path.is_file():
+        return row
+    claim = proof_claim(path)
+    alone = claim is not None and claim.get("total") is None  # (its total not claimed)
+    if not alone or not _claims_row(claim, {**row, "optimal_worst": worst}):
+        return row
+    file = path.relative_to(out).as_posix()
+    return {**row, "worst_proof": {"file": file, "bytes": path.stat().st_size, "facts": claim["facts"]}}
