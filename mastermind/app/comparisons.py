@@ -43,11 +43,11 @@ def _submit_exact(
     and answer with what it proved; False, and nothing started, when that is less than
     :data:`MIN_SECONDS`. The child has ``memory_limit`` less what this process holds (an
     interpreter, the score table of the strategies it plays meanwhile)."""
-    from mastermind.engines.exact import parent_bytes
+    from mastermind.engines.exact import child_memory, parent_bytes
 
     if time_limit is not None and time_limit < MIN_SECONDS:
         return False
-    memory_limit = max(memory_limit // 2, memory_limit - parent_bytes(rules))
+    memory_limit = child_memory(memory_limit, parent_bytes(rules))
     ends_at = None if time_limit is None else time.time() + time_limit
     wait = wait_for(time_limit) + (0.0 if time_limit is None else optimal_grace(time_limit))
     worker.submit(_optimal_job, (rules, memory_limit, ends_at, jobs, pool, objective), wait)

@@ -189,13 +189,11 @@ class Runner:
         self.token = command_token() if token is None else token
         self.capped = row_time_limit is not None or self.token.deadline is not None
         self.worker = TimedWorker() if self.capped else None
-        from mastermind.engines.exact import parent_bytes
+        from mastermind.engines.exact import child_memory, parent_bytes
 
         # timed rows run in a child beside this process (which waits, holding no table); a
-        # row too big for what is left was refused before the run (check_fits_all), and the
-        # floor keeps a row that searches nothing (a game value's) from a limit below nothing
-        held = 0 if self.worker is None else parent_bytes()
-        self.row_memory = max(memory_limit // 2, memory_limit - held)
+        # row too big for what is left was refused before the run (check_fits_all)
+        self.row_memory = child_memory(memory_limit, 0 if self.worker is None else parent_bytes())
         self._row = RowTime(self.token, None)
         self._lost = 0.0  # wall seconds of the row's parts that gave no answer (see _run)
         # each game's last tree, gzipped (see _write_tree), and its proof's staged file (_proof)

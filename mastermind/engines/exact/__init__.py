@@ -33,6 +33,7 @@ _WHERE = {
     "StartError": "options",
     "MemoryBudget": "memory",
     "parent_bytes": "memory",
+    "child_memory": "memory",
     "SchedulerError": "options",
     "check_scheduler": "options",
     "CHECKPOINT_FILE": "checkpoint:FILE",
@@ -72,6 +73,7 @@ __all__ = [
     "Execution",
     "Limits",
     "MemoryBudget",
+    "child_memory",
     "parent_bytes",
     "Problem",
     "SchedulerError",
@@ -128,7 +130,7 @@ if TYPE_CHECKING:
     from mastermind.engines.exact.details import SearchDetails, no_strategy_text
     from mastermind.engines.exact.document import no_strategy_fields, optimum_fields, search_document
     from mastermind.engines.exact.memo_file import DEPTH_FILE, UNITS_FILE, CheckpointFileError, check_intact
-    from mastermind.engines.exact.memory import MemoryBudget, parent_bytes
+    from mastermind.engines.exact.memory import MemoryBudget, child_memory, parent_bytes
     from mastermind.engines.exact.options import (
         Execution,
         Limits,

@@ -110,6 +110,19 @@ def parent_bytes(rules: Rules | None = None) -> int:
     return INTERPRETER + (0 if rules is None else rules.table_bytes())
 
 
+def child_memory(memory: int, parent: int) -> int:
+    """What a search in a child process may use of ``memory`` while its parent holds
+    ``parent`` bytes: the rest, never below half (for work that searches nothing under a
+    limit below what a parent holds: a search that would not fit beside its parent was
+    refused before, by :meth:`MemoryBudget.check` with ``parent``).
+
+    >>> from mastermind.engines.exact.memory import child_memory
+    >>> child_memory(1000, 100), child_memory(1000, 900)
+    (900, 500)
+    """
+    return max(memory // 2, memory - parent)
+
+
 def _processes(workers: int, shared: bool) -> int:
     """The processes that hold a score table and memos (see :meth:`MemoryBudget.of`)."""
     return 1 if shared else workers + 1
@@ -146,4 +159,4 @@ def _gib(n: int) -> str:
     return f"{hundredths / 100:.2f}"
 
 
-__all__ = ["MemoryBudget", "parent_bytes"]
+__all__ = ["MemoryBudget", "child_memory", "parent_bytes"]
